@@ -1,0 +1,128 @@
+/**
+ * The shapes a loaded configuration resolves to. Shared by the CLI (which
+ * validates and reads the schema cache) and the daemon (which starts servers).
+ *
+ * Source of the rules: spec 000, "Configuration" and "Sharing and scope".
+ *
+ * @module
+ */
+
+/** How mcpx reaches a server: a child process over stdio, or a remote URL. */
+export type TransportKind = "stdio" | "http" | "sse";
+
+/**
+ * Whether one process serves several callers at once (`shared`) or one caller
+ * holds a lease at a time (`exclusive`). Spec 000, "Sharing and scope".
+ */
+export type Sharing = "shared" | "exclusive";
+
+/** What an instance is keyed by. Spec 000, "Sharing and scope". */
+export type Scope =
+  | "global"
+  | "session"
+  | "parent-session"
+  | "repo"
+  | "worktree"
+  | "cwd"
+  | "call"
+  | "pid";
+
+/** Every sharing value, in documentation order. */
+export const SHARINGS: readonly Sharing[] = ["shared", "exclusive"];
+
+/** Every scope value, in documentation order. */
+export const SCOPES: readonly Scope[] = [
+  "global",
+  "session",
+  "parent-session",
+  "repo",
+  "worktree",
+  "cwd",
+  "call",
+  "pid",
+];
+
+/** Per-server pool settings after defaults and the top-level `pool` block apply. */
+export interface PoolSettings {
+  sharing: Sharing;
+  scope: Scope;
+  /** Most live instances of this server at once (≥ 1). */
+  max: number;
+  /** Instances kept warm even when idle (≥ 0, ≤ max). */
+  min: number;
+  /** An instance unused this long is stopped, in ms (0 = never). */
+  idleTimeoutMs: number;
+  /** A tool call that has not answered after this long is cancelled, in ms. */
+  callTimeoutMs: number;
+  /** A server that has not answered `initialize` after this long failed to start, in ms. */
+  startTimeoutMs: number;
+}
+
+/** The pool defaults that describe a stateless server: one shared global process. */
+export const DEFAULT_POOL: Readonly<PoolSettings> = {
+  sharing: "shared",
+  scope: "global",
+  max: 1,
+  min: 0,
+  idleTimeoutMs: 30 * 60_000,
+  callTimeoutMs: 60_000,
+  startTimeoutMs: 30_000,
+};
+
+/**
+ * A tool filter: patterns are exact names, globs (`delete_*`, `?`), or
+ * `/regex/flags`. A tool is visible when it matches `include` (or `include`
+ * is absent) and matches no `exclude` pattern.
+ */
+export interface ToolFilter {
+  include?: string[];
+  exclude: string[];
+}
+
+/** One server from `mcpServers`, validated, with `${VAR}` already expanded. */
+export interface ServerSpec {
+  /** The key under `mcpServers`, as written (`chrome-devtools`). */
+  name: string;
+  /** A valid identifier (`chrome_devtools`), from `mcpx.namespace` or derived from `name`. */
+  namespace: string;
+  description?: string;
+  disabled: boolean;
+  /** Tags every tool of this server inherits (for `search --tag`, `catalog --bias`). */
+  tags: string[];
+  /** Extra tags per tool name. */
+  toolTags: Record<string, string[]>;
+  toolFilter: ToolFilter;
+  transport: TransportKind;
+  /** stdio only. */
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  /** http/sse only. */
+  url?: string;
+  headers: Record<string, string>;
+  pool: PoolSettings;
+  /**
+   * Hash of everything that changes the process or how it is handed out
+   * (command, args, env, cwd, url, headers, transport, pool settings) and
+   * not tool filtering or descriptions. 16 hex chars.
+   */
+  poolId: string;
+}
+
+/** The result of loading one configuration file. */
+export interface LoadedConfig {
+  /** The file as found (absolute), or null when no configuration exists. */
+  path: string | null;
+  /** `path` with symlinks resolved, or null. */
+  realPath: string | null;
+  /**
+   * Fingerprint of the real path and the file's bytes, 16 hex chars. Keys the
+   * daemon's socket and the schema cache ("One daemon per config").
+   */
+  fingerprint: string;
+  /** Enabled and disabled servers, in file order. */
+  servers: ServerSpec[];
+  /** The parsed document (for settings lookups), JSONC already parsed. */
+  document: Record<string, unknown>;
+}

@@ -1,0 +1,76 @@
+/**
+ * Shapes of the schema cache and of the tool view discovery works on.
+ *
+ * The cache file is `$XDG_CACHE_HOME/mcpx/schemas-<fingerprint>.json`
+ * (spec 000, "Zero-context discovery"). It stores what each server's
+ * `tools/list` returned, unfiltered; filtering by the config's
+ * `tools`/`excludeTools` happens when it is read.
+ *
+ * @module
+ */
+
+/** One tool as its server listed it (`tools/list`, MCP 2025-11-25 `Tool`). */
+export interface CachedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  /**
+   * The TypeScript declaration of this tool's function, generated when the
+   * tool was listed (`function name(args: {...}): Promise<...>;`), or absent
+   * when generation failed or has not run.
+   */
+  declaration?: string;
+}
+
+/** What the cache knows of one server. */
+export interface CachedServer {
+  /** ISO time of the last successful listing; absent when it never succeeded. */
+  listedAt?: string;
+  serverInfo?: { name?: string; version?: string; title?: string };
+  instructions?: string;
+  tools: CachedTool[];
+  /** The last listing failure; kept until a listing succeeds. */
+  error?: { message: string; at: string; stderr?: string };
+  /** The server's `poolId` when it was listed; a mismatch means stale. */
+  poolId?: string;
+}
+
+/** The whole cache file. */
+export interface SchemaCacheFile {
+  version: 1;
+  /** mcpx version that wrote the file (declarations are regenerated on change). */
+  mcpxVersion: string;
+  configPath: string | null;
+  /** Keyed by server name (the `mcpServers` key). */
+  servers: Record<string, CachedServer>;
+}
+
+/** One visible tool, as search, catalog and types see it. */
+export interface ToolEntry {
+  /** Namespace identifier (`chrome_devtools`). */
+  namespace: string;
+  /** Server name as configured (`chrome-devtools`). */
+  server: string;
+  /** The tool's real name (`take-screenshot`). */
+  tool: string;
+  /** The tool's function identifier (`take_screenshot`). */
+  fn: string;
+  description: string;
+  /** Server tags plus this tool's toolTags. */
+  tags: string[];
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  /** Cached TypeScript declaration of the function, when present. */
+  declaration?: string;
+}
+
+/** One namespace, as ls, catalog and types see it. */
+export interface NamespaceEntry {
+  namespace: string;
+  server: string;
+  description: string;
+  tools: ToolEntry[];
+}
