@@ -1,0 +1,93 @@
+/**
+ * The error classes callers catch. Each has a string `code`, passes `cause`
+ * through, and carries a message that names the problem, the value and the
+ * fix (CONVENTIONS.md, rule 4). Exit codes are in {@link exitCodeOf}.
+ *
+ * @module
+ */
+
+/** Base of every mcpx error. `code` is stable and machine-readable. */
+export class McpxError extends Error {
+  /** Machine-readable kind, e.g. `config`, `usage`, `daemon-unavailable`. */
+  readonly code: string;
+  constructor(code: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "McpxError";
+    this.code = code;
+  }
+}
+
+/** A command line that cannot be run as written. Exit code 2; help is shown. */
+export class UsageError extends McpxError {
+  constructor(message: string, options?: ErrorOptions) {
+    super("usage", message, options);
+    this.name = "UsageError";
+  }
+}
+
+/**
+ * A configuration that cannot be used. `file` and `path` (a JSON path such as
+ * `mcpServers.fs.command`) say where; the message says what and how to fix it.
+ */
+export class ConfigError extends McpxError {
+  readonly file: string | null;
+  readonly path: string;
+  constructor(file: string | null, path: string, message: string, options?: ErrorOptions) {
+    super("config", `config ${file ?? "(none)"}${path ? `: ${path}` : ""}: ${message}`, options);
+    this.name = "ConfigError";
+    this.file = file;
+    this.path = path;
+  }
+}
+
+/** The daemon could not be reached or started. */
+export class DaemonUnavailableError extends McpxError {
+  constructor(message: string, options?: ErrorOptions) {
+    super("daemon-unavailable", message, options);
+    this.name = "DaemonUnavailableError";
+  }
+}
+
+/** Something did not finish within its limit. `ms` is the limit that passed. */
+export class TimeoutError extends McpxError {
+  readonly ms: number;
+  constructor(message: string, ms: number, options?: ErrorOptions) {
+    super("timeout", message, options);
+    this.name = "TimeoutError";
+    this.ms = ms;
+  }
+}
+
+/** A server that could not be started, listed or called. */
+export class ServerError extends McpxError {
+  readonly server: string;
+  /** The last lines the server wrote to stderr, when it is a child process. */
+  readonly stderrTail?: string;
+  constructor(server: string, message: string, options?: ErrorOptions & { stderrTail?: string }) {
+    super("server", message, options);
+    this.name = "ServerError";
+    this.server = server;
+    this.stderrTail = options?.stderrTail;
+  }
+}
+
+/** A namespace or tool name that does not exist; `suggestions` are the nearest names. */
+export class NotFoundError extends McpxError {
+  readonly suggestions: string[];
+  constructor(message: string, suggestions: string[] = [], options?: ErrorOptions) {
+    super("not-found", message, options);
+    this.name = "NotFoundError";
+    this.suggestions = suggestions;
+  }
+}
+
+/**
+ * Process exit codes, documented in one place (CONVENTIONS.md, rule 5):
+ * 0 ok, 1 failure, 2 usage error, 75 waiting for an answer (EX_TEMPFAIL).
+ */
+export const EXIT = { ok: 0, failure: 1, usage: 2, tempfail: 75 } as const;
+
+/** The exit code an error maps to: 2 for {@link UsageError}, else 1. */
+export function exitCodeOf(error: unknown): number {
+  return error instanceof UsageError ? EXIT.usage : EXIT.failure;
+}
