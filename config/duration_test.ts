@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { formatDuration, parseDuration } from "./duration.ts";
+
+Deno.test("parseDuration() behaviour", async (t) => {
+  const good: [unknown, number][] = [
+    ["500ms", 500],
+    ["10s", 10_000],
+    ["30m", 1_800_000],
+    ["4h", 14_400_000],
+    ["1d", 86_400_000],
+    ["1.5h", 5_400_000],
+    ["250", 250],
+    [0, 0],
+    [1234, 1234],
+  ];
+  for (const [input, ms] of good) {
+    await t.step(`reads ${JSON.stringify(input)} as ${ms} ms`, () => {
+      assert.equal(parseDuration(input), ms);
+    });
+  }
+  const bad: unknown[] = ["", "10x", "-5s", "s", -1, Infinity, NaN, true, null, {}, "5 minutes"];
+  for (const input of bad) {
+    await t.step(`rejects ${String(JSON.stringify(input))} naming the accepted forms`, () => {
+      assert.throws(() => parseDuration(input), (e: unknown) => {
+        assert.ok(e instanceof RangeError);
+        assert.match(e.message, /invalid duration/);
+        assert.match(e.message, /"30m"/);
+        return true;
+      });
+    });
+  }
+});
+
+Deno.test("formatDuration() behaviour", async (t) => {
+  const cases: [number, string][] = [
+    [0, "0ms"],
+    [1500, "1500ms"],
+    [90_000, "90s"],
+    [1_800_000, "30m"],
+    [14_400_000, "4h"],
+    [86_400_000, "1d"],
+    [172_800_000, "2d"],
+  ];
+  for (const [ms, text] of cases) {
+    await t.step(`gives ${text} for ${ms} and reads back`, () => {
+      assert.equal(formatDuration(ms), text);
+      assert.equal(parseDuration(text), ms);
+    });
+  }
+  await t.step("rejects negative and fractional values", () => {
+    assert.throws(() => formatDuration(-1), RangeError);
+    assert.throws(() => formatDuration(1.5), RangeError);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Where mcpx keeps state (sockets, logs, the log index), cache (the schema
+ * cache) and user-level configuration.
+ *
+ * Source: spec 000, "Configuration" (user config locations), "Zero-context
+ * discovery" (`$XDG_CACHE_HOME/mcpx`), and "Where a setting is read"
+ * (`paths.state` and `paths.cache` are read on their own path, before settings
+ * resolve, so they are applied here from `MCPX_STATE_DIR` / `MCPX_CACHE_DIR`).
+ *
+ * @module
+ */
+
+import { join, resolve } from "node:path";
+import { ConfigError } from "../errors.ts";
+
+/** The directories mcpx uses, all absolute. */
+export interface McpxPaths {
+  /** `MCPX_STATE_DIR`, else `$XDG_STATE_HOME/mcpx`, else `~/.local/state/mcpx`. */
+  stateDir: string;
+  /** `MCPX_CACHE_DIR`, else `$XDG_CACHE_HOME/mcpx`, else `~/.cache/mcpx`. */
+  cacheDir: string;
+  /**
+   * User configuration directories, most specific first: `$XDG_CONFIG_HOME/mcpx` (when set)
+   * and `~/.config/mcpx` (deduplicated).
+   */
+  configDirs: string[];
+  /**
+   * User and system configuration files in search order, after the upward search:
+   * `$XDG_CONFIG_HOME/mcpx/config.json`, `~/.config/mcpx/config.json`, `~/.mcpx.json`,
+   * `/etc/mcpx/config.json` (deduplicated; home entries omitted when `HOME` is unset).
+   */
+  configFiles: string[];
+}
+
+/**
+ * Resolves mcpx's directories from an environment map. Pure: reads no files.
+ * Relative `XDG_*` values are ignored, as the XDG Base Directory spec asks;
+ * relative `MCPX_*_DIR` values resolve against the process's working directory.
+ *
+ * @param env The environment to read (`HOME`, `XDG_STATE_HOME`, `XDG_CACHE_HOME`,
+ *   `XDG_CONFIG_HOME`, `MCPX_STATE_DIR`, `MCPX_CACHE_DIR`).
+ * @returns The directories; see {@link McpxPaths}.
+ * @throws {ConfigError} When a state or cache directory is needed from `HOME` and `HOME` is unset.
+ * @example
+ * ```ts
+ * import { mcpxPaths } from "./paths.ts";
+ * const p = mcpxPaths({ HOME: "/home/ada" });
+ * if (p.stateDir !== "/home/ada/.local/state/mcpx") throw new Error();
+ * ```
+ */
+export function mcpxPaths(
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+): McpxPaths {
+  const home = env.HOME || undefined;
+  const xdg = (name: string) => {
+    const value = env[name];
+    return value && value.startsWith("/") ? value : undefined;
+  };
+  const fromHome = (variable: string, ...parts: string[]) => {
+    if (!home) {
+      throw new ConfigError(
+        null,
+        "",
+        `cannot place the ${parts.at(-2) ?? "mcpx"} directory: HOME is unset; ` +
+          `set HOME, ${variable}, or the matching MCPX_*_DIR variable`,
+      );
+    }
+    return join(home, ...parts);
+  };
+  const stateDir = env.MCPX_STATE_DIR
+    ? resolve(env.MCPX_STATE_DIR)
+    : xdg("XDG_STATE_HOME")
+    ? join(xdg("XDG_STATE_HOME")!, "mcpx")
+    : fromHome("XDG_STATE_HOME", ".local", "state", "mcpx");
+  const cacheDir = env.MCPX_CACHE_DIR
+    ? resolve(env.MCPX_CACHE_DIR)
+    : xdg("XDG_CACHE_HOME")
+    ? join(xdg("XDG_CACHE_HOME")!, "mcpx")
+    : fromHome("XDG_CACHE_HOME", ".cache", "mcpx");
+  const configDirs: string[] = [];
+  const xdgConfig = xdg("XDG_CONFIG_HOME");
+  if (xdgConfig) configDirs.push(join(xdgConfig, "mcpx"));
+  if (home) configDirs.push(join(home, ".config", "mcpx"));
+  const configFiles = configDirs.map((dir) => join(dir, "config.json"));
+  if (home) configFiles.push(join(home, ".mcpx.json"));
+  configFiles.push("/etc/mcpx/config.json");
+  return { stateDir, cacheDir, configDirs: unique(configDirs), configFiles: unique(configFiles) };
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}
