@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ConfigError } from "../errors.ts";
+import { configCandidates, findConfig, findConfigLayers } from "./discover.ts";
+
+/** A temp tree: root/home, root/xdg, root/proj/sub/deep. Removed on dispose. */
+async function tree() {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-discover-" }));
+  const deep = join(root, "proj", "sub", "deep");
+  await Deno.mkdir(deep, { recursive: true });
+  await Deno.mkdir(join(root, "home"), { recursive: true });
+  const write = async (rel: string) => {
+    const path = join(root, rel);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, "{}");
+    return path;
+  };
+  const env = { HOME: join(root, "home"), XDG_CONFIG_HOME: join(root, "xdg") };
+  return {
+    root,
+    deep,
+    env,
+    write,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(root, { recursive: true });
+    },
+  };
+}
+
+Deno.test("configCandidates() behaviour", async (t) => {
+  await t.step("lists each directory's three names nearest first, then user and system files", () => {
+    const c = configCandidates({ cwd: "/a/b", env: { HOME: "/h", XDG_CONFIG_HOME: "/x" } });
+    assert.deepEqual(c, [
+      "/a/b/.mcpx.json",
+      "/a/b/.mcpx/config.json",
+      "/a/b/.mcp.json",
+      "/a/.mcpx.json",
+      "/a/.mcpx/config.json",
+      "/a/.mcp.json",
+      "/.mcpx.json",
+      "/.mcpx/config.json",
+      "/.mcp.json",
+      "/x/mcpx/config.json",
+      "/h/.config/mcpx/config.json",
+      "/h/.mcpx.json",
+      "/etc/mcpx/config.json",
+    ]);
+  });
+  await t.step("is only MCPX_CONFIG when set, resolved against cwd", () => {
+    assert.deepEqual(configCandidates({ cwd: "/a", env: { MCPX_CONFIG: "c.json" } }), [
+      "/a/c.json",
+    ]);
+  });
+});
+
+Deno.test("findConfig() behaviour", async (t) => {
+  const cases: { name: string; files: string[]; expect: string | null }[] = [
+    { name: "finds nothing in an empty tree", files: [], expect: null },
+    { name: "finds .mcp.json in cwd", files: ["proj/sub/deep/.mcp.json"], expect: "proj/sub/deep/.mcp.json" },
+    {
+      name: "prefers .mcpx.json over .mcpx/config.json over .mcp.json in one directory",
+      files: ["proj/.mcp.json", "proj/.mcpx/config.json", "proj/.mcpx.json"],
+      expect: "proj/.mcpx.json",
+    },
+    {
+      name: "prefers .mcpx/config.json over .mcp.json",
+      files: ["proj/.mcp.json", "proj/.mcpx/config.json"],
+      expect: "proj/.mcpx/config.json",
+    },
+    {
+      name: "prefers the nearest directory over a better name farther up",
+      files: ["proj/.mcpx.json", "proj/sub/.mcp.json"],
+      expect: "proj/sub/.mcp.json",
+    },
+    {
+      name: "falls back to XDG_CONFIG_HOME",
+      files: ["xdg/mcpx/config.json", "home/.mcpx.json"],
+      expect: "xdg/mcpx/config.json",
+    },
+    {
+      name: "falls back to ~/.config/mcpx before ~/.mcpx.json",
+      files: ["home/.config/mcpx/config.json", "home/.mcpx.json"],
+      expect: "home/.config/mcpx/config.json",
+    },
+    { name: "falls back to ~/.mcpx.json", files: ["home/.mcpx.json"], expect: "home/.mcpx.json" },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await using tmp = await tree();
+      for (const f of c.files) await tmp.write(f);
+      const found = findConfig({ cwd: tmp.deep, env: tmp.env });
+      assert.equal(found.path, c.expect === null ? null : join(tmp.root, c.expect));
+      if (found.path) assert.equal(found.searched.at(-1), found.path);
+    });
+  }
+  await t.step("ignores a directory named like a config file", async () => {
+    await using tmp = await tree();
+    await Deno.mkdir(join(tmp.deep, ".mcp.json"));
+    const parent = await tmp.write("proj/sub/.mcp.json");
+    assert.equal(findConfig({ cwd: tmp.deep, env: tmp.env }).path, parent);
+  });
+  await t.step("lets MCPX_CONFIG override a nearer file", async () => {
+    await using tmp = await tree();
+    await tmp.write("proj/sub/deep/.mcpx.json");
+    const chosen = await tmp.write("elsewhere.json");
+    const found = findConfig({ cwd: tmp.deep, env: { ...tmp.env, MCPX_CONFIG: chosen } });
+    assert.deepEqual(found, { path: chosen, searched: [chosen] });
+  });
+  await t.step("throws naming MCPX_CONFIG and the path when its file is missing", async () => {
+    await using tmp = await tree();
+    const missing = join(tmp.root, "nope.json");
+    assert.throws(
+      () => findConfig({ cwd: tmp.deep, env: { ...tmp.env, MCPX_CONFIG: missing } }),
+      (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.ok(e.message.includes("MCPX_CONFIG"));
+        assert.ok(e.message.includes(missing));
+        assert.match(e.message, /unset MCPX_CONFIG/);
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("findConfigLayers() behaviour", async (t) => {
+  await t.step("returns every existing file farthest first, nearest last", async () => {
+    await using tmp = await tree();
+    const files = [
+      "home/.mcpx.json",
+      "xdg/mcpx/config.json",
+      "proj/.mcp.json",
+      "proj/.mcpx.json",
+      "proj/sub/deep/.mcpx/config.json",
+    ];
+    for (const f of files) await tmp.write(f);
+    const layers = findConfigLayers({ cwd: tmp.deep, env: tmp.env })
+      .filter((p) => p.startsWith(tmp.root));
+    assert.deepEqual(layers, [
+      "home/.mcpx.json",
+      "xdg/mcpx/config.json",
+      "proj/.mcp.json",
+      "proj/.mcpx.json",
+      "proj/sub/deep/.mcpx/config.json",
+    ].map((f) => join(tmp.root, f)));
+  });
+  await t.step("is only the MCPX_CONFIG file when set", async () => {
+    await using tmp = await tree();
+    await tmp.write("proj/.mcpx.json");
+    const chosen = await tmp.write("c.json");
+    assert.deepEqual(
+      findConfigLayers({ cwd: tmp.deep, env: { ...tmp.env, MCPX_CONFIG: chosen } }),
+      [chosen],
+    );
+  });
+});
