@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fingerprintFile, fingerprintOf, NO_CONFIG_FINGERPRINT } from "./fingerprint.ts";
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+Deno.test("fingerprintOf() behaviour", async (t) => {
+  await t.step("is 16 hex chars and stable", () => {
+    const a = fingerprintOf("/p/.mcp.json", bytes("{}"));
+    assert.match(a, /^[0-9a-f]{16}$/);
+    assert.equal(a, fingerprintOf("/p/.mcp.json", bytes("{}")));
+  });
+  await t.step("changes with the path and with the bytes", () => {
+    const a = fingerprintOf("/p/.mcp.json", bytes("{}"));
+    assert.notEqual(a, fingerprintOf("/q/.mcp.json", bytes("{}")));
+    assert.notEqual(a, fingerprintOf("/p/.mcp.json", bytes("{ }")));
+  });
+  await t.step("separates path from bytes so they cannot slide into each other", () => {
+    assert.notEqual(fingerprintOf("/a", bytes("b{}")), fingerprintOf("/ab", bytes("{}")));
+  });
+  await t.step("is the fixed no-config value without a file", () => {
+    assert.equal(fingerprintOf(null, bytes("")), NO_CONFIG_FINGERPRINT);
+    assert.match(NO_CONFIG_FINGERPRINT, /^[0-9a-f]{16}$/);
+  });
+});
+
+Deno.test("fingerprintFile() behaviour", async (t) => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-fp-" }));
+  try {
+    const file = join(dir, "config.json");
+    const link = join(dir, ".mcp.json");
+    await Deno.writeTextFile(file, `{"mcpServers":{}}`);
+    await Deno.symlink(file, link);
+    await t.step("resolves symlinks so a link and its target share a fingerprint", async () => {
+      const direct = await fingerprintFile(file);
+      const viaLink = await fingerprintFile(link);
+      assert.equal(viaLink.realPath, file);
+      assert.equal(viaLink.fingerprint, direct.fingerprint);
+      assert.equal(direct.fingerprint, fingerprintOf(file, direct.bytes));
+    });
+    await t.step("changes when the file is edited", async () => {
+      const before = await fingerprintFile(file);
+      await Deno.writeTextFile(file, `{"mcpServers":{"a":{"command":"x"}}}`);
+      assert.notEqual((await fingerprintFile(file)).fingerprint, before.fingerprint);
+    });
+    await t.step("rejects when the signal is already aborted", async () => {
+      await assert.rejects(() => fingerprintFile(file, { signal: AbortSignal.abort() }));
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,47 @@
+/**
+ * Pool identity: two server entries share a pool (and so processes) exactly
+ * when everything that changes the process or how it is handed out is equal.
+ *
+ * Source: spec 000, "Profiles and aliases": pool identity covers the command,
+ * arguments, environment, working directory, transport, sharing, scope, maxima
+ * and timeouts; tool filtering is not in it, because filtering is presentation.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import type { PoolSettings, TransportKind } from "./types.ts";
+import { canonicalJson } from "./_canonical_json.ts";
+
+/** The fields of a server that decide its pool. Everything else is presentation. */
+export interface PoolIdentity {
+  transport: TransportKind;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  pool: PoolSettings;
+}
+
+/**
+ * Hashes the pool identity of a server (after `${VAR}` expansion and pool defaults).
+ * Key order in `env`, `headers` and `pool` does not matter; argument order does.
+ *
+ * @param identity The identity fields; extra properties (name, namespace, tags, tool
+ *   filters, description) are ignored, so a whole `ServerSpec` may be passed.
+ * @returns The first 16 hex chars of the SHA-256 of the canonical JSON.
+ * @example
+ * ```ts
+ * import { poolId } from "./pool_id.ts";
+ * import { DEFAULT_POOL } from "./types.ts";
+ * const id = poolId({ transport: "stdio", command: "npx", args: [], env: {}, headers: {}, pool: DEFAULT_POOL });
+ * if (!/^[0-9a-f]{16}$/.test(id)) throw new Error();
+ * ```
+ */
+export function poolId(identity: PoolIdentity): string {
+  const { transport, command, args, env, cwd, url, headers, pool } = identity;
+  const text = canonicalJson({ transport, command, args, env, cwd, url, headers, pool });
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
+}
