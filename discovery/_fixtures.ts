@@ -1,0 +1,66 @@
+/**
+ * Builders of servers, cache files and tool entries for discovery's tests.
+ *
+ * @module
+ */
+
+import { DEFAULT_POOL, type ServerSpec } from "../config/types.ts";
+import type { CachedTool, SchemaCacheFile, ToolEntry } from "./types.ts";
+
+/** A stdio server spec with defaults; `overrides` replace fields. */
+export function serverSpec(name: string, overrides: Partial<ServerSpec> = {}): ServerSpec {
+  return {
+    name,
+    namespace: name.replace(/[^A-Za-z0-9_$]/g, "_"),
+    disabled: false,
+    tags: [],
+    toolTags: {},
+    toolFilter: { exclude: [] },
+    transport: "stdio",
+    command: "true",
+    args: [],
+    env: {},
+    headers: {},
+    pool: { ...DEFAULT_POOL },
+    poolId: "0000000000000000",
+    ...overrides,
+  };
+}
+
+/** A cache file holding `tools` per server name. */
+export function cacheOf(tools: Record<string, CachedTool[]>): SchemaCacheFile {
+  return {
+    version: 1,
+    mcpxVersion: "0.0.0-test",
+    configPath: null,
+    servers: Object.fromEntries(
+      Object.entries(tools).map((
+        [name, list],
+      ) => [name, { listedAt: "2026-01-01T00:00:00Z", tools: list }]),
+    ),
+  };
+}
+
+/** A cached tool with an empty object schema. */
+export function cachedTool(name: string, description?: string): CachedTool {
+  return { name, description, inputSchema: { type: "object", properties: {} } };
+}
+
+/** A tool entry with an empty object schema; `overrides` replace fields. */
+export function toolEntry(
+  namespace: string,
+  fn: string,
+  description = "",
+  overrides: Partial<ToolEntry> = {},
+): ToolEntry {
+  return {
+    namespace,
+    server: namespace,
+    tool: fn,
+    fn,
+    description,
+    tags: [],
+    inputSchema: { type: "object", properties: {} },
+    ...overrides,
+  };
+}

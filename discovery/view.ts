@@ -1,0 +1,195 @@
+/**
+ * The tool view discovery works on: the schema cache, filtered and renamed by
+ * the configuration, and lookups of `namespace.tool` in it.
+ *
+ * Source of the rules: spec 000, "Zero-context discovery" (answer from the
+ * cache, never start a server), "Configuration" (`tools`/`excludeTools`,
+ * `namespace`), "Search" (`tags`, `toolTags`) and the AGENTS.md "Do not" list
+ * (`fancy-name` becomes `fancy_name`).
+ *
+ * @module
+ */
+
+import { compileToolFilter } from "../config/tool_filter.ts";
+import { toIdentifier } from "../config/identifiers.ts";
+import type { ServerSpec } from "../config/types.ts";
+import { NotFoundError } from "../errors.ts";
+import { nearest } from "./nearest.ts";
+import type { NamespaceEntry, SchemaCacheFile, ToolEntry } from "./types.ts";
+
+/** What {@link namespacesFromCache} returns. */
+export interface NamespaceView {
+  /** One entry per enabled server, in config order; tools in listing order. */
+  namespaces: NamespaceEntry[];
+  /**
+   * Human-readable problems found while building the view (identifier
+   * collisions, invalid filters, duplicate namespaces), one sentence each.
+   */
+  problems: string[];
+}
+
+/**
+ * Builds the namespaces discovery shows from the configured servers and the
+ * schema cache. Disabled servers are skipped; a server the cache does not
+ * know yet gets a namespace with no tools. Each server's cached tools are
+ * filtered by its `toolFilter`, named by `toIdentifier(tool.name)` and tagged
+ * with the server's `tags` plus its `toolTags[tool.name]`.
+ *
+ * Two tools of one server whose identifiers collide are never merged: the
+ * first is kept and the second is reported in `problems`. A server whose
+ * filter does not compile shows no tools (hiding is a safety feature), and
+ * says so in `problems`.
+ *
+ * @param servers Servers from the loaded configuration, in file order.
+ * @param cache The schema cache file, or null when none exists yet.
+ * @returns The namespaces and any problems.
+ * @example
+ * ```ts
+ * import { namespacesFromCache } from "./view.ts";
+ * const { namespaces } = namespacesFromCache([], null);
+ * if (namespaces.length !== 0) throw new Error();
+ * ```
+ */
+export function namespacesFromCache(
+  servers: ServerSpec[],
+  cache: SchemaCacheFile | null,
+): NamespaceView {
+  const namespaces: NamespaceEntry[] = [];
+  const problems: string[] = [];
+  const taken = new Map<string, string>();
+  for (const server of servers) {
+    if (server.disabled) continue;
+    const owner = taken.get(server.namespace);
+    if (owner !== undefined) {
+      problems.push(
+        `servers "${owner}" and "${server.name}" both use namespace "${server.namespace}"; ` +
+          `"${server.name}" is hidden. Set a distinct "namespace" in its mcpx block.`,
+      );
+      continue;
+    }
+    taken.set(server.namespace, server.name);
+    const cached = cache?.servers[server.name];
+    const entry: NamespaceEntry = {
+      namespace: server.namespace,
+      server: server.name,
+      description: server.description ?? cached?.serverInfo?.title ?? "",
+      tools: [],
+    };
+    namespaces.push(entry);
+    let visible: (name: string) => boolean;
+    try {
+      visible = compileToolFilter(server.toolFilter);
+    } catch (error) {
+      problems.push(`server "${server.name}": ${(error as Error).message}; its tools are hidden.`);
+      continue;
+    }
+    const byFn = new Map<string, string>();
+    for (const tool of cached?.tools ?? []) {
+      if (!visible(tool.name)) continue;
+      if (tool.name.length === 0) {
+        problems.push(`server "${server.name}" lists a tool with an empty name; it is skipped.`);
+        continue;
+      }
+      const fn = toIdentifier(tool.name);
+      const first = byFn.get(fn);
+      if (first !== undefined) {
+        problems.push(
+          `server "${server.name}": tools "${first}" and "${tool.name}" both become ` +
+            `function "${fn}"; "${tool.name}" is skipped. Exclude one with "excludeTools".`,
+        );
+        continue;
+      }
+      byFn.set(fn, tool.name);
+      const tool_entry: ToolEntry = {
+        namespace: server.namespace,
+        server: server.name,
+        tool: tool.name,
+        fn,
+        description: tool.description ?? tool.title ?? "",
+        tags: [...new Set([...server.tags, ...(server.toolTags[tool.name] ?? [])])],
+        inputSchema: tool.inputSchema,
+      };
+      if (tool.outputSchema) tool_entry.outputSchema = tool.outputSchema;
+      if (tool.declaration) tool_entry.declaration = tool.declaration;
+      entry.tools.push(tool_entry);
+    }
+  }
+  return { namespaces, problems };
+}
+
+/**
+ * Finds a namespace by its identifier or by its server's configured name.
+ *
+ * @param namespaces The view from {@link namespacesFromCache}.
+ * @param name `chrome_devtools` or `chrome-devtools`.
+ * @returns The namespace.
+ * @throws {NotFoundError} When no namespace matches; `suggestions` holds the nearest names.
+ */
+export function findNamespace(namespaces: NamespaceEntry[], name: string): NamespaceEntry {
+  const found = namespaces.find((ns) => ns.namespace === name) ??
+    namespaces.find((ns) => ns.server === name);
+  if (found) return found;
+  const suggestions = nearest(name, namespaces.map((ns) => ns.namespace));
+  throw new NotFoundError(
+    `unknown namespace "${name}"${didYouMean(suggestions)} Run \`mcpx ls\` to list namespaces.`,
+    suggestions,
+  );
+}
+
+/**
+ * Finds one tool by `namespace.tool`, where the namespace is an identifier or
+ * a server name and the tool is its function identifier (`take_screenshot`)
+ * or its real name (`take-screenshot`). The reference is split at its first
+ * `.`, since namespaces never contain one and tool names may.
+ *
+ * @param namespaces The view from {@link namespacesFromCache}.
+ * @param ref `everything.echo`, `chrome-devtools.take-screenshot`.
+ * @returns The tool's entry.
+ * @throws {NotFoundError} When the namespace or tool is unknown, or `ref` has
+ *   no `.`; the message names the nearest `namespace.fn` candidates and
+ *   `suggestions` holds them.
+ * @example
+ * ```ts
+ * import { findTool } from "./view.ts";
+ * try {
+ *   findTool([], "everything.echo");
+ * } catch (error) {
+ *   if ((error as Error).name !== "NotFoundError") throw error;
+ * }
+ * ```
+ */
+export function findTool(namespaces: NamespaceEntry[], ref: string): ToolEntry {
+  const dot = ref.indexOf(".");
+  if (dot < 0) {
+    const all = namespaces.flatMap((ns) => ns.tools);
+    const suggestions = [
+      ...all.filter((t) => t.fn === ref || t.tool === ref),
+      ...all.filter((t) => nearest(ref, [t.fn]).length > 0),
+    ].map((t) => `${t.namespace}.${t.fn}`);
+    const unique = [...new Set(suggestions)].slice(0, 3);
+    throw new NotFoundError(
+      `"${ref}" is not a tool reference: write <namespace>.<tool>${didYouMean(unique)} ` +
+        "Run `mcpx search <words>` to find a tool.",
+      unique,
+    );
+  }
+  const ns = findNamespace(namespaces, ref.slice(0, dot));
+  const name = ref.slice(dot + 1);
+  const tool = ns.tools.find((t) => t.fn === name) ?? ns.tools.find((t) => t.tool === name);
+  if (tool) return tool;
+  const suggestions = nearest(name, ns.tools.map((t) => t.fn)).map((fn) => `${ns.namespace}.${fn}`);
+  throw new NotFoundError(
+    `unknown tool "${ns.namespace}.${name}"${didYouMean(suggestions)} ` +
+      "Run `mcpx search <words>` to find a tool.",
+    suggestions,
+  );
+}
+
+/** `; did you mean a, b or c?` or `.` when there is nothing to suggest. */
+function didYouMean(suggestions: string[]): string {
+  if (suggestions.length === 0) return ".";
+  const list = suggestions.length === 1
+    ? suggestions[0]
+    : `${suggestions.slice(0, -1).join(", ")} or ${suggestions.at(-1)}`;
+  return `; did you mean ${list}?`;
+}

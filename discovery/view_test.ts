@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { NotFoundError } from "../errors.ts";
+import { cachedTool, cacheOf, serverSpec } from "./_fixtures.ts";
+import { findNamespace, findTool, namespacesFromCache } from "./view.ts";
+
+const servers = [
+  serverSpec("everything", {
+    description: "reference server",
+    tags: ["demo"],
+    toolTags: { echo: ["text"] },
+  }),
+  serverSpec("chrome-devtools", { toolFilter: { exclude: ["close_*"] } }),
+  serverSpec("off", { disabled: true }),
+  serverSpec("unlisted"),
+];
+const cache = cacheOf({
+  everything: [cachedTool("echo", "Echoes back the input"), {
+    ...cachedTool("add"),
+    title: "Add numbers",
+  }],
+  "chrome-devtools": [cachedTool("take-screenshot"), cachedTool("close_page"), cachedTool("click")],
+  off: [cachedTool("secret")],
+});
+
+Deno.test("namespacesFromCache() builds one namespace per enabled server", () => {
+  const { namespaces, problems } = namespacesFromCache(servers, cache);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(namespaces.map((ns) => [ns.namespace, ns.tools.map((t) => t.fn)]), [
+    ["everything", ["echo", "add"]],
+    ["chrome_devtools", ["take_screenshot", "click"]],
+    ["unlisted", []],
+  ]);
+  const [everything, chrome] = namespaces;
+  assert.equal(everything.description, "reference server");
+  assert.deepEqual(everything.tools[0].tags, ["demo", "text"]);
+  assert.deepEqual(everything.tools[1].tags, ["demo"]);
+  assert.equal(everything.tools[1].description, "Add numbers");
+  assert.equal(chrome.tools[0].tool, "take-screenshot");
+  assert.equal(chrome.tools[0].server, "chrome-devtools");
+});
+
+Deno.test("namespacesFromCache() reports colliding identifiers instead of merging", () => {
+  const { namespaces, problems } = namespacesFromCache(
+    [serverSpec("s")],
+    cacheOf({ s: [cachedTool("get-page"), cachedTool("get_page"), cachedTool("get.page")] }),
+  );
+  assert.deepEqual(namespaces[0].tools.map((t) => t.tool), ["get-page"]);
+  assert.equal(problems.length, 2);
+  assert.match(problems[0], /"get-page" and "get_page" both become function "get_page"/);
+  assert.match(problems[0], /server "s"/);
+});
+
+Deno.test("namespacesFromCache() without a cache lists servers with no tools", () => {
+  const { namespaces } = namespacesFromCache(servers, null);
+  assert.deepEqual(namespaces.map((ns) => ns.tools.length), [0, 0, 0]);
+});
+
+Deno.test("namespacesFromCache() hides the tools of a server whose filter is invalid", () => {
+  const { namespaces, problems } = namespacesFromCache(
+    [serverSpec("s", { toolFilter: { exclude: ["/(/"] } })],
+    cacheOf({ s: [cachedTool("a")] }),
+  );
+  assert.deepEqual(namespaces[0].tools, []);
+  assert.match(problems[0], /server "s".*hidden/);
+});
+
+Deno.test("findTool() accepts function identifiers and real names", async (t) => {
+  const { namespaces } = namespacesFromCache(servers, cache);
+  const cases: [string, string][] = [
+    ["everything.echo", "echo"],
+    ["chrome_devtools.take_screenshot", "take-screenshot"],
+    ["chrome_devtools.take-screenshot", "take-screenshot"],
+    ["chrome-devtools.click", "click"],
+  ];
+  for (const [ref, tool] of cases) {
+    await t.step(ref, () => assert.equal(findTool(namespaces, ref).tool, tool));
+  }
+});
+
+Deno.test("findTool() suggests the nearest names", async (t) => {
+  const { namespaces } = namespacesFromCache(servers, cache);
+  const cases: { ref: string; message: RegExp; suggestions: string[] }[] = [
+    {
+      ref: "everything.ech",
+      message:
+        /^unknown tool "everything\.ech"; did you mean everything\.echo\? Run `mcpx search <words>`/,
+      suggestions: ["everything.echo"],
+    },
+    {
+      ref: "everthing.echo",
+      message: /^unknown namespace "everthing"; did you mean everything\?/,
+      suggestions: ["everything"],
+    },
+    {
+      ref: "everything.zzzzzz",
+      message: /^unknown tool "everything\.zzzzzz"\. Run/,
+      suggestions: [],
+    },
+    {
+      ref: "echo",
+      message: /not a tool reference.*did you mean everything\.echo\?/,
+      suggestions: ["everything.echo"],
+    },
+    { ref: "off.secret", message: /^unknown namespace "off"/, suggestions: [] },
+    { ref: "chrome_devtools.close_page", message: /^unknown tool/, suggestions: [] },
+  ];
+  for (const c of cases) {
+    await t.step(c.ref, () => {
+      let error: unknown;
+      try {
+        findTool(namespaces, c.ref);
+      } catch (caught) {
+        error = caught;
+      }
+      assert.ok(error instanceof NotFoundError);
+      assert.match(error.message, c.message);
+      assert.deepEqual(error.suggestions, c.suggestions);
+    });
+  }
+});
+
+Deno.test("findNamespace() finds by identifier or server name", () => {
+  const { namespaces } = namespacesFromCache(servers, cache);
+  assert.equal(findNamespace(namespaces, "chrome_devtools").server, "chrome-devtools");
+  assert.equal(findNamespace(namespaces, "chrome-devtools").namespace, "chrome_devtools");
+});
