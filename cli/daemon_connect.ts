@@ -1,0 +1,140 @@
+/**
+ * Finding the daemon for a configuration, starting it when absent.
+ *
+ * Race-safe: a CLI that finds no daemon takes an exclusive lock on the
+ * daemon's lock file, looks again, and only then starts one, so two CLIs
+ * started at the same moment end with one daemon. A daemon of another
+ * version is stopped and replaced, never talked to. Spec 000, "One daemon
+ * per config".
+ *
+ * @module
+ */
+
+import { dirname, fromFileUrl } from "node:path";
+import { requestDaemon } from "../client/daemon_request.ts";
+import { daemonFiles } from "../daemon/locate.ts";
+import { pollUntil } from "../daemon/deadline.ts";
+import { DaemonUnavailableError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+
+/** What the `health` operation answers. */
+export interface DaemonHealth {
+  version: string;
+  pid: number;
+  fingerprint: string;
+  configPath: string | null;
+  mode: "auto" | "foreground";
+  startedAt: string;
+}
+
+/** Where to find or how to start the daemon. */
+export interface ConnectOptions {
+  stateDir: string;
+  fingerprint: string;
+  configPath: string | null;
+  /** How long to wait for a started daemon to answer, in ms. */
+  startWaitMs: number;
+  /** Idle time after which an auto-started daemon exits, in ms. */
+  idleTimeoutMs: number;
+  env: Record<string, string>;
+}
+
+/** Asks the daemon on `socket` who it is; undefined when nothing answers. */
+export async function probeDaemon(socket: string): Promise<DaemonHealth | undefined> {
+  try {
+    return await requestDaemon<DaemonHealth>(socket, "health", {}, { timeoutMs: 2000 });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Returns the socket of a running daemon of this CLI's version for the
+ * configuration, starting (or replacing) one when needed.
+ *
+ * @throws {DaemonUnavailableError} naming the socket, the daemon log and
+ *   its last lines when a started daemon does not answer within `startWaitMs`.
+ */
+export async function connectDaemon(options: ConnectOptions): Promise<string> {
+  const files = daemonFiles(options.stateDir, options.fingerprint);
+  const current = await probeDaemon(files.socket);
+  if (current?.version === VERSION) return files.socket;
+  await Deno.mkdir(dirname(files.lock), { recursive: true });
+  using lock = await Deno.open(files.lock, { create: true, write: true });
+  await lock.lock(true);
+  try {
+    const again = await probeDaemon(files.socket);
+    if (again?.version === VERSION) return files.socket;
+    if (again) await replace(files.socket, again);
+    start(options, files.log);
+    const health = await pollUntil(() => probeDaemon(files.socket), options.startWaitMs, 15);
+    if (!health) {
+      const tail = readTail(files.log);
+      throw new DaemonUnavailableError(
+        `the daemon did not answer on ${files.socket} within ${options.startWaitMs} ms; its log is ${files.log}` +
+          (tail ? `:\n${tail}` : "") +
+          `\nTry \`mcpx daemon\` in the foreground to see why.`,
+      );
+    }
+    return files.socket;
+  } finally {
+    await lock.unlock();
+  }
+}
+
+async function replace(socket: string, old: DaemonHealth): Promise<void> {
+  try {
+    await requestDaemon(socket, "stop", {}, { timeoutMs: 5000 });
+  } catch { /* it may already be going */ }
+  const gone = await pollUntil(async () => (await probeDaemon(socket)) ? undefined : true, 10_000);
+  if (!gone) {
+    try {
+      Deno.kill(old.pid, "SIGTERM");
+    } catch { /* gone */ }
+  }
+}
+
+function start(options: ConnectOptions, logPath: string): void {
+  const main = new URL("../daemon/main.ts", import.meta.url);
+  const args = ["run", "-A"];
+  const denoJson = new URL("../deno.json", import.meta.url);
+  if (denoJson.protocol === "file:") args.push("--config", fromFileUrl(denoJson));
+  args.push(
+    main.protocol === "file:" ? fromFileUrl(main) : main.href,
+    "--mode",
+    "auto",
+    "--config",
+    options.configPath ?? "",
+    "--fingerprint",
+    options.fingerprint,
+    "--idle-timeout",
+    String(options.idleTimeoutMs),
+    "--log",
+    logPath,
+  );
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args,
+      env: options.env,
+      clearEnv: true,
+      cwd: "/",
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: true,
+    }).spawn();
+    child.unref();
+  } catch (error) {
+    throw new DaemonUnavailableError(`could not start the daemon: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+function readTail(path: string): string {
+  try {
+    return Deno.readTextFileSync(path).trim().split("\n").slice(-5).join("\n");
+  } catch {
+    return "";
+  }
+}

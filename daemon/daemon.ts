@@ -1,0 +1,388 @@
+/**
+ * The daemon's state for one configuration: its pools, its schema cache, and
+ * the work behind every operation. Transport-free: daemon/http.ts serves it
+ * on a unix socket, tests can drive it directly.
+ *
+ * @module
+ */
+
+import type { LoadedConfig, ServerSpec } from "../config/types.ts";
+import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import { NotFoundError, ServerError } from "../errors.ts";
+import { toIdentifier } from "../config/identifiers.ts";
+import { describe, type Instance } from "./instance.ts";
+import { Pool } from "./pool.ts";
+import type { CallerContext } from "./scope_key.ts";
+import {
+  emptySchemaCache,
+  needsListing,
+  readSchemaCache,
+  writeSchemaCache,
+} from "./schema_cache.ts";
+import { log } from "./log.ts";
+import { VERSION } from "../version.ts";
+
+/** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
+export type DaemonMode = "auto" | "foreground";
+
+/** Everything the daemon needs to run. */
+export interface DaemonOptions {
+  config: LoadedConfig;
+  cachePath: string;
+  mode: DaemonMode;
+  /** Environment servers inherit (under each server's own `env`). */
+  env: Record<string, string>;
+  /** Version reported by `health` (a test seam: `plumbing.version`). */
+  version?: string;
+}
+
+/** One row of `mcpx status`. */
+export interface StatusRow {
+  namespace: string;
+  server: string;
+  poolId: string;
+  transport: string;
+  sharing: string;
+  scope: string;
+  state: "live" | "idle" | "error" | "disabled";
+  instances: {
+    id: string;
+    pid?: number;
+    key: string;
+    holders: number;
+    active: number;
+    uptimeMs: number;
+    calls: number;
+    lastError?: string;
+    stderrTail?: string;
+  }[];
+  failure?: { message: string; count: number; retryInMs: number; stderrTail?: string };
+  cacheError?: { message: string; at: string; stderr?: string };
+}
+
+/** The daemon for one configuration. */
+export class Daemon {
+  readonly config: LoadedConfig;
+  readonly mode: DaemonMode;
+  readonly version: string;
+  readonly startedAt = Date.now();
+  lastActivityAt = Date.now();
+  /** Requests in flight (the idle exit waits for zero). */
+  inFlight = 0;
+  #pools = new Map<string, Pool>();
+  #byNamespace = new Map<string, ServerSpec>();
+  #cache: SchemaCacheFile;
+  #cachePath: string;
+  #cacheWrite: Promise<void> = Promise.resolve();
+  #listing = new Map<string, Promise<CachedServer>>();
+  #trace: boolean;
+
+  constructor(options: DaemonOptions) {
+    this.config = options.config;
+    this.mode = options.mode;
+    this.version = options.version ?? VERSION;
+    this.#cachePath = options.cachePath;
+    this.#cache = readSchemaCache(options.cachePath) ?? emptySchemaCache(options.config.path);
+    this.#trace = options.env.MCPX_TRACE === "1";
+    for (const spec of options.config.servers) {
+      if (spec.disabled) continue;
+      this.#byNamespace.set(spec.namespace, spec);
+      if (!this.#pools.has(spec.poolId)) {
+        this.#pools.set(
+          spec.poolId,
+          new Pool(spec, options.env, {
+            started: (i) => this.#started(i),
+            exited: (i) => this.#exited(i),
+          }),
+        );
+      }
+    }
+  }
+
+  /** The pool serving a namespace. @throws {NotFoundError} with near names. */
+  poolFor(namespace: string): Pool {
+    const spec = this.#byNamespace.get(namespace);
+    if (!spec) {
+      throw new NotFoundError(
+        `unknown namespace "${namespace}"; run \`mcpx ls\` to see the namespaces`,
+        [...this.#byNamespace.keys()],
+      );
+    }
+    return this.#pools.get(spec.poolId)!;
+  }
+
+  /** Live instance counts per namespace (for the LIVE column of `ls`). */
+  live(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [namespace, spec] of this.#byNamespace) {
+      out[namespace] = this.#pools.get(spec.poolId)!.instances.length;
+    }
+    return out;
+  }
+
+  /**
+   * Calls `namespace.tool`. `tool` may be the real name or its identifier.
+   * @returns The MCP `CallToolResult`.
+   * @throws {NotFoundError}, {ServerError}, {TimeoutError}.
+   */
+  async call(
+    namespace: string,
+    tool: string,
+    args: Record<string, unknown>,
+    ctx: CallerContext,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<unknown> {
+    const pool = this.poolFor(namespace);
+    const realName = this.#realToolName(pool.spec, tool);
+    const lease = await pool.lease(ctx, options.signal);
+    const started = performance.now();
+    try {
+      return await lease.instance.callTool(realName, args, options);
+    } finally {
+      lease.release();
+      if (this.#trace) {
+        log("info", "call", {
+          namespace,
+          tool: realName,
+          instance: lease.instance.id,
+          pid: lease.instance.pid,
+          key: lease.instance.key,
+          ms: Math.round(performance.now() - started),
+        });
+      }
+      if (lease.instance.key.startsWith("call:")) await lease.instance.close("stop");
+    }
+  }
+
+  /**
+   * Lists servers and writes the schema cache.
+   *
+   * @param names Server names (`mcpServers` keys) or namespaces; all enabled servers when empty.
+   * @param missingOnly Only servers with no usable cache entry.
+   * @returns Per server: tools count or the error message.
+   */
+  async list(
+    names: string[] = [],
+    missingOnly = false,
+  ): Promise<Record<string, { tools?: number; error?: string }>> {
+    const specs = this.#select(names);
+    const todo = specs.filter((s) => !missingOnly || this.#needsListing(s));
+    const results = await Promise.all(todo.map((spec) => this.#list(spec)));
+    await this.#cacheWrite;
+    const out: Record<string, { tools?: number; error?: string }> = {};
+    todo.forEach((spec, i) => {
+      const entry = results[i];
+      out[spec.name] = entry.error && entry.error.at >= (entry.listedAt ?? "")
+        ? { error: entry.error.message }
+        : { tools: entry.tools.length };
+    });
+    return out;
+  }
+
+  /** Rows for `mcpx status`, one per enabled or disabled server. */
+  status(): StatusRow[] {
+    const now = Date.now();
+    return this.config.servers.map((spec) => {
+      const pool = this.#pools.get(spec.poolId);
+      const cached = this.#cache.servers[spec.name];
+      const instances = spec.disabled || !pool ? [] : pool.instances.map((i) => ({
+        id: i.id,
+        pid: i.pid,
+        key: i.key,
+        holders: pool.holders(i),
+        active: i.active,
+        uptimeMs: now - i.startedAt,
+        calls: i.calls,
+        ...(i.lastError ? { lastError: i.lastError } : {}),
+        ...(i.stderrTail ? { stderrTail: i.stderrTail } : {}),
+      }));
+      const failure = pool?.failure;
+      const cacheError = cached?.error && cached.error.at >= (cached.listedAt ?? "")
+        ? cached.error
+        : undefined;
+      return {
+        namespace: spec.namespace,
+        server: spec.name,
+        poolId: spec.poolId,
+        transport: spec.transport,
+        sharing: spec.pool.sharing,
+        scope: spec.pool.scope,
+        state: spec.disabled
+          ? "disabled"
+          : failure || (cacheError && instances.length === 0)
+          ? "error"
+          : instances.length
+          ? "live"
+          : "idle",
+        instances,
+        ...(failure
+          ? {
+            failure: {
+              message: failure.error.message,
+              count: failure.count,
+              retryInMs: Math.max(0, failure.retryAt - now),
+              ...(failure.error.stderrTail ? { stderrTail: failure.error.stderrTail } : {}),
+            },
+          }
+          : {}),
+        ...(cacheError ? { cacheError } : {}),
+      };
+    });
+  }
+
+  /** Stops every instance of a namespace; the next call starts a fresh one. */
+  async restart(namespace: string): Promise<number> {
+    const pool = this.poolFor(namespace);
+    pool.failure = undefined;
+    return await pool.stop("restart");
+  }
+
+  /** Stops idle instances of every pool. @returns how many were stopped. */
+  async reap(now = Date.now()): Promise<number> {
+    let n = 0;
+    for (const pool of this.#pools.values()) n += await pool.reap(now);
+    return n;
+  }
+
+  /** The smallest idle timeout of any pool, in ms (drives the reaper's period). */
+  get shortestIdleMs(): number {
+    let min = Infinity;
+    for (const pool of this.#pools.values()) {
+      if (pool.spec.pool.idleTimeoutMs > 0) min = Math.min(min, pool.spec.pool.idleTimeoutMs);
+    }
+    return min;
+  }
+
+  /** Flushes the schema cache and stops every instance (process groups included). */
+  async shutdown(): Promise<void> {
+    await this.#cacheWrite;
+    await Promise.all([...this.#pools.values()].map((p) => p.stop("stop")));
+  }
+
+  #select(names: string[]): ServerSpec[] {
+    const enabled = this.config.servers.filter((s) => !s.disabled);
+    if (names.length === 0) return enabled;
+    return names.map((name) => {
+      const spec = enabled.find((s) => s.name === name || s.namespace === name);
+      if (!spec) {
+        throw new NotFoundError(
+          `unknown namespace "${name}"; run \`mcpx ls\` to see the namespaces`,
+          enabled.map((s) => s.namespace),
+        );
+      }
+      return spec;
+    });
+  }
+
+  #needsListing(spec: ServerSpec): boolean {
+    return needsListing(this.#cache.servers[spec.name], spec.poolId);
+  }
+
+  #list(spec: ServerSpec): Promise<CachedServer> {
+    const pending = this.#listing.get(spec.name);
+    if (pending) return pending;
+    const promise = this.#listNow(spec).finally(() => this.#listing.delete(spec.name));
+    this.#listing.set(spec.name, promise);
+    return promise;
+  }
+
+  async #listNow(spec: ServerSpec): Promise<CachedServer> {
+    const pool = this.#pools.get(spec.poolId)!;
+    const previous = this.#cache.servers[spec.name];
+    let entry: CachedServer;
+    // A global server lists through the instance calls will use; any other
+    // scope lists through a throwaway per-call instance.
+    const ctx: CallerContext = {};
+    try {
+      const lease = await pool.lease(ctx);
+      try {
+        const tools = await lease.instance.listTools();
+        await addDeclarations(tools);
+        const info = lease.instance.client.getServerVersion();
+        const instructions = lease.instance.client.getInstructions();
+        entry = {
+          listedAt: new Date().toISOString(),
+          poolId: spec.poolId,
+          ...(info
+            ? { serverInfo: { name: info.name, version: info.version, title: info.title } }
+            : {}),
+          ...(instructions ? { instructions } : {}),
+          tools,
+        };
+      } finally {
+        lease.release();
+        if (lease.instance.key.startsWith("call:")) await lease.instance.close("stop");
+      }
+    } catch (error) {
+      const stderr = error instanceof ServerError ? error.stderrTail : undefined;
+      entry = {
+        ...(previous?.listedAt && previous.poolId === spec.poolId
+          ? { listedAt: previous.listedAt, tools: previous.tools, serverInfo: previous.serverInfo }
+          : { tools: [] }),
+        poolId: spec.poolId,
+        error: {
+          message: describeFull(error),
+          at: new Date().toISOString(),
+          ...(stderr ? { stderr } : {}),
+        },
+      };
+      log("warn", "list failed", { server: spec.name, error: describeFull(error) });
+    }
+    this.#cache.servers[spec.name] = entry;
+    this.#persist();
+    return entry;
+  }
+
+  #persist(): void {
+    const snapshot = structuredClone(this.#cache);
+    this.#cacheWrite = this.#cacheWrite
+      .then(() => writeSchemaCache(this.#cachePath, snapshot))
+      .catch((error) => log("error", "schema cache write failed", { error: describe(error) }));
+  }
+
+  #realToolName(spec: ServerSpec, tool: string): string {
+    const tools = this.#cache.servers[spec.name]?.tools ?? [];
+    const exact = tools.find((t) => t.name === tool);
+    if (exact) return exact.name;
+    const byId = tools.find((t) => toIdentifier(t.name) === tool);
+    return byId ? byId.name : tool;
+  }
+
+  #started(instance: Instance): void {
+    log("info", "server started", {
+      server: instance.spec.name,
+      instance: instance.id,
+      pid: instance.pid,
+      key: instance.key,
+    });
+    if (this.#needsListing(instance.spec) && !this.#listing.has(instance.spec.name)) {
+      queueMicrotask(() => this.#list(instance.spec).catch(() => {}));
+    }
+  }
+
+  #exited(instance: Instance): void {
+    log("info", "server exited", {
+      server: instance.spec.name,
+      instance: instance.id,
+      pid: instance.pid,
+      why: instance.exit?.reason,
+    });
+  }
+}
+
+async function addDeclarations(tools: CachedTool[]): Promise<void> {
+  try {
+    const { toolDeclaration } = await import("../discovery/typescript.ts");
+    await Promise.all(tools.map(async (tool) => {
+      try {
+        tool.declaration = await toolDeclaration(tool, toIdentifier(tool.name));
+      } catch { /* `mcpx types` generates it on demand */ }
+    }));
+  } catch (error) {
+    log("warn", "type generation unavailable", { error: describe(error) });
+  }
+}
+
+function describeFull(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

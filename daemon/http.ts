@@ -1,0 +1,82 @@
+/**
+ * The daemon's HTTP/1.1 JSON API on a unix socket (mode 0600):
+ * `POST /v1/<operation>` with a JSON body, answered
+ * `{ "ok": true, "result": … }` or `{ "ok": false, "error": { code, message, … } }`.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import { McpxError, NotFoundError, ServerError } from "../errors.ts";
+import type { Daemon } from "./daemon.ts";
+import { OPERATIONS } from "./operations.ts";
+
+/** The error body of a failed request. */
+export interface WireError {
+  code: string;
+  message: string;
+  suggestions?: string[];
+  stderrTail?: string;
+}
+
+/** Turns any thrown value into the wire shape; never includes a stack. */
+export function toWireError(error: unknown): WireError {
+  if (error instanceof McpxError) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error instanceof NotFoundError && error.suggestions.length
+        ? { suggestions: error.suggestions }
+        : {}),
+      ...(error instanceof ServerError && error.stderrTail ? { stderrTail: error.stderrTail } : {}),
+    };
+  }
+  return { code: "internal", message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * Serves `daemon` on `socketPath` until `onStop` is requested.
+ *
+ * @param onStop Called (once) after the `stop` operation has answered.
+ * @throws {Deno.errors.AddrInUse} when another process holds the socket.
+ */
+export async function serveDaemon(
+  daemon: Daemon,
+  socketPath: string,
+  onStop: () => void,
+): Promise<Deno.HttpServer<Deno.UnixAddr>> {
+  await Deno.mkdir(dirname(socketPath), { recursive: true, mode: 0o700 });
+  const server = Deno.serve({
+    path: socketPath,
+    transport: "unix",
+    onListen() {},
+    onError(error) {
+      return Response.json({ ok: false, error: toWireError(error) }, { status: 500 });
+    },
+  }, async (request) => {
+    const name = new URL(request.url).pathname.replace(/^\/v1\//, "");
+    const operation = OPERATIONS[name];
+    if (!operation || request.method !== "POST") {
+      return Response.json({
+        ok: false,
+        error: { code: "not-found", message: `no operation ${request.method} ${name}` },
+      }, { status: 404 });
+    }
+    daemon.inFlight++;
+    daemon.lastActivityAt = Date.now();
+    try {
+      const text = await request.text();
+      const params = text ? JSON.parse(text) : {};
+      const result = await operation.handler(daemon, params, request.signal);
+      if (name === "stop") queueMicrotask(onStop);
+      return Response.json({ ok: true, result });
+    } catch (error) {
+      return Response.json({ ok: false, error: toWireError(error) });
+    } finally {
+      daemon.inFlight--;
+      daemon.lastActivityAt = Date.now();
+    }
+  });
+  await Deno.chmod(socketPath, 0o600);
+  return server;
+}

@@ -1,0 +1,291 @@
+/**
+ * One live connection to an upstream MCP server: a stdio child in its own
+ * process group, or a Streamable HTTP / SSE remote, spoken through the
+ * official SDK's `Client`.
+ *
+ * @module
+ */
+
+import {
+  type CallToolResult,
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import type { ServerSpec } from "../config/types.ts";
+import type { CachedTool } from "../discovery/types.ts";
+import { ServerError, TimeoutError } from "../errors.ts";
+import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
+import { VERSION } from "../version.ts";
+import type { TimerId } from "./deadline.ts";
+
+/** Why an instance stopped (recorded in status and, later, the log). */
+export type StopReason = "idle" | "crash" | "stop" | "restart" | "start-failed";
+
+let nextId = 1;
+
+/** A started, initialized server. Dispose with `close()` or `await using`. */
+export class Instance implements AsyncDisposable {
+  /** Unique within the daemon, e.g. `i7`. */
+  readonly id: string = `i${nextId++}`;
+  readonly spec: ServerSpec;
+  /** The scope key this instance serves (`global`, `session:abc`, …). */
+  readonly key: string;
+  readonly client: Client;
+  readonly startedAt: number = Date.now();
+  lastUsedAt: number = Date.now();
+  /** Calls answered (successfully or not). */
+  calls = 0;
+  /** Calls in flight now. */
+  active = 0;
+  lastError?: string;
+  /** Set once the connection is gone; `exit` says how. */
+  closed = false;
+  exit?: { reason: StopReason; code?: number | null; signal?: string | null };
+  #transport: Transport;
+  #onClose: (instance: Instance) => void;
+
+  private constructor(
+    spec: ServerSpec,
+    key: string,
+    client: Client,
+    transport: Transport,
+    onClose: (i: Instance) => void,
+  ) {
+    this.spec = spec;
+    this.key = key;
+    this.client = client;
+    this.#transport = transport;
+    this.#onClose = onClose;
+  }
+
+  /** The child's pid (stdio only). */
+  get pid(): number | undefined {
+    return this.#transport instanceof ProcessGroupStdioTransport ? this.#transport.pid : undefined;
+  }
+
+  /** The child's recent stderr (stdio only), or "". */
+  get stderrTail(): string {
+    return this.#transport instanceof ProcessGroupStdioTransport
+      ? this.#transport.stderrTail.toString()
+      : "";
+  }
+
+  /**
+   * Starts the server and completes the MCP handshake within
+   * `spec.pool.startTimeoutMs`.
+   *
+   * @param env The daemon's environment, under the server's own `env`.
+   * @param onClose Called once when the connection ends for any reason.
+   * @throws {ServerError} naming the server and the reason: command not
+   *   found, exited before answering (with exit code and stderr tail),
+   *   `initialize` failed, or did not answer in time.
+   */
+  static async start(
+    spec: ServerSpec,
+    key: string,
+    env: Record<string, string>,
+    onClose: (i: Instance) => void = () => {},
+  ): Promise<Instance> {
+    const transport = makeTransport(spec, env);
+    const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
+    const instance = new Instance(spec, key, client, transport, onClose);
+    const timeoutMs = spec.pool.startTimeoutMs;
+    const abort = new AbortController();
+    let timer: TimerId | undefined;
+    try {
+      const connected = client.connect(transport, { signal: abort.signal, timeout: timeoutMs });
+      const races: Promise<unknown>[] = [
+        connected,
+        new Promise((_, reject) =>
+          timer = setTimeout(
+            () =>
+              reject(
+                new TimeoutError(`did not answer initialize within ${timeoutMs} ms`, timeoutMs),
+              ),
+            timeoutMs,
+          )
+        ),
+      ];
+      if (transport instanceof ProcessGroupStdioTransport && transport.exited) {
+        races.push(transport.exited.then((status) => {
+          throw new Error(
+            `exited with ${
+              status.signal ? `signal ${status.signal}` : `code ${status.code}`
+            } before answering initialize`,
+          );
+        }));
+      }
+      await Promise.race(races);
+    } catch (error) {
+      abort.abort();
+      const stderr = instance.stderrTail;
+      await instance.#closeQuietly();
+      throw new ServerError(spec.name, startFailureMessage(spec, error, stderr), {
+        cause: error,
+        stderrTail: stderr,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+    transport.onclose = () => instance.#closed("crash");
+    return instance;
+  }
+
+  /**
+   * Lists every tool (all pages), as the cache stores them.
+   * @throws {ServerError} when `tools/list` fails.
+   */
+  async listTools(): Promise<CachedTool[]> {
+    try {
+      const result = await this.client.listTools(undefined, {
+        timeout: this.spec.pool.callTimeoutMs,
+        cacheMode: "bypass",
+      } as never);
+      return result.tools.map((tool) => ({
+        name: tool.name,
+        ...(tool.title ? { title: tool.title } : {}),
+        ...(tool.description ? { description: tool.description } : {}),
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+        ...(tool.outputSchema
+          ? { outputSchema: tool.outputSchema as Record<string, unknown> }
+          : {}),
+        ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
+      }));
+    } catch (error) {
+      throw new ServerError(
+        this.spec.name,
+        `server "${this.spec.name}": tools/list: ${describe(error)}`,
+        {
+          cause: error,
+          stderrTail: this.stderrTail,
+        },
+      );
+    }
+  }
+
+  /**
+   * Calls one tool. Cancellation (`signal` or the timeout) sends
+   * `notifications/cancelled` through the SDK.
+   *
+   * @param timeoutMs Overrides `spec.pool.callTimeoutMs`.
+   * @returns The MCP `CallToolResult` envelope, `isError` included.
+   * @throws {TimeoutError} after `timeoutMs`; {ServerError} when the server
+   *   fails the request or the connection drops (with its stderr tail).
+   */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<CallToolResult> {
+    const timeoutMs = options.timeoutMs ?? this.spec.pool.callTimeoutMs;
+    this.active++;
+    this.lastUsedAt = Date.now();
+    try {
+      return await this.client.callTool({ name: tool, arguments: args }, {
+        timeout: timeoutMs,
+        signal: options.signal,
+      }) as CallToolResult;
+    } catch (error) {
+      const message = describe(error);
+      this.lastError = message;
+      if (/timed? ?out/i.test(message)) {
+        throw new TimeoutError(
+          `${this.spec.namespace}.${tool} did not answer within ${timeoutMs} ms (callTimeout); the request was cancelled`,
+          timeoutMs,
+          { cause: error },
+        );
+      }
+      const exit = this.exit ? `; the server exited (${exitText(this.exit)})` : "";
+      const tail = this.stderrTail.trim().split("\n").slice(-5).join("\n");
+      throw new ServerError(
+        this.spec.name,
+        `${this.spec.namespace}.${tool}: ${message}${exit}${tail ? `\nstderr tail:\n${tail}` : ""}`,
+        { cause: error, stderrTail: this.stderrTail },
+      );
+    } finally {
+      this.active--;
+      this.calls++;
+      this.lastUsedAt = Date.now();
+    }
+  }
+
+  /** Stops the server (process group for stdio) and records why. */
+  async close(reason: StopReason): Promise<void> {
+    if (this.closed) return;
+    this.exit = { reason };
+    await this.#closeQuietly();
+    this.#closed(reason);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close("stop");
+  }
+
+  async #closeQuietly(): Promise<void> {
+    try {
+      await this.client.close();
+    } catch { /* already gone */ }
+    try {
+      await this.#transport.close();
+    } catch { /* already gone */ }
+  }
+
+  #closed(reason: StopReason): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.exit ??= { reason };
+    const transport = this.#transport;
+    if (transport instanceof ProcessGroupStdioTransport && transport.exited) {
+      transport.exited.then((status) => {
+        if (this.exit) {
+          this.exit.code = status.code;
+          this.exit.signal = status.signal;
+        }
+      });
+    }
+    this.#onClose(this);
+  }
+}
+
+function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport {
+  if (spec.transport === "stdio") {
+    return new ProcessGroupStdioTransport({
+      command: spec.command!,
+      args: spec.args,
+      env: { ...env, ...spec.env },
+      cwd: spec.cwd,
+    });
+  }
+  const url = new URL(spec.url!);
+  const requestInit = { headers: spec.headers };
+  return spec.transport === "sse"
+    ? new SSEClientTransport(url, { requestInit })
+    : new StreamableHTTPClientTransport(url, { requestInit });
+}
+
+function startFailureMessage(spec: ServerSpec, error: unknown, stderr: string): string {
+  const tail = stderr.trim().split("\n").slice(-5).join("\n");
+  const suffix = tail ? `\nstderr tail:\n${tail}` : "";
+  if (error instanceof Deno.errors.NotFound) {
+    return `server "${spec.name}": command "${spec.command}" was not found; install it or fix mcpServers.${spec.name}.command (PATH is searched)`;
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return `server "${spec.name}": command "${spec.command}" is not executable; check its permissions or fix mcpServers.${spec.name}.command`;
+  }
+  const where = spec.transport === "stdio" ? "" : ` at ${spec.url}`;
+  return `server "${spec.name}"${where}: initialize: ${describe(error)}${suffix}`;
+}
+
+/** A one-line description of any thrown value. */
+export function describe(error: unknown): string {
+  if (error instanceof Error) return error.message.split("\n")[0] || error.name;
+  return String(error);
+}
+
+function exitText(exit: NonNullable<Instance["exit"]>): string {
+  if (exit.signal) return `signal ${exit.signal}`;
+  if (exit.code !== undefined && exit.code !== null) return `exit code ${exit.code}`;
+  return exit.reason;
+}

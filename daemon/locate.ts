@@ -1,0 +1,78 @@
+/**
+ * Where a daemon for a configuration lives: its unix socket, its record in
+ * `mcpx daemons`, its lock and its log. Everything is derived from the state
+ * directory and the configuration's fingerprint (spec 000, "One daemon per
+ * config"), so CLI and daemon agree without talking.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+
+/**
+ * Longest socket path used as is, in bytes. `sun_path` holds 108 bytes on
+ * Linux and 104 on macOS, including the terminating NUL; beyond this a short
+ * fallback under the temporary directory is used instead.
+ */
+export const MAX_SOCKET_PATH_BYTES = 100;
+
+/** The files of one daemon. */
+export interface DaemonFiles {
+  socket: string;
+  /** JSON {@link DaemonRecord}, present while the daemon runs. */
+  record: string;
+  /** Taken by a CLI while it starts the daemon, so two CLIs start one. */
+  lock: string;
+  /** The auto-started daemon's stderr. */
+  log: string;
+}
+
+/** What a running daemon writes about itself (listed by `mcpx daemons`). */
+export interface DaemonRecord {
+  fingerprint: string;
+  pid: number;
+  socket: string;
+  configPath: string | null;
+  version: string;
+  mode: "auto" | "foreground";
+  startedAt: string;
+}
+
+/**
+ * The paths for the daemon of `fingerprint`.
+ *
+ * @param stateDir e.g. `~/.local/state/mcpx`.
+ * @param fingerprint 16 hex chars from config/fingerprint.ts.
+ */
+export function daemonFiles(stateDir: string, fingerprint: string): DaemonFiles {
+  let socket = join(stateDir, "sockets", `${fingerprint}.sock`);
+  if (new TextEncoder().encode(socket).length > MAX_SOCKET_PATH_BYTES) {
+    socket = join(tmpdir(), `mcpx-${Deno.uid() ?? "u"}`, `${fingerprint}.sock`);
+  }
+  return {
+    socket,
+    record: join(stateDir, "daemons", `${fingerprint}.json`),
+    lock: join(stateDir, "daemons", `${fingerprint}.lock`),
+    log: join(stateDir, "daemons", `${fingerprint}.log`),
+  };
+}
+
+/** Every daemon record in the state directory (live or stale). */
+export function readDaemonRecords(stateDir: string): DaemonRecord[] {
+  const dir = join(stateDir, "daemons");
+  const records: DaemonRecord[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return records;
+  }
+  for (const entry of entries) {
+    if (!entry.name.endsWith(".json")) continue;
+    try {
+      records.push(JSON.parse(Deno.readTextFileSync(join(dir, entry.name))));
+    } catch { /* being written or removed */ }
+  }
+  return records;
+}

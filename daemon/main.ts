@@ -1,0 +1,165 @@
+/**
+ * The daemon process: `deno run -A daemon/main.ts --config <path> --fingerprint <fp> --mode auto|foreground`.
+ *
+ * Started detached by the CLI on demand (`auto`: exits after the idle
+ * timeout), or in the foreground by `mcpx daemon` (stays up). One daemon per
+ * configuration fingerprint; a second one for the same fingerprint exits at
+ * once when the first answers on the socket.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { dirname } from "node:path";
+import { loadConfig } from "../config/load.ts";
+import { mcpxPaths } from "../config/paths.ts";
+import { Daemon, type DaemonMode } from "./daemon.ts";
+import { serveDaemon } from "./http.ts";
+import { daemonFiles, type DaemonRecord } from "./locate.ts";
+import { schemaCachePath } from "./schema_cache.ts";
+import { log, logToFile } from "./log.ts";
+import { describe } from "./instance.ts";
+import { requestDaemon } from "../client/daemon_request.ts";
+
+/** Options of one daemon run. */
+export interface RunDaemonOptions {
+  configPath: string | null;
+  /** The fingerprint the starter expects; a mismatch (config edited meanwhile) exits with code 3. */
+  fingerprint?: string;
+  mode: DaemonMode;
+  /** Idle time before an `auto` daemon exits, in ms. */
+  idleTimeoutMs: number;
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/**
+ * Runs a daemon until it is stopped (the `stop` operation, SIGTERM, SIGINT)
+ * or, in `auto` mode, idle for `idleTimeoutMs`.
+ *
+ * @returns The process exit code: 0 stopped, 3 fingerprint mismatch, 4
+ *   another daemon already serves this configuration.
+ */
+export async function runDaemon(options: RunDaemonOptions): Promise<number> {
+  const paths = mcpxPaths(options.env);
+  const config = await loadConfig({
+    cwd: options.cwd,
+    env: options.env,
+    path: options.configPath ?? undefined,
+  });
+  if (options.fingerprint && options.fingerprint !== config.fingerprint) {
+    log("error", "config changed while the daemon was starting", {
+      expected: options.fingerprint,
+      found: config.fingerprint,
+    });
+    return 3;
+  }
+  const files = daemonFiles(paths.stateDir, config.fingerprint);
+  if (await answers(files.socket)) {
+    log("info", "another daemon already serves this config", { socket: files.socket });
+    return 4;
+  }
+  try {
+    await Deno.remove(files.socket);
+  } catch { /* no stale socket */ }
+
+  const daemon = new Daemon({
+    config,
+    cachePath: schemaCachePath(paths.cacheDir, config.fingerprint),
+    mode: options.mode,
+    env: options.env,
+    version: options.env.MCPX_PLUMBING_VERSION || undefined,
+  });
+  let stopping: Promise<void> | undefined;
+  const { promise: done, resolve: finish } = Promise.withResolvers<void>();
+  const stop = (why: string) => {
+    stopping ??= (async () => {
+      log("info", "daemon stopping", { why });
+      clearInterval(timer);
+      await daemon.shutdown();
+      await server.shutdown();
+      for (const path of [files.socket, files.record]) {
+        try {
+          await Deno.remove(path);
+        } catch { /* already gone */ }
+      }
+      finish();
+    })();
+    return stopping;
+  };
+  const server = await serveDaemon(daemon, files.socket, () => stop("stop requested"));
+  const record: DaemonRecord = {
+    fingerprint: config.fingerprint,
+    pid: Deno.pid,
+    socket: files.socket,
+    configPath: config.path,
+    version: daemon.version,
+    mode: options.mode,
+    startedAt: new Date(daemon.startedAt).toISOString(),
+  };
+  await Deno.mkdir(dirname(files.record), { recursive: true });
+  await Deno.writeTextFile(files.record, JSON.stringify(record));
+  log("info", "daemon started", { ...record });
+
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    Deno.addSignalListener(signal, () => stop(signal));
+  }
+  const period = Math.max(250, Math.min(30_000, daemon.shortestIdleMs / 2));
+  const timer = setInterval(async () => {
+    try {
+      await daemon.reap();
+    } catch (error) {
+      log("error", "reaper failed", { error: describe(error) });
+    }
+    if (
+      options.mode === "auto" && daemon.inFlight === 0 &&
+      Date.now() - daemon.lastActivityAt >= options.idleTimeoutMs
+    ) stop("idle");
+  }, Math.min(period, Math.max(250, options.idleTimeoutMs / 2)));
+
+  await done;
+  return 0;
+}
+
+async function answers(socket: string): Promise<boolean> {
+  try {
+    await requestDaemon(socket, "health", {}, { timeoutMs: 1000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      config: { type: "string" },
+      fingerprint: { type: "string" },
+      mode: { type: "string", default: "foreground" },
+      "idle-timeout": { type: "string", default: String(4 * 3600_000) },
+      log: { type: "string" },
+    },
+  });
+  if (values.log) logToFile(values.log);
+  // A stray rejection inside a transport must not take every server down with it.
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    event.preventDefault();
+    log("error", "unhandled rejection", { error: describe(event.reason) });
+  });
+  let code = 1;
+  try {
+    code = await runDaemon({
+      configPath: values.config || null,
+      fingerprint: values.fingerprint,
+      mode: values.mode === "auto" ? "auto" : "foreground",
+      idleTimeoutMs: Number(values["idle-timeout"]),
+      env: Deno.env.toObject(),
+      cwd: Deno.cwd(),
+    });
+  } catch (error) {
+    log("error", "daemon failed", { error: describe(error) });
+    console.error(`mcpx daemon: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  Deno.exit(code);
+}

@@ -1,0 +1,137 @@
+/**
+ * Every daemon operation, declared once: name, parameters (JSON Schema),
+ * read-only/destructive hints and handler. The `/v1/<name>` route is
+ * generated from this table (DESIGN.md, "One declaration, several
+ * renderings"); later surfaces (`mcpx serve`, OpenAPI) read it too.
+ *
+ * @module
+ */
+
+import type { Daemon } from "./daemon.ts";
+import type { CallerContext } from "./scope_key.ts";
+import { UsageError } from "../errors.ts";
+
+/** One declared operation. */
+export interface Operation {
+  description: string;
+  readOnly: boolean;
+  destructive: boolean;
+  /** JSON Schema of the request body. */
+  params: Record<string, unknown>;
+  handler(daemon: Daemon, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+}
+
+const callerSchema = {
+  session: { type: "string", description: "session key (--session or MCPX_SESSION_ID)" },
+  parentSession: { type: "string", description: "MCPX_PARENT_SESSION_ID" },
+  cwd: { type: "string", description: "the caller's working directory" },
+  pid: { type: "integer", description: "the caller's process id" },
+};
+
+/** The operations, keyed by name (the route is `POST /v1/<name>`). */
+export const OPERATIONS: Record<string, Operation> = {
+  health: {
+    description: "who this daemon is: version, pid, configuration",
+    readOnly: true,
+    destructive: false,
+    params: { type: "object", properties: {} },
+    handler: (d) =>
+      Promise.resolve({
+        version: d.version,
+        pid: Deno.pid,
+        fingerprint: d.config.fingerprint,
+        configPath: d.config.path,
+        mode: d.mode,
+        startedAt: new Date(d.startedAt).toISOString(),
+      }),
+  },
+  live: {
+    description: "live instance count per namespace",
+    readOnly: true,
+    destructive: false,
+    params: { type: "object", properties: {} },
+    handler: (d) => Promise.resolve(d.live()),
+  },
+  status: {
+    description: "every server's state, live instances and last failure with stderr tail",
+    readOnly: true,
+    destructive: false,
+    params: { type: "object", properties: {} },
+    handler: (d) => Promise.resolve(d.status()),
+  },
+  call: {
+    description: "call one tool",
+    readOnly: false,
+    destructive: false,
+    params: {
+      type: "object",
+      required: ["namespace", "tool"],
+      properties: {
+        namespace: { type: "string" },
+        tool: { type: "string" },
+        arguments: { type: "object" },
+        timeoutMs: { type: "integer", minimum: 1 },
+        ...callerSchema,
+      },
+    },
+    handler: (d, p, signal) =>
+      d.call(
+        str(p, "namespace"),
+        str(p, "tool"),
+        (p.arguments ?? {}) as Record<string, unknown>,
+        caller(p),
+        { timeoutMs: typeof p.timeoutMs === "number" ? p.timeoutMs : undefined, signal },
+      ),
+  },
+  list: {
+    description: "list tools of servers (all, or named) and write the schema cache",
+    readOnly: false,
+    destructive: false,
+    params: {
+      type: "object",
+      properties: {
+        servers: { type: "array", items: { type: "string" } },
+        missingOnly: { type: "boolean" },
+      },
+    },
+    handler: (d, p) =>
+      d.list(Array.isArray(p.servers) ? p.servers.map(String) : [], p.missingOnly === true),
+  },
+  restart: {
+    description: "stop every instance of a namespace; the next call starts a fresh one",
+    readOnly: false,
+    destructive: true,
+    params: {
+      type: "object",
+      required: ["namespace"],
+      properties: { namespace: { type: "string" } },
+    },
+    handler: async (d, p) => ({ stopped: await d.restart(str(p, "namespace")) }),
+  },
+  stop: {
+    description: "stop the daemon and every server it holds",
+    readOnly: false,
+    destructive: true,
+    params: { type: "object", properties: {} },
+    handler: () => Promise.resolve({ stopping: true }),
+  },
+};
+
+function str(params: Record<string, unknown>, name: string): string {
+  const value = params[name];
+  if (typeof value !== "string" || value === "") {
+    throw new UsageError(`"${name}" must be a non-empty string, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function caller(p: Record<string, unknown>): CallerContext {
+  return {
+    session: typeof p.session === "string" && p.session ? p.session : undefined,
+    parentSession: typeof p.parentSession === "string" && p.parentSession
+      ? p.parentSession
+      : undefined,
+    cwd: typeof p.cwd === "string" ? p.cwd : undefined,
+    pid: typeof p.pid === "number" ? p.pid : undefined,
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * A pool of instances of one server, keyed by scope, handed out as leases.
+ *
+ * Identity: one pool per `poolId` (a hash of everything that changes the
+ * process or how it is handed out, see config/pool_id.ts). Inside a pool an
+ * instance serves one scope key (`global`, `session:<id>`, `cwd:<dir>`, …);
+ * `shared` instances serve every caller with that key at once, `exclusive`
+ * ones one lease at a time. `max` bounds live instances per pool.
+ * Spec 000, "Sharing and scope" and "Honest failure reporting".
+ *
+ * @module
+ */
+
+import type { ServerSpec } from "../config/types.ts";
+import { ServerError, TimeoutError } from "../errors.ts";
+import { Instance, type StopReason } from "./instance.ts";
+import { scopeKey } from "./scope_key.ts";
+import type { CallerContext } from "./scope_key.ts";
+
+/** Longest cooldown after repeated start failures, in ms (spec: capped at 30 s). */
+export const MAX_BACKOFF_MS = 30_000;
+/** First cooldown after a start failure, in ms; doubles per failure. */
+export const FIRST_BACKOFF_MS = 1_000;
+
+/** A held instance. Release it with `release()` or `await using`. */
+export interface Lease extends AsyncDisposable {
+  readonly instance: Instance;
+  release(): void;
+}
+
+/** What the pool tells its owner. */
+export interface PoolHooks {
+  /** An instance finished `initialize`. */
+  started?(instance: Instance): void;
+  /** An instance is gone (any reason). */
+  exited?(instance: Instance): void;
+}
+
+/** Start failures seen by a pool, for backoff and `mcpx status`. */
+export interface StartFailure {
+  count: number;
+  /** Epoch ms before which no start is attempted. */
+  retryAt: number;
+  error: ServerError;
+}
+
+/** Instances of one server. */
+export class Pool {
+  readonly id: string;
+  readonly spec: ServerSpec;
+  #env: Record<string, string>;
+  #hooks: PoolHooks;
+  #instances = new Set<Instance>();
+  #starting = new Map<string, Promise<Instance>>();
+  #holders = new Map<Instance, number>();
+  #waiters: (() => void)[] = [];
+  /** The last start failure, cleared by a successful start. */
+  failure?: StartFailure;
+
+  constructor(spec: ServerSpec, env: Record<string, string>, hooks: PoolHooks = {}) {
+    this.id = spec.poolId;
+    this.spec = spec;
+    this.#env = env;
+    this.#hooks = hooks;
+  }
+
+  /** Live instances, oldest first. */
+  get instances(): Instance[] {
+    return [...this.#instances];
+  }
+
+  /** How many callers hold `instance` now. */
+  holders(instance: Instance): number {
+    return this.#holders.get(instance) ?? 0;
+  }
+
+  /**
+   * Leases an instance for the caller's scope key, starting one when none
+   * fits. Waits for a free slot up to `startTimeoutMs` when `max` is reached
+   * (or, for an exclusive server, every instance for the key is held).
+   *
+   * @throws {ServerError} when the server fails to start (or is cooling
+   *   down after failures); {TimeoutError} naming the server, key and limit
+   *   when no instance frees up in time.
+   */
+  async lease(ctx: CallerContext, signal?: AbortSignal): Promise<Lease> {
+    const key = scopeKey(this.spec.pool.scope, ctx);
+    const deadline = Date.now() + this.spec.pool.startTimeoutMs;
+    while (true) {
+      signal?.throwIfAborted();
+      const instance = this.#free(key);
+      if (instance) return this.#hold(instance);
+      if (this.#instances.size + this.#starting.size < this.spec.pool.max) {
+        const started = await this.#start(key);
+        if (this.spec.pool.sharing === "shared" || !this.#holders.get(started)) {
+          return this.#hold(started);
+        }
+        continue;
+      }
+      const pending = this.#starting.get(key);
+      if (pending && this.spec.pool.sharing === "shared") {
+        return this.#hold(await pending);
+      }
+      if (!(await this.#waitForChange(deadline))) {
+        const max = this.spec.pool.max;
+        throw new TimeoutError(
+          `server "${this.spec.name}": no instance for key ${key} became free within ${this.spec.pool.startTimeoutMs} ms ` +
+            `(max ${max} instance${
+              max === 1 ? "" : "s"
+            }, sharing ${this.spec.pool.sharing}); raise mcpx.max or wait`,
+          this.spec.pool.startTimeoutMs,
+        );
+      }
+    }
+  }
+
+  /** Starts an instance for `key` if none is live (warm-up, listing). */
+  async ensure(ctx: CallerContext): Promise<Instance> {
+    const lease = await this.lease(ctx);
+    lease.release();
+    return lease.instance;
+  }
+
+  /** Stops every instance (or those for one key) and records why. */
+  async stop(reason: StopReason, key?: string): Promise<number> {
+    const doomed = this.instances.filter((i) => key === undefined || i.key === key);
+    await Promise.all(doomed.map((i) => i.close(reason)));
+    return doomed.length;
+  }
+
+  /**
+   * Stops instances unused for longer than `idleTimeoutMs` and not held.
+   * @returns How many were stopped.
+   */
+  async reap(now = Date.now()): Promise<number> {
+    const idle = this.spec.pool.idleTimeoutMs;
+    if (idle <= 0) return 0;
+    const doomed = this.instances.filter((i) =>
+      !this.holders(i) && i.active === 0 && now - i.lastUsedAt >= idle
+    );
+    await Promise.all(doomed.map((i) => i.close("idle")));
+    return doomed.length;
+  }
+
+  #free(key: string): Instance | undefined {
+    for (const instance of this.#instances) {
+      if (instance.closed || instance.key !== key) continue;
+      if (this.spec.pool.sharing === "shared" || !this.holders(instance)) return instance;
+    }
+    return undefined;
+  }
+
+  #hold(instance: Instance): Lease {
+    this.#holders.set(instance, this.holders(instance) + 1);
+    instance.lastUsedAt = Date.now();
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const n = this.holders(instance) - 1;
+      if (n > 0) this.#holders.set(instance, n);
+      else this.#holders.delete(instance);
+      instance.lastUsedAt = Date.now();
+      this.#wake();
+    };
+    return { instance, release, [Symbol.asyncDispose]: () => Promise.resolve(release()) };
+  }
+
+  #start(key: string): Promise<Instance> {
+    const existing = this.#starting.get(key);
+    if (existing) return existing;
+    const failure = this.failure;
+    if (failure && Date.now() < failure.retryAt) {
+      const seconds = Math.ceil((failure.retryAt - Date.now()) / 1000);
+      return Promise.reject(
+        new ServerError(
+          this.spec.name,
+          `${failure.error.message}\n(failed to start ${failure.count} time${
+            failure.count === 1 ? "" : "s"
+          }; next attempt in ${seconds}s)`,
+          { cause: failure.error, stderrTail: failure.error.stderrTail },
+        ),
+      );
+    }
+    const promise = Instance.start(this.spec, key, this.#env, (i) => this.#gone(i))
+      .then((instance) => {
+        this.#instances.add(instance);
+        this.failure = undefined;
+        this.#hooks.started?.(instance);
+        return instance;
+      }, (error: ServerError) => {
+        const count = (this.failure?.count ?? 0) + 1;
+        const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (count - 1));
+        this.failure = { count, retryAt: Date.now() + backoff, error };
+        throw error;
+      })
+      .finally(() => {
+        this.#starting.delete(key);
+        this.#wake();
+      });
+    this.#starting.set(key, promise);
+    return promise;
+  }
+
+  #gone(instance: Instance): void {
+    this.#instances.delete(instance);
+    this.#holders.delete(instance);
+    this.#hooks.exited?.(instance);
+    this.#wake();
+  }
+
+  #wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  async #waitForChange(deadline: number): Promise<boolean> {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const changed = await new Promise<boolean>((resolve) => {
+      this.#waiters.push(() => resolve(true));
+      timer = setTimeout(() => resolve(false), remaining);
+    });
+    clearTimeout(timer);
+    return changed;
+  }
+}

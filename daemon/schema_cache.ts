@@ -1,0 +1,71 @@
+/**
+ * The on-disk schema cache: what each server's `tools/list` returned, so
+ * `ls`, `search`, `types` and `catalog` answer without starting a server
+ * (spec 000, "Zero-context discovery").
+ *
+ * The file is `<cacheDir>/schemas-<fingerprint>.json`. The daemon writes it
+ * (atomically: a temporary file, then rename); the CLI only reads it. This
+ * module imports nothing heavy, so reading costs the CLI one file read.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
+import { VERSION } from "../version.ts";
+
+/** The cache file's path for a configuration fingerprint. */
+export function schemaCachePath(cacheDir: string, fingerprint: string): string {
+  return join(cacheDir, `schemas-${fingerprint}.json`);
+}
+
+/**
+ * Reads the cache file, or returns null when it is missing or unreadable
+ * (an unreadable cache is a cold cache, never an error: the servers can be
+ * listed again).
+ */
+export function readSchemaCache(path: string): SchemaCacheFile | null {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = JSON.parse(text) as SchemaCacheFile;
+    if (parsed?.version !== 1 || typeof parsed.servers !== "object") return null;
+    return parsed;
+  } catch {
+    return null;
+  }
+}
+
+/** An empty cache for a configuration. */
+export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
+  return { version: 1, mcpxVersion: VERSION, configPath, servers: {} };
+}
+
+/**
+ * Writes the cache atomically (temporary file in the same directory, then
+ * rename), creating the directory when missing.
+ *
+ * @throws {Deno.errors.PermissionDenied} when the directory is not writable.
+ */
+export async function writeSchemaCache(path: string, cache: SchemaCacheFile): Promise<void> {
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  await Deno.mkdir(dir, { recursive: true });
+  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  await Deno.writeTextFile(tmp, JSON.stringify({ ...cache, mcpxVersion: VERSION }));
+  await Deno.rename(tmp, path);
+}
+
+/**
+ * True when a server needs listing: no entry, an entry for another
+ * `poolId`, or an entry that never listed successfully and has no error
+ * either.
+ */
+export function needsListing(entry: CachedServer | undefined, poolId: string): boolean {
+  if (!entry) return true;
+  if (entry.poolId !== undefined && entry.poolId !== poolId) return true;
+  return entry.listedAt === undefined && entry.error === undefined;
+}

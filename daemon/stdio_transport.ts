@@ -1,0 +1,168 @@
+/**
+ * A stdio transport for the official MCP SDK's `Client` that starts the
+ * server in its own process group, keeps a tail of its stderr, and survives
+ * garbage on stdout.
+ *
+ * The SDK's own `StdioClientTransport` spawns the child in the daemon's
+ * process group, so stopping it leaves grandchildren (a browser a server
+ * started) behind. Here the child is `detached` (setsid), and closing kills
+ * the whole group: close stdin, wait, SIGTERM the group, wait, SIGKILL the
+ * group — the SDK's teardown order (CONVENTIONS.md, MCP SDK model).
+ *
+ * Framing follows MCP 2025-11-25 "Transports: stdio": one JSON-RPC message
+ * per line on stdout. A line that is not a JSON-RPC message is not fatal: it
+ * is kept in the diagnostics tail, marked `stdout:`.
+ *
+ * @module
+ */
+
+import {
+  deserializeMessage,
+  type JSONRPCMessage,
+  serializeMessage,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { TailBuffer } from "./tail_buffer.ts";
+import { settlesWithin } from "./deadline.ts";
+
+/** How to start a stdio server. */
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  /** The complete environment of the child (not merged with anything). */
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+/** Grace periods of the teardown, in ms. */
+const CLOSE_STDIN_GRACE_MS = 500;
+const SIGTERM_GRACE_MS = 1500;
+
+/**
+ * One child process speaking MCP over stdin/stdout.
+ *
+ * `start()` throws a `Deno.errors.NotFound` when the command does not exist.
+ * `exited` resolves with the child's status once it is gone.
+ */
+export class ProcessGroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** The last ~8 KiB of stderr (and stray stdout lines), for diagnostics. */
+  readonly stderrTail: TailBuffer = new TailBuffer(8192);
+  #launch: StdioLaunch;
+  #child?: Deno.ChildProcess;
+  #writer?: WritableStreamDefaultWriter<Uint8Array>;
+  #closed = false;
+  #encoder = new TextEncoder();
+  #exited?: Promise<Deno.CommandStatus>;
+
+  constructor(launch: StdioLaunch) {
+    this.#launch = launch;
+  }
+
+  /** The child's pid, once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Resolves with the child's exit status; undefined before `start()`. */
+  get exited(): Promise<Deno.CommandStatus> | undefined {
+    return this.#exited;
+  }
+
+  start(): Promise<void> {
+    const { command, args, env, cwd } = this.#launch;
+    this.#child = new Deno.Command(command, {
+      args,
+      env,
+      clearEnv: true,
+      cwd,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+    this.#writer = this.#child.stdin.getWriter();
+    this.#exited = this.#child.status;
+    this.#pumpStdout(this.#child.stdout);
+    this.#pumpStderr(this.#child.stderr);
+    this.#exited.then(() => this.#finish());
+    return Promise.resolve();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!this.#writer || this.#closed) throw new Error("the server process is not running");
+    await this.#writer.write(this.#encoder.encode(serializeMessage(message)));
+  }
+
+  async close(): Promise<void> {
+    if (!this.#child) return;
+    const child = this.#child;
+    const exited = this.#exited!;
+    try {
+      await this.#writer?.close();
+    } catch { /* already closed */ }
+    if (!(await settlesWithin(exited, CLOSE_STDIN_GRACE_MS))) {
+      killGroup(child.pid, "SIGTERM");
+      if (!(await settlesWithin(exited, SIGTERM_GRACE_MS))) killGroup(child.pid, "SIGKILL");
+    }
+    // The leader may exit on stdin EOF while grandchildren linger: clear the group.
+    killGroup(child.pid, "SIGKILL");
+    await exited;
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.onclose?.();
+  }
+
+  async #pumpStdout(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for await (const chunk of stream) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let newline: number;
+        while ((newline = buffer.indexOf("\n")) >= 0) {
+          const line = buffer.slice(0, newline).replace(/\r$/, "");
+          buffer = buffer.slice(newline + 1);
+          this.#handleLine(line);
+        }
+      }
+    } catch (error) {
+      if (!this.#closed) this.onerror?.(error as Error);
+    }
+  }
+
+  #handleLine(line: string): void {
+    if (line.trim() === "") return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
+      this.stderrTail.append(`stdout: ${line.slice(0, 500)}\n`);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  async #pumpStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of stream) {
+        this.stderrTail.append(decoder.decode(chunk, { stream: true }));
+      }
+    } catch { /* the process is gone */ }
+  }
+}
+
+/** Sends `signal` to every process in the group led by `pid`; a gone group is fine. */
+export function killGroup(pid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(-pid, signal);
+  } catch { /* no such process group */ }
+}
