@@ -8,10 +8,13 @@
  * @module
  */
 
+import { describeValue } from "./_describe.ts";
+
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** The accepted forms, for error messages. */
-export const DURATION_FORMS = `a number of milliseconds or a string like "500ms", "10s", "30m", "4h", "1d"`;
+export const DURATION_FORMS =
+  `a number of milliseconds or a string like "500ms", "10s", "30m", "4h", "1d"`;
 
 /**
  * Parses a duration into milliseconds.
@@ -35,7 +38,7 @@ export function parseDuration(value: unknown): number {
     const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(value);
     if (m) return Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? "ms") as keyof typeof UNIT_MS]);
   }
-  throw new RangeError(`invalid duration ${describe(value)}; use ${DURATION_FORMS}`);
+  throw new RangeError(`invalid duration ${describeValue(value)}; use ${DURATION_FORMS}`);
 }
 
 /**
@@ -60,9 +63,4 @@ export function formatDuration(ms: number): string {
     if (ms % UNIT_MS[unit] === 0) return `${ms / UNIT_MS[unit]}${unit}`;
   }
   return `${ms}ms`;
-}
-
-function describe(value: unknown): string {
-  const text = value === undefined ? "undefined" : JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
