@@ -7,7 +7,7 @@
 
 /**
  * The candidate closest to `input` by edit distance (case-insensitive), when it is close
- * enough to be a plausible typo: distance ≤ max(1, ⌊length / 3⌋), or one contains the other.
+ * enough to be a plausible typo: distance ≤ max(1, ⌊length / 3⌋).
  *
  * @param input What the user wrote.
  * @param candidates The accepted spellings.
@@ -19,8 +19,7 @@ export function nearest(input: string, candidates: Iterable<string>): string | u
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     const c = candidate.toLowerCase();
-    let d = distance(lower, c);
-    if (d > 0 && lower.length >= 3 && (c.includes(lower) || lower.includes(c))) d = Math.min(d, 1);
+    const d = distance(lower, c);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;

@@ -24,3 +24,7 @@ Deno.test("nearest() behaviour", async (t) => {
     assert.equal(didYouMean("zzzzzz", keys), "");
   });
 });
+
+Deno.test("nearest() prefers the closer key over a contained one", () => {
+  assert.equal(nearest("exludeTools", ["tools", "excludeTools"]), "excludeTools");
+});

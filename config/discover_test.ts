@@ -28,24 +28,27 @@ async function tree() {
 }
 
 Deno.test("configCandidates() behaviour", async (t) => {
-  await t.step("lists each directory's three names nearest first, then user and system files", () => {
-    const c = configCandidates({ cwd: "/a/b", env: { HOME: "/h", XDG_CONFIG_HOME: "/x" } });
-    assert.deepEqual(c, [
-      "/a/b/.mcpx.json",
-      "/a/b/.mcpx/config.json",
-      "/a/b/.mcp.json",
-      "/a/.mcpx.json",
-      "/a/.mcpx/config.json",
-      "/a/.mcp.json",
-      "/.mcpx.json",
-      "/.mcpx/config.json",
-      "/.mcp.json",
-      "/x/mcpx/config.json",
-      "/h/.config/mcpx/config.json",
-      "/h/.mcpx.json",
-      "/etc/mcpx/config.json",
-    ]);
-  });
+  await t.step(
+    "lists each directory's three names nearest first, then user and system files",
+    () => {
+      const c = configCandidates({ cwd: "/a/b", env: { HOME: "/h", XDG_CONFIG_HOME: "/x" } });
+      assert.deepEqual(c, [
+        "/a/b/.mcpx.json",
+        "/a/b/.mcpx/config.json",
+        "/a/b/.mcp.json",
+        "/a/.mcpx.json",
+        "/a/.mcpx/config.json",
+        "/a/.mcp.json",
+        "/.mcpx.json",
+        "/.mcpx/config.json",
+        "/.mcp.json",
+        "/x/mcpx/config.json",
+        "/h/.config/mcpx/config.json",
+        "/h/.mcpx.json",
+        "/etc/mcpx/config.json",
+      ]);
+    },
+  );
   await t.step("is only MCPX_CONFIG when set, resolved against cwd", () => {
     assert.deepEqual(configCandidates({ cwd: "/a", env: { MCPX_CONFIG: "c.json" } }), [
       "/a/c.json",
@@ -56,7 +59,11 @@ Deno.test("configCandidates() behaviour", async (t) => {
 Deno.test("findConfig() behaviour", async (t) => {
   const cases: { name: string; files: string[]; expect: string | null }[] = [
     { name: "finds nothing in an empty tree", files: [], expect: null },
-    { name: "finds .mcp.json in cwd", files: ["proj/sub/deep/.mcp.json"], expect: "proj/sub/deep/.mcp.json" },
+    {
+      name: "finds .mcp.json in cwd",
+      files: ["proj/sub/deep/.mcp.json"],
+      expect: "proj/sub/deep/.mcp.json",
+    },
     {
       name: "prefers .mcpx.json over .mcpx/config.json over .mcp.json in one directory",
       files: ["proj/.mcp.json", "proj/.mcpx/config.json", "proj/.mcpx.json"],
@@ -135,13 +142,16 @@ Deno.test("findConfigLayers() behaviour", async (t) => {
     for (const f of files) await tmp.write(f);
     const layers = findConfigLayers({ cwd: tmp.deep, env: tmp.env })
       .filter((p) => p.startsWith(tmp.root));
-    assert.deepEqual(layers, [
-      "home/.mcpx.json",
-      "xdg/mcpx/config.json",
-      "proj/.mcp.json",
-      "proj/.mcpx.json",
-      "proj/sub/deep/.mcpx/config.json",
-    ].map((f) => join(tmp.root, f)));
+    assert.deepEqual(
+      layers,
+      [
+        "home/.mcpx.json",
+        "xdg/mcpx/config.json",
+        "proj/.mcp.json",
+        "proj/.mcpx.json",
+        "proj/sub/deep/.mcpx/config.json",
+      ].map((f) => join(tmp.root, f)),
+    );
   });
   await t.step("is only the MCPX_CONFIG file when set", async () => {
     await using tmp = await tree();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type PoolIdentity, poolId } from "./pool_id.ts";
+import { poolId, type PoolIdentity } from "./pool_id.ts";
 import { DEFAULT_POOL } from "./types.ts";
 
 const base: PoolIdentity = {

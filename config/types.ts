@@ -125,4 +125,10 @@ export interface LoadedConfig {
   servers: ServerSpec[];
   /** The parsed document (for settings lookups), JSONC already parsed. */
   document: Record<string, unknown>;
+  /**
+   * Things allowed but probably not meant (unknown keys other hosts write, no
+   * `mcpServers`), one sentence each naming the file and JSON path. Always set by
+   * `loadConfig()`.
+   */
+  warnings?: string[];
 }
