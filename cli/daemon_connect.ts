@@ -10,7 +10,8 @@
  * @module
  */
 
-import { dirname, fromFileUrl } from "node:path";
+import { dirname } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { daemonFiles } from "../daemon/locate.ts";
 import { pollUntil } from "../daemon/deadline.ts";

@@ -1,0 +1,106 @@
+/**
+ * `mcpx call <namespace>.<tool> [json | - | @file]`: one tool call through
+ * the daemon, no script runtime (spec 000, "Calls without a JavaScript
+ * runtime"). Exit 1 with the tool's text on stderr when it returns `isError`.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { type CallResult, renderResult } from "./render_result.ts";
+import { findTool } from "../discovery/view.ts";
+import { parseDuration } from "../config/duration.ts";
+import { UsageError } from "../errors.ts";
+
+export async function run(
+  ctx: CliContext,
+  positionals: string[],
+  options: Record<string, unknown>,
+): Promise<number> {
+  const [ref, input, ...extra] = positionals;
+  if (!ref) throw new UsageError("name the tool: `mcpx call <namespace>.<tool> '{…}'`");
+  if (extra.length) {
+    throw new UsageError(
+      `one JSON argument is expected, got ${positionals.length - 1}; quote the JSON as one word`,
+    );
+  }
+  const dot = ref.indexOf(".");
+  if (dot <= 0 || dot === ref.length - 1) {
+    throw new UsageError(
+      `"${ref}" is not <namespace>.<tool>; \`mcpx search <words>\` finds the name`,
+    );
+  }
+  const args = await readArguments(ctx, input);
+  let timeoutMs: number | undefined;
+  if (typeof options.timeout === "string") {
+    try {
+      timeoutMs = parseDuration(options.timeout);
+    } catch (error) {
+      throw new UsageError(`--timeout: ${(error as Error).message}`);
+    }
+  }
+
+  // Resolve against the cache first: a typo costs no daemon and gets suggestions.
+  let namespace = ref.slice(0, dot);
+  let tool = ref.slice(dot + 1);
+  const { namespaces } = await ctx.namespaces({ listMissing: false });
+  const known = namespaces.find((n) => n.namespace === namespace);
+  if (!known || known.tools.length > 0) {
+    const entry = findTool(namespaces, ref);
+    namespace = entry.namespace;
+    tool = entry.tool;
+  }
+
+  const result = await ctx.request<CallResult>("call", {
+    namespace,
+    tool,
+    arguments: args,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
+  if (options.raw || await ctx.json()) {
+    ctx.io.out(JSON.stringify(result, null, 2) + "\n");
+    return result.isError ? 1 : 0;
+  }
+  const text = renderResult(result);
+  if (result.isError) {
+    ctx.io.err(`${namespace}.${tool} returned an error:\n${text}\n`);
+    return 1;
+  }
+  ctx.io.out(text.endsWith("\n") || text === "" ? text : text + "\n");
+  return 0;
+}
+
+async function readArguments(
+  ctx: CliContext,
+  input: string | undefined,
+): Promise<Record<string, unknown>> {
+  if (input === undefined) return {};
+  let text = input;
+  let source = "the argument";
+  if (input === "-") {
+    text = await ctx.io.readStdin();
+    source = "stdin";
+  } else if (input.startsWith("@")) {
+    const path = input.slice(1);
+    try {
+      text = await Deno.readTextFile(path.startsWith("/") ? path : `${ctx.cwd}/${path}`);
+    } catch (error) {
+      throw new UsageError(`cannot read arguments from ${path}: ${(error as Error).message}`);
+    }
+    source = path;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `the arguments in ${source} are not JSON (${
+        (error as Error).message
+      }); pass an object such as '{"message":"hi"}'`,
+    );
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(`the arguments must be a JSON object, got ${text.trim().slice(0, 60)}`);
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,156 @@
+/**
+ * Every CLI command, declared once: name, usage, one line of help, its own
+ * options, and the module that runs it (loaded only when that command runs,
+ * so `mcpx ls` never pays for the MCP SDK or the type generator).
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+
+/** An option of one command, in `node:util` parseArgs form plus help. */
+export interface CommandOption {
+  type: "string" | "boolean";
+  short?: string;
+  multiple?: boolean;
+  help: string;
+  /** The setting this option sets (e.g. `catalog.budget` for `--budget`). */
+  setting?: string;
+}
+
+/** What a command module exports. */
+export interface CommandModule {
+  run(ctx: CliContext, positionals: string[], options: Record<string, unknown>): Promise<number>;
+}
+
+/** One command. */
+export interface Command {
+  name: string;
+  usage: string;
+  summary: string;
+  options: Record<string, CommandOption>;
+  load(): Promise<CommandModule>;
+}
+
+/** The commands in the order `mcpx --help` lists them. */
+export const COMMANDS: Command[] = [
+  {
+    name: "ls",
+    usage: "mcpx ls",
+    summary:
+      "list namespaces: tools, sharing, scope, live instances, state (never starts a server)",
+    options: {},
+    load: () => import("./ls.ts"),
+  },
+  {
+    name: "search",
+    usage: "mcpx search <words…> [--tag T] [--explain] [-n N]",
+    summary: "find tools by name, tag and description, ranked",
+    options: {
+      tag: { type: "string", help: "only tools carrying this tag (exact)" },
+      explain: { type: "boolean", help: "show the per-term, per-field scores behind each hit" },
+      limit: {
+        type: "string",
+        short: "n",
+        help: "most results (default 20)",
+        setting: "search.limit",
+      },
+    },
+    load: () => import("./search.ts"),
+  },
+  {
+    name: "types",
+    usage: "mcpx types <namespace>[.<tool>] …",
+    summary: "TypeScript signatures of one namespace, or of one tool",
+    options: {},
+    load: () => import("./types.ts"),
+  },
+  {
+    name: "catalog",
+    usage: "mcpx catalog [--budget TOKENS] [--bias words]",
+    summary: "every namespace plus as many signatures as fit a token budget",
+    options: {
+      budget: {
+        type: "string",
+        help: "most tokens the block may take (default 2000)",
+        setting: "catalog.budget",
+      },
+      bias: { type: "string", help: "words whose tools are shown first", setting: "catalog.bias" },
+    },
+    load: () => import("./catalog.ts"),
+  },
+  {
+    name: "call",
+    usage: "mcpx call <namespace>.<tool> [json | - | @file]",
+    summary: "call one tool with JSON arguments, no script runtime involved",
+    options: {
+      raw: { type: "boolean", help: "print the whole MCP result envelope" },
+      timeout: { type: "string", help: "cancel the call after this long (e.g. 30s)" },
+    },
+    load: () => import("./call.ts"),
+  },
+  {
+    name: "status",
+    usage: "mcpx status",
+    summary: "live instances: pid, key, holders, uptime, calls, last error and stderr tail",
+    options: {},
+    load: () => import("./status.ts"),
+  },
+  {
+    name: "refresh",
+    usage: "mcpx refresh [namespace…]",
+    summary: "list servers again and rewrite the schema cache",
+    options: {},
+    load: () => import("./refresh.ts"),
+  },
+  {
+    name: "restart",
+    usage: "mcpx restart <namespace>",
+    summary: "stop every instance of a namespace; the next call starts a fresh one",
+    options: {},
+    load: () => import("./restart.ts"),
+  },
+  {
+    name: "config",
+    usage: "mcpx config [--schema] [--plumbing]",
+    summary: "every resolved setting and where it came from; --schema prints the declarations",
+    options: {
+      schema: { type: "boolean", help: "print every setting's declaration" },
+      plumbing: { type: "boolean", help: "include internal switches" },
+    },
+    load: () => import("./config_cmd.ts"),
+  },
+  {
+    name: "daemon",
+    usage: "mcpx daemon",
+    summary: "run this configuration's daemon in the foreground (stays up)",
+    options: {},
+    load: () => import("./daemon_cmd.ts"),
+  },
+  {
+    name: "daemons",
+    usage: "mcpx daemons",
+    summary: "list every live daemon with its configuration",
+    options: {},
+    load: () => import("./daemons.ts"),
+  },
+  {
+    name: "stop",
+    usage: "mcpx stop [--all]",
+    summary: "stop this configuration's daemon (and its servers), or every daemon",
+    options: { all: { type: "boolean", help: "stop every daemon of this user" } },
+    load: () => import("./stop.ts"),
+  },
+];
+
+/** Options every command accepts. */
+export const GLOBAL_OPTIONS: Record<string, CommandOption> = {
+  json: { type: "boolean", help: "machine-readable JSON output", setting: "output.json" },
+  config: {
+    type: "string",
+    help: "use this configuration file (else MCPX_CONFIG, else discovery)",
+  },
+  session: { type: "string", help: "session key for scoped servers (else MCPX_SESSION_ID)" },
+  help: { type: "boolean", short: "h", help: "show help" },
+  version: { type: "boolean", short: "V", help: "print the version" },
+};

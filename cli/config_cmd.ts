@@ -1,0 +1,72 @@
+/**
+ * `mcpx config`: every resolved setting, its value and where it came from;
+ * `--schema` prints the declarations (spec 000, "One declaration per setting").
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { renderTable, truncate } from "./table.ts";
+import { renderSchema, SETTINGS } from "../config/settings.ts";
+
+export async function run(
+  ctx: CliContext,
+  _positionals: string[],
+  options: Record<string, unknown>,
+): Promise<number> {
+  const json = await ctx.json();
+  if (options.schema) {
+    const schema = renderSchema({ plumbing: options.plumbing === true });
+    if (json) {
+      ctx.io.out(JSON.stringify({ settings: schema }, null, 2) + "\n");
+      return 0;
+    }
+    ctx.io.out(renderTable(
+      ["SETTING", "TYPE", "DEFAULT", "ENV", "FLAG", "HELP"],
+      schema.map((
+        s,
+      ) => [
+        s.name,
+        s.type,
+        s.default === "" ? '""' : s.default,
+        s.env[0],
+        s.flags.join(" "),
+        s.help,
+      ]),
+    ));
+    return 0;
+  }
+  const config = await ctx.config();
+  const settings = await ctx.settings();
+  const shown = SETTINGS.filter((s) => options.plumbing || !s.plumbing);
+  if (json) {
+    ctx.io.out(
+      JSON.stringify(
+        {
+          config: config.path,
+          fingerprint: config.fingerprint,
+          paths: ctx.paths(),
+          settings: shown.map((s) => settings.values[s.name]),
+          warnings: [...(config.warnings ?? []), ...settings.warnings],
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+    return 0;
+  }
+  ctx.io.out(`config: ${config.path ?? "(none found)"}  fingerprint: ${config.fingerprint}\n\n`);
+  ctx.io.out(renderTable(
+    ["SETTING", "VALUE", "SOURCE", "OVERRODE"],
+    shown.map((s) => {
+      const r = settings.values[s.name];
+      const overrode = r.overrode.filter((o) => o.source !== "default" || r.source !== "default")
+        .map((o) => `${JSON.stringify(o.value)} (${o.source})`).join(", ");
+      return [s.name, JSON.stringify(r.value), r.source, truncate(overrode, 60)];
+    }),
+  ));
+  for (const warning of [...(config.warnings ?? []), ...settings.warnings]) {
+    ctx.io.err(`warning: ${warning}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,145 @@
+/**
+ * What a command needs, resolved lazily and at most once: the configuration,
+ * the settings, the directories, the schema cache, and the daemon.
+ *
+ * @module
+ */
+
+import { loadConfig, readConfigLayers } from "../config/load.ts";
+import { type McpxPaths, mcpxPaths } from "../config/paths.ts";
+import { type ResolvedSettings, resolveSettings, type SettingValue } from "../config/settings.ts";
+import type { LoadedConfig } from "../config/types.ts";
+import type { NamespaceEntry, SchemaCacheFile } from "../discovery/types.ts";
+import { namespacesFromCache } from "../discovery/view.ts";
+import { needsListing, readSchemaCache, schemaCachePath } from "../daemon/schema_cache.ts";
+import { connectDaemon } from "./daemon_connect.ts";
+import { requestDaemon } from "../client/daemon_request.ts";
+import { daemonFiles } from "../daemon/locate.ts";
+import type { Io } from "./io.ts";
+
+/** Inputs of a CLI run. */
+export interface ContextOptions {
+  io: Io;
+  env: Record<string, string>;
+  cwd: string;
+  /** `--config <path>`. */
+  configPath?: string;
+  /** `--session <key>`. */
+  session?: string;
+  /** Setting values from flags, keyed by dotted name. */
+  flags: Record<string, string | boolean>;
+}
+
+/** The lazily resolved world of one command. */
+export class CliContext {
+  readonly io: Io;
+  readonly env: Record<string, string>;
+  readonly cwd: string;
+  readonly session?: string;
+  #options: ContextOptions;
+  #config?: Promise<LoadedConfig>;
+  #settings?: Promise<ResolvedSettings>;
+  #paths?: McpxPaths;
+
+  constructor(options: ContextOptions) {
+    this.io = options.io;
+    this.env = options.env;
+    this.cwd = options.cwd;
+    this.session = options.session ?? (options.env.MCPX_SESSION_ID || undefined);
+    this.#options = options;
+  }
+
+  /** The nearest configuration, validated. @throws {ConfigError}. */
+  config(): Promise<LoadedConfig> {
+    return this.#config ??= loadConfig({
+      cwd: this.cwd,
+      env: this.env,
+      path: this.#options.configPath,
+    });
+  }
+
+  /** Every setting, resolved from defaults, files, environment and flags. @throws {ConfigError}, {UsageError}. */
+  settings(): Promise<ResolvedSettings> {
+    return this.#settings ??= (async () => {
+      const config = await this.config();
+      const layers = this.#options.configPath
+        ? [{ file: config.path!, document: config.document }]
+        : await readConfigLayers({ cwd: this.cwd, env: this.env });
+      return resolveSettings({ layers, env: this.env, flags: this.#options.flags, cwd: this.cwd });
+    })();
+  }
+
+  /** One resolved setting's typed value. */
+  async setting(name: string): Promise<SettingValue> {
+    return (await this.settings()).values[name].value;
+  }
+
+  /** True when `--json` (or `output.json`, or `output.format=json`) is in effect. */
+  async json(): Promise<boolean> {
+    const s = await this.settings();
+    return s.values["output.json"].value === true || s.values["output.format"].value === "json";
+  }
+
+  /** State, cache and config directories (`paths.*` settings come from the environment). */
+  paths(): McpxPaths {
+    return this.#paths ??= mcpxPaths(this.env);
+  }
+
+  /** The schema cache for this configuration, or null when cold. */
+  async schemaCache(): Promise<SchemaCacheFile | null> {
+    const config = await this.config();
+    return readSchemaCache(schemaCachePath(this.paths().cacheDir, config.fingerprint));
+  }
+
+  /**
+   * The visible namespaces from the schema cache. Servers with no usable
+   * entry are listed first through the daemon (once; the result is cached).
+   */
+  async namespaces(options: { listMissing?: boolean } = {}): Promise<
+    { namespaces: NamespaceEntry[]; problems: string[]; cache: SchemaCacheFile | null }
+  > {
+    const config = await this.config();
+    let cache = await this.schemaCache();
+    const enabled = config.servers.filter((s) => !s.disabled);
+    const missing = enabled.filter((s) => needsListing(cache?.servers[s.name], s.poolId));
+    if (options.listMissing !== false && missing.length > 0) {
+      await this.request("list", { servers: missing.map((s) => s.name), missingOnly: true });
+      cache = await this.schemaCache();
+    }
+    return { ...namespacesFromCache(config.servers, cache), cache };
+  }
+
+  /** The daemon's socket path, starting the daemon when none runs. */
+  async daemonSocket(): Promise<string> {
+    const config = await this.config();
+    const settings = await this.settings();
+    return await connectDaemon({
+      stateDir: this.paths().stateDir,
+      fingerprint: config.fingerprint,
+      configPath: config.path,
+      startWaitMs: settings.values["daemon.startWait"].value as number,
+      idleTimeoutMs: settings.values["daemon.idleTimeout"].value as number,
+      env: this.env,
+    });
+  }
+
+  /** The socket of a running daemon for this configuration, without starting one. */
+  async existingDaemonSocket(): Promise<string> {
+    const config = await this.config();
+    return daemonFiles(this.paths().stateDir, config.fingerprint).socket;
+  }
+
+  /** Sends an operation to the daemon (started on demand), adding the caller context. */
+  async request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+    const socket = await this.daemonSocket();
+    return await requestDaemon<T>(socket, operation, {
+      ...params,
+      ...(this.session ? { session: this.session } : {}),
+      ...(this.env.MCPX_PARENT_SESSION_ID
+        ? { parentSession: this.env.MCPX_PARENT_SESSION_ID }
+        : {}),
+      cwd: this.cwd,
+      pid: Deno.ppid,
+    });
+  }
+}

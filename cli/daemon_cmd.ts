@@ -1,0 +1,28 @@
+/**
+ * `mcpx daemon`: run this configuration's daemon in the foreground. It stays
+ * up until stopped (`mcpx stop`, Ctrl-C); records go to stderr.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { runDaemon } from "../daemon/main.ts";
+
+export async function run(ctx: CliContext): Promise<number> {
+  const config = await ctx.config();
+  ctx.io.err(
+    `mcpx daemon for ${config.path ?? "(no config)"} (fingerprint ${config.fingerprint})\n`,
+  );
+  const code = await runDaemon({
+    configPath: config.path,
+    fingerprint: config.fingerprint,
+    mode: "foreground",
+    idleTimeoutMs: 0,
+    env: ctx.env,
+    cwd: ctx.cwd,
+  });
+  if (code === 4) {
+    ctx.io.err("a daemon for this configuration is already running (`mcpx daemons`)\n");
+  }
+  return code === 0 ? 0 : 1;
+}

@@ -1,0 +1,37 @@
+/**
+ * `mcpx daemons`: every live daemon of this user, with its configuration.
+ * Records whose daemon no longer answers are removed.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { renderTable } from "./table.ts";
+import { type DaemonRecord, readDaemonRecords } from "../daemon/locate.ts";
+import { probeDaemon } from "./daemon_connect.ts";
+
+/** Live daemons, pruning stale records. */
+export async function liveDaemons(stateDir: string): Promise<DaemonRecord[]> {
+  const records = readDaemonRecords(stateDir);
+  const live = await Promise.all(
+    records.map(async (r) => (await probeDaemon(r.socket)) ? r : undefined),
+  );
+  return live.filter((r): r is DaemonRecord => r !== undefined);
+}
+
+export async function run(ctx: CliContext): Promise<number> {
+  const live = await liveDaemons(ctx.paths().stateDir);
+  if (await ctx.json()) {
+    ctx.io.out(JSON.stringify({ daemons: live }, null, 2) + "\n");
+    return 0;
+  }
+  if (live.length === 0) {
+    ctx.io.out("No daemon is running. Any command that needs one starts it.\n");
+    return 0;
+  }
+  ctx.io.out(renderTable(
+    ["PID", "VERSION", "MODE", "STARTED", "CONFIG"],
+    live.map((d) => [String(d.pid), d.version, d.mode, d.startedAt, d.configPath ?? "(none)"]),
+  ));
+  return 0;
+}

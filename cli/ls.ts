@@ -1,0 +1,96 @@
+/**
+ * `mcpx ls`: one row per server — NAMESPACE TOOLS SHARING SCOPE LIVE STATE
+ * DESCRIPTION — from the schema cache, never starting a server that is
+ * already cached (spec 000, "Zero-context discovery"). LIVE comes from a
+ * running daemon when one answers; none is started for it.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { renderTable, truncate } from "./table.ts";
+import { requestDaemon } from "../client/daemon_request.ts";
+
+/** One row of `mcpx --json ls`. */
+export interface LsRow {
+  namespace: string;
+  server: string;
+  tools: number;
+  sharing: string;
+  scope: string;
+  live: number;
+  state: "ready" | "error" | "disabled" | "unlisted";
+  description: string;
+  error?: string;
+}
+
+export async function run(ctx: CliContext): Promise<number> {
+  const config = await ctx.config();
+  const { namespaces, problems, cache } = await ctx.namespaces();
+  const live = await liveCounts(ctx);
+  const rows: LsRow[] = config.servers.map((spec) => {
+    const entry = cache?.servers[spec.name];
+    const ns = namespaces.find((n) => n.server === spec.name);
+    const failed = entry?.error && entry.error.at >= (entry.listedAt ?? "")
+      ? entry.error
+      : undefined;
+    const state = spec.disabled
+      ? "disabled"
+      : failed
+      ? "error"
+      : entry?.listedAt
+      ? "ready"
+      : "unlisted";
+    return {
+      namespace: spec.namespace,
+      server: spec.name,
+      tools: ns?.tools.length ?? 0,
+      sharing: spec.pool.sharing,
+      scope: spec.pool.scope,
+      live: live[spec.namespace] ?? 0,
+      state,
+      description: spec.description ?? entry?.serverInfo?.title ?? entry?.serverInfo?.name ?? "",
+      ...(failed ? { error: failed.message } : {}),
+    };
+  });
+  if (await ctx.json()) {
+    ctx.io.out(JSON.stringify({ config: config.path, namespaces: rows, problems }, null, 2) + "\n");
+    return 0;
+  }
+  if (rows.length === 0) {
+    ctx.io.out(
+      config.path
+        ? `No servers in ${config.path}. Add one under "mcpServers".\n`
+        : 'No configuration found. Create .mcp.json with an "mcpServers" object, or set MCPX_CONFIG.\n',
+    );
+    return 0;
+  }
+  const width = Math.max(40, (Number(ctx.env.COLUMNS) || 120) - 60);
+  ctx.io.out(renderTable(
+    ["NAMESPACE", "TOOLS", "SHARING", "SCOPE", "LIVE", "STATE", "DESCRIPTION"],
+    rows.map((r) => [
+      r.namespace,
+      String(r.tools),
+      r.sharing,
+      r.scope,
+      String(r.live),
+      r.state,
+      truncate(r.error ?? r.description, width),
+    ]),
+  ));
+  for (const problem of problems) ctx.io.err(`warning: ${problem}\n`);
+  const errors = rows.some((r) => r.state === "error");
+  ctx.io.out(
+    `\nNext: \`mcpx types <namespace>\` for signatures, \`mcpx search <words>\` to find a tool.` +
+      (errors ? " `mcpx status` shows why a server failed." : "") + "\n",
+  );
+  return 0;
+}
+
+async function liveCounts(ctx: CliContext): Promise<Record<string, number>> {
+  try {
+    return await requestDaemon(await ctx.existingDaemonSocket(), "live", {}, { timeoutMs: 1000 });
+  } catch {
+    return {};
+  }
+}

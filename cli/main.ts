@@ -1,0 +1,191 @@
+/**
+ * The `mcpx` command: argv → command → output. Errors print one `error:`
+ * line (plus suggestions), never a stack; a usage error also prints the
+ * command's help and exits 2 (exit codes: errors.ts `EXIT`).
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { type Command, type CommandOption, COMMANDS, GLOBAL_OPTIONS } from "./commands.ts";
+import { CliContext } from "./context.ts";
+import { type Io, processIo } from "./io.ts";
+import { exitCodeOf, McpxError, NotFoundError, ServerError, UsageError } from "../errors.ts";
+import { settingFlags } from "../config/settings.ts";
+import { nearest } from "../discovery/nearest.ts";
+import { VERSION } from "../version.ts";
+
+type ParseOptions = Record<
+  string,
+  { type: "string" | "boolean"; short?: string; multiple?: boolean }
+>;
+
+/**
+ * Runs one command line.
+ *
+ * @param argv Arguments after `mcpx`.
+ * @returns The exit code (0 ok, 1 failure, 2 usage).
+ */
+export async function main(
+  argv: string[],
+  io: Io = processIo,
+  env: Record<string, string> = Deno.env.toObject(),
+  cwd: string = Deno.cwd(),
+): Promise<number> {
+  let command: Command | undefined;
+  try {
+    command = findCommand(argv);
+    const { values, positionals, settingValues } = parse(argv, command);
+    if (values.version) {
+      io.out(`mcpx ${VERSION}\n`);
+      return 0;
+    }
+    if (!command || values.help) {
+      io.out(help(command));
+      return 0;
+    }
+    const ctx = new CliContext({
+      io,
+      env,
+      cwd,
+      configPath: values.config as string | undefined,
+      session: values.session as string | undefined,
+      flags: settingValues,
+    });
+    const module = await command.load();
+    return await module.run(ctx, positionals.slice(1), values);
+  } catch (error) {
+    return report(io, error, command);
+  }
+}
+
+function findCommand(argv: string[]): Command | undefined {
+  const valued = new Set(
+    [...Object.entries(GLOBAL_OPTIONS)]
+      .filter(([, o]) => o.type === "string")
+      .map(([name]) => `--${name}`)
+      .concat(settingFlags().filter((f) => f.type !== "bool").map((f) => f.flag)),
+  );
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") return undefined;
+    if (arg.startsWith("-")) {
+      if (valued.has(arg)) i++;
+      continue;
+    }
+    const command = COMMANDS.find((c) => c.name === arg);
+    if (command) return command;
+    if (arg === "help") return undefined;
+    const near = nearest(arg, COMMANDS.map((c) => c.name));
+    throw new UsageError(
+      `unknown command "${arg}"${near.length ? `; did you mean ${near.join(" or ")}?` : ""}`,
+    );
+  }
+  return undefined;
+}
+
+function parse(argv: string[], command: Command | undefined) {
+  const options: ParseOptions = {};
+  const settingOf = new Map<string, string>();
+  const add = (name: string, o: CommandOption) => {
+    options[name] = {
+      type: o.type,
+      ...(o.short ? { short: o.short } : {}),
+      ...(o.multiple ? { multiple: true } : {}),
+    };
+    if (o.setting) settingOf.set(name, o.setting);
+  };
+  for (const [name, o] of Object.entries(GLOBAL_OPTIONS)) add(name, o);
+  for (const [name, o] of Object.entries(command?.options ?? {})) add(name, o);
+  for (const flag of settingFlags()) {
+    if (!flag.flag.startsWith("--")) continue;
+    const name = flag.flag.slice(2);
+    if (options[name]) continue;
+    options[name] = { type: flag.type === "bool" ? "boolean" : "string" };
+    settingOf.set(name, flag.name);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = (error as Error).message;
+    const flag = message.match(/'(-{1,2}[^' ]+)'/)?.[1];
+    const near = flag ? nearest(flag.replace(/^-+/, ""), Object.keys(options)) : [];
+    throw new UsageError(
+      `${message.split(". ")[0]}${near.length ? `; did you mean --${near[0]}?` : ""}`,
+    );
+  }
+  const settingValues: Record<string, string | boolean> = {};
+  for (const [name, value] of Object.entries(parsed.values)) {
+    const setting = settingOf.get(name);
+    if (setting && value !== undefined) settingValues[setting] = value as string | boolean;
+  }
+  return {
+    values: parsed.values as Record<string, unknown>,
+    positionals: parsed.positionals,
+    settingValues,
+  };
+}
+
+/** The help text: every command, or one command's usage and options. */
+export function help(command?: Command): string {
+  const lines: string[] = [];
+  const optionLines = (opts: Record<string, CommandOption>) =>
+    Object.entries(opts).map(([name, o]) => {
+      const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${
+        o.type === "string" ? " <value>" : ""
+      }`;
+      return `  ${flag.padEnd(26)} ${o.help}`;
+    });
+  if (command) {
+    lines.push(`usage: ${command.usage}`, "", command.summary);
+    if (Object.keys(command.options).length) {
+      lines.push("", "options:", ...optionLines(command.options));
+    }
+    lines.push("", "global options:", ...optionLines(GLOBAL_OPTIONS));
+  } else {
+    lines.push(
+      `mcpx ${VERSION} — every MCP server behind one command`,
+      "",
+      "usage: mcpx <command> [options]",
+      "",
+      "commands:",
+      ...COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
+      "",
+      "global options:",
+      ...optionLines(GLOBAL_OPTIONS),
+      "",
+      "Every setting is also a flag (`mcpx config --schema` lists them).",
+      "Start with `mcpx ls`, then `mcpx search <words>`, then `mcpx types <namespace>`.",
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+function report(io: Io, error: unknown, command: Command | undefined): number {
+  if (error instanceof UsageError) {
+    io.err(help(command));
+    io.err(`error: ${error.message}\n`);
+    return exitCodeOf(error);
+  }
+  if (error instanceof McpxError) {
+    io.err(`error: ${error.message}\n`);
+    if (
+      error instanceof NotFoundError && error.suggestions.length &&
+      !/did you mean/.test(error.message)
+    ) {
+      io.err(`did you mean: ${error.suggestions.slice(0, 3).join(", ")}?\n`);
+    }
+    if (error instanceof ServerError && error.stderrTail && !error.message.includes("stderr")) {
+      io.err(`stderr tail:\n${error.stderrTail.trim().split("\n").slice(-5).join("\n")}\n`);
+    }
+    return exitCodeOf(error);
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  io.err(`error: ${message}\n(this is a bug in mcpx; please report it with the command you ran)\n`);
+  return 1;
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

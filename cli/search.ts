@@ -1,0 +1,81 @@
+/**
+ * `mcpx search <words…>`: ranked tools from the schema cache (spec 000,
+ * "Search"). FUNCTION and a truncated DESCRIPTION per hit.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { renderTable, truncate } from "./table.ts";
+import { searchTools } from "../discovery/search.ts";
+import { UsageError } from "../errors.ts";
+
+export async function run(
+  ctx: CliContext,
+  words: string[],
+  options: Record<string, unknown>,
+): Promise<number> {
+  const limit = Number(await ctx.setting("search.limit"));
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new UsageError(
+      `-n must be a whole number of at least 1, got ${JSON.stringify(options.limit)}`,
+    );
+  }
+  const { namespaces } = await ctx.namespaces();
+  const entries = namespaces.flatMap((n) => n.tools);
+  const result = searchTools(entries, words, {
+    limit,
+    tag: options.tag as string | undefined,
+    explain: options.explain === true,
+  });
+  if (await ctx.json()) {
+    ctx.io.out(
+      JSON.stringify(
+        {
+          mode: result.mode,
+          hits: result.hits.map((h) => ({
+            function: `${h.entry.namespace}.${h.entry.fn}`,
+            tool: h.entry.tool,
+            namespace: h.entry.namespace,
+            score: h.score,
+            description: h.entry.description,
+            tags: h.entry.tags,
+            ...(h.explain ? { explain: h.explain } : {}),
+          })),
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+    return 0;
+  }
+  if (result.hits.length === 0) {
+    ctx.io.out(
+      `No tool matches ${
+        words.map((w) => JSON.stringify(w)).join(" ")
+      }. Try fewer or other words, or \`mcpx ls\`.\n`,
+    );
+    return 0;
+  }
+  const fnWidth = Math.max(
+    ...result.hits.map((h) => h.entry.namespace.length + h.entry.fn.length + 1),
+  );
+  const width = Math.max(30, (Number(ctx.env.COLUMNS) || 120) - fnWidth - 2);
+  if (options.explain) {
+    for (const hit of result.hits) {
+      ctx.io.out(`${hit.entry.namespace}.${hit.entry.fn}  score ${hit.score}\n`);
+      for (const m of hit.explain ?? []) ctx.io.out(`  ${m.term}: ${m.field} +${m.score}\n`);
+    }
+    if (result.mode === "any") {
+      ctx.io.out("(no tool matched every word; showing tools matching any)\n");
+    }
+    return 0;
+  }
+  ctx.io.out(renderTable(
+    ["FUNCTION", "DESCRIPTION"],
+    result.hits.map((
+      h,
+    ) => [`${h.entry.namespace}.${h.entry.fn}`, truncate(h.entry.description, width)]),
+  ));
+  return 0;
+}

@@ -1,0 +1,101 @@
+/**
+ * `mcpx status`: each server's live instances (pid, KEY, holders, uptime,
+ * calls, last error) and, for a server that failed, the full message and
+ * stderr tail (spec 000, "Honest failure reporting"). Starts no daemon: with
+ * none running it says so and shows cached failures.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { humanMs, renderTable, truncate } from "./table.ts";
+import { requestDaemon } from "../client/daemon_request.ts";
+import type { StatusRow } from "../daemon/daemon.ts";
+
+export async function run(ctx: CliContext): Promise<number> {
+  const config = await ctx.config();
+  let rows: StatusRow[] | undefined;
+  try {
+    rows = await requestDaemon<StatusRow[]>(await ctx.existingDaemonSocket(), "status", {}, {
+      timeoutMs: 5000,
+    });
+  } catch { /* no daemon */ }
+  const cache = await ctx.schemaCache();
+  if (!rows) {
+    rows = config.servers.map((spec) => {
+      const entry = cache?.servers[spec.name];
+      const failed = entry?.error && entry.error.at >= (entry.listedAt ?? "")
+        ? entry.error
+        : undefined;
+      return {
+        namespace: spec.namespace,
+        server: spec.name,
+        poolId: spec.poolId,
+        transport: spec.transport,
+        sharing: spec.pool.sharing,
+        scope: spec.pool.scope,
+        state: spec.disabled ? "disabled" : failed ? "error" : "idle",
+        instances: [],
+        ...(failed ? { cacheError: failed } : {}),
+      };
+    });
+  }
+  if (await ctx.json()) {
+    ctx.io.out(
+      JSON.stringify({ daemon: rows !== undefined, config: config.path, servers: rows }, null, 2) +
+        "\n",
+    );
+    return 0;
+  }
+  const lines: string[][] = [];
+  for (const row of rows) {
+    if (row.instances.length === 0) {
+      lines.push([row.namespace, "-", "-", row.sharing, "-", "-", "-", row.state]);
+    }
+    for (const i of row.instances) {
+      lines.push([
+        row.namespace,
+        i.pid ? String(i.pid) : "remote",
+        i.key,
+        row.sharing,
+        String(i.holders),
+        humanMs(i.uptimeMs),
+        String(i.calls),
+        truncate(i.lastError ?? row.state, 60),
+      ]);
+    }
+  }
+  ctx.io.out(
+    renderTable([
+      "NAMESPACE",
+      "PID",
+      "KEY",
+      "SHARING",
+      "HOLDERS",
+      "UPTIME",
+      "CALLS",
+      "STATE/LAST ERROR",
+    ], lines),
+  );
+  for (const row of rows) {
+    const failure = row.failure ?? row.cacheError;
+    if (!failure) continue;
+    const stderr = row.failure ? row.failure.stderrTail : row.cacheError?.stderr;
+    ctx.io.out(
+      `\n${row.namespace} (server "${row.server}") failed:\n  ${
+        failure.message.replaceAll("\n", "\n  ")
+      }\n`,
+    );
+    if (row.failure) {
+      ctx.io.out(
+        `  ${row.failure.count} failed start(s); next attempt allowed in ${
+          humanMs(row.failure.retryInMs)
+        }\n`,
+      );
+    }
+    if (stderr && !failure.message.includes(stderr.trim().split("\n").at(-1) ?? "\0")) {
+      ctx.io.out(`  stderr tail:\n    ${stderr.trim().split("\n").slice(-10).join("\n    ")}\n`);
+    }
+  }
+  return 0;
+}

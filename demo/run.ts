@@ -1,0 +1,48 @@
+/**
+ * `deno task demo`: mcpx's main job on the bundled demo configuration of
+ * real servers. Prints each command and what an agent would see, with state,
+ * cache and demo files in a temporary folder that is removed afterwards.
+ *
+ * @module
+ */
+
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+const root = fromFileUrl(new URL("..", import.meta.url));
+const tmp = await Deno.makeTempDir({ prefix: "mcpx-demo-" });
+await Deno.writeTextFile(`${tmp}/hello.txt`, "Hello from the mcpx demo.\n");
+const env = {
+  ...Deno.env.toObject(),
+  MCPX_CONFIG: `${root}demo/mcpx.json`,
+  MCPX_DEMO_DIR: tmp,
+  XDG_STATE_HOME: `${tmp}/.state`,
+  XDG_CACHE_HOME: `${tmp}/.cache`,
+};
+
+async function mcpx(...args: string[]): Promise<void> {
+  console.log(`\n$ mcpx ${args.map((a) => (/[\s{}"']/.test(a) ? `'${a}'` : a)).join(" ")}`);
+  const started = performance.now();
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--config", `${root}deno.json`, `${root}cli/main.ts`, ...args],
+    env,
+    cwd: tmp,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  const ms = Math.round(performance.now() - started);
+  console.log(`  (exit ${code}, ${ms} ms)`);
+}
+
+try {
+  await mcpx("ls"); // cold: lists each server once and caches the schemas
+  await mcpx("ls"); // warm: answered from the cache
+  await mcpx("search", "read", "file");
+  await mcpx("types", "everything.echo", "everything.get-sum");
+  await mcpx("call", "everything.echo", '{"message":"hello from mcpx"}');
+  await mcpx("call", "fs.read_text_file", JSON.stringify({ path: `${tmp}/hello.txt` }));
+  await mcpx("catalog", "--budget", "400");
+  await mcpx("status");
+} finally {
+  await mcpx("stop");
+  await Deno.remove(tmp, { recursive: true });
+}

@@ -1,0 +1,163 @@
+/**
+ * Process-level test helpers: an isolated mcpx world in a temporary folder
+ * (its own config, state and cache directories), running the real CLI as a
+ * subprocess, and checking the process table.
+ *
+ * @module
+ */
+
+import { fileURLToPath as fromFileUrl } from "node:url";
+
+/** The repository root, with a trailing slash. */
+export const ROOT: string = fromFileUrl(new URL("../", import.meta.url));
+
+/** Pinned real servers from npm, started the way users start them. */
+export const SERVERS = {
+  everything: ["npx", "-y", "@modelcontextprotocol/server-everything@2026.8.31"],
+  filesystem: ["npx", "-y", "@modelcontextprotocol/server-filesystem@2026.8.31"],
+  memory: ["npx", "-y", "@modelcontextprotocol/server-memory@2026.8.31"],
+} as const;
+
+/** What one CLI run printed. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** An isolated mcpx world. Dispose it to stop its daemons and remove the folder. */
+export interface World extends AsyncDisposable {
+  dir: string;
+  env: Record<string, string>;
+  /** Unique value of `MCPX_TEST_MARK` every process of this world inherits. */
+  mark: string;
+  /** Writes `.mcp.json` (or `name`) in `dir` and returns its path. */
+  writeConfig(config: unknown, name?: string): Promise<string>;
+  /** Runs `mcpx <args>` with cwd `dir` (or `options.cwd`). */
+  mcpx(
+    args: string[],
+    options?: { stdin?: string; cwd?: string; env?: Record<string, string> },
+  ): Promise<RunResult>;
+  /** Like `mcpx`, but parses stdout as JSON (adds `--json`); throws with stderr on failure. */
+  json<T = any>(
+    args: string[],
+    options?: { cwd?: string; env?: Record<string, string> },
+  ): Promise<T>;
+  /** Pids of live processes carrying this world's mark (daemons and servers). */
+  processes(): number[];
+}
+
+/** Creates an isolated world in a new temporary folder. */
+export async function world(): Promise<World> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-test-" }));
+  const mark = crypto.randomUUID();
+  const env: Record<string, string> = {
+    ...Deno.env.toObject(),
+    HOME: dir,
+    XDG_STATE_HOME: `${dir}/.state`,
+    XDG_CACHE_HOME: `${dir}/.cache`,
+    XDG_CONFIG_HOME: `${dir}/.config`,
+    MCPX_TEST_MARK: mark,
+    // Servers from npm share the machine's npx cache, not the fake HOME.
+    npm_config_cache: Deno.env.get("npm_config_cache") ?? `${Deno.env.get("HOME")}/.npm`,
+  };
+  delete env.MCPX_CONFIG;
+  delete env.MCPX_SESSION_ID;
+  const self: World = {
+    dir,
+    env,
+    mark,
+    async writeConfig(config, name = ".mcp.json") {
+      const path = `${dir}/${name}`;
+      await Deno.writeTextFile(
+        path,
+        typeof config === "string" ? config : JSON.stringify(config, null, 2),
+      );
+      return path;
+    },
+    async mcpx(args, options = {}) {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
+        env: { ...env, ...options.env },
+        clearEnv: true,
+        cwd: options.cwd ?? dir,
+        stdin: options.stdin === undefined ? "null" : "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      if (options.stdin !== undefined) {
+        const writer = child.stdin.getWriter();
+        await writer.write(new TextEncoder().encode(options.stdin));
+        await writer.close();
+      }
+      const out = await child.output();
+      const decoder = new TextDecoder();
+      return {
+        code: out.code,
+        stdout: decoder.decode(out.stdout),
+        stderr: decoder.decode(out.stderr),
+      };
+    },
+    async json(args, options) {
+      const result = await self.mcpx(["--json", ...args], options);
+      try {
+        return JSON.parse(result.stdout);
+      } catch {
+        throw new Error(
+          `mcpx ${args.join(" ")} exited ${result.code}:\n${result.stdout}\n${result.stderr}`,
+        );
+      }
+    },
+    processes() {
+      return processesMarked(mark);
+    },
+    async [Symbol.asyncDispose]() {
+      await self.mcpx(["stop", "--all"]);
+      for (const pid of processesMarked(mark)) {
+        try {
+          Deno.kill(pid, "SIGKILL");
+        } catch { /* gone */ }
+      }
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+  return self;
+}
+
+/** Pids whose environment holds `MCPX_TEST_MARK=<mark>` (reads /proc). */
+export function processesMarked(mark: string): number[] {
+  const needle = `MCPX_TEST_MARK=${mark}`;
+  const pids: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
+    try {
+      const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
+      if (!environ.split("\0").includes(needle)) continue;
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      if (/\) Z /.test(stat)) continue; // a zombie has already exited
+      pids.push(Number(entry.name));
+    } catch { /* gone or not ours */ }
+  }
+  return pids;
+}
+
+/** Waits until `check()` is true or `ms` passes; returns the last result. */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  ms = 10_000,
+): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return await check();
+}
+
+/** A free TCP port on loopback. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
