@@ -6,6 +6,7 @@
  */
 
 import { loadConfig, readConfigLayers } from "../config/load.ts";
+import { findConfigLayers } from "../config/discover.ts";
 import { type McpxPaths, mcpxPaths } from "../config/paths.ts";
 import { type ResolvedSettings, resolveSettings, type SettingValue } from "../config/settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
@@ -55,6 +56,7 @@ export class CliContext {
       cwd: this.cwd,
       env: this.env,
       path: this.#options.configPath,
+      compiledCacheDir: this.paths().cacheDir,
     });
   }
 
@@ -62,9 +64,18 @@ export class CliContext {
   settings(): Promise<ResolvedSettings> {
     return this.#settings ??= (async () => {
       const config = await this.config();
-      const layers = this.#options.configPath
-        ? [{ file: config.path!, document: config.document }]
-        : await readConfigLayers({ cwd: this.cwd, env: this.env });
+      // The nearest file is already parsed; only farther layers (rare) are read here.
+      const files = this.#options.configPath || this.env.MCPX_CONFIG
+        ? []
+        : findConfigLayers({ cwd: this.cwd, env: this.env }).filter((f) => f !== config.path);
+      const layers = files.length
+        ? await Promise.all(
+          files.map(async (file) =>
+            (await readConfigLayers({ cwd: this.cwd, env: this.env, path: file }))[0]
+          ),
+        )
+        : [];
+      if (config.path) layers.push({ file: config.path, document: config.document });
       return resolveSettings({ layers, env: this.env, flags: this.#options.flags, cwd: this.cwd });
     })();
   }

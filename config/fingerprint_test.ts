@@ -4,22 +4,25 @@ import { fingerprintFile, fingerprintOf, NO_CONFIG_FINGERPRINT } from "./fingerp
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
-Deno.test("fingerprintOf() behaviour", async (t) => {
-  await t.step("is 16 hex chars and stable", () => {
-    const a = fingerprintOf("/p/.mcp.json", bytes("{}"));
+Deno.test("await fingerprintOf() behaviour", async (t) => {
+  await t.step("is 16 hex chars and stable", async () => {
+    const a = await fingerprintOf("/p/.mcp.json", bytes("{}"));
     assert.match(a, /^[0-9a-f]{16}$/);
-    assert.equal(a, fingerprintOf("/p/.mcp.json", bytes("{}")));
+    assert.equal(a, await fingerprintOf("/p/.mcp.json", bytes("{}")));
   });
-  await t.step("changes with the path and with the bytes", () => {
-    const a = fingerprintOf("/p/.mcp.json", bytes("{}"));
-    assert.notEqual(a, fingerprintOf("/q/.mcp.json", bytes("{}")));
-    assert.notEqual(a, fingerprintOf("/p/.mcp.json", bytes("{ }")));
+  await t.step("changes with the path and with the bytes", async () => {
+    const a = await fingerprintOf("/p/.mcp.json", bytes("{}"));
+    assert.notEqual(a, await fingerprintOf("/q/.mcp.json", bytes("{}")));
+    assert.notEqual(a, await fingerprintOf("/p/.mcp.json", bytes("{ }")));
   });
-  await t.step("separates path from bytes so they cannot slide into each other", () => {
-    assert.notEqual(fingerprintOf("/a", bytes("b{}")), fingerprintOf("/ab", bytes("{}")));
+  await t.step("separates path from bytes so they cannot slide into each other", async () => {
+    assert.notEqual(
+      await fingerprintOf("/a", bytes("b{}")),
+      await fingerprintOf("/ab", bytes("{}")),
+    );
   });
-  await t.step("is the fixed no-config value without a file", () => {
-    assert.equal(fingerprintOf(null, bytes("")), NO_CONFIG_FINGERPRINT);
+  await t.step("is the fixed no-config value without a file", async () => {
+    assert.equal(await fingerprintOf(null, bytes("")), NO_CONFIG_FINGERPRINT);
     assert.match(NO_CONFIG_FINGERPRINT, /^[0-9a-f]{16}$/);
   });
 });
@@ -36,7 +39,7 @@ Deno.test("fingerprintFile() behaviour", async (t) => {
       const viaLink = await fingerprintFile(link);
       assert.equal(viaLink.realPath, file);
       assert.equal(viaLink.fingerprint, direct.fingerprint);
-      assert.equal(direct.fingerprint, fingerprintOf(file, direct.bytes));
+      assert.equal(direct.fingerprint, await fingerprintOf(file, direct.bytes));
     });
     await t.step("changes when the file is edited", async () => {
       const before = await fingerprintFile(file);

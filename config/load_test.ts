@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { NO_CONFIG_FINGERPRINT } from "./fingerprint.ts";
-import { loadConfig, parseConfig, readConfigLayers } from "./load.ts";
+import { loadConfig, readConfigLayers } from "./load.ts";
+import { parseConfig } from "./parse.ts";
 import { resolveSettings } from "./settings.ts";
 import { DEFAULT_POOL } from "./types.ts";
 

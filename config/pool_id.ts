@@ -9,7 +9,6 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
 import type { PoolSettings, TransportKind } from "./types.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 
@@ -31,7 +30,9 @@ export interface PoolIdentity {
  *
  * @param identity The identity fields; extra properties (name, namespace, tags, tool
  *   filters, description) are ignored, so a whole `ServerSpec` may be passed.
- * @returns The first 16 hex chars of the SHA-256 of the canonical JSON.
+ * @returns 16 hex chars: FNV-1a (64-bit) of the canonical JSON. Not a security
+ *   boundary, only an identity inside one daemon; a sync hash with no node:crypto
+ *   keeps the CLI's start-up fast.
  * @example
  * ```ts
  * import { poolId } from "./pool_id.ts";
@@ -43,5 +44,15 @@ export interface PoolIdentity {
 export function poolId(identity: PoolIdentity): string {
   const { transport, command, args, env, cwd, url, headers, pool } = identity;
   const text = canonicalJson({ transport, command, args, env, cwd, url, headers, pool });
-  return createHash("sha256").update(text).digest("hex").slice(0, 16);
+  return fnv1a64(text);
+}
+
+/** FNV-1a, 64-bit, over the UTF-16 code units of `text`, as 16 hex chars. */
+function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= BigInt(text.charCodeAt(i));
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, "0");
 }

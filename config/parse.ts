@@ -1,0 +1,174 @@
+/**
+ * Parsing and validating configuration text: JSONC, the `mcpServers` object
+ * other MCP hosts use, the per-server `mcpx` block and the top-level `pool`
+ * block. Pure. Loaded only when a configuration is not already compiled
+ * (config/compiled.ts), because jsonc-parser costs ~40 ms of start-up.
+ *
+ * Source: spec 000, "Configuration", "Sharing and scope".
+ *
+ * @module
+ */
+
+import { ConfigError } from "../errors.ts";
+import { SETTING_SECTIONS } from "./settings.ts";
+import type { PoolSettings, ServerSpec } from "./types.ts";
+import { describeValue } from "./_describe.ts";
+import { parseJsonc } from "./_jsonc.ts";
+import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
+import { formatPath, Problems } from "./_problems.ts";
+import { MCPX_KEYS, parseServer } from "./_server.ts";
+import { didYouMean } from "./_suggest.ts";
+
+/** Top-level keys that are not settings sections. */
+const DOCUMENT_KEYS: readonly string[] = ["mcpServers", "pool", "$schema"];
+
+/** The result of {@link parseConfig}. */
+export interface ParsedConfig {
+  /** Every server, enabled and disabled, in file order. */
+  servers: ServerSpec[];
+  /** The whole parsed document (plain objects), for settings lookups. */
+  document: Record<string, unknown>;
+  /** Things that are allowed but probably not meant, one sentence each. */
+  warnings: string[];
+}
+
+/**
+ * Parses and validates configuration text. Pure: reads no files and no process state.
+ *
+ * @param text The file's contents (JSONC: comments and trailing commas allowed).
+ * @param file The file's path for messages and for resolving a relative `cwd`, or null.
+ * @param env Variables for `${VAR}` expansion.
+ * @returns `{ servers, document, warnings }`.
+ * @throws {ConfigError} When the text is empty, is not valid JSONC (naming
+ *   `file:line:column` and the parser's error name), or fails validation; all validation
+ *   problems are listed together, one per line.
+ * @example
+ * ```ts
+ * import { parseConfig } from "./parse.ts";
+ * const { servers } = parseConfig(
+ *   `{ "mcpServers": { "fs": { "command": "npx", "args": ["-y", "x"] } } }`,
+ *   "/p/.mcp.json",
+ *   {},
+ * );
+ * if (servers[0].transport !== "stdio") throw new Error();
+ * ```
+ */
+export function parseConfig(
+  text: string,
+  file: string | null,
+  env: Record<string, string | undefined> = {},
+): ParsedConfig {
+  const emptyFix = `write at least { "mcpServers": {} }`;
+  if (text.trim() === "") throw new ConfigError(file, "", `the file is empty, got ""; ${emptyFix}`);
+  const { value, duplicates } = parseJsonc(text, file);
+  if (value === undefined) {
+    throw new ConfigError(file, "", `the file holds only comments, got no value; ${emptyFix}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigError(
+      file,
+      "",
+      `the top level must be an object, got ${describeValue(value)}; write { "mcpServers": { … } }`,
+    );
+  }
+  const document = value as Record<string, unknown>;
+  const problems = new Problems(file);
+  const warnings: string[] = [];
+  const where = file ?? "(none)";
+
+  for (const dup of duplicates) {
+    problems.add(
+      [...dup.path, dup.key],
+      `the key ${JSON.stringify(dup.key)} is written twice (lines ${dup.lines[0]} and ` +
+        `${dup.lines[1]}); remove one, since which one was meant cannot be known`,
+    );
+  }
+
+  const known = [...DOCUMENT_KEYS, ...SETTING_SECTIONS];
+  for (const key of Object.keys(document)) {
+    if (!known.includes(key)) {
+      warnings.push(
+        `config ${where}: ${formatPath([key])}: unknown top-level key, ignored${
+          didYouMean(key, known)
+        }`,
+      );
+    }
+  }
+
+  const poolDefaults = readPoolBlock(document, problems);
+
+  const servers: ServerSpec[] = [];
+  const raw = document.mcpServers;
+  if (raw === undefined) {
+    warnings.push(
+      `config ${where}: no "mcpServers" key, so no servers are configured; add ` +
+        `"mcpServers": { "name": { "command": "…" } }`,
+    );
+  } else if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    problems.add(
+      ["mcpServers"],
+      `must be an object of server name to server, got ${describeValue(raw)}; write ` +
+        `{ "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] } }`,
+    );
+  } else {
+    for (const [name, entry] of Object.entries(raw)) {
+      const spec = parseServer(name, entry, { file, env, problems, warnings, poolDefaults });
+      if (spec) servers.push(spec);
+    }
+  }
+
+  const byNamespace = new Map<string, string>();
+  for (const spec of servers) {
+    const other = byNamespace.get(spec.namespace);
+    if (other === undefined) {
+      byNamespace.set(spec.namespace, spec.name);
+      continue;
+    }
+    problems.add(
+      ["mcpServers", spec.name],
+      `namespace ${JSON.stringify(spec.namespace)} is also used by server ${
+        JSON.stringify(other)
+      }; give one of ${JSON.stringify(other)} and ${JSON.stringify(spec.name)} its own ` +
+        `"mcpx": { "namespace": "…" }`,
+    );
+  }
+
+  problems.throwIfAny();
+  return { servers, document, warnings };
+}
+
+function readPoolBlock(
+  document: Record<string, unknown>,
+  problems: Problems,
+): Partial<PoolSettings> {
+  const block = document.pool;
+  if (block === undefined) return {};
+  if (block === null || typeof block !== "object" || Array.isArray(block)) {
+    problems.add(
+      ["pool"],
+      `must be an object of pool defaults, got ${describeValue(block)}; write e.g. ` +
+        `{ "callTimeout": "2m" }`,
+    );
+    return {};
+  }
+  const obj = block as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    if (POOL_KEYS.includes(key)) continue;
+    const fix = MCPX_KEYS.includes(key)
+      ? `; ${key} is per server: put it in mcpServers.<name>.mcpx`
+      : `${didYouMean(key, POOL_KEYS) || "; remove it"} (accepted: ${POOL_KEYS.join(", ")})`;
+    problems.add(["pool", key], `unknown key, got ${describeValue(obj[key])}${fix}`);
+  }
+  const settings = readPoolKeys(obj, ["pool"], problems);
+  const min = settings.min ?? 0;
+  const max = settings.max ?? 1;
+  if ((settings.min !== undefined || settings.max !== undefined) && min > max) {
+    problems.add(
+      ["pool", settings.min !== undefined ? "min" : "max"],
+      settings.min !== undefined
+        ? `must be ≤ max (${max}), got ${min}; lower min or raise max`
+        : `must be ≥ min (${min}), got ${max}; raise max or lower min`,
+    );
+  }
+  return settings;
+}

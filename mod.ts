@@ -1,0 +1,67 @@
+/**
+ * mcpx as a library: load a configuration, read what the schema cache knows,
+ * search tools, render TypeScript signatures, and talk to (or run) the daemon
+ * that keeps MCP servers warm.
+ *
+ * ```ts
+ * import { loadConfig, searchTools, namespacesFromCache } from "@mcpx/mcpx";
+ * ```
+ *
+ * The command is `cli/main.ts` (`deno task install` puts it on PATH as `mcpx`).
+ *
+ * @module
+ */
+
+export { loadConfig, type LoadConfigOptions, readConfigLayers } from "./config/load.ts";
+export { parseConfig } from "./config/parse.ts";
+export { findConfig, findConfigLayers } from "./config/discover.ts";
+export { type McpxPaths, mcpxPaths } from "./config/paths.ts";
+export {
+  type ResolvedSetting,
+  type ResolvedSettings,
+  resolveSettings,
+  type SettingDeclaration,
+  SETTINGS,
+} from "./config/settings.ts";
+export { isIdentifier, toIdentifier } from "./config/identifiers.ts";
+export { compileToolFilter } from "./config/tool_filter.ts";
+export {
+  DEFAULT_POOL,
+  type LoadedConfig,
+  type PoolSettings,
+  type Scope,
+  SCOPES,
+  type ServerSpec,
+  type Sharing,
+  SHARINGS,
+  type ToolFilter,
+  type TransportKind,
+} from "./config/types.ts";
+export type {
+  CachedServer,
+  CachedTool,
+  NamespaceEntry,
+  SchemaCacheFile,
+  ToolEntry,
+} from "./discovery/types.ts";
+export { findNamespace, findTool, namespacesFromCache } from "./discovery/view.ts";
+export { type SearchHit, type SearchResult, searchTools } from "./discovery/search.ts";
+export { buildCatalog } from "./discovery/catalog.ts";
+export { renderNamespace, renderTypes, toolDeclaration } from "./discovery/typescript.ts";
+export { countTokens } from "./discovery/tokens.ts";
+export { readSchemaCache, schemaCachePath } from "./daemon/schema_cache.ts";
+export { requestDaemon } from "./client/daemon_request.ts";
+export { connectDaemon } from "./cli/daemon_connect.ts";
+export { runDaemon, type RunDaemonOptions } from "./daemon/main.ts";
+export { main } from "./cli/main.ts";
+export {
+  ConfigError,
+  DaemonUnavailableError,
+  EXIT,
+  McpxError,
+  NotFoundError,
+  ServerError,
+  TimeoutError,
+  UsageError,
+} from "./errors.ts";
+export { VERSION } from "./version.ts";
