@@ -64,6 +64,9 @@ export async function run(
   const text = renderResult(result);
   if (result.isError) {
     ctx.io.err(`${namespace}.${tool} returned an error:\n${text}\n`);
+    if (/-32602|invalid arguments|validation/i.test(text)) {
+      ctx.io.err(`(\`mcpx types ${namespace}.${tool}\` shows the arguments it takes)\n`);
+    }
     return 1;
   }
   ctx.io.out(text.endsWith("\n") || text === "" ? text : text + "\n");
@@ -76,7 +79,7 @@ async function readArguments(
 ): Promise<Record<string, unknown>> {
   if (input === undefined) return {};
   let text = input;
-  let source = "the argument";
+  let source = "";
   if (input === "-") {
     text = await ctx.io.readStdin();
     source = "stdin";

@@ -164,8 +164,10 @@ export function help(command?: Command): string {
 
 function report(io: Io, error: unknown, command: Command | undefined): number {
   if (error instanceof UsageError) {
-    io.err(help(command));
+    // The usage line, not the whole help: an agent pays for every line printed.
+    io.err(command ? `usage: ${command.usage}\n` : "usage: mcpx <command> [options]\n");
     io.err(`error: ${error.message}\n`);
+    io.err(`(\`mcpx ${command ? `${command.name} ` : ""}--help\` shows every option)\n`);
     return exitCodeOf(error);
   }
   if (error instanceof McpxError) {

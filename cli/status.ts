@@ -86,7 +86,7 @@ export async function run(ctx: CliContext): Promise<number> {
         failure.message.replaceAll("\n", "\n  ")
       }\n`,
     );
-    if (row.failure) {
+    if (row.failure && row.failure.retryInMs > 0) {
       ctx.io.out(
         `  ${row.failure.count} failed start(s); next attempt allowed in ${
           humanMs(row.failure.retryInMs)

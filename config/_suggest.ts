@@ -5,6 +5,8 @@
  * @module
  */
 
+import { editDistance } from "../discovery/nearest.ts";
+
 /**
  * The candidate closest to `input` by edit distance (case-insensitive), when it is close
  * enough to be a plausible typo: distance ≤ max(1, ⌊length / 3⌋).
@@ -19,7 +21,7 @@ export function nearest(input: string, candidates: Iterable<string>): string | u
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     const c = candidate.toLowerCase();
-    const d = distance(lower, c);
+    const d = editDistance(lower, c);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;
@@ -39,26 +41,4 @@ export function nearest(input: string, candidates: Iterable<string>): string | u
 export function didYouMean(input: string, candidates: Iterable<string>): string {
   const best = nearest(input, candidates);
   return best === undefined ? "" : `; did you mean \`${best}\`?`;
-}
-
-/** Levenshtein distance with adjacent transposition counted as one edit. */
-function distance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => {
-    const row = new Array<number>(cols).fill(0);
-    row[0] = i;
-    return row;
-  });
-  for (let j = 0; j < cols; j++) d[0][j] = j;
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.length][b.length];
 }

@@ -275,7 +275,9 @@ function startFailureMessage(spec: ServerSpec, error: unknown, stderr: string): 
     return `server "${spec.name}": command "${spec.command}" is not executable; check its permissions or fix mcpServers.${spec.name}.command`;
   }
   const where = spec.transport === "stdio" ? "" : ` at ${spec.url}`;
-  return `server "${spec.name}"${where}: initialize: ${describe(error)}${suffix}`;
+  const reason = describe(error);
+  const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
+  return `server "${spec.name}"${where}: ${step}${reason}${suffix}`;
 }
 
 /** A one-line description of any thrown value. */
