@@ -15,8 +15,8 @@ const env = {
   ...Deno.env.toObject(),
   MCPX_CONFIG: `${root}demo/mcpx.json`,
   MCPX_DEMO_DIR: tmp,
-  XDG_STATE_HOME: `${tmp}/.state`,
-  XDG_CACHE_HOME: `${tmp}/.cache`,
+  MCPX_STATE_DIR: `${tmp}/.state`,
+  MCPX_CACHE_DIR: `${tmp}/.cache`,
 };
 
 async function mcpx(...args: string[]): Promise<void> {
