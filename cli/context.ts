@@ -8,7 +8,13 @@
 import { loadConfig, readConfigLayers } from "../config/load.ts";
 import { findConfigLayers } from "../config/discover.ts";
 import { type McpxPaths, mcpxPaths } from "../config/paths.ts";
-import { type ResolvedSettings, resolveSettings, type SettingValue } from "../config/settings.ts";
+import {
+  type ResolvedSettings,
+  resolveSettings,
+  settingEnvName,
+  settingFlagName,
+  type SettingValue,
+} from "../config/settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
 import type { NamespaceEntry, SchemaCacheFile } from "../discovery/types.ts";
 import { namespacesFromCache } from "../discovery/view.ts";
@@ -76,7 +82,26 @@ export class CliContext {
         )
         : [];
       if (config.path) layers.push({ file: config.path, document: config.document });
-      return resolveSettings({ layers, env: this.env, flags: this.#options.flags, cwd: this.cwd });
+      const settings = resolveSettings({
+        layers,
+        env: this.env,
+        flags: this.#options.flags,
+        cwd: this.cwd,
+      });
+      for (const name of ["paths.state", "paths.cache"]) {
+        const source = settings.values[name].source;
+        if (source.startsWith("file:")) {
+          settings.warnings.push(
+            `${name} is set in ${source.slice(5)}, but it is read only from ${
+              settingEnvName(name)
+            } or ` +
+              `${
+                settingFlagName(name)
+              } (it says where the configuration is cached); the file's value is ignored`,
+          );
+        }
+      }
+      return settings;
     })();
   }
 
@@ -91,9 +116,19 @@ export class CliContext {
     return s.values["output.json"].value === true || s.values["output.format"].value === "json";
   }
 
-  /** State, cache and config directories (`paths.*` settings come from the environment). */
+  /**
+   * State, cache and config directories. `paths.state` and `paths.cache` are
+   * read from flags and the environment only: they say where the compiled
+   * configuration lives, so a configuration file cannot set them (spec 000,
+   * "Where a setting is read"); `mcpx config` warns when one tries.
+   */
   paths(): McpxPaths {
-    return this.#paths ??= mcpxPaths(this.env);
+    const flags = this.#options.flags;
+    return this.#paths ??= mcpxPaths({
+      ...this.env,
+      ...(typeof flags["paths.state"] === "string" ? { MCPX_STATE_DIR: flags["paths.state"] } : {}),
+      ...(typeof flags["paths.cache"] === "string" ? { MCPX_CACHE_DIR: flags["paths.cache"] } : {}),
+    });
   }
 
   /** The schema cache for this configuration, or null when cold. */
@@ -130,6 +165,7 @@ export class CliContext {
       configPath: config.path,
       startWaitMs: settings.values["daemon.startWait"].value as number,
       idleTimeoutMs: settings.values["daemon.idleTimeout"].value as number,
+      logLevel: String(settings.values["logging.level"].value),
       env: this.env,
     });
   }

@@ -7,9 +7,12 @@
 
 import type { CliContext } from "./context.ts";
 import { runDaemon } from "../daemon/main.ts";
+import { type Level, setLogLevel } from "../daemon/log.ts";
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
+  const settings = await ctx.settings();
+  setLogLevel(settings.values["logging.level"].value as Level);
   ctx.io.err(
     `mcpx daemon for ${config.path ?? "(no config)"} (fingerprint ${config.fingerprint})\n`,
   );
@@ -20,6 +23,7 @@ export async function run(ctx: CliContext): Promise<number> {
     idleTimeoutMs: 0,
     env: ctx.env,
     cwd: ctx.cwd,
+    versionOverride: String(settings.values["plumbing.version"].value) || undefined,
   });
   if (code === 4) {
     ctx.io.err("a daemon for this configuration is already running (`mcpx daemons`)\n");

@@ -37,6 +37,8 @@ export interface ConnectOptions {
   startWaitMs: number;
   /** Idle time after which an auto-started daemon exits, in ms. */
   idleTimeoutMs: number;
+  /** Least severe record the daemon writes (setting `logging.level`). */
+  logLevel: string;
   env: Record<string, string>;
 }
 
@@ -112,6 +114,8 @@ function start(options: ConnectOptions, logPath: string): void {
     String(options.idleTimeoutMs),
     "--log",
     logPath,
+    "--log-level",
+    options.logLevel,
   );
   try {
     const child = new Deno.Command(Deno.execPath(), {

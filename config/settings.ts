@@ -118,12 +118,6 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "Most results `mcpx search` prints",
   },
   {
-    name: "script.typecheck",
-    type: "bool",
-    default: "false",
-    help: "Type-check a script's program before running it",
-  },
-  {
     name: "plumbing.version",
     type: "string",
     default: "",

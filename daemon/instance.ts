@@ -224,6 +224,12 @@ export class Instance implements AsyncDisposable {
   }
 
   async #closeQuietly(): Promise<void> {
+    // Streamable HTTP: release the server's session (Mcp-Session-Id) with a DELETE.
+    if (this.#transport instanceof StreamableHTTPClientTransport && this.#transport.sessionId) {
+      try {
+        await this.#transport.terminateSession();
+      } catch { /* the server may not support it (405) or be gone */ }
+    }
     try {
       await this.client.close();
     } catch { /* already gone */ }

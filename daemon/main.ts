@@ -17,7 +17,7 @@ import { Daemon, type DaemonMode } from "./daemon.ts";
 import { serveDaemon } from "./http.ts";
 import { daemonFiles, type DaemonRecord } from "./locate.ts";
 import { schemaCachePath } from "./schema_cache.ts";
-import { log, logToFile } from "./log.ts";
+import { type Level, log, logToFile, setLogLevel } from "./log.ts";
 import { describe } from "./instance.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 
@@ -31,6 +31,8 @@ export interface RunDaemonOptions {
   idleTimeoutMs: number;
   env: Record<string, string>;
   cwd: string;
+  /** Version reported by `health` instead of the real one (setting `plumbing.version`, tests only). */
+  versionOverride?: string;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     cachePath: schemaCachePath(paths.cacheDir, config.fingerprint),
     mode: options.mode,
     env: options.env,
-    version: options.env.MCPX_PLUMBING_VERSION || undefined,
+    version: options.versionOverride || undefined,
   });
   let stopping: Promise<void> | undefined;
   const { promise: done, resolve: finish } = Promise.withResolvers<void>();
@@ -139,9 +141,12 @@ if (import.meta.main) {
       mode: { type: "string", default: "foreground" },
       "idle-timeout": { type: "string", default: String(4 * 3600_000) },
       log: { type: "string" },
+      "log-level": { type: "string", default: "info" },
+      "version-override": { type: "string" },
     },
   });
   if (values.log) logToFile(values.log);
+  setLogLevel(values["log-level"] as Level);
   // A stray rejection inside a transport must not take every server down with it.
   globalThis.addEventListener("unhandledrejection", (event) => {
     event.preventDefault();
@@ -156,6 +161,7 @@ if (import.meta.main) {
       idleTimeoutMs: Number(values["idle-timeout"]),
       env: Deno.env.toObject(),
       cwd: Deno.cwd(),
+      versionOverride: values["version-override"],
     });
   } catch (error) {
     log("error", "daemon failed", { error: describe(error) });
