@@ -60,6 +60,9 @@ export async function world(): Promise<World> {
     MCPX_TEST_MARK: mark,
     // Servers from npm share the machine's npx cache, not the fake HOME.
     npm_config_cache: Deno.env.get("npm_config_cache") ?? `${Deno.env.get("HOME")}/.npm`,
+    // Deno's own cache lives under XDG_CACHE_HOME too: keep the machine's, or
+    // every world would download mcpx's npm dependencies again.
+    DENO_DIR: denoDir(),
   };
   delete env.MCPX_CONFIG;
   delete env.MCPX_SESSION_ID;
@@ -124,6 +127,14 @@ export async function world(): Promise<World> {
   return self;
 }
 
+/** The Deno cache directory of the test process (`DENO_DIR`, else the XDG default). */
+function denoDir(): string {
+  const explicit = Deno.env.get("DENO_DIR");
+  if (explicit) return explicit;
+  const xdg = Deno.env.get("XDG_CACHE_HOME") || `${Deno.env.get("HOME")}/.cache`;
+  return `${xdg}/deno`;
+}
+
 /** Pids whose environment holds `MCPX_TEST_MARK=<mark>` (reads /proc). */
 export function processesMarked(mark: string): number[] {
   const needle = `MCPX_TEST_MARK=${mark}`;
@@ -161,3 +172,160 @@ export function freePort(): number {
   listener.close();
   return port;
 }
+
+/** A server entry for `mcpServers` that starts one of {@link SERVERS} over stdio. */
+export function stdioServer(
+  name: keyof typeof SERVERS,
+  extraArgs: string[] = [],
+  mcpx?: Record<string, unknown>,
+): { command: string; args: string[]; mcpx?: Record<string, unknown> } {
+  const [command, ...args] = SERVERS[name];
+  return { command, args: [...args, ...extraArgs], ...(mcpx ? { mcpx } : {}) };
+}
+
+/** A child process a test runs beside the CLI; dispose it to kill its process group. */
+export interface Background extends AsyncDisposable {
+  readonly pid: number;
+  /** Resolves once the process has exited. */
+  readonly status: Promise<Deno.CommandStatus>;
+  /** True once the process has exited. */
+  exited(): boolean;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+}
+
+/**
+ * Starts `command args` in its own process group (so `npx` and the node
+ * process under it go together) and collects its output.
+ */
+export function background(
+  command: string,
+  args: string[],
+  options: { env: Record<string, string>; cwd?: string },
+): Background {
+  const child = new Deno.Command(command, {
+    args,
+    env: options.env,
+    clearEnv: true,
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  let text = "";
+  let done = false;
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  };
+  const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]).catch(() => {});
+  const status = child.status.then((s) => {
+    done = true;
+    return s;
+  });
+  return {
+    pid: child.pid,
+    status,
+    exited: () => done,
+    output: () => text,
+    async [Symbol.asyncDispose]() {
+      for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+        if (done) break;
+        try {
+          Deno.kill(-child.pid, signal);
+        } catch { /* group gone */ }
+        if (await settles(status, 3000)) break;
+      }
+      await status;
+      await pumps;
+    },
+  };
+}
+
+async function settles(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs `mcpx <args>` in the background in world `w` (e.g. a foreground `mcpx daemon`). */
+export function backgroundMcpx(
+  w: World,
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): Background {
+  return background(
+    Deno.execPath(),
+    ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
+    { env: { ...w.env, ...options.env }, cwd: w.dir },
+  );
+}
+
+/** A remote server-everything a test started, and the URL of its endpoint. */
+export interface RemoteServer extends AsyncDisposable {
+  url: string;
+  process: Background;
+}
+
+/**
+ * Starts `@modelcontextprotocol/server-everything` over Streamable HTTP
+ * (`/mcp`) or SSE (`/sse`) on a free port, and waits until it accepts
+ * connections. The process does not carry the world's mark, so
+ * `w.processes()` lists only what mcpx started.
+ */
+export async function remoteEverything(
+  w: World,
+  transport: "streamableHttp" | "sse",
+): Promise<RemoteServer> {
+  const port = freePort();
+  const env: Record<string, string> = { ...w.env, PORT: String(port) };
+  delete env.MCPX_TEST_MARK;
+  const [command, ...args] = SERVERS.everything;
+  const process = background(command, [...args, transport], { env, cwd: w.dir });
+  const listening = await eventually(async () => {
+    if (process.exited()) return true;
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      return true;
+    } catch {
+      return false;
+    }
+  }, 60_000);
+  if (!listening || process.exited()) {
+    await process[Symbol.asyncDispose]();
+    throw new Error(
+      `server-everything ${transport} did not listen on ${port}:\n${process.output()}`,
+    );
+  }
+  return {
+    url: `http://127.0.0.1:${port}/${transport === "sse" ? "sse" : "mcp"}`,
+    process,
+    [Symbol.asyncDispose]: () => process[Symbol.asyncDispose](),
+  };
+}
+
+/** The command line of a live process, as its arguments (empty when gone). */
+export function commandLine(pid: number): string[] {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** True while a process with this pid exists and is not a zombie. */
+export function alive(pid: number): boolean {
+  try {
+    return !/\) Z /.test(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return false;
+  }
+}
+
+/** A stack-trace line ("    at foo (file.ts:1:2)"), which no CLI output may contain. */
+export const STACK_LINE = /^\s+at .+[:(]/m;
