@@ -97,7 +97,7 @@ async function readArguments(
     value = JSON.parse(text);
   } catch (error) {
     throw new UsageError(
-      `the arguments in ${source} are not JSON (${
+      `the arguments${source ? ` in ${source}` : ""} are not JSON (${
         (error as Error).message
       }); pass an object such as '{"message":"hi"}'`,
     );
