@@ -1,0 +1,193 @@
+/**
+ * The discovery verbs (`ls`, `search`, `types`, `catalog`) on three real
+ * servers over stdio: a cold cache is listed once through the daemon and
+ * cached; afterwards every discovery verb answers from the schema cache with
+ * no daemon and no server running. One world for every step.
+ */
+
+import assert from "node:assert/strict";
+import { eventually, stdioServer, world } from "./_helpers.ts";
+
+interface LsJson {
+  config: string;
+  namespaces: { namespace: string; tools: number; state: string; live: number }[];
+}
+
+interface StatusJson {
+  daemon: boolean;
+  servers: { namespace: string; instances: { id: string; pid?: number }[] }[];
+}
+
+interface SearchJson {
+  mode: "all" | "any";
+  hits: {
+    function: string;
+    namespace: string;
+    score: number;
+    tags: string[];
+    explain?: { term: string; field: string; score: number }[];
+  }[];
+}
+
+Deno.test("discovery verbs list a cold cache once, then answer without any server", async (t) => {
+  await using w = await world();
+  await Deno.mkdir(`${w.dir}/files`);
+  await Deno.writeTextFile(`${w.dir}/files/hello.txt`, "hello\n");
+  await w.writeConfig({
+    mcpServers: {
+      everything: stdioServer("everything", ["stdio"]),
+      memory: stdioServer("memory", [], { tags: ["graph"] }),
+      filesystem: stdioServer("filesystem", [`${w.dir}/files`], {
+        toolTags: { read_text_file: ["reading"] },
+      }),
+    },
+  });
+  const cacheFiles = () => {
+    try {
+      return [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
+        .filter((e) => e.name.startsWith("schemas-")).map((e) => e.name);
+    } catch {
+      return [];
+    }
+  };
+
+  await t.step("ls on a cold cache lists every server once and caches the result", async () => {
+    assert.deepEqual(cacheFiles(), []);
+    const ls = await w.json<LsJson>(["ls"]);
+    assert.deepEqual(ls.namespaces.map((n) => n.namespace), ["everything", "memory", "filesystem"]);
+    for (const ns of ls.namespaces) {
+      assert.equal(ns.state, "ready", `${ns.namespace}: ${JSON.stringify(ns)}`);
+      assert.ok(ns.tools > 0, `${ns.namespace} has tools`);
+    }
+    assert.equal(cacheFiles().length, 1);
+
+    const status = await w.json<StatusJson>(["status"]);
+    assert.equal(status.daemon, true);
+    for (const server of status.servers) {
+      assert.equal(server.instances.length, 1, `${server.namespace} started once`);
+    }
+    const processes = w.processes().sort();
+
+    const again = await w.json<LsJson>(["ls"]);
+    assert.deepEqual(
+      again.namespaces.map((n) => [n.namespace, n.tools, n.state]),
+      ls.namespaces.map((n) => [n.namespace, n.tools, n.state]),
+    );
+    const after = await w.json<StatusJson>(["status"]);
+    assert.deepEqual(
+      after.servers.map((s) => s.instances.map((i) => [i.id, i.pid])),
+      status.servers.map((s) => s.instances.map((i) => [i.id, i.pid])),
+      "a second ls starts no instance",
+    );
+    assert.deepEqual(w.processes().sort(), processes, "a second ls starts no process");
+  });
+
+  await t.step("ls answers from the cache with no daemon running and starts none", async () => {
+    assert.equal((await w.mcpx(["stop"])).code, 0);
+    assert.ok(await eventually(() => w.processes().length === 0), `left: ${w.processes()}`);
+    const ls = await w.json<LsJson>(["ls"]);
+    assert.deepEqual(ls.namespaces.map((n) => n.state), ["ready", "ready", "ready"]);
+    assert.ok(ls.namespaces.every((n) => n.tools > 0 && n.live === 0));
+    const human = await w.mcpx(["ls"]);
+    assert.equal(human.code, 0);
+    assert.match(human.stdout, /^NAMESPACE\s+TOOLS\s+SHARING\s+SCOPE\s+LIVE\s+STATE\s+DESCRIPTION/);
+    assert.match(human.stdout, /Next: `mcpx types <namespace>`/);
+    assert.deepEqual(w.processes(), []);
+  });
+
+  await t.step("search ranks the exact name first", async () => {
+    const result = await w.json<SearchJson>(["search", "echo"]);
+    assert.equal(result.mode, "all");
+    assert.equal(result.hits[0].function, "everything.echo");
+    assert.equal(result.hits[0].score, 100);
+  });
+
+  await t.step("search --tag keeps only tools carrying the tag", async () => {
+    const graph = await w.json<SearchJson>(["search", "--tag", "graph", "entities"]);
+    assert.ok(graph.hits.length > 0);
+    for (const hit of graph.hits) {
+      assert.equal(hit.namespace, "memory");
+      assert.ok(hit.tags.includes("graph"), JSON.stringify(hit));
+    }
+    const reading = await w.json<SearchJson>(["search", "--tag", "reading", "file"]);
+    assert.deepEqual(reading.hits.map((h) => h.function), ["filesystem.read_text_file"]);
+    const none = await w.json<SearchJson>(["search", "--tag", "no-such-tag", "echo"]);
+    assert.deepEqual(none.hits, []);
+  });
+
+  await t.step("search --explain gives per-term, per-field scores", async () => {
+    const result = await w.json<SearchJson>(["search", "--explain", "read", "file"]);
+    const top = result.hits[0];
+    assert.ok(top.explain, "explain present");
+    assert.deepEqual(top.explain.map((m) => m.term), ["read", "file"]);
+    assert.equal(top.score, top.explain.reduce((sum, m) => sum + m.score, 0));
+    const human = await w.mcpx(["search", "--explain", "echo"]);
+    assert.match(human.stdout, /^everything\.echo {2}score 100\n {2}echo: name \+100$/m);
+  });
+
+  await t.step("search falls back to any term when no tool matches them all", async () => {
+    const result = await w.json<SearchJson>(["search", "echo", "zzqxj"]);
+    assert.equal(result.mode, "any");
+    assert.equal(result.hits[0].function, "everything.echo");
+    const limited = await w.json<SearchJson>(["search", "-n", "2", "file"]);
+    assert.equal(limited.hits.length, 2);
+  });
+
+  await t.step("types of a namespace and of one tool type-check with deno check", async () => {
+    const all = await w.mcpx(["types", "everything", "memory", "filesystem"]);
+    assert.equal(all.code, 0, all.stderr);
+    for (const ns of ["everything", "memory", "filesystem"]) {
+      assert.match(all.stdout, new RegExp(`^declare namespace ${ns} \\{`, "m"));
+    }
+    assert.match(all.stdout, /function echo\(args: \{/);
+    await Deno.writeTextFile(`${w.dir}/servers.d.ts`, all.stdout);
+    await Deno.writeTextFile(
+      `${w.dir}/use.ts`,
+      `/// <reference path="./servers.d.ts" />
+export const ok = () => everything.echo({ message: "hi" });
+export const sum = () => everything.get_sum({ a: 1, b: 2 });
+// @ts-expect-error message must be a string
+export const bad = () => everything.echo({ message: 42 });
+// @ts-expect-error no such tool
+export const missing = () => everything.no_such_tool({});
+`,
+    );
+    const check = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "servers.d.ts", "use.ts"],
+      cwd: w.dir,
+      env: w.env,
+      clearEnv: true,
+    }).output();
+    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+
+    const one = await w.mcpx(["types", "everything.echo"]);
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(one.stdout, /function echo\(/);
+    assert.doesNotMatch(one.stdout, /function get_sum\(/);
+    const json = await w.json(["types", "everything.echo"]);
+    assert.deepEqual(
+      json.namespaces.map((n: { tools: { function: string }[] }) => n.tools.map((t) => t.function)),
+      [["everything.echo"]],
+    );
+  });
+
+  await t.step("catalog --budget never exceeds the budget and lists every namespace", async () => {
+    let shownBefore = -1;
+    for (const budget of [120, 600, 4000]) {
+      const c = await w.json(["catalog", "--budget", String(budget)]);
+      assert.equal(c.budget, budget);
+      assert.ok(c.tokens <= budget, `${c.tokens} tokens > budget ${budget}`);
+      for (const ns of ["everything", "memory", "filesystem"]) {
+        assert.ok(c.text.includes(ns), `budget ${budget} lists ${ns}`);
+      }
+      assert.ok(c.shown >= shownBefore, "a larger budget shows at least as many signatures");
+      shownBefore = c.shown;
+    }
+    assert.ok(shownBefore > 0);
+  });
+
+  await t.step("no discovery verb started a daemon or a server", async () => {
+    assert.deepEqual(w.processes(), []);
+    assert.deepEqual((await w.json(["daemons"])).daemons, []);
+  });
+});
