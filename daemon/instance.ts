@@ -18,7 +18,7 @@ import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../errors.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { VERSION } from "../version.ts";
-import type { TimerId } from "./deadline.ts";
+import { settlesWithin, type TimerId } from "./deadline.ts";
 
 /** Why an instance stopped (recorded in status and, later, the log). */
 export type StopReason = "idle" | "crash" | "stop" | "restart" | "start-failed";
@@ -109,13 +109,15 @@ export class Instance implements AsyncDisposable {
         ),
       ];
       if (transport instanceof ProcessGroupStdioTransport && transport.exited) {
-        races.push(transport.exited.then((status) => {
+        const exitedEarly = transport.exited.then((status) => {
           throw new Error(
             `exited with ${
               status.signal ? `signal ${status.signal}` : `code ${status.code}`
             } before answering initialize`,
           );
-        }));
+        });
+        exitedEarly.catch(() => {}); // a later, ordinary exit is not an error here
+        races.push(exitedEarly);
       }
       await Promise.race(races);
     } catch (error) {
@@ -129,7 +131,12 @@ export class Instance implements AsyncDisposable {
     } finally {
       clearTimeout(timer);
     }
-    transport.onclose = () => instance.#closed("crash");
+    // Chain, never replace: the SDK's own onclose fails the requests in flight.
+    const sdkOnClose = transport.onclose;
+    transport.onclose = () => {
+      sdkOnClose?.();
+      instance.#closed("crash");
+    };
     return instance;
   }
 
@@ -196,6 +203,11 @@ export class Instance implements AsyncDisposable {
           timeoutMs,
           { cause: error },
         );
+      }
+      if (this.closed && this.#transport instanceof ProcessGroupStdioTransport) {
+        // The exit status arrives a moment after the pipe closes.
+        const exited = this.#transport.exited;
+        if (exited) await settlesWithin(exited, 1000);
       }
       const exit = this.exit ? `; the server exited (${exitText(this.exit)})` : "";
       const tail = this.stderrTail.trim().split("\n").slice(-5).join("\n");
