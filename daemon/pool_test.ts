@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_POOL, type PoolSettings, type ServerSpec } from "../config/types.ts";
+import { MAX_BACKOFF_MS, Pool } from "./pool.ts";
+import { ServerError, TimeoutError } from "../errors.ts";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+
+function spec(pool: Partial<PoolSettings> = {}, launch: Partial<ServerSpec> = {}): ServerSpec {
+  return {
+    name: "fixture",
+    namespace: "fixture",
+    disabled: false,
+    tags: [],
+    toolTags: {},
+    toolFilter: { exclude: [] },
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "-A",
+      "--config",
+      `${root}deno.json`,
+      `${root}tests/fixtures/servers/misbehaving.ts`,
+    ],
+    env: {},
+    headers: {},
+    pool: { ...DEFAULT_POOL, ...pool },
+    poolId: "test",
+    ...launch,
+  };
+}
+
+Deno.test("Pool.lease() shares one global instance between callers", async () => {
+  const pool = new Pool(spec(), Deno.env.toObject());
+  try {
+    const [a, b] = await Promise.all([pool.lease({}), pool.lease({})]);
+    assert.equal(a.instance, b.instance);
+    assert.equal(pool.holders(a.instance), 2);
+    a.release();
+    b.release();
+    assert.equal(pool.holders(a.instance), 0);
+  } finally {
+    await pool.stop("stop");
+  }
+});
+
+Deno.test("Pool.lease() serializes exclusive callers at max 1 and times out naming the limit", async () => {
+  const pool = new Pool(
+    spec({ sharing: "exclusive", max: 1, startTimeoutMs: 5000 }),
+    Deno.env.toObject(),
+  );
+  try {
+    const first = await pool.lease({});
+    let secondGot = false;
+    const second = pool.lease({}).then((lease) => {
+      secondGot = true;
+      return lease;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(secondGot, false, "the second caller waits while the first holds the lease");
+    first.release();
+    const lease = await second;
+    assert.equal(lease.instance, first.instance);
+    const short = new Pool(
+      spec({ sharing: "exclusive", max: 1, startTimeoutMs: 200 }),
+      Deno.env.toObject(),
+    );
+    try {
+      const held = await short.lease({});
+      await assert.rejects(() => short.lease({}), (error: Error) => {
+        assert.ok(error instanceof TimeoutError);
+        assert.match(error.message, /key global/);
+        assert.match(error.message, /max 1 instance/);
+        return true;
+      });
+      held.release();
+    } finally {
+      await short.stop("stop");
+    }
+    lease.release();
+  } finally {
+    await pool.stop("stop");
+  }
+});
+
+Deno.test("Pool.lease() backs off after a failed start instead of retrying at once", async () => {
+  const pool = new Pool(
+    spec({}, { command: "sh", args: ["-c", "echo 'fatal: no token' >&2; exit 3"] }),
+    Deno.env.toObject(),
+  );
+  await assert.rejects(() => pool.lease({}), (error: Error) => {
+    assert.ok(error instanceof ServerError);
+    assert.match(error.message, /exited with code 3 before answering initialize/);
+    assert.match(error.message, /fatal: no token/);
+    return true;
+  });
+  assert.equal(pool.failure?.count, 1);
+  const retryAt = pool.failure!.retryAt;
+  await assert.rejects(() => pool.lease({}), /next attempt in \d+s/);
+  assert.equal(pool.failure?.count, 1, "a lease during the cooldown does not start the server");
+  assert.ok(retryAt - Date.now() <= MAX_BACKOFF_MS);
+});
+
+Deno.test("Pool.reap() stops instances idle past idleTimeout and keeps held ones", async () => {
+  const pool = new Pool(spec({ idleTimeoutMs: 1000 }), Deno.env.toObject());
+  try {
+    const lease = await pool.lease({});
+    assert.equal(await pool.reap(Date.now() + 5000), 0, "a held instance is not reaped");
+    lease.release();
+    assert.equal(await pool.reap(Date.now() + 500), 0, "not idle long enough");
+    assert.equal(await pool.reap(Date.now() + 5000), 1);
+    assert.equal(pool.instances.length, 0);
+  } finally {
+    await pool.stop("stop");
+  }
+});
