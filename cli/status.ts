@@ -20,6 +20,7 @@ export async function run(ctx: CliContext): Promise<number> {
       timeoutMs: 5000,
     });
   } catch { /* no daemon */ }
+  const daemon = rows !== undefined;
   const cache = await ctx.schemaCache();
   if (!rows) {
     rows = config.servers.map((spec) => {
@@ -42,7 +43,7 @@ export async function run(ctx: CliContext): Promise<number> {
   }
   if (await ctx.json()) {
     ctx.io.out(
-      JSON.stringify({ daemon: rows !== undefined, config: config.path, servers: rows }, null, 2) +
+      JSON.stringify({ daemon, config: config.path, servers: rows }, null, 2) +
         "\n",
     );
     return 0;
