@@ -1,0 +1,112 @@
+/**
+ * Which daemon a CLI talks to: two CLIs racing on a cold state directory
+ * start one; an edited config gets its own daemon; a daemon of another
+ * version is replaced, never talked to.
+ */
+
+import assert from "node:assert/strict";
+import { backgroundMcpx, commandLine, eventually, ROOT, stdioServer, world } from "./_helpers.ts";
+
+interface DaemonRecord {
+  pid: number;
+  fingerprint: string;
+  configPath: string | null;
+  version: string;
+  mode: string;
+}
+
+const VERSION: string = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).version;
+
+/** Pids among `pids` that are mcpx daemons (by command line). */
+function daemonPids(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    const argv = commandLine(pid);
+    return argv.some((a) => a.endsWith("daemon/main.ts")) ||
+      (argv.some((a) => a.endsWith("cli/main.ts")) && argv.includes("daemon"));
+  });
+}
+
+Deno.test("call and ls racing on a cold state dir end with exactly one daemon", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  const results = await Promise.all([
+    w.mcpx(["call", "everything.echo", '{"message":"one"}']),
+    w.mcpx(["call", "everything.echo", '{"message":"two"}']),
+    w.mcpx(["--json", "ls"]),
+  ]);
+  for (const r of results) assert.equal(r.code, 0, r.stderr);
+  assert.equal(results[0].stdout, "Echo: one\n");
+  assert.equal(results[1].stdout, "Echo: two\n");
+  assert.equal(JSON.parse(results[2].stdout).namespaces[0].state, "ready");
+
+  const { daemons } = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
+  assert.equal(daemons.length, 1);
+  assert.deepEqual(daemonPids(w.processes()), [daemons[0].pid]);
+  const status = await w.json(["status"]);
+  assert.equal(status.servers[0].instances.length, 1, "one shared server instance");
+});
+
+Deno.test("an edited config gets a new daemon and the old one is not used for it", async () => {
+  await using w = await world();
+  const server = stdioServer("everything", ["stdio"]);
+  await w.writeConfig({ mcpServers: { everything: server } });
+  assert.equal((await w.mcpx(["call", "everything.echo", '{"message":"a"}'])).code, 0);
+  const before = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
+  assert.equal(before.daemons.length, 1);
+  const old = before.daemons[0];
+
+  // Same file, new bytes: a server name only the new config knows.
+  await w.writeConfig({ mcpServers: { ev2: server } });
+  const { fingerprint } = await w.json(["config"]);
+  assert.notEqual(fingerprint, old.fingerprint);
+  const call = await w.mcpx(["call", "ev2.echo", '{"message":"b"}']);
+  assert.equal(call.code, 0, call.stderr);
+  assert.equal(call.stdout, "Echo: b\n");
+
+  const after = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
+  const current = after.daemons.find((d) => d.fingerprint === fingerprint);
+  assert.ok(current, `a daemon for ${fingerprint}: ${JSON.stringify(after.daemons)}`);
+  assert.notEqual(current.pid, old.pid);
+  const status = await w.json(["status"]);
+  assert.deepEqual(status.servers.map((s: { namespace: string }) => s.namespace), ["ev2"]);
+  assert.equal(status.servers[0].instances.length, 1);
+  const stale = await w.mcpx(["call", "everything.echo", '{"message":"c"}']);
+  assert.equal(stale.code, 1, "the old namespace is gone with the old config");
+  assert.match(stale.stderr, /unknown namespace "everything"/);
+});
+
+Deno.test({
+  name: "call replaces a daemon of another version instead of talking to it",
+  // The foreground daemon's output pumps are still open while the test checks it.
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    await using w = await world();
+    await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+    await using old = backgroundMcpx(w, ["daemon"], {
+      env: { MCPX_PLUMBING_VERSION: "0.0.0-old" },
+    });
+    let oldRecord: DaemonRecord | undefined;
+    assert.ok(
+      await eventually(async () => {
+        const { daemons } = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
+        oldRecord = daemons.find((d) => d.version === "0.0.0-old");
+        return oldRecord !== undefined || old.exited();
+      }, 30_000) && oldRecord,
+      `the old daemon came up: ${old.output()}`,
+    );
+    assert.equal(oldRecord.mode, "foreground");
+
+    const call = await w.mcpx(["call", "everything.echo", '{"message":"new"}']);
+    assert.equal(call.code, 0, call.stderr);
+    assert.equal(call.stdout, "Echo: new\n");
+
+    const { daemons } = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
+    assert.equal(daemons.length, 1, JSON.stringify(daemons));
+    assert.equal(daemons[0].version, VERSION);
+    assert.notEqual(daemons[0].pid, oldRecord.pid);
+    assert.ok(await eventually(() => old.exited()), "the old daemon exited");
+    assert.equal((await old.status).code, 0, old.output());
+    assert.deepEqual(daemonPids(w.processes()), [daemons[0].pid]);
+  },
+});
