@@ -8,6 +8,8 @@
 /** Keeps the last `limit` characters appended (UTF-16 code units). */
 export class TailBuffer {
   #text = "";
+  /** True once older text was dropped, so the first kept line may be partial. */
+  #cut = false;
   readonly limit: number;
 
   /** @param limit Characters kept, at least 1. @throws {RangeError} when limit < 1. */
@@ -19,12 +21,15 @@ export class TailBuffer {
   /** Adds text, dropping the oldest characters beyond the limit. */
   append(text: string): void {
     this.#text += text;
-    if (this.#text.length > this.limit * 2) this.#text = this.#text.slice(-this.limit);
+    if (this.#text.length > this.limit * 2) {
+      this.#text = this.#text.slice(-this.limit);
+      this.#cut = true;
+    }
   }
 
   /** The kept text, at most `limit` characters, starting at a line boundary when one exists. */
   toString(): string {
-    if (this.#text.length <= this.limit) return this.#text;
+    if (this.#text.length <= this.limit && !this.#cut) return this.#text;
     const tail = this.#text.slice(-this.limit);
     const newline = tail.indexOf("\n");
     return newline >= 0 && newline < tail.length - 1 ? tail.slice(newline + 1) : tail;
