@@ -10,8 +10,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
-import { fileURLToPath as fromFileUrl } from "node:url";
+import { dirname } from "../config/posix_path.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { daemonFiles } from "../daemon/locate.ts";
 import { pollUntil } from "../daemon/deadline.ts";
@@ -95,6 +94,11 @@ async function replace(socket: string, old: DaemonHealth): Promise<void> {
       Deno.kill(old.pid, "SIGTERM");
     } catch { /* gone */ }
   }
+}
+
+/** The local path of a `file:` URL. */
+function fromFileUrl(url: URL): string {
+  return decodeURIComponent(url.pathname);
 }
 
 function start(options: ConnectOptions, logPath: string): void {

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
 import { type Command, type CommandOption, COMMANDS, GLOBAL_OPTIONS } from "./commands.ts";
 import { CliContext } from "./context.ts";
 import { type Io, processIo } from "./io.ts";
@@ -35,7 +34,7 @@ export async function main(
   let command: Command | undefined;
   try {
     command = findCommand(argv);
-    const { values, positionals, settingValues } = parse(argv, command);
+    const { values, positionals, settingValues } = await parse(argv, command);
     if (values.version) {
       io.out(`mcpx ${VERSION}\n`);
       return 0;
@@ -84,7 +83,7 @@ function findCommand(argv: string[]): Command | undefined {
   return undefined;
 }
 
-function parse(argv: string[], command: Command | undefined) {
+async function parse(argv: string[], command: Command | undefined) {
   const options: ParseOptions = {};
   const settingOf = new Map<string, string>();
   const add = (name: string, o: CommandOption) => {
@@ -104,6 +103,23 @@ function parse(argv: string[], command: Command | undefined) {
     options[name] = { type: flag.type === "bool" ? "boolean" : "string" };
     settingOf.set(name, flag.name);
   }
+  // The common shapes — no options, or only known boolean `--flags` — need no
+  // parser; anything else goes to node:util parseArgs, whose compatibility
+  // layer costs ~8–20 ms of start-up (decision 0002).
+  const isBooleanFlag = (a: string) =>
+    a.startsWith("--") && options[a.slice(2)]?.type === "boolean";
+  if (argv.every((a) => !a.startsWith("-") || isBooleanFlag(a))) {
+    const values: Record<string, unknown> = {};
+    const settingValues: Record<string, string | boolean> = {};
+    for (const flag of argv.filter(isBooleanFlag)) {
+      const name = flag.slice(2);
+      values[name] = true;
+      const setting = settingOf.get(name);
+      if (setting) settingValues[setting] = true;
+    }
+    return { values, positionals: argv.filter((a) => !a.startsWith("-")), settingValues };
+  }
+  const { parseArgs } = await import("node:util");
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "./posix_path.ts";
 import { isIdentifier, toIdentifier } from "./identifiers.ts";
 import { poolId } from "./pool_id.ts";
 import { DEFAULT_POOL, type PoolSettings, type ServerSpec, type TransportKind } from "./types.ts";

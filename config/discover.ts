@@ -13,7 +13,7 @@
  * @module
  */
 
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "./posix_path.ts";
 import { ConfigError } from "../errors.ts";
 import { mcpxPaths } from "./paths.ts";
 

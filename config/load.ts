@@ -13,7 +13,7 @@
  * @module
  */
 
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "./posix_path.ts";
 import { ConfigError } from "../errors.ts";
 import { findConfig, findConfigLayers } from "./discover.ts";
 import { fingerprintFile, NO_CONFIG_FINGERPRINT } from "./fingerprint.ts";

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { join, resolve } from "node:path";
+import { join, resolve } from "./posix_path.ts";
 import { ConfigError } from "../errors.ts";
 
 /** The directories mcpx uses, all absolute. */

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "./posix_path.ts";
 import { ConfigError, UsageError } from "../errors.ts";
 import { DURATION_FORMS, parseDuration } from "./duration.ts";
 import { describeValue } from "./_describe.ts";

@@ -7,8 +7,7 @@
  * @module
  */
 
-import { join } from "node:path";
-import { tmpdir } from "node:os";
+import { join, tmpdir } from "../config/posix_path.ts";
 
 /**
  * Longest socket path used as is, in bytes. `sun_path` holds 108 bytes on

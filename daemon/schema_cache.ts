@@ -10,7 +10,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../config/posix_path.ts";
 import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
 import { VERSION } from "../version.ts";
 

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { main } from "./main.ts";
+import { memoryIo } from "./io.ts";
+
+async function run(argv: string[]) {
+  const io = memoryIo();
+  const dir = await Deno.makeTempDir();
+  try {
+    const code = await main(argv, io, { HOME: dir, MCPX_STATE_DIR: `${dir}/s`, MCPX_CACHE_DIR: `${dir}/c` }, dir);
+    return { code, stdout: io.stdout, stderr: io.stderr };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("main() prints the version and the help", async () => {
+  assert.match((await run(["--version"])).stdout, /^mcpx \d+\.\d+\.\d+\n$/);
+  const help = await run(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /commands:\n\s+ls\s/);
+  assert.match((await run(["search", "--help"])).stdout, /usage: mcpx search/);
+});
+
+Deno.test("main() refuses an unknown command with a suggestion and exit 2", async () => {
+  const result = await run(["sarch", "x"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /unknown command "sarch"; did you mean search\?/);
+});
+
+Deno.test("main() refuses an unknown flag with a suggestion and exit 2", async () => {
+  const result = await run(["ls", "--jsn"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /--jsn/);
+  assert.match(result.stderr, /did you mean --json\?/);
+});
+
+Deno.test("main() parses boolean flags the same with or without the full parser", async () => {
+  // `--json ls` takes the shortcut; `--json --catalog-budget 5 ls` needs parseArgs.
+  const quick = await run(["--json", "ls"]);
+  const full = await run(["--json", "--catalog-budget", "5", "ls"]);
+  assert.equal(quick.code, 0, quick.stderr);
+  assert.equal(full.code, 0, full.stderr);
+  assert.deepEqual(JSON.parse(quick.stdout), JSON.parse(full.stdout));
+});
+
+Deno.test("main() reads a setting from its generated flag", async () => {
+  const result = await run(["--json", "config", "--search-limit", "7"]);
+  assert.equal(result.code, 0, result.stderr);
+  const setting = JSON.parse(result.stdout).settings.find((s: { name: string }) => s.name === "search.limit");
+  assert.equal(setting.value, 7);
+  assert.equal(setting.source, "flag:--search-limit");
+});
