@@ -10,6 +10,7 @@ import type { LoadedConfig, ServerSpec } from "../config/types.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import { NotFoundError, ServerError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
+import { dirname } from "../config/posix_path.ts";
 import { describe, type Instance } from "./instance.ts";
 import { Pool } from "./pool.ts";
 import type { CallerContext } from "./scope_key.ts";
@@ -84,8 +85,15 @@ export class Daemon {
     this.#cachePath = options.cachePath;
     this.#cache = readSchemaCache(options.cachePath) ?? emptySchemaCache(options.config.path);
     this.#trace = options.env.MCPX_TRACE === "1";
-    for (const spec of options.config.servers) {
-      if (spec.disabled) continue;
+    // A stdio server without a `cwd` starts in its configuration file's
+    // directory, so relative paths in its arguments mean what the file says
+    // (the daemon itself runs in `/`).
+    const home = options.config.path ? dirname(options.config.path) : undefined;
+    for (const configured of options.config.servers) {
+      if (configured.disabled) continue;
+      const spec = configured.transport === "stdio" && !configured.cwd && home
+        ? { ...configured, cwd: home }
+        : configured;
       this.#byNamespace.set(spec.namespace, spec);
       if (!this.#pools.has(spec.poolId)) {
         this.#pools.set(
