@@ -23,6 +23,7 @@ import { connectDaemon } from "./daemon_connect.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { daemonFiles } from "../daemon/locate.ts";
 import type { Io } from "./io.ts";
+import { DaemonUnavailableError } from "../errors.ts";
 
 /** Inputs of a CLI run. */
 export interface ContextOptions {
@@ -148,11 +149,21 @@ export class CliContext {
     let cache = await this.schemaCache();
     const enabled = config.servers.filter((s) => !s.disabled);
     const missing = enabled.filter((s) => needsListing(cache?.servers[s.name], s.poolId));
+    const unlisted: string[] = [];
     if (options.listMissing !== false && missing.length > 0) {
-      await this.request("list", { servers: missing.map((s) => s.name), missingOnly: true });
-      cache = await this.schemaCache();
+      try {
+        await this.request("list", { servers: missing.map((s) => s.name), missingOnly: true });
+        cache = await this.schemaCache();
+      } catch (error) {
+        // Without a daemon the cached servers can still be shown; say what is missing.
+        if (!(error instanceof DaemonUnavailableError)) throw error;
+        unlisted.push(
+          `could not list ${missing.map((s) => s.name).join(", ")}: ${error.message}`,
+        );
+      }
     }
-    return { ...namespacesFromCache(config.servers, cache), cache };
+    const view = namespacesFromCache(config.servers, cache);
+    return { ...view, problems: [...unlisted, ...view.problems], cache };
   }
 
   /** The daemon's socket path, starting the daemon when none runs. */
