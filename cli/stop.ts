@@ -11,20 +11,31 @@ import { pollUntil } from "../daemon/deadline.ts";
 import { liveDaemons } from "./daemons.ts";
 import { probeDaemon } from "./daemon_connect.ts";
 
+/**
+ * True while `pid` runs. A zombie has finished: once a CLI that started the
+ * daemon has exited, the daemon's parent is init, which may reap it late or
+ * never, and everything the daemon held is already released by then.
+ */
+function running(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch { /* no /proc (macOS), or the pid is gone */ }
+  try {
+    Deno.kill(pid, "SIGCONT"); // signal 0 stand-in: throws once the pid is gone
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function stopOne(socket: string): Promise<boolean> {
   const health = await probeDaemon(socket);
   if (!health) return false;
   try {
     await requestDaemon(socket, "stop", {}, { timeoutMs: 5000 });
   } catch { /* it closed the connection while going */ }
-  const gone = await pollUntil(() => {
-    try {
-      Deno.kill(health.pid, "SIGCONT"); // signal 0 stand-in: throws once the pid is gone
-      return undefined;
-    } catch {
-      return true;
-    }
-  }, 15_000);
+  const gone = await pollUntil(() => running(health.pid) ? undefined : true, 15_000);
   if (!gone) {
     try {
       Deno.kill(health.pid, "SIGKILL");
