@@ -1,0 +1,66 @@
+/**
+ * The schema cache outlives the daemon and the server's command: after the
+ * server's program is deleted, discovery still answers from the cache and
+ * only a call (which needs the server) fails, clearly.
+ */
+
+import assert from "node:assert/strict";
+import { eventually, SERVERS, STACK_LINE, world } from "./_helpers.ts";
+
+Deno.test("ls, types and search answer from the cache after the server's command is deleted", async (t) => {
+  await using w = await world();
+  const wrapper = `${w.dir}/bin/everything-server`;
+  await Deno.mkdir(`${w.dir}/bin`);
+  await Deno.writeTextFile(
+    wrapper,
+    `#!/bin/sh\nexec ${SERVERS.everything.map((a) => `'${a}'`).join(" ")} stdio\n`,
+  );
+  await Deno.chmod(wrapper, 0o755);
+  await w.writeConfig({ mcpServers: { everything: { command: wrapper } } });
+
+  let tools = 0;
+  await t.step("ls lists the server once through its wrapper", async () => {
+    const { namespaces } = await w.json(["ls"]);
+    assert.equal(namespaces[0].state, "ready", JSON.stringify(namespaces[0]));
+    tools = namespaces[0].tools;
+    assert.ok(tools > 0);
+    assert.deepEqual(await w.json(["stop"]), { stopped: 1 });
+    assert.ok(await eventually(() => w.processes().length === 0), `left: ${w.processes()}`);
+  });
+
+  await t.step("with the wrapper deleted, discovery still answers from the cache", async () => {
+    await Deno.remove(wrapper);
+    const { namespaces } = await w.json(["ls"]);
+    assert.deepEqual(
+      [namespaces[0].state, namespaces[0].tools],
+      ["ready", tools],
+      JSON.stringify(namespaces[0]),
+    );
+    const types = await w.mcpx(["types", "everything.echo"]);
+    assert.equal(types.code, 0, types.stderr);
+    assert.match(types.stdout, /function echo\(args: \{/);
+    const search = await w.json(["search", "echo"]);
+    assert.equal(search.hits[0].function, "everything.echo");
+    const catalog = await w.json(["catalog"]);
+    assert.ok(catalog.shown > 0);
+    assert.deepEqual(w.processes(), [], "discovery started nothing");
+  });
+
+  await t.step("call fails clearly because the command is gone", async () => {
+    const r = await w.mcpx(["call", "everything.echo", '{"message":"hi"}']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, "");
+    assert.match(
+      r.stderr,
+      /^error: server "everything": command "[^"]*everything-server" was not found/,
+    );
+    assert.doesNotMatch(r.stderr, STACK_LINE);
+  });
+
+  await t.step("the cached tools survive the failed start", async () => {
+    const { namespaces } = await w.json(["ls"]);
+    assert.equal(namespaces[0].tools, tools);
+    const search = await w.json(["search", "echo"]);
+    assert.equal(search.hits[0].function, "everything.echo");
+  });
+});
