@@ -29,15 +29,17 @@ function daemonPids(pids: number[]): number[] {
 Deno.test("call and ls racing on a cold state dir end with exactly one daemon", async () => {
   await using w = await world();
   await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
-  const results = await Promise.all([
-    w.mcpx(["call", "everything.echo", '{"message":"one"}']),
-    w.mcpx(["call", "everything.echo", '{"message":"two"}']),
+  // Six CLIs at once: with two, the start windows rarely overlap enough for a
+  // missing lock to show.
+  const messages = ["one", "two", "three", "four"];
+  const [lsA, lsB, ...calls] = await Promise.all([
     w.mcpx(["--json", "ls"]),
+    w.mcpx(["--json", "ls"]),
+    ...messages.map((m) => w.mcpx(["call", "everything.echo", `{"message":"${m}"}`])),
   ]);
-  for (const r of results) assert.equal(r.code, 0, r.stderr);
-  assert.equal(results[0].stdout, "Echo: one\n");
-  assert.equal(results[1].stdout, "Echo: two\n");
-  assert.equal(JSON.parse(results[2].stdout).namespaces[0].state, "ready");
+  for (const r of [lsA, lsB, ...calls]) assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(calls.map((r) => r.stdout), messages.map((m) => `Echo: ${m}\n`));
+  for (const ls of [lsA, lsB]) assert.equal(JSON.parse(ls.stdout).namespaces[0].state, "ready");
 
   const { daemons } = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
   assert.equal(daemons.length, 1);

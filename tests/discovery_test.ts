@@ -60,6 +60,14 @@ Deno.test("discovery verbs list a cold cache once, then answer without any serve
       assert.ok(ns.tools > 0, `${ns.namespace} has tools`);
     }
     assert.equal(cacheFiles().length, 1);
+    const listedAt = () => {
+      const cache = JSON.parse(Deno.readTextFileSync(`${w.dir}/.cache/mcpx/${cacheFiles()[0]}`));
+      return Object.entries(cache.servers).map((
+        [name, s],
+      ) => [name, (s as { listedAt: string }).listedAt]);
+    };
+    const listedFirst = listedAt();
+    assert.equal(listedFirst.length, 3);
 
     const status = await w.json<StatusJson>(["status"]);
     assert.equal(status.daemon, true);
@@ -80,6 +88,7 @@ Deno.test("discovery verbs list a cold cache once, then answer without any serve
       "a second ls starts no instance",
     );
     assert.deepEqual(w.processes().sort(), processes, "a second ls starts no process");
+    assert.deepEqual(listedAt(), listedFirst, "a second ls lists nothing again");
   });
 
   await t.step("ls answers from the cache with no daemon running and starts none", async () => {
