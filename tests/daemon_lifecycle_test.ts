@@ -103,44 +103,41 @@ Deno.test("status, refresh, restart, daemons and stop on a warm daemon", async (
   });
 });
 
-Deno.test({
-  name: "stop returns once the daemon has exited, even when its parent never reaps it",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
-    await using w = await world();
-    await w.writeConfig({ mcpServers: {} });
-    // The daemon's parent becomes `sleep`, which never waits for children: once
-    // the daemon exits it stays a zombie, as under an init that reaps late.
-    const mcpx = [
-      Deno.execPath(),
-      "run",
-      "-A",
-      "--config",
-      `${ROOT}deno.json`,
-      `${ROOT}cli/main.ts`,
-    ]
-      .map((a) => `'${a}'`).join(" ");
-    await using parent = background("sh", ["-c", `${mcpx} daemon & exec sleep 600`], {
-      env: w.env,
-      cwd: w.dir,
-    });
-    let pid = 0;
-    assert.ok(
-      await eventually(async () => {
-        pid = (await w.json(["daemons"])).daemons[0]?.pid ?? 0;
-        return pid > 0 || parent.exited();
-      }, 30_000) && pid > 0,
-      `the daemon came up: ${parent.output()}`,
-    );
-    const stop = w.json(["stop"]);
-    const deadline = new Promise<"deadline">((resolve) =>
-      setTimeout(() => resolve("deadline"), 8000)
-    );
-    const first = await Promise.race([stop, deadline]);
-    const result = await stop;
-    assert.notEqual(first, "deadline", "stop answered before its 15 s give-up deadline");
-    assert.deepEqual(result, { stopped: 1 });
-    assert.ok(!alive(pid), "the daemon has exited (a zombie at most)");
-  },
+Deno.test("stop returns once the daemon has exited, even when its parent never reaps it", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+  // The daemon's parent becomes `sleep`, which never waits for children: once
+  // the daemon exits it stays a zombie, as under an init that reaps late.
+  const mcpx = [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--config",
+    `${ROOT}deno.json`,
+    `${ROOT}cli/main.ts`,
+  ]
+    .map((a) => `'${a}'`).join(" ");
+  await using parent = background("sh", ["-c", `${mcpx} daemon & exec sleep 600`], {
+    env: w.env,
+    cwd: w.dir,
+  });
+  let pid = 0;
+  assert.ok(
+    await eventually(async () => {
+      pid = (await w.json(["daemons"])).daemons[0]?.pid ?? 0;
+      return pid > 0 || parent.exited();
+    }, 30_000) && pid > 0,
+    `the daemon came up: ${parent.output()}`,
+  );
+  const stop = w.json(["stop"]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"deadline">((resolve) =>
+    timer = setTimeout(() => resolve("deadline"), 8000)
+  );
+  const first = await Promise.race([stop, deadline]);
+  clearTimeout(timer);
+  const result = await stop;
+  assert.notEqual(first, "deadline", "stop answered before its 15 s give-up deadline");
+  assert.deepEqual(result, { stopped: 1 });
+  assert.ok(!alive(pid), "the daemon has exited (a zombie at most)");
 });

@@ -77,38 +77,32 @@ Deno.test("an edited config gets a new daemon and the old one is not used for it
   assert.match(stale.stderr, /unknown namespace "everything"/);
 });
 
-Deno.test({
-  name: "call replaces a daemon of another version instead of talking to it",
-  // The foreground daemon's output pumps are still open while the test checks it.
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: async () => {
-    await using w = await world();
-    await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
-    await using old = backgroundMcpx(w, ["daemon"], {
-      env: { MCPX_PLUMBING_VERSION: "0.0.0-old" },
-    });
-    let oldRecord: DaemonRecord | undefined;
-    assert.ok(
-      await eventually(async () => {
-        const { daemons } = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
-        oldRecord = daemons.find((d) => d.version === "0.0.0-old");
-        return oldRecord !== undefined || old.exited();
-      }, 30_000) && oldRecord,
-      `the old daemon came up: ${old.output()}`,
-    );
-    assert.equal(oldRecord.mode, "foreground");
+Deno.test("call replaces a daemon of another version instead of talking to it", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  await using old = backgroundMcpx(w, ["daemon"], {
+    env: { MCPX_PLUMBING_VERSION: "0.0.0-old" },
+  });
+  let oldRecord: DaemonRecord | undefined;
+  assert.ok(
+    await eventually(async () => {
+      const { daemons } = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
+      oldRecord = daemons.find((d) => d.version === "0.0.0-old");
+      return oldRecord !== undefined || old.exited();
+    }, 30_000) && oldRecord,
+    `the old daemon came up: ${old.output()}`,
+  );
+  assert.equal(oldRecord.mode, "foreground");
 
-    const call = await w.mcpx(["call", "everything.echo", '{"message":"new"}']);
-    assert.equal(call.code, 0, call.stderr);
-    assert.equal(call.stdout, "Echo: new\n");
+  const call = await w.mcpx(["call", "everything.echo", '{"message":"new"}']);
+  assert.equal(call.code, 0, call.stderr);
+  assert.equal(call.stdout, "Echo: new\n");
 
-    const { daemons } = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
-    assert.equal(daemons.length, 1, JSON.stringify(daemons));
-    assert.equal(daemons[0].version, VERSION);
-    assert.notEqual(daemons[0].pid, oldRecord.pid);
-    assert.ok(await eventually(() => old.exited()), "the old daemon exited");
-    assert.equal((await old.status).code, 0, old.output());
-    assert.deepEqual(daemonPids(w.processes()), [daemons[0].pid]);
-  },
+  const { daemons } = await w.json<{ daemons: DaemonRecord[] }>(["daemons"]);
+  assert.equal(daemons.length, 1, JSON.stringify(daemons));
+  assert.equal(daemons[0].version, VERSION);
+  assert.notEqual(daemons[0].pid, oldRecord.pid);
+  assert.ok(await eventually(() => old.exited()), "the old daemon exited");
+  assert.equal((await old.status).code, 0, old.output());
+  assert.deepEqual(daemonPids(w.processes()), [daemons[0].pid]);
 });
