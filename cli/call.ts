@@ -9,6 +9,8 @@
 import type { CliContext } from "./context.ts";
 import { type CallResult, renderResult } from "./render_result.ts";
 import { findTool } from "../discovery/view.ts";
+import type { NamespaceEntry } from "../discovery/types.ts";
+import { needsListing } from "../daemon/schema_cache.ts";
 import { parseDuration } from "../config/duration.ts";
 import { UsageError } from "../errors.ts";
 
@@ -43,8 +45,18 @@ export async function run(
   // Resolve against the cache first: a typo costs no daemon and gets suggestions.
   let namespace = ref.slice(0, dot);
   let tool = ref.slice(dot + 1);
-  const { namespaces } = await ctx.namespaces({ listMissing: false });
-  const known = namespaces.find((n) => n.namespace === namespace);
+  const find = (list: NamespaceEntry[]) =>
+    list.find((n) => n.namespace === namespace) ?? list.find((n) => n.server === namespace);
+  let { namespaces, cache } = await ctx.namespaces({ listMissing: false });
+  let known = find(namespaces);
+  const spec = (await ctx.config()).servers.find((s) => s.name === known?.server);
+  if (known && spec && needsListing(cache?.servers[known.server], spec.poolId)) {
+    // Never listed: list it first (the call starts it anyway), so a typo is
+    // answered with suggestions rather than the server's bare "not found".
+    await ctx.request("list", { servers: [known.server], missingOnly: true });
+    ({ namespaces } = await ctx.namespaces({ listMissing: false }));
+    known = find(namespaces);
+  }
   if (!known || known.tools.length > 0) {
     const entry = findTool(namespaces, ref);
     namespace = entry.namespace;
