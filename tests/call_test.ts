@@ -11,6 +11,21 @@ Deno.test("mcpx call prints results, reads arguments and reports failures", asyn
   await using w = await world();
   await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
 
+  await t.step("call of a misspelt tool on a cold cache suggests the nearest name", async () => {
+    const r = await w.mcpx(["call", "everything.ecko", '{"message":"x"}']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, "");
+    assert.match(
+      r.stderr,
+      /^error: unknown tool "everything\.ecko"; did you mean everything\.echo\?/,
+    );
+    assert.doesNotMatch(
+      r.stderr,
+      /mcpx types everything\.ecko/,
+      "no hint to a tool that is not there",
+    );
+  });
+
   await t.step("call prints a text result as text", async () => {
     const r = await w.mcpx(["call", "everything.echo", '{"message":"hello mcpx"}']);
     assert.equal(r.code, 0, r.stderr);
