@@ -300,8 +300,11 @@ function startFailureMessage(spec: ServerSpec, error: unknown, stderr: string): 
 
 /** A one-line description of any thrown value. */
 export function describe(error: unknown): string {
-  if (error instanceof Error) return error.message.split("\n")[0] || error.name;
-  return String(error);
+  if (!(error instanceof Error)) return String(error);
+  const message = error.message.split("\n")[0] || error.name;
+  // fetch says only "fetch failed"; why (connection refused, DNS, TLS) is in `cause`.
+  const cause = error.cause instanceof Error ? error.cause.message.split("\n")[0] : "";
+  return cause && !message.includes(cause) ? `${message}: ${cause}` : message;
 }
 
 function exitText(exit: NonNullable<Instance["exit"]>): string {
