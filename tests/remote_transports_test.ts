@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { eventually, remoteEverything, world } from "./_helpers.ts";
+import { eventually, freePort, remoteEverything, STACK_LINE, world } from "./_helpers.ts";
 
 Deno.test("ls, search, types and call work over Streamable HTTP and SSE", async (t) => {
   await using w = await world();
@@ -85,4 +85,27 @@ Deno.test("ls, search, types and call work over Streamable HTTP and SSE", async 
   } finally {
     await Promise.all([http[Symbol.asyncDispose](), sse[Symbol.asyncDispose]()]);
   }
+});
+
+Deno.test("ls, status and call name the reason a remote refuses connections", async () => {
+  await using w = await world();
+  const port = freePort(); // nothing listens here
+  await w.writeConfig({
+    mcpServers: {
+      gone_http: { url: `http://127.0.0.1:${port}/mcp` },
+      gone_sse: { url: `http://127.0.0.1:${port}/sse` },
+    },
+  });
+  const { namespaces } = await w.json(["ls"]);
+  for (const ns of namespaces) {
+    assert.equal(ns.state, "error");
+    assert.match(ns.error, new RegExp(`at http://127\\.0\\.0\\.1:${port}/(mcp|sse)`));
+    assert.match(ns.error, /[Cc]onnection refused/, ns.error);
+  }
+  const { servers } = await w.json(["status"]);
+  for (const s of servers) assert.match(s.failure.message, /[Cc]onnection refused/);
+  const call = await w.mcpx(["call", "gone_http.echo", '{"message":"x"}']);
+  assert.equal(call.code, 1);
+  assert.match(call.stderr, /^error: server "gone_http" at .*[Cc]onnection refused/);
+  assert.doesNotMatch(call.stderr, STACK_LINE);
 });
