@@ -5,10 +5,21 @@
  */
 
 import assert from "node:assert/strict";
-import { backgroundMcpx, commandLine, eventually, ROOT, stdioServer, world } from "./_helpers.ts";
+import { requestDaemon } from "../client/daemon_request.ts";
+import type { StatusRow } from "../daemon/daemon.ts";
+import {
+  alive,
+  backgroundMcpx,
+  commandLine,
+  eventually,
+  ROOT,
+  stdioServer,
+  world,
+} from "./_helpers.ts";
 
 interface DaemonRecord {
   pid: number;
+  socket: string;
   fingerprint: string;
   configPath: string | null;
   version: string;
@@ -93,6 +104,16 @@ Deno.test("call replaces a daemon of another version instead of talking to it", 
     `the old daemon came up: ${old.output()}`,
   );
   assert.equal(oldRecord.mode, "foreground");
+  // Give the old daemon a server to hold, asking it directly as an old CLI would.
+  const answer = await requestDaemon(oldRecord.socket, "call", {
+    namespace: "everything",
+    tool: "echo",
+    arguments: { message: "old" },
+  });
+  assert.deepEqual(answer, { content: [{ type: "text", text: "Echo: old" }] });
+  const [oldServer] = (await requestDaemon<StatusRow[]>(oldRecord.socket, "status", {}))[0]
+    .instances;
+  assert.ok(oldServer?.pid && alive(oldServer.pid));
 
   const call = await w.mcpx(["call", "everything.echo", '{"message":"new"}']);
   assert.equal(call.code, 0, call.stderr);
@@ -105,4 +126,5 @@ Deno.test("call replaces a daemon of another version instead of talking to it", 
   assert.ok(await eventually(() => old.exited()), "the old daemon exited");
   assert.equal((await old.status).code, 0, old.output());
   assert.deepEqual(daemonPids(w.processes()), [daemons[0].pid]);
+  assert.ok(!alive(oldServer.pid), "the old daemon's server went with it");
 });
