@@ -51,6 +51,8 @@ Deno.test("status, refresh, restart, daemons and stop on a warm daemon", async (
     assert.ok(instance.pid && alive(instance.pid), "the instance's pid is a live process");
     assert.ok(instance.calls >= 1);
     assert.ok(w.processes().includes(instance.pid));
+    const { namespaces } = await w.json(["ls"]);
+    assert.equal(namespaces[0].live, 1, "ls counts the live instance");
     firstPid = instance.pid;
   });
 

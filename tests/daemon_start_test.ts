@@ -86,6 +86,9 @@ Deno.test("an edited config gets a new daemon and the old one is not used for it
   const stale = await w.mcpx(["call", "everything.echo", '{"message":"c"}']);
   assert.equal(stale.code, 1, "the old namespace is gone with the old config");
   assert.match(stale.stderr, /unknown namespace "everything"/);
+
+  assert.deepEqual(await w.json(["stop", "--all"]), { stopped: 2 }, "stop --all stops both");
+  assert.ok(await eventually(() => w.processes().length === 0), `left: ${w.processes()}`);
 });
 
 Deno.test("call replaces a daemon of another version instead of talking to it", async () => {

@@ -57,3 +57,17 @@ Deno.test("daemon stops an instance idle for longer than its idleTimeout", async
   assert.ok(fresh.length > 0, "the next call started a fresh instance");
   assert.ok(fresh.every((pid) => !quickPids.includes(pid)));
 });
+
+Deno.test("an auto-started daemon exits with its servers after daemon.idleTimeout", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  const env = { MCPX_DAEMON_IDLE_TIMEOUT: "1s" };
+  const call = await w.mcpx(["call", "everything.echo", '{"message":"x"}'], { env });
+  assert.equal(call.code, 0, call.stderr);
+  assert.ok(w.processes().length >= 2, "a daemon and its server run after the call");
+  assert.ok(
+    await eventually(() => w.processes().length === 0, 15_000),
+    `the idle daemon and its server exited; left: ${w.processes()}`,
+  );
+  assert.deepEqual((await w.json(["daemons"])).daemons, []);
+});
