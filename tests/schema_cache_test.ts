@@ -57,9 +57,15 @@ Deno.test("ls, types and search answer from the cache after the server's command
     assert.doesNotMatch(r.stderr, STACK_LINE);
   });
 
-  await t.step("the cached tools survive the failed start", async () => {
+  await t.step("the cached tools survive a failed start and a failed refresh", async () => {
     const { namespaces } = await w.json(["ls"]);
     assert.equal(namespaces[0].tools, tools);
+    const refresh = await w.mcpx(["--json", "refresh"]);
+    assert.equal(refresh.code, 1);
+    assert.match(JSON.parse(refresh.stdout).servers.everything.error, /was not found/);
+    const after = await w.json(["ls"]);
+    assert.deepEqual([after.namespaces[0].state, after.namespaces[0].tools], ["error", tools]);
+    assert.match(after.namespaces[0].error, /was not found/);
     const search = await w.json(["search", "echo"]);
     assert.equal(search.hits[0].function, "everything.echo");
   });
