@@ -1,0 +1,806 @@
+/**
+ * `deno task bench`: mcpx's per-command latency against the empty-file floor
+ * of its runtime and against a peer CLI (mcporter), side by side in one run.
+ * See bench/README.md for what is measured and how to read it.
+ *
+ * Flags: --runs N, --slow-runs N, --warmup N, --quick, --skip-peer,
+ * --keep-node-ca-certs, --help.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { markdownTable, ms, ratio, summarize, type Summary } from "./stats.ts";
+import { detectTimer, shellQuote, time, type Timer } from "./timer.ts";
+import { atLeast, type Peer, PEER_DIR, preparePeer } from "./peer.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const RESULTS = `${ROOT}bench/results/`;
+const SERVER_PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31";
+const CALL_ARGS = '{"message":"hi"}';
+/** A command whose checked run takes longer than this gets --slow-runs. */
+const SLOW_MS = 250;
+
+const USAGE =
+  `usage: deno task bench [--runs N] [--slow-runs N] [--warmup N] [--quick] [--skip-peer]
+                       [--keep-node-ca-certs]
+
+  --runs N              timed runs per command (default 20)
+  --slow-runs N         timed runs for slow commands (over 250 ms: the peer's, and any that
+                        start an MCP server every run); default: the smaller of --runs and 8
+  --warmup N            untimed runs first (default 3; at most 1 for slow commands)
+  --quick               --runs 5 --slow-runs 3 --warmup 1
+  --skip-peer           measure mcpx and the floor only
+  --keep-node-ca-certs  leave NODE_EXTRA_CA_CERTS set for node (by default it is removed
+                        from the measured environment; see bench/README.md)
+`;
+
+// ---------------------------------------------------------------- options
+
+const { values: flags } = parseArgs({
+  args: Deno.args,
+  options: {
+    runs: { type: "string" },
+    "slow-runs": { type: "string" },
+    warmup: { type: "string" },
+    quick: { type: "boolean" },
+    "skip-peer": { type: "boolean" },
+    "keep-node-ca-certs": { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+if (flags.help) {
+  console.log(USAGE);
+  Deno.exit(0);
+}
+function count(name: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    console.error(`error: --${name} wants an integer ≥ ${min}, got "${value}"\n\n${USAGE}`);
+    Deno.exit(2);
+  }
+  return n;
+}
+const runs = count("runs", flags.runs, flags.quick ? 5 : 20);
+const slowRuns = count("slow-runs", flags["slow-runs"], flags.quick ? 3 : Math.min(runs, 8));
+const warmup = count("warmup", flags.warmup, flags.quick ? 1 : 3, 0);
+const slowWarmup = Math.min(warmup, 1);
+
+const log = (line: string) => console.error(line);
+const started = performance.now();
+const loadStart = Deno.loadavg();
+
+// ---------------------------------------------------------------- the world
+
+const original = Deno.env.toObject();
+const tmp = await Deno.makeTempDir({ prefix: "mcpx-bench-" });
+const configPath = `${tmp}/mcp.json`;
+const marker = crypto.randomUUID();
+
+// One plain `.mcp.json`-style file for both tools. `imports: []` stops
+// mcporter from merging editor configs (Cursor, Claude, …) from $HOME; mcpx
+// ignores the key.
+await Deno.writeTextFile(
+  configPath,
+  JSON.stringify(
+    {
+      mcpServers: {
+        everything: { command: "npx", args: ["-y", SERVER_PACKAGE, "stdio"] },
+      },
+      imports: [],
+    },
+    null,
+    2,
+  ) + "\n",
+);
+await Deno.writeTextFile(`${tmp}/empty.ts`, "");
+await Deno.writeTextFile(`${tmp}/empty.mjs`, "");
+
+/** Deno's own cache stays the user's (XDG_CACHE_HOME would otherwise move it). */
+async function denoDir(): Promise<string> {
+  if (original.DENO_DIR) return original.DENO_DIR;
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+  return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
+}
+
+const hermetic: Record<string, string> = {};
+for (const [k, v] of Object.entries(original)) {
+  if (!/^(MCPX_|MCPORTER_)/.test(k)) hermetic[k] = v;
+}
+Object.assign(hermetic, {
+  XDG_STATE_HOME: `${tmp}/state`,
+  XDG_CACHE_HOME: `${tmp}/cache`,
+  XDG_CONFIG_HOME: `${tmp}/config`,
+  XDG_DATA_HOME: `${tmp}/data`,
+  DENO_DIR: await denoDir(),
+  MCPX_CONFIG: configPath,
+  MCPX_BENCH_RUN: marker, // every process the bench starts inherits it; see sweep()
+  NO_COLOR: "1",
+});
+/** For the one-time download of the server package: network allowed. */
+const setupEnv = { ...hermetic };
+/** Everything measured: npm offline (loopback only), no update checks. */
+const env: Record<string, string> = {
+  ...hermetic,
+  npm_config_offline: "true",
+  npm_config_update_notifier: "false",
+};
+const caStripped = !!env.NODE_EXTRA_CA_CERTS && !flags["keep-node-ca-certs"];
+if (caStripped) delete env.NODE_EXTRA_CA_CERTS;
+const keepAliveEnv = { ...env, MCPORTER_KEEPALIVE: "everything" };
+
+const mcpx = (...args: string[]) => [
+  Deno.execPath(),
+  "run",
+  "-A",
+  "--config",
+  `${ROOT}deno.json`,
+  `${ROOT}cli/main.ts`,
+  ...args,
+];
+let peer: Peer | undefined;
+const mcporter = (...args: string[]) => [peer!.node, peer!.bin, "--config", configPath, ...args];
+
+/** argv as a reader would type it: repo-relative, `$TMP` for the bench folder. */
+function show(argv: string[]): string {
+  return shellQuote(argv)
+    .replaceAll(Deno.execPath(), "deno")
+    .replaceAll(`${PEER_DIR}node_modules/mcporter/`, "bench/.peer/node_modules/mcporter/")
+    .replaceAll(ROOT, "")
+    .replaceAll(tmp, "$TMP");
+}
+
+interface Exec {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+/** Set on SIGINT/SIGTERM: nothing new starts except the cleanup's stop commands. */
+let interrupted = false;
+class Interrupted extends Error {
+  constructor() {
+    super("interrupted");
+  }
+}
+
+async function exec(
+  argv: string[],
+  e: Record<string, string>,
+  timeoutMs = 60_000,
+  duringCleanup = false,
+): Promise<Exec> {
+  if (interrupted && !duringCleanup) throw new Interrupted();
+  try {
+    const out = await new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      env: e,
+      clearEnv: true,
+      cwd: tmp,
+      stdin: "null",
+      signal: AbortSignal.timeout(timeoutMs),
+    }).output();
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+  } catch (error) {
+    return { code: -1, stdout: "", stderr: String(error) };
+  }
+}
+
+// ---------------------------------------------------------------- cleanup
+
+/** Processes carrying this run's marker: daemons and servers the bench started. */
+async function benchProcesses(): Promise<number[]> {
+  const pids: number[] = [];
+  try {
+    for await (const entry of Deno.readDir("/proc")) {
+      const pid = Number(entry.name);
+      if (!Number.isInteger(pid) || pid === Deno.pid) continue;
+      try {
+        const environ = await Deno.readTextFile(`/proc/${pid}/environ`);
+        if (environ.split("\0").includes(`MCPX_BENCH_RUN=${marker}`)) pids.push(pid);
+      } catch { /* gone, or not ours to read */ }
+    }
+  } catch { /* no /proc (not Linux): rely on the stop commands */ }
+  return pids;
+}
+
+async function sweep(): Promise<number[]> {
+  const pids = await benchProcesses();
+  for (const pid of pids) {
+    try {
+      Deno.kill(pid, "SIGTERM");
+    } catch { /* gone */ }
+  }
+  if (pids.length) await new Promise((r) => setTimeout(r, 1000));
+  for (const pid of await benchProcesses()) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch { /* gone */ }
+  }
+  return pids;
+}
+
+let cleaning: Promise<void> | undefined;
+/** Stops everything the bench started; every caller awaits the same run of it. */
+function cleanup(): Promise<void> {
+  return cleaning ??= stopEverything();
+}
+async function stopEverything(): Promise<void> {
+  log("cleaning up: mcpx stop, mcporter daemon stop, leftover processes, temp folder");
+  await exec(mcpx("stop"), env, 30_000, true);
+  if (peer) await exec(mcporter("daemon", "stop"), keepAliveEnv, 30_000, true);
+  const leftovers = await sweep();
+  if (leftovers.length) {
+    log(`stopped ${leftovers.length} leftover process(es) the bench started: ${leftovers}`);
+  }
+  await Deno.remove(tmp, { recursive: true }).catch(() => {});
+}
+
+const onSignal = async () => {
+  if (interrupted) return;
+  interrupted = true;
+  log("\ninterrupted: stopping what the bench started");
+  await cleanup();
+  Deno.exit(130);
+};
+const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM"];
+for (const s of signals) Deno.addSignalListener(s, onSignal);
+
+// ---------------------------------------------------------------- measuring
+
+/** One side (mcpx, peer or floor) of one row. */
+interface Side {
+  argv: string[];
+  env: Record<string, string>;
+  /** Starts an MCP server on every run: --slow-runs (also chosen when the checked run is slow). */
+  slow?: boolean;
+  prepare?: string[];
+  /** What a correct run prints on stdout (checked once before timing). */
+  expect?: RegExp;
+  /** Set once measured. */
+  result?: { summary: Summary; timesMs: number[]; runs: number; warmup: number } | {
+    error: string;
+  };
+}
+
+/** One row of the table. */
+interface Row {
+  id: string;
+  label: string;
+  kind: "floor" | "job";
+  mcpx?: Side;
+  /** The peer's equivalent, or why it has none. */
+  peer?: Side | { na: string };
+  /** For floor rows: the measured floor. */
+  floor?: Side;
+}
+
+let timer: Timer;
+let exportCount = 0;
+
+async function measure(name: string, side: Side): Promise<void> {
+  let slow = side.slow ?? false;
+  if (side.expect || side.prepare) {
+    if (side.prepare) await exec(side.prepare, side.env);
+    const t = performance.now();
+    const once = await exec(side.argv, side.env, 120_000);
+    if (performance.now() - t > SLOW_MS) slow = true;
+    const bad = once.code !== 0
+      ? `exit ${once.code}: ${(once.stderr || once.stdout).trim().split("\n").slice(-3).join(" ")}`
+      : side.expect && !side.expect.test(once.stdout)
+      ? `unexpected output (wanted ${side.expect}): ${once.stdout.trim().slice(0, 200)}`
+      : undefined;
+    if (bad) {
+      side.result = { error: bad };
+      log(`  ${name}: FAILED before timing — ${bad}`);
+      return;
+    }
+  }
+  if (interrupted) throw new Interrupted();
+  const r = slow ? slowRuns : runs;
+  const w = slow ? slowWarmup : warmup;
+  const t0 = performance.now();
+  const timing = await time(timer, {
+    cmd: side.argv,
+    env: side.env,
+    cwd: tmp,
+    runs: r,
+    warmup: w,
+    prepare: side.prepare,
+    exportPath: `${tmp}/hyperfine-${++exportCount}.json`,
+  });
+  if ("error" in timing) {
+    side.result = { error: timing.error };
+    log(`  ${name}: FAILED — ${timing.error.split("\n")[0]}`);
+    return;
+  }
+  const summary = summarize(timing.timesMs);
+  side.result = { summary, timesMs: timing.timesMs, runs: r, warmup: w };
+  log(
+    `  ${name.padEnd(44)} median ${ms(summary.median).padStart(7)} ms  p90 ${
+      ms(summary.p90).padStart(7)
+    } ms  (${r} runs, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+}
+
+function daemonRecords(): string[] {
+  try {
+    return [...Deno.readDirSync(`${tmp}/state/mcpx/daemons`)]
+      .filter((e) => e.name.endsWith(".json"))
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+// ---------------------------------------------------------------- rows
+
+const NO_SEARCH = "mcporter has no search command (closest: read `mcporter list <server>`)";
+
+const floorDeno: Row = {
+  id: "floor-deno",
+  label: "floor: deno run -A empty.ts",
+  kind: "floor",
+  floor: { argv: [Deno.execPath(), "run", "-A", `${tmp}/empty.ts`], env },
+};
+const floorDenoConfig: Row = {
+  id: "floor-deno-config",
+  label: "floor: deno run -A --config deno.json empty.ts (ratio base)",
+  kind: "floor",
+  floor: {
+    argv: [Deno.execPath(), "run", "-A", "--config", `${ROOT}deno.json`, `${tmp}/empty.ts`],
+    env,
+  },
+};
+const startup: Row = {
+  id: "mcpx-version",
+  label: "mcpx --version (module graph + start, no work)",
+  kind: "floor",
+  mcpx: { argv: mcpx("--version"), env, expect: /mcpx/ },
+};
+const floorNode: Row = {
+  id: "floor-node",
+  label: "peer's floor: node empty.mjs",
+  kind: "floor",
+  peer: { argv: ["node", `${tmp}/empty.mjs`], env },
+};
+const floorNodeCa: Row | undefined = caStripped
+  ? {
+    id: "floor-node-ca-certs",
+    label: "peer's floor: node empty.mjs, NODE_EXTRA_CA_CERTS as set",
+    kind: "floor",
+    peer: {
+      argv: ["node", `${tmp}/empty.mjs`],
+      env: { ...env, NODE_EXTRA_CA_CERTS: original.NODE_EXTRA_CA_CERTS },
+    },
+  }
+  : undefined;
+
+const LS_OK = /everything[\s\S]*ready/;
+const SEARCH_OK = /everything\.echo/;
+const TYPES_OK = /function echo/;
+const CALL_OK = /Echo: hi/;
+const PEER_LS_OK = /everything \(13 tools/;
+const PEER_TYPES_OK = /function echo\(message: string\)/;
+
+const jobs: Row[] = [
+  {
+    id: "ls-warm",
+    label: "ls — daemon warm",
+    kind: "job",
+    mcpx: { argv: mcpx("ls"), env, expect: LS_OK },
+    peer: { argv: [], env: keepAliveEnv, expect: PEER_LS_OK },
+  },
+  {
+    id: "search-warm",
+    label: "search echo — daemon warm",
+    kind: "job",
+    mcpx: { argv: mcpx("search", "echo"), env, expect: SEARCH_OK },
+    peer: { na: NO_SEARCH },
+  },
+  {
+    id: "types-warm",
+    label: "types everything — daemon warm",
+    kind: "job",
+    mcpx: { argv: mcpx("types", "everything"), env, expect: TYPES_OK },
+    peer: { argv: [], env: keepAliveEnv, expect: PEER_TYPES_OK },
+  },
+  {
+    id: "call-warm",
+    label: "call everything.echo — daemon warm",
+    kind: "job",
+    mcpx: { argv: mcpx("call", "everything.echo", CALL_ARGS), env, expect: CALL_OK },
+    peer: { argv: [], env: keepAliveEnv, expect: CALL_OK },
+  },
+  {
+    id: "ls-none",
+    label: "ls — no daemon",
+    kind: "job",
+    mcpx: { argv: mcpx("ls"), env, expect: LS_OK },
+    peer: { argv: [], env, slow: true, expect: PEER_LS_OK },
+  },
+  {
+    id: "search-none",
+    label: "search echo — no daemon",
+    kind: "job",
+    mcpx: { argv: mcpx("search", "echo"), env, expect: SEARCH_OK },
+    peer: { na: NO_SEARCH },
+  },
+  {
+    id: "types-none",
+    label: "types everything — no daemon",
+    kind: "job",
+    mcpx: { argv: mcpx("types", "everything"), env, expect: TYPES_OK },
+    peer: { argv: [], env, slow: true, expect: PEER_TYPES_OK },
+  },
+  {
+    id: "call-cold",
+    label: "call everything.echo — no daemon (starts one)",
+    kind: "job",
+    mcpx: {
+      argv: mcpx("call", "everything.echo", CALL_ARGS),
+      env,
+      slow: true,
+      prepare: mcpx("stop"),
+      expect: CALL_OK,
+    },
+    peer: { argv: [], env, slow: true, expect: CALL_OK },
+  },
+];
+const job = (id: string) => jobs.find((j) => j.id === id)!;
+const peerSide = (id: string) => job(id).peer as Side;
+
+/** Peer argv, filled in once the peer is installed. */
+function fillPeer(): void {
+  peerSide("ls-warm").argv = mcporter("list");
+  peerSide("types-warm").argv = mcporter("list", "everything", "--all-parameters");
+  peerSide("call-warm").argv = mcporter("call", "everything.echo", "message=hi");
+  peerSide("ls-none").argv = mcporter("list");
+  peerSide("types-none").argv = mcporter("list", "everything", "--all-parameters");
+  peerSide("call-cold").argv = mcporter("call", "everything.echo", "message=hi");
+}
+
+// ---------------------------------------------------------------- run
+
+const notes: string[] = [];
+let failure: unknown;
+let peerProblem: string | undefined;
+
+try {
+  timer = await detectTimer();
+  if (timer.kind === "loop") {
+    log(
+      "hyperfine not found (`apt-get install hyperfine` for the preferred timer); " +
+        "timing with performance.now() around Deno.Command(...).output() instead",
+    );
+  }
+  log(
+    `timer: ${timer.kind === "hyperfine" ? timer.version : "in-process loop"}; ` +
+      `runs ${runs} (slow commands ${slowRuns}), warmup ${warmup} (${slowWarmup}); ` +
+      `temp folder ${tmp}`,
+  );
+
+  if (flags["skip-peer"]) {
+    peerProblem = "skipped (--skip-peer)";
+  } else {
+    const prepared = await preparePeer(log);
+    if (typeof prepared === "string") {
+      peerProblem = prepared;
+      log(`peer unavailable: ${prepared}`);
+    } else {
+      peer = prepared;
+      fillPeer();
+      if (peer.engines && !atLeast(peer.nodeVersion, peer.engines.replace(/^[>=^~ ]+/, ""))) {
+        notes.push(
+          `mcporter ${peer.version} declares engines.node ${peer.engines}; this machine's node is ` +
+            `${peer.nodeVersion}. It ran every measured job correctly here (outputs are checked).`,
+        );
+      }
+    }
+  }
+  if (caStripped) {
+    notes.push(
+      "NODE_EXTRA_CA_CERTS is set on this machine; it was removed from the measured environment " +
+        "(node parses the bundle at every start; deno ignores it). Compare the two node floor " +
+        "rows for its cost; --keep-node-ca-certs keeps it.",
+    );
+  }
+
+  log("setup: fetching the server package once, warming deno's module cache");
+  const fetched = await exec(["npx", "-y", SERVER_PACKAGE, "stdio"], setupEnv, 300_000);
+  if (fetched.code !== 0) throw new Error(`npx ${SERVER_PACKAGE} failed: ${fetched.stderr.trim()}`);
+  const version = await exec(mcpx("--version"), env, 300_000);
+  if (version.code !== 0) throw new Error(`mcpx --version failed: ${version.stderr.trim()}`);
+
+  log("setup: first mcpx ls lists the server through a new daemon and fills the schema cache");
+  const first = await exec(mcpx("ls"), env, 120_000);
+  if (first.code !== 0 || !LS_OK.test(first.stdout)) {
+    throw new Error(`mcpx ls failed:\n${first.stdout}${first.stderr}`);
+  }
+
+  log("floors");
+  await measure("deno run -A empty.ts", floorDeno.floor!);
+  await measure("deno run -A --config deno.json empty.ts", floorDenoConfig.floor!);
+  await measure("mcpx --version", startup.mcpx!);
+  await measure("node empty.mjs", floorNode.peer as Side);
+  if (floorNodeCa) await measure("node empty.mjs (NODE_EXTRA_CA_CERTS)", floorNodeCa.peer as Side);
+
+  log("mcpx, daemon warm");
+  const warm = await exec(mcpx("call", "everything.echo", CALL_ARGS), env, 120_000);
+  if (warm.code !== 0 || daemonRecords().length === 0) {
+    throw new Error(`could not warm the mcpx daemon: ${warm.stderr.trim()}`);
+  }
+  for (const id of ["ls-warm", "search-warm", "types-warm", "call-warm"]) {
+    await measure(`mcpx ${job(id).label}`, job(id).mcpx!);
+  }
+
+  log("mcpx, no daemon (schema cache warm)");
+  await exec(mcpx("stop"), env, 30_000);
+  if (daemonRecords().length) throw new Error("mcpx stop left a daemon record behind");
+  for (const id of ["ls-none", "search-none", "types-none"]) {
+    await measure(`mcpx ${job(id).label}`, job(id).mcpx!);
+  }
+  if (daemonRecords().length) {
+    notes.push("A daemon record appeared during the no-daemon runs: discovery started a daemon.");
+  }
+  await measure(`mcpx ${job("call-cold").label}`, job("call-cold").mcpx!);
+  await exec(mcpx("stop"), env, 30_000);
+
+  if (peer) {
+    log("mcporter, no daemon (every run starts the server)");
+    await exec(mcporter("daemon", "stop"), keepAliveEnv, 30_000);
+    for (const id of ["ls-none", "types-none", "call-cold"]) {
+      await measure(`mcporter ${job(id).label}`, peerSide(id));
+    }
+
+    log("mcporter, keep-alive daemon warm (MCPORTER_KEEPALIVE=everything)");
+    const start = await exec(mcporter("daemon", "start"), keepAliveEnv, 120_000);
+    const primed = await exec(mcporter("call", "everything.echo", "message=hi"), keepAliveEnv);
+    const status = await exec(mcporter("daemon", "status"), keepAliveEnv);
+    if (start.code !== 0 || primed.code !== 0 || !/everything: connected/.test(status.stdout)) {
+      const why = `mcporter daemon did not come up: ${status.stdout.trim()} ${start.stderr.trim()}`;
+      for (const id of ["ls-warm", "types-warm", "call-warm"]) peerSide(id).result = { error: why };
+      log(`  ${why}`);
+    } else {
+      for (const id of ["ls-warm", "types-warm", "call-warm"]) {
+        await measure(`mcporter ${job(id).label}`, peerSide(id));
+      }
+    }
+    await exec(mcporter("daemon", "stop"), keepAliveEnv, 30_000);
+  }
+} catch (error) {
+  failure = error;
+} finally {
+  await cleanup();
+  for (const s of signals) Deno.removeSignalListener(s, onSignal);
+}
+if (interrupted) Deno.exit(130);
+
+// ---------------------------------------------------------------- report
+
+type Measured = { summary: Summary; timesMs: number[]; runs: number; warmup: number };
+const measured = (s: Side | { na: string } | undefined): Measured | undefined =>
+  s && "argv" in s && s.result && "summary" in s.result ? s.result : undefined;
+const cell = (s: Side | { na: string } | undefined): string => {
+  if (!s) return "—";
+  if ("na" in s) return "n/a";
+  if (!s.result) return "not run";
+  if ("error" in s.result) return "error";
+  return `${ms(s.result.summary.median)} (${ms(s.result.summary.p90)})`;
+};
+
+const floorMs = measured(floorDenoConfig.floor)?.summary.median;
+const header = [
+  "job",
+  "mcpx median ms (p90)",
+  "peer median ms (p90)",
+  "floor median ms",
+  "mcpx/floor",
+  "mcpx/peer",
+];
+const floorRows = [
+  floorDeno,
+  floorDenoConfig,
+  startup,
+  floorNode,
+  ...(floorNodeCa ? [floorNodeCa] : []),
+];
+const tableRows: string[][] = [
+  ...floorRows.map((r) => [
+    r.label,
+    r.mcpx ? cell(r.mcpx) : "—",
+    r.peer ? cell(r.peer) : "—",
+    r.floor ? cell(r.floor) : r.mcpx ? ms(floorMs ?? NaN) : "—",
+    r.mcpx ? ratio(measured(r.mcpx)?.summary.median, floorMs) : "—",
+    "—",
+  ]),
+  ...jobs.map((r) => {
+    const m = measured(r.mcpx)?.summary.median;
+    const p = measured(r.peer)?.summary.median;
+    return [
+      r.label,
+      cell(r.mcpx),
+      cell(r.peer),
+      ms(floorMs ?? NaN),
+      ratio(m, floorMs),
+      ratio(m, p),
+    ];
+  }),
+];
+
+interface Target {
+  target: string;
+  status: "PASS" | "MISS" | "n/a";
+  detail: string;
+}
+const targets: Target[] = [];
+for (const id of ["ls-warm", "call-warm"]) {
+  const m = measured(job(id).mcpx)?.summary.median;
+  targets.push({
+    target: `warm \`${id.split("-")[0]}\` within 2× of the empty-file floor`,
+    status: m === undefined || floorMs === undefined ? "n/a" : m <= 2 * floorMs ? "PASS" : "MISS",
+    detail: `${ms(m ?? NaN)} ms vs 2 × ${ms(floorMs ?? NaN)} ms = ${ms((floorMs ?? NaN) * 2)} ms`,
+  });
+}
+for (const r of jobs) {
+  const m = measured(r.mcpx)?.summary.median;
+  const p = measured(r.peer)?.summary.median;
+  targets.push({
+    target: `faster than the peer: ${r.label}`,
+    status: m === undefined || p === undefined ? "n/a" : m < p ? "PASS" : "MISS",
+    detail: r.peer && "na" in r.peer
+      ? r.peer.na
+      : m === undefined || p === undefined
+      ? "not measured on both sides"
+      : `${ms(m)} ms vs ${ms(p)} ms`,
+  });
+}
+const versus = targets.filter((t) => t.target.startsWith("faster") && t.status !== "n/a");
+const overall: Target = {
+  target: "faster than the peer on every job (with a peer equivalent)",
+  status: versus.length === 0 ? "n/a" : versus.every((t) => t.status === "PASS") ? "PASS" : "MISS",
+  detail: `${versus.filter((t) => t.status === "PASS").length}/${versus.length} jobs`,
+};
+
+const warmLs = measured(job("ls-warm").mcpx)?.summary.median;
+const coldLs = measured(job("ls-none").mcpx)?.summary.median;
+if (warmLs !== undefined && coldLs !== undefined) {
+  notes.push(
+    `mcpx ls: ${ms(warmLs)} ms with a daemon running, ${ms(coldLs)} ms without; with one it ` +
+      "also asks the daemon for live counts, without one the socket connect fails at once.",
+  );
+}
+const loadEnd = Deno.loadavg();
+notes.push(
+  `Load average (1 min) ${loadStart[0].toFixed(2)} at start, ${loadEnd[0].toFixed(2)} at end, on ` +
+    `${navigator.hardwareConcurrency} CPUs: other work on the machine widens the p90s.`,
+);
+const totalSeconds = (performance.now() - started) / 1000;
+
+const out: string[] = [];
+out.push(
+  `# mcpx bench — ${new Date().toISOString()}`,
+  "",
+  markdownTable(header, tableRows),
+  "",
+  "Medians (p90) in ms over the runs listed in bench/results/latest.json; ratios use medians; " +
+    "the floor is `deno run -A --config deno.json empty.ts`, which is how mcpx itself starts.",
+  "",
+  "## Commands",
+  "",
+);
+const commands = new Map<string, string[]>();
+for (const r of [...floorRows, ...jobs]) {
+  for (const [who, s] of [["mcpx", r.mcpx], ["peer", r.peer], ["floor", r.floor]] as const) {
+    if (!s) continue;
+    const line = "na" in s ? `n/a — ${s.na}` : s.argv.length ? `\`${show(s.argv)}\`` : "not run";
+    const extra = "argv" in s
+      ? [
+        s.env.MCPORTER_KEEPALIVE ? "env MCPORTER_KEEPALIVE=everything" : "",
+        caStripped && s.env.NODE_EXTRA_CA_CERTS ? "env NODE_EXTRA_CA_CERTS as set" : "",
+        s.prepare ? `before each run: \`${show(s.prepare)}\`` : "",
+      ].filter(Boolean)
+      : [];
+    const key = `${who}: ${line}${extra.length ? ` (${extra.join("; ")})` : ""}`;
+    commands.set(key, [...(commands.get(key) ?? []), r.label.replace(/ \(ratio base\)$/, "")]);
+    if ("argv" in s && s.result && "error" in s.result) {
+      notes.push(`${r.label}, ${who}: ERROR ${s.result.error.split("\n")[0]}`);
+    }
+  }
+}
+for (const [key, labels] of commands) out.push(`- ${key} — ${labels.join("; ")}`);
+out.push("", "## Targets", "");
+for (const t of [...targets, overall]) out.push(`- ${t.status} — ${t.target}: ${t.detail}`);
+if (peerProblem) notes.unshift(`Peer not measured: ${peerProblem}.`);
+if (failure) notes.unshift(`The bench stopped early: ${(failure as Error).message ?? failure}`);
+if (notes.length) out.push("", "## Notes", "", ...notes.map((n) => `- ${n}`));
+out.push("", `Total bench time: ${totalSeconds.toFixed(1)} s.`);
+console.log(out.join("\n"));
+
+const sideJson = (s: Side | { na: string } | undefined) => {
+  if (!s) return undefined;
+  if ("na" in s) return { na: s.na };
+  const m = measured(s);
+  return {
+    command: show(s.argv),
+    ...(s.prepare ? { prepare: show(s.prepare) } : {}),
+    ...(s.env.MCPORTER_KEEPALIVE ? { env: { MCPORTER_KEEPALIVE: s.env.MCPORTER_KEEPALIVE } } : {}),
+    ...(m
+      ? {
+        median_ms: m.summary.median,
+        p90_ms: m.summary.p90,
+        mean_ms: m.summary.mean,
+        min_ms: m.summary.min,
+        max_ms: m.summary.max,
+        runs: m.runs,
+        warmup: m.warmup,
+        times_ms: m.timesMs,
+      }
+      : { error: s.result && "error" in s.result ? s.result.error : "not run" }),
+  };
+};
+const git = async (...args: string[]) => {
+  const o = await new Deno.Command("git", { args: ["-C", ROOT, ...args], stderr: "null" })
+    .output().catch(() => undefined);
+  return o?.success ? new TextDecoder().decode(o.stdout).trim() : undefined;
+};
+const report = {
+  date: new Date().toISOString(),
+  total_seconds: totalSeconds,
+  machine: {
+    os: `${Deno.build.os} ${Deno.build.arch}`,
+    cpus: navigator.hardwareConcurrency,
+    loadavg_at_start: loadStart,
+    loadavg_at_end: loadEnd,
+    deno: Deno.version.deno,
+    node: peer?.nodeVersion,
+  },
+  mcpx: {
+    commit: await git("rev-parse", "HEAD"),
+    dirty: !!(await git("status", "--porcelain", "--", ".")),
+  },
+  peer: peer
+    ? {
+      package: "mcporter",
+      version: peer.version,
+      install: peer.installCommand,
+      engines: peer.engines,
+    }
+    : { unavailable: peerProblem },
+  settings: {
+    timer: timer!.kind === "hyperfine" ? timer!.version : "loop",
+    runs,
+    slow_runs: slowRuns,
+    warmup,
+    slow_warmup: slowWarmup,
+    server: SERVER_PACKAGE,
+    node_extra_ca_certs_removed: caStripped,
+  },
+  floor_ms: floorMs,
+  floors: Object.fromEntries(
+    floorRows.map((r) => [r.id, sideJson(r.floor ?? r.mcpx ?? r.peer)]),
+  ),
+  jobs: jobs.map((r) => ({
+    id: r.id,
+    label: r.label,
+    mcpx: sideJson(r.mcpx),
+    peer: sideJson(r.peer),
+    mcpx_over_floor: ratioNumber(measured(r.mcpx)?.summary.median, floorMs),
+    mcpx_over_peer: ratioNumber(
+      measured(r.mcpx)?.summary.median,
+      measured(r.peer)?.summary.median,
+    ),
+  })),
+  targets: [...targets, overall],
+  notes,
+  ...(failure ? { failure: String((failure as Error).message ?? failure) } : {}),
+};
+function ratioNumber(a?: number, b?: number): number | null {
+  return a === undefined || b === undefined || b === 0 ? null : a / b;
+}
+await Deno.mkdir(RESULTS, { recursive: true });
+await Deno.writeTextFile(`${RESULTS}latest.json`, JSON.stringify(report, null, 2) + "\n");
+log(`results: ${RESULTS}latest.json`);
+Deno.exit(failure ? 1 : 0);
