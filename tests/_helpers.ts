@@ -274,39 +274,36 @@ export interface RemoteServer extends AsyncDisposable {
 
 /**
  * Starts `@modelcontextprotocol/server-everything` over Streamable HTTP
- * (`/mcp`) or SSE (`/sse`) on a free port, and waits until it accepts
- * connections. The process does not carry the world's mark, so
- * `w.processes()` lists only what mcpx started.
+ * (`/mcp`) or SSE (`/sse`) on a free port, and waits until it says it
+ * listens there (its own words, so a port another test grabbed meanwhile is
+ * never mistaken for it; then it exits and is started on another port). The
+ * process does not carry the world's mark, so `w.processes()` lists only
+ * what mcpx started.
  */
 export async function remoteEverything(
   w: World,
   transport: "streamableHttp" | "sse",
 ): Promise<RemoteServer> {
-  const port = freePort();
-  const env: Record<string, string> = { ...w.env, PORT: String(port) };
-  delete env.MCPX_TEST_MARK;
   const [command, ...args] = SERVERS.everything;
-  const process = background(command, [...args, transport], { env, cwd: w.dir });
-  const listening = await eventually(async () => {
-    if (process.exited()) return true;
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return true;
-    } catch {
-      return false;
+  let output = "";
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = freePort();
+    const env: Record<string, string> = { ...w.env, PORT: String(port) };
+    delete env.MCPX_TEST_MARK;
+    const process = background(command, [...args, transport], { env, cwd: w.dir });
+    const said = new RegExp(`(listening on|running on) port ${port}\\b`);
+    await eventually(() => process.exited() || said.test(process.output()), 60_000);
+    if (!process.exited() && said.test(process.output())) {
+      return {
+        url: `http://127.0.0.1:${port}/${transport === "sse" ? "sse" : "mcp"}`,
+        process,
+        [Symbol.asyncDispose]: () => process[Symbol.asyncDispose](),
+      };
     }
-  }, 60_000);
-  if (!listening || process.exited()) {
     await process[Symbol.asyncDispose]();
-    throw new Error(
-      `server-everything ${transport} did not listen on ${port}:\n${process.output()}`,
-    );
+    output = process.output();
   }
-  return {
-    url: `http://127.0.0.1:${port}/${transport === "sse" ? "sse" : "mcp"}`,
-    process,
-    [Symbol.asyncDispose]: () => process[Symbol.asyncDispose](),
-  };
+  throw new Error(`server-everything ${transport} did not start listening:\n${output}`);
 }
 
 /** The command line of a live process, as its arguments (empty when gone). */
