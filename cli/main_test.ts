@@ -6,7 +6,11 @@ async function run(argv: string[]) {
   const io = memoryIo();
   const dir = await Deno.makeTempDir();
   try {
-    const code = await main(argv, io, { HOME: dir, MCPX_STATE_DIR: `${dir}/s`, MCPX_CACHE_DIR: `${dir}/c` }, dir);
+    const code = await main(argv, io, {
+      HOME: dir,
+      MCPX_STATE_DIR: `${dir}/s`,
+      MCPX_CACHE_DIR: `${dir}/c`,
+    }, dir);
     return { code, stdout: io.stdout, stderr: io.stderr };
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -46,7 +50,9 @@ Deno.test("main() parses boolean flags the same with or without the full parser"
 Deno.test("main() reads a setting from its generated flag", async () => {
   const result = await run(["--json", "config", "--search-limit", "7"]);
   assert.equal(result.code, 0, result.stderr);
-  const setting = JSON.parse(result.stdout).settings.find((s: { name: string }) => s.name === "search.limit");
+  const setting = JSON.parse(result.stdout).settings.find((s: { name: string }) =>
+    s.name === "search.limit"
+  );
   assert.equal(setting.value, 7);
   assert.equal(setting.source, "flag:--search-limit");
 });

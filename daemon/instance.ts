@@ -122,6 +122,10 @@ export class Instance implements AsyncDisposable {
       await Promise.race(races);
     } catch (error) {
       abort.abort();
+      // An exited child may still have stderr in the pipe: read it to the end first.
+      if (transport instanceof ProcessGroupStdioTransport && transport.stderrDone) {
+        await settlesWithin(transport.stderrDone, 500);
+      }
       const stderr = instance.stderrTail;
       await instance.#closeQuietly();
       throw new ServerError(spec.name, startFailureMessage(spec, error, stderr), {

@@ -57,6 +57,7 @@ export class ProcessGroupStdioTransport implements Transport {
   #closed = false;
   #encoder = new TextEncoder();
   #exited?: Promise<Deno.CommandStatus>;
+  #stderrDone?: Promise<void>;
 
   constructor(launch: StdioLaunch) {
     this.#launch = launch;
@@ -65,6 +66,14 @@ export class ProcessGroupStdioTransport implements Transport {
   /** The child's pid, once started. */
   get pid(): number | undefined {
     return this.#child?.pid;
+  }
+
+  /**
+   * Resolves once everything the child wrote to stderr is in the tail (its
+   * stderr reached end of file); undefined before `start()`.
+   */
+  get stderrDone(): Promise<void> | undefined {
+    return this.#stderrDone;
   }
 
   /** Resolves with the child's exit status; undefined before `start()`. */
@@ -87,7 +96,7 @@ export class ProcessGroupStdioTransport implements Transport {
     this.#writer = this.#child.stdin.getWriter();
     this.#exited = this.#child.status;
     this.#pumpStdout(this.#child.stdout);
-    this.#pumpStderr(this.#child.stderr);
+    this.#stderrDone = this.#pumpStderr(this.#child.stderr);
     this.#exited.then(() => this.#finish());
     return Promise.resolve();
   }
