@@ -47,7 +47,7 @@ export async function run(
   let tool = ref.slice(dot + 1);
   const find = (list: NamespaceEntry[]) =>
     list.find((n) => n.namespace === namespace) ?? list.find((n) => n.server === namespace);
-  let { namespaces, cache } = await ctx.namespaces({ listMissing: false });
+  let { namespaces, cache, disabled } = await ctx.namespaces({ listMissing: false });
   let known = find(namespaces);
   const spec = (await ctx.config()).servers.find((s) => s.name === known?.server);
   if (known && spec && needsListing(cache?.servers[known.server], spec.poolId)) {
@@ -58,7 +58,7 @@ export async function run(
     known = find(namespaces);
   }
   if (!known || known.tools.length > 0) {
-    const entry = findTool(namespaces, ref);
+    const entry = findTool(namespaces, ref, disabled);
     namespace = entry.namespace;
     tool = entry.tool;
   }

@@ -10,7 +10,7 @@ import type { CliContext } from "./context.ts";
 import { findNamespace, findTool } from "../discovery/view.ts";
 import { renderTypes } from "../discovery/typescript.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
-import { UsageError } from "../errors.ts";
+import { NotFoundError, UsageError } from "../errors.ts";
 
 export async function run(ctx: CliContext, refs: string[]): Promise<number> {
   if (refs.length === 0) {
@@ -18,16 +18,24 @@ export async function run(ctx: CliContext, refs: string[]): Promise<number> {
       "name a namespace (`mcpx types fs`) or a tool (`mcpx types fs.read_file`); `mcpx ls` lists them",
     );
   }
-  const { namespaces } = await ctx.namespaces();
+  const { namespaces, disabled } = await ctx.namespaces();
   const picked = new Map<string, { ns: NamespaceEntry; tools: Set<string> | null }>();
   for (const ref of refs) {
     const dot = ref.indexOf(".");
     if (dot < 0) {
-      const ns = findNamespace(namespaces, ref);
+      const ns = findNamespace(namespaces, ref, disabled);
+      if (ns.error && ns.tools.length === 0) {
+        throw new NotFoundError(
+          `namespace "${ns.namespace}" has no tools because listing its server failed: ` +
+            `${
+              ns.error.split("\n")[0]
+            } (\`mcpx status\` shows why; \`mcpx refresh ${ns.namespace}\` lists it again).`,
+        );
+      }
       picked.set(ns.namespace, { ns, tools: null });
       continue;
     }
-    const tool = findTool(namespaces, ref);
+    const tool = findTool(namespaces, ref, disabled);
     const ns = findNamespace(namespaces, tool.namespace);
     const current = picked.get(ns.namespace);
     if (current?.tools === null) continue;

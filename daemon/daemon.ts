@@ -304,8 +304,11 @@ export class Daemon {
     try {
       const lease = await pool.lease(ctx);
       try {
-        const tools = await lease.instance.listTools();
+        const { tools, skipped } = await lease.instance.listTools();
         await addDeclarations(tools);
+        if (skipped.length) {
+          log("warn", "tools skipped", { server: spec.name, skipped });
+        }
         const info = lease.instance.client.getServerVersion();
         const instructions = lease.instance.client.getInstructions();
         entry = {
@@ -316,6 +319,7 @@ export class Daemon {
             : {}),
           ...(instructions ? { instructions } : {}),
           tools,
+          ...(skipped.length ? { skipped } : {}),
         };
       } finally {
         lease.release();
@@ -363,7 +367,12 @@ export class Daemon {
       pid: instance.pid,
       key: instance.key,
     });
-    if (this.#needsListing(instance.spec) && !this.#listing.has(instance.spec.name)) {
+    // Relist when the cache has nothing, or only a failure: the server works now.
+    const entry = this.#cache.servers[instance.spec.name];
+    const failedBefore = entry?.error !== undefined && entry.error.at >= (entry.listedAt ?? "");
+    if (
+      (this.#needsListing(instance.spec) || failedBefore) && !this.#listing.has(instance.spec.name)
+    ) {
       queueMicrotask(() => this.#list(instance.spec).catch(() => {}));
     }
   }

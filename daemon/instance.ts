@@ -19,6 +19,7 @@ import { ServerError, TimeoutError } from "../errors.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { VERSION } from "../version.ts";
 import { settlesWithin, type TimerId } from "./deadline.ts";
+import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 
 /** Why an instance stopped (recorded in status and, later, the log). */
 export type StopReason = "idle" | "crash" | "stop" | "restart" | "start-failed";
@@ -145,33 +146,34 @@ export class Instance implements AsyncDisposable {
   }
 
   /**
-   * Lists every tool (all pages), as the cache stores them.
-   * @throws {ServerError} when `tools/list` fails.
+   * Lists every tool (all pages), as the cache stores them. A malformed tool
+   * is skipped and named in `skipped` rather than failing the listing.
+   * @throws {ServerError} when `tools/list` fails (whole message kept).
    */
-  async listTools(): Promise<CachedTool[]> {
+  async listTools(): Promise<{ tools: CachedTool[]; skipped: SkippedTool[] }> {
+    const tools: CachedTool[] = [];
+    const skipped: SkippedTool[] = [];
     try {
-      const result = await this.client.listTools(undefined, {
-        timeout: this.spec.pool.callTimeoutMs,
-        cacheMode: "bypass",
-      } as never);
-      return result.tools.map((tool) => ({
-        name: tool.name,
-        ...(tool.title ? { title: tool.title } : {}),
-        ...(tool.description ? { description: tool.description } : {}),
-        inputSchema: tool.inputSchema as Record<string, unknown>,
-        ...(tool.outputSchema
-          ? { outputSchema: tool.outputSchema as Record<string, unknown> }
-          : {}),
-        ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
-      }));
+      let cursor: string | undefined;
+      for (let page = 0; page < 1000; page++) {
+        const raw = await this.client.request(
+          { method: "tools/list", params: cursor ? { cursor } : {} },
+          ANY_RESULT,
+          { timeout: this.spec.pool.callTimeoutMs },
+        );
+        const read = readToolsPage(raw);
+        tools.push(...read.tools);
+        skipped.push(...read.skipped);
+        cursor = read.nextCursor;
+        if (!cursor) break;
+      }
+      return { tools, skipped };
     } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
       throw new ServerError(
         this.spec.name,
-        `server "${this.spec.name}": tools/list: ${describe(error)}`,
-        {
-          cause: error,
-          stderrTail: this.stderrTail,
-        },
+        `server "${this.spec.name}": tools/list: ${message.slice(0, 2000)}`,
+        { cause: error, stderrTail: this.stderrTail },
       );
     }
   }

@@ -34,6 +34,8 @@ export interface CachedServer {
   tools: CachedTool[];
   /** The last listing failure; kept until a listing succeeds. */
   error?: { message: string; at: string; stderr?: string };
+  /** Tools the server listed that could not be used, and why (they are left out of `tools`). */
+  skipped?: { name: string; reason: string }[];
   /** The server's `poolId` when it was listed; a mismatch means stale. */
   poolId?: string;
 }
@@ -73,4 +75,8 @@ export interface NamespaceEntry {
   server: string;
   description: string;
   tools: ToolEntry[];
+  /** Tools the configuration hides (`tools`/`excludeTools`), by real name. */
+  excluded?: string[];
+  /** The last listing failure, when it is newer than the last success. */
+  error?: string;
 }

@@ -26,6 +26,8 @@ export interface NamespaceView {
    * collisions, invalid filters, duplicate namespaces), one sentence each.
    */
   problems: string[];
+  /** Servers the configuration disables (`disabled: true`), so a lookup can say so. */
+  disabled: { namespace: string; server: string }[];
 }
 
 /**
@@ -56,9 +58,13 @@ export function namespacesFromCache(
 ): NamespaceView {
   const namespaces: NamespaceEntry[] = [];
   const problems: string[] = [];
+  const disabled: NamespaceView["disabled"] = [];
   const taken = new Map<string, string>();
   for (const server of servers) {
-    if (server.disabled) continue;
+    if (server.disabled) {
+      disabled.push({ namespace: server.namespace, server: server.name });
+      continue;
+    }
     const owner = taken.get(server.namespace);
     if (owner !== undefined) {
       problems.push(
@@ -75,6 +81,14 @@ export function namespacesFromCache(
       description: server.description ?? cached?.serverInfo?.title ?? "",
       tools: [],
     };
+    if (cached?.error && cached.error.at >= (cached.listedAt ?? "")) {
+      entry.error = cached.error.message;
+    }
+    for (const skipped of cached?.skipped ?? []) {
+      problems.push(
+        `server "${server.name}": tool "${skipped.name}" is unusable and left out: ${skipped.reason}`,
+      );
+    }
     namespaces.push(entry);
     let visible: (name: string) => boolean;
     try {
@@ -84,15 +98,26 @@ export function namespacesFromCache(
       continue;
     }
     const byFn = new Map<string, string>();
+    // A tool whose name already is its identifier keeps it (`get_sum` over `get-sum`),
+    // so calling a tool by its exact name never reaches another tool.
     for (const tool of cached?.tools ?? []) {
-      if (!visible(tool.name)) continue;
+      if (visible(tool.name) && tool.name === toIdentifier(tool.name)) {
+        byFn.set(tool.name, tool.name);
+      }
+    }
+    const excluded: string[] = [];
+    for (const tool of cached?.tools ?? []) {
+      if (!visible(tool.name)) {
+        excluded.push(tool.name);
+        continue;
+      }
       if (tool.name.length === 0) {
         problems.push(`server "${server.name}" lists a tool with an empty name; it is skipped.`);
         continue;
       }
       const fn = toIdentifier(tool.name);
       const first = byFn.get(fn);
-      if (first !== undefined) {
+      if (first !== undefined && first !== tool.name) {
         problems.push(
           `server "${server.name}": tools "${first}" and "${tool.name}" both become ` +
             `function "${fn}"; "${tool.name}" is skipped. Exclude one with "excludeTools".`,
@@ -113,8 +138,9 @@ export function namespacesFromCache(
       if (tool.declaration) tool_entry.declaration = tool.declaration;
       entry.tools.push(tool_entry);
     }
+    if (excluded.length) entry.excluded = excluded;
   }
-  return { namespaces, problems };
+  return { namespaces, problems, disabled };
 }
 
 /**
@@ -125,10 +151,21 @@ export function namespacesFromCache(
  * @returns The namespace.
  * @throws {NotFoundError} When no namespace matches; `suggestions` holds the nearest names.
  */
-export function findNamespace(namespaces: NamespaceEntry[], name: string): NamespaceEntry {
+export function findNamespace(
+  namespaces: NamespaceEntry[],
+  name: string,
+  disabled: NamespaceView["disabled"] = [],
+): NamespaceEntry {
   const found = namespaces.find((ns) => ns.namespace === name) ??
     namespaces.find((ns) => ns.server === name);
   if (found) return found;
+  const off = disabled.find((d) => d.namespace === name || d.server === name);
+  if (off) {
+    throw new NotFoundError(
+      `namespace "${off.namespace}" is disabled in the configuration ` +
+        `(mcpServers.${off.server}: "disabled": true); remove that to use it.`,
+    );
+  }
   const suggestions = nearest(name, namespaces.map((ns) => ns.namespace));
   throw new NotFoundError(
     `unknown namespace "${name}"${didYouMean(suggestions)} Run \`mcpx ls\` to list namespaces.`,
@@ -158,7 +195,11 @@ export function findNamespace(namespaces: NamespaceEntry[], name: string): Names
  * }
  * ```
  */
-export function findTool(namespaces: NamespaceEntry[], ref: string): ToolEntry {
+export function findTool(
+  namespaces: NamespaceEntry[],
+  ref: string,
+  disabled: NamespaceView["disabled"] = [],
+): ToolEntry {
   const dot = ref.indexOf(".");
   if (dot < 0) {
     const all = namespaces.flatMap((ns) => ns.tools);
@@ -173,10 +214,25 @@ export function findTool(namespaces: NamespaceEntry[], ref: string): ToolEntry {
       unique,
     );
   }
-  const ns = findNamespace(namespaces, ref.slice(0, dot));
+  const ns = findNamespace(namespaces, ref.slice(0, dot), disabled);
   const name = ref.slice(dot + 1);
-  const tool = ns.tools.find((t) => t.fn === name) ?? ns.tools.find((t) => t.tool === name);
+  const tool = ns.tools.find((t) => t.tool === name) ?? ns.tools.find((t) => t.fn === name);
   if (tool) return tool;
+  const hidden = ns.excluded?.find((t) => t === name || toIdentifier(t) === name);
+  if (hidden) {
+    throw new NotFoundError(
+      `tool "${ns.namespace}.${name}" is hidden by the configuration ` +
+        `(mcpServers.${ns.server}.mcpx.tools / excludeTools); change those lists to use it.`,
+    );
+  }
+  if (ns.error && ns.tools.length === 0) {
+    throw new NotFoundError(
+      `namespace "${ns.namespace}" has no tools because listing its server failed: ` +
+        `${
+          ns.error.split("\n")[0]
+        } (\`mcpx status\` shows why; \`mcpx refresh ${ns.namespace}\` lists it again).`,
+    );
+  }
   const suggestions = nearest(name, ns.tools.map((t) => t.fn)).map((fn) => `${ns.namespace}.${fn}`);
   throw new NotFoundError(
     `unknown tool "${ns.namespace}.${name}"${didYouMean(suggestions)} ` +

@@ -44,9 +44,10 @@ Deno.test("namespacesFromCache() reports colliding identifiers instead of mergin
     [serverSpec("s")],
     cacheOf({ s: [cachedTool("get-page"), cachedTool("get_page"), cachedTool("get.page")] }),
   );
-  assert.deepEqual(namespaces[0].tools.map((t) => t.tool), ["get-page"]);
+  // The tool whose name already is the identifier keeps it, so `s.get_page` calls `get_page`.
+  assert.deepEqual(namespaces[0].tools.map((t) => t.tool), ["get_page"]);
   assert.equal(problems.length, 2);
-  assert.match(problems[0], /"get-page" and "get_page" both become function "get_page"/);
+  assert.match(problems[0], /"get_page" and "get-page" both become function "get_page"/);
   assert.match(problems[0], /server "s"/);
 });
 
@@ -102,7 +103,12 @@ Deno.test("findTool() suggests the nearest names", async (t) => {
       suggestions: ["everything.echo"],
     },
     { ref: "off.secret", message: /^unknown namespace "off"/, suggestions: [] },
-    { ref: "chrome_devtools.close_page", message: /^unknown tool/, suggestions: [] },
+    {
+      ref: "chrome_devtools.close_page",
+      message:
+        /is hidden by the configuration \(mcpServers\.chrome-devtools\.mcpx\.tools \/ excludeTools\)/,
+      suggestions: [],
+    },
   ];
   for (const c of cases) {
     await t.step(c.ref, () => {
@@ -123,4 +129,30 @@ Deno.test("findNamespace() finds by identifier or server name", () => {
   const { namespaces } = namespacesFromCache(servers, cache);
   assert.equal(findNamespace(namespaces, "chrome_devtools").server, "chrome-devtools");
   assert.equal(findNamespace(namespaces, "chrome-devtools").namespace, "chrome_devtools");
+});
+
+Deno.test("findTool() names a disabled namespace and a failed listing instead of 'unknown'", () => {
+  const off = serverSpec("off", { disabled: true });
+  const broken = serverSpec("broken");
+  const cache = cacheOf({ broken: [] });
+  cache.servers.broken = {
+    tools: [],
+    error: { message: "exited with code 3", at: "2026-01-01T00:00:00Z" },
+  };
+  const view = namespacesFromCache([off, broken], cache);
+  assert.throws(
+    () => findTool(view.namespaces, "off.x", view.disabled),
+    /namespace "off" is disabled/,
+  );
+  assert.throws(
+    () => findTool(view.namespaces, "broken.x", view.disabled),
+    /has no tools because listing its server failed: exited with code 3/,
+  );
+});
+
+Deno.test("namespacesFromCache() reports tools the server listed but that are unusable", () => {
+  const cache = cacheOf({ s: [cachedTool("ok")] });
+  cache.servers.s.skipped = [{ name: "bad", reason: '"inputSchema" must be a JSON Schema object' }];
+  const { problems } = namespacesFromCache([serverSpec("s")], cache);
+  assert.match(problems[0], /tool "bad" is unusable and left out: "inputSchema" must be/);
 });

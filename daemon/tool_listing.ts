@@ -1,0 +1,92 @@
+/**
+ * Reading a server's `tools/list` answer leniently: one malformed tool is
+ * skipped with a reason instead of making every tool of the server unusable
+ * (the SDK's own `listTools()` rejects the whole page).
+ *
+ * Shapes: MCP 2025-11-25 `ListToolsResult` (`tools`, `nextCursor`) and `Tool`
+ * (`name`, `title?`, `description?`, `inputSchema`, `outputSchema?`,
+ * `annotations?`).
+ *
+ * @module
+ */
+
+import type { CachedTool } from "../discovery/types.ts";
+
+/** A tool that was left out, and why. */
+export interface SkippedTool {
+  name: string;
+  reason: string;
+}
+
+/** A Standard Schema that accepts any value: validation is done by {@link readTool}. */
+export const ANY_RESULT = {
+  "~standard": {
+    version: 1 as const,
+    vendor: "mcpx",
+    validate: (value: unknown) => ({ value }),
+  },
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * One tool from a `tools/list` page, or the reason it cannot be used.
+ * A missing `inputSchema` is read as "no arguments" (`{ type: "object" }`).
+ */
+export function readTool(raw: unknown): CachedTool | SkippedTool {
+  if (!isObject(raw)) {
+    return { name: "?", reason: `a tool must be an object, got ${JSON.stringify(raw)}` };
+  }
+  const name = raw.name;
+  if (typeof name !== "string" || name === "") {
+    return {
+      name: String(name ?? "?"),
+      reason: `"name" must be a non-empty string, got ${JSON.stringify(name)}`,
+    };
+  }
+  const inputSchema = raw.inputSchema ?? { type: "object" };
+  if (!isObject(inputSchema)) {
+    return {
+      name,
+      reason: `"inputSchema" must be a JSON Schema object, got ${JSON.stringify(inputSchema)}`,
+    };
+  }
+  return {
+    name,
+    ...(typeof raw.title === "string" && raw.title ? { title: raw.title } : {}),
+    ...(typeof raw.description === "string" && raw.description
+      ? { description: raw.description }
+      : {}),
+    inputSchema,
+    ...(isObject(raw.outputSchema) ? { outputSchema: raw.outputSchema } : {}),
+    ...(isObject(raw.annotations) ? { annotations: raw.annotations } : {}),
+  };
+}
+
+/**
+ * Sorts one page's tools into usable ones and skipped ones.
+ * @throws {TypeError} when the page has no `tools` array.
+ */
+export function readToolsPage(page: unknown): {
+  tools: CachedTool[];
+  skipped: SkippedTool[];
+  nextCursor?: string;
+} {
+  if (!isObject(page) || !Array.isArray(page.tools)) {
+    throw new TypeError(
+      `the answer to tools/list has no "tools" array: ${JSON.stringify(page).slice(0, 200)}`,
+    );
+  }
+  const tools: CachedTool[] = [];
+  const skipped: SkippedTool[] = [];
+  for (const raw of page.tools) {
+    const tool = readTool(raw);
+    if ("reason" in tool) skipped.push(tool);
+    else tools.push(tool);
+  }
+  const nextCursor = typeof page.nextCursor === "string" && page.nextCursor
+    ? page.nextCursor
+    : undefined;
+  return { tools, skipped, ...(nextCursor ? { nextCursor } : {}) };
+}
