@@ -17,7 +17,7 @@ import {
 } from "../config/settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
 import type { NamespaceEntry, SchemaCacheFile } from "../discovery/types.ts";
-import { namespacesFromCache } from "../discovery/view.ts";
+import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
 import { needsListing, readSchemaCache, schemaCachePath } from "../daemon/schema_cache.ts";
 import { connectDaemon } from "./daemon_connect.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
@@ -143,7 +143,7 @@ export class CliContext {
    * entry are listed first through the daemon (once; the result is cached).
    */
   async namespaces(options: { listMissing?: boolean } = {}): Promise<
-    { namespaces: NamespaceEntry[]; problems: string[]; cache: SchemaCacheFile | null }
+    NamespaceView & { cache: SchemaCacheFile | null }
   > {
     const config = await this.config();
     let cache = await this.schemaCache();
