@@ -101,17 +101,31 @@ export class Pool {
       if (pending && this.spec.pool.sharing === "shared") {
         return this.#hold(await pending);
       }
-      if (!(await this.#waitForChange(deadline))) {
-        const max = this.spec.pool.max;
-        throw new TimeoutError(
-          `server "${this.spec.name}": no instance for key ${key} became free within ${this.spec.pool.startTimeoutMs} ms ` +
-            `(max ${max} instance${
-              max === 1 ? "" : "s"
-            }, sharing ${this.spec.pool.sharing}); raise mcpx.max or wait`,
-          this.spec.pool.startTimeoutMs,
-        );
-      }
+      if (!(await this.#waitForChange(deadline, signal))) throw this.#busyError(key);
     }
+  }
+
+  /** The error for a caller that found every slot taken: which keys hold them, and what to do. */
+  #busyError(key: string): TimeoutError {
+    const { max, sharing, startTimeoutMs } = this.spec.pool;
+    const now = Date.now();
+    const holders = this.instances.map((i) => {
+      const held = this.holders(i);
+      return `${i.key} (${
+        held ? `held by ${held}` : `idle ${Math.round((now - i.lastUsedAt) / 1000)}s`
+      })`;
+    });
+    const noSession = key.startsWith("call:") && this.spec.pool.scope !== "call"
+      ? ` No session was given, so this call could not share one: pass --session <key> or set MCPX_SESSION_ID.`
+      : "";
+    return new TimeoutError(
+      `server "${this.spec.name}": no instance for key ${key} became free within ${startTimeoutMs} ms ` +
+        `(max ${max} instance${max === 1 ? "" : "s"}, sharing ${sharing}; in use: ${
+          holders.join(", ") || "none"
+        }). ` +
+        `Raise mcpx.max for this server, or free one with \`mcpx restart ${this.spec.namespace}\`.${noSession}`,
+      startTimeoutMs,
+    );
   }
 
   /** Starts an instance for `key` if none is live (warm-up, listing). */
@@ -215,15 +229,20 @@ export class Pool {
     for (const wake of waiters) wake();
   }
 
-  async #waitForChange(deadline: number): Promise<boolean> {
+  /** Waits until an instance is freed, started or gone, `signal` aborts (true), or the deadline (false). */
+  async #waitForChange(deadline: number, signal?: AbortSignal): Promise<boolean> {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
     const changed = await new Promise<boolean>((resolve) => {
       this.#waiters.push(() => resolve(true));
       timer = setTimeout(() => resolve(false), remaining);
+      onAbort = () => resolve(true);
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
     clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
     return changed;
   }
 }
