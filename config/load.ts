@@ -95,10 +95,10 @@ export async function loadConfig(
   const { realPath, bytes, fingerprint } = await readFile(path, options.signal, options.path);
   const text = decode(bytes, path);
   const dir = options.compiledCacheDir;
-  let parsed = dir ? readCompiled(dir, fingerprint, options.env) : undefined;
+  let parsed = dir ? await readCompiled(dir, fingerprint, options.env) : undefined;
   if (!parsed) {
     parsed = await parseConfigText(text, path, options.env);
-    if (dir) writeCompiled(dir, fingerprint, text, options.env, parsed);
+    if (dir) await writeCompiled(dir, fingerprint, text, options.env, parsed);
   }
   return { path, realPath, fingerprint, ...parsed };
 }
