@@ -4,9 +4,10 @@
  * (~40 ms of start-up, measured) and the validation.
  *
  * Sound by construction: the entry is keyed by the configuration's
- * fingerprint (its real path and bytes) and records the value of every
- * environment variable the text names in `${…}`; the same bytes under the
- * same values parse to the same result, anything else is parsed afresh.
+ * fingerprint (its real path, its bytes and the values of the variables it
+ * names in `${…}`) and records a digest of each of those values too; the same
+ * bytes under the same values parse to the same result, anything else is
+ * parsed afresh.
  *
  * Private by construction: the entry holds expanded values (a `Bearer
  * ${TOKEN}` header is stored with the token), so the file is created with

@@ -1,9 +1,12 @@
 /**
  * The configuration fingerprint: keys the daemon's socket and the schema cache,
- * so a different config gets a different daemon and an edited one a new daemon.
+ * so a different config gets a different daemon, an edited one a new daemon,
+ * and so does the same file under different values of the variables it names
+ * in `${…}` (a changed token must not reach a daemon started with the old one).
  *
  * Source: spec 000, "One daemon per config": a fingerprint of the config path
- * plus its bytes.
+ * plus its bytes; the referenced variables are added because their values are
+ * part of what the daemon's servers were started with.
  *
  * @module
  */
@@ -11,11 +14,27 @@
 // WebCrypto rather than node:crypto: loading node:crypto costs every CLI run
 // ~25 ms of start-up (measured), more than the whole warm `mcpx ls` budget.
 
+import { referencedVariables } from "./compiled.ts";
+
 /** The fingerprint used when no configuration file exists: SHA-256 of `"no config"`, 16 hex. */
 export const NO_CONFIG_FINGERPRINT = "8ad2e3a7209f33e0";
 
+const encoder = new TextEncoder();
+
+async function hash16(parts: Uint8Array[]): Promise<string> {
+  const input = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    input.set(part, at);
+    at += part.length;
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", input));
+  return [...digest.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /**
- * Fingerprints a configuration from its real path and bytes. Pure.
+ * Hashes a configuration's real path and bytes only, without the environment: the same
+ * file gives the same value whatever the variables hold. Pure.
  *
  * @param realPath The file's path with symlinks resolved, or null for "no configuration".
  * @param bytes The file's contents (ignored when `realPath` is null).
@@ -23,19 +42,49 @@ export const NO_CONFIG_FINGERPRINT = "8ad2e3a7209f33e0";
  *   {@link NO_CONFIG_FINGERPRINT}.
  * @example
  * ```ts
- * import { fingerprintOf } from "./fingerprint.ts";
- * const a = await fingerprintOf("/p/.mcp.json", new TextEncoder().encode("{}"));
+ * import { contentHashOf } from "./fingerprint.ts";
+ * const a = await contentHashOf("/p/.mcp.json", new TextEncoder().encode("{}"));
  * if (a.length !== 16) throw new Error();
  * ```
  */
-export async function fingerprintOf(realPath: string | null, bytes: Uint8Array): Promise<string> {
+export async function contentHashOf(realPath: string | null, bytes: Uint8Array): Promise<string> {
   if (realPath === null) return NO_CONFIG_FINGERPRINT;
-  const head = new TextEncoder().encode(`${realPath}\0`);
-  const input = new Uint8Array(head.length + bytes.length);
-  input.set(head);
-  input.set(bytes, head.length);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", input));
-  return [...digest.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return await hash16([encoder.encode(`${realPath}\0`), bytes]);
+}
+
+/**
+ * Fingerprints a configuration from its real path, its bytes and the values of the
+ * variables its text names in `${…}` (see `referencedVariables()` in compiled.ts).
+ * Variables the text does not name do not matter. Pure.
+ *
+ * @param realPath The file's path with symlinks resolved, or null for "no configuration".
+ * @param bytes The file's contents (ignored when `realPath` is null).
+ * @param env The environment the configuration is expanded with.
+ * @returns 16 hex chars of SHA-256(`realPath` `\0` bytes `\0` then, sorted by name,
+ *   `NAME=value\0` for each referenced variable that is set and `NAME\0` for one that is
+ *   unset), or {@link NO_CONFIG_FINGERPRINT}.
+ * @example
+ * ```ts
+ * import { fingerprintOf } from "./fingerprint.ts";
+ * const text = new TextEncoder().encode(`{ "x": "\${T}" }`);
+ * const a = await fingerprintOf("/p/.mcp.json", text, { T: "1" });
+ * const b = await fingerprintOf("/p/.mcp.json", text, { T: "2" });
+ * if (a.length !== 16 || a === b) throw new Error();
+ * ```
+ */
+export async function fingerprintOf(
+  realPath: string | null,
+  bytes: Uint8Array,
+  env: Record<string, string | undefined>,
+): Promise<string> {
+  if (realPath === null) return NO_CONFIG_FINGERPRINT;
+  const names = referencedVariables(new TextDecoder().decode(bytes)).sort();
+  // A variable name holds no `=` or NUL and a value no NUL, so each entry reads one way.
+  const variables = names.map((name) => {
+    const value = env[name];
+    return value === undefined ? `${name}\0` : `${name}=${value}\0`;
+  }).join("");
+  return await hash16([encoder.encode(`${realPath}\0`), bytes, encoder.encode(`\0${variables}`)]);
 }
 
 /** A configuration file as read for fingerprinting. */
@@ -46,31 +95,38 @@ export interface FingerprintedFile {
   bytes: Uint8Array;
   /** 16 hex chars; see {@link fingerprintOf}. */
   fingerprint: string;
+  /** 16 hex chars of the path and bytes only; see {@link contentHashOf}. */
+  contentHash: string;
 }
 
 /**
  * Resolves `path`'s symlinks, reads it, and fingerprints it.
  *
  * @param path A configuration file.
- * @param options `signal` aborts before reading.
- * @returns `{ realPath, bytes, fingerprint }`.
+ * @param options `env` the configuration is expanded with; `signal` aborts before reading.
+ * @returns `{ realPath, bytes, fingerprint, contentHash }`.
  * @throws {Deno.errors.NotFound} And other filesystem errors, unchanged.
  * @throws {DOMException} `AbortError` when `signal` is already aborted.
  * @example
  * ```ts
  * import { fingerprintFile } from "./fingerprint.ts";
  * const tmp = await Deno.makeTempFile();
- * const { fingerprint } = await fingerprintFile(tmp);
+ * const { fingerprint } = await fingerprintFile(tmp, { env: {} });
  * await Deno.remove(tmp);
  * if (fingerprint.length !== 16) throw new Error();
  * ```
  */
 export async function fingerprintFile(
   path: string,
-  options: { signal?: AbortSignal } = {},
+  options: { env: Record<string, string | undefined>; signal?: AbortSignal },
 ): Promise<FingerprintedFile> {
   options.signal?.throwIfAborted();
   const realPath = await Deno.realPath(path);
   const bytes = await Deno.readFile(realPath, { signal: options.signal });
-  return { realPath, bytes, fingerprint: await fingerprintOf(realPath, bytes) };
+  return {
+    realPath,
+    bytes,
+    fingerprint: await fingerprintOf(realPath, bytes, options.env),
+    contentHash: await contentHashOf(realPath, bytes),
+  };
 }

@@ -87,12 +87,18 @@ export async function loadConfig(
       path: null,
       realPath: null,
       fingerprint: NO_CONFIG_FINGERPRINT,
+      contentHash: NO_CONFIG_FINGERPRINT,
       servers: [],
       document: {},
       warnings: [],
     };
   }
-  const { realPath, bytes, fingerprint } = await readFile(path, options.signal, options.path);
+  const { realPath, bytes, fingerprint, contentHash } = await readFile(
+    path,
+    options.env,
+    options.signal,
+    options.path,
+  );
   const text = decode(bytes, path);
   const dir = options.compiledCacheDir;
   let parsed = dir ? await readCompiled(dir, fingerprint, options.env) : undefined;
@@ -100,7 +106,7 @@ export async function loadConfig(
     parsed = await parseConfigText(text, path, options.env);
     if (dir) await writeCompiled(dir, fingerprint, text, options.env, parsed);
   }
-  return { path, realPath, fingerprint, ...parsed };
+  return { path, realPath, fingerprint, contentHash, ...parsed };
 }
 
 /**
@@ -127,7 +133,7 @@ export async function readConfigLayers(
     : findConfigLayers({ cwd: options.cwd, env: options.env });
   const layers: { file: string; document: Record<string, unknown> }[] = [];
   for (const file of files) {
-    const { bytes } = await readFile(file, options.signal, options.path);
+    const { bytes } = await readFile(file, options.env, options.signal, options.path);
     const text = decode(bytes, file);
     if (text.trim() === "") {
       layers.push({ file, document: {} });
@@ -152,9 +158,14 @@ export async function readConfigLayers(
   return layers;
 }
 
-async function readFile(path: string, signal: AbortSignal | undefined, explicit?: string) {
+async function readFile(
+  path: string,
+  env: Record<string, string | undefined>,
+  signal: AbortSignal | undefined,
+  explicit?: string,
+) {
   try {
-    return await fingerprintFile(path, { signal });
+    return await fingerprintFile(path, { env, signal });
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") throw error;
     if (error instanceof Deno.errors.NotFound) {

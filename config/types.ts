@@ -117,10 +117,20 @@ export interface LoadedConfig {
   /** `path` with symlinks resolved, or null. */
   realPath: string | null;
   /**
-   * Fingerprint of the real path and the file's bytes, 16 hex chars. Keys the
-   * daemon's socket and the schema cache ("One daemon per config").
+   * Fingerprint of the real path, the file's bytes and the values of the
+   * variables the file names in `${…}`, 16 hex chars. Keys the daemon's socket
+   * and the schema cache ("One daemon per config"), so a changed token gets its
+   * own daemon. See config/fingerprint.ts `fingerprintOf()`.
    */
   fingerprint: string;
+  /**
+   * 16 hex chars of SHA-256 of the real path and the file's bytes only, without
+   * the environment (config/fingerprint.ts `contentHashOf()`): two fingerprints
+   * with one `contentHash` are the same file under different variable values,
+   * and a different `contentHash` means the file was edited. Set by
+   * `loadConfig()`; the no-config value is `NO_CONFIG_FINGERPRINT`.
+   */
+  contentHash?: string;
   /** Enabled and disabled servers, in file order. */
   servers: ServerSpec[];
   /** The parsed document (for settings lookups), JSONC already parsed. */
