@@ -11,7 +11,7 @@ import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/typ
 import { NotFoundError, ServerError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { dirname } from "../config/posix_path.ts";
-import { describe, type Instance } from "./instance.ts";
+import { describe, type Instance, SessionLostError } from "./instance.ts";
 import { Pool } from "./pool.ts";
 import type { CallerContext } from "./scope_key.ts";
 import {
@@ -142,6 +142,24 @@ export class Daemon {
   ): Promise<unknown> {
     const pool = this.poolFor(namespace);
     const realName = this.#realToolName(pool.spec, tool);
+    try {
+      return await this.#callOnce(pool, namespace, realName, args, ctx, options);
+    } catch (error) {
+      // A remote that restarted forgot our session; the call never ran, so run it once more.
+      if (!(error instanceof SessionLostError)) throw error;
+      log("info", "session lost, retrying on a new connection", { namespace, tool: realName });
+      return await this.#callOnce(pool, namespace, realName, args, ctx, options);
+    }
+  }
+
+  async #callOnce(
+    pool: Pool,
+    namespace: string,
+    realName: string,
+    args: Record<string, unknown>,
+    ctx: CallerContext,
+    options: { timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<unknown> {
     const lease = await pool.lease(ctx, options.signal);
     const started = performance.now();
     try {

@@ -21,6 +21,29 @@ import { VERSION } from "../version.ts";
 import { settlesWithin, type TimerId } from "./deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 
+/** A remote's answer meaning it does not know our `Mcp-Session-Id` (restarted or expired). */
+const SESSION_LOST = {
+  test: (message: string) =>
+    /session/i.test(message) &&
+    /\b40[04]\b|not found|no valid|invalid|unknown|expired/i.test(message),
+};
+/** Transport failures after which a remote connection is not reused. */
+const CONNECTION_FAILED =
+  /fetch failed|ECONNREFUSED|ECONNRESET|connection (refused|reset|closed)|socket/i;
+
+/**
+ * A remote server rejected a call because it no longer knows the session
+ * (MCP 2025-11-25, Streamable HTTP "Session Management": 404 for an unknown
+ * session id; some servers answer 400). The call did not run; the instance
+ * is closed, and retrying on a new one is safe.
+ */
+export class SessionLostError extends ServerError {
+  constructor(server: string, message: string, options?: ErrorOptions) {
+    super(server, message, options);
+    this.name = "SessionLostError";
+  }
+}
+
 /** Why an instance stopped (recorded in status and, later, the log). */
 export type StopReason = "idle" | "crash" | "stop" | "restart" | "start-failed";
 
@@ -209,6 +232,20 @@ export class Instance implements AsyncDisposable {
           timeoutMs,
           { cause: error },
         );
+      }
+      if (this.spec.transport !== "stdio" && !this.closed) {
+        if (SESSION_LOST.test(message)) {
+          // The remote forgot our session (it restarted): the request was not
+          // run, so the caller may retry on a fresh connection.
+          await this.close("crash");
+          throw new SessionLostError(
+            this.spec.name,
+            `${this.spec.namespace}.${tool}: the server no longer knows this connection's session (${message})`,
+            { cause: error },
+          );
+        }
+        // A connection that failed at the transport is not reused.
+        if (CONNECTION_FAILED.test(message)) await this.close("crash");
       }
       if (this.closed && this.#transport instanceof ProcessGroupStdioTransport) {
         // The exit status arrives a moment after the pipe closes.
