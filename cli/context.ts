@@ -11,12 +11,13 @@ import { type McpxPaths, mcpxPaths } from "../config/paths.ts";
 import {
   type ResolvedSettings,
   resolveSettings,
+  settingDeclaration,
   settingEnvName,
   settingFlagName,
   type SettingValue,
 } from "../config/settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
-import type { NamespaceEntry, SchemaCacheFile } from "../discovery/types.ts";
+import type { SchemaCacheFile } from "../discovery/types.ts";
 import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
 import { needsListing, readSchemaCache, schemaCachePath } from "../daemon/schema_cache.ts";
 import { connectDaemon } from "./daemon_connect.ts";
@@ -92,13 +93,13 @@ export class CliContext {
       for (const name of ["paths.state", "paths.cache"]) {
         const source = settings.values[name].source;
         if (source.startsWith("file:")) {
+          const variables = [settingEnvName(name), ...(settingDeclaration(name).envAliases ?? [])];
           settings.warnings.push(
             `${name} is set in ${source.slice(5)}, but it is read only from ${
-              settingEnvName(name)
-            } or ` +
-              `${
-                settingFlagName(name)
-              } (it says where the configuration is cached); the file's value is ignored`,
+              variables.join(" or ")
+            } or ${
+              settingFlagName(name)
+            } (it says where the configuration is cached); the file's value is ignored`,
           );
         }
       }
@@ -125,10 +126,20 @@ export class CliContext {
    */
   paths(): McpxPaths {
     const flags = this.#options.flags;
+    // A flag wins over both environment spellings, so it replaces them.
+    const flag = (name: string): Record<string, string | undefined> => {
+      const value = flags[name];
+      if (typeof value !== "string") return {};
+      const aliases = settingDeclaration(name).envAliases ?? [];
+      return {
+        [settingEnvName(name)]: value,
+        ...Object.fromEntries(aliases.map((alias) => [alias, undefined])),
+      };
+    };
     return this.#paths ??= mcpxPaths({
       ...this.env,
-      ...(typeof flags["paths.state"] === "string" ? { MCPX_STATE_DIR: flags["paths.state"] } : {}),
-      ...(typeof flags["paths.cache"] === "string" ? { MCPX_CACHE_DIR: flags["paths.cache"] } : {}),
+      ...flag("paths.state"),
+      ...flag("paths.cache"),
     });
   }
 

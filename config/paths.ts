@@ -5,19 +5,28 @@
  * Source: spec 000, "Configuration" (user config locations), "Zero-context
  * discovery" (`$XDG_CACHE_HOME/mcpx`), and "Where a setting is read"
  * (`paths.state` and `paths.cache` are read on their own path, before settings
- * resolve, so they are applied here from `MCPX_STATE_DIR` / `MCPX_CACHE_DIR`).
+ * resolve, so they are applied here from their environment spellings,
+ * `MCPX_PATHS_STATE` or `MCPX_STATE_DIR` and `MCPX_PATHS_CACHE` or
+ * `MCPX_CACHE_DIR`, read and converted as config/settings.ts does).
  *
  * @module
  */
 
-import { join, resolve } from "./posix_path.ts";
+import { join } from "./posix_path.ts";
 import { ConfigError } from "../errors.ts";
+import { parseSettingValue, settingDeclaration, settingEnvSpelling } from "./settings.ts";
 
 /** The directories mcpx uses, all absolute. */
 export interface McpxPaths {
-  /** `MCPX_STATE_DIR`, else `$XDG_STATE_HOME/mcpx`, else `~/.local/state/mcpx`. */
+  /**
+   * `MCPX_PATHS_STATE` (or `MCPX_STATE_DIR`), else `$XDG_STATE_HOME/mcpx`, else
+   * `~/.local/state/mcpx`.
+   */
   stateDir: string;
-  /** `MCPX_CACHE_DIR`, else `$XDG_CACHE_HOME/mcpx`, else `~/.cache/mcpx`. */
+  /**
+   * `MCPX_PATHS_CACHE` (or `MCPX_CACHE_DIR`), else `$XDG_CACHE_HOME/mcpx`, else
+   * `~/.cache/mcpx`.
+   */
   cacheDir: string;
   /**
    * User configuration directories, most specific first: `$XDG_CONFIG_HOME/mcpx` (when set)
@@ -35,12 +44,15 @@ export interface McpxPaths {
 /**
  * Resolves mcpx's directories from an environment map. Pure: reads no files.
  * Relative `XDG_*` values are ignored, as the XDG Base Directory spec asks;
- * relative `MCPX_*_DIR` values resolve against the process's working directory.
+ * relative `MCPX_PATHS_*` / `MCPX_*_DIR` values resolve against the process's
+ * working directory and a leading `~/` against `HOME`, as settings do.
  *
  * @param env The environment to read (`HOME`, `XDG_STATE_HOME`, `XDG_CACHE_HOME`,
- *   `XDG_CONFIG_HOME`, `MCPX_STATE_DIR`, `MCPX_CACHE_DIR`).
+ *   `XDG_CONFIG_HOME`, `MCPX_PATHS_STATE`, `MCPX_STATE_DIR`, `MCPX_PATHS_CACHE`,
+ *   `MCPX_CACHE_DIR`; an empty value counts as unset).
  * @returns The directories; see {@link McpxPaths}.
- * @throws {ConfigError} When a state or cache directory is needed from `HOME` and `HOME` is unset.
+ * @throws {ConfigError} When a state or cache directory is needed from `HOME` and `HOME` is
+ *   unset, or when the two spellings of `paths.state` or `paths.cache` disagree.
  * @example
  * ```ts
  * import { mcpxPaths } from "./paths.ts";
@@ -62,21 +74,25 @@ export function mcpxPaths(
         null,
         "",
         `cannot place the ${parts.at(-2) ?? "mcpx"} directory: HOME is unset; ` +
-          `set HOME, ${variable}, or the matching MCPX_*_DIR variable`,
+          `set HOME, ${variable}, or the matching MCPX_PATHS_* variable`,
       );
     }
     return join(home, ...parts);
   };
-  const stateDir = env.MCPX_STATE_DIR
-    ? resolve(env.MCPX_STATE_DIR)
-    : xdg("XDG_STATE_HOME")
-    ? join(xdg("XDG_STATE_HOME")!, "mcpx")
-    : fromHome("XDG_STATE_HOME", ".local", "state", "mcpx");
-  const cacheDir = env.MCPX_CACHE_DIR
-    ? resolve(env.MCPX_CACHE_DIR)
-    : xdg("XDG_CACHE_HOME")
-    ? join(xdg("XDG_CACHE_HOME")!, "mcpx")
-    : fromHome("XDG_CACHE_HOME", ".cache", "mcpx");
+  const fromSetting = (name: string) => {
+    const variable = settingEnvSpelling(name, env);
+    return variable === undefined
+      ? undefined
+      : parseSettingValue(settingDeclaration(name), env[variable], { home }) as string;
+  };
+  const stateDir = fromSetting("paths.state") ??
+    (xdg("XDG_STATE_HOME")
+      ? join(xdg("XDG_STATE_HOME")!, "mcpx")
+      : fromHome("XDG_STATE_HOME", ".local", "state", "mcpx"));
+  const cacheDir = fromSetting("paths.cache") ??
+    (xdg("XDG_CACHE_HOME")
+      ? join(xdg("XDG_CACHE_HOME")!, "mcpx")
+      : fromHome("XDG_CACHE_HOME", ".cache", "mcpx"));
   const configDirs: string[] = [];
   const xdgConfig = xdg("XDG_CONFIG_HOME");
   if (xdgConfig) configDirs.push(join(xdgConfig, "mcpx"));

@@ -44,6 +44,26 @@ Deno.test("mcpxPaths() behaviour", async (t) => {
       configFiles: ["/h/.config/mcpx/config.json", "/h/.mcpx.json", "/etc/mcpx/config.json"],
     },
     {
+      name: "uses MCPX_PATHS_STATE and MCPX_PATHS_CACHE, the settings' generated names",
+      env: { HOME: "/h", XDG_STATE_HOME: "/s", MCPX_PATHS_STATE: "/ps", MCPX_PATHS_CACHE: "/pc" },
+      stateDir: "/ps",
+      cacheDir: "/pc",
+      configFiles: ["/h/.config/mcpx/config.json", "/h/.mcpx.json", "/etc/mcpx/config.json"],
+    },
+    {
+      name: "accepts both spellings when they agree, and treats an empty one as unset",
+      env: {
+        HOME: "/h",
+        MCPX_PATHS_STATE: "/st",
+        MCPX_STATE_DIR: "/st",
+        MCPX_PATHS_CACHE: "",
+        MCPX_CACHE_DIR: "/ca",
+      },
+      stateDir: "/st",
+      cacheDir: "/ca",
+      configFiles: ["/h/.config/mcpx/config.json", "/h/.mcpx.json", "/etc/mcpx/config.json"],
+    },
+    {
       name: "deduplicates XDG_CONFIG_HOME equal to ~/.config",
       env: { HOME: "/h", XDG_CONFIG_HOME: "/h/.config" },
       stateDir: "/h/.local/state/mcpx",
@@ -57,6 +77,23 @@ Deno.test("mcpxPaths() behaviour", async (t) => {
       assert.equal(p.stateDir, c.stateDir);
       assert.equal(p.cacheDir, c.cacheDir);
       assert.deepEqual(p.configFiles, c.configFiles);
+    });
+  }
+  for (
+    const [setting, a, b] of [
+      ["paths.state", "MCPX_PATHS_STATE", "MCPX_STATE_DIR"],
+      ["paths.cache", "MCPX_PATHS_CACHE", "MCPX_CACHE_DIR"],
+    ]
+  ) {
+    await t.step(`throws a ConfigError when ${a} and ${b} disagree`, () => {
+      assert.throws(() => mcpxPaths({ HOME: "/h", [a]: "/one", [b]: "/two" }), (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.equal(e.file, "environment");
+        for (const part of [setting, `${a}="/one"`, `${b}="/two"`, "unset all but one"]) {
+          assert.ok(e.message.includes(part), `${e.message} lacks ${part}`);
+        }
+        return true;
+      });
     });
   }
   await t.step("throws a ConfigError naming HOME when nothing locates the state directory", () => {

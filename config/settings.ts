@@ -53,12 +53,14 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     name: "paths.state",
     type: "path",
     default: "",
+    envAliases: ["MCPX_STATE_DIR"],
     help: "Directory for sockets, logs and the log index; empty means $XDG_STATE_HOME/mcpx",
   },
   {
     name: "paths.cache",
     type: "path",
     default: "",
+    envAliases: ["MCPX_CACHE_DIR"],
     help: "Directory for the schema cache; empty means $XDG_CACHE_HOME/mcpx",
   },
   {
@@ -164,6 +166,43 @@ export function settingDeclaration(name: string): SettingDeclaration {
  */
 export function settingEnvName(name: string): string {
   return `MCPX_${splitWords(name).join("_").toUpperCase()}`;
+}
+
+/**
+ * The environment variable a setting is read from: its generated name, else the first
+ * of its `envAliases` that is set. An empty variable counts as unset.
+ *
+ * @param name Dotted name, e.g. `paths.state`.
+ * @param env Environment map.
+ * @returns e.g. `MCPX_STATE_DIR`, or undefined when no spelling is set.
+ * @throws {ConfigError} When two spellings are set to different values (file
+ *   `environment`, path the variables), naming each variable and value.
+ * @throws {RangeError} When no setting has that name.
+ * @example
+ * ```ts
+ * import { settingEnvSpelling } from "./settings.ts";
+ * if (settingEnvSpelling("paths.state", { MCPX_STATE_DIR: "/s" }) !== "MCPX_STATE_DIR") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function settingEnvSpelling(
+  name: string,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const decl = settingDeclaration(name);
+  const spellings = [settingEnvName(decl.name), ...(decl.envAliases ?? [])]
+    .filter((v) => env[v] !== undefined && env[v] !== "");
+  if (spellings.length > 1 && new Set(spellings.map((v) => env[v])).size > 1) {
+    throw new ConfigError(
+      "environment",
+      spellings.join(", "),
+      `two spellings of setting ${decl.name} disagree (${
+        spellings.map((v) => `${v}=${describeValue(env[v])}`).join(", ")
+      }); unset all but one`,
+    );
+  }
+  return spellings[0];
 }
 
 /**
@@ -389,21 +428,13 @@ export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettin
       }
     }
 
-    const spellings = [settingEnvName(decl.name), ...(decl.envAliases ?? [])]
-      .filter((v) => env[v] !== undefined && env[v] !== "");
-    if (spellings.length > 1 && new Set(spellings.map((v) => env[v])).size > 1) {
-      fileProblems.push(
-        new ConfigError(
-          "environment",
-          spellings.join(", "),
-          `two spellings of setting ${decl.name} disagree (${
-            spellings.map((v) => `${v}=${describeValue(env[v])}`).join(", ")
-          }); unset all but one`,
-        ),
-      );
-    } else if (spellings.length > 0) {
-      apply(env[spellings[0]], `env:${spellings[0]}`, cwd, fileProblems);
+    let variable: string | undefined;
+    try {
+      variable = settingEnvSpelling(decl.name, env);
+    } catch (error) {
+      fileProblems.push(error as Error);
     }
+    if (variable !== undefined) apply(env[variable], `env:${variable}`, cwd, fileProblems);
 
     if (Object.hasOwn(flags, decl.name)) {
       const raw = flags[decl.name];

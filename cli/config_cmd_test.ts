@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { main } from "./main.ts";
+import { memoryIo } from "./io.ts";
+
+interface Shown {
+  settings: { name: string; value: unknown; source: string }[];
+  paths: { stateDir: string; cacheDir: string };
+}
+
+Deno.test("config --json shows the paths.state and paths.cache in use, by either spelling", async (t) => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-config-cmd-" }));
+  const run = async (env: Record<string, string>, argv: string[] = []) => {
+    const io = memoryIo();
+    const code = await main(["--json", "config", ...argv], io, { HOME: dir, ...env }, dir);
+    return { code, io };
+  };
+  const shown = async (env: Record<string, string>, argv: string[] = []) => {
+    const { code, io } = await run(env, argv);
+    assert.equal(code, 0, io.stderr);
+    return JSON.parse(io.stdout) as Shown;
+  };
+  try {
+    for (
+      const [setting, key, names] of [
+        ["paths.state", "stateDir", ["MCPX_PATHS_STATE", "MCPX_STATE_DIR"]],
+        ["paths.cache", "cacheDir", ["MCPX_PATHS_CACHE", "MCPX_CACHE_DIR"]],
+      ] as const
+    ) {
+      for (const variable of names) {
+        await t.step(`${variable} sets ${setting} and ${key}`, async () => {
+          const value = `${dir}/${variable.toLowerCase()}`;
+          const out = await shown({ [variable]: value });
+          const resolved = out.settings.find((s) => s.name === setting)!;
+          assert.deepEqual([resolved.value, resolved.source], [value, `env:${variable}`]);
+          assert.equal(out.paths[key], value);
+        });
+      }
+      await t.step(`a flag for ${setting} wins over both spellings`, async () => {
+        const flag = `--${setting.replace(".", "-")}`;
+        const out = await shown({ [names[0]]: `${dir}/a`, [names[1]]: `${dir}/a` }, [
+          flag,
+          `${dir}/f`,
+        ]);
+        const resolved = out.settings.find((s) => s.name === setting)!;
+        assert.deepEqual([resolved.value, resolved.source], [`${dir}/f`, `flag:${flag}`]);
+        assert.equal(out.paths[key], `${dir}/f`);
+      });
+      await t.step(`${names.join(" and ")} disagreeing is an error naming both`, async () => {
+        const { code, io } = await run({ [names[0]]: `${dir}/a`, [names[1]]: `${dir}/b` });
+        assert.equal(code, 1);
+        assert.match(io.stderr, new RegExp(`${names[0]}.*${names[1]}.*unset all but one`));
+      });
+    }
+    await t.step(
+      "a file's paths.state is ignored, and the warning names the variables",
+      async () => {
+        await Deno.writeTextFile(
+          `${dir}/.mcp.json`,
+          JSON.stringify({ mcpServers: {}, paths: { state: "/nowhere" } }),
+        );
+        const { code, io } = await run({});
+        assert.equal(code, 0, io.stderr);
+        const out = JSON.parse(io.stdout);
+        assert.notEqual(out.paths.stateDir, "/nowhere");
+        const warning = out.warnings.find((w: string) => w.startsWith("paths.state is set in"));
+        assert.match(warning, /only from MCPX_PATHS_STATE or MCPX_STATE_DIR or --paths-state/);
+      },
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
