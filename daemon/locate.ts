@@ -33,6 +33,12 @@ export interface DaemonRecord {
   pid: number;
   socket: string;
   configPath: string | null;
+  /**
+   * Hash of the configuration's path and bytes only (not the environment), so
+   * a daemon for an edited file can tell older ones apart from ones serving
+   * the same file under other variable values.
+   */
+  contentHash?: string;
   version: string;
   mode: "auto" | "foreground";
   startedAt: string;

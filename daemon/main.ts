@@ -15,7 +15,7 @@ import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import { Daemon, type DaemonMode } from "./daemon.ts";
 import { serveDaemon } from "./http.ts";
-import { daemonFiles, type DaemonRecord } from "./locate.ts";
+import { daemonFiles, type DaemonRecord, readDaemonRecords } from "./locate.ts";
 import { schemaCachePath } from "./schema_cache.ts";
 import { type Level, log, logToFile, setLogLevel } from "./log.ts";
 import { describe } from "./instance.ts";
@@ -95,6 +95,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     pid: Deno.pid,
     socket: files.socket,
     configPath: config.path,
+    ...(config.contentHash ? { contentHash: config.contentHash } : {}),
     version: daemon.version,
     mode: options.mode,
     startedAt: new Date(daemon.startedAt).toISOString(),
@@ -102,6 +103,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   await Deno.mkdir(dirname(files.record), { recursive: true });
   await Deno.writeTextFile(files.record, JSON.stringify(record));
   log("info", "daemon started", { ...record });
+  await stopOutdated(paths.stateDir, record);
 
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     Deno.addSignalListener(signal, () => stop(signal));
@@ -119,8 +121,46 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     ) stop("idle");
   }, Math.min(period, Math.max(250, options.idleTimeoutMs / 2)));
 
+  // Nobody can reach a daemon whose socket was removed (a deleted state
+  // directory): leaving it up would only keep its servers running.
+  const watch = setInterval(() => {
+    if (!exists(files.socket)) stop("socket removed");
+  }, SOCKET_CHECK_MS);
   await done;
+  clearInterval(watch);
   return 0;
+}
+
+/** How often the daemon checks that its socket still exists, in ms. */
+const SOCKET_CHECK_MS = 2000;
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops daemons serving an older version of the same configuration file: an
+ * edited file gets a new daemon, and the old one would otherwise keep its
+ * servers (and any state files they write) alive until its idle timeout.
+ * Daemons for the same bytes under other variable values are left alone.
+ */
+async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<void> {
+  if (!self.configPath || !self.contentHash) return;
+  for (const other of readDaemonRecords(stateDir)) {
+    if (
+      other.fingerprint === self.fingerprint || other.configPath !== self.configPath ||
+      !other.contentHash || other.contentHash === self.contentHash
+    ) continue;
+    try {
+      await requestDaemon(other.socket, "stop", {}, { timeoutMs: 2000 });
+      log("info", "stopped the daemon of an older version of this config", { pid: other.pid });
+    } catch { /* already gone */ }
+  }
 }
 
 async function answers(socket: string): Promise<boolean> {

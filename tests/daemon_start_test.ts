@@ -69,6 +69,7 @@ Deno.test("an edited config gets a new daemon and the old one is not used for it
   const old = before.daemons[0];
 
   // Same file, new bytes: a server name only the new config knows.
+  // (The old daemon is stopped by the new one; see below.)
   await w.writeConfig({ mcpServers: { ev2: server } });
   const { fingerprint } = await w.json(["config"]);
   assert.notEqual(fingerprint, old.fingerprint);
@@ -87,8 +88,23 @@ Deno.test("an edited config gets a new daemon and the old one is not used for it
   assert.equal(stale.code, 1, "the old namespace is gone with the old config");
   assert.match(stale.stderr, /unknown namespace "everything"/);
 
-  assert.deepEqual(await w.json(["stop", "--all"]), { stopped: 2 }, "stop --all stops both");
+  // The daemon of the old bytes is stopped by the new one, servers and all.
+  assert.ok(
+    await eventually(async () => (await w.json(["daemons"])).daemons.length === 1),
+    "only the daemon of the current config is left",
+  );
+  assert.ok(await eventually(() => !alive(old.pid)), "the old daemon exited");
+  assert.deepEqual(await w.json(["stop", "--all"]), { stopped: 1 });
   assert.ok(await eventually(() => w.processes().length === 0), `left: ${w.processes()}`);
+});
+
+Deno.test("a daemon whose socket is removed exits with its servers", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  assert.equal((await w.mcpx(["call", "everything.echo", '{"message":"a"}'])).code, 0);
+  const [daemon] = (await w.json<{ daemons: DaemonRecord[] }>(["daemons"])).daemons;
+  await Deno.remove(daemon.socket);
+  assert.ok(await eventually(() => w.processes().length === 0, 60_000), `left: ${w.processes()}`);
 });
 
 Deno.test("call replaces a daemon of another version instead of talking to it", async () => {
