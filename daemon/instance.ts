@@ -18,6 +18,7 @@ import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../errors.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { VERSION } from "../version.ts";
+import { settingEnvName, SETTINGS } from "../config/settings.ts";
 import { settlesWithin, type TimerId } from "./deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 
@@ -310,12 +311,30 @@ export class Instance implements AsyncDisposable {
   }
 }
 
+/**
+ * mcpx's own variables (session ids, the configuration path, every setting's
+ * `MCPX_…` name) describe the shell that started the daemon, not the server:
+ * they are not passed on, so a server never sees a session it does not serve.
+ */
+const MCPX_OWN = new Set([
+  "MCPX_SESSION_ID",
+  "MCPX_PARENT_SESSION_ID",
+  "MCPX_CONFIG",
+  "MCPX_TRACE",
+  ...SETTINGS.flatMap((s) => [settingEnvName(s.name), ...(s.envAliases ?? [])]),
+]);
+
+/** The daemon's environment without mcpx's own variables. */
+export function serverEnvironment(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !MCPX_OWN.has(name)));
+}
+
 function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport {
   if (spec.transport === "stdio") {
     return new ProcessGroupStdioTransport({
       command: spec.command!,
       args: spec.args,
-      env: { ...env, ...spec.env },
+      env: { ...serverEnvironment(env), ...spec.env },
       cwd: spec.cwd,
     });
   }

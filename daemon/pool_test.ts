@@ -115,3 +115,17 @@ Deno.test("Pool.reap() stops instances idle past idleTimeout and keeps held ones
     await pool.stop("stop");
   }
 });
+
+Deno.test("serverEnvironment() keeps the shell's variables but not mcpx's own", async () => {
+  const { serverEnvironment } = await import("./instance.ts");
+  const env = serverEnvironment({
+    PATH: "/bin",
+    HOME: "/h",
+    MCPX_SESSION_ID: "s1",
+    MCPX_CONFIG: "/x.json",
+    MCPX_CATALOG_BUDGET: "5",
+    MCPX_STATE_DIR: "/s",
+    MY_TOKEN: "t",
+  });
+  assert.deepEqual(env, { PATH: "/bin", HOME: "/h", MY_TOKEN: "t" });
+});
