@@ -47,7 +47,7 @@ export async function run(
           fingerprint: config.fingerprint,
           paths: ctx.paths(),
           settings: shown.map((s) => settings.values[s.name]),
-          warnings: [...(config.warnings ?? []), ...settings.warnings],
+          warnings: await ctx.warnings(),
         },
         null,
         2,
@@ -65,7 +65,7 @@ export async function run(
       return [s.name, JSON.stringify(r.value), r.source, truncate(overrode, 60)];
     }),
   ));
-  for (const warning of [...(config.warnings ?? []), ...settings.warnings]) {
+  for (const warning of await ctx.warnings()) {
     ctx.io.err(`warning: ${warning}\n`);
   }
   return 0;

@@ -107,6 +107,17 @@ export class CliContext {
     })();
   }
 
+  /**
+   * What the configuration and the settings allow but probably do not mean (an
+   * unknown top-level key, an unknown setting), one sentence each: the
+   * configuration's warnings, then the settings'. @throws {ConfigError}, {UsageError}.
+   */
+  async warnings(): Promise<string[]> {
+    const config = await this.config();
+    const settings = await this.settings();
+    return [...(config.warnings ?? []), ...settings.warnings];
+  }
+
   /** One resolved setting's typed value. */
   async setting(name: string): Promise<SettingValue> {
     return (await this.settings()).values[name].value;

@@ -2,7 +2,10 @@
  * `mcpx ls`: one row per server — NAMESPACE TOOLS SHARING SCOPE LIVE STATE
  * DESCRIPTION — from the schema cache, never starting a server that is
  * already cached (spec 000, "Zero-context discovery"). LIVE comes from a
- * running daemon when one answers; none is started for it.
+ * running daemon when one answers; none is started for it. The
+ * configuration's and the settings' warnings come first, one `warning:` line
+ * each on stderr (and under `warnings` with `--json`), so a misspelt key is
+ * not silent.
  *
  * @module
  */
@@ -53,8 +56,13 @@ export async function run(ctx: CliContext): Promise<number> {
       ...(failed ? { error: failed.message } : {}),
     };
   });
+  // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
+  const warnings = await ctx.warnings();
+  for (const warning of warnings) ctx.io.err(`warning: ${warning}\n`);
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify({ config: config.path, namespaces: rows, problems }, null, 2) + "\n");
+    ctx.io.out(
+      JSON.stringify({ config: config.path, namespaces: rows, problems, warnings }, null, 2) + "\n",
+    );
     return 0;
   }
   if (rows.length === 0) {

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { main } from "./main.ts";
+import type { Io } from "./io.ts";
+
+/** Runs `mcpx <argv>` in a new directory holding `.mcp.json` = `config`, recording output in order. */
+async function ls(argv: string[], config: unknown) {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-ls-" }));
+  const events: { stream: "out" | "err"; text: string }[] = [];
+  const io: Io = {
+    out: (text) => void events.push({ stream: "out", text }),
+    err: (text) => void events.push({ stream: "err", text }),
+    readStdin: () => Promise.resolve(""),
+  };
+  try {
+    await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify(config));
+    const code = await main(argv, io, { HOME: dir }, dir);
+    const text = (stream: "out" | "err") =>
+      events.filter((e) => e.stream === stream).map((e) => e.text).join("");
+    return { code, events, stdout: text("out"), stderr: text("err"), file: `${dir}/.mcp.json` };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("ls prints the configuration's warnings", async (t) => {
+  const typo = { mcpServer: { fs: { command: "npx" } } };
+  const budgt = { mcpServers: {}, catalog: { budgt: 5 } };
+
+  await t.step("a misspelt mcpServers: warning first, then the no-servers message", async () => {
+    const r = await ls(["ls"], typo);
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /^warning: config .*: mcpServer: unknown top-level key.*`mcpServers`/m);
+    const warned = r.events.findIndex((e) => e.stream === "err" && /mcpServer:/.test(e.text));
+    const empty = r.events.findIndex((e) => e.stream === "out" && /No servers in/.test(e.text));
+    assert.ok(warned >= 0 && empty > warned, JSON.stringify(r.events));
+  });
+
+  await t.step("an unknown setting in a section is a warning with a suggestion", async () => {
+    const r = await ls(["ls"], budgt);
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /^warning: config .*: catalog\.budgt: unknown setting.*`budget`/m);
+  });
+
+  await t.step("each warning is one `warning:` line on stderr", async () => {
+    const r = await ls(["ls"], { ...typo, ...budgt, mcpServers: undefined });
+    const lines = r.stderr.trimEnd().split("\n");
+    assert.ok(lines.length >= 3, r.stderr);
+    for (const line of lines) assert.match(line, /^warning: \S/);
+  });
+
+  await t.step("--json puts them on stderr and under warnings in the document", async () => {
+    const r = await ls(["--json", "ls"], { ...budgt, mcpServer: {} });
+    assert.equal(r.code, 0);
+    const doc = JSON.parse(r.stdout);
+    assert.ok(Array.isArray(doc.warnings), r.stdout);
+    assert.ok(doc.warnings.some((w: string) => /catalog\.budgt/.test(w)), r.stdout);
+    assert.ok(doc.warnings.some((w: string) => /mcpServer:/.test(w)), r.stdout);
+    assert.equal(
+      r.stderr,
+      doc.warnings.map((w: string) => `warning: ${w}\n`).join(""),
+    );
+  });
+
+  await t.step("a clean configuration prints no warning", async () => {
+    const r = await ls(["ls"], { mcpServers: {} });
+    assert.equal(r.stderr, "");
+  });
+});
