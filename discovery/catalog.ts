@@ -164,7 +164,8 @@ function layout(input: LayoutInput, terse: boolean): Layout {
   const { namespaces, total, budget, nsBias, candidates } = input;
   const header = terse
     ? `// mcpx: ${namespaces.length} namespaces, ${total} tools.`
-    : `// mcpx catalog: ${namespaces.length} namespaces, ${total} tools. Every function is async.`;
+    : `// mcpx catalog: ${namespaces.length} namespaces, ${total} tools. ` +
+      `Call one: mcpx call <ns>.<tool> '<args JSON>'. ToolResult is its text or structured output.`;
   const footer = (shown: number) =>
     shown === total
       ? (terse ? "" : `// All ${total} signatures shown.`)
