@@ -13,7 +13,7 @@ import { dirname, isAbsolute, resolve } from "./posix_path.ts";
 import { isIdentifier, toIdentifier } from "./identifiers.ts";
 import { poolId } from "./pool_id.ts";
 import { DEFAULT_POOL, type PoolSettings, type ServerSpec, type TransportKind } from "./types.ts";
-import { expandVars, unsetVariableMessage } from "./expand.ts";
+import { expandVars, malformedReferenceMessage, unsetVariableMessage } from "./expand.ts";
 import { describeValue } from "./_describe.ts";
 import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
 import { formatPath, type JsonPath, type Problems } from "./_problems.ts";
@@ -130,9 +130,11 @@ export function parseServer(
   const disabledInMcpx = readBool(mcpx, "disabled", [...at, "mcpx"], problems);
   const disabled = disabledHere || disabledInMcpx;
 
-  // Strings that expand `${VAR}`. A disabled server's unset variables are not problems.
+  // Strings that expand `${VAR}`. A disabled server's unset variables are not problems; a
+  // malformed `${` is, since it is in the file whatever the environment holds.
   const expand = (value: string, path: JsonPath): string => {
-    const { value: out, missing } = expandVars(value, ctx.env);
+    const { value: out, missing, malformed } = expandVars(value, ctx.env);
+    for (const m of malformed) problems.add(path, malformedReferenceMessage(m, value, name));
     if (!disabled) {
       for (const variable of missing) problems.add(path, unsetVariableMessage(variable, name));
     }

@@ -5,6 +5,8 @@
  *
  * Forms: `${VAR}` (unset is an error), `${VAR:-default}` (default when unset or
  * empty), and `$${` or `\${` for a literal `${`. A bare `$VAR` is left alone.
+ * A `${` that names no variable (`${}`, `${:-x}`) or has no closing `}` before
+ * the next `${` or the end is an error, since it is a typo, not text.
  *
  * Source: spec 000, "Configuration" (the same `mcpServers` object other hosts use).
  *
@@ -13,22 +15,37 @@
 
 import { ConfigError } from "../errors.ts";
 
-const PATTERN = /\$\$\{|\\\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+// Escapes, then a well-formed reference, then any other `${` (checked in the replacer).
+const PATTERN = /\$\$\{|\\\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/g;
+
+/** A `${` that is not a reference: see {@link Expansion.malformed}. */
+export interface Malformed {
+  /**
+   * The offending text as written: `${}`, `${:-x}`, or from an unclosed `${` to the next
+   * `${` or the end.
+   */
+  reference: string;
+  /** `empty`: no variable name; `unterminated`: no closing `}`. */
+  problem: "empty" | "unterminated";
+}
 
 /** The result of {@link expandVars}: the text with every set variable substituted. */
 export interface Expansion {
-  /** The expanded text; unset variables are left as written. */
+  /** The expanded text; unset variables and malformed references are left as written. */
   value: string;
   /** Names of variables that were referenced without a default and are unset, in order. */
   missing: string[];
+  /** References with no name or no closing `}`, in order. */
+  malformed: Malformed[];
 }
 
 /**
- * Expands `${VAR}` references without throwing; the caller decides how to report `missing`.
+ * Expands `${VAR}` references without throwing; the caller decides how to report `missing`
+ * and `malformed`.
  *
  * @param text The string as written in the configuration.
  * @param env The variables to read (never the process environment implicitly).
- * @returns `{ value, missing }`.
+ * @returns `{ value, missing, malformed }`.
  * @example
  * ```ts
  * import { expandVars } from "./expand.ts";
@@ -38,8 +55,23 @@ export interface Expansion {
  */
 export function expandVars(text: string, env: Record<string, string | undefined>): Expansion {
   const missing: string[] = [];
-  const value = text.replace(PATTERN, (match, name?: string, fallback?: string) => {
-    if (name === undefined) return "${"; // `$${` or `\${`
+  const malformed: Malformed[] = [];
+  const value = text.replace(PATTERN, (match, name?: string, fallback?: string, at?: number) => {
+    if (name === undefined && match !== "${") return "${"; // `$${` or `\${`
+    if (name === undefined) {
+      const rest = text.slice(at! + 2);
+      const close = rest.indexOf("}");
+      const next = rest.indexOf("${");
+      if (close === -1 || (next !== -1 && next < close)) {
+        malformed.push({
+          reference: `\${${next === -1 ? rest : rest.slice(0, next)}`,
+          problem: "unterminated",
+        });
+      } else if (close === 0 || rest.startsWith(":-")) {
+        malformed.push({ reference: `\${${rest.slice(0, close + 1)}`, problem: "empty" });
+      }
+      return match; // an invalid name such as `${1}` or `${A B}` is left as text
+    }
     const set = env[name];
     if (fallback !== undefined) return set ? set : fallback;
     if (set === undefined) {
@@ -48,7 +80,7 @@ export function expandVars(text: string, env: Record<string, string | undefined>
     }
     return set;
   });
-  return { value, missing };
+  return { value, missing, malformed };
 }
 
 /** Where an expanded string sits, for error messages. */
@@ -74,14 +106,37 @@ export function unsetVariableMessage(name: string, server: string): string {
 }
 
 /**
+ * The message for a `${` that names no variable or is not closed: quotes the whole string,
+ * names the server, and gives the fix.
+ *
+ * @param malformed The reference, from {@link Expansion.malformed}.
+ * @param text The whole string as written.
+ * @param server The server's key under `mcpServers`.
+ * @returns One sentence, without the `config <file>: <path>:` prefix.
+ */
+export function malformedReferenceMessage(
+  malformed: Malformed,
+  text: string,
+  server: string,
+): string {
+  const what = malformed.problem === "empty"
+    ? `${JSON.stringify(malformed.reference)} names no variable`
+    : `${JSON.stringify(malformed.reference)} has a \${ without a closing }`;
+  return `${what} in ${JSON.stringify(text)} (server "${server}"); write \${NAME} to use ` +
+    `a variable, or $\${ for a literal \${`;
+}
+
+/**
  * Expands `${VAR}` references and throws on the first unset one.
  *
  * @param text The string as written.
  * @param env The variables to read.
  * @param context File, server and JSON path, for the error.
  * @returns The expanded string.
- * @throws {ConfigError} When a variable without a default is unset; the message names the
- *   variable, the server and the JSON path, and suggests exporting it or `${VAR:-default}`.
+ * @throws {ConfigError} When a `${` names no variable or is not closed (naming the server,
+ *   the JSON path and the text, with the fix), or a variable without a default is unset (naming
+ *   the variable, the server and the JSON path, and suggesting exporting it or
+ *   `${VAR:-default}`).
  * @example
  * ```ts
  * import { expandString } from "./expand.ts";
@@ -94,7 +149,14 @@ export function expandString(
   env: Record<string, string | undefined>,
   context: ExpandContext,
 ): string {
-  const { value, missing } = expandVars(text, env);
+  const { value, missing, malformed } = expandVars(text, env);
+  if (malformed.length > 0) {
+    throw new ConfigError(
+      context.file,
+      context.path,
+      malformedReferenceMessage(malformed[0], text, context.server),
+    );
+  }
   if (missing.length > 0) {
     throw new ConfigError(
       context.file,

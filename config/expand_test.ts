@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { ConfigError } from "../errors.ts";
-import { expandString, expandVars } from "./expand.ts";
+import { expandString, expandVars, type Malformed } from "./expand.ts";
+import { parseConfig } from "./parse.ts";
 
 Deno.test("expandVars() behaviour", async (t) => {
   const env = { A: "1", EMPTY: "", PATH_X: "/bin" };
-  const cases: [string, string, string[]][] = [
+  // [input, value, missing, malformed]; a row without malformed has none.
+  const cases: [string, string, string[], Malformed[]?][] = [
     ["plain", "plain", []],
     ["${A}", "1", []],
     ["x${A}y${A}", "x1y1", []],
@@ -18,12 +20,20 @@ Deno.test("expandVars() behaviour", async (t) => {
     ["$${A}", "${A}", []],
     ["\\${A}", "${A}", []],
     ["$A stays", "$A stays", []],
-    ["${unterminated", "${unterminated", []],
+    ["${unterminated", "${unterminated", [], [{
+      reference: "${unterminated",
+      problem: "unterminated",
+    }]],
+    ["${}", "${}", [], [{ reference: "${}", problem: "empty" }]],
+    ["a${:-x}b", "a${:-x}b", [], [{ reference: "${:-x}", problem: "empty" }]],
+    ["${A ${A}", "${A 1", [], [{ reference: "${A ", problem: "unterminated" }]],
+    ["$${B", "${B", []],
+    ["\\${B", "${B", []],
     ["${PATH_X}/sub", "/bin/sub", []],
   ];
-  for (const [input, value, missing] of cases) {
+  for (const [input, value, missing, malformed = []] of cases) {
     await t.step(`expands ${JSON.stringify(input)}`, () => {
-      assert.deepEqual(expandVars(input, env), { value, missing });
+      assert.deepEqual(expandVars(input, env), { value, missing, malformed });
     });
   }
 });
@@ -50,5 +60,44 @@ Deno.test("expandString() behaviour", async (t) => {
   });
   await t.step("returns the expansion when every variable is set", () => {
     assert.equal(expandString("${A}", { A: "x" }, { file: null, server: "s", path: "p" }), "x");
+  });
+});
+
+Deno.test("expandString() rejects an empty or unterminated ${ naming server, path and text", async (t) => {
+  const context = { file: "/p/.mcp.json", server: "gh", path: "mcpServers.gh.args[0]" };
+  const cases: [string, RegExp][] = [
+    ["${}", /names no variable/],
+    ["--token=${}", /names no variable/],
+    ["${:-fallback}", /names no variable/],
+    ["${HOME", /without a closing/],
+    ["${HOME/.config", /without a closing/],
+    ["${HOME ${USER}", /without a closing/],
+  ];
+  for (const [text, problem] of cases) {
+    await t.step(JSON.stringify(text), () => {
+      assert.throws(() => expandString(text, { HOME: "/h", USER: "u" }, context), (e: unknown) => {
+        assert.ok(e instanceof ConfigError, String(e));
+        assert.match(e.message, problem);
+        for (const part of ["/p/.mcp.json", context.path, '"gh"', JSON.stringify(text)]) {
+          assert.ok(e.message.includes(part), `${e.message} lacks ${part}`);
+        }
+        assert.ok(e.message.includes("write ${NAME}"), e.message);
+        assert.ok(e.message.includes("$${"), e.message);
+        return true;
+      });
+    });
+  }
+  await t.step("parseConfig() reports it at the JSON path of the server's string", () => {
+    const text = `{ "mcpServers": { "api": { "url": "https://x.test/mcp", ` +
+      `"headers": { "Authorization": "Bearer \${TOKEN" } } } }`;
+    assert.throws(() => parseConfig(text, "/p/.mcp.json", { TOKEN: "t" }), (e: unknown) => {
+      assert.ok(e instanceof ConfigError, String(e));
+      assert.match(e.message, /mcpServers\.api\.headers\.Authorization: /);
+      assert.match(
+        e.message,
+        /"\$\{TOKEN" has a \$\{ without a closing \} in "Bearer \$\{TOKEN" \(server "api"\)/,
+      );
+      return true;
+    });
   });
 });
