@@ -138,7 +138,9 @@ export const COMMANDS: Command[] = [
     name: "stop",
     usage: "mcpx stop [--all]",
     summary: "stop this configuration's daemon (and its servers), or every daemon",
-    options: { all: { type: "boolean", help: "stop every daemon of this user" } },
+    options: {
+      all: { type: "boolean", help: "stop every daemon that uses this state directory" },
+    },
     load: () => import("./stop.ts"),
   },
 ];
