@@ -12,7 +12,13 @@
 import { dirname, isAbsolute, resolve } from "./posix_path.ts";
 import { isIdentifier, toIdentifier } from "./identifiers.ts";
 import { poolId } from "./pool_id.ts";
-import { DEFAULT_POOL, type PoolSettings, type ServerSpec, type TransportKind } from "./types.ts";
+import {
+  DEFAULT_POOL,
+  DEFAULT_SCOPED_MAX,
+  type PoolSettings,
+  type ServerSpec,
+  type TransportKind,
+} from "./types.ts";
 import { expandVars, malformedReferenceMessage, unsetVariableMessage } from "./expand.ts";
 import { describeValue } from "./_describe.ts";
 import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
@@ -315,6 +321,11 @@ export function parseServer(
 
   const own = readPoolKeys(mcpx, mcpxAt, problems);
   const pool: PoolSettings = { ...DEFAULT_POOL, ...ctx.poolDefaults, ...own };
+  // One instance is the right bound for a global server; a server keyed by
+  // session, cwd, … needs one per key, so its unset `max` allows several.
+  if (own.max === undefined && ctx.poolDefaults.max === undefined && pool.scope !== "global") {
+    pool.max = DEFAULT_SCOPED_MAX;
+  }
   if (pool.min > pool.max && (own.min !== undefined || own.max !== undefined)) {
     if (own.min !== undefined) {
       problems.add(

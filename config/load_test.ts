@@ -603,3 +603,18 @@ Deno.test("readConfigLayers() behaviour", async (t) => {
     assert.equal(s.values["catalog.budget"].overrode[1].value, 1000);
   });
 });
+
+Deno.test("parseConfig() gives a scoped server room for several keys unless max is set", () => {
+  const { servers } = parseConfig(
+    JSON.stringify({
+      mcpServers: {
+        global: { command: "x" },
+        session: { command: "x", mcpx: { scope: "session" } },
+        pinned: { command: "x", mcpx: { scope: "session", max: 2 } },
+      },
+    }),
+    "/p/.mcp.json",
+    {},
+  );
+  assert.deepEqual(servers.map((s) => s.pool.max), [1, 8, 2]);
+});

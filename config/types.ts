@@ -70,6 +70,13 @@ export const DEFAULT_POOL: Readonly<PoolSettings> = {
 };
 
 /**
+ * The `max` of a server whose scope is not `global` when neither its own
+ * block nor the `pool` block sets one: one instance per key, for up to this
+ * many keys at once (a global server's default stays 1).
+ */
+export const DEFAULT_SCOPED_MAX = 8;
+
+/**
  * A tool filter: patterns are exact names, globs (`delete_*`, `?`), or
  * `/regex/flags`. A tool is visible when it matches `include` (or `include`
  * is absent) and matches no `exclude` pattern.
