@@ -475,7 +475,7 @@ Deno.test("parseConfig() poolId behaviour", async (t) => {
     ["description", { ...base, mcpx: { ...base.mcpx, description: "read-only view" } }],
     ["tags", { ...base, mcpx: { ...base.mcpx, tags: ["web"], toolTags: { a: ["x"] } } }],
     ["namespace", { ...base, mcpx: { ...base.mcpx, namespace: "peek" } }],
-    ["an explicit default", { ...base, mcpx: { ...base.mcpx, max: 1 } }],
+    ["an explicit default", { ...base, mcpx: { ...base.mcpx, max: 8 } }],
   ];
   for (const [name, entry] of same) {
     await t.step(`is unchanged by ${name}`, () => assert.equal(idOf(entry), idOf(base)));
