@@ -29,6 +29,8 @@ export interface Command {
   usage: string;
   summary: string;
   options: Record<string, CommandOption>;
+  /** Most positional arguments the command takes (absent: any number). */
+  maxArgs?: number;
   load(): Promise<CommandModule>;
 }
 
@@ -36,6 +38,7 @@ export interface Command {
 export const COMMANDS: Command[] = [
   {
     name: "ls",
+    maxArgs: 0,
     usage: "mcpx ls",
     summary:
       "list namespaces: tools, sharing, scope, live instances, state (never starts a server)",
@@ -67,6 +70,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: "catalog",
+    maxArgs: 0,
     usage: "mcpx catalog [--budget TOKENS] [--bias words]",
     summary: "every namespace plus as many signatures as fit a token budget",
     options: {
@@ -91,6 +95,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: "status",
+    maxArgs: 0,
     usage: "mcpx status",
     summary: "live instances: pid, key, holders, uptime, calls, last error and stderr tail",
     options: {},
@@ -112,6 +117,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: "config",
+    maxArgs: 0,
     usage: "mcpx config [--schema] [--plumbing]",
     summary: "every resolved setting and where it came from; --schema prints the declarations",
     options: {
@@ -122,6 +128,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: "daemon",
+    maxArgs: 0,
     usage: "mcpx daemon",
     summary: "run this configuration's daemon in the foreground (stays up)",
     options: {},
@@ -129,6 +136,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: "daemons",
+    maxArgs: 0,
     usage: "mcpx daemons",
     summary: "list every live daemon with its configuration",
     options: {},
@@ -136,6 +144,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: "stop",
+    maxArgs: 0,
     usage: "mcpx stop [--all]",
     summary: "stop this configuration's daemon (and its servers), or every daemon",
     options: {

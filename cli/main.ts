@@ -51,8 +51,17 @@ export async function main(
       session: values.session as string | undefined,
       flags: settingValues,
     });
+    const args = positionals.slice(1);
+    if (command.maxArgs !== undefined && args.length > command.maxArgs) {
+      const extra = args.slice(command.maxArgs).map((a) => JSON.stringify(a)).join(" ");
+      throw new UsageError(
+        `\`mcpx ${command.name}\` takes ${
+          command.maxArgs === 0 ? "no arguments" : `at most ${command.maxArgs}`
+        }; unexpected ${extra}`,
+      );
+    }
     const module = await command.load();
-    return await module.run(ctx, positionals.slice(1), values);
+    return await module.run(ctx, args, values);
   } catch (error) {
     return report(io, error, command);
   }

@@ -56,3 +56,9 @@ Deno.test("main() reads a setting from its generated flag", async () => {
   assert.equal(setting.value, 7);
   assert.equal(setting.source, "flag:--search-limit");
 });
+
+Deno.test("main() refuses arguments a command does not take", async () => {
+  const result = await run(["ls", "extra"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /`mcpx ls` takes no arguments; unexpected "extra"/);
+});

@@ -33,13 +33,15 @@ export async function run(
       JSON.stringify(
         {
           mode: result.mode,
+          // Descriptions are cut like the table's: a search answers "which tool", and
+          // `mcpx types <ns>.<tool>` has the whole text.
           hits: result.hits.map((h) => ({
             function: `${h.entry.namespace}.${h.entry.fn}`,
-            tool: h.entry.tool,
+            ...(h.entry.tool !== h.entry.fn ? { tool: h.entry.tool } : {}),
             namespace: h.entry.namespace,
             score: h.score,
-            description: h.entry.description,
-            tags: h.entry.tags,
+            description: truncate(h.entry.description, 200),
+            ...(h.entry.tags.length ? { tags: h.entry.tags } : {}),
             ...(h.explain ? { explain: h.explain } : {}),
           })),
         },
