@@ -24,7 +24,8 @@ import { connectDaemon } from "./daemon_connect.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { daemonFiles } from "../daemon/locate.ts";
 import type { Io } from "./io.ts";
-import { DaemonUnavailableError } from "../errors.ts";
+import { DaemonUnavailableError, McpxError } from "../errors.ts";
+import { VERSION } from "../version.ts";
 
 /** Inputs of a CLI run. */
 export interface ContextOptions {
@@ -211,8 +212,7 @@ export class CliContext {
 
   /** Sends an operation to the daemon (started on demand), adding the caller context. */
   async request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
-    const socket = await this.daemonSocket();
-    return await requestDaemon<T>(socket, operation, {
+    const body = {
       ...params,
       ...(this.session ? { session: this.session } : {}),
       ...(this.env.MCPX_PARENT_SESSION_ID
@@ -220,6 +220,19 @@ export class CliContext {
         : {}),
       cwd: this.cwd,
       pid: Deno.ppid,
-    });
+    };
+    // Straight to the socket, stating our version: a daemon of another version
+    // refuses without running anything, and only then (or when none answers)
+    // is the daemon found, started or replaced. Saves a round trip per call.
+    try {
+      return await requestDaemon<T>(await this.existingDaemonSocket(), operation, body, {
+        version: VERSION,
+      });
+    } catch (error) {
+      const retry = error instanceof DaemonUnavailableError ||
+        (error instanceof McpxError && error.code === "version-mismatch");
+      if (!retry) throw error;
+    }
+    return await requestDaemon<T>(await this.daemonSocket(), operation, body, { version: VERSION });
   }
 }

@@ -14,6 +14,12 @@ import {
 } from "../errors.ts";
 
 /**
+ * The request header naming the caller's mcpx version; a daemon of another
+ * version answers `version-mismatch` without running the operation.
+ */
+export const VERSION_HEADER = "x-mcpx-version";
+
+/**
  * One HTTP/1.1 exchange on a fresh unix-socket connection (`connection:
  * close`, read to EOF). The daemon is the only peer, so this is all of HTTP
  * the client needs; it costs ~1 ms where `fetch` with a unix-socket client
@@ -25,6 +31,7 @@ async function exchange(
   path: string,
   body: string,
   signal?: AbortSignal,
+  version?: string,
 ): Promise<{ status: number; body: string }> {
   const conn = await Deno.connect({ transport: "unix", path: socket });
   const onAbort = () => conn.close();
@@ -32,6 +39,7 @@ async function exchange(
   try {
     const payload = new TextEncoder().encode(body);
     const head = `POST ${path} HTTP/1.1\r\nhost: mcpx\r\ncontent-type: application/json\r\n` +
+      (version ? `${VERSION_HEADER}: ${version}\r\n` : "") +
       `content-length: ${payload.length}\r\nconnection: close\r\n\r\n`;
     const request = new Uint8Array(head.length + payload.length);
     request.set(new TextEncoder().encode(head));
@@ -104,7 +112,7 @@ export async function requestDaemon<T = unknown>(
   socket: string,
   operation: string,
   params: Record<string, unknown>,
-  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { timeoutMs?: number; signal?: AbortSignal; version?: string } = {},
 ): Promise<T> {
   const signals: AbortSignal[] = [];
   if (options.signal) signals.push(options.signal);
@@ -116,6 +124,7 @@ export async function requestDaemon<T = unknown>(
       `/v1/${operation}`,
       JSON.stringify(params),
       signals.length ? AbortSignal.any(signals) : undefined,
+      options.version,
     );
   } catch (error) {
     throw new DaemonUnavailableError(`no daemon answers on ${socket}`, { cause: error });

@@ -10,6 +10,7 @@ import { dirname } from "node:path";
 import { McpxError, NotFoundError, ServerError } from "../errors.ts";
 import type { Daemon } from "./daemon.ts";
 import { OPERATIONS } from "./operations.ts";
+import { VERSION_HEADER } from "../client/daemon_request.ts";
 
 /** The error body of a failed request. */
 export interface WireError {
@@ -61,6 +62,17 @@ export async function serveDaemon(
         ok: false,
         error: { code: "not-found", message: `no operation ${request.method} ${name}` },
       }, { status: 404 });
+    }
+    const callerVersion = request.headers.get(VERSION_HEADER);
+    if (callerVersion && callerVersion !== daemon.version) {
+      return Response.json({
+        ok: false,
+        error: {
+          code: "version-mismatch",
+          message:
+            `this daemon is mcpx ${daemon.version}, the caller ${callerVersion}; nothing was run`,
+        },
+      });
     }
     daemon.inFlight++;
     daemon.lastActivityAt = Date.now();
