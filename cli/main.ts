@@ -63,6 +63,9 @@ export async function main(
     const module = await command.load();
     return await module.run(ctx, args, values);
   } catch (error) {
+    const json = argv.includes("--json") || /^(true|1)$/.test(env.MCPX_OUTPUT_JSON ?? "") ||
+      env.MCPX_OUTPUT_FORMAT === "json";
+    if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error) }) + "\n");
     return report(io, error, command);
   }
 }
@@ -185,6 +188,24 @@ export function help(command?: Command): string {
     );
   }
   return lines.join("\n") + "\n";
+}
+
+/**
+ * The error as `--json` prints it on stdout, so a caller parsing stdout gets a
+ * document either way: `{ ok: false, error: { code, message, suggestions?, stderrTail? } }`.
+ */
+export function errorDocument(error: unknown): Record<string, unknown> {
+  if (error instanceof McpxError) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error instanceof NotFoundError && error.suggestions.length
+        ? { suggestions: error.suggestions }
+        : {}),
+      ...(error instanceof ServerError && error.stderrTail ? { stderrTail: error.stderrTail } : {}),
+    };
+  }
+  return { code: "internal", message: error instanceof Error ? error.message : String(error) };
 }
 
 function report(io: Io, error: unknown, command: Command | undefined): number {

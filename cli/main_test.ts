@@ -62,3 +62,13 @@ Deno.test("main() refuses arguments a command does not take", async () => {
   assert.equal(result.code, 2);
   assert.match(result.stderr, /`mcpx ls` takes no arguments; unexpected "extra"/);
 });
+
+Deno.test("main() prints an error document on stdout under --json", async () => {
+  const result = await run(["--json", "sarch"]);
+  assert.equal(result.code, 2);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.ok, false);
+  assert.equal(doc.error.code, "usage");
+  assert.match(doc.error.message, /unknown command "sarch"/);
+  assert.match(result.stderr, /error: unknown command/);
+});

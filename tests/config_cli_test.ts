@@ -112,7 +112,15 @@ Deno.test("a broken config stops every command with a clear error and no stack",
       for (const args of [["ls"], ["call", "fs.read", "{}"], ["--json", "search", "x"]]) {
         const r = await w.mcpx(args);
         assert.equal(r.code, 1, `${args.join(" ")}: ${r.stderr}`);
-        assert.equal(r.stdout, "");
+        if (args[0] === "--json") {
+          // Under --json stdout carries the same error as a document.
+          const doc = JSON.parse(r.stdout);
+          assert.equal(doc.ok, false);
+          assert.equal(doc.error.code, "config");
+          assert.ok(`error: ${doc.error.message}`.startsWith(prefix), r.stdout);
+        } else {
+          assert.equal(r.stdout, "");
+        }
         assert.ok(r.stderr.startsWith(prefix), `${args.join(" ")}:\n${r.stderr}`);
         for (const part of c.parts) assert.match(r.stderr, part);
         assert.doesNotMatch(r.stderr, STACK_LINE);
