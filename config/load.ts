@@ -178,12 +178,30 @@ async function readFile(
         { cause: error },
       );
     }
+    if (error instanceof Deno.errors.IsADirectory || isDirectory(path)) {
+      throw new ConfigError(
+        path,
+        "",
+        `is a directory, not a configuration file; name a file such as ${
+          path.replace(/\/$/, "")
+        }/.mcp.json`,
+        { cause: error },
+      );
+    }
     throw new ConfigError(
       path,
       "",
       `cannot read the file: ${(error as Error).message}; check its permissions`,
       { cause: error },
     );
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
   }
 }
 

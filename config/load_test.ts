@@ -618,3 +618,15 @@ Deno.test("parseConfig() gives a scoped server room for several keys unless max 
   );
   assert.deepEqual(servers.map((s) => s.pool.max), [1, 8, 2]);
 });
+
+Deno.test("loadConfig() says a directory named as the config is a directory", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await assert.rejects(
+      () => loadConfig({ cwd: dir, env: { HOME: dir }, path: dir }),
+      /is a directory, not a configuration file; name a file such as .*\/\.mcp\.json/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
