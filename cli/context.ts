@@ -38,6 +38,8 @@ export interface ContextOptions {
   session?: string;
   /** Setting values from flags, keyed by dotted name. */
   flags: Record<string, string | boolean>;
+  /** The spelling typed for each flag in `flags` (`--budget` for `catalog.budget`). */
+  flagSpellings?: Record<string, string>;
 }
 
 /** The lazily resolved world of one command. */
@@ -89,6 +91,7 @@ export class CliContext {
         layers,
         env: this.env,
         flags: this.#options.flags,
+        flagSpellings: this.#options.flagSpellings,
         cwd: this.cwd,
       });
       for (const name of ["paths.state", "paths.cache"]) {

@@ -34,7 +34,7 @@ export async function main(
   let command: Command | undefined;
   try {
     command = findCommand(argv);
-    const { values, positionals, settingValues } = await parse(argv, command);
+    const { values, positionals, settingValues, flagSpellings } = await parse(argv, command);
     if (values.version) {
       io.out(`mcpx ${VERSION}\n`);
       return 0;
@@ -50,6 +50,7 @@ export async function main(
       configPath: values.config as string | undefined,
       session: values.session as string | undefined,
       flags: settingValues,
+      flagSpellings,
     });
     const args = positionals.slice(1);
     if (command.maxArgs !== undefined && args.length > command.maxArgs) {
@@ -123,35 +124,55 @@ async function parse(argv: string[], command: Command | undefined) {
   if (argv.every((a) => !a.startsWith("-") || isBooleanFlag(a))) {
     const values: Record<string, unknown> = {};
     const settingValues: Record<string, string | boolean> = {};
+    const flagSpellings: Record<string, string> = {};
     for (const flag of argv.filter(isBooleanFlag)) {
       const name = flag.slice(2);
       values[name] = true;
       const setting = settingOf.get(name);
-      if (setting) settingValues[setting] = true;
+      if (setting) {
+        settingValues[setting] = true;
+        flagSpellings[setting] = flag;
+      }
     }
-    return { values, positionals: argv.filter((a) => !a.startsWith("-")), settingValues };
+    return {
+      values,
+      positionals: argv.filter((a) => !a.startsWith("-")),
+      settingValues,
+      flagSpellings,
+    };
   }
   const { parseArgs } = await import("node:util");
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    const message = (error as Error).message;
+    // parseArgs writes several sentences over several lines; keep the problem and its fix.
+    const lines = (error as Error).message.split("\n");
+    const fix = lines.find((l) => /^To specify/.test(l));
+    const message = lines[0].split(". ")[0].replace(/\.$/, "") +
+      (fix ? ` (${fix.replace(/\.$/, "")})` : "");
     const flag = message.match(/'(-{1,2}[^' ]+)'/)?.[1];
-    const near = flag ? nearest(flag.replace(/^-+/, ""), Object.keys(options)) : [];
-    throw new UsageError(
-      `${message.split(". ")[0]}${near.length ? `; did you mean --${near[0]}?` : ""}`,
-    );
+    const near = flag && !(flag.replace(/^-+/, "") in options)
+      ? nearest(flag.replace(/^-+/, ""), Object.keys(options))
+      : [];
+    throw new UsageError(`${message}${near.length ? `; did you mean --${near[0]}?` : ""}`);
   }
   const settingValues: Record<string, string | boolean> = {};
+  const flagSpellings: Record<string, string> = {};
   for (const [name, value] of Object.entries(parsed.values)) {
     const setting = settingOf.get(name);
-    if (setting && value !== undefined) settingValues[setting] = value as string | boolean;
+    if (setting && value !== undefined) {
+      settingValues[setting] = value as string | boolean;
+      flagSpellings[setting] = options[name].short && !argv.includes(`--${name}`)
+        ? `-${options[name].short}`
+        : `--${name}`;
+    }
   }
   return {
     values: parsed.values as Record<string, unknown>,
     positionals: parsed.positionals,
     settingValues,
+    flagSpellings,
   };
 }
 

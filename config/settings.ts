@@ -352,6 +352,11 @@ export interface ResolveSettingsOptions {
   env: Record<string, string | undefined>;
   /** Command-line values keyed by dotted name (`{ "catalog.budget": "3000" }`). */
   flags?: Record<string, string | boolean>;
+  /**
+   * The spelling the user typed for a flag, by dotted name (`{ "catalog.budget": "--budget" }`),
+   * so sources and errors name what is on the command line; the generated spelling otherwise.
+   */
+  flagSpellings?: Record<string, string>;
   /** Directory relative `path` values from the environment or flags resolve against. */
   cwd?: string;
 }
@@ -438,16 +443,17 @@ export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettin
 
     if (Object.hasOwn(flags, decl.name)) {
       const raw = flags[decl.name];
+      const spelling = options.flagSpellings?.[decl.name] ?? settingFlagName(decl.name);
       if (raw === true && decl.type !== "bool") {
         flagProblems.push(
           new UsageError(
-            `${settingFlagName(decl.name)} needs a value: ${acceptedForm(decl)}, e.g. ${
-              settingFlagName(decl.name)
-            }=${decl.default || "value"}`,
+            `${spelling} needs a value: ${acceptedForm(decl)}, e.g. ${spelling}=${
+              decl.default || "value"
+            }`,
           ),
         );
       } else {
-        apply(raw, `flag:${settingFlagName(decl.name)}`, cwd, flagProblems);
+        apply(raw, `flag:${spelling}`, cwd, flagProblems);
       }
     }
     values[decl.name] = current;
