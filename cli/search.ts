@@ -53,9 +53,11 @@ export async function run(
   }
   if (result.hits.length === 0) {
     ctx.io.out(
-      `No tool matches ${
-        words.map((w) => JSON.stringify(w)).join(" ")
-      }. Try fewer or other words, or \`mcpx ls\`.\n`,
+      words.length === 0
+        ? "No tools are known. `mcpx ls` shows the servers and whether they listed.\n"
+        : `No tool matches ${
+          words.map((w) => JSON.stringify(w)).join(" ")
+        }. Try fewer or other words, or \`mcpx ls\`.\n`,
     );
     return 0;
   }
