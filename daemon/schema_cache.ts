@@ -34,6 +34,13 @@ export function readSchemaCache(path: string): SchemaCacheFile | null {
   try {
     const parsed = JSON.parse(text) as SchemaCacheFile;
     if (parsed?.version !== 1 || typeof parsed.servers !== "object") return null;
+    // Declarations another mcpx version generated may differ from ours: drop
+    // them, and `mcpx types` generates them afresh (the schemas stay valid).
+    if (parsed.mcpxVersion !== VERSION) {
+      for (const server of Object.values(parsed.servers)) {
+        for (const tool of server.tools ?? []) delete tool.declaration;
+      }
+    }
     return parsed;
   } catch {
     return null;
