@@ -99,6 +99,19 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "Least severe log record that is written",
   },
   {
+    name: "logging.maxFileSize",
+    type: "int",
+    min: 65536,
+    default: "10485760",
+    help: "Bytes a log file under <state>/logs may reach before the next one is started",
+  },
+  {
+    name: "logging.retention",
+    type: "duration",
+    default: "14d",
+    help: "Log files last written longer ago than this are removed (0 = keep every file)",
+  },
+  {
     name: "catalog.budget",
     type: "int",
     min: 0,

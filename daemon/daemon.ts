@@ -20,7 +20,7 @@ import {
   readSchemaCache,
   writeSchemaCache,
 } from "./schema_cache.ts";
-import { log } from "./log.ts";
+import { daemonSpan, log, newSpan } from "./log.ts";
 import { VERSION } from "../version.ts";
 
 /** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
@@ -76,7 +76,10 @@ export class Daemon {
   #cachePath: string;
   #cacheWrite: Promise<void> = Promise.resolve();
   #listing = new Map<string, Promise<CachedServer>>();
-  #trace: boolean;
+  /** The log span of each live instance (`ins-…`). */
+  #spans = new WeakMap<Instance, string>();
+  /** `server.exit` records waiting for their exit status (awaited by `shutdown`). */
+  #exitRecords = new Set<Promise<void>>();
 
   constructor(options: DaemonOptions) {
     this.config = options.config;
@@ -84,7 +87,6 @@ export class Daemon {
     this.version = options.version ?? VERSION;
     this.#cachePath = options.cachePath;
     this.#cache = readSchemaCache(options.cachePath) ?? emptySchemaCache(options.config.path);
-    this.#trace = options.env.MCPX_TRACE === "1";
     // A stdio server without a `cwd` starts in its configuration file's
     // directory, so relative paths in its arguments mean what the file says
     // (the daemon itself runs in `/`).
@@ -101,6 +103,13 @@ export class Daemon {
           new Pool(spec, options.env, {
             started: (i) => this.#started(i),
             exited: (i) => this.#exited(i),
+            failed: (error, key, count) =>
+              log("warn", "server.fail", "server {server} failed to start: {error}", {
+                server: spec.name,
+                key,
+                count,
+                error: error.message.split("\n")[0],
+              }),
           }),
         );
       }
@@ -147,7 +156,12 @@ export class Daemon {
     } catch (error) {
       // A remote that restarted forgot our session; the call never ran, so run it once more.
       if (!(error instanceof SessionLostError)) throw error;
-      log("info", "session lost, retrying on a new connection", { namespace, tool: realName });
+      log(
+        "info",
+        "call.retry",
+        "{namespace}.{tool}: the server forgot our session; running the call again on a new connection",
+        { namespace, tool: realName },
+      );
       return await this.#callOnce(pool, namespace, realName, args, ctx, options);
     }
   }
@@ -160,21 +174,78 @@ export class Daemon {
     ctx: CallerContext,
     options: { timeoutMs?: number; signal?: AbortSignal },
   ): Promise<unknown> {
-    const lease = await pool.lease(ctx, options.signal);
-    const started = performance.now();
+    const span = newSpan("call");
+    const about = {
+      namespace,
+      tool: realName,
+      server: pool.spec.name,
+      ...(ctx.session ? { session: ctx.session } : {}),
+      bytesIn: jsonBytes(args),
+    };
+    const asked = performance.now();
+    let lease;
     try {
-      return await lease.instance.callTool(realName, args, options);
+      lease = await pool.lease(ctx, options.signal);
+    } catch (error) {
+      // No instance: the call hangs off the daemon, and ends here.
+      const leaseMs = elapsed(asked);
+      log("info", "call.start", "{namespace}.{tool} called", about, { span, parent: daemonSpan() });
+      log("warn", "call.end", "{namespace}.{tool} failed after {ms} ms: {error}", {
+        ...about,
+        ms: 0,
+        leaseMs,
+        ok: false,
+        error: describeFull(error).split("\n")[0],
+        bytesOut: 0,
+      }, { span });
+      throw error;
+    }
+    const instance = this.#spans.get(lease.instance) ?? daemonSpan();
+    const leaseMs = elapsed(asked);
+    log("info", "call.start", "{namespace}.{tool} called on {instance} ({key})", {
+      ...about,
+      key: lease.instance.key,
+      instance,
+      pid: lease.instance.pid,
+      leaseMs,
+    }, { span, parent: instance });
+    if (lease.waitedMs > 0) {
+      log("info", "lease.wait", "waited {waitedMs} ms for a free instance of {server} ({key})", {
+        server: pool.spec.name,
+        key: lease.instance.key,
+        waitedMs: lease.waitedMs,
+      }, { span });
+    }
+    const started = performance.now();
+    let result: unknown;
+    let failure: unknown;
+    try {
+      result = await lease.instance.callTool(realName, args, options);
+      return result;
+    } catch (error) {
+      failure = error;
+      throw error;
     } finally {
       lease.release();
-      if (this.#trace) {
-        log("info", "call", {
-          namespace,
-          tool: realName,
-          instance: lease.instance.id,
-          pid: lease.instance.pid,
-          key: lease.instance.key,
-          ms: Math.round(performance.now() - started),
-        });
+      const ms = elapsed(started);
+      const error = failure !== undefined
+        ? describeFull(failure).split("\n")[0]
+        : toolErrorText(result);
+      const end = {
+        ...about,
+        key: lease.instance.key,
+        instance,
+        ms,
+        leaseMs,
+        ok: error === undefined,
+        ...(error === undefined ? {} : { error }),
+        ...(failure === undefined && error !== undefined ? { isError: true } : {}),
+        bytesOut: result === undefined ? 0 : jsonBytes(result),
+      };
+      if (error === undefined) {
+        log("info", "call.end", "{namespace}.{tool} answered in {ms} ms", end, { span });
+      } else {
+        log("warn", "call.end", "{namespace}.{tool} failed after {ms} ms: {error}", end, { span });
       }
       if (lease.instance.key.startsWith("call:")) await lease.instance.close("stop");
     }
@@ -283,6 +354,7 @@ export class Daemon {
   async shutdown(): Promise<void> {
     await this.#cacheWrite;
     await Promise.all([...this.#pools.values()].map((p) => p.stop("stop")));
+    await Promise.all(this.#exitRecords);
   }
 
   #select(names: string[]): ServerSpec[] {
@@ -319,13 +391,24 @@ export class Daemon {
     // A global server lists through the instance calls will use; any other
     // scope lists through a throwaway per-call instance.
     const ctx: CallerContext = {};
+    const asked = performance.now();
     try {
       const lease = await pool.lease(ctx);
       try {
         const { tools, skipped } = await lease.instance.listTools();
+        const span = this.#spans.get(lease.instance) ?? daemonSpan();
+        log("info", "server.list", "listed {server}: {tools} tools in {ms} ms", {
+          server: spec.name,
+          tools: tools.length,
+          ms: elapsed(asked),
+        }, { span });
         await addDeclarations(tools);
         if (skipped.length) {
-          log("warn", "tools skipped", { server: spec.name, skipped });
+          log("warn", "server.skip", "{server}: {count} malformed tools skipped", {
+            server: spec.name,
+            count: skipped.length,
+            skipped,
+          }, { span });
         }
         const info = lease.instance.client.getServerVersion();
         const instructions = lease.instance.client.getInstructions();
@@ -356,7 +439,10 @@ export class Daemon {
           ...(stderr ? { stderr } : {}),
         },
       };
-      log("warn", "list failed", { server: spec.name, error: describeFull(error) });
+      log("warn", "server.list", "listing {server} failed: {error}", {
+        server: spec.name,
+        error: describeFull(error).split("\n")[0],
+      });
     }
     this.#cache.servers[spec.name] = entry;
     this.#persist();
@@ -367,7 +453,11 @@ export class Daemon {
     const snapshot = structuredClone(this.#cache);
     this.#cacheWrite = this.#cacheWrite
       .then(() => writeSchemaCache(this.#cachePath, snapshot))
-      .catch((error) => log("error", "schema cache write failed", { error: describe(error) }));
+      .catch((error) =>
+        log("error", "daemon.error", "writing the schema cache failed: {error}", {
+          error: describe(error),
+        })
+      );
   }
 
   #realToolName(spec: ServerSpec, tool: string): string {
@@ -379,12 +469,24 @@ export class Daemon {
   }
 
   #started(instance: Instance): void {
-    log("info", "server started", {
-      server: instance.spec.name,
-      instance: instance.id,
-      pid: instance.pid,
+    const span = newSpan("instance");
+    this.#spans.set(instance, span);
+    const spec = instance.spec;
+    const template = instance.pid
+      ? "server {server} started as pid {pid} for {key} in {startMs} ms"
+      : "server {server} connected to {command} for {key} in {startMs} ms";
+    log("info", "server.start", template, {
+      server: spec.name,
+      namespace: spec.namespace,
+      localId: instance.id,
+      ...(instance.pid ? { pid: instance.pid } : {}),
       key: instance.key,
-    });
+      transport: spec.transport,
+      command: spec.transport === "stdio"
+        ? [spec.command, ...(spec.args ?? [])].join(" ")
+        : spec.url,
+      startMs: Date.now() - instance.startedAt,
+    }, { span, parent: daemonSpan() });
     // Relist when the cache has nothing, or only a failure: the server works now.
     const entry = this.#cache.servers[instance.spec.name];
     const failedBefore = entry?.error !== undefined && entry.error.at >= (entry.listedAt ?? "");
@@ -396,12 +498,23 @@ export class Daemon {
   }
 
   #exited(instance: Instance): void {
-    log("info", "server exited", {
-      server: instance.spec.name,
-      instance: instance.id,
-      pid: instance.pid,
-      why: instance.exit?.reason,
-    });
+    const span = this.#spans.get(instance) ?? daemonSpan();
+    const record = instance.exitSettled().then(() => {
+      const exit = instance.exit;
+      const why = exit?.reason ?? "crash";
+      log(why === "crash" ? "warn" : "info", "server.exit", "server {server} exited ({why})", {
+        server: instance.spec.name,
+        localId: instance.id,
+        ...(instance.pid ? { pid: instance.pid } : {}),
+        key: instance.key,
+        why,
+        ...(exit?.code !== undefined && exit.code !== null ? { code: exit.code } : {}),
+        ...(exit?.signal ? { signal: exit.signal } : {}),
+        uptimeMs: Date.now() - instance.startedAt,
+        calls: instance.calls,
+      }, { span });
+    }).finally(() => this.#exitRecords.delete(record));
+    this.#exitRecords.add(record);
   }
 }
 
@@ -414,10 +527,34 @@ async function addDeclarations(tools: CachedTool[]): Promise<void> {
       } catch { /* `mcpx types` generates it on demand */ }
     }));
   } catch (error) {
-    log("warn", "type generation unavailable", { error: describe(error) });
+    log("warn", "daemon.error", "type generation unavailable: {error}", { error: describe(error) });
   }
 }
 
 function describeFull(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Milliseconds since `start` (a `performance.now()`), to 0.1 ms. */
+function elapsed(start: number): number {
+  return Math.round((performance.now() - start) * 10) / 10;
+}
+
+/** The size of a value as JSON in UTF-8, in bytes. */
+function jsonBytes(value: unknown): number {
+  const text = JSON.stringify(value) ?? "";
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) bytes += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
+/** The text of a tool result that reports `isError` (first 300 characters), else undefined. */
+function toolErrorText(result: unknown): string | undefined {
+  const r = result as { isError?: boolean; content?: { type?: string; text?: string }[] };
+  if (!r || r.isError !== true) return undefined;
+  const text = (r.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join(" ");
+  return (text.split("\n")[0] || "the tool reported an error").slice(0, 300);
 }

@@ -267,6 +267,17 @@ export class Instance implements AsyncDisposable {
     }
   }
 
+  /**
+   * Resolves once a closed instance's exit status is in `exit` (a stdio child's
+   * code or signal arrives a moment after its pipes close), or after `ms`.
+   */
+  async exitSettled(ms = 2000): Promise<void> {
+    const transport = this.#transport;
+    if (transport instanceof ProcessGroupStdioTransport && transport.exited) {
+      await settlesWithin(transport.exited, ms);
+    }
+  }
+
   /** Stops the server (process group for stdio) and records why. */
   async close(reason: StopReason): Promise<void> {
     if (this.closed) return;

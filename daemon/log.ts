@@ -1,35 +1,204 @@
 /**
- * The daemon's diagnostic records: one JSON line per record, on stderr, or
- * appended to a file (an auto-started daemon has no terminal:
- * `<stateDir>/daemons/<fingerprint>.log`).
+ * The daemon's records. Every record goes through LogTape to the durable log
+ * (`<stateDir>/logs/`, logs/writer.ts) once {@link openDurableLog} ran, and to
+ * a mirror: stderr as readable lines for a foreground daemon, or, for an
+ * auto-started one, errors as JSON lines in
+ * `<stateDir>/daemons/<fingerprint>.log` (what the CLI shows when a daemon it
+ * started does not answer).
+ *
+ * A record names its event, a template with `{placeholders}` filled from the
+ * attributes, and the span it happened inside (the daemon's unless given);
+ * a record that creates a span passes `parent` too (logs/record.ts).
  *
  * @module
  */
 
-/** Record levels, lowest first. */
-export type Level = "debug" | "info" | "warn" | "error";
+import { configureSync, getLogger, type LogLevel, type Sink, withFilter } from "@logtape/logtape";
+import {
+  encodeRecord,
+  type Level,
+  LEVEL_RANK,
+  type LogRecord,
+  newSpanId,
+  placeholderNames,
+  show,
+  type SpanKind,
+} from "../logs/record.ts";
+import { Redactor } from "../logs/redact.ts";
+import { recordSink, RESERVED } from "../logs/sink.ts";
+import { LogWriter } from "../logs/writer.ts";
 
-const RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
-let threshold = RANK.info;
-let sink: Deno.FsFile | undefined;
+export type { Level } from "../logs/record.ts";
+
+/** Where a record happened: its span, and on a record that creates the span, the span's parent. */
+export interface Where {
+  span: string;
+  parent?: string;
+}
+
+/** How the durable log is written. */
+export interface DurableLogOptions {
+  /** `<stateDir>/logs`. */
+  dir: string;
+  /** Who writes, e.g. `daemon-9f3c2a1b-4123`. */
+  source: string;
+  /** Bytes per file before rotating (setting `logging.maxFileSize`). */
+  maxFileSize: number;
+  /** Age after which files are removed, in ms (setting `logging.retention`). */
+  retentionMs: number;
+  /** Values never written (logs/redact.ts `serverSecrets`). */
+  secrets: readonly string[];
+}
+
+const TO_LOGTAPE: Record<Level, LogLevel> = {
+  debug: "debug",
+  info: "info",
+  warn: "warning",
+  error: "error",
+};
+
+const state: {
+  level: Level;
+  writer?: LogWriter;
+  redactor: Redactor;
+  mirror?: { kind: "stderr" } | { kind: "file"; file: Deno.FsFile };
+  daemonSpan: string;
+} = { level: "info", redactor: new Redactor(), daemonSpan: newSpanId("daemon") };
+
+const logger = getLogger(["mcpx"]);
+const encoder = new TextEncoder();
+
+/** A new span id of `kind` (`ins-…`, `cal-…`). */
+export function newSpan(kind: SpanKind): string {
+  return newSpanId(kind);
+}
+
+/** The span of this daemon: the parent of its instances. */
+export function daemonSpan(): string {
+  return state.daemonSpan;
+}
 
 /** Records below `level` are dropped from now on (setting `logging.level`). */
 export function setLogLevel(level: Level): void {
-  threshold = RANK[level] ?? RANK.info;
-}
-const encoder = new TextEncoder();
-
-/** Sends every later record to `path` (appending, created when missing). */
-export function logToFile(path: string): void {
-  sink = Deno.openSync(path, { create: true, append: true, write: true });
+  state.level = LEVEL_RANK[level] === undefined ? "info" : level;
+  apply();
 }
 
-/** Writes one record: `{"time","level","msg",...attrs}`. Never throws. */
-export function log(level: Level, msg: string, attrs: Record<string, unknown> = {}): void {
-  if (RANK[level] < threshold) return;
+/** Mirrors records to stderr as readable lines (a foreground daemon). */
+export function mirrorToStderr(): void {
+  closeMirror();
+  state.mirror = { kind: "stderr" };
+  apply();
+}
+
+/** Mirrors errors to `path` as JSON lines (an auto-started daemon's `--log`). */
+export function mirrorToFile(path: string): void {
+  closeMirror();
+  state.mirror = {
+    kind: "file",
+    file: Deno.openSync(path, { create: true, append: true, write: true }),
+  };
+  apply();
+}
+
+/**
+ * Starts writing the durable log. Records before this go to the mirror only.
+ *
+ * @throws {Deno.errors.*} when the logs directory cannot be created.
+ */
+export function openDurableLog(options: DurableLogOptions): void {
+  state.writer?.close();
+  Deno.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  state.writer = new LogWriter(options);
+  state.redactor = new Redactor(options.secrets);
+  apply();
+}
+
+/** Closes the durable log and the mirror file (records after this are dropped). */
+export function closeLog(): void {
+  state.writer?.close();
+  state.writer = undefined;
+  closeMirror();
+  apply();
+}
+
+/**
+ * Writes one record. Never throws.
+ *
+ * @param event e.g. `server.start`.
+ * @param template e.g. `"server {server} started as pid {pid}"`.
+ * @param attrs Values for the template and anything worth keeping (redacted before writing).
+ * @param where The span (default: the daemon's) and, when this record creates it, its parent.
+ */
+export function log(
+  level: Level,
+  event: string,
+  template: string,
+  attrs: Record<string, unknown> = {},
+  where?: Where,
+): void {
+  if (LEVEL_RANK[level] < LEVEL_RANK[state.level]) return;
+  const properties: Record<string, unknown> = {
+    ...attrs,
+    [RESERVED.event]: event,
+    [RESERVED.span]: where?.span ?? state.daemonSpan,
+  };
+  if (where?.parent) properties[RESERVED.parent] = where.parent;
   try {
-    const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...attrs }) + "\n";
-    if (sink) sink.writeSync(encoder.encode(line));
-    else console.error(line.trimEnd());
-  } catch { /* the sink is gone */ }
+    logger[level === "warn" ? "warn" : level](template, properties);
+  } catch { /* never */ }
+}
+
+function closeMirror(): void {
+  if (state.mirror?.kind === "file") {
+    try {
+      state.mirror.file.close();
+    } catch { /* closed */ }
+  }
+  state.mirror = undefined;
+}
+
+function emit(record: LogRecord): void {
+  try {
+    state.writer?.write(encodeRecord(record));
+  } catch { /* a full disk must not take the daemon down */ }
+  const mirror = state.mirror;
+  if (!mirror) return;
+  try {
+    if (mirror.kind === "stderr") console.error(readableLine(record));
+    else if (record.level === "error") {
+      mirror.file.writeSync(encoder.encode(encodeRecord(record)));
+    }
+  } catch { /* the mirror is gone */ }
+}
+
+/** `12:00:00.123 INFO  server.start  server everything started … key=value`. */
+function readableLine(record: LogRecord): string {
+  const used = placeholderNames(record.template);
+  const rest = Object.entries(record.attrs)
+    .filter(([k]) => !used.has(k))
+    .map(([k, v]) => `${k}=${show(v)}`);
+  return [
+    record.time.slice(11, 23),
+    record.level.toUpperCase().padEnd(5),
+    record.event.padEnd(12),
+    record.msg,
+    ...rest,
+  ].join(" ");
+}
+
+function apply(): void {
+  const sink: Sink = recordSink({
+    redactor: state.redactor,
+    defaultSpan: () => state.daemonSpan,
+    emit,
+  });
+  configureSync({
+    reset: true,
+    sinks: { records: sink, meta: withFilter(sink, "warning") },
+    loggers: [
+      { category: ["mcpx"], sinks: ["records"], lowestLevel: TO_LOGTAPE[state.level] },
+      { category: ["logtape", "meta"], sinks: ["meta"], lowestLevel: "warning" },
+    ],
+  });
 }

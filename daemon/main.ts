@@ -17,7 +17,20 @@ import { Daemon, type DaemonMode } from "./daemon.ts";
 import { serveDaemon } from "./http.ts";
 import { daemonFiles, type DaemonRecord, readDaemonRecords } from "./locate.ts";
 import { schemaCachePath } from "./schema_cache.ts";
-import { type Level, log, logToFile, setLogLevel } from "./log.ts";
+import {
+  closeLog,
+  daemonSpan,
+  type Level,
+  log,
+  mirrorToFile,
+  mirrorToStderr,
+  openDurableLog,
+  setLogLevel,
+} from "./log.ts";
+import { logsDir } from "../logs/writer.ts";
+import { serverSecrets } from "../logs/redact.ts";
+import { resolveSettings } from "../config/settings.ts";
+import type { LoadedConfig } from "../config/types.ts";
 import { describe } from "./instance.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 
@@ -33,6 +46,12 @@ export interface RunDaemonOptions {
   cwd: string;
   /** Version reported by `health` instead of the real one (setting `plumbing.version`, tests only). */
   versionOverride?: string;
+  /**
+   * Log rotation and retention (settings `logging.maxFileSize`, in bytes, and
+   * `logging.retention`, in ms); resolved from the configuration file and the
+   * environment when absent.
+   */
+  logging?: { maxFileSize: number; retentionMs: number };
 }
 
 /**
@@ -50,17 +69,34 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     path: options.configPath ?? undefined,
   });
   if (options.fingerprint && options.fingerprint !== config.fingerprint) {
-    log("error", "config changed while the daemon was starting", {
-      expected: options.fingerprint,
-      found: config.fingerprint,
-    });
+    log(
+      "error",
+      "daemon.fail",
+      "the configuration changed while the daemon was starting (expected {expected}, found {found})",
+      { expected: options.fingerprint, found: config.fingerprint },
+    );
     return 3;
   }
   const files = daemonFiles(paths.stateDir, config.fingerprint);
   if (await answers(files.socket)) {
-    log("info", "another daemon already serves this config", { socket: files.socket });
+    log(
+      "info",
+      "daemon.duplicate",
+      "another daemon already serves this configuration on {socket}",
+      {
+        socket: files.socket,
+      },
+    );
     return 4;
   }
+  const logging = options.logging ?? loggingSettings(config, options);
+  openDurableLog({
+    dir: logsDir(paths.stateDir),
+    source: `daemon-${config.fingerprint.slice(0, 8)}-${Deno.pid}`,
+    maxFileSize: logging.maxFileSize,
+    retentionMs: logging.retentionMs,
+    secrets: serverSecrets(config.servers),
+  });
   try {
     await Deno.remove(files.socket);
   } catch { /* no stale socket */ }
@@ -76,7 +112,6 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   const { promise: done, resolve: finish } = Promise.withResolvers<void>();
   const stop = (why: string) => {
     stopping ??= (async () => {
-      log("info", "daemon stopping", { why });
       clearInterval(timer);
       await daemon.shutdown();
       await server.shutdown();
@@ -85,6 +120,11 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
           await Deno.remove(path);
         } catch { /* already gone */ }
       }
+      log("info", "daemon.stop", "daemon {pid} stopped: {why}", {
+        pid: Deno.pid,
+        why,
+        uptimeMs: Date.now() - daemon.startedAt,
+      });
       finish();
     })();
     return stopping;
@@ -102,7 +142,14 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   };
   await Deno.mkdir(dirname(files.record), { recursive: true });
   await Deno.writeTextFile(files.record, JSON.stringify(record));
-  log("info", "daemon started", { ...record });
+  log("info", "daemon.start", "daemon {pid} started for {config}", {
+    pid: record.pid,
+    version: record.version,
+    mode: record.mode,
+    fingerprint: record.fingerprint,
+    config: record.configPath ?? "(none)",
+    socket: record.socket,
+  }, { span: daemonSpan() });
   await stopOutdated(paths.stateDir, record);
 
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
@@ -113,7 +160,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     try {
       await daemon.reap();
     } catch (error) {
-      log("error", "reaper failed", { error: describe(error) });
+      log("error", "daemon.error", "stopping idle servers failed: {error}", {
+        error: describe(error),
+      });
     }
     if (
       options.mode === "auto" && daemon.inFlight === 0 &&
@@ -128,7 +177,25 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   }, SOCKET_CHECK_MS);
   await done;
   clearInterval(watch);
+  closeLog();
   return 0;
+}
+
+/** `logging.maxFileSize` and `logging.retention` from the configuration file and the environment. */
+function loggingSettings(
+  config: LoadedConfig,
+  options: RunDaemonOptions,
+): { maxFileSize: number; retentionMs: number } {
+  const layers = config.path ? [{ file: config.path, document: config.document }] : [];
+  try {
+    const settings = resolveSettings({ layers, env: options.env, cwd: options.cwd });
+    return {
+      maxFileSize: settings.values["logging.maxFileSize"].value as number,
+      retentionMs: settings.values["logging.retention"].value as number,
+    };
+  } catch {
+    return { maxFileSize: 10 * 1024 * 1024, retentionMs: 14 * 86_400_000 };
+  }
 }
 
 /** How often the daemon checks that its socket still exists, in ms. */
@@ -158,7 +225,15 @@ async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<void>
     ) continue;
     try {
       await requestDaemon(other.socket, "stop", {}, { timeoutMs: 2000 });
-      log("info", "stopped the daemon of an older version of this config", { pid: other.pid });
+      log(
+        "info",
+        "daemon.replace",
+        "stopped daemon {pid}, which served an older version of {config}",
+        {
+          pid: other.pid,
+          config: self.configPath,
+        },
+      );
     } catch { /* already gone */ }
   }
 }
@@ -185,12 +260,13 @@ if (import.meta.main) {
       "version-override": { type: "string" },
     },
   });
-  if (values.log) logToFile(values.log);
+  if (values.log) mirrorToFile(values.log);
+  else mirrorToStderr();
   setLogLevel(values["log-level"] as Level);
   // A stray rejection inside a transport must not take every server down with it.
   globalThis.addEventListener("unhandledrejection", (event) => {
     event.preventDefault();
-    log("error", "unhandled rejection", { error: describe(event.reason) });
+    log("error", "daemon.error", "unhandled rejection: {error}", { error: describe(event.reason) });
   });
   let code = 1;
   try {
@@ -204,7 +280,7 @@ if (import.meta.main) {
       versionOverride: values["version-override"],
     });
   } catch (error) {
-    log("error", "daemon failed", { error: describe(error) });
+    log("error", "daemon.fail", "daemon failed: {error}", { error: describe(error) });
     console.error(`mcpx daemon: ${error instanceof Error ? error.message : String(error)}`);
   }
   Deno.exit(code);

@@ -25,6 +25,8 @@ export const FIRST_BACKOFF_MS = 1_000;
 /** A held instance. Release it with `release()` or `await using`. */
 export interface Lease extends AsyncDisposable {
   readonly instance: Instance;
+  /** How long the caller waited for a slot held by others, in ms (0: none was full). */
+  readonly waitedMs: number;
   release(): void;
 }
 
@@ -34,6 +36,8 @@ export interface PoolHooks {
   started?(instance: Instance): void;
   /** An instance is gone (any reason). */
   exited?(instance: Instance): void;
+  /** Starting an instance for `key` failed; `count` failures in a row so far. */
+  failed?(error: ServerError, key: string, count: number): void;
 }
 
 /** Start failures seen by a pool, for backoff and `mcpx status`. */
@@ -86,22 +90,26 @@ export class Pool {
   async lease(ctx: CallerContext, signal?: AbortSignal): Promise<Lease> {
     const key = scopeKey(this.spec.pool.scope, ctx);
     const deadline = Date.now() + this.spec.pool.startTimeoutMs;
+    let waited = 0;
     while (true) {
       signal?.throwIfAborted();
       const instance = this.#free(key);
-      if (instance) return this.#hold(instance);
+      if (instance) return this.#hold(instance, waited);
       if (this.#instances.size + this.#starting.size < this.spec.pool.max) {
         const started = await this.#start(key);
         if (this.spec.pool.sharing === "shared" || !this.#holders.get(started)) {
-          return this.#hold(started);
+          return this.#hold(started, waited);
         }
         continue;
       }
       const pending = this.#starting.get(key);
       if (pending && this.spec.pool.sharing === "shared") {
-        return this.#hold(await pending);
+        return this.#hold(await pending, waited);
       }
-      if (!(await this.#waitForChange(deadline, signal))) throw this.#busyError(key);
+      const before = Date.now();
+      const changed = await this.#waitForChange(deadline, signal);
+      waited += Date.now() - before;
+      if (!changed) throw this.#busyError(key);
     }
   }
 
@@ -164,7 +172,7 @@ export class Pool {
     return undefined;
   }
 
-  #hold(instance: Instance): Lease {
+  #hold(instance: Instance, waitedMs = 0): Lease {
     this.#holders.set(instance, this.holders(instance) + 1);
     instance.lastUsedAt = Date.now();
     let released = false;
@@ -177,7 +185,12 @@ export class Pool {
       instance.lastUsedAt = Date.now();
       this.#wake();
     };
-    return { instance, release, [Symbol.asyncDispose]: () => Promise.resolve(release()) };
+    return {
+      instance,
+      waitedMs,
+      release,
+      [Symbol.asyncDispose]: () => Promise.resolve(release()),
+    };
   }
 
   #start(key: string): Promise<Instance> {
@@ -206,6 +219,7 @@ export class Pool {
         const count = (this.failure?.count ?? 0) + 1;
         const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (count - 1));
         this.failure = { count, retryAt: Date.now() + backoff, error };
+        this.#hooks.failed?.(error, key, count);
         throw error;
       })
       .finally(() => {

@@ -1,0 +1,205 @@
+/**
+ * Appends records to `<stateDir>/logs/`, one file per writer at a time,
+ * rotated by size and by day (UTC), and removes files older than the
+ * retention. These files are the record of truth (spec 000, "Reading the
+ * log"); index.db is built from them and nothing else writes them.
+ *
+ * File names: `<YYYY-MM-DD>_<source>_<n>.jsonl`, e.g.
+ * `2026-10-01_daemon-9f3c2a1b-4123_0.jsonl`: the UTC day of the first record,
+ * who writes it (one writer process, so two processes never append to one
+ * file), and a sequence number that grows when a file reaches the size limit.
+ *
+ * Writes are synchronous and whole lines: a record is on disk when `write`
+ * returns, in the order written; a process killed mid-write leaves at most
+ * one torn last line, which readers skip.
+ *
+ * @module
+ */
+
+import { join } from "../config/posix_path.ts";
+
+/** Options of a {@link LogWriter}. */
+export interface LogWriterOptions {
+  /** The logs directory (created, mode 0700). */
+  dir: string;
+  /** Who writes: `[a-z0-9.-]+`, unique among live writers (e.g. `daemon-<fp8>-<pid>`). */
+  source: string;
+  /** A file is closed and the next one started before it would exceed this, in bytes. */
+  maxFileSize: number;
+  /** Files last written longer ago than this are removed, in ms; 0 keeps every file. */
+  retentionMs: number;
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+/** The suffix of every log file. */
+export const LOG_FILE_SUFFIX = ".jsonl";
+
+const DAY_MS = 86_400_000;
+/** After this long without writing, check that the current file still exists, in ms. */
+const RECHECK_MS = 60_000;
+const encoder = new TextEncoder();
+
+/**
+ * The logs directory of a state directory.
+ *
+ * @param stateDir e.g. `~/.local/state/mcpx`.
+ * @returns e.g. `~/.local/state/mcpx/logs`.
+ */
+export function logsDir(stateDir: string): string {
+  return join(stateDir, "logs");
+}
+
+/** Writes JSON lines with rotation and retention. Dispose it to close the file. */
+export class LogWriter implements Disposable {
+  readonly dir: string;
+  readonly source: string;
+  #options: LogWriterOptions;
+  #now: () => number;
+  #file?: Deno.FsFile;
+  #path = "";
+  #size = 0;
+  #seq = 0;
+  #day = "";
+  #dayEnd = 0;
+  #lastWrite = 0;
+
+  /** @throws {TypeError} when `source` has characters other than `[a-z0-9.-]`. */
+  constructor(options: LogWriterOptions) {
+    if (!/^[a-z0-9.-]+$/i.test(options.source)) {
+      throw new TypeError(`log source must match [a-z0-9.-]+, got "${options.source}"`);
+    }
+    this.dir = options.dir;
+    this.source = options.source;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The file written now ("" before the first write). */
+  get path(): string {
+    return this.#path;
+  }
+
+  /**
+   * Appends one line (which must end in `\n`), opening or rotating the file first
+   * when needed.
+   *
+   * @throws {Deno.errors.*} when the directory or file cannot be written.
+   */
+  write(line: string): void {
+    const now = this.#now();
+    const bytes = encoder.encode(line);
+    if (
+      !this.#file || now >= this.#dayEnd ||
+      (this.#size > 0 && this.#size + bytes.length > this.#options.maxFileSize) ||
+      (now - this.#lastWrite > RECHECK_MS && !exists(this.#path))
+    ) {
+      this.#open(now);
+    }
+    let rest = bytes;
+    while (rest.length > 0) rest = rest.subarray(this.#file!.writeSync(rest));
+    this.#size += bytes.length;
+    this.#lastWrite = now;
+  }
+
+  /** Closes the current file. Later writes open a new one. */
+  close(): void {
+    try {
+      this.#file?.close();
+    } catch { /* already closed */ }
+    this.#file = undefined;
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /**
+   * Removes log files (of any writer) last modified before the retention.
+   *
+   * @returns The names removed.
+   */
+  prune(): string[] {
+    const retention = this.#options.retentionMs;
+    if (retention <= 0) return [];
+    const cutoff = this.#now() - retention;
+    const removed: string[] = [];
+    for (const name of listLogFiles(this.dir)) {
+      const path = join(this.dir, name);
+      try {
+        const mtime = Deno.statSync(path).mtime?.getTime() ?? Infinity;
+        if (mtime < cutoff && path !== this.#path) {
+          Deno.removeSync(path);
+          removed.push(name);
+        }
+      } catch { /* removed meanwhile */ }
+    }
+    return removed;
+  }
+
+  #open(now: number): void {
+    this.close();
+    const day = new Date(now).toISOString().slice(0, 10);
+    if (day !== this.#day) {
+      this.#day = day;
+      this.#dayEnd = Date.parse(`${day}T00:00:00.000Z`) + DAY_MS;
+      this.#seq = this.#nextSeq(day);
+    } else if (this.#path) {
+      this.#seq++;
+    }
+    Deno.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.#path = join(this.dir, `${day}_${this.source}_${this.#seq}${LOG_FILE_SUFFIX}`);
+    this.#file = Deno.openSync(this.#path, { create: true, append: true, mode: 0o600 });
+    this.#size = this.#file.statSync().size;
+    this.prune();
+  }
+
+  /** The first unused sequence number for this source and day (a restarted writer never appends to an old file). */
+  #nextSeq(day: string): number {
+    let next = 0;
+    const prefix = `${day}_${this.source}_`;
+    for (const name of listLogFiles(this.dir)) {
+      if (!name.startsWith(prefix)) continue;
+      const n = Number(name.slice(prefix.length, -LOG_FILE_SUFFIX.length));
+      if (Number.isInteger(n) && n >= next) next = n + 1;
+    }
+    return next;
+  }
+}
+
+/**
+ * The names of the log files in `dir`, sorted (by day, then writer, then sequence).
+ *
+ * @returns `[]` when the directory does not exist.
+ */
+export function listLogFiles(dir: string): string[] {
+  const names: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isFile && entry.name.endsWith(LOG_FILE_SUFFIX)) names.push(entry.name);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return names.sort(byDayWriterSequence);
+}
+
+/** Orders `<day>_<source>_<n>.jsonl` names by day, writer, then `n` as a number. */
+function byDayWriterSequence(a: string, b: string): number {
+  const split = (name: string) => {
+    const cut = name.lastIndexOf("_");
+    return [name.slice(0, cut), Number.parseInt(name.slice(cut + 1), 10) || 0] as const;
+  };
+  const [stemA, nA] = split(a);
+  const [stemB, nB] = split(b);
+  return stemA < stemB ? -1 : stemA > stemB ? 1 : nA - nB;
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

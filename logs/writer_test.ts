@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { listLogFiles, LogWriter } from "./writer.ts";
+
+async function tmp(): Promise<string> {
+  return await Deno.makeTempDir({ prefix: "mcpx-logs-" });
+}
+
+Deno.test("LogWriter rotates when a file would pass maxFileSize", async () => {
+  const dir = await tmp();
+  try {
+    using w = new LogWriter({ dir, source: "t", maxFileSize: 100, retentionMs: 0 });
+    for (let i = 0; i < 5; i++) w.write(`${"x".repeat(40)}${i}\n`);
+    const files = listLogFiles(dir);
+    assert.equal(files.length, 3, files.join());
+    for (const f of files) assert.ok(Deno.statSync(`${dir}/${f}`).size <= 100);
+    const text = files.map((f) => Deno.readTextFileSync(`${dir}/${f}`)).join("");
+    assert.equal(text.split("\n").filter(Boolean).length, 5);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("LogWriter starts a new file when the UTC day changes", async () => {
+  const dir = await tmp();
+  try {
+    let now = Date.parse("2026-10-01T23:59:59.000Z");
+    using w = new LogWriter({
+      dir,
+      source: "t",
+      maxFileSize: 1 << 20,
+      retentionMs: 0,
+      now: () => now,
+    });
+    w.write("a\n");
+    now += 2000;
+    w.write("b\n");
+    assert.deepEqual(listLogFiles(dir), ["2026-10-01_t_0.jsonl", "2026-10-02_t_0.jsonl"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("LogWriter never appends to an older file of the same source, and prunes old files", async () => {
+  const dir = await tmp();
+  try {
+    const now = Date.parse("2026-10-01T12:00:00.000Z");
+    Deno.writeTextFileSync(`${dir}/2026-10-01_t_0.jsonl`, "old\n");
+    Deno.writeTextFileSync(`${dir}/2026-09-01_other_0.jsonl`, "ancient\n");
+    Deno.utimeSync(
+      `${dir}/2026-09-01_other_0.jsonl`,
+      new Date(now - 40 * 86_400_000),
+      new Date(now - 40 * 86_400_000),
+    );
+    Deno.utimeSync(`${dir}/2026-10-01_t_0.jsonl`, new Date(now), new Date(now));
+    using w = new LogWriter({
+      dir,
+      source: "t",
+      maxFileSize: 1 << 20,
+      retentionMs: 14 * 86_400_000,
+      now: () => now,
+    });
+    w.write("new\n");
+    assert.deepEqual(listLogFiles(dir), ["2026-10-01_t_0.jsonl", "2026-10-01_t_1.jsonl"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("listLogFiles() orders sequence numbers as numbers", async () => {
+  const dir = await tmp();
+  try {
+    for (const n of [10, 2, 1]) Deno.writeTextFileSync(`${dir}/2026-10-01_t_${n}.jsonl`, "");
+    Deno.writeTextFileSync(`${dir}/index.db`, "");
+    assert.deepEqual(listLogFiles(dir), [
+      "2026-10-01_t_1.jsonl",
+      "2026-10-01_t_2.jsonl",
+      "2026-10-01_t_10.jsonl",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
