@@ -30,6 +30,8 @@ export interface DaemonHealth {
 /** Where to find or how to start the daemon. */
 export interface ConnectOptions {
   stateDir: string;
+  /** The cache directory the daemon must use (the same one the CLI reads the schema cache from). */
+  cacheDir: string;
   fingerprint: string;
   configPath: string | null;
   /** How long to wait for a started daemon to answer, in ms. */
@@ -122,9 +124,18 @@ function start(options: ConnectOptions, logPath: string): void {
     options.logLevel,
   );
   try {
+    // The daemon must use the directories this CLI resolved (flags included), or
+    // it would listen and write its cache where this CLI never looks.
+    const env: Record<string, string> = {
+      ...options.env,
+      MCPX_PATHS_STATE: options.stateDir,
+      MCPX_PATHS_CACHE: options.cacheDir,
+    };
+    delete env.MCPX_STATE_DIR;
+    delete env.MCPX_CACHE_DIR;
     const child = new Deno.Command(Deno.execPath(), {
       args,
-      env: options.env,
+      env,
       clearEnv: true,
       cwd: "/",
       stdin: "null",

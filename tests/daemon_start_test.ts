@@ -147,3 +147,24 @@ Deno.test("call replaces a daemon of another version instead of talking to it", 
   assert.deepEqual(daemonPids(w.processes()), [daemons[0].pid]);
   assert.ok(!alive(oldServer.pid), "the old daemon's server went with it");
 });
+
+Deno.test("--paths-state and --paths-cache reach the daemon the CLI starts", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  const state = `${w.dir}/flag-state`;
+  const cache = `${w.dir}/flag-cache`;
+  const flags = ["--paths-state", state, "--paths-cache", cache];
+  const call = await w.mcpx([...flags, "call", "everything.echo", '{"message":"here"}']);
+  assert.equal(call.code, 0, call.stderr);
+  const { daemons } = await w.json<{ daemons: DaemonRecord[] }>([...flags, "daemons"]);
+  assert.equal(daemons.length, 1);
+  assert.ok(daemons[0].socket.startsWith(state), daemons[0].socket);
+  const types = await w.mcpx([...flags, "types", "everything.echo"]);
+  assert.equal(types.code, 0, types.stderr);
+  assert.equal(
+    (await w.json(["daemons"])).daemons.length,
+    0,
+    "nothing under the default state dir",
+  );
+  await w.mcpx([...flags, "stop", "--all"]);
+});
