@@ -198,6 +198,7 @@ export class CliContext {
     const settings = await this.settings();
     return await connectDaemon({
       stateDir: this.paths().stateDir,
+      cacheDir: this.paths().cacheDir,
       fingerprint: config.fingerprint,
       configPath: config.path,
       startWaitMs: settings.values["daemon.startWait"].value as number,
