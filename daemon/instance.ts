@@ -196,7 +196,7 @@ export class Instance implements AsyncDisposable {
       const message = error instanceof Error ? error.message : String(error);
       throw new ServerError(
         this.spec.name,
-        `server "${this.spec.name}": tools/list: ${message.slice(0, 2000)}`,
+        `server "${this.spec.name}": tools/list: ${redactFor(this.spec, message).slice(0, 2000)}`,
         { cause: error, stderrTail: this.stderrTail },
       );
     }
@@ -225,7 +225,7 @@ export class Instance implements AsyncDisposable {
         signal: options.signal,
       }) as CallToolResult;
     } catch (error) {
-      const message = describe(error);
+      const message = redactFor(this.spec, describe(error));
       this.lastError = message;
       if (/timed? ?out/i.test(message)) {
         throw new TimeoutError(
@@ -253,7 +253,11 @@ export class Instance implements AsyncDisposable {
         const exited = this.#transport.exited;
         if (exited) await settlesWithin(exited, 1000);
       }
-      const exit = this.exit ? `; the server exited (${exitText(this.exit)})` : "";
+      const exit = !this.exit
+        ? ""
+        : this.spec.transport === "stdio"
+        ? `; the server exited (${exitText(this.exit)})`
+        : "; the connection was closed";
       const tail = this.stderrTail.trim().split("\n").slice(-5).join("\n");
       throw new ServerError(
         this.spec.name,
@@ -360,15 +364,49 @@ function startFailureMessage(spec: ServerSpec, error: unknown, stderr: string): 
   const tail = stderr.trim().split("\n").slice(-5).join("\n");
   const suffix = tail ? `\nstderr tail:\n${tail}` : "";
   if (error instanceof Deno.errors.NotFound) {
+    if (spec.cwd && !isDirectory(spec.cwd)) {
+      return `server "${spec.name}": its working directory ${spec.cwd} does not exist; create it or fix mcpServers.${spec.name}.cwd`;
+    }
     return `server "${spec.name}": command "${spec.command}" was not found; install it or fix mcpServers.${spec.name}.command (PATH is searched)`;
   }
   if (error instanceof Deno.errors.PermissionDenied) {
     return `server "${spec.name}": command "${spec.command}" is not executable; check its permissions or fix mcpServers.${spec.name}.command`;
   }
-  const where = spec.transport === "stdio" ? "" : ` at ${spec.url}`;
-  const reason = describe(error);
+  const where = spec.transport === "stdio" ? "" : ` at ${redactUrl(spec.url!)}`;
+  const reason = redactFor(spec, describe(error));
   const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
   return `server "${spec.name}"${where}: ${step}${reason}${suffix}`;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `url` with its credentials and query values replaced by `***`, so an API key
+ * in a server URL never reaches an error message or a log record.
+ */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username) parsed.username = "***";
+    if (parsed.password) parsed.password = "***";
+    for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, "***");
+    return parsed.toString().replaceAll("%2A%2A%2A", "***");
+  } catch {
+    return url;
+  }
+}
+
+/** `text` with a remote server's URL secrets redacted (see {@link redactUrl}). */
+function redactFor(spec: ServerSpec, text: string): string {
+  if (spec.transport === "stdio" || !spec.url) return text;
+  return text.replaceAll(spec.url, redactUrl(spec.url))
+    .replace(/(https?:\/\/[^\s)"']*[?&][^=\s&)"']+=)[^&\s)"']+/g, "$1***");
 }
 
 /** A one-line description of any thrown value. */

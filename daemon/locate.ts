@@ -53,7 +53,12 @@ export interface DaemonRecord {
 export function daemonFiles(stateDir: string, fingerprint: string): DaemonFiles {
   let socket = join(stateDir, "sockets", `${fingerprint}.sock`);
   if (new TextEncoder().encode(socket).length > MAX_SOCKET_PATH_BYTES) {
-    socket = join(tmpdir(), `mcpx-${Deno.uid() ?? "u"}`, `${fingerprint}.sock`);
+    // Keyed by the state directory too: two state directories must never share a daemon.
+    socket = join(
+      tmpdir(),
+      `mcpx-${Deno.uid() ?? "u"}`,
+      `${fingerprint}-${shortHash(stateDir)}.sock`,
+    );
   }
   return {
     socket,
@@ -61,6 +66,16 @@ export function daemonFiles(stateDir: string, fingerprint: string): DaemonFiles 
     lock: join(stateDir, "daemons", `${fingerprint}.lock`),
     log: join(stateDir, "daemons", `${fingerprint}.log`),
   };
+}
+
+/** 8 hex chars of FNV-1a (32-bit) over `text`: a short, stable name part. */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
 }
 
 /** Every daemon record in the state directory (live or stale). */

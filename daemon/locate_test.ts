@@ -14,3 +14,9 @@ Deno.test("daemonFiles() falls back to a short path when the socket path is too 
   assert.ok(new TextEncoder().encode(files.socket).length <= MAX_SOCKET_PATH_BYTES);
   assert.ok(files.record.startsWith(deep));
 });
+
+Deno.test("daemonFiles() gives two long state directories different fallback sockets", () => {
+  const a = daemonFiles("/tmp/" + "a".repeat(120), "0123456789abcdef");
+  const b = daemonFiles("/tmp/" + "b".repeat(120), "0123456789abcdef");
+  assert.notEqual(a.socket, b.socket);
+});

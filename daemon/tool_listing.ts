@@ -45,6 +45,14 @@ export function readTool(raw: unknown): CachedTool | SkippedTool {
       reason: `"name" must be a non-empty string, got ${JSON.stringify(name)}`,
     };
   }
+  const execution = isObject(raw.execution) ? raw.execution : undefined;
+  if (execution?.taskSupport === "required") {
+    return {
+      name,
+      reason: `it can only be called as a task (execution.taskSupport: "required"), ` +
+        `and mcpx does not make task-augmented calls yet`,
+    };
+  }
   const inputSchema = raw.inputSchema ?? { type: "object" };
   if (!isObject(inputSchema)) {
     return {

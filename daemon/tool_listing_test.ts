@@ -25,3 +25,15 @@ Deno.test("readToolsPage() keeps good tools and skips a malformed one with its r
 Deno.test("readToolsPage() refuses an answer without a tools array", () => {
   assert.throws(() => readToolsPage({ nope: 1 }), TypeError);
 });
+
+Deno.test("readToolsPage() leaves out tools that can only be called as tasks, saying why", () => {
+  const page = readToolsPage({
+    tools: [{
+      name: "research",
+      inputSchema: { type: "object" },
+      execution: { taskSupport: "required" },
+    }],
+  });
+  assert.deepEqual(page.tools, []);
+  assert.match(page.skipped[0].reason, /only be called as a task/);
+});
