@@ -185,7 +185,7 @@ export class Daemon {
     const asked = performance.now();
     let lease;
     try {
-      lease = await pool.lease(ctx, options.signal);
+      lease = await pool.lease(ctx, options.signal, options.timeoutMs);
     } catch (error) {
       // No instance: the call hangs off the daemon, and ends here.
       const leaseMs = elapsed(asked);

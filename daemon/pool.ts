@@ -80,16 +80,18 @@ export class Pool {
 
   /**
    * Leases an instance for the caller's scope key, starting one when none
-   * fits. Waits for a free slot up to `startTimeoutMs` when `max` is reached
-   * (or, for an exclusive server, every instance for the key is held).
+   * fits. Waits for a free slot up to `startTimeoutMs` (or `waitMs`, when
+   * shorter: a call's own timeout) when `max` is reached (or, for an
+   * exclusive server, every instance for the key is held).
    *
    * @throws {ServerError} when the server fails to start (or is cooling
    *   down after failures); {TimeoutError} naming the server, key and limit
    *   when no instance frees up in time.
    */
-  async lease(ctx: CallerContext, signal?: AbortSignal): Promise<Lease> {
+  async lease(ctx: CallerContext, signal?: AbortSignal, waitMs?: number): Promise<Lease> {
     const key = scopeKey(this.spec.pool.scope, ctx);
-    const deadline = Date.now() + this.spec.pool.startTimeoutMs;
+    const limit = Math.min(this.spec.pool.startTimeoutMs, waitMs ?? Infinity);
+    const deadline = Date.now() + limit;
     let waited = 0;
     while (true) {
       signal?.throwIfAborted();
@@ -114,8 +116,8 @@ export class Pool {
   }
 
   /** The error for a caller that found every slot taken: which keys hold them, and what to do. */
-  #busyError(key: string): TimeoutError {
-    const { max, sharing, startTimeoutMs } = this.spec.pool;
+  #busyError(key: string, waitedMs: number): TimeoutError {
+    const { max, sharing } = this.spec.pool;
     const now = Date.now();
     const holders = this.instances.map((i) => {
       const held = this.holders(i);
@@ -127,12 +129,12 @@ export class Pool {
       ? ` No session was given, so this call could not share one: pass --session <key> or set MCPX_SESSION_ID.`
       : "";
     return new TimeoutError(
-      `server "${this.spec.name}": no instance for key ${key} became free within ${startTimeoutMs} ms ` +
+      `server "${this.spec.name}": no instance for key ${key} became free within ${waitedMs} ms ` +
         `(max ${max} instance${max === 1 ? "" : "s"}, sharing ${sharing}; in use: ${
           holders.join(", ") || "none"
         }). ` +
         `Raise mcpx.max for this server, or free one with \`mcpx restart ${this.spec.namespace}\`.${noSession}`,
-      startTimeoutMs,
+      waitedMs,
     );
   }
 

@@ -138,3 +138,14 @@ Deno.test("redactUrl() hides credentials and query values", async () => {
   );
   assert.equal(redactUrl("http://127.0.0.1:3000/mcp"), "http://127.0.0.1:3000/mcp");
 });
+
+Deno.test("Pool.lease() waits no longer than the caller's own timeout", async () => {
+  const pool = new Pool(spec({ sharing: "exclusive", max: 1 }), Deno.env.toObject());
+  try {
+    const held = await pool.lease({});
+    await assert.rejects(() => pool.lease({}, undefined, 150), /became free within 150 ms/);
+    held.release();
+  } finally {
+    await pool.stop("stop");
+  }
+});
