@@ -111,7 +111,7 @@ export class Pool {
       const before = Date.now();
       const changed = await this.#waitForChange(deadline, signal);
       waited += Date.now() - before;
-      if (!changed) throw this.#busyError(key);
+      if (!changed) throw this.#busyError(key, limit);
     }
   }
 
