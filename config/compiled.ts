@@ -4,15 +4,17 @@
  * (~40 ms of start-up, measured) and the validation.
  *
  * Sound by construction: the entry is keyed by the configuration's
- * fingerprint (its real path, its bytes and the values of the variables it
- * names in `${…}`) and records a digest of each of those values too; the same
- * bytes under the same values parse to the same result, anything else is
- * parsed afresh.
+ * fingerprint (its real path and its bytes), and only a configuration whose
+ * text names no variable in `${…}` is stored, so the same key always parses
+ * to the same result.
  *
- * Private by construction: the entry holds expanded values (a `Bearer
- * ${TOKEN}` header is stored with the token), so the file is created with
- * mode 0600, a cache directory mcpx creates gets mode 0700, and the recorded
- * variables are SHA-256 digests, not their values.
+ * Private by construction: a configuration that names a variable is never
+ * stored, since its parsed form holds the expanded values (a `Bearer
+ * ${TOKEN}` header with the token, a `?key=` in a url) and a cache file is
+ * plain text; such a configuration is parsed on every run (decision 0002).
+ * Entries are still created with mode 0600 (a cache directory mcpx creates
+ * gets mode 0700), and writing one deletes the other `config-*.json` entries
+ * written more than 7 days ago.
  *
  * @module
  */
@@ -20,16 +22,19 @@
 import type { ParsedConfig } from "./parse.ts";
 import { VERSION } from "../version.ts";
 
+/**
+ * One stored entry. Version 2 entries also held configurations that name
+ * variables (with their expanded values); version 3 never does, and a version
+ * 2 entry is neither read nor kept.
+ */
 interface CompiledEntry {
-  version: 2;
+  version: 3;
   mcpxVersion: string;
-  /**
-   * Every variable named in `${…}` in the text, with the SHA-256 of its value
-   * (64 hex), or null when unset.
-   */
-  env: Record<string, string | null>;
   parsed: ParsedConfig;
 }
+
+/** Entries written longer ago than this are deleted when another is written: 7 days, in ms. */
+export const COMPILED_MAX_AGE_MS = 7 * 86_400_000;
 
 /** The variables a configuration's text names in `${NAME…}`. */
 export function referencedVariables(text: string): string[] {
@@ -40,62 +45,107 @@ function entryPath(cacheDir: string, fingerprint: string): string {
   return `${cacheDir}/config-${fingerprint}.json`;
 }
 
-/** SHA-256 of a variable's value as 64 hex chars, or null when it is unset. */
-async function digestOf(value: string | undefined): Promise<string | null> {
-  if (value === undefined) return null;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /**
- * The compiled configuration for `fingerprint` when one exists for this mcpx
- * version and every referenced variable still has the recorded value (compared
- * by SHA-256 digest).
+ * The compiled configuration for `fingerprint`, when an entry exists for this
+ * mcpx version and has the shape {@link writeCompiled} gives it. A missing,
+ * unreadable, older or damaged entry is `undefined` (parse again), never an
+ * error.
+ *
+ * @param cacheDir The directory of compiled entries.
+ * @param fingerprint The configuration's fingerprint (16 hex).
+ * @returns The stored result of parsing, or undefined.
  */
-export async function readCompiled(
-  cacheDir: string,
-  fingerprint: string,
-  env: Record<string, string | undefined>,
-): Promise<ParsedConfig | undefined> {
-  let entry: CompiledEntry;
+export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfig | undefined {
+  let entry: Partial<CompiledEntry> | null;
   try {
     entry = JSON.parse(Deno.readTextFileSync(entryPath(cacheDir, fingerprint)));
   } catch {
     return undefined;
   }
-  if (entry?.version !== 2 || entry.mcpxVersion !== VERSION || !entry.parsed) return undefined;
-  for (const [name, digest] of Object.entries(entry.env ?? {})) {
-    if ((await digestOf(env[name])) !== digest) return undefined;
-  }
-  return entry.parsed;
+  if (entry?.version !== 3 || entry.mcpxVersion !== VERSION) return undefined;
+  return isParsedConfig(entry.parsed) ? entry.parsed : undefined;
 }
 
 /**
- * Stores a compiled configuration, readable by its owner only (best effort: a
- * read-only cache only costs speed). Creates `cacheDir` with mode 0700 when it
- * is missing; an existing directory keeps its mode.
+ * Stores a compiled configuration, readable by its owner only, unless its
+ * text names a variable (then an entry left at that path by an older mcpx is
+ * deleted instead). Best effort: a read-only cache only costs speed. Creates
+ * `cacheDir` with mode 0700 when it is missing (an existing directory keeps
+ * its mode) and deletes the other `config-*.json` entries there written more
+ * than {@link COMPILED_MAX_AGE_MS} ago.
+ *
+ * @param cacheDir The directory of compiled entries.
+ * @param fingerprint The configuration's fingerprint (16 hex).
+ * @param text The configuration's text, to find the variables it names.
+ * @param parsed The result of parsing `text`.
  */
-export async function writeCompiled(
+export function writeCompiled(
   cacheDir: string,
   fingerprint: string,
   text: string,
-  env: Record<string, string | undefined>,
   parsed: ParsedConfig,
-): Promise<void> {
-  const names = referencedVariables(text);
-  const digests = await Promise.all(names.map((name) => digestOf(env[name])));
-  const entry: CompiledEntry = {
-    version: 2,
-    mcpxVersion: VERSION,
-    env: Object.fromEntries(names.map((name, i) => [name, digests[i]])),
-    parsed,
-  };
+): void {
+  const path = entryPath(cacheDir, fingerprint);
+  if (referencedVariables(text).length > 0) {
+    try {
+      Deno.removeSync(path);
+    } catch { /* none: the usual case */ }
+    return;
+  }
+  const entry: CompiledEntry = { version: 3, mcpxVersion: VERSION, parsed };
   try {
     Deno.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    const path = entryPath(cacheDir, fingerprint);
     // A new file (createNew), so the mode applies: a stale file of that name would keep its own.
     const tmp = `${path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
     Deno.writeTextFileSync(tmp, JSON.stringify(entry), { createNew: true, mode: 0o600 });
     Deno.renameSync(tmp, path);
   } catch { /* not writable: parse again next time */ }
+  removeOldEntries(cacheDir, path);
+}
+
+/** Deletes `config-*.json` entries in `cacheDir` other than `keep` written more than 7 days ago. */
+function removeOldEntries(cacheDir: string, keep: string): void {
+  const before = Date.now() - COMPILED_MAX_AGE_MS;
+  try {
+    for (const item of Deno.readDirSync(cacheDir)) {
+      const path = `${cacheDir}/${item.name}`;
+      if (!/^config-.*\.json$/.test(item.name) || path === keep) continue;
+      try {
+        const mtime = Deno.lstatSync(path).mtime;
+        if (mtime && mtime.getTime() < before) Deno.removeSync(path);
+      } catch { /* gone meanwhile, or not ours to delete */ }
+    }
+  } catch { /* unreadable directory: nothing to clean */ }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const isStrings = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((s) => typeof s === "string");
+const isStringMap = (v: unknown) =>
+  isObject(v) && Object.values(v).every((s) => typeof s === "string");
+
+/** True when `v` has the shape of a {@link ParsedConfig} (what the CLI and daemon read of it). */
+function isParsedConfig(v: unknown): v is ParsedConfig {
+  return isObject(v) && isObject(v.document) && isStrings(v.warnings) &&
+    Array.isArray(v.servers) && v.servers.every(isServerSpec);
+}
+
+function isServerSpec(s: unknown): boolean {
+  if (!isObject(s)) return false;
+  const { toolFilter, pool } = s;
+  return typeof s.name === "string" && typeof s.namespace === "string" &&
+    typeof s.disabled === "boolean" && typeof s.poolId === "string" &&
+    ["stdio", "http", "sse"].includes(s.transport as string) &&
+    isStrings(s.tags) && isObject(s.toolTags) && Object.values(s.toolTags).every(isStrings) &&
+    isObject(toolFilter) && isStrings(toolFilter.exclude) &&
+    (toolFilter.include === undefined || isStrings(toolFilter.include)) &&
+    isStrings(s.args) && isStringMap(s.env) && isStringMap(s.headers) &&
+    ["command", "cwd", "url", "description"].every((k) =>
+      s[k] === undefined || typeof s[k] === "string"
+    ) &&
+    isObject(pool) && typeof pool.sharing === "string" && typeof pool.scope === "string" &&
+    ["max", "min", "idleTimeoutMs", "callTimeoutMs", "startTimeoutMs"].every((k) =>
+      typeof pool[k] === "number"
+    );
 }

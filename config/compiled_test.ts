@@ -2,58 +2,133 @@ import assert from "node:assert/strict";
 import { loadConfig } from "./load.ts";
 import { readCompiled } from "./compiled.ts";
 
-Deno.test("writeCompiled() keeps expanded secrets private", async (t) => {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-compiled-" }));
-  try {
-    const token = "s3cret-token-value";
-    const env = { HOME: dir, TOKEN: token };
-    await Deno.writeTextFile(
-      `${dir}/.mcp.json`,
-      JSON.stringify({
-        mcpServers: {
-          api: { url: "https://x.test/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
-        },
-      }),
-    );
-    const cacheDir = `${dir}/cache/mcpx`;
-    const config = await loadConfig({ cwd: dir, env, compiledCacheDir: cacheDir });
-    const file = `${cacheDir}/config-${config.fingerprint}.json`;
+/** A temporary directory (real path) removed when disposed. */
+async function tmpDir(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-compiled-" }));
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
 
-    await t.step("creates the cache directory with mode 0700", async () => {
-      assert.equal((await Deno.stat(cacheDir)).mode! & 0o777, 0o700);
-    });
-    await t.step("writes the compiled file with mode 0600", async () => {
-      assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
-    });
-    await t.step("records variables as digests, never their plain text", async () => {
-      const entry = JSON.parse(await Deno.readTextFile(file));
-      assert.deepEqual(Object.keys(entry.env), ["TOKEN"]);
-      assert.ok(!JSON.stringify(entry.env).includes(token), JSON.stringify(entry.env));
-      assert.match(entry.env.TOKEN, /^[0-9a-f]{64}$/);
-    });
-    await t.step(
-      "is read back while the value is the same, and missed when it changes",
-      async () => {
-        assert.ok(await readCompiled(cacheDir, config.fingerprint, env));
-        assert.equal(
-          await readCompiled(cacheDir, config.fingerprint, { ...env, TOKEN: "x" }),
-          undefined,
-        );
-        assert.equal(await readCompiled(cacheDir, config.fingerprint, { HOME: dir }), undefined);
-      },
+const PLAIN = { mcpServers: { api: { url: "https://x.test/mcp" } } };
+
+Deno.test("writeCompiled() stores a configuration privately", async (t) => {
+  await using tmp = await tmpDir();
+  const dir = tmp.path;
+  const env = { HOME: dir };
+  await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify(PLAIN));
+  const cacheDir = `${dir}/cache/mcpx`;
+  const config = await loadConfig({ cwd: dir, env, compiledCacheDir: cacheDir });
+  const file = `${cacheDir}/config-${config.fingerprint}.json`;
+
+  await t.step("creates the cache directory with mode 0700", async () => {
+    assert.equal((await Deno.stat(cacheDir)).mode! & 0o777, 0o700);
+  });
+  await t.step("writes the compiled file with mode 0600", async () => {
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+  });
+  await t.step("is read back", () => {
+    assert.deepEqual(readCompiled(cacheDir, config.fingerprint)?.servers, config.servers);
+  });
+  await t.step("leaves the mode of a cache directory it did not create alone", async () => {
+    const own = `${dir}/own-cache`;
+    await Deno.mkdir(own, { mode: 0o755 });
+    await Deno.chmod(own, 0o755);
+    await loadConfig({ cwd: dir, env, compiledCacheDir: own });
+    assert.equal((await Deno.stat(own)).mode! & 0o777, 0o755);
+    assert.equal(
+      (await Deno.stat(`${own}/config-${config.fingerprint}.json`)).mode! & 0o777,
+      0o600,
     );
-    await t.step("leaves the mode of a cache directory it did not create alone", async () => {
-      const own = `${dir}/own-cache`;
-      await Deno.mkdir(own, { mode: 0o755 });
-      await Deno.chmod(own, 0o755);
-      await loadConfig({ cwd: dir, env, compiledCacheDir: own });
-      assert.equal((await Deno.stat(own)).mode! & 0o777, 0o755);
-      assert.equal(
-        (await Deno.stat(`${own}/config-${config.fingerprint}.json`)).mode! & 0o777,
-        0o600,
-      );
-    });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  });
+});
+
+Deno.test("writeCompiled() stores nothing for a configuration that names a variable", async () => {
+  await using tmp = await tmpDir();
+  const dir = tmp.path;
+  const token = "s3cret-token-value";
+  const env = { HOME: dir, TOKEN: token };
+  await Deno.writeTextFile(
+    `${dir}/.mcp.json`,
+    JSON.stringify({
+      mcpServers: {
+        api: { url: "https://x.test/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+      },
+    }),
+  );
+  const cacheDir = `${dir}/cache`;
+  await Deno.mkdir(cacheDir);
+  const config = await loadConfig({ cwd: dir, env, compiledCacheDir: cacheDir });
+  assert.equal(config.servers[0].headers.Authorization, `Bearer ${token}`);
+  assert.deepEqual([...Deno.readDirSync(cacheDir)].map((e) => e.name), []);
+
+  // An entry an older mcpx left there (with the token in it) is deleted, not read.
+  const stale = `${cacheDir}/config-${config.fingerprint}.json`;
+  await Deno.writeTextFile(
+    stale,
+    JSON.stringify({ version: 2, mcpxVersion: "0.1.0", env: {}, parsed: config }),
+  );
+  const again = await loadConfig({ cwd: dir, env, compiledCacheDir: cacheDir });
+  assert.equal(again.servers[0].headers.Authorization, `Bearer ${token}`);
+  assert.deepEqual([...Deno.readDirSync(cacheDir)].map((e) => e.name), []);
+});
+
+Deno.test("writeCompiled() deletes other entries written more than 7 days ago", async () => {
+  await using tmp = await tmpDir();
+  const dir = tmp.path;
+  await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify(PLAIN));
+  const cacheDir = `${dir}/cache`;
+  await Deno.mkdir(cacheDir);
+  const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
+  const sixDaysAgo = new Date(Date.now() - 6 * 86_400_000);
+  const files: Record<string, Date> = {
+    "config-0000000000000001.json": eightDaysAgo,
+    "config-0000000000000002.json": sixDaysAgo,
+    "schemas-0000000000000001.json": eightDaysAgo,
+  };
+  for (const [name, time] of Object.entries(files)) {
+    await Deno.writeTextFile(`${cacheDir}/${name}`, "{}");
+    await Deno.utime(`${cacheDir}/${name}`, time, time);
   }
+  const config = await loadConfig({ cwd: dir, env: { HOME: dir }, compiledCacheDir: cacheDir });
+  assert.deepEqual(
+    [...Deno.readDirSync(cacheDir)].map((e) => e.name).sort(),
+    [
+      "config-0000000000000002.json",
+      `config-${config.fingerprint}.json`,
+      "schemas-0000000000000001.json",
+    ].sort(),
+  );
+});
+
+Deno.test("readCompiled() ignores a damaged entry instead of crashing", async (t) => {
+  await using tmp = await tmpDir();
+  const dir = tmp.path;
+  await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify(PLAIN));
+  const cacheDir = `${dir}/cache`;
+  const options = { cwd: dir, env: { HOME: dir }, compiledCacheDir: cacheDir };
+  const good = await loadConfig(options);
+  const file = `${cacheDir}/config-${good.fingerprint}.json`;
+  const entry = JSON.parse(await Deno.readTextFile(file));
+  const server = entry.parsed.servers[0];
+  const damaged: [string, unknown][] = [
+    ["servers is an object", { ...entry.parsed, servers: {} }],
+    ["servers is missing", { ...entry.parsed, servers: undefined }],
+    ["a server is null", { ...entry.parsed, servers: [null] }],
+    ["a server has no pool", { ...entry.parsed, servers: [{ ...server, pool: undefined }] }],
+    ["a server's args is a string", { ...entry.parsed, servers: [{ ...server, args: "x" }] }],
+    ["document is an array", { ...entry.parsed, document: [] }],
+    ["warnings is missing", { ...entry.parsed, warnings: undefined }],
+    ["parsed is a string", "x"],
+  ];
+  for (const [what, parsed] of damaged) {
+    await t.step(`when ${what}`, async () => {
+      await Deno.writeTextFile(file, JSON.stringify({ ...entry, parsed }));
+      assert.equal(readCompiled(cacheDir, good.fingerprint), undefined);
+      const config = await loadConfig(options);
+      assert.deepEqual(config.servers, good.servers);
+    });
+  }
+  await t.step("when the file is not JSON", async () => {
+    await Deno.writeTextFile(file, "{");
+    assert.deepEqual((await loadConfig(options)).servers, good.servers);
+  });
 });

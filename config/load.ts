@@ -101,10 +101,10 @@ export async function loadConfig(
   );
   const text = decode(bytes, path);
   const dir = options.compiledCacheDir;
-  let parsed = dir ? await readCompiled(dir, fingerprint, options.env) : undefined;
+  let parsed = dir ? readCompiled(dir, fingerprint) : undefined;
   if (!parsed) {
     parsed = await parseConfigText(text, path, options.env);
-    if (dir) await writeCompiled(dir, fingerprint, text, options.env, parsed);
+    if (dir) writeCompiled(dir, fingerprint, text, parsed);
   }
   return { path, realPath, fingerprint, contentHash, ...parsed };
 }
