@@ -351,6 +351,11 @@ export class Daemon {
   }
 
   /** Flushes the schema cache and stops every instance (process groups included). */
+  /** Starts the instances each pool's `min` keeps warm, in the background of the caller. */
+  async warm(): Promise<void> {
+    await Promise.all([...this.#pools.values()].map((pool) => pool.warm()));
+  }
+
   async shutdown(): Promise<void> {
     await this.#cacheWrite;
     await Promise.all([...this.#pools.values()].map((p) => p.stop("stop")));

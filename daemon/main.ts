@@ -151,6 +151,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     socket: record.socket,
   }, { span: daemonSpan() });
   await stopOutdated(paths.stateDir, record);
+  daemon.warm(); // not awaited: the socket answers while `min` instances start
 
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     Deno.addSignalListener(signal, () => stop(signal));

@@ -159,11 +159,26 @@ export class Pool {
   async reap(now = Date.now()): Promise<number> {
     const idle = this.spec.pool.idleTimeoutMs;
     if (idle <= 0) return 0;
-    const doomed = this.instances.filter((i) =>
+    const idleOnes = this.instances.filter((i) =>
       !this.holders(i) && i.active === 0 && now - i.lastUsedAt >= idle
     );
+    // `min` instances stay warm however idle they are; the longest idle go first.
+    const removable = Math.max(0, this.instances.length - this.spec.pool.min);
+    const doomed = idleOnes.sort((a, b) => a.lastUsedAt - b.lastUsedAt).slice(0, removable);
     await Promise.all(doomed.map((i) => i.close("idle")));
     return doomed.length;
+  }
+
+  /**
+   * Starts the instances `min` asks for (spec 000, "Sharing and scope": `min`
+   * keeps warm ones). Only a `global` pool has a key known in advance; other
+   * scopes are warmed by their first caller. Failures are recorded as usual.
+   */
+  async warm(): Promise<void> {
+    if (this.spec.pool.min < 1 || this.spec.pool.scope !== "global") return;
+    try {
+      await this.ensure({});
+    } catch { /* the failure is kept in `failure` for ls and status */ }
   }
 
   #free(key: string): Instance | undefined {

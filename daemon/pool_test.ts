@@ -149,3 +149,15 @@ Deno.test("Pool.lease() waits no longer than the caller's own timeout", async ()
     await pool.stop("stop");
   }
 });
+
+Deno.test("Pool.warm() starts min instances and reap() keeps them", async () => {
+  const pool = new Pool(spec({ min: 1, idleTimeoutMs: 1000 }), Deno.env.toObject());
+  try {
+    await pool.warm();
+    assert.equal(pool.instances.length, 1, "min 1 starts one at once");
+    assert.equal(await pool.reap(Date.now() + 60_000), 0, "min instances are never reaped");
+    assert.equal(pool.instances.length, 1);
+  } finally {
+    await pool.stop("stop");
+  }
+});
