@@ -19,12 +19,18 @@ import {
 import type { LoadedConfig } from "../config/types.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";
 import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
-import { needsListing, readSchemaCache, schemaCachePath } from "../daemon/schema_cache.ts";
+import {
+  emptySchemaCache,
+  needsListing,
+  readSchemaCache,
+  schemaCachePath,
+  seedFromSiblings,
+} from "../daemon/schema_cache.ts";
 import { connectDaemon } from "./daemon_connect.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { daemonFiles } from "../daemon/locate.ts";
 import type { Io } from "./io.ts";
-import { DaemonUnavailableError, McpxError } from "../errors.ts";
+import { ConfigError, DaemonUnavailableError, McpxError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 
 /** Inputs of a CLI run. */
@@ -127,9 +133,26 @@ export class CliContext {
     return (await this.settings()).values[name].value;
   }
 
-  /** True when `--json` (or `output.json`, or `output.format=json`) is in effect. */
+  /**
+   * True when `--json` (or `output.json`, or `output.format=json`) is in effect.
+   * When the configuration cannot be loaded, only the flags and
+   * `MCPX_OUTPUT_JSON` / `MCPX_OUTPUT_FORMAT` count, so commands that do not
+   * need it (`daemons`, `stop --all`) still run; the others meet the error when
+   * they load it.
+   */
   async json(): Promise<boolean> {
-    const s = await this.settings();
+    let s: ResolvedSettings;
+    try {
+      s = await this.settings();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      const flags = this.#options.flags;
+      const yes = (v: unknown) => v === true || /^\s*(true|1|yes|on)\s*$/i.test(String(v ?? ""));
+      const json = "output.json" in flags
+        ? yes(flags["output.json"])
+        : yes(this.env.MCPX_OUTPUT_JSON);
+      return json || (flags["output.format"] ?? this.env.MCPX_OUTPUT_FORMAT) === "json";
+    }
     return s.values["output.json"].value === true || s.values["output.format"].value === "json";
   }
 
@@ -173,6 +196,12 @@ export class CliContext {
   > {
     const config = await this.config();
     let cache = await this.schemaCache();
+    // An edited configuration (new fingerprint) starts with the entries its
+    // unchanged servers already had, so only what changed is listed.
+    if (config.servers.some((s) => !s.disabled && needsListing(cache?.servers[s.name], s.poolId))) {
+      cache ??= emptySchemaCache(config.path);
+      seedFromSiblings(this.paths().cacheDir, config.fingerprint, cache, config.servers);
+    }
     const enabled = config.servers.filter((s) => !s.disabled);
     const missing = enabled.filter((s) => needsListing(cache?.servers[s.name], s.poolId));
     const unlisted: string[] = [];

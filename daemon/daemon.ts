@@ -18,6 +18,7 @@ import {
   emptySchemaCache,
   needsListing,
   readSchemaCache,
+  seedFromSiblings,
   writeSchemaCache,
 } from "./schema_cache.ts";
 import { daemonSpan, log, newSpan } from "./log.ts";
@@ -87,6 +88,12 @@ export class Daemon {
     this.version = options.version ?? VERSION;
     this.#cachePath = options.cachePath;
     this.#cache = readSchemaCache(options.cachePath) ?? emptySchemaCache(options.config.path);
+    const cacheDir = options.cachePath.slice(0, options.cachePath.lastIndexOf("/"));
+    if (
+      seedFromSiblings(cacheDir, options.config.fingerprint, this.#cache, options.config.servers)
+    ) {
+      this.#persist();
+    }
     // A stdio server without a `cwd` starts in its configuration file's
     // directory, so relative paths in its arguments mean what the file says
     // (the daemon itself runs in `/`).

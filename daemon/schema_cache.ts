@@ -76,3 +76,54 @@ export function needsListing(entry: CachedServer | undefined, poolId: string): b
   if (entry.poolId !== undefined && entry.poolId !== poolId) return true;
   return entry.listedAt === undefined && entry.error === undefined;
 }
+
+/**
+ * Fills entries this cache lacks from the caches of other fingerprints (the
+ * same file before an edit, another environment) when the server's `poolId`
+ * — everything that changes the process — is the same there, so editing a
+ * comment or one server does not relist the others. Reads at most the 8 most
+ * recently written sibling files.
+ *
+ * @param specs The configuration's servers (name and poolId are read).
+ * @returns How many entries were filled in (the cache is changed in place).
+ */
+export function seedFromSiblings(
+  cacheDir: string,
+  fingerprint: string,
+  cache: SchemaCacheFile,
+  specs: { name: string; poolId: string; disabled?: boolean }[],
+): number {
+  const wanted = specs.filter((s) => !s.disabled && needsListing(cache.servers[s.name], s.poolId));
+  if (wanted.length === 0) return 0;
+  let siblings: { path: string; mtime: number }[];
+  try {
+    siblings = [...Deno.readDirSync(cacheDir)]
+      .filter((e) =>
+        e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name) &&
+        e.name !== `schemas-${fingerprint}.json`
+      )
+      .map((e) => {
+        const path = join(cacheDir, e.name);
+        return { path, mtime: Deno.statSync(path).mtime?.getTime() ?? 0 };
+      })
+      .sort((a, b) => b.mtime - a.mtime)
+      .slice(0, 8);
+  } catch {
+    return 0;
+  }
+  let seeded = 0;
+  for (const sibling of siblings) {
+    const other = readSchemaCache(sibling.path);
+    if (!other) continue;
+    for (const spec of wanted) {
+      if (!needsListing(cache.servers[spec.name], spec.poolId)) continue;
+      const entry = other.servers[spec.name];
+      const failedSince = entry?.error !== undefined && entry.error.at >= (entry.listedAt ?? "");
+      if (entry?.listedAt && entry.poolId === spec.poolId && !failedSince) {
+        cache.servers[spec.name] = structuredClone(entry);
+        seeded++;
+      }
+    }
+  }
+  return seeded;
+}

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { eventually, SERVERS, STACK_LINE, world } from "./_helpers.ts";
+import { eventually, SERVERS, STACK_LINE, stdioServer, world } from "./_helpers.ts";
 
 Deno.test("ls, types and search answer from the cache after the server's command is deleted", async (t) => {
   await using w = await world();
@@ -69,4 +69,25 @@ Deno.test("ls, types and search answer from the cache after the server's command
     const search = await w.json(["search", "echo"]);
     assert.equal(search.hits[0].function, "everything.echo");
   });
+});
+
+Deno.test("an edit that leaves a server unchanged does not list it again", async () => {
+  await using w = await world();
+  const server = stdioServer("everything", ["stdio"]);
+  await w.writeConfig({ mcpServers: { everything: server } });
+  const before = await w.json(["ls"]);
+  assert.equal(before.namespaces[0].state, "ready");
+  await w.mcpx(["stop"]);
+  assert.ok(await eventually(() => w.processes().length === 0));
+  // Same server, new bytes: a description and a comment-like extra field.
+  await w.writeConfig(
+    `// edited\n${
+      JSON.stringify({ mcpServers: { everything: { ...server, mcpx: { description: "edited" } } } })
+    }`,
+  );
+  const after = await w.json(["ls"]);
+  assert.equal(after.namespaces[0].state, "ready");
+  assert.equal(after.namespaces[0].tools, before.namespaces[0].tools);
+  assert.equal(after.namespaces[0].description, "edited");
+  assert.deepEqual(w.processes(), [], "no daemon and no server started for the edit");
 });
