@@ -41,7 +41,7 @@ export const COMMANDS: Command[] = [
     maxArgs: 0,
     usage: "mcpx ls",
     summary:
-      "list namespaces: tools, sharing, scope, live instances, state (never starts a server)",
+      "list namespaces: tools, sharing, scope, live instances, state (from the schema cache)",
     options: {},
     load: () => import("./ls.ts"),
   },
