@@ -97,7 +97,12 @@ export class Pool {
       signal?.throwIfAborted();
       const instance = this.#free(key);
       if (instance) return this.#hold(instance, waited);
-      if (this.#instances.size + this.#starting.size < this.spec.pool.max) {
+      // A keyed scope has one live instance per key (spec 000, "Sharing and
+      // scope"): a second caller of a session waits for that session's
+      // process rather than getting a second browser. Only `global` may run
+      // several instances of its one key, up to `max`.
+      const keyTaken = this.spec.pool.scope !== "global" && this.#hasKey(key);
+      if (!keyTaken && this.#instances.size + this.#starting.size < this.spec.pool.max) {
         const started = await this.#start(key);
         if (this.spec.pool.sharing === "shared" || !this.#holders.get(started)) {
           return this.#hold(started, waited);
@@ -179,6 +184,14 @@ export class Pool {
     try {
       await this.ensure({});
     } catch { /* the failure is kept in `failure` for ls and status */ }
+  }
+
+  #hasKey(key: string): boolean {
+    if (this.#starting.has(key)) return true;
+    for (const instance of this.#instances) {
+      if (!instance.closed && instance.key === key) return true;
+    }
+    return false;
   }
 
   #free(key: string): Instance | undefined {

@@ -161,3 +161,24 @@ Deno.test("Pool.warm() starts min instances and reap() keeps them", async () => 
     await pool.stop("stop");
   }
 });
+
+Deno.test("Pool.lease() gives an exclusive session one process: a second caller of the session waits for it", async () => {
+  const pool = new Pool(
+    spec({ sharing: "exclusive", scope: "session", max: 4 }),
+    Deno.env.toObject(),
+  );
+  try {
+    const first = await pool.lease({ session: "a" });
+    const second = pool.lease({ session: "a" });
+    const other = await pool.lease({ session: "b" });
+    assert.notEqual(other.instance, first.instance, "another session gets its own process");
+    first.release();
+    const again = await second;
+    assert.equal(again.instance, first.instance, "the same session reuses its process");
+    assert.equal(pool.instances.length, 2);
+    again.release();
+    other.release();
+  } finally {
+    await pool.stop("stop");
+  }
+});
