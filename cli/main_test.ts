@@ -72,3 +72,54 @@ Deno.test("main() prints an error document on stdout under --json", async () => 
   assert.match(doc.error.message, /unknown command "sarch"/);
   assert.match(result.stderr, /error: unknown command/);
 });
+
+Deno.test("main() runs daemons, stop --all and --version where the configuration is broken", async (t) => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-broken-" }));
+  try {
+    // An unset ${VAR}: every command that needs the configuration fails on it.
+    await Deno.writeTextFile(
+      `${dir}/.mcp.json`,
+      JSON.stringify({ mcpServers: { a: { command: "x", env: { K: "${MCPX_TEST_UNSET}" } } } }),
+    );
+    const env = { HOME: dir, MCPX_STATE_DIR: `${dir}/s`, MCPX_CACHE_DIR: `${dir}/c` };
+    const run = async (argv: string[], extra: Record<string, string> = {}) => {
+      const io = memoryIo();
+      const code = await main(argv, io, { ...env, ...extra }, dir);
+      return { code, stdout: io.stdout, stderr: io.stderr };
+    };
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [["--version"], {}, /^mcpx \d/],
+      [["daemons"], {}, /^No daemon is running/],
+      [["stop", "--all"], {}, /^no daemon was running\n$/],
+      [["--json", "daemons"], {}, /^\{\n\s+"daemons": \[\]/],
+      [["stop", "--all", "--json"], {}, /^\{"stopped":0\}\n$/],
+      [["stop", "--all", "--output-format", "json"], {}, /^\{"stopped":0\}\n$/],
+      [["stop", "--all"], { MCPX_OUTPUT_JSON: "1" }, /^\{"stopped":0\}\n$/],
+      [["daemons"], { MCPX_OUTPUT_FORMAT: "json" }, /^\{\n\s+"daemons": \[\]/],
+    ];
+    for (const [argv, extra, stdout] of cases) {
+      await t.step(`${Object.keys(extra).join(" ")} mcpx ${argv.join(" ")} exits 0`, async () => {
+        const result = await run(argv, extra);
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(result.stdout, stdout);
+        assert.equal(result.stderr, "");
+      });
+    }
+    await t.step("the error still stops a command that needs the configuration", async () => {
+      const result = await run(["ls"]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /MCPX_TEST_UNSET/);
+    });
+    await t.step("mcpx stop (without --all) says stop --all does not read it", async () => {
+      const result = await run(["stop"]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /MCPX_TEST_UNSET/);
+      assert.match(
+        result.stderr,
+        /\(mcpx stop --all stops every daemon without reading it\)\n$/,
+      );
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -10,6 +10,7 @@ import { requestDaemon } from "../client/daemon_request.ts";
 import { pollUntil } from "../daemon/deadline.ts";
 import { liveDaemons } from "./daemons.ts";
 import { probeDaemon } from "./daemon_connect.ts";
+import { ConfigError } from "../errors.ts";
 
 /**
  * True while `pid` runs. A zombie has finished: once a CLI that started the
@@ -44,14 +45,29 @@ async function stopOne(socket: string): Promise<boolean> {
   return true;
 }
 
+/** This configuration's daemon socket; a broken configuration's error says how to stop anyway. */
+async function thisDaemonSocket(ctx: CliContext): Promise<string> {
+  try {
+    return await ctx.existingDaemonSocket();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      error.message += " (mcpx stop --all stops every daemon without reading it)";
+    }
+    throw error;
+  }
+}
+
 export async function run(
   ctx: CliContext,
   _p: string[],
   options: Record<string, unknown>,
 ): Promise<number> {
+  // Resolved first: its errors are not the configuration's. --all reads no
+  // configuration, so it works where the configuration is broken.
+  const stateDir = ctx.paths().stateDir;
   const sockets = options.all
-    ? (await liveDaemons(ctx.paths().stateDir)).map((d) => d.socket)
-    : [await ctx.existingDaemonSocket()];
+    ? (await liveDaemons(stateDir)).map((d) => d.socket)
+    : [await thisDaemonSocket(ctx)];
   const results = await Promise.all(sockets.map(stopOne));
   const stopped = results.filter(Boolean).length;
   if (await ctx.json()) ctx.io.out(JSON.stringify({ stopped }) + "\n");
