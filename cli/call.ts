@@ -12,7 +12,7 @@ import { findTool } from "../discovery/view.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { needsListing } from "../daemon/schema_cache.ts";
 import { parseDuration } from "../config/duration.ts";
-import { UsageError } from "../errors.ts";
+import { McpxError, UsageError } from "../errors.ts";
 
 export async function run(
   ctx: CliContext,
@@ -35,11 +35,17 @@ export async function run(
   const args = await readArguments(ctx, input);
   let timeoutMs: number | undefined;
   if (typeof options.timeout === "string") {
+    const text = options.timeout;
+    const notPositive = new UsageError(
+      `--timeout must be more than 0, got ${JSON.stringify(text)}; e.g. --timeout 30s`,
+    );
+    if (/^\s*-/.test(text)) throw notPositive;
     try {
-      timeoutMs = parseDuration(options.timeout);
+      timeoutMs = parseDuration(text);
     } catch (error) {
       throw new UsageError(`--timeout: ${(error as Error).message}`);
     }
+    if (timeoutMs === 0) throw notPositive;
   }
 
   // Resolve against the cache first: a typo costs no daemon and gets suggestions.
@@ -63,12 +69,21 @@ export async function run(
     tool = entry.tool;
   }
 
-  const result = await ctx.request<CallResult>("call", {
-    namespace,
-    tool,
-    arguments: args,
-    ...(timeoutMs ? { timeoutMs } : {}),
-  });
+  let result: CallResult;
+  try {
+    result = await ctx.request<CallResult>("call", {
+      namespace,
+      tool,
+      arguments: args,
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
+  } catch (error) {
+    // The daemon names the server's setting; the limit was this call's own.
+    if (timeoutMs && error instanceof McpxError) {
+      error.message = error.message.replace("(callTimeout)", "(--timeout)");
+    }
+    throw error;
+  }
   if (options.raw || await ctx.json()) {
     ctx.io.out(JSON.stringify(result, null, 2) + "\n");
     return result.isError ? 1 : 0;

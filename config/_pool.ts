@@ -9,7 +9,7 @@
  * @module
  */
 
-import { DURATION_FORMS, parseDuration } from "./duration.ts";
+import { DURATION_FORMS, durationLimit, parseDuration } from "./duration.ts";
 import { type PoolSettings, type Scope, SCOPES, type Sharing, SHARINGS } from "./types.ts";
 import { describeValue } from "./_describe.ts";
 import type { JsonPath, Problems } from "./_problems.ts";
@@ -103,7 +103,9 @@ export function readPoolKeys(
     } catch {
       problems.add(
         [...path, key],
-        `must be a duration, got ${describeValue(block[key])}; write ${DURATION_FORMS}`,
+        `must be a duration of at most ${durationLimit()}, got ${
+          describeValue(block[key])
+        }; write ${DURATION_FORMS}`,
       );
     }
   }

@@ -17,13 +17,27 @@ export const DURATION_FORMS =
   `a number of milliseconds or a string like "500ms", "10s", "30m", "4h", "1d"`;
 
 /**
+ * The longest duration accepted unless a caller allows more, in ms: 24 days.
+ * Timers hold at most 2^31−1 ms (~24.8 days; the HTML timer specification's
+ * signed 32-bit delay, which Deno follows) and fire at once when given more.
+ */
+export const MAX_DURATION_MS = 2_073_600_000;
+
+/** A limit as messages write it: `24d (2073600000 ms)`. */
+export function durationLimit(maxMs: number = MAX_DURATION_MS): string {
+  return `${formatDuration(maxMs)} (${maxMs} ms)`;
+}
+
+/**
  * Parses a duration into milliseconds.
  *
  * @param value A non-negative number of ms, or a string `<number><unit>` where unit is
  *   `ms`, `s`, `m`, `h` or `d` (decimals allowed: `"1.5h"`); a bare digit string is ms.
- * @returns Whole milliseconds (rounded), ≥ 0.
- * @throws {RangeError} When `value` is not one of the accepted forms; the message names the
- *   value and lists the forms.
+ * @param options `maxMs`: the longest accepted, in ms (default {@link MAX_DURATION_MS},
+ *   the timer limit; `Infinity` for a duration no timer waits on, such as a retention).
+ * @returns Whole milliseconds (rounded), ≥ 0 and ≤ `maxMs`.
+ * @throws {RangeError} When `value` is not one of the accepted forms (the message names the
+ *   value and lists the forms), or is longer than `maxMs` (naming the value and the limit).
  * @example
  * ```ts
  * import { parseDuration } from "./duration.ts";
@@ -31,14 +45,25 @@ export const DURATION_FORMS =
  * if (parseDuration(250) !== 250) throw new Error();
  * ```
  */
-export function parseDuration(value: unknown): number {
+export function parseDuration(value: unknown, options: { maxMs?: number } = {}): number {
+  let ms: number | undefined;
   if (typeof value === "number") {
-    if (Number.isFinite(value) && value >= 0) return Math.round(value);
+    if (Number.isFinite(value) && value >= 0) ms = Math.round(value);
   } else if (typeof value === "string") {
     const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(value);
-    if (m) return Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? "ms") as keyof typeof UNIT_MS]);
+    if (m) ms = Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? "ms") as keyof typeof UNIT_MS]);
   }
-  throw new RangeError(`invalid duration ${describeValue(value)}; use ${DURATION_FORMS}`);
+  if (ms === undefined) {
+    throw new RangeError(`invalid duration ${describeValue(value)}; use ${DURATION_FORMS}`);
+  }
+  const maxMs = options.maxMs ?? MAX_DURATION_MS;
+  if (ms > maxMs) {
+    throw new RangeError(
+      `duration ${describeValue(value)} is longer than the limit of ${durationLimit(maxMs)}; ` +
+        `use at most ${formatDuration(maxMs)}`,
+    );
+  }
+  return ms;
 }
 
 /**

@@ -12,6 +12,8 @@ Deno.test("parseDuration() behaviour", async (t) => {
     ["250", 250],
     [0, 0],
     [1234, 1234],
+    ["24d", 2_073_600_000],
+    [2_073_600_000, 2_073_600_000],
   ];
   for (const [input, ms] of good) {
     await t.step(`reads ${JSON.stringify(input)} as ${ms} ms`, () => {
@@ -29,6 +31,23 @@ Deno.test("parseDuration() behaviour", async (t) => {
       });
     });
   }
+});
+
+Deno.test("parseDuration() rejects durations over 24 days, naming the value and the limit", async (t) => {
+  // setTimeout holds at most 2^31−1 ms (~24.8 days); a longer timer fires at once.
+  for (const input of ["30d", "25d", "2073600001", 2_073_600_001, "600h", 1e20]) {
+    await t.step(`rejects ${JSON.stringify(input)}`, () => {
+      assert.throws(() => parseDuration(input), (e: unknown) => {
+        assert.ok(e instanceof RangeError);
+        assert.ok(e.message.includes(JSON.stringify(input)), e.message);
+        assert.match(e.message, /24d \(2073600000 ms\)/);
+        return true;
+      });
+    });
+  }
+  await t.step("accepts a longer one when the caller allows it", () => {
+    assert.equal(parseDuration("30d", { maxMs: Infinity }), 2_592_000_000);
+  });
 });
 
 Deno.test("formatDuration() behaviour", async (t) => {

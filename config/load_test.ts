@@ -152,6 +152,11 @@ Deno.test("parseConfig() rejects broken configs naming file, path, value and fix
       parts: ["mcpServers.fs.mcpx.idleTimeout", '"5 minutes"', '"30m"'],
     },
     {
+      name: "duration over 24 days (a timer would fire at once)",
+      text: fsMcpx(`{ "startTimeout": "30d" }`),
+      parts: ["mcpServers.fs.mcpx.startTimeout", '"30d"', "at most 24d (2073600000 ms)"],
+    },
+    {
       name: "max 0",
       text: fsMcpx(`{ "max": 0 }`),
       parts: ["mcpServers.fs.mcpx.max", "got 0", "e.g. 1"],

@@ -16,7 +16,7 @@
 
 import { isAbsolute, join, resolve } from "./posix_path.ts";
 import { ConfigError, UsageError } from "../errors.ts";
-import { DURATION_FORMS, parseDuration } from "./duration.ts";
+import { DURATION_FORMS, durationLimit, MAX_DURATION_MS, parseDuration } from "./duration.ts";
 import { describeValue } from "./_describe.ts";
 import { didYouMean } from "./_suggest.ts";
 
@@ -37,6 +37,11 @@ export interface SettingDeclaration {
   values?: readonly string[];
   /** The least an `int` may be. */
   min?: number;
+  /**
+   * The longest a `duration` may be, in ms: default `MAX_DURATION_MS` (24 days, the timer
+   * limit); `Infinity` for one no timer waits on.
+   */
+  maxMs?: number;
   /** One line for help and `mcpx config --schema`. */
   help: string;
   /** Internal switch: hidden from ordinary help, schema and completion (spec "Plumbing"). */
@@ -109,6 +114,8 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     name: "logging.retention",
     type: "duration",
     default: "14d",
+    // Compared with file times, never a timer: longer than 24 days is fine.
+    maxMs: Infinity,
     help: "Log files last written longer ago than this are removed (0 = keep every file)",
   },
   {
@@ -250,7 +257,9 @@ export function acceptedForm(decl: SettingDeclaration): string {
     case "bool":
       return "true or false";
     case "duration":
-      return DURATION_FORMS;
+      return Number.isFinite(decl.maxMs ?? MAX_DURATION_MS)
+        ? `${DURATION_FORMS}, at most ${durationLimit(decl.maxMs)}`
+        : DURATION_FORMS;
     case "enum":
       return `one of ${(decl.values ?? []).map((v) => JSON.stringify(v)).join(", ")}`;
     case "path":
@@ -312,7 +321,7 @@ export function parseSettingValue(
     }
     case "duration":
       try {
-        return parseDuration(raw);
+        return parseDuration(raw, { maxMs: decl.maxMs });
       } catch {
         return fail();
       }

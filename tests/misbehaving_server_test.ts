@@ -49,7 +49,8 @@ Deno.test("--timeout overrides callTimeout for one call", async () => {
   await w.writeConfig({ mcpServers: { slow: fixture() } });
   const result = await w.mcpx(["call", "--timeout", "300ms", "slow.sleep", '{"ms":5000}']);
   assert.equal(result.code, 1);
-  assert.match(result.stderr, /did not answer within 300 ms/);
+  assert.match(result.stderr, /did not answer within 300 ms \(--timeout\)/);
+  assert.doesNotMatch(result.stderr, /callTimeout/, "the limit came from --timeout");
 });
 
 Deno.test("a server that crashes mid-call fails that call with its exit status and stderr; the next call gets a fresh instance", async () => {

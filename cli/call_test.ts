@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { main } from "./main.ts";
+import { memoryIo } from "./io.ts";
+
+/** Runs `mcpx <argv>` in a fresh directory with no configuration. */
+async function run(argv: string[], stdin = "") {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-call-" }));
+  const io = memoryIo(stdin);
+  try {
+    const code = await main(argv, io, {
+      HOME: dir,
+      MCPX_STATE_DIR: `${dir}/s`,
+      MCPX_CACHE_DIR: `${dir}/c`,
+    }, dir);
+    return { code, stdout: io.stdout, stderr: io.stderr, dir };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("call --timeout must be more than 0 and at most 24 days", async (t) => {
+  const cases: [string[], RegExp][] = [
+    [["--timeout", "0"], /--timeout must be more than 0, got "0"/],
+    [["--timeout", "0ms"], /--timeout must be more than 0, got "0ms"/],
+    [["--timeout=-5s"], /--timeout must be more than 0, got "-5s"/],
+    [["--timeout", "30d"], /--timeout: .*"30d".*24d \(2073600000 ms\)/],
+  ];
+  for (const [flags, message] of cases) {
+    await t.step(`mcpx call x.y ${flags.join(" ")} is a usage error`, async () => {
+      const result = await run(["call", "x.y", ...flags]);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+    });
+  }
+});
