@@ -7,7 +7,27 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { renderSchema, SETTINGS } from "../config/settings.ts";
+import { renderSchema, type ResolvedSetting, SETTINGS } from "../config/settings.ts";
+import { defaultPathSource } from "../config/paths.ts";
+
+/** A setting as `mcpx config` shows it; `source` may also be `default ($XDG_STATE_HOME/mcpx)`. */
+type ShownSetting = Omit<ResolvedSetting, "source"> & { source: string };
+
+/**
+ * `paths.state` and `paths.cache` as they are used: the directory of
+ * `ctx.paths()` and where it came from. A file's value is ignored there (the
+ * warning says so) and the built-in default is a directory, not `""`.
+ */
+function inUse(ctx: CliContext, resolved: ResolvedSetting): ShownSetting {
+  const name = resolved.name;
+  if (name !== "paths.state" && name !== "paths.cache") return resolved;
+  const value = ctx.paths()[name === "paths.state" ? "stateDir" : "cacheDir"];
+  const read = (source: string) => source.startsWith("env:") || source.startsWith("flag:");
+  if (read(resolved.source)) {
+    return { ...resolved, value, overrode: resolved.overrode.filter((o) => read(o.source)) };
+  }
+  return { name, value, raw: value, source: defaultPathSource(name, ctx.env), overrode: [] };
+}
 
 export async function run(
   ctx: CliContext,
@@ -46,7 +66,7 @@ export async function run(
           config: config.path,
           fingerprint: config.fingerprint,
           paths: ctx.paths(),
-          settings: shown.map((s) => settings.values[s.name]),
+          settings: shown.map((s) => inUse(ctx, settings.values[s.name])),
           warnings: await ctx.warnings(),
         },
         null,
@@ -59,7 +79,7 @@ export async function run(
   ctx.io.out(renderTable(
     ["SETTING", "VALUE", "SOURCE", "OVERRODE"],
     shown.map((s) => {
-      const r = settings.values[s.name];
+      const r = inUse(ctx, settings.values[s.name]);
       const overrode = r.overrode.filter((o) => o.source !== "default" || r.source !== "default")
         .map((o) => `${JSON.stringify(o.value)} (${o.source})`).join(", ");
       return [s.name, JSON.stringify(r.value), r.source, truncate(overrode, 60)];

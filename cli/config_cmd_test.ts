@@ -64,8 +64,36 @@ Deno.test("config --json shows the paths.state and paths.cache in use, by either
         assert.notEqual(out.paths.stateDir, "/nowhere");
         const warning = out.warnings.find((w: string) => w.startsWith("paths.state is set in"));
         assert.match(warning, /only from MCPX_PATHS_STATE or MCPX_STATE_DIR or --paths-state/);
+        assert.match(warning, /daemons' sockets and logs/);
+        assert.doesNotMatch(warning, /configuration is cached/);
       },
     );
+    await t.step("a file's ignored paths.state is not shown as the value in use", async () => {
+      const out = await shown({});
+      const state = out.settings.find((s) => s.name === "paths.state")!;
+      assert.deepEqual([state.value, state.source], [
+        `${dir}/.local/state/mcpx`,
+        "default (~/.local/state/mcpx)",
+      ]);
+      assert.equal(state.value, out.paths.stateDir);
+    });
+    await t.step("with nothing set, the rows show the directories in use", async () => {
+      await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify({ mcpServers: {} }));
+      const out = await shown({ XDG_CACHE_HOME: `${dir}/xdg-cache` });
+      const row = (name: string) => out.settings.find((s) => s.name === name)!;
+      assert.deepEqual([row("paths.state").value, row("paths.state").source], [
+        out.paths.stateDir,
+        "default (~/.local/state/mcpx)",
+      ]);
+      assert.deepEqual([row("paths.cache").value, row("paths.cache").source], [
+        `${dir}/xdg-cache/mcpx`,
+        "default ($XDG_CACHE_HOME/mcpx)",
+      ]);
+      const io = memoryIo();
+      assert.equal(await main(["config"], io, { HOME: dir }, dir), 0, io.stderr);
+      const line = io.stdout.split("\n").find((l) => l.startsWith("paths.cache "))!;
+      assert.match(line, new RegExp(`"${dir}/\\.cache/mcpx"\\s+default \\(~/\\.cache/mcpx\\)`));
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -100,6 +100,10 @@ export class CliContext {
         flagSpellings: this.#options.flagSpellings,
         cwd: this.cwd,
       });
+      const what: Record<string, string> = {
+        "paths.state": "it says where daemons' sockets and logs live",
+        "paths.cache": "it says where the schema cache and compiled configurations live",
+      };
       for (const name of ["paths.state", "paths.cache"]) {
         const source = settings.values[name].source;
         if (source.startsWith("file:")) {
@@ -107,9 +111,7 @@ export class CliContext {
           settings.warnings.push(
             `${name} is set in ${source.slice(5)}, but it is read only from ${
               variables.join(" or ")
-            } or ${
-              settingFlagName(name)
-            } (it says where the configuration is cached); the file's value is ignored`,
+            } or ${settingFlagName(name)} (${what[name]}); the file's value is ignored`,
           );
         }
       }

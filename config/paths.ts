@@ -103,6 +103,30 @@ export function mcpxPaths(
   return { stateDir, cacheDir, configDirs: unique(configDirs), configFiles: unique(configFiles) };
 }
 
+/**
+ * Where the built-in state or cache directory comes from when neither its
+ * variables nor a flag set it, in `mcpx config`'s SOURCE wording.
+ *
+ * @param name `paths.state` or `paths.cache`.
+ * @param env The environment to read (`XDG_STATE_HOME`, `XDG_CACHE_HOME`; a relative
+ *   value is ignored, as {@link mcpxPaths} ignores it).
+ * @returns e.g. `default ($XDG_STATE_HOME/mcpx)` or `default (~/.cache/mcpx)`.
+ * @example
+ * ```ts
+ * import { defaultPathSource } from "./paths.ts";
+ * if (defaultPathSource("paths.cache", {}) !== "default (~/.cache/mcpx)") throw new Error();
+ * ```
+ */
+export function defaultPathSource(
+  name: "paths.state" | "paths.cache",
+  env: Record<string, string | undefined>,
+): string {
+  const [variable, fallback] = name === "paths.state"
+    ? ["XDG_STATE_HOME", "~/.local/state/mcpx"]
+    : ["XDG_CACHE_HOME", "~/.cache/mcpx"];
+  return env[variable]?.startsWith("/") ? `default ($${variable}/mcpx)` : `default (${fallback})`;
+}
+
 function unique(items: string[]): string[] {
   return [...new Set(items)];
 }
