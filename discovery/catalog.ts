@@ -5,12 +5,14 @@
  * Source of the rule: spec 000, "Context-budgeted catalog": show every
  * namespace and as many full signatures as fit, round-robin, shortest first,
  * in a block whose size is bounded however many servers are configured; and
- * "Search": `--bias` counts a tag hit like a name hit.
+ * "Search": `--bias` counts a tag hit like a name hit. A bias word naming a
+ * namespace or `namespace.tool` counts like a name hit too (the setting's help
+ * says "Tags or namespaces").
  *
  * @module
  */
 
-import { matchTerm, type SearchField } from "./search.ts";
+import { FIELD_SCORES, matchTerm, type SearchField } from "./search.ts";
 import { countTokens } from "./tokens.ts";
 import { entryDeclaration } from "./typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "./types.ts";
@@ -20,7 +22,10 @@ import { indentLines } from "./_ts_text.ts";
 export interface CatalogOptions {
   /** Most tokens the block may cost, as {@link countTokens} counts them (≥ 0). */
   budget: number;
-  /** Words whose matching tools (by name or tag) are shown before the others. */
+  /**
+   * Words whose matching tools (by name or tag, or whose namespace or
+   * `namespace.tool` the word is) are shown before the others.
+   */
   bias?: string[];
 }
 
@@ -56,9 +61,21 @@ interface Candidate {
   bias: number;
 }
 
+/**
+ * What a tool scores for the bias words: each word's name or tag hit as
+ * search scores it, and a name hit's score for a word that is the tool's
+ * namespace (or server) or `namespace.tool`, so `--bias browser` favours the
+ * whole `browser` namespace.
+ */
 function biasScore(entry: ToolEntry, words: string[]): number {
+  const namespaces = [entry.namespace, entry.server].map((n) => n.toLowerCase());
+  const names = namespaces.flatMap((ns) => [ns, `${ns}.${entry.fn}`, `${ns}.${entry.tool}`]);
   let score = 0;
   for (const word of words) {
+    if (names.includes(word.toLowerCase())) {
+      score += FIELD_SCORES.name;
+      continue;
+    }
     const m = matchTerm(entry, word);
     if (m && BIAS_FIELDS.has(m.field)) score += m.score;
   }

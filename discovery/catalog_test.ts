@@ -94,6 +94,27 @@ Deno.test("buildCatalog() shows tools matching bias words first", async () => {
   assert.ok(shownFns(both.text).includes("b_tagged"));
 });
 
+Deno.test("buildCatalog() counts a bias word naming a namespace or ns.tool like a name hit", async (t) => {
+  // Unbiased, round-robin fills 120 tokens with alpha's short tools and beta's never fit.
+  const nss = [
+    namespace("alpha", [["a_one", 30], ["a_two", 30], ["a_three", 30]]),
+    namespace("beta", [["b_long", 150], ["b_longer", 160]]),
+  ];
+  const shown = async (bias?: string[]) =>
+    shownFns((await buildCatalog(nss, { budget: 120, bias })).text);
+  assert.deepEqual(await shown(), ["a_one", "a_two"]);
+  const cases: [string, string[]][] = [
+    ["beta", ["b_long"]],
+    ["BETA", ["b_long"]],
+    ["beta.b_longer", ["b_longer"]],
+  ];
+  for (const [word, expected] of cases) {
+    await t.step(`--bias ${word} shows ${expected.join(", ")}`, async () => {
+      assert.deepEqual(await shown([word]), expected);
+    });
+  }
+});
+
 Deno.test("buildCatalog() never exceeds the budget, however many namespaces", async (t) => {
   const many = Array.from({ length: 500 }, (_, i) =>
     namespace(
