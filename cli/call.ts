@@ -10,6 +10,7 @@ import type { CliContext } from "./context.ts";
 import { type CallResult, renderResult } from "./render_result.ts";
 import { findTool } from "../discovery/view.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
+import type { ServerSpec } from "../config/types.ts";
 import { needsListing } from "../daemon/schema_cache.ts";
 import { parseDuration } from "../config/duration.ts";
 import { McpxError, UsageError } from "../errors.ts";
@@ -69,6 +70,12 @@ export async function run(
     tool = entry.tool;
   }
 
+  const note = sessionNote(
+    ctx,
+    (await ctx.config()).servers.find((s) => s.namespace === namespace),
+  );
+  if (note) ctx.io.err(`note: ${note}\n`);
+
   let result: CallResult;
   try {
     result = await ctx.request<CallResult>("call", {
@@ -98,6 +105,25 @@ export async function run(
   }
   ctx.io.out(text.endsWith("\n") || text === "" ? text : text + "\n");
   return 0;
+}
+
+/**
+ * For a server keyed by session (`scope` `session` or `parent-session`) when
+ * this call has no session key: the daemon then gives the call a process of
+ * its own, stopped after it (daemon/scope_key.ts), so any state is lost.
+ */
+function sessionNote(ctx: CliContext, server: ServerSpec | undefined): string | undefined {
+  const scope = server?.pool.scope;
+  if (scope !== "session" && scope !== "parent-session") return undefined;
+  if (ctx.session || (scope === "parent-session" && ctx.env.MCPX_PARENT_SESSION_ID)) {
+    return undefined;
+  }
+  const unset = scope === "session"
+    ? "no session is set"
+    : "neither MCPX_PARENT_SESSION_ID nor a session is set";
+  return `${server!.namespace} is scoped by ${scope} and ${unset}, so this call gets a process ` +
+    `of its own that ends with it; pass --session <key> or set MCPX_SESSION_ID to keep one ` +
+    `across calls`;
 }
 
 async function readArguments(
