@@ -138,6 +138,9 @@ async function readArguments(
     source = "stdin";
   } else if (input.startsWith("@")) {
     const path = input.slice(1);
+    if (path === "") {
+      throw new UsageError(`"@" names no file; write @<file>, e.g. @args.json, or - for stdin`);
+    }
     try {
       text = await Deno.readTextFile(path.startsWith("/") ? path : `${ctx.cwd}/${path}`);
     } catch (error) {

@@ -33,3 +33,9 @@ Deno.test("call --timeout must be more than 0 and at most 24 days", async (t) =>
     });
   }
 });
+
+Deno.test("call with an empty @ is a usage error naming the problem", async () => {
+  const result = await run(["call", "x.y", "@"]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /error: "@" names no file; write @<file>/);
+});
