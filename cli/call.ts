@@ -148,6 +148,8 @@ async function readArguments(
     }
     source = path;
   }
+  // Editors on Windows start files with a UTF-8 byte order mark; JSON.parse refuses it.
+  if (source) text = text.replace(/^\uFEFF/, "");
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -3,10 +3,13 @@ import { main } from "./main.ts";
 import { memoryIo } from "./io.ts";
 
 /** Runs `mcpx <argv>` in a fresh directory with no configuration. */
-async function run(argv: string[], stdin = "") {
+async function run(argv: string[], stdin = "", files: Record<string, string> = {}) {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-call-" }));
   const io = memoryIo(stdin);
   try {
+    for (const [name, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${dir}/${name}`, text);
+    }
     const code = await main(argv, io, {
       HOME: dir,
       MCPX_STATE_DIR: `${dir}/s`,
@@ -38,4 +41,21 @@ Deno.test("call with an empty @ is a usage error naming the problem", async () =
   const result = await run(["call", "x.y", "@"]);
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, /error: "@" names no file; write @<file>/);
+});
+
+Deno.test("call ignores a UTF-8 byte order mark before @file or stdin arguments", async (t) => {
+  // With no configuration the arguments are read, then the namespace is unknown (exit 1);
+  // arguments that were not JSON would have been a usage error (exit 2).
+  const cases: [string, string[], string, Record<string, string>][] = [
+    ["@file", ["@args.json"], "", { "args.json": '\uFEFF{"a": 1}' }],
+    ["stdin", ["-"], '\uFEFF{"a": 1}', {}],
+  ];
+  for (const [name, args, stdin, files] of cases) {
+    await t.step(name, async () => {
+      const result = await run(["call", "x.y", ...args], stdin, files);
+      assert.doesNotMatch(result.stderr, /not JSON/);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /unknown namespace "x"/);
+    });
+  }
 });
