@@ -33,13 +33,14 @@ export async function main(
 ): Promise<number> {
   let command: Command | undefined;
   try {
-    command = findCommand(argv);
+    let helpWord: boolean;
+    ({ command, help: helpWord } = findCommand(argv));
     const { values, positionals, settingValues, flagSpellings } = await parse(argv, command);
     if (values.version) {
       io.out(`mcpx ${VERSION}\n`);
       return 0;
     }
-    if (!command || values.help) {
+    if (!command || values.help || helpWord) {
       io.out(help(command));
       return 0;
     }
@@ -71,7 +72,12 @@ export async function main(
   }
 }
 
-function findCommand(argv: string[]): Command | undefined {
+/**
+ * The command argv names, and whether it came after `help` (`mcpx help call`
+ * asks for that command's help). @throws {UsageError} For an unknown command.
+ */
+function findCommand(argv: string[]): { command?: Command; help: boolean } {
+  let help = false;
   const valued = new Set(
     [...Object.entries(GLOBAL_OPTIONS)]
       .filter(([, o]) => o.type === "string")
@@ -80,20 +86,23 @@ function findCommand(argv: string[]): Command | undefined {
   );
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === "--") return undefined;
+    if (arg === "--") return { help };
     if (arg.startsWith("-")) {
       if (valued.has(arg)) i++;
       continue;
     }
     const command = COMMANDS.find((c) => c.name === arg);
-    if (command) return command;
-    if (arg === "help") return undefined;
+    if (command) return { command, help };
+    if (arg === "help") {
+      help = true;
+      continue;
+    }
     const near = nearest(arg, COMMANDS.map((c) => c.name));
     throw new UsageError(
       `unknown command "${arg}"${near.length ? `; did you mean ${near.join(" or ")}?` : ""}`,
     );
   }
-  return undefined;
+  return { help };
 }
 
 async function parse(argv: string[], command: Command | undefined) {
@@ -204,6 +213,7 @@ export function help(command?: Command): string {
       "global options:",
       ...optionLines(GLOBAL_OPTIONS),
       "",
+      "`mcpx help <command>` shows one command's options.",
       "Every setting is also a flag (`mcpx config --schema` lists them).",
       "Start with `mcpx ls`, then `mcpx search <words>`, then `mcpx types <namespace>`.",
     );

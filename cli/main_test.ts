@@ -25,6 +25,17 @@ Deno.test("main() prints the version and the help", async () => {
   assert.match((await run(["search", "--help"])).stdout, /usage: mcpx search/);
 });
 
+Deno.test("main() prints one command's help for mcpx help <command>", async () => {
+  const one = await run(["help", "search"]);
+  assert.equal(one.code, 0, one.stderr);
+  assert.equal(one.stdout, (await run(["search", "--help"])).stdout);
+  assert.match(one.stdout, /^usage: mcpx search/);
+  assert.match((await run(["help"])).stdout, /commands:\n\s+ls\s/);
+  const typo = await run(["help", "sarch"]);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /unknown command "sarch"; did you mean search\?/);
+});
+
 Deno.test("main() refuses an unknown command with a suggestion and exit 2", async () => {
   const result = await run(["sarch", "x"]);
   assert.equal(result.code, 2);
