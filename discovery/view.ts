@@ -162,8 +162,8 @@ export function findNamespace(
   const off = disabled.find((d) => d.namespace === name || d.server === name);
   if (off) {
     throw new NotFoundError(
-      `namespace "${off.namespace}" is disabled in the configuration ` +
-        `(mcpServers.${off.server}: "disabled": true); remove that to use it.`,
+      `namespace "${off.namespace}" is disabled in the configuration: ` +
+        `mcpServers.${off.server} is disabled ("disabled": true); remove that to use it.`,
     );
   }
   const suggestions = nearest(name, namespaces.map((ns) => ns.namespace));

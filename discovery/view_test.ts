@@ -144,6 +144,12 @@ Deno.test("findTool() names a disabled namespace and a failed listing instead of
     () => findTool(view.namespaces, "off.x", view.disabled),
     /namespace "off" is disabled/,
   );
+  // `disabled` may sit on the server or in its mcpx block; the message claims neither path.
+  assert.throws(() => findTool(view.namespaces, "off.x", view.disabled), (e: Error) => {
+    assert.ok(e.message.includes('mcpServers.off is disabled ("disabled": true)'), e.message);
+    assert.ok(!e.message.includes('mcpServers.off: "disabled"'), e.message);
+    return true;
+  });
   assert.throws(
     () => findTool(view.namespaces, "broken.x", view.disabled),
     /has no tools because listing its server failed: exited with code 3/,
