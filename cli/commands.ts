@@ -152,6 +152,49 @@ export const COMMANDS: Command[] = [
     },
     load: () => import("./stop.ts"),
   },
+  {
+    name: "log",
+    usage:
+      "mcpx log [--since 1h] [--level warn] [--event 'server.*'] [--server S] [--session K] [--grep RE] [-n N] [-f] | --chain [id] | sql '<select …>' [--schema] [--path]",
+    summary: "the durable log: records newest last, a call's chain, or a read-only SQL query",
+    options: {
+      since: {
+        type: "string",
+        help: "records since a duration ago (1h, 2d) or a time (2026-10-01T12:00)",
+      },
+      level: { type: "string", help: "least severe level shown: debug, info, warn, error" },
+      event: {
+        type: "string",
+        help: "event names or globs, comma-separated ('server.*,call.end')",
+      },
+      server: { type: "string", help: "records of one server" },
+      grep: { type: "string", help: "regular expression over the message and the attributes" },
+      limit: { type: "string", short: "n", help: "most records (the newest; default 100)" },
+      follow: { type: "boolean", short: "f", help: "keep printing records as they arrive" },
+      chain: {
+        type: "boolean",
+        help: "the call (or span, or record) <id> and what led to it; no id: recent calls",
+      },
+      schema: { type: "boolean", help: "with sql: print the index's tables and views" },
+      path: { type: "boolean", help: "with sql: print the index file's path" },
+    },
+    load: () => import("./log.ts"),
+  },
+  {
+    name: "stats",
+    maxArgs: 1,
+    usage: "mcpx stats [calls|slowest|servers|instances|errors|sessions|volume] [--since T] [-n N]",
+    summary: "aggregates of the log: latency percentiles, slowest calls, processes, errors, volume",
+    options: {
+      since: { type: "string", help: "only what happened since a duration ago (1h) or a time" },
+      limit: {
+        type: "string",
+        short: "n",
+        help: "most rows (slowest, instances, errors, sessions)",
+      },
+    },
+    load: () => import("./stats.ts"),
+  },
 ];
 
 /** Options every command accepts. */

@@ -20,10 +20,9 @@ import {
   LEVEL_RANK,
   type LogRecord,
   newSpanId,
-  placeholderNames,
-  show,
   type SpanKind,
 } from "../logs/record.ts";
+import { renderRecord } from "../logs/render.ts";
 import { Redactor } from "../logs/redact.ts";
 import { recordSink, RESERVED } from "../logs/sink.ts";
 import { LogWriter } from "../logs/writer.ts";
@@ -165,26 +164,11 @@ function emit(record: LogRecord): void {
   const mirror = state.mirror;
   if (!mirror) return;
   try {
-    if (mirror.kind === "stderr") console.error(readableLine(record));
+    if (mirror.kind === "stderr") console.error(renderRecord(record, { date: false }));
     else if (record.level === "error") {
       mirror.file.writeSync(encoder.encode(encodeRecord(record)));
     }
   } catch { /* the mirror is gone */ }
-}
-
-/** `12:00:00.123 INFO  server.start  server everything started … key=value`. */
-function readableLine(record: LogRecord): string {
-  const used = placeholderNames(record.template);
-  const rest = Object.entries(record.attrs)
-    .filter(([k]) => !used.has(k))
-    .map(([k, v]) => `${k}=${show(v)}`);
-  return [
-    record.time.slice(11, 23),
-    record.level.toUpperCase().padEnd(5),
-    record.event.padEnd(12),
-    record.msg,
-    ...rest,
-  ].join(" ");
 }
 
 function apply(): void {

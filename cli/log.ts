@@ -1,0 +1,291 @@
+/**
+ * `mcpx log`: the durable log, read through its index (spec 000, "Reading
+ * the log"). Every run first ingests what the files gained since the last
+ * one (logs/ingest.ts), then answers.
+ *
+ * - `mcpx log [--since 1h] [--level warn] [--event 'server.*'] [--server S]
+ *   [--session K] [--grep RE] [-n N] [-f]` — records, newest last.
+ * - `mcpx log --chain [<id>]` — a call (or any span or record id) and what
+ *   led to it, as an indented tree; without an id, recent call ids.
+ * - `mcpx log sql '<select …>' | --schema | --path` — a read-only query on
+ *   the index.
+ *
+ * `--json`: `{ "records": [...] }`, `{ "chain": [...] }`, `{ "calls": [...] }`,
+ * `{ "columns", "rows" }`; with `-f`, one record per line as they arrive.
+ *
+ * @module
+ */
+
+import type { DatabaseSync } from "node:sqlite";
+import type { CliContext } from "./context.ts";
+import { renderTable, truncate } from "./table.ts";
+import { McpxError, NotFoundError, UsageError } from "../errors.ts";
+import { logsDir } from "../logs/writer.ts";
+import { ingest, openIngested } from "../logs/ingest.ts";
+import { indexPath, openIndexReadOnly } from "../logs/index_db.ts";
+import { chainOf, findRecords, recentCalls, type RecordQuery } from "../logs/query.ts";
+import { encodeRecord, type Level, LEVEL_RANK, type LogRecord } from "../logs/record.ts";
+import { localTime, renderRecord } from "../logs/render.ts";
+import { parseSince } from "../logs/since.ts";
+
+/** Records printed when `--limit` is not given. */
+const DEFAULT_LIMIT = 100;
+/** How often `-f` looks for new records, in ms. */
+const FOLLOW_MS = 200;
+
+export async function run(
+  ctx: CliContext,
+  positionals: string[],
+  options: Record<string, unknown>,
+): Promise<number> {
+  const dir = logsDir(ctx.paths().stateDir);
+  const json = options.json === true || await ctx.json().catch(() => false);
+  if (positionals[0] === "sql") return sql(ctx, dir, positionals.slice(1), options, json);
+  if (options.schema || options.path) {
+    throw new UsageError("--schema and --path belong to `mcpx log sql`");
+  }
+  if (options.chain) {
+    if (positionals.length > 1) {
+      throw new UsageError(`--chain takes one id, got ${positionals.length}`);
+    }
+    return chain(ctx, dir, positionals[0], options, json);
+  }
+  if (positionals.length) {
+    throw new UsageError(
+      `unexpected ${
+        JSON.stringify(positionals[0])
+      }; \`mcpx log\` takes options, \`mcpx log sql '<select …>'\` a query, \`--chain <id>\` an id`,
+    );
+  }
+  const query = recordQuery(options);
+  const { db } = openIngested(dir);
+  try {
+    const { records, lastSeq } = findRecords(db, query);
+    if (!options.follow) {
+      if (json) {
+        ctx.io.out(JSON.stringify({ records: records.map((r) => r.record) }, null, 2) + "\n");
+      } else if (records.length === 0) {
+        ctx.io.err(`No records${describeFilter(options)} in ${dir}.\n`);
+      } else {
+        for (const { record } of records) ctx.io.out(renderRecord(record) + "\n");
+      }
+      return 0;
+    }
+    const print = (record: LogRecord) =>
+      ctx.io.out(json ? encodeRecord(record) : renderRecord(record) + "\n");
+    for (const { record } of records) print(record);
+    await follow(db, dir, { ...query, limit: undefined }, lastSeq, print);
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+/** The filters of `mcpx log` from its options. @throws {UsageError} naming the bad value. */
+function recordQuery(options: Record<string, unknown>): RecordQuery {
+  const query: RecordQuery = { limit: positiveInt(options.limit, "--limit") ?? DEFAULT_LIMIT };
+  if (typeof options.since === "string") {
+    try {
+      query.since = parseSince(options.since);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  if (typeof options.level === "string") {
+    if (!(options.level in LEVEL_RANK)) {
+      throw new UsageError(
+        `--level must be one of debug, info, warn, error, got ${JSON.stringify(options.level)}`,
+      );
+    }
+    query.level = options.level as Level;
+  }
+  if (typeof options.event === "string") {
+    query.events = options.event.split(",").map((e) => e.trim()).filter(Boolean);
+  }
+  if (typeof options.server === "string") query.server = options.server;
+  if (typeof options.session === "string") query.session = options.session;
+  if (typeof options.grep === "string") {
+    try {
+      query.grep = new RegExp(options.grep);
+    } catch (error) {
+      throw new UsageError(`--grep: ${(error as Error).message}`);
+    }
+  }
+  return query;
+}
+
+function positiveInt(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`${flag} wants a whole number ≥ 1, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function describeFilter(options: Record<string, unknown>): string {
+  const parts = ["since", "level", "event", "server", "session", "grep"]
+    .filter((name) => typeof options[name] === "string")
+    .map((name) => `--${name} ${options[name]}`);
+  return parts.length ? ` matching ${parts.join(" ")}` : "";
+}
+
+/**
+ * Prints records as they are indexed until SIGINT or SIGTERM: ingest, print
+ * what is new, wait, again.
+ */
+async function follow(
+  db: DatabaseSync,
+  dir: string,
+  query: RecordQuery,
+  lastSeq: number,
+  print: (record: LogRecord) => void,
+): Promise<void> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  for (const s of signals) Deno.addSignalListener(s, onSignal);
+  try {
+    let after = lastSeq;
+    while (!stop.signal.aborted) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, FOLLOW_MS);
+        stop.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          resolve();
+        }, { once: true });
+      });
+      if (stop.signal.aborted) break;
+      ingest(db, dir);
+      const found = findRecords(db, { ...query, afterSeq: after });
+      for (const { record } of found.records) print(record);
+      after = found.lastSeq;
+    }
+  } finally {
+    for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  }
+}
+
+/** `--chain [<id>]`. */
+function chain(
+  ctx: CliContext,
+  dir: string,
+  id: string | undefined,
+  options: Record<string, unknown>,
+  json: boolean,
+): number {
+  const { db } = openIngested(dir);
+  try {
+    if (!id) {
+      const calls = recentCalls(db, positiveInt(options.limit, "--limit") ?? 20);
+      if (json) {
+        ctx.io.out(JSON.stringify({ calls }, null, 2) + "\n");
+      } else if (calls.length === 0) {
+        ctx.io.err(`No calls recorded yet in ${dir}.\n`);
+      } else {
+        ctx.io.out(renderTable(
+          ["TIME", "CALL", "TOOL", "MS", "OK"],
+          calls.map((c) => [
+            localTime(c.time),
+            c.call,
+            `${c.server}.${c.tool}`,
+            String(c.ms),
+            c.ok ? "ok" : "error",
+          ]),
+        ));
+        ctx.io.err("(`mcpx log --chain <call>` shows one call and what led to it)\n");
+      }
+      return 0;
+    }
+    const entries = chainOf(db, id);
+    if (entries.length === 0) {
+      throw new NotFoundError(
+        `no record or span has the id "${id}"; \`mcpx log --chain\` lists recent calls`,
+      );
+    }
+    if (json) {
+      ctx.io.out(JSON.stringify({ chain: entries }, null, 2) + "\n");
+    } else {
+      for (const { depth, record } of entries) {
+        ctx.io.out(`${"  ".repeat(depth)}${renderRecord(record)}  [${record.span}]\n`);
+      }
+    }
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+/** `mcpx log sql`. */
+function sql(
+  ctx: CliContext,
+  dir: string,
+  args: string[],
+  options: Record<string, unknown>,
+  json: boolean,
+): number {
+  const path = indexPath(dir);
+  if (options.path) {
+    ctx.io.out(json ? JSON.stringify({ path }) + "\n" : `${path}\n`);
+    return 0;
+  }
+  if (!options.schema && args.length !== 1) {
+    throw new UsageError(
+      args.length === 0
+        ? "give a query: `mcpx log sql 'SELECT event, count(*) FROM records GROUP BY event'` (`--schema` shows the tables)"
+        : `one query is expected, got ${args.length} words; quote the query as one word`,
+    );
+  }
+  openIngested(dir).db.close();
+  // Read-only by construction: SQLite refuses any statement that would write.
+  const db = openIndexReadOnly(path);
+  try {
+    if (options.schema) {
+      const rows = db.prepare(
+        "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid",
+      ).all();
+      if (json) ctx.io.out(JSON.stringify({ schema: rows }, null, 2) + "\n");
+      else ctx.io.out(rows.map((r) => `${r.sql};`).join("\n\n") + "\n");
+      return 0;
+    }
+    let columns: string[];
+    let rows: unknown[][];
+    try {
+      const statement = db.prepare(args[0]);
+      // Rows as arrays, so two columns of one name both show (missing from Deno's types).
+      (statement as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+      columns = statement.columns().map((c) => c.name);
+      rows = statement.all() as unknown as unknown[][];
+    } catch (error) {
+      const message = (error as Error).message;
+      if (/readonly|read-only|query_only/i.test(message)) {
+        throw new McpxError(
+          "read-only",
+          `\`mcpx log sql\` only reads: the index is opened read-only and SQLite refused the statement (${message})`,
+          { cause: error },
+        );
+      }
+      throw new McpxError("sql", `sql: ${message} (\`mcpx log sql --schema\` shows the tables)`, {
+        cause: error,
+      });
+    }
+    const values = rows.map((row) => row.map(plain));
+    if (json) {
+      ctx.io.out(JSON.stringify({ columns, rows: values }, null, 2) + "\n");
+    } else {
+      ctx.io.out(renderTable(
+        columns.map((c) => c.toUpperCase()),
+        values.map((row) => row.map((v) => truncate(v === null ? "" : String(v), 100))),
+      ));
+    }
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+function plain(value: unknown): unknown {
+  if (value instanceof Uint8Array) return `<${value.length} bytes>`;
+  if (typeof value === "bigint") return Number(value);
+  return value ?? null;
+}

@@ -1,0 +1,174 @@
+/**
+ * `index.db`: the SQLite index beside the log files (`node:sqlite`). It
+ * exists only to answer queries; every row comes from a file, so deleting it
+ * costs a rescan and no data (spec 000, "Reading the log"). A database of an
+ * older layout is emptied and rebuilt the same way.
+ *
+ * Tables: `files` (what has been read of each log file), `records` (one row
+ * per record, with the attributes queries filter and group on lifted into
+ * columns) and `templates` (each message template once). Views: `log` (every field by name), `calls`
+ * (one row per finished call), `instances` (one row per server process).
+ * `mcpx log sql --schema` prints all of it.
+ *
+ * @module
+ */
+
+import { DatabaseSync } from "node:sqlite";
+import { join } from "../config/posix_path.ts";
+
+/** Bump when the layout changes: an index of another version is rebuilt. */
+export const SCHEMA_VERSION = "4";
+
+/** The index file in a logs directory. */
+export function indexPath(logsDir: string): string {
+  return join(logsDir, "index.db");
+}
+
+/** The tables of the index. */
+const TABLES: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+)`,
+  `CREATE TABLE IF NOT EXISTS files (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,   -- file name in the logs directory
+  size INTEGER NOT NULL,       -- bytes seen at the last read (a torn last line included)
+  mtime_ms INTEGER NOT NULL,   -- modification time at the last read
+  offset INTEGER NOT NULL      -- bytes up to the end of the last complete line
+)`,
+  `CREATE TABLE IF NOT EXISTS templates (
+  id INTEGER PRIMARY KEY,
+  text TEXT NOT NULL UNIQUE    -- a message template, stored once
+)`,
+  `CREATE TABLE IF NOT EXISTS records (
+  seq INTEGER PRIMARY KEY,     -- order of arrival in this index (not stable across rebuilds)
+  file INTEGER NOT NULL,       -- files.id
+  id TEXT NOT NULL,            -- the record's own id
+  ts INTEGER NOT NULL,         -- the record's time, ms since the epoch (UTC)
+  level_rank INTEGER NOT NULL, -- 0 debug, 1 info, 2 warn, 3 error
+  event TEXT NOT NULL,         -- daemon.start, server.exit, call.end, log, ...
+  msg TEXT NOT NULL,
+  template INTEGER NOT NULL,   -- templates.id
+  span TEXT NOT NULL,          -- what it happened inside
+  parent TEXT,                 -- only on the record that creates span
+  server TEXT,                 -- attrs.server
+  tool TEXT,                   -- attrs.tool
+  session TEXT,                -- attrs.session
+  run TEXT,                    -- attrs.run
+  ms REAL,                     -- attrs.ms
+  ok INTEGER,                  -- attrs.ok: 1, 0, or NULL when absent
+  error_template TEXT,         -- attrs.error with its values taken out (logs/error_template.ts)
+  attrs TEXT NOT NULL          -- every attribute, JSON
+)`,
+];
+
+/**
+ * Secondary indexes kept as rows arrive: `ts` grows within each file (appends
+ * at the index's right edge), and only a few records create spans.
+ */
+const LIVE_INDEXES: readonly string[] = [
+  `CREATE INDEX IF NOT EXISTS records_ts ON records (ts)`,
+  // The records that create a daemon, an instance or a run (what \`--chain\` walks up to).
+  `CREATE INDEX IF NOT EXISTS records_spans ON records (span)
+  WHERE event IN ('daemon.start', 'server.start', 'run.start')`,
+];
+
+/**
+ * Secondary indexes whose keys arrive in no order: a cold ingest drops them
+ * and builds them once at its end (one sort instead of a million random inserts).
+ */
+export const BULK_INDEXES: readonly string[] = [
+  // Covering for \`mcpx stats calls\`: counts, errors and exact percentiles walk this index only.
+  `CREATE INDEX IF NOT EXISTS records_calls ON records (server, tool, ms, ok)
+  WHERE event = 'call.end'`,
+];
+
+/** An ISO 8601 time in SQL from a `ts` column. */
+const ISO = (column: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${column} / 1000.0, 'unixepoch')`;
+
+/** Views for `mcpx log sql`: the record fields by name, calls, and server processes. */
+const VIEWS: readonly string[] = [
+  `CREATE VIEW IF NOT EXISTS log AS
+  SELECT seq, ${ISO("ts")} AS time,
+         CASE level_rank WHEN 0 THEN 'debug' WHEN 1 THEN 'info' WHEN 2 THEN 'warn' ELSE 'error' END
+           AS level,
+         event, msg, t.text AS template, records.id AS id, span, parent, attrs
+  FROM records JOIN templates t ON t.id = records.template`,
+  `CREATE VIEW IF NOT EXISTS calls AS
+  SELECT ${
+    ISO("ts")
+  } AS time, span AS call, server, attrs ->> 'namespace' AS namespace, tool, session, run,
+         attrs ->> 'instance' AS instance, attrs ->> 'key' AS key, ms, ok,
+         attrs ->> 'error' AS error, error_template,
+         attrs ->> 'bytesIn' AS bytes_in, attrs ->> 'bytesOut' AS bytes_out
+  FROM records WHERE event = 'call.end'`,
+  `CREATE VIEW IF NOT EXISTS instances AS
+  SELECT s.span AS instance, s.server, s.attrs ->> 'pid' AS pid, s.attrs ->> 'key' AS key,
+         ${ISO("s.ts")} AS started, ${
+    ISO("e.ts")
+  } AS ended, e.attrs ->> 'why' AS why, e.attrs ->> 'code' AS code,
+         e.attrs ->> 'signal' AS signal, e.attrs ->> 'uptimeMs' AS uptime_ms,
+         e.attrs ->> 'calls' AS calls, s.parent AS daemon
+  FROM records s LEFT JOIN records e ON e.span = s.span AND e.event = 'server.exit'
+  WHERE s.event = 'server.start'`,
+];
+
+/** The DDL of the index, in creation order. */
+export const SCHEMA: readonly string[] = [...TABLES, ...LIVE_INDEXES, ...BULK_INDEXES, ...VIEWS];
+
+/**
+ * Opens (creating when missing) the index for writing: schema in place, an
+ * index of another layout emptied, a 5 s busy timeout so two readers
+ * ingesting at once wait for each other.
+ *
+ * @param path The index file.
+ * @returns The open database; close it when done.
+ * @throws {Error} from SQLite when the file cannot be opened.
+ */
+export function openIndex(path: string): DatabaseSync {
+  const db = new DatabaseSync(path, { timeout: 5000 });
+  try {
+    db.exec(
+      "PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; " +
+        "PRAGMA temp_store = MEMORY",
+    );
+    const hasMeta = db.prepare(
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+    ).get();
+    const version = hasMeta
+      ? (db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as
+        | { value: string }
+        | undefined)?.value
+      : undefined;
+    if (hasMeta && version !== SCHEMA_VERSION) {
+      db.exec("DROP VIEW IF EXISTS log; DROP VIEW IF EXISTS calls; DROP VIEW IF EXISTS instances");
+      db.exec(
+        "DROP TABLE IF EXISTS records; DROP TABLE IF EXISTS templates; DROP TABLE IF EXISTS files; " +
+          "DROP TABLE IF EXISTS meta",
+      );
+    }
+    if (version !== SCHEMA_VERSION) {
+      for (const statement of SCHEMA) db.exec(statement);
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)").run(
+        SCHEMA_VERSION,
+      );
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * Opens the index read-only (`mcpx log sql`): SQLite itself refuses every
+ * statement that would write, and `query_only` refuses temporary tables too.
+ *
+ * @throws {Error} from SQLite when the file does not exist or cannot be read.
+ */
+export function openIndexReadOnly(path: string): DatabaseSync {
+  const db = new DatabaseSync(path, { readOnly: true, timeout: 5000 });
+  db.exec("PRAGMA query_only = ON");
+  return db;
+}
