@@ -6,7 +6,9 @@
  *
  * Tables: `files` (what has been read of each log file), `records` (one row
  * per record, with the attributes queries filter and group on lifted into
- * columns) and `templates` (each message template once). Views: `log` (every field by name), `calls`
+ * columns), `templates` (each message template once) and `call_totals`
+ * (calls, errors and the longest call per server and tool, kept as records
+ * arrive so `mcpx stats calls` does not count half a million rows). Views: `log` (every field by name), `calls`
  * (one row per finished call), `instances` (one row per server process).
  * `mcpx log sql --schema` prints all of it.
  *
@@ -17,7 +19,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "../config/posix_path.ts";
 
 /** Bump when the layout changes: an index of another version is rebuilt. */
-export const SCHEMA_VERSION = "4";
+export const SCHEMA_VERSION = "5";
 
 /** The index file in a logs directory. */
 export function indexPath(logsDir: string): string {
@@ -60,6 +62,15 @@ const TABLES: readonly string[] = [
   ok INTEGER,                  -- attrs.ok: 1, 0, or NULL when absent
   error_template TEXT,         -- attrs.error with its values taken out (logs/error_template.ts)
   attrs TEXT NOT NULL          -- every attribute, JSON
+)`,
+  `CREATE TABLE IF NOT EXISTS call_totals (
+  server TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  calls INTEGER NOT NULL,      -- call.end records
+  errors INTEGER NOT NULL,     -- of which ok = 0
+  timed INTEGER NOT NULL,      -- of which with ms
+  max_ms REAL,
+  PRIMARY KEY (server, tool)
 )`,
 ];
 
@@ -145,7 +156,7 @@ export function openIndex(path: string): DatabaseSync {
       db.exec("DROP VIEW IF EXISTS log; DROP VIEW IF EXISTS calls; DROP VIEW IF EXISTS instances");
       db.exec(
         "DROP TABLE IF EXISTS records; DROP TABLE IF EXISTS templates; DROP TABLE IF EXISTS files; " +
-          "DROP TABLE IF EXISTS meta",
+          "DROP TABLE IF EXISTS call_totals; DROP TABLE IF EXISTS meta",
       );
     }
     if (version !== SCHEMA_VERSION) {

@@ -7,9 +7,10 @@
  * of it, or one killed there) is left for the next read, never indexed half
  * (spec 000, "Reading the log": ingest before answering).
  *
- * Each file is one transaction (`BEGIN IMMEDIATE`), and what was read of it is
- * looked up inside that transaction, so two processes ingesting at once wait
- * for each other and never index a line twice.
+ * An ingest that finds something new is one transaction (`BEGIN IMMEDIATE`),
+ * and what was read of each file is looked up again inside it, so two
+ * processes ingesting at once wait for each other and never index a line
+ * twice. One that finds nothing new takes no lock.
  *
  * @module
  */
@@ -64,29 +65,65 @@ export function ingest(db: DatabaseSync, dir: string): IngestResult {
   }
   result.files = onDisk.size;
 
+  const changed = (known: Map<string, FileRow>) =>
+    [...known.keys()].some((name) => !onDisk.has(name)) ||
+    [...onDisk].some(([name, stat]) => {
+      const seen = known.get(name);
+      return !seen || seen.size !== stat.size || seen.mtime_ms !== stat.mtime;
+    });
+  // Nothing new: answer without taking the write lock.
+  if (!changed(knownFiles(db))) return result;
+
+  const rows = new Inserter(db);
+  transaction(db, rows, () => {
+    // Look again inside the transaction: another process may have ingested meanwhile.
+    const known = knownFiles(db);
+    for (const [name, row] of known) {
+      if (onDisk.has(name)) continue;
+      db.prepare("DELETE FROM records WHERE file = ?").run(row.id);
+      db.prepare("DELETE FROM files WHERE id = ?").run(row.id);
+      result.removed++;
+    }
+    // From empty, build the unordered indexes once at the end instead of row by row.
+    const cold = !db.prepare("SELECT 1 FROM records LIMIT 1").get();
+    if (cold) dropIndexes(db);
+    const before = lastSeq(db);
+    const kept = ingestFiles(db, dir, onDisk, known, rows, result);
+    if (cold) { for (const statement of BULK_INDEXES) db.exec(statement); }
+    // Rows gone (a removed or replaced file): count again; else add the new rows.
+    const recount = result.removed > 0 || !kept;
+    if (recount) db.exec("DELETE FROM call_totals");
+    addCallTotals(db, recount ? 0 : before);
+  });
+  return result;
+}
+
+function lastSeq(db: DatabaseSync): number {
+  return Number((db.prepare("SELECT coalesce(max(seq), 0) AS n FROM records").get())!.n);
+}
+
+/** Adds the calls of rows after `seq` to `call_totals`. */
+function addCallTotals(db: DatabaseSync, seq: number): void {
+  db.prepare(
+    `INSERT INTO call_totals (server, tool, calls, errors, timed, max_ms)
+     SELECT server, tool, count(*), coalesce(sum(ok = 0), 0), count(ms), max(ms)
+     FROM records NOT INDEXED -- the new rows by rowid, not the whole calls index
+     WHERE seq > ? AND event = 'call.end' AND server IS NOT NULL AND tool IS NOT NULL
+     GROUP BY server, tool
+     ON CONFLICT (server, tool) DO UPDATE SET
+       calls = calls + excluded.calls, errors = errors + excluded.errors,
+       timed = timed + excluded.timed,
+       max_ms = CASE WHEN max_ms IS NULL OR excluded.max_ms > max_ms THEN excluded.max_ms
+                ELSE max_ms END`,
+  ).run(seq);
+}
+
+function knownFiles(db: DatabaseSync): Map<string, FileRow> {
   const known = new Map<string, FileRow>();
   for (const row of db.prepare("SELECT id, name, size, mtime_ms, offset FROM files").all()) {
     known.set(row.name as string, row as unknown as FileRow);
   }
-  for (const [name, row] of known) {
-    if (onDisk.has(name)) continue;
-    transaction(db, undefined, () => {
-      db.prepare("DELETE FROM records WHERE file = ?").run(row.id);
-      db.prepare("DELETE FROM files WHERE id = ?").run(row.id);
-    });
-    result.removed++;
-  }
-
-  const rows = new Inserter(db);
-  // From empty, build the unordered indexes once at the end instead of row by row.
-  const cold = !db.prepare("SELECT 1 FROM records LIMIT 1").get() && onDisk.size > 0;
-  if (cold) dropIndexes(db);
-  try {
-    ingestFiles(db, dir, onDisk, known, rows, result);
-  } finally {
-    if (cold) { for (const statement of BULK_INDEXES) db.exec(statement); }
-  }
-  return result;
+  return known;
 }
 
 function ingestFiles(
@@ -96,40 +133,37 @@ function ingestFiles(
   known: Map<string, FileRow>,
   rows: Inserter,
   result: IngestResult,
-): void {
+): boolean {
+  let kept = true;
   for (const [name, stat] of onDisk) {
-    const seen = known.get(name);
-    if (seen && seen.size === stat.size && seen.mtime_ms === stat.mtime) continue;
-    transaction(db, rows, () => {
-      // Look again inside the transaction: another process may have read it meanwhile.
-      let row = db.prepare("SELECT id, size, mtime_ms, offset FROM files WHERE name = ?").get(
-        name,
-      ) as unknown as FileRow | undefined;
-      if (row && row.size === stat.size && row.mtime_ms === stat.mtime) return;
-      if (!row) {
-        const id = db.prepare(
-          "INSERT INTO files (name, size, mtime_ms, offset) VALUES (?, 0, 0, 0)",
-        ).run(name).lastInsertRowid;
-        row = { id: Number(id), size: 0, mtime_ms: 0, offset: 0 };
-      } else if (stat.size < row.offset) {
-        // Shorter than what was read: not the same file any more.
-        db.prepare("DELETE FROM records WHERE file = ?").run(row.id);
-        row.offset = 0;
-      }
-      result.opened++;
-      const read = readFrom(join(dir, name), row.offset, (line) => {
-        if (insertLine(rows, row!.id, line)) result.records++;
-        else result.malformed++;
-      });
-      rows.flush();
-      db.prepare("UPDATE files SET size = ?, mtime_ms = ?, offset = ? WHERE id = ?").run(
-        row.offset + read.seen,
-        stat.mtime,
-        row.offset + read.consumed,
-        row.id,
-      );
+    let row = known.get(name);
+    if (row && row.size === stat.size && row.mtime_ms === stat.mtime) continue;
+    if (!row) {
+      const id = db.prepare(
+        "INSERT INTO files (name, size, mtime_ms, offset) VALUES (?, 0, 0, 0)",
+      ).run(name).lastInsertRowid;
+      row = { id: Number(id), size: 0, mtime_ms: 0, offset: 0 };
+    } else if (stat.size < row.offset) {
+      // Shorter than what was read: not the same file any more.
+      db.prepare("DELETE FROM records WHERE file = ?").run(row.id);
+      row.offset = 0;
+      kept = false;
+    }
+    result.opened++;
+    const file = row.id;
+    const read = readFrom(join(dir, name), row.offset, (line) => {
+      if (insertLine(rows, file, line)) result.records++;
+      else result.malformed++;
     });
+    rows.flush();
+    db.prepare("UPDATE files SET size = ?, mtime_ms = ?, offset = ? WHERE id = ?").run(
+      row.offset + read.seen,
+      stat.mtime,
+      row.offset + read.consumed,
+      row.id,
+    );
   }
+  return kept;
 }
 
 function dropIndexes(db: DatabaseSync): void {

@@ -4,8 +4,9 @@
  *
  * Percentiles are exact, by nearest rank: p50 of n durations is the
  * ⌈0.5·n⌉-th smallest, so every number printed is a call that really took
- * that long. Without `since` they are read by walking the covering index of
- * calls from whichever end is nearer; with it, from the calls in range.
+ * that long. Without `since`, counts come from `call_totals` and each
+ * percentile from walking the covering index of calls from whichever end is
+ * nearer; with it, from the calls in range.
  *
  * @module
  */
@@ -58,9 +59,7 @@ export function rank(p: number, n: number): number {
 export function callsView(db: DatabaseSync, since = 0): CallsRow[] {
   if (since > 0) return callsInRange(db, since);
   const groups = db.prepare(
-    `SELECT server, tool, count(*) AS calls, coalesce(sum(ok = 0), 0) AS errors, max(ms) AS max,
-            count(ms) AS timed
-     FROM records WHERE event = 'call.end' GROUP BY server, tool`,
+    `SELECT server, tool, calls, errors, max_ms AS max, timed FROM call_totals`,
   ).all() as {
     server: string;
     tool: string;

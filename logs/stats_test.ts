@@ -157,3 +157,27 @@ Deno.test("chainOf() walks from a call up to the daemon, oldest first", async ()
   assert.deepEqual(byRecordId, chain, "a record id finds its span's chain");
   assert.deepEqual(chainOf(w.db, "cal-nothing"), []);
 });
+
+Deno.test("callsView() stays exact as records arrive and as files go", async () => {
+  await using tmp = await tmpLogs();
+  const make = recordMaker();
+  const end = (ms: number, ok = true) =>
+    make(ok ? "info" : "warn", "call.end", "done", { server: "fs", tool: "read", ms, ok }, "cal-1");
+  Deno.writeTextFileSync(`${tmp.dir}/2026-10-01_a_0.jsonl`, lines([end(5), end(1, false)]));
+  Deno.writeTextFileSync(`${tmp.dir}/2026-10-01_b_0.jsonl`, lines([end(9)]));
+  const rows = () => {
+    const { db } = openIngested(tmp.dir);
+    try {
+      return callsView(db).map(({ calls, errors, p50, max }) => ({ calls, errors, p50, max }));
+    } finally {
+      db.close();
+    }
+  };
+  assert.deepEqual(rows(), [{ calls: 3, errors: 1, p50: 5, max: 9 }]);
+  Deno.writeTextFileSync(`${tmp.dir}/2026-10-01_a_0.jsonl`, lines([end(7), end(20)]), {
+    append: true,
+  });
+  assert.deepEqual(rows(), [{ calls: 5, errors: 1, p50: 7, max: 20 }]);
+  Deno.removeSync(`${tmp.dir}/2026-10-01_a_0.jsonl`);
+  assert.deepEqual(rows(), [{ calls: 1, errors: 0, p50: 9, max: 9 }]);
+});
