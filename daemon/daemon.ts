@@ -199,7 +199,7 @@ export class Daemon {
       log("info", "call.start", "{namespace}.{tool} called", about, { span, parent: daemonSpan() });
       log("warn", "call.end", "{namespace}.{tool} failed after {ms} ms: {error}", {
         ...about,
-        ms: 0,
+        ms: leaseMs,
         leaseMs,
         ok: false,
         error: describeFull(error).split("\n")[0],

@@ -18,6 +18,12 @@
 import { DatabaseSync } from "node:sqlite";
 import { join } from "../config/posix_path.ts";
 
+/**
+ * How long a command waits for another one's ingest, in ms: a cold ingest of a
+ * million records takes seconds, and waiting beats failing with "locked".
+ */
+export const BUSY_TIMEOUT_MS = 60_000;
+
 /** Bump when the layout changes: an index of another version is rebuilt. */
 export const SCHEMA_VERSION = "5";
 
@@ -130,7 +136,7 @@ export const SCHEMA: readonly string[] = [...TABLES, ...LIVE_INDEXES, ...BULK_IN
 
 /**
  * Opens (creating when missing) the index for writing: schema in place, an
- * index of another layout emptied, a 5 s busy timeout so two readers
+ * index of another layout emptied, a busy timeout so two commands
  * ingesting at once wait for each other.
  *
  * @param path The index file.
@@ -138,7 +144,7 @@ export const SCHEMA: readonly string[] = [...TABLES, ...LIVE_INDEXES, ...BULK_IN
  * @throws {Error} from SQLite when the file cannot be opened.
  */
 export function openIndex(path: string): DatabaseSync {
-  const db = new DatabaseSync(path, { timeout: 5000 });
+  const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.exec(
       "PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; " +
@@ -179,7 +185,7 @@ export function openIndex(path: string): DatabaseSync {
  * @throws {Error} from SQLite when the file does not exist or cannot be read.
  */
 export function openIndexReadOnly(path: string): DatabaseSync {
-  const db = new DatabaseSync(path, { readOnly: true, timeout: 5000 });
+  const db = new DatabaseSync(path, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
   db.exec("PRAGMA query_only = ON");
   return db;
 }
