@@ -91,3 +91,24 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, tempfail: 75 } as const;
 export function exitCodeOf(error: unknown): number {
   return error instanceof UsageError ? EXIT.usage : EXIT.failure;
 }
+
+/**
+ * Any thrown value as JSON, never with a stack: `{ code, message,
+ * suggestions?, stderrTail? }`. The daemon answers failed requests with it
+ * and `--json` prints it, so a machine sees one shape everywhere.
+ */
+export function errorToJson(
+  error: unknown,
+): { code: string; message: string; suggestions?: string[]; stderrTail?: string } {
+  if (error instanceof McpxError) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error instanceof NotFoundError && error.suggestions.length
+        ? { suggestions: error.suggestions }
+        : {}),
+      ...(error instanceof ServerError && error.stderrTail ? { stderrTail: error.stderrTail } : {}),
+    };
+  }
+  return { code: "internal", message: error instanceof Error ? error.message : String(error) };
+}

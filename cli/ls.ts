@@ -11,6 +11,7 @@
  */
 
 import type { CliContext } from "./context.ts";
+import { lastFailure } from "../discovery/cache_entry.ts";
 import { renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 
@@ -34,9 +35,7 @@ export async function run(ctx: CliContext): Promise<number> {
   const rows: LsRow[] = config.servers.map((spec) => {
     const entry = cache?.servers[spec.name];
     const ns = namespaces.find((n) => n.server === spec.name);
-    const failed = entry?.error && entry.error.at >= (entry.listedAt ?? "")
-      ? entry.error
-      : undefined;
+    const failed = lastFailure(entry);
     const state = spec.disabled
       ? "disabled"
       : failed

@@ -9,7 +9,14 @@
 import { type Command, type CommandOption, COMMANDS, GLOBAL_OPTIONS } from "./commands.ts";
 import { CliContext } from "./context.ts";
 import { type Io, processIo } from "./io.ts";
-import { exitCodeOf, McpxError, NotFoundError, ServerError, UsageError } from "../errors.ts";
+import {
+  errorToJson,
+  exitCodeOf,
+  McpxError,
+  NotFoundError,
+  ServerError,
+  UsageError,
+} from "../errors.ts";
 import { settingFlags } from "../config/settings.ts";
 import { nearest } from "../discovery/nearest.ts";
 import { VERSION } from "../version.ts";
@@ -226,17 +233,7 @@ export function help(command?: Command): string {
  * document either way: `{ ok: false, error: { code, message, suggestions?, stderrTail? } }`.
  */
 export function errorDocument(error: unknown): Record<string, unknown> {
-  if (error instanceof McpxError) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error instanceof NotFoundError && error.suggestions.length
-        ? { suggestions: error.suggestions }
-        : {}),
-      ...(error instanceof ServerError && error.stderrTail ? { stderrTail: error.stderrTail } : {}),
-    };
-  }
-  return { code: "internal", message: error instanceof Error ? error.message : String(error) };
+  return errorToJson(error);
 }
 
 function report(io: Io, error: unknown, command: Command | undefined): number {

@@ -8,6 +8,7 @@
  */
 
 import type { CliContext } from "./context.ts";
+import { lastFailure } from "../discovery/cache_entry.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import type { StatusRow } from "../daemon/daemon.ts";
@@ -25,9 +26,7 @@ export async function run(ctx: CliContext): Promise<number> {
   if (!rows) {
     rows = config.servers.map((spec) => {
       const entry = cache?.servers[spec.name];
-      const failed = entry?.error && entry.error.at >= (entry.listedAt ?? "")
-        ? entry.error
-        : undefined;
+      const failed = lastFailure(entry);
       return {
         namespace: spec.namespace,
         server: spec.name,

@@ -10,6 +10,7 @@ import type { LoadedConfig, ServerSpec } from "../config/types.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import { NotFoundError, ServerError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
+import { lastFailure } from "../discovery/cache_entry.ts";
 import { dirname } from "../config/posix_path.ts";
 import { describe, type Instance, SessionLostError } from "./instance.ts";
 import { Pool } from "./pool.ts";
@@ -276,9 +277,8 @@ export class Daemon {
     const out: Record<string, { tools?: number; error?: string }> = {};
     todo.forEach((spec, i) => {
       const entry = results[i];
-      out[spec.name] = entry.error && entry.error.at >= (entry.listedAt ?? "")
-        ? { error: entry.error.message }
-        : { tools: entry.tools.length };
+      const failure = lastFailure(entry);
+      out[spec.name] = failure ? { error: failure.message } : { tools: entry.tools.length };
     });
     return out;
   }
@@ -301,9 +301,7 @@ export class Daemon {
         ...(i.stderrTail ? { stderrTail: i.stderrTail } : {}),
       }));
       const failure = pool?.failure;
-      const cacheError = cached?.error && cached.error.at >= (cached.listedAt ?? "")
-        ? cached.error
-        : undefined;
+      const cacheError = lastFailure(cached);
       return {
         namespace: spec.namespace,
         server: spec.name,
@@ -501,7 +499,7 @@ export class Daemon {
     }, { span, parent: daemonSpan() });
     // Relist when the cache has nothing, or only a failure: the server works now.
     const entry = this.#cache.servers[instance.spec.name];
-    const failedBefore = entry?.error !== undefined && entry.error.at >= (entry.listedAt ?? "");
+    const failedBefore = lastFailure(entry) !== undefined;
     if (
       (this.#needsListing(instance.spec) || failedBefore) && !this.#listing.has(instance.spec.name)
     ) {

@@ -7,7 +7,7 @@
  */
 
 import { dirname } from "node:path";
-import { McpxError, NotFoundError, ServerError } from "../errors.ts";
+import { errorToJson } from "../errors.ts";
 import type { Daemon } from "./daemon.ts";
 import { OPERATIONS } from "./operations.ts";
 import { VERSION_HEADER } from "../client/daemon_request.ts";
@@ -22,17 +22,7 @@ export interface WireError {
 
 /** Turns any thrown value into the wire shape; never includes a stack. */
 export function toWireError(error: unknown): WireError {
-  if (error instanceof McpxError) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error instanceof NotFoundError && error.suggestions.length
-        ? { suggestions: error.suggestions }
-        : {}),
-      ...(error instanceof ServerError && error.stderrTail ? { stderrTail: error.stderrTail } : {}),
-    };
-  }
-  return { code: "internal", message: error instanceof Error ? error.message : String(error) };
+  return errorToJson(error);
 }
 
 /**

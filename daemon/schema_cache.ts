@@ -12,6 +12,7 @@
 
 import { join } from "../config/posix_path.ts";
 import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
+import { lastFailure } from "../discovery/cache_entry.ts";
 import { VERSION } from "../version.ts";
 
 /** The cache file's path for a configuration fingerprint. */
@@ -118,8 +119,7 @@ export function seedFromSiblings(
     for (const spec of wanted) {
       if (!needsListing(cache.servers[spec.name], spec.poolId)) continue;
       const entry = other.servers[spec.name];
-      const failedSince = entry?.error !== undefined && entry.error.at >= (entry.listedAt ?? "");
-      if (entry?.listedAt && entry.poolId === spec.poolId && !failedSince) {
+      if (entry?.listedAt && entry.poolId === spec.poolId && !lastFailure(entry)) {
         cache.servers[spec.name] = structuredClone(entry);
         seeded++;
       }

@@ -15,6 +15,7 @@ import { toIdentifier } from "../config/identifiers.ts";
 import type { ServerSpec } from "../config/types.ts";
 import { NotFoundError } from "../errors.ts";
 import { nearest } from "./nearest.ts";
+import { lastFailure } from "./cache_entry.ts";
 import type { NamespaceEntry, SchemaCacheFile, ToolEntry } from "./types.ts";
 
 /** What {@link namespacesFromCache} returns. */
@@ -81,9 +82,8 @@ export function namespacesFromCache(
       description: server.description ?? cached?.serverInfo?.title ?? "",
       tools: [],
     };
-    if (cached?.error && cached.error.at >= (cached.listedAt ?? "")) {
-      entry.error = cached.error.message;
-    }
+    const failure = lastFailure(cached);
+    if (failure) entry.error = failure.message;
     for (const skipped of cached?.skipped ?? []) {
       problems.push(
         `server "${server.name}": tool "${skipped.name}" is unusable and left out: ${skipped.reason}`,
