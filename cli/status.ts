@@ -8,10 +8,9 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { lastFailure } from "../discovery/cache_entry.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
-import type { StatusRow } from "../daemon/daemon.ts";
+import { type StatusRow, statusRow } from "../daemon/status_row.ts";
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
@@ -24,21 +23,7 @@ export async function run(ctx: CliContext): Promise<number> {
   const daemon = rows !== undefined;
   const cache = await ctx.schemaCache();
   if (!rows) {
-    rows = config.servers.map((spec) => {
-      const entry = cache?.servers[spec.name];
-      const failed = lastFailure(entry);
-      return {
-        namespace: spec.namespace,
-        server: spec.name,
-        poolId: spec.poolId,
-        transport: spec.transport,
-        sharing: spec.pool.sharing,
-        scope: spec.pool.scope,
-        state: spec.disabled ? "disabled" : failed ? "error" : "idle",
-        instances: [],
-        ...(failed ? { cacheError: failed } : {}),
-      };
-    });
+    rows = config.servers.map((spec) => statusRow(spec, cache?.servers[spec.name]));
   }
   if (await ctx.json()) {
     ctx.io.out(

@@ -11,6 +11,7 @@ import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/typ
 import { NotFoundError, ServerError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
+import { type StatusRow, statusRow } from "./status_row.ts";
 import { dirname } from "../config/posix_path.ts";
 import { describe, type Instance, SessionLostError } from "./instance.ts";
 import { Pool } from "./pool.ts";
@@ -39,29 +40,7 @@ export interface DaemonOptions {
   version?: string;
 }
 
-/** One row of `mcpx status`. */
-export interface StatusRow {
-  namespace: string;
-  server: string;
-  poolId: string;
-  transport: string;
-  sharing: string;
-  scope: string;
-  state: "live" | "idle" | "error" | "disabled";
-  instances: {
-    id: string;
-    pid?: number;
-    key: string;
-    holders: number;
-    active: number;
-    uptimeMs: number;
-    calls: number;
-    lastError?: string;
-    stderrTail?: string;
-  }[];
-  failure?: { message: string; count: number; retryInMs: number; stderrTail?: string };
-  cacheError?: { message: string; at: string; stderr?: string };
-}
+export type { StatusRow } from "./status_row.ts";
 
 /** The daemon for one configuration. */
 export class Daemon {
@@ -301,21 +280,7 @@ export class Daemon {
         ...(i.stderrTail ? { stderrTail: i.stderrTail } : {}),
       }));
       const failure = pool?.failure;
-      const cacheError = lastFailure(cached);
-      return {
-        namespace: spec.namespace,
-        server: spec.name,
-        poolId: spec.poolId,
-        transport: spec.transport,
-        sharing: spec.pool.sharing,
-        scope: spec.pool.scope,
-        state: spec.disabled
-          ? "disabled"
-          : failure || (cacheError && instances.length === 0)
-          ? "error"
-          : instances.length
-          ? "live"
-          : "idle",
+      return statusRow(spec, cached, {
         instances,
         ...(failure
           ? {
@@ -327,8 +292,7 @@ export class Daemon {
             },
           }
           : {}),
-        ...(cacheError ? { cacheError } : {}),
-      };
+      });
     });
   }
 
