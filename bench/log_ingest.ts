@@ -418,16 +418,7 @@ const jqPath = (() => {
   }
 })();
 const jqMs: number[] = [];
-let jqRows: {
-  server: string;
-  tool: string;
-  calls: number;
-  errors: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}[] = [];
+let jqRows: Omit<CallsRow, "namespace">[] = [];
 let jqVersion = "";
 if (jqPath) {
   jqVersion = new TextDecoder().decode(
