@@ -253,6 +253,11 @@ export class CliContext {
       ...(this.env.MCPX_PARENT_SESSION_ID
         ? { parentSession: this.env.MCPX_PARENT_SESSION_ID }
         : {}),
+      // The caller's git variables, not the daemon's (an autostarted daemon
+      // inherits whoever ran mcpx first): spec 000, "Finding the repository
+      // without git".
+      ...(this.env.GIT_DIR ? { gitDir: this.env.GIT_DIR } : {}),
+      ...(this.env.GIT_WORK_TREE ? { gitWorkTree: this.env.GIT_WORK_TREE } : {}),
       cwd: this.cwd,
       pid: Deno.ppid,
     };

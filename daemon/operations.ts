@@ -26,6 +26,8 @@ const callerSchema = {
   parentSession: { type: "string", description: "MCPX_PARENT_SESSION_ID" },
   cwd: { type: "string", description: "the caller's working directory" },
   pid: { type: "integer", description: "the caller's process id" },
+  gitDir: { type: "string", description: "the caller's GIT_DIR, when set" },
+  gitWorkTree: { type: "string", description: "the caller's GIT_WORK_TREE, when set" },
 };
 
 /** The operations, keyed by name (the route is `POST /v1/<name>`). */
@@ -133,5 +135,7 @@ function caller(p: Record<string, unknown>): CallerContext {
       : undefined,
     cwd: typeof p.cwd === "string" ? p.cwd : undefined,
     pid: typeof p.pid === "number" ? p.pid : undefined,
+    gitDir: typeof p.gitDir === "string" && p.gitDir ? p.gitDir : undefined,
+    gitWorkTree: typeof p.gitWorkTree === "string" && p.gitWorkTree ? p.gitWorkTree : undefined,
   };
 }

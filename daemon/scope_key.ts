@@ -9,6 +9,8 @@
  */
 
 import type { Scope } from "../config/types.ts";
+import { findGitKeys } from "./git_discovery.ts";
+import { log } from "./log.ts";
 
 /** What a caller tells the daemon about itself with each request. */
 export interface CallerContext {
@@ -20,17 +22,30 @@ export interface CallerContext {
   cwd?: string;
   /** The caller's process id. */
   pid?: number;
+  /** The caller's `GIT_DIR`, when set (never the daemon's own). */
+  gitDir?: string;
+  /** The caller's `GIT_WORK_TREE`, when set (never the daemon's own). */
+  gitWorkTree?: string;
 }
 
 let callCounter = 0;
 
+/** (scope, server) pairs whose unresolvable key was already logged. */
+const logged = new Set<string>();
+
 /**
  * Returns the key for `scope` under `ctx`, e.g. `global`, `session:abc`,
- * `cwd:/work/x`, `pid:123`, or `call:<n>` when the scope is `call` or cannot
- * be resolved from `ctx` (`repo` and `worktree` resolve to their `cwd` key
- * until git discovery exists).
+ * `cwd:/work/x`, `repo:/work/x/.git`, `worktree:/work/x`, `pid:123`, or
+ * `call:<n>` when the scope is `call` or cannot be resolved from `ctx`.
+ *
+ * `repo` and `worktree` read `.git` under the caller's cwd with the caller's
+ * `GIT_DIR`/`GIT_WORK_TREE` (daemon/git_discovery.ts, docs/git-discovery.md);
+ * when that finds no key, the call is isolated and the daemon log says why,
+ * once per scope and server.
+ *
+ * @param server Named in that log line (the pool's server).
  */
-export function scopeKey(scope: Scope, ctx: CallerContext): string {
+export function scopeKey(scope: Scope, ctx: CallerContext, server?: string): string {
   switch (scope) {
     case "global":
       return "global";
@@ -44,6 +59,7 @@ export function scopeKey(scope: Scope, ctx: CallerContext): string {
         : uniqueCall();
     case "repo":
     case "worktree":
+      return gitKey(scope, ctx, server);
     case "cwd":
       return ctx.cwd ? `cwd:${ctx.cwd}` : uniqueCall();
     case "pid":
@@ -51,6 +67,25 @@ export function scopeKey(scope: Scope, ctx: CallerContext): string {
     case "call":
       return uniqueCall();
   }
+}
+
+function gitKey(scope: "repo" | "worktree", ctx: CallerContext, server?: string): string {
+  const keys = ctx.cwd
+    ? findGitKeys(ctx.cwd, { GIT_DIR: ctx.gitDir, GIT_WORK_TREE: ctx.gitWorkTree })
+    : { reason: "the caller sent no working directory" };
+  const key = keys[scope];
+  if (key) return `${scope}:${key}`;
+  const once = `${scope}\0${server ?? ""}`;
+  if (!logged.has(once)) {
+    logged.add(once);
+    log(
+      "warn",
+      "scope.degrade",
+      "{scope} scope of {server} unresolved, each call gets its own instance: {reason}",
+      { scope, server: server ?? "?", reason: keys.reason ?? "no key", cwd: ctx.cwd },
+    );
+  }
+  return uniqueCall();
 }
 
 function uniqueCall(): string {
