@@ -89,7 +89,7 @@ export class Pool {
    *   when no instance frees up in time.
    */
   async lease(ctx: CallerContext, signal?: AbortSignal, waitMs?: number): Promise<Lease> {
-    const key = scopeKey(this.spec.pool.scope, ctx);
+    const key = scopeKey(this.spec.pool.scope, ctx, this.spec.name);
     const limit = Math.min(this.spec.pool.startTimeoutMs, waitMs ?? Infinity);
     const deadline = Date.now() + limit;
     let waited = 0;
