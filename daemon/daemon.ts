@@ -97,6 +97,14 @@ export class Daemon {
                 count,
                 error: error.message.split("\n")[0],
               }),
+            pidExited: (instance, pid) =>
+              log(
+                "info",
+                "scope.pid-exit",
+                "process {pid} exited, so {server}'s instance for {key} stops",
+                { server: spec.name, localId: instance.id, pid, key: instance.key },
+                { span: this.#spans.get(instance) ?? daemonSpan() },
+              ),
           }),
         );
       }

@@ -11,6 +11,7 @@
  * @module
  */
 
+import process from "node:process";
 import type { ServerSpec } from "../config/types.ts";
 import { ServerError, TimeoutError } from "../errors.ts";
 import { Instance, type StopReason } from "./instance.ts";
@@ -21,6 +22,8 @@ import type { CallerContext } from "./scope_key.ts";
 export const MAX_BACKOFF_MS = 30_000;
 /** First cooldown after a start failure, in ms; doubles per failure. */
 export const FIRST_BACKOFF_MS = 1_000;
+/** How often the pids of `pid:`-keyed instances are checked, in ms. */
+export const PID_CHECK_MS = 1_000;
 
 /** A held instance. Release it with `release()` or `await using`. */
 export interface Lease extends AsyncDisposable {
@@ -38,6 +41,8 @@ export interface PoolHooks {
   exited?(instance: Instance): void;
   /** Starting an instance for `key` failed; `count` failures in a row so far. */
   failed?(error: ServerError, key: string, count: number): void;
+  /** The process a `pid:` key names is gone; `instance` is being stopped. */
+  pidExited?(instance: Instance, pid: number): void;
 }
 
 /** Start failures seen by a pool, for backoff and `mcpx status`. */
@@ -58,6 +63,8 @@ export class Pool {
   #starting = new Map<string, Promise<Instance>>();
   #holders = new Map<Instance, number>();
   #waiters: (() => void)[] = [];
+  /** The pending pid check, while some instance is keyed by a pid. */
+  #pidCheck?: ReturnType<typeof setTimeout>;
   /** The last start failure, cleared by a successful start. */
   failure?: StartFailure;
 
@@ -150,11 +157,51 @@ export class Pool {
     return lease.instance;
   }
 
-  /** Stops every instance (or those for one key) and records why. */
-  async stop(reason: StopReason, key?: string): Promise<number> {
-    const doomed = this.instances.filter((i) => key === undefined || i.key === key);
+  /**
+   * Stops every instance (or those whose key is one of `keys`) and records why.
+   * @returns How many were stopped.
+   */
+  async stop(reason: StopReason, keys?: string[]): Promise<number> {
+    const doomed = this.instances.filter((i) => keys === undefined || keys.includes(i.key));
     await Promise.all(doomed.map((i) => i.close(reason)));
     return doomed.length;
+  }
+
+  /**
+   * Stops the `pid:`-keyed instances whose process has exited (spec 000,
+   * "Sharing and scope": `pid`-scoped instances stop as soon as that pid
+   * exits). Runs every {@linkcode PID_CHECK_MS} while such an instance lives.
+   * @returns How many were stopped.
+   */
+  async stopOrphans(): Promise<number> {
+    const doomed = this.instances.filter((i) => {
+      const pid = keyedPid(i.key);
+      if (pid === undefined || i.closed || pidAlive(pid)) return false;
+      this.#hooks.pidExited?.(i, pid);
+      return true;
+    });
+    await Promise.all(doomed.map((i) => i.close("stop")));
+    return doomed.length;
+  }
+
+  /** Keeps the pid check scheduled exactly while some live instance is keyed by a pid. */
+  #watchPids(): void {
+    const needed = this.instances.some((i) => keyedPid(i.key) !== undefined);
+    if (!needed) {
+      clearTimeout(this.#pidCheck);
+      this.#pidCheck = undefined;
+    } else if (this.#pidCheck === undefined) {
+      this.#pidCheck = setTimeout(async () => {
+        try {
+          await this.stopOrphans();
+        } finally {
+          this.#pidCheck = undefined;
+          this.#watchPids();
+        }
+      }, PID_CHECK_MS);
+      // The check alone never keeps a process (the daemon, a test) running.
+      Deno.unrefTimer(this.#pidCheck);
+    }
   }
 
   /**
@@ -244,6 +291,7 @@ export class Pool {
         this.#instances.add(instance);
         this.failure = undefined;
         this.#hooks.started?.(instance);
+        this.#watchPids();
         return instance;
       }, (error: ServerError) => {
         const count = (this.failure?.count ?? 0) + 1;
@@ -264,6 +312,7 @@ export class Pool {
     this.#instances.delete(instance);
     this.#holders.delete(instance);
     this.#hooks.exited?.(instance);
+    this.#watchPids();
     this.#wake();
   }
 
@@ -288,5 +337,34 @@ export class Pool {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
     return changed;
+  }
+}
+
+/** The pid a `pid:<n>` scope key names, else undefined. */
+function keyedPid(key: string): number | undefined {
+  if (!key.startsWith("pid:")) return undefined;
+  const pid = Number(key.slice(4));
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/**
+ * Whether process `pid` exists. On Linux `/proc/<pid>` answers without
+ * signalling anything; elsewhere `kill(pid, 0)` (POSIX: no signal is sent),
+ * where `EPERM` means another user's process, which is alive.
+ */
+export function pidAlive(pid: number): boolean {
+  if (Deno.build.os === "linux") {
+    try {
+      Deno.statSync(`/proc/${pid}`);
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
   }
 }

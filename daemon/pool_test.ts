@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_POOL, type PoolSettings, type ServerSpec } from "../config/types.ts";
-import { MAX_BACKOFF_MS, Pool } from "./pool.ts";
+import { MAX_BACKOFF_MS, PID_CHECK_MS, pidAlive, Pool } from "./pool.ts";
 import { ServerError, TimeoutError } from "../errors.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -181,4 +181,42 @@ Deno.test("Pool.lease() gives an exclusive session one process: a second caller 
   } finally {
     await pool.stop("stop");
   }
+});
+
+Deno.test("Pool stops a pid-scoped instance within seconds of its pid exiting, and keeps a live pid's", async () => {
+  const exited: number[] = [];
+  const pool = new Pool(spec({ scope: "pid", max: 2 }), Deno.env.toObject(), {
+    pidExited: (_instance, pid) => exited.push(pid),
+  });
+  const caller = new Deno.Command("sleep", { args: ["60"] }).spawn();
+  try {
+    const lease = await pool.lease({ pid: caller.pid });
+    lease.release();
+    const mine = await pool.lease({ pid: Deno.pid });
+    mine.release();
+    assert.equal(pool.instances.length, 2);
+    caller.kill("SIGKILL");
+    await caller.status; // reaped: /proc/<pid> is gone
+    // The pool's own timer notices; wait for it, with a deadline.
+    const deadline = Date.now() + 10 * PID_CHECK_MS;
+    while (pool.instances.some((i) => i.key === `pid:${caller.pid}`) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual(pool.instances.map((i) => i.key), [`pid:${Deno.pid}`]);
+    assert.deepEqual(exited, [caller.pid]);
+    assert.equal(mine.instance.closed, false);
+  } finally {
+    try {
+      caller.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await caller.status;
+    await pool.stop("stop");
+  }
+});
+
+Deno.test("pidAlive() tells a live process from one that exited", async () => {
+  assert.equal(pidAlive(Deno.pid), true);
+  const child = new Deno.Command("true").spawn();
+  await child.status;
+  assert.equal(pidAlive(child.pid), false);
 });
