@@ -196,7 +196,10 @@ function layout(input: LayoutInput, terse: boolean): Layout {
   // Namespaces: biased ones first in the list when it must be cut.
   const listOrder = namespaces.map((_, i) => i).sort((a, b) => nsBias[b] - nsBias[a] || a - b);
   const nsLine = (ns: NamespaceEntry) => {
-    const description = truncate(ns.description, DESCRIPTION_CHARS);
+    // A server whose listing failed says so: "0 tools" and "broken" are not the same.
+    const description = ns.error && ns.tools.length === 0
+      ? "unavailable: listing failed (mcpx status)"
+      : truncate(ns.description, DESCRIPTION_CHARS);
     return `//   ${ns.namespace} (${ns.tools.length})${description ? ` ${description}` : ""}`;
   };
   const more = (n: number) => `//   … ${n} more namespaces (mcpx ls)`;

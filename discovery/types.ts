@@ -79,4 +79,6 @@ export interface NamespaceEntry {
   excluded?: string[];
   /** The last listing failure, when it is newer than the last success. */
   error?: string;
+  /** Tools the server listed that mcpx cannot use, and why. */
+  skipped?: { name: string; reason: string }[];
 }

@@ -79,11 +79,14 @@ export function namespacesFromCache(
     const entry: NamespaceEntry = {
       namespace: server.namespace,
       server: server.name,
-      description: server.description ?? cached?.serverInfo?.title ?? "",
+      // The same fallbacks as `mcpx ls`, so every command describes a server alike.
+      description: server.description ?? cached?.serverInfo?.title ?? cached?.serverInfo?.name ??
+        "",
       tools: [],
     };
     const failure = lastFailure(cached);
     if (failure) entry.error = failure.message;
+    if (cached?.skipped?.length) entry.skipped = cached.skipped;
     for (const skipped of cached?.skipped ?? []) {
       problems.push(
         `server "${server.name}": tool "${skipped.name}" is unusable and left out: ${skipped.reason}`,
@@ -218,6 +221,12 @@ export function findTool(
   const name = ref.slice(dot + 1);
   const tool = ns.tools.find((t) => t.tool === name) ?? ns.tools.find((t) => t.fn === name);
   if (tool) return tool;
+  const unusable = ns.skipped?.find((t) => t.name === name || toIdentifier(t.name) === name);
+  if (unusable) {
+    throw new NotFoundError(
+      `tool "${ns.namespace}.${name}" is left out: ${unusable.reason}.`,
+    );
+  }
   const hidden = ns.excluded?.find((t) => t === name || toIdentifier(t) === name);
   if (hidden) {
     throw new NotFoundError(

@@ -162,3 +162,13 @@ Deno.test("namespacesFromCache() reports tools the server listed but that are un
   const { problems } = namespacesFromCache([serverSpec("s")], cache);
   assert.match(problems[0], /tool "bad" is unusable and left out: "inputSchema" must be/);
 });
+
+Deno.test("findTool() says why a listed tool was left out", () => {
+  const cache = cacheOf({ s: [cachedTool("ok")] });
+  cache.servers.s.skipped = [{ name: "research", reason: "it can only be called as a task" }];
+  const view = namespacesFromCache([serverSpec("s")], cache);
+  assert.throws(
+    () => findTool(view.namespaces, "s.research"),
+    /is left out: it can only be called as a task/,
+  );
+});
