@@ -1,6 +1,6 @@
 /**
- * `mcpx restart <namespace>`: stop every instance of a namespace; the next
- * call starts a fresh one.
+ * `mcpx restart <namespace> [--session <key>]`: stop every instance of a
+ * namespace, or only one session's; the next call starts a fresh one.
  *
  * @module
  */
@@ -9,21 +9,46 @@ import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import { findNamespace } from "../discovery/view.ts";
 
-export async function run(ctx: CliContext, names: string[]): Promise<number> {
+export async function run(
+  ctx: CliContext,
+  names: string[],
+  options: Record<string, unknown> = {},
+): Promise<number> {
   if (names.length !== 1) throw new UsageError("name one namespace: `mcpx restart <namespace>`");
+  // Only an explicit --session narrows the restart: MCPX_SESSION_ID (in
+  // ctx.session) is the caller's ambient session, not a choice of what to stop.
+  const session = typeof options.session === "string" ? options.session : undefined;
+  if (session === "") throw new UsageError("--session needs a key: `--session <key>`");
   const { namespaces, disabled } = await ctx.namespaces({ listMissing: false });
   findNamespace(namespaces, names[0], disabled); // an unknown name is an error with suggestions
   // With no daemon running there is nothing to restart: do not start one to stop nothing.
   const { probeDaemon } = await import("./daemon_connect.ts");
   const socket = await ctx.existingDaemonSocket();
   const stopped = (await probeDaemon(socket))
-    ? (await ctx.request<{ stopped: number }>("restart", { namespace: names[0] })).stopped
+    ? (await ctx.request<{ stopped: number }>("restart", {
+      namespace: names[0],
+      ...(session === undefined ? {} : { onlySession: session }),
+    })).stopped
     : 0;
-  if (await ctx.json()) ctx.io.out(JSON.stringify({ namespace: names[0], stopped }) + "\n");
-  else {ctx.io.out(
-      `${names[0]}: stopped ${stopped} instance${
-        stopped === 1 ? "" : "s"
-      }; the next call starts a fresh one\n`,
-    );}
+  const plural = stopped === 1 ? "" : "s";
+  if (await ctx.json()) {
+    ctx.io.out(
+      JSON.stringify({
+        namespace: names[0],
+        ...(session === undefined ? {} : { session }),
+        stopped,
+      }) +
+        "\n",
+    );
+  } else if (session === undefined) {
+    ctx.io.out(
+      `${names[0]}: stopped ${stopped} instance${plural}; the next call starts a fresh one\n`,
+    );
+  } else {
+    ctx.io.out(
+      `${names[0]}: stopped ${stopped} instance${plural} of session ${session}; ` +
+        `its next call starts a fresh one\n`,
+    );
+  }
   return 0;
 }

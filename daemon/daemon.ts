@@ -304,11 +304,19 @@ export class Daemon {
     });
   }
 
-  /** Stops every instance of a namespace; the next call starts a fresh one. */
-  async restart(namespace: string): Promise<number> {
+  /**
+   * Stops every instance of a namespace, or only one session's (keyed
+   * `session:<key>` or `parent-session:<key>`); the next call starts a fresh one.
+   * @returns How many instances were stopped.
+   * @throws {NotFoundError} for an unknown namespace.
+   */
+  async restart(namespace: string, session?: string): Promise<number> {
     const pool = this.poolFor(namespace);
     pool.failure = undefined;
-    return await pool.stop("restart");
+    const keys = session === undefined
+      ? undefined
+      : [`session:${session}`, `parent-session:${session}`];
+    return await pool.stop("restart", keys);
   }
 
   /** Stops idle instances of every pool. @returns how many were stopped. */

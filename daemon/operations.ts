@@ -100,15 +100,29 @@ export const OPERATIONS: Record<string, Operation> = {
       d.list(Array.isArray(p.servers) ? p.servers.map(String) : [], p.missingOnly === true),
   },
   restart: {
-    description: "stop every instance of a namespace; the next call starts a fresh one",
+    description:
+      "stop every instance of a namespace (or of one session); the next call starts a fresh one",
     readOnly: false,
     destructive: true,
     params: {
       type: "object",
       required: ["namespace"],
-      properties: { namespace: { type: "string" } },
+      properties: {
+        namespace: { type: "string" },
+        // Not `session`: every request carries the caller's session
+        // (MCPX_SESSION_ID included), which must not narrow a restart.
+        onlySession: {
+          type: "string",
+          description: "stop only the instances keyed session:<key> or parent-session:<key>",
+        },
+      },
     },
-    handler: async (d, p) => ({ stopped: await d.restart(str(p, "namespace")) }),
+    handler: async (d, p) => ({
+      stopped: await d.restart(
+        str(p, "namespace"),
+        p.onlySession === undefined ? undefined : str(p, "onlySession"),
+      ),
+    }),
   },
   stop: {
     description: "stop the daemon and every server it holds",
