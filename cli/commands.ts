@@ -110,8 +110,9 @@ export const COMMANDS: Command[] = [
   },
   {
     name: "restart",
-    usage: "mcpx restart <namespace>",
-    summary: "stop every instance of a namespace; the next call starts a fresh one",
+    usage: "mcpx restart <namespace> [--session <key>]",
+    summary:
+      "stop a namespace's instances (or one session's, with --session); the next call starts fresh ones",
     options: {},
     load: () => import("./restart.ts"),
   },
