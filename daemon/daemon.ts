@@ -51,6 +51,12 @@ export class Daemon {
   lastActivityAt = Date.now();
   /** Requests in flight (the idle exit waits for zero). */
   inFlight = 0;
+  /**
+   * Set when a daemon for a newer version of this configuration took over:
+   * this one stops as soon as no request is in flight, so a running call
+   * finishes instead of being cut off by the edit.
+   */
+  retiring = false;
   #pools = new Map<string, Pool>();
   #byNamespace = new Map<string, ServerSpec>();
   #cache: SchemaCacheFile;

@@ -175,6 +175,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   // directory): leaving it up would only keep its servers running.
   const watch = setInterval(() => {
     if (!exists(files.socket)) stop("socket removed");
+    if (daemon.retiring && daemon.inFlight === 0) stop("a daemon for the edited config took over");
   }, SOCKET_CHECK_MS);
   await done;
   clearInterval(watch);
@@ -212,9 +213,10 @@ function exists(path: string): boolean {
 }
 
 /**
- * Stops daemons serving an older version of the same configuration file: an
- * edited file gets a new daemon, and the old one would otherwise keep its
- * servers (and any state files they write) alive until its idle timeout.
+ * Retires daemons serving an older version of the same configuration file:
+ * an edited file gets a new daemon, and the old one would otherwise keep its
+ * servers (and any state files they write) alive until its idle timeout. A
+ * retired daemon stops once its calls in flight have finished.
  * Daemons for the same bytes under other variable values are left alone.
  */
 async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<void> {
@@ -225,11 +227,12 @@ async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<void>
       !other.contentHash || other.contentHash === self.contentHash
     ) continue;
     try {
-      await requestDaemon(other.socket, "stop", {}, { timeoutMs: 2000 });
+      // Retire, not stop: calls it is serving finish first (it checks every 2 s).
+      await requestDaemon(other.socket, "retire", {}, { timeoutMs: 2000 });
       log(
         "info",
         "daemon.replace",
-        "stopped daemon {pid}, which served an older version of {config}",
+        "retired daemon {pid}, which served an older version of {config}",
         {
           pid: other.pid,
           config: self.configPath,

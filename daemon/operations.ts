@@ -124,6 +124,17 @@ export const OPERATIONS: Record<string, Operation> = {
       ),
     }),
   },
+  retire: {
+    description:
+      "stop once the requests in flight have finished (a newer daemon took over this configuration)",
+    readOnly: false,
+    destructive: true,
+    params: { type: "object", properties: {} },
+    handler: (d) => {
+      d.retiring = true;
+      return Promise.resolve({ retiring: true, inFlight: d.inFlight });
+    },
+  },
   stop: {
     description: "stop the daemon and every server it holds",
     readOnly: false,

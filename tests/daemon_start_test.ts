@@ -168,3 +168,42 @@ Deno.test("--paths-state and --paths-cache reach the daemon the CLI starts", asy
   );
   await w.mcpx([...flags, "stop", "--all"]);
 });
+
+Deno.test("editing the config lets a call in flight on the old daemon finish", async () => {
+  await using w = await world();
+  const fixture = (description: string) => ({
+    mcpServers: {
+      slow: {
+        command: Deno.execPath(),
+        args: [
+          "run",
+          "-A",
+          "--config",
+          `${ROOT}deno.json`,
+          `${ROOT}tests/fixtures/servers/misbehaving.ts`,
+        ],
+        mcpx: { description },
+      },
+    },
+  });
+  await w.writeConfig(fixture("before"));
+  assert.equal((await w.mcpx(["call", "slow.echo", '{"text":"warm"}'])).code, 0);
+  await using inFlight = backgroundMcpx(w, ["call", "slow.sleep", '{"ms":4000}']);
+  assert.ok(
+    await eventually(async () => {
+      const status = await w.json(["status"]);
+      return status.servers[0].instances[0]?.active === 1;
+    }),
+    "the long call is running",
+  );
+  await w.writeConfig(fixture("after")); // new bytes: the next command starts a new daemon
+  const next = await w.mcpx(["call", "slow.echo", '{"text":"new"}']);
+  assert.equal(next.code, 0, next.stderr);
+  const status = await inFlight.status;
+  assert.equal(status.code, 0, `the call in flight finished: ${inFlight.output()}`);
+  assert.match(inFlight.output(), /slept 4000/);
+  assert.ok(
+    await eventually(async () => (await w.json(["daemons"])).daemons.length === 1, 15_000),
+    "the old daemon stopped once it was idle",
+  );
+});
