@@ -35,7 +35,11 @@ export async function run(ctx: CliContext): Promise<number> {
   const rows: LsRow[] = config.servers.map((spec) => {
     const entry = cache?.servers[spec.name];
     const ns = namespaces.find((n) => n.server === spec.name);
-    const failed = lastFailure(entry);
+    const running = live[spec.namespace];
+    // A start failure the daemon saw is newer news than the cache's last listing.
+    const failed = running?.failure && !running.live
+      ? { message: running.failure }
+      : lastFailure(entry);
     const state = spec.disabled
       ? "disabled"
       : failed
@@ -49,7 +53,7 @@ export async function run(ctx: CliContext): Promise<number> {
       tools: ns?.tools.length ?? 0,
       sharing: spec.pool.sharing,
       scope: spec.pool.scope,
-      live: live[spec.namespace] ?? 0,
+      live: running?.live ?? 0,
       state,
       description: spec.description ?? entry?.serverInfo?.title ?? entry?.serverInfo?.name ?? "",
       ...(failed ? { error: failed.message } : {}),
@@ -94,7 +98,9 @@ export async function run(ctx: CliContext): Promise<number> {
   return 0;
 }
 
-async function liveCounts(ctx: CliContext): Promise<Record<string, number>> {
+async function liveCounts(
+  ctx: CliContext,
+): Promise<Record<string, { live: number; failure?: string }>> {
   try {
     return await requestDaemon(await ctx.existingDaemonSocket(), "live", {}, { timeoutMs: 1000 });
   } catch {

@@ -129,11 +129,19 @@ export class Daemon {
     return this.#pools.get(spec.poolId)!;
   }
 
-  /** Live instance counts per namespace (for the LIVE column of `ls`). */
-  live(): Record<string, number> {
-    const out: Record<string, number> = {};
+  /**
+   * Per namespace: live instances (the LIVE column of `ls`) and, when its
+   * last start failed, the message, so `ls` does not say `ready` for a server
+   * that no longer starts.
+   */
+  live(): Record<string, { live: number; failure?: string }> {
+    const out: Record<string, { live: number; failure?: string }> = {};
     for (const [namespace, spec] of this.#byNamespace) {
-      out[namespace] = this.#pools.get(spec.poolId)!.instances.length;
+      const pool = this.#pools.get(spec.poolId)!;
+      out[namespace] = {
+        live: pool.instances.length,
+        ...(pool.failure ? { failure: pool.failure.error.message } : {}),
+      };
     }
     return out;
   }

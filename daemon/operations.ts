@@ -48,7 +48,7 @@ export const OPERATIONS: Record<string, Operation> = {
       }),
   },
   live: {
-    description: "live instance count per namespace",
+    description: "live instance count and last start failure per namespace",
     readOnly: true,
     destructive: false,
     params: { type: "object", properties: {} },

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { STACK_LINE, stdioServer, world } from "./_helpers.ts";
+import { SERVERS, STACK_LINE, stdioServer, world } from "./_helpers.ts";
 
 interface LsRow {
   namespace: string;
@@ -103,4 +103,21 @@ Deno.test("ls, status and call report servers that fail to start", async (t) => 
     assert.match(servers.crashing.error, /exited with code 3|failed to start/);
     assert.match(servers.missing.error, /was not found/);
   });
+});
+
+Deno.test("ls reports a cached server that no longer starts as error, not ready", async () => {
+  await using w = await world();
+  const script = `${w.dir}/server.sh`;
+  const [command, ...args] = SERVERS.everything;
+  await Deno.writeTextFile(script, `#!/bin/sh\nexec ${command} ${args.join(" ")} stdio\n`);
+  await Deno.chmod(script, 0o755);
+  await w.writeConfig({ mcpServers: { ev: { command: script } } });
+  assert.equal((await w.json(["ls"])).namespaces[0].state, "ready");
+  await w.mcpx(["restart", "ev"]);
+  await Deno.writeTextFile(script, `#!/bin/sh\necho 'fatal: broken now' >&2\nexit 1\n`);
+  const call = await w.mcpx(["call", "ev.echo", '{"message":"x"}']);
+  assert.equal(call.code, 1);
+  const row = (await w.json(["ls"])).namespaces[0];
+  assert.equal(row.state, "error", JSON.stringify(row));
+  assert.match(row.error, /exited with code 1/);
 });
