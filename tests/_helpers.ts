@@ -183,6 +183,36 @@ export function stdioServer(
   return { command, args: [...args, ...extraArgs], ...(mcpx ? { mcpx } : {}) };
 }
 
+/**
+ * A server entry for `mcpServers` that starts our fixture server
+ * (tests/fixtures/servers/misbehaving.ts: echo, sleep, hang, crash) over stdio.
+ *
+ * @param options `env` and `mcpx` go into the entry as given; `extraArgs` follow the script.
+ */
+export function fixtureServer(
+  options: { env?: Record<string, string>; mcpx?: Record<string, unknown>; extraArgs?: string[] } =
+    {},
+): {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  mcpx?: Record<string, unknown>;
+} {
+  return {
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "-A",
+      "--config",
+      `${ROOT}deno.json`,
+      `${ROOT}tests/fixtures/servers/misbehaving.ts`,
+      ...(options.extraArgs ?? []),
+    ],
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.mcpx ? { mcpx: options.mcpx } : {}),
+  };
+}
+
 /** A child process a test runs beside the CLI; dispose it to kill its process group. */
 export interface Background extends AsyncDisposable {
   readonly pid: number;

@@ -12,6 +12,7 @@ import {
   backgroundMcpx,
   commandLine,
   eventually,
+  fixtureServer,
   ROOT,
   stdioServer,
   world,
@@ -173,17 +174,7 @@ Deno.test("editing the config lets a call in flight on the old daemon finish", a
   await using w = await world();
   const fixture = (description: string) => ({
     mcpServers: {
-      slow: {
-        command: Deno.execPath(),
-        args: [
-          "run",
-          "-A",
-          "--config",
-          `${ROOT}deno.json`,
-          `${ROOT}tests/fixtures/servers/misbehaving.ts`,
-        ],
-        mcpx: { description },
-      },
+      slow: fixtureServer({ mcpx: { description } }),
     },
   });
   await w.writeConfig(fixture("before"));

@@ -4,23 +4,13 @@
  * `git` (spec 000, "Finding the repository without git").
  */
 import assert from "node:assert/strict";
-import { ROOT, type World, world } from "./_helpers.ts";
+import { fixtureServer, type World, world } from "./_helpers.ts";
 
 interface StatusJson {
   servers: { namespace: string; instances: { key: string; calls: number }[] }[];
 }
 
-const fixture = (scope: string) => ({
-  command: Deno.execPath(),
-  args: [
-    "run",
-    "-A",
-    "--config",
-    `${ROOT}deno.json`,
-    `${ROOT}tests/fixtures/servers/misbehaving.ts`,
-  ],
-  mcpx: { scope },
-});
+const fixture = (scope: string) => fixtureServer({ mcpx: { scope } });
 
 /** In `w.dir`: repo/ with one commit, its linked worktree wt/, plain/ (no repo), and bin/ with only `deno`. */
 async function layout(w: World): Promise<void> {

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { backgroundMcpx, eventually, ROOT, world } from "./_helpers.ts";
+import { backgroundMcpx, eventually, fixtureServer, world } from "./_helpers.ts";
 
 const SECRET = "sekret-value-0123456789";
 
@@ -14,19 +14,8 @@ Deno.test("mcpx log and mcpx stats answer from the records of real calls", async
   await using w = await world();
   await w.writeConfig({
     mcpServers: {
-      slow: {
-        command: Deno.execPath(),
-        // The fixture ignores the extra argument; it carries the env value into the command line.
-        args: [
-          "run",
-          "-A",
-          "--config",
-          `${ROOT}deno.json`,
-          `${ROOT}tests/fixtures/servers/misbehaving.ts`,
-          `--token=${SECRET}`,
-        ],
-        env: { FIXTURE_TOKEN: SECRET },
-      },
+      // The fixture ignores the extra argument; it carries the env value into the command line.
+      slow: fixtureServer({ extraArgs: [`--token=${SECRET}`], env: { FIXTURE_TOKEN: SECRET } }),
     },
   });
   const logs = `${w.dir}/.state/mcpx/logs`;

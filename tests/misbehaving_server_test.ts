@@ -3,20 +3,10 @@
  * the next call works (spec 000, "Honest failure reporting").
  */
 import assert from "node:assert/strict";
-import { ROOT, world } from "./_helpers.ts";
+import { fixtureServer, world } from "./_helpers.ts";
 
-const fixture = (env: Record<string, string> = {}, mcpx: Record<string, unknown> = {}) => ({
-  command: Deno.execPath(),
-  args: [
-    "run",
-    "-A",
-    "--config",
-    `${ROOT}deno.json`,
-    `${ROOT}tests/fixtures/servers/misbehaving.ts`,
-  ],
-  env,
-  mcpx,
-});
+const fixture = (env: Record<string, string> = {}, mcpx: Record<string, unknown> = {}) =>
+  fixtureServer({ env, mcpx });
 
 Deno.test("a server that prints garbage on stdout still lists and answers", async () => {
   await using w = await world();

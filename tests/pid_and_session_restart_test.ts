@@ -4,7 +4,7 @@
  * not narrow a restart.
  */
 import assert from "node:assert/strict";
-import { ROOT, world } from "./_helpers.ts";
+import { fixtureServer, world } from "./_helpers.ts";
 
 interface StatusJson {
   servers: { namespace: string; instances: { key: string; pid: number }[] }[];
@@ -14,17 +14,7 @@ Deno.test("restart --session stops that session's instance and leaves another se
   await using w = await world();
   await w.writeConfig({
     mcpServers: {
-      sess: {
-        command: Deno.execPath(),
-        args: [
-          "run",
-          "-A",
-          "--config",
-          `${ROOT}deno.json`,
-          `${ROOT}tests/fixtures/servers/misbehaving.ts`,
-        ],
-        mcpx: { scope: "session" },
-      },
+      sess: fixtureServer({ mcpx: { scope: "session" } }),
     },
   });
   const instances = async () =>

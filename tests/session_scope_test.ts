@@ -4,19 +4,9 @@
  * stderr, and how to keep one.
  */
 import assert from "node:assert/strict";
-import { ROOT, world } from "./_helpers.ts";
+import { fixtureServer, world } from "./_helpers.ts";
 
-const fixture = (scope?: string) => ({
-  command: Deno.execPath(),
-  args: [
-    "run",
-    "-A",
-    "--config",
-    `${ROOT}deno.json`,
-    `${ROOT}tests/fixtures/servers/misbehaving.ts`,
-  ],
-  ...(scope ? { mcpx: { scope } } : {}),
-});
+const fixture = (scope?: string) => fixtureServer(scope ? { mcpx: { scope } } : {});
 
 Deno.test("call of a session-scoped server without a session prints one note", async (t) => {
   await using w = await world();
