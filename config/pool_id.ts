@@ -9,20 +9,14 @@
  * @module
  */
 
-import type { PoolSettings, TransportKind } from "./types.ts";
+import type { ServerSpec } from "./types.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 
 /** The fields of a server that decide its pool. Everything else is presentation. */
-export interface PoolIdentity {
-  transport: TransportKind;
-  command?: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers: Record<string, string>;
-  pool: PoolSettings;
-}
+export type PoolIdentity = Pick<
+  ServerSpec,
+  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "pool"
+>;
 
 /**
  * Hashes the pool identity of a server (after `${VAR}` expansion and pool defaults).
