@@ -33,6 +33,11 @@ Deno.test("ProcessGroupStdioTransport.close() stops the server and everything it
     "the shell and its two children share the server's group",
   );
   await transport.close();
+  // SIGKILL is delivered asynchronously: a grandchild may take a moment to die.
+  const gone = Date.now() + 5000;
+  while (groupMembers(pid).length > 0 && Date.now() < gone) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
   assert.deepEqual(groupMembers(pid), []);
 });
 
