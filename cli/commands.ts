@@ -31,8 +31,61 @@ export interface Command {
   options: Record<string, CommandOption>;
   /** Most positional arguments the command takes (absent: any number). */
   maxArgs?: number;
+  /**
+   * Options end at the first positional (`mcpx run script --flag` hands
+   * `--flag` to the script), as `deno run` and `node` do.
+   */
+  stopAtPositional?: boolean;
   load(): Promise<CommandModule>;
 }
+
+/** Options of `mcpx run` and `mcpx exec` (spec 000, "The script contract", "The launcher is replaceable"). */
+const SCRIPT_OPTIONS: Record<string, CommandOption> = {
+  export: { type: "string", help: "call this named export with the arguments spread" },
+  runtime: { type: "string", help: "deno, bun or node (default: deno)", setting: "script.runtime" },
+  env: {
+    type: "string",
+    multiple: true,
+    help: "KEY=VALUE for the script's environment (repeatable)",
+  },
+  "env-file": {
+    type: "string",
+    multiple: true,
+    help: "a dotenv file of KEY=VALUE lines (repeatable)",
+  },
+  launcher: { type: "string", help: "replace the launcher template (source, file or directory)" },
+  "no-launcher": {
+    type: "boolean",
+    help: "hand the script to the runtime bare: no globals, no capture",
+  },
+  prefix: {
+    type: "string",
+    multiple: true,
+    help: "code run before the script is imported (source, file or directory)",
+  },
+  suffix: { type: "string", multiple: true, help: "code run after it, in finally; sees `result`" },
+  before: { type: "string", multiple: true, help: "code run before anything else in the launcher" },
+  "on-success": { type: "string", multiple: true, help: "code run when the entry returned" },
+  "on-error": { type: "string", multiple: true, help: "code run when the script threw" },
+  "no-capture-console": { type: "boolean", help: "leave console.* as the runtime has it" },
+  "log-level": {
+    type: "string",
+    help: "least severe script record shown: debug, info, warn, error",
+    setting: "logging.level",
+  },
+  "log-source": {
+    type: "string",
+    help: "record call sites from this level up (true: all, false: none)",
+    setting: "logging.source",
+  },
+  format: {
+    type: "string",
+    help: "how records are shown: pretty, logfmt or json",
+    setting: "logging.format",
+  },
+  typecheck: { type: "boolean", help: "type-check the generated program first (deno only)" },
+  timeout: { type: "string", help: "stop the script after this long (e.g. 5m)" },
+};
 
 /** The commands in the order `mcpx --help` lists them. */
 export const COMMANDS: Command[] = [
@@ -92,6 +145,44 @@ export const COMMANDS: Command[] = [
       timeout: { type: "string", help: "cancel the call after this long (e.g. 30s)" },
     },
     load: () => import("./call.ts"),
+  },
+  {
+    name: "run",
+    usage: "mcpx run <name|path> [args…] [--export NAME] [--runtime deno|bun|node] [--env K=V]",
+    summary: "run a script (a name from `mcpx scripts`, or a path) with the generated client",
+    stopAtPositional: true,
+    options: SCRIPT_OPTIONS,
+    load: () => import("./run.ts"),
+  },
+  {
+    name: "exec",
+    usage: "mcpx exec '<code>' | - [args…] [--env K=V]",
+    summary: "run TypeScript given inline (or on stdin with -); every namespace is a global",
+    stopAtPositional: true,
+    options: SCRIPT_OPTIONS,
+    load: () => import("./exec.ts"),
+  },
+  {
+    name: "scripts",
+    maxArgs: 0,
+    usage: "mcpx scripts",
+    summary: "named scripts reachable from here: name, description, path (shadowed ones marked)",
+    options: {},
+    load: () => import("./scripts.ts"),
+  },
+  {
+    name: "client",
+    maxArgs: 0,
+    usage: "mcpx client -o <path>",
+    summary: "write the generated typed client (mcpx-client.ts) for a checked-in script",
+    options: {
+      output: {
+        type: "string",
+        short: "o",
+        help: "file to write (a directory gets mcpx-client.ts)",
+      },
+    },
+    load: () => import("./client.ts"),
   },
   {
     name: "status",

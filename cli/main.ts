@@ -132,6 +132,45 @@ async function parse(argv: string[], command: Command | undefined) {
     options[name] = { type: flag.type === "bool" ? "boolean" : "string" };
     settingOf.set(name, flag.name);
   }
+  // `mcpx run script --flag`: everything from the script's name on is the script's.
+  let rest: string[] = [];
+  if (command?.stopAtPositional) {
+    const cut = firstScriptArgument(argv, command.name, options);
+    if (cut >= 0) {
+      rest = argv.slice(cut);
+      argv = argv.slice(0, cut);
+    }
+  }
+  const parsed = await parseFlags(argv, options, settingOf);
+  parsed.positionals.push(...rest);
+  return parsed;
+}
+
+/**
+ * Index of the first argument after the command word that is not an option
+ * or an option's value (`--` skipped over), or -1.
+ */
+function firstScriptArgument(argv: string[], commandName: string, options: ParseOptions): number {
+  const start = argv.indexOf(commandName);
+  const short = new Map(
+    Object.entries(options).filter(([, o]) => o.short).map(([n, o]) => [o.short!, n]),
+  );
+  for (let i = start + 1; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") return i + 1 < argv.length ? i + 1 : -1;
+    if (arg === "-" || !arg.startsWith("-")) return i;
+    if (arg.includes("=")) continue;
+    const name = arg.startsWith("--") ? arg.slice(2) : short.get(arg.slice(1)) ?? "";
+    if (options[name]?.type === "string") i++;
+  }
+  return -1;
+}
+
+async function parseFlags(
+  argv: string[],
+  options: ParseOptions,
+  settingOf: Map<string, string>,
+) {
   // The common shapes — no options, or only known boolean `--flags` — need no
   // parser; anything else goes to node:util parseArgs, whose compatibility
   // layer costs ~8–20 ms of start-up (decision 0002).

@@ -140,6 +140,43 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "Most results `mcpx search` prints",
   },
   {
+    name: "logging.format",
+    type: "enum",
+    values: ["pretty", "logfmt", "json"],
+    default: "pretty",
+    flag: "--format",
+    help: "How script records are shown on stderr: a readable line, logfmt, or the JSON record",
+  },
+  {
+    name: "logging.source",
+    type: "enum",
+    values: ["debug", "info", "warn", "error", "true", "false"],
+    default: "warn",
+    flag: "--log-source",
+    help: "Script records at this level and above carry their call site (true: all, false: none)",
+  },
+  {
+    name: "script.runtime",
+    type: "enum",
+    values: ["auto", "deno", "bun", "node"],
+    default: "auto",
+    flag: "--runtime",
+    help: "Runtime for scripts; auto is deno (mcpx's own), else bun, else node 22.6+",
+  },
+  {
+    name: "script.permissions",
+    type: "string",
+    default: "all",
+    help: "Deno permissions for scripts: all, none, or a list such as read,write,net,env,run",
+  },
+  {
+    name: "paths.scripts",
+    type: "string",
+    default: "",
+    help:
+      "Directories (or files) searched for named scripts, ':'-separated, nearest first; an empty entry stands for the built-in places",
+  },
+  {
     name: "plumbing.version",
     type: "string",
     default: "",
