@@ -185,6 +185,16 @@ export const COMMANDS: Command[] = [
     load: () => import("./client.ts"),
   },
   {
+    name: "session",
+    usage: "mcpx session new [--name N] [--ttl 30m] | ls | end <name>",
+    summary: "named sessions: lease keys that outlive the process that made them",
+    options: {
+      name: { type: "string", help: "the session's name (default: a fresh one)" },
+      ttl: { type: "string", help: "end the session after this long unused (e.g. 30m)" },
+    },
+    load: () => import("./session.ts"),
+  },
+  {
     name: "status",
     maxArgs: 0,
     usage: "mcpx status",
