@@ -1,5 +1,5 @@
 /**
- * x (being built: issue 3).
+ * `mcpx session` (being built: issue 4).
  *
  * @module
  */
