@@ -1,6 +1,12 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { renderScriptEnvMarkdown, SCRIPT_ENV, scriptEnv, type ScriptFacts } from "./script_env.ts";
+import {
+  renderScriptEnvMarkdown,
+  SCRIPT_ENV,
+  scriptEnv,
+  scriptEnvDocument,
+  type ScriptFacts,
+} from "./script_env.ts";
 import { envReads } from "./_env_reads.ts";
 import { settingEnvName, SETTINGS } from "../config/settings.ts";
 
@@ -125,13 +131,19 @@ Deno.test("scriptEnv() refuses a script directory containing ':' (the list separ
   ok(message.includes('"/a:b"'), message);
 });
 
-Deno.test("docs/script-environment.md is what renderScriptEnvMarkdown() generates", () => {
+Deno.test("docs/script-environment.md is what scriptEnvDocument() generates", async () => {
   const doc = Deno.readTextFileSync(`${ROOT}docs/script-environment.md`);
   equal(
     doc,
-    renderScriptEnvMarkdown(),
-    "docs/script-environment.md is stale: run `deno run scripts/script_env.ts --markdown > docs/script-environment.md`",
+    await scriptEnvDocument(),
+    "docs/script-environment.md is stale: run " +
+      "`deno run -A scripts/script_env.ts --markdown > docs/script-environment.md`",
   );
+});
+
+Deno.test("renderScriptEnvMarkdown() has one table row per variable, in table order", () => {
+  const rows = renderScriptEnvMarkdown().split("\n").filter((l) => l.startsWith("| `MCPX_"));
+  deepStrictEqual(rows.map((r) => r.slice(3, r.indexOf("`", 3))), SCRIPT_ENV.map((v) => v.name));
 });
 
 const RUNTIME = `${ROOT}client/script_runtime.ts`;
