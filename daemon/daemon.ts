@@ -8,7 +8,7 @@
 
 import type { LoadedConfig, ServerSpec } from "../config/types.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
-import { NotFoundError, ServerError } from "../errors.ts";
+import { NotFoundError, ServerError, UsageError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
@@ -25,6 +25,9 @@ import {
 } from "./schema_cache.ts";
 import { daemonSpan, log, newSpan } from "./log.ts";
 import { VERSION } from "../version.ts";
+import { mcpxPaths } from "../config/paths.ts";
+import { nearest } from "../discovery/nearest.ts";
+import { freshSessionName, type NamedSession, sessionsPath, SessionStore } from "./sessions.ts";
 
 /** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
 export type DaemonMode = "auto" | "foreground";
@@ -38,6 +41,17 @@ export interface DaemonOptions {
   env: Record<string, string>;
   /** Version reported by `health` (a test seam: `plumbing.version`). */
   version?: string;
+  /**
+   * The named sessions' file; default `<stateDir>/sessions/<fingerprint>.json`
+   * with the state directory resolved from `env`.
+   */
+  sessionsPath?: string;
+}
+
+/** A named session as `sessionList` returns it. */
+export interface SessionRow extends NamedSession {
+  /** Namespaces with a live instance keyed by this session now. */
+  live: string[];
 }
 
 export type { StatusRow } from "./status_row.ts";
@@ -67,12 +81,23 @@ export class Daemon {
   #spans = new WeakMap<Instance, string>();
   /** `server.exit` records waiting for their exit status (awaited by `shutdown`). */
   #exitRecords = new Set<Promise<void>>();
+  /** Why an instance stopped when the instance's own reason is not the whole story. */
+  #why = new WeakMap<Instance, string>();
+  /** Instances that replace a named session's earlier one, not yet reported to a call. */
+  #rebuilt = new WeakSet<Instance>();
+  /** Named sessions (daemon/sessions.ts). */
+  readonly sessions: SessionStore;
 
   constructor(options: DaemonOptions) {
     this.config = options.config;
     this.mode = options.mode;
     this.version = options.version ?? VERSION;
     this.#cachePath = options.cachePath;
+    this.sessions = new SessionStore(
+      options.sessionsPath ??
+        sessionsPath(mcpxPaths(options.env).stateDir, options.config.fingerprint),
+      options.config.path,
+    );
     this.#cache = readSchemaCache(options.cachePath) ?? emptySchemaCache(options.config.path);
     const cacheDir = options.cachePath.slice(0, options.cachePath.lastIndexOf("/"));
     if (
@@ -160,6 +185,7 @@ export class Daemon {
   ): Promise<unknown> {
     const pool = this.poolFor(namespace);
     const realName = this.#realToolName(pool.spec, tool);
+    for (const key of [ctx.session, ctx.parentSession]) if (key) this.sessions.touch(key);
     try {
       return await this.#callOnce(pool, namespace, realName, args, ctx, options);
     } catch (error) {
@@ -230,6 +256,7 @@ export class Daemon {
     let failure: unknown;
     try {
       result = await lease.instance.callTool(realName, args, options);
+      if (this.#rebuilt.delete(lease.instance)) result = withRebuiltNote(result, lease.instance);
       return result;
     } catch (error) {
       failure = error;
@@ -333,11 +360,109 @@ export class Daemon {
     return await pool.stop("restart", keys);
   }
 
-  /** Stops idle instances of every pool. @returns how many were stopped. */
+  /**
+   * Ends a session: every instance keyed `session:<key>` or
+   * `parent-session:<key>`, in every namespace, stops once its current lease
+   * is released (an idle one at once). The script runner calls it when a run
+   * whose key it minted ends (`MCPX_EPHEMERAL`, spec 000 "Lifetime"); `mcpx
+   * session end` calls it through {@linkcode Daemon.sessionEnd}. A named
+   * session's record is left alone.
+   *
+   * @param why Logged as the `server.exit` reason (`session-end`, `session-ttl`).
+   * @returns How many instances stop.
+   */
+  async endSession(key: string, why = "session-end"): Promise<number> {
+    const keys = [`session:${key}`, `parent-session:${key}`];
+    const stopping: Promise<void>[] = [];
+    let count = 0;
+    for (const pool of this.#pools.values()) {
+      const { instances, stopped } = pool.end(keys, "stop");
+      for (const instance of instances) this.#why.set(instance, why);
+      count += instances.length;
+      stopping.push(stopped);
+    }
+    await Promise.all(stopping);
+    log("info", "session.end", "session {session} ended: {count} instances stop ({why})", {
+      session: key,
+      count,
+      why,
+    });
+    return count;
+  }
+
+  /**
+   * Makes a named session (`mcpx session new`).
+   * @param name Default: a fresh 8-character name.
+   * @param ttlMs End it after this long without a call; absent: never.
+   * @throws {UsageError} for a taken or malformed name.
+   */
+  sessionNew(name: string | undefined, ttlMs?: number): SessionRow {
+    let session: NamedSession;
+    try {
+      session = this.sessions.create(name ?? freshSessionName(), ttlMs);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    log("info", "session.new", "named session {session} made", {
+      session: session.name,
+      ...(ttlMs ? { ttlMs } : {}),
+    });
+    return { ...session, live: [] };
+  }
+
+  /** Every named session with the namespaces where it has a live instance now. */
+  sessionList(): SessionRow[] {
+    return this.sessions.list().map((s) => ({ ...s, live: this.#liveNamespaces(s.name) }));
+  }
+
+  /**
+   * Ends a named session: its instances stop ({@linkcode Daemon.endSession})
+   * and its record is deleted.
+   * @returns How many instances stop.
+   * @throws {NotFoundError} naming the known sessions, nearest first.
+   */
+  async sessionEnd(name: string): Promise<number> {
+    if (!this.sessions.get(name)) {
+      const known = this.sessions.list().map((s) => s.name);
+      const near = nearest(name, known);
+      throw new NotFoundError(
+        `unknown session "${name}"; ${
+          known.length
+            ? `named sessions: ${[...near, ...known.filter((k) => !near.includes(k))].join(", ")}`
+            : "there are no named sessions"
+        } (\`mcpx session ls\` lists them)`,
+        near,
+      );
+    }
+    const stopped = await this.endSession(name);
+    this.sessions.delete(name);
+    await this.sessions.flush();
+    return stopped;
+  }
+
+  /**
+   * Stops idle instances of every pool, and ends named sessions unused for
+   * longer than their ttl. @returns how many instances were stopped.
+   */
   async reap(now = Date.now()): Promise<number> {
     let n = 0;
+    for (const session of this.sessions.expired(now)) {
+      n += await this.endSession(session.name, "session-ttl");
+      this.sessions.delete(session.name);
+    }
     for (const pool of this.#pools.values()) n += await pool.reap(now);
     return n;
+  }
+
+  /** Namespaces (aliases included) with a live instance keyed by session `name`. */
+  #liveNamespaces(name: string): string[] {
+    const keys = [`session:${name}`, `parent-session:${name}`];
+    const out: string[] = [];
+    for (const [namespace, spec] of this.#byNamespace) {
+      const pool = this.#pools.get(spec.poolId)!;
+      if (pool.instances.some((i) => !i.closed && keys.includes(i.key))) out.push(namespace);
+    }
+    return out;
   }
 
   /** The smallest idle timeout of any pool, in ms (drives the reaper's period). */
@@ -359,6 +484,7 @@ export class Daemon {
     await this.#cacheWrite;
     await Promise.all([...this.#pools.values()].map((p) => p.stop("stop")));
     await Promise.all(this.#exitRecords);
+    await this.sessions.flush();
   }
 
   #select(names: string[]): ServerSpec[] {
@@ -491,6 +617,18 @@ export class Daemon {
         : spec.url,
       startMs: Date.now() - instance.startedAt,
     }, { span, parent: daemonSpan() });
+    const named = sessionOfKey(instance.key);
+    if (named && this.sessions.get(named) && this.sessions.served(named, spec.namespace)) {
+      // The session had an instance here before (an earlier daemon, a restart, a reap).
+      this.#rebuilt.add(instance);
+      log(
+        "info",
+        "session.rebuild",
+        "named session {session} got a new instance of {server}; the earlier one and its state are gone",
+        { session: named, server: spec.name, namespace: spec.namespace, localId: instance.id },
+        { span },
+      );
+    }
     // Relist when the cache has nothing, or only a failure: the server works now.
     const entry = this.#cache.servers[instance.spec.name];
     const failedBefore = lastFailure(entry) !== undefined;
@@ -505,7 +643,7 @@ export class Daemon {
     const span = this.#spans.get(instance) ?? daemonSpan();
     const record = instance.exitSettled().then(() => {
       const exit = instance.exit;
-      const why = exit?.reason ?? "crash";
+      const why = this.#why.get(instance) ?? exit?.reason ?? "crash";
       log(why === "crash" ? "warn" : "info", "server.exit", "server {server} exited ({why})", {
         server: instance.spec.name,
         localId: instance.id,
@@ -521,6 +659,31 @@ export class Daemon {
     this.#exitRecords.add(record);
   }
 }
+
+/** The session a `session:<k>` or `parent-session:<k>` key belongs to, else undefined. */
+function sessionOfKey(key: string): string | undefined {
+  const match = /^(?:parent-)?session:(.+)$/.exec(key);
+  return match?.[1];
+}
+
+/**
+ * The result with a note in its `_meta` that this call's instance replaces
+ * the named session's earlier one (whose state is gone), for the CLI to show.
+ */
+function withRebuiltNote(result: unknown, instance: Instance): unknown {
+  if (typeof result !== "object" || result === null) return result;
+  const r = result as { _meta?: Record<string, unknown> };
+  return {
+    ...r,
+    _meta: {
+      ...r._meta,
+      [REBUILT_META]: { session: sessionOfKey(instance.key), server: instance.spec.name },
+    },
+  };
+}
+
+/** The `_meta` key of a call result whose named session's instance was rebuilt. */
+export const REBUILT_META = "mcpx/session-rebuilt";
 
 async function addDeclarations(tools: CachedTool[]): Promise<void> {
   try {

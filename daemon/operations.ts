@@ -124,6 +124,67 @@ export const OPERATIONS: Record<string, Operation> = {
       ),
     }),
   },
+  endSession: {
+    description:
+      "end a session: every instance keyed by it (session:<key>, parent-session:<key>) in every namespace stops once its current lease is released",
+    readOnly: false,
+    destructive: true,
+    params: {
+      type: "object",
+      required: ["session"],
+      properties: {
+        // The caller's own session field: a script runner ends the key it
+        // minted for its run (MCPX_EPHEMERAL) by sending it as its session.
+        session: { type: "string", description: "the session key to end" },
+      },
+    },
+    handler: async (d, p) => ({ stopped: await d.endSession(str(p, "session")) }),
+  },
+  sessionNew: {
+    description: "make a named session: a session key that outlives the process that made it",
+    readOnly: false,
+    destructive: false,
+    params: {
+      type: "object",
+      properties: {
+        name: { type: "string", description: "the name (default: a fresh 8-character one)" },
+        ttlMs: {
+          type: "integer",
+          minimum: 1,
+          description: "end the session after this long without a call, in ms",
+        },
+      },
+    },
+    handler: (d, p) =>
+      Promise.resolve(
+        d.sessionNew(
+          p.name === undefined ? undefined : str(p, "name"),
+          typeof p.ttlMs === "number" && p.ttlMs > 0 ? p.ttlMs : undefined,
+        ),
+      ),
+  },
+  sessionList: {
+    description: "every named session: age, ttl, last use, namespaces with live instances",
+    readOnly: true,
+    destructive: false,
+    params: { type: "object", properties: {} },
+    handler: (d) => Promise.resolve(d.sessionList()),
+  },
+  sessionEnd: {
+    description: "end a named session: stop its instances and delete its record",
+    readOnly: false,
+    destructive: true,
+    params: {
+      type: "object",
+      required: ["name"],
+      // Not `session`: every request carries the caller's own session.
+      properties: { name: { type: "string" } },
+    },
+    handler: async (d, p) => ({
+      name: str(p, "name"),
+      stopped: await d.sessionEnd(str(p, "name")),
+    }),
+  },
   retire: {
     description:
       "stop once the requests in flight have finished (a newer daemon took over this configuration)",

@@ -63,6 +63,8 @@ export class Pool {
   #starting = new Map<string, Promise<Instance>>();
   #holders = new Map<Instance, number>();
   #waiters: (() => void)[] = [];
+  /** Instances to stop when their last holder releases them (`end`), with the reason. */
+  #ending = new Map<Instance, StopReason>();
   /** The pending pid check, while some instance is keyed by a pid. */
   #pidCheck?: ReturnType<typeof setTimeout>;
   /** The last start failure, cleared by a successful start. */
@@ -168,6 +170,25 @@ export class Pool {
   }
 
   /**
+   * Stops the instances whose key is one of `keys` once nobody holds them: an
+   * idle one at once, a held one when its current lease is released. No new
+   * lease is granted on them meanwhile; a caller with the same key waits and
+   * then gets a fresh instance.
+   *
+   * @returns The instances that will stop (synchronously chosen), and a
+   *   promise settled when the idle ones have stopped (held ones stop later).
+   */
+  end(keys: string[], reason: StopReason): { instances: Instance[]; stopped: Promise<void> } {
+    const doomed = this.instances.filter((i) => !i.closed && keys.includes(i.key));
+    const now: Promise<void>[] = [];
+    for (const instance of doomed) {
+      if (!this.holders(instance) && instance.active === 0) now.push(instance.close(reason));
+      else this.#ending.set(instance, reason);
+    }
+    return { instances: doomed, stopped: Promise.all(now).then(() => {}) };
+  }
+
+  /**
    * Stops the `pid:`-keyed instances whose process has exited (spec 000,
    * "Sharing and scope": `pid`-scoped instances stop as soon as that pid
    * exits). Runs every {@linkcode PID_CHECK_MS} while such an instance lives.
@@ -243,7 +264,7 @@ export class Pool {
 
   #free(key: string): Instance | undefined {
     for (const instance of this.#instances) {
-      if (instance.closed || instance.key !== key) continue;
+      if (instance.closed || instance.key !== key || this.#ending.has(instance)) continue;
       if (this.spec.pool.sharing === "shared" || !this.holders(instance)) return instance;
     }
     return undefined;
@@ -260,6 +281,8 @@ export class Pool {
       if (n > 0) this.#holders.set(instance, n);
       else this.#holders.delete(instance);
       instance.lastUsedAt = Date.now();
+      const ending = n > 0 ? undefined : this.#ending.get(instance);
+      if (ending) instance.close(ending).catch(() => {});
       this.#wake();
     };
     return {
@@ -311,6 +334,7 @@ export class Pool {
   #gone(instance: Instance): void {
     this.#instances.delete(instance);
     this.#holders.delete(instance);
+    this.#ending.delete(instance);
     this.#hooks.exited?.(instance);
     this.#watchPids();
     this.#wake();
