@@ -1,16 +1,43 @@
 /**
- * `mcpx client` (being built: issue 3).
+ * `mcpx client -o <path>`: writes the generated client (and
+ * `mcpx-globals.d.ts` beside it) for a checked-in script, so an editor can
+ * type-check it (spec 000, "The generated client").
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
+import { generateClient, generateGlobals, writeIfChanged } from "../client/generate.ts";
+import { dirname, join, resolve } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
+import { VERSION } from "../version.ts";
 
-export function run(
-  _ctx: CliContext,
-  _args: string[],
-  _options: Record<string, unknown>,
+export async function run(
+  ctx: CliContext,
+  _positionals: string[],
+  options: Record<string, unknown>,
 ): Promise<number> {
-  return Promise.reject(new UsageError("`mcpx client` is not built yet"));
+  if (typeof options.output !== "string" || options.output === "") {
+    throw new UsageError("say where to write it: `mcpx client -o <file or directory>`");
+  }
+  let path = resolve(ctx.cwd, options.output);
+  try {
+    if ((await Deno.stat(path)).isDirectory) path = join(path, "mcpx-client.ts");
+  } catch { /* a new file */ }
+  const { namespaces } = await ctx.namespaces();
+  const text = await generateClient(namespaces, VERSION);
+  const globals = generateGlobals(namespaces.map((n) => n.namespace));
+  try {
+    await Deno.mkdir(dirname(path), { recursive: true });
+    const wrote = await writeIfChanged(path, text);
+    await writeIfChanged(join(dirname(path), "mcpx-globals.d.ts"), globals);
+    if (await ctx.json()) {
+      ctx.io.out(JSON.stringify({ path, written: wrote, namespaces: namespaces.length }) + "\n");
+    } else {
+      ctx.io.out(`${wrote ? "wrote" : "unchanged"} ${path} (${namespaces.length} namespaces)\n`);
+    }
+  } catch (error) {
+    throw new UsageError(`cannot write ${path}: ${(error as Error).message}`);
+  }
+  return 0;
 }

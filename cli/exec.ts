@@ -1,16 +1,71 @@
 /**
- * `mcpx exec` (being built: issue 3).
+ * `mcpx exec '<code>' [args…]` and `mcpx exec - [args…]` (the program on
+ * stdin): TypeScript run like a script, with every namespace, `tools`, `log`
+ * and `emit` as globals (spec 000, "Alternative input modes").
+ *
+ * The code becomes a module in the cache, beside its own generated client. A
+ * single expression (`everything.echo({ message: "hi" })`) is the entry's
+ * return value, so its result is printed; anything else runs as a module body
+ * (print with `console.log`, or `export default` a function).
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
+import { runScript } from "../runner/run_script.ts";
+import { scriptDirs } from "../scripts/resolve.ts";
+import { join } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
 
-export function run(
-  _ctx: CliContext,
-  _args: string[],
-  _options: Record<string, unknown>,
+const STATEMENT =
+  /^\s*(?:import|export|const|let|var|function|async\s+function|class|if|for|while|do|switch|try|throw|return|interface|type|enum|declare)\b/;
+
+/**
+ * The module for `code`: a lone expression is wrapped in a default export
+ * returning it; a program is used as written.
+ */
+export function execModule(code: string): string {
+  const trimmed = code.trim().replace(/;+$/, "");
+  const oneExpression = !STATEMENT.test(trimmed) && !/[;\n]/.test(trimmed) && trimmed !== "";
+  return oneExpression
+    ? `export default async function main() {\n  return (\n${trimmed}\n  );\n}\n`
+    : code.endsWith("\n")
+    ? code
+    : code + "\n";
+}
+
+export async function run(
+  ctx: CliContext,
+  positionals: string[],
+  options: Record<string, unknown>,
 ): Promise<number> {
-  return Promise.reject(new UsageError("`mcpx exec` is not built yet"));
+  const [given, ...args] = positionals;
+  if (given === undefined) {
+    throw new UsageError(
+      "give the code: `mcpx exec '<code>'`, or `mcpx exec -` to read it from stdin",
+    );
+  }
+  const code = given === "-" ? await ctx.io.readStdin() : given;
+  if (code.trim() === "") {
+    throw new UsageError(given === "-" ? "stdin held no program" : "the code is empty");
+  }
+  const config = await ctx.config();
+  const dir = join(ctx.paths().cacheDir, "exec", config.fingerprint.slice(0, 16));
+  await Deno.mkdir(dir, { recursive: true });
+  const text = execModule(code);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  const sha = Array.from(
+    new Uint8Array(digest).slice(0, 12),
+    (b) => b.toString(16).padStart(2, "0"),
+  )
+    .join("");
+  const path = join(dir, `exec-${sha}.ts`);
+  await Deno.writeTextFile(path, text);
+  const dirs = scriptDirs({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    home: ctx.env.HOME ?? "",
+    setting: String(await ctx.setting("paths.scripts")),
+  });
+  return await runScript(ctx, { path, name: "exec", args, scriptDirs: dirs }, options);
 }

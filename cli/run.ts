@@ -1,16 +1,35 @@
 /**
- * `mcpx run` (being built: issue 3).
+ * `mcpx run <name|path> [args…]`: a named script (nearest `.mcpx/scripts/`
+ * first, spec 000 "Named scripts") or a path, run with the generated client
+ * (runner/run_script.ts).
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
+import { runScript } from "../runner/run_script.ts";
+import { resolveScript, scriptDirs } from "../scripts/resolve.ts";
 import { UsageError } from "../errors.ts";
 
-export function run(
-  _ctx: CliContext,
-  _args: string[],
-  _options: Record<string, unknown>,
+export async function run(
+  ctx: CliContext,
+  positionals: string[],
+  options: Record<string, unknown>,
 ): Promise<number> {
-  return Promise.reject(new UsageError("`mcpx run` is not built yet"));
+  const [name, ...args] = positionals;
+  if (!name) {
+    throw new UsageError("name a script (`mcpx scripts` lists them) or give a path to one");
+  }
+  const dirs = scriptDirs({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    home: ctx.env.HOME ?? "",
+    setting: String(await ctx.setting("paths.scripts")),
+  });
+  const script = await resolveScript(name, { cwd: ctx.cwd, dirs });
+  return await runScript(
+    ctx,
+    { path: script.path, name: script.name, args, scriptDirs: dirs },
+    options,
+  );
 }

@@ -17,6 +17,8 @@ export interface RenderOptions {
   hide?: ReadonlySet<string>;
   /** Longest attribute value shown, in characters (default 120). */
   maxValue?: number;
+  /** Show the event column (default true; a script's plain `log` records leave it out). */
+  event?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export function renderRecord(record: LogRecord, options: RenderOptions = {}): st
   return [
     localTime(record.time, options.date ?? true),
     record.level.toUpperCase().padEnd(5),
-    record.event.padEnd(12),
+    ...(options.event === false ? [] : [record.event.padEnd(12)]),
     record.msg.includes("\n") ? record.msg.replace(/\n/g, "\n    ") : record.msg,
     ...rest,
   ].join(" ");

@@ -1,0 +1,200 @@
+/**
+ * The generated client, `mcpx-client.ts`: the runtime (client/script_runtime.ts
+ * and what it imports, inlined by client/bundle.ts) followed by one typed
+ * object per namespace, generated from the schema cache (spec 000, "The
+ * generated client"; decision 0004).
+ *
+ * The file's first line carries the SHA-256 of everything after it, so a
+ * writer compares one line to know whether the file is current, and an
+ * unchanged client is never rewritten (the runtime's module cache stays warm).
+ *
+ * Emitted code is TypeScript that Node's type stripping accepts: type-only
+ * constructs (interfaces, annotations, `type` aliases) and plain JavaScript;
+ * no enums, namespaces or parameter properties (spec 000, "Runtime portability").
+ *
+ * @module
+ */
+
+import { bundleModule } from "./bundle.ts";
+import { entryDeclaration } from "../discovery/typescript.ts";
+import type { NamespaceEntry, ToolEntry } from "../discovery/types.ts";
+import { jsdoc } from "../discovery/_ts_text.ts";
+
+/** The first-line marker of a generated client. */
+export const CLIENT_MARKER = "// mcpx-client";
+
+let runtime: Promise<string> | undefined;
+
+/** The runtime half of every client, bundled once per process. */
+export function runtimeSource(): Promise<string> {
+  runtime ??= bundleModule(new URL("./script_runtime.ts", import.meta.url), async (url) => {
+    if (url.protocol === "file:") return await Deno.readTextFile(url);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`cannot read ${url.href}: HTTP ${response.status}`);
+    return await response.text();
+  });
+  return runtime;
+}
+
+/** What the index needs of a tool: no schemas beyond the required names. */
+function indexEntry(t: ToolEntry): ToolEntry {
+  const required = Array.isArray(t.inputSchema?.required) ? t.inputSchema.required : [];
+  return {
+    namespace: t.namespace,
+    server: t.server,
+    tool: t.tool,
+    fn: t.fn,
+    description: t.description,
+    tags: t.tags,
+    inputSchema: { required },
+  };
+}
+
+/** A tool's declaration turned into an interface member taking call options. */
+function memberOf(ns: string, tool: ToolEntry, declaration: string): {
+  named: string;
+  member: string;
+} {
+  const at = declaration.search(new RegExp(`(^|\\n)function ${tool.fn}\\(`));
+  if (at < 0) throw new Error(`no signature for ${ns}.${tool.fn} in its declaration`);
+  const head = declaration.slice(0, at);
+  const docAt = head.trimEnd().endsWith("*/") ? head.lastIndexOf("/**") : -1;
+  let named = docAt >= 0 ? head.slice(0, docAt) : head;
+  const doc = docAt >= 0 ? head.slice(docAt).trim() + "\n" : "";
+  let signature = declaration.slice(at).trim();
+  // Named helper types are per tool (`<fn>_Node`); namespaces may repeat a fn.
+  for (const m of named.matchAll(/^(?:type|interface)\s+(\w+)/gm)) {
+    const rename = (text: string) =>
+      text.replace(new RegExp(`\\b${m[1]}\\b`, "g"), `${ns}__${m[1]}`);
+    named = rename(named);
+    signature = rename(signature);
+  }
+  const required = Array.isArray(tool.inputSchema?.required) && tool.inputSchema.required.length;
+  signature = signature.replace(
+    `function ${tool.fn}(args:`,
+    `${tool.fn}(args${required ? "" : "?"}:`,
+  );
+  const split = signature.lastIndexOf("): Promise<");
+  signature = signature.slice(0, split) + ", options?: CallOptions" + signature.slice(split);
+  return { named: named.trim(), member: doc + signature };
+}
+
+/**
+ * The whole text of `mcpx-client.ts` for these namespaces.
+ *
+ * @param namespaces The visible namespaces (the CLI's discovery view, so a
+ *   profile's selection applies to scripts too).
+ * @param version mcpx's version, sent with every call and part of the hash.
+ * @returns The module text; line 1 is `// mcpx-client <version> sha256:<hex>`.
+ * @throws {Error} When the runtime cannot be read (a broken installation).
+ */
+export async function generateClient(
+  namespaces: NamespaceEntry[],
+  version: string,
+): Promise<string> {
+  const declarations: Record<string, string> = {};
+  const blocks: string[] = [];
+  const names: string[] = [];
+  for (const ns of namespaces) {
+    const members: string[] = [];
+    const named: string[] = [];
+    const fns: string[] = [];
+    for (const tool of ns.tools) {
+      const declaration = await entryDeclaration(tool);
+      declarations[`${ns.namespace}.${tool.fn}`] = declaration;
+      const part = memberOf(ns.namespace, tool, declaration);
+      if (part.named) named.push(part.named);
+      members.push(part.member.replace(/^/gm, "  "));
+      fns.push(
+        `  ${tool.fn}: (args, options) => callTool(${JSON.stringify(ns.server)}, ${
+          JSON.stringify(ns.namespace)
+        }, ${JSON.stringify(tool.tool)}, args ?? {}, options),`,
+      );
+    }
+    const type = `${ns.namespace}_Tools`;
+    blocks.push(
+      [
+        ...named,
+        `${jsdoc(ns.description ? [ns.description] : [])}export interface ${type} {\n${
+          members.join("\n\n")
+        }\n}`,
+        `${
+          jsdoc(ns.description ? [ns.description] : [])
+        }export const ${ns.namespace}: ${type} = {\n${fns.join("\n")}\n};`,
+      ].join("\n\n"),
+    );
+    names.push(ns.namespace);
+  }
+  const index = namespaces.flatMap((ns) => ns.tools.map(indexEntry));
+  const generated = [
+    "// ---- generated from the schema cache ----",
+    "/** What a tool without an output schema returns: parsed JSON, a String carrying `.raw`, or the envelope. */",
+    "// deno-lint-ignore no-explicit-any",
+    "export type ToolResult = any;",
+    `configureClient({\n  version: ${JSON.stringify(version)},\n  tools: ${
+      JSON.stringify(index)
+    },\n  declarations: ${JSON.stringify(declarations)},\n});`,
+    ...blocks,
+    `/** Every namespace, by name. */\nexport const tools = { ${names.join(", ")} };`,
+    "export default tools;",
+  ].join("\n\n");
+  const body = `${await runtimeSource()}\n${generated}\n`;
+  const sha = await sha256(body);
+  return `${CLIENT_MARKER} ${version} sha256:${sha}\n` +
+    "// Generated by mcpx; regenerated when the servers' schemas or mcpx change. Do not edit.\n" +
+    "// deno-lint-ignore-file\n" + body;
+}
+
+/**
+ * `mcpx-globals.d.ts`: tells an editor that a launched script has `tools`,
+ * every namespace, `log`, `emit`, `search`, `describe` and friends as globals.
+ *
+ * @param namespaces Namespace identifiers.
+ * @returns The declaration file's text.
+ */
+export function generateGlobals(namespaces: string[]): string {
+  const lines = [
+    "// Generated by mcpx: the globals `mcpx run` and `mcpx exec` install. Do not edit.",
+    'import type * as client from "./mcpx-client.ts";',
+    "declare global {",
+    "  const tools: typeof client.tools;",
+    ...namespaces.map((ns) => `  const ${ns}: typeof client.${ns};`),
+    ...["log", "emit", "search", "describe", "ToolError", "captureFrames", "errorFrames"].map((n) =>
+      `  const ${n}: typeof client.${n};`
+    ),
+    "}",
+    "export {};",
+  ];
+  return lines.join("\n") + "\n";
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Writes `text` to `path` unless the file's first line already equals the
+ * text's first line (same hash), atomically (temporary file, then rename).
+ *
+ * @returns True when the file was written.
+ * @throws {Deno.errors.PermissionDenied} When the directory is not writable.
+ */
+export async function writeIfChanged(path: string, text: string): Promise<boolean> {
+  const firstLine = text.slice(0, text.indexOf("\n"));
+  try {
+    const current = await Deno.readTextFile(path);
+    if (
+      current === text ||
+      current.slice(0, current.indexOf("\n")) === firstLine && firstLine.includes("sha256:")
+    ) {
+      return false;
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  await Deno.writeTextFile(tmp, text);
+  await Deno.rename(tmp, path);
+  return true;
+}

@@ -1,0 +1,47 @@
+/**
+ * `--env KEY=VALUE` and `--env-file <path>` for a script run, checked before
+ * anything starts (spec 000, "Checking before running"): a malformed pair is
+ * a problem reported with the others, never silently dropped.
+ *
+ * @module
+ */
+
+import { parse as parseDotenv } from "dotenv";
+
+/** Variables from `--env-file`s (in order), then `--env` pairs (later wins), and the problems found. */
+export async function envOverrides(
+  pairs: string[],
+  files: string[],
+  cwd: string,
+): Promise<{ env: Record<string, string>; problems: string[] }> {
+  const env: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const file of files) {
+    const path = file.startsWith("/") ? file : `${cwd}/${file}`;
+    try {
+      Object.assign(env, parseDotenv(await Deno.readTextFile(path)));
+    } catch (error) {
+      problems.push(
+        `--env-file ${file}: ${
+          error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message
+        }`,
+      );
+    }
+  }
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    const key = eq < 0 ? pair : pair.slice(0, eq);
+    if (eq < 0) {
+      problems.push(`--env ${JSON.stringify(pair)} has no "="; write --env ${key || "NAME"}=value`);
+    } else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
+      problems.push(
+        `--env ${JSON.stringify(pair)}: ${
+          JSON.stringify(key)
+        } is not a variable name (letters, digits and _, not starting with a digit)`,
+      );
+    } else {
+      env[key] = pair.slice(eq + 1);
+    }
+  }
+  return { env, problems };
+}

@@ -1,0 +1,233 @@
+/**
+ * Where a script's records and stderr go: rendered on the terminal
+ * (`logging.format`), appended to the durable log with the run's id (spec
+ * 000, "Reading the log": scripts' records land in the same files as the
+ * daemon's), and, under `--json`, collected into the one document the run
+ * prints (spec 000, "The script contract").
+ *
+ * @module
+ */
+
+import type { Io } from "../cli/io.ts";
+import { logsDir, LogWriter } from "../logs/writer.ts";
+import { encodeRecord, type Level, LEVEL_RANK, type LogRecord, recordIds } from "../logs/record.ts";
+import { localTime, renderRecord } from "../logs/render.ts";
+
+/** Options of a {@link RecordOutput}. */
+export interface RecordOutputOptions {
+  io: Io;
+  /** `--json`: collect everything into one document instead of printing. */
+  json: boolean;
+  /** `pretty`, `logfmt` or `json` (how a record is shown on stderr). */
+  format: string;
+  /** Least severe level shown. */
+  level: string;
+  stateDir: string;
+  /** Log file rotation size, in bytes. */
+  maxFileSize: number;
+  /** Log retention, in ms. */
+  retentionMs: number;
+  /** This run's span id (`run-…`). */
+  runId: string;
+}
+
+/** Attributes a terminal line leaves out (they stay in the durable record). */
+const HIDDEN: ReadonlySet<string> = new Set(["source", "fileOnly"]);
+
+/** Events the runner itself interprets rather than shows as log lines. */
+const VALUE_EVENTS = new Set(["run.emit", "run.result"]);
+
+/** Renders, records and collects one run's output. */
+export class RecordOutput {
+  #o: RecordOutputOptions;
+  #writer?: LogWriter;
+  #nextId = recordIds();
+  #logs: Record<string, unknown>[] = [];
+  #emitted: unknown[] = [];
+  #result: { value: unknown } | undefined;
+  #stderr: Uint8Array[] = [];
+  #runtime = "";
+  #startedAt = new Date().toISOString();
+  #decoder = new TextDecoder();
+
+  constructor(options: RecordOutputOptions) {
+    this.#o = options;
+    try {
+      Deno.mkdirSync(logsDir(options.stateDir), { recursive: true, mode: 0o700 });
+      this.#writer = new LogWriter({
+        dir: logsDir(options.stateDir),
+        source: `run-${Deno.pid}`,
+        maxFileSize: options.maxFileSize,
+        retentionMs: options.retentionMs,
+      });
+    } catch { /* no durable log: the run still happens */ }
+  }
+
+  /** The `run.start` record: creates the run's span. */
+  start(attrs: Record<string, unknown>): void {
+    this.#runtime = String(attrs.runtime ?? "");
+    this.#durable({
+      time: this.#startedAt,
+      level: "info",
+      event: "run.start",
+      msg: `run ${attrs.name} started on ${attrs.runtime}`,
+      template: "run {name} started on {runtime}",
+      id: this.#nextId(),
+      span: this.#o.runId,
+      attrs,
+    });
+  }
+
+  /** One record from the script's stderr. */
+  record(raw: Record<string, unknown>): void {
+    const event = typeof raw.event === "string" ? raw.event : "log";
+    const attrs = (raw.attrs && typeof raw.attrs === "object" ? raw.attrs : {}) as Record<
+      string,
+      unknown
+    >;
+    if (event === "run.emit") {
+      this.#emitted.push(attrs.value);
+      return;
+    }
+    if (event === "run.result") {
+      this.#result = { value: attrs.value };
+      return;
+    }
+    const level =
+      (typeof raw.level === "string" && raw.level in LEVEL_RANK ? raw.level : "info") as Level;
+    const record: LogRecord = {
+      time: typeof raw.time === "string" ? raw.time : new Date().toISOString(),
+      level,
+      event,
+      msg: typeof raw.msg === "string" ? raw.msg : "",
+      template: typeof raw.template === "string" ? raw.template : String(raw.msg ?? ""),
+      id: typeof raw.id === "string" ? raw.id : this.#nextId(),
+      span: this.#o.runId,
+      attrs,
+    };
+    if (!VALUE_EVENTS.has(event)) this.#durable(record);
+    if (attrs.fileOnly === true) return;
+    if (LEVEL_RANK[level] < (LEVEL_RANK[this.#o.level as Level] ?? 1)) return;
+    if (this.#o.json) {
+      this.#logs.push(JSON.parse(encodeRecord(record)));
+      return;
+    }
+    this.#o.io.err(this.#render(record) + "\n");
+  }
+
+  /** Bytes of the script's own stderr. */
+  stderr(bytes: Uint8Array): void {
+    if (this.#o.json) this.#stderr.push(bytes.slice());
+    else this.#o.io.err(this.#decoder.decode(bytes, { stream: true }));
+  }
+
+  /** A line from mcpx itself about the run (not the script's). */
+  note(message: string): void {
+    if (this.#o.json) this.#logs.push({ level: "warn", event: "run.note", msg: message });
+    else this.#o.io.err(`mcpx: ${message}\n`);
+  }
+
+  /** The `run.end` record, and under `--json` the run's document on stdout. */
+  end(outcome: { exitCode: number; durationMs: number; stdout: string }): void {
+    this.#durable({
+      time: new Date().toISOString(),
+      level: outcome.exitCode === 0 ? "info" : "warn",
+      event: "run.end",
+      msg: `run ended with exit code ${outcome.exitCode} after ${outcome.durationMs} ms`,
+      template: "run ended with exit code {exitCode} after {ms} ms",
+      id: this.#nextId(),
+      span: this.#o.runId,
+      attrs: { exitCode: outcome.exitCode, ms: outcome.durationMs },
+    });
+    this.#writer?.close();
+    if (!this.#o.json) return;
+    const stderr = this.#decoder.decode(concat(this.#stderr));
+    const document: Record<string, unknown> = {
+      ok: outcome.exitCode === 0,
+      exitCode: outcome.exitCode,
+      durationMs: outcome.durationMs,
+      runtime: this.#runtime,
+      run: this.#o.runId,
+      result: this.#result ? this.#result.value : parsedOrText(outcome.stdout),
+      results: this.#emitted,
+      logs: this.#logs,
+      stdout: outcome.stdout,
+      stderr,
+    };
+    this.#o.io.out(JSON.stringify(document) + "\n");
+  }
+
+  #durable(record: LogRecord): void {
+    try {
+      this.#writer?.write(encodeRecord(record));
+    } catch { /* a full disk must not fail the run */ }
+  }
+
+  #render(record: LogRecord): string {
+    if (record.event === "run.error") return renderError(record);
+    switch (this.#o.format) {
+      case "json":
+        return encodeRecord(record).trimEnd();
+      case "logfmt":
+        return logfmt(record);
+      default:
+        return renderRecord(record, {
+          date: false,
+          hide: HIDDEN,
+          event: record.event !== "log" && record.event !== "console",
+        });
+    }
+  }
+}
+
+/** A script's uncaught error: `error: Name: message` and the script's own frames. */
+function renderError(record: LogRecord): string {
+  const error = (record.attrs.error ?? {}) as {
+    frames?: { function?: string; file?: string; line?: number; column?: number }[];
+  };
+  const frames = (error.frames ?? [])
+    .filter((f) => f.file && !/mcpx-client\.ts$|\/launchers\/[0-9a-f]+\.m?ts$/.test(f.file))
+    .slice(0, 8)
+    .map((f) =>
+      `    at ${f.function ? `${f.function} (` : ""}${
+        f.file?.replace(/^file:\/\//, "")
+      }:${f.line}:${f.column}${f.function ? ")" : ""}`
+    );
+  return [`error: ${record.msg}`, ...frames].join("\n");
+}
+
+function logfmt(record: LogRecord): string {
+  const quote = (v: unknown) => {
+    const s = typeof v === "string" ? v : JSON.stringify(v) ?? String(v);
+    return /[\s"=]/.test(s) || s === "" ? JSON.stringify(s) : s;
+  };
+  const parts = [
+    `time=${localTime(record.time, false)}`,
+    `level=${record.level}`,
+    `msg=${quote(record.msg)}`,
+  ];
+  for (const [k, v] of Object.entries(record.attrs)) {
+    if (v !== undefined && k !== "source") parts.push(`${k}=${quote(v)}`);
+  }
+  return parts.join(" ");
+}
+
+function parsedOrText(stdout: string): unknown {
+  const text = stdout.trim();
+  if (text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return stdout;
+  }
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}

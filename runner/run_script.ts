@@ -1,0 +1,335 @@
+/**
+ * One script run, shared by `mcpx run` and `mcpx exec`: check everything
+ * knowable in one pass, write the client beside the script and the launcher
+ * in the cache, start the runtime, split its stderr into records and text,
+ * and report (spec 000, "The script contract", "Checking before running";
+ * decision 0004).
+ *
+ * @module
+ */
+
+import type { CliContext } from "../cli/context.ts";
+import { envOverrides } from "./env_pairs.ts";
+import { findRuntime, permissionFlags, type Runtime, runtimeArgs } from "./runtime.ts";
+import { exportedNames } from "./exports.ts";
+import { RecordOutput } from "./record_output.ts";
+import { StderrDemux } from "./stderr_demux.ts";
+import { generateClient, generateGlobals, writeIfChanged } from "../client/generate.ts";
+import { resolveSources } from "../launcher/source.ts";
+import { buildLauncher } from "../launcher/default_template.ts";
+import { scriptEnv } from "../scripts/script_env.ts";
+import { newSpanId } from "../logs/record.ts";
+import { McpxError, UsageError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { dirname, join } from "../config/posix_path.ts";
+import { toFileUrl } from "./file_url.ts";
+
+/** What to run. */
+export interface ScriptRun {
+  /** The script's absolute path. */
+  path: string;
+  /** Its name as the user gave it (`shot-flow`, `./x.ts`, `exec`). */
+  name: string;
+  /** Arguments for the script (its argv). */
+  args: string[];
+  /** The places named scripts are searched (for MCPX_SCRIPT_DIRS). */
+  scriptDirs: string[];
+}
+
+const SOURCE_OPTIONS = [
+  ["before", "before"],
+  ["prefix", "prefix"],
+  ["suffix", "suffix"],
+  ["on-success", "onSuccess"],
+  ["on-error", "onError"],
+] as const;
+
+function list(value: unknown): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value.map(String) : [String(value)];
+}
+
+/**
+ * Runs one script to completion.
+ *
+ * @returns The exit code: the script's own (128 + n when a signal ended it).
+ * @throws {UsageError} Listing every problem found before anything started.
+ */
+export async function runScript(
+  ctx: CliContext,
+  script: ScriptRun,
+  options: Record<string, unknown>,
+): Promise<number> {
+  const problems: string[] = [];
+  const settings = await ctx.settings();
+  const value = (name: string) => settings.values[name].value;
+  const json = await ctx.json();
+  const noLauncher = options["no-launcher"] === true;
+
+  const overrides = await envOverrides(list(options.env), list(options["env-file"]), ctx.cwd);
+  problems.push(...overrides.problems);
+
+  const fills: Record<string, string[]> = {};
+  for (const [flag, key] of SOURCE_OPTIONS) {
+    const { sources, problems: found } = await resolveSources(list(options[flag]), {
+      cwd: ctx.cwd,
+    });
+    problems.push(...found.map((p) => `--${flag}: ${p}`));
+    fills[key] = sources.map((s) => s.text);
+  }
+  let template: string | undefined;
+  if (typeof options.launcher === "string") {
+    const { sources, problems: found } = await resolveSources([options.launcher], {
+      cwd: ctx.cwd,
+    });
+    problems.push(...found.map((p) => `--launcher: ${p}`));
+    template = sources[0]?.text;
+  }
+  if (noLauncher) {
+    const ignored = ["launcher", ...SOURCE_OPTIONS.map(([flag]) => flag), "export"].filter((f) =>
+      options[f] !== undefined
+    );
+    if (ignored.length) {
+      problems.push(
+        `--no-launcher runs the script bare, so ${
+          ignored.map((f) => `--${f}`).join(", ")
+        } would do nothing; drop ${ignored.length > 1 ? "them" : "it"} or the --no-launcher`,
+      );
+    }
+  }
+
+  let source = "";
+  try {
+    source = await Deno.readTextFile(script.path);
+  } catch (error) {
+    problems.push(`cannot read ${script.path}: ${(error as Error).message}`);
+  }
+  if (typeof options.export === "string" && source) {
+    const names = exportedNames(source);
+    if (!names.includes(options.export)) {
+      problems.push(
+        `--export ${options.export}: ${script.path} has no such export; it exports ${
+          names.length ? names.join(", ") : "nothing"
+        }`,
+      );
+    }
+  }
+
+  const runtime = await findRuntime(String(value("script.runtime")), ctx.env);
+  if ("problem" in runtime) problems.push(runtime.problem);
+  else if (options.typecheck && runtime.name !== "deno") {
+    problems.push(
+      `--typecheck needs deno: ${runtime.name} strips types without checking them; ` +
+        "drop --typecheck or use --runtime deno",
+    );
+  }
+
+  const scriptDir = dirname(script.path);
+  const clientPath = join(scriptDir, "mcpx-client.ts");
+  const launcherDir = join(ctx.paths().cacheDir, "launchers");
+  let launcherText = "";
+  if (!noLauncher) {
+    try {
+      launcherText = buildLauncher({
+        clientUrl: toFileUrl(clientPath),
+        scriptUrl: toFileUrl(script.path),
+        script: {
+          path: script.path,
+          name: script.name,
+          args: script.args,
+          ...(typeof options.export === "string" ? { export: options.export } : {}),
+        },
+        captureConsole: options["no-capture-console"] !== true,
+        ...(template !== undefined ? { template } : {}),
+        ...fills,
+      });
+    } catch (error) {
+      if (!(error instanceof McpxError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  const permissions = permissionFlags(String(value("script.permissions")), {
+    read: [scriptDir, launcherDir],
+    write: [ctx.paths().stateDir],
+  });
+  if ("problem" in permissions) problems.push(permissions.problem);
+
+  if (problems.length) {
+    throw new UsageError(
+      problems.length === 1
+        ? problems[0]
+        : `${problems.length} problems, nothing was started:\n  ${problems.join("\n  ")}`,
+    );
+  }
+  const rt = runtime as Runtime;
+
+  // Servers start only now: the client needs every namespace's tools.
+  const { namespaces } = await ctx.namespaces();
+  const client = await generateClient(namespaces, VERSION);
+  try {
+    await writeIfChanged(clientPath, client);
+    await writeIfChanged(
+      join(scriptDir, "mcpx-globals.d.ts"),
+      generateGlobals(namespaces.map((n) => n.namespace)),
+    );
+  } catch (error) {
+    throw new UsageError(
+      `cannot write the generated client beside the script (${clientPath}): ${
+        (error as Error).message
+      }; copy the script to a writable directory, or write the client with \`mcpx client -o\``,
+    );
+  }
+  const socket = await ctx.daemonSocket();
+
+  let entry = script.path;
+  if (!noLauncher) {
+    const sha = await sha256(launcherText);
+    await Deno.mkdir(launcherDir, { recursive: true });
+    entry = join(launcherDir, `${sha.slice(0, 32)}.${rt.name === "node" ? "mts" : "ts"}`);
+    await writeIfChanged(entry, launcherText);
+  }
+  if (options.typecheck) {
+    const check = await new Deno.Command(rt.path, {
+      args: ["check", "--quiet", entry],
+      cwd: ctx.cwd,
+      stdout: "inherit",
+      stderr: "inherit",
+    }).output();
+    if (!check.success) {
+      throw new UsageError(`--typecheck: ${script.path} does not type-check (above); nothing ran`);
+    }
+  }
+
+  const minted = !ctx.session;
+  const session = ctx.session ?? `run-${crypto.randomUUID().slice(0, 12)}`;
+  const runId = newSpanId("run");
+  const env = {
+    ...ctx.env,
+    ...scriptEnv({
+      session,
+      ...(ctx.env.MCPX_SESSION_ID ? { sessionId: ctx.env.MCPX_SESSION_ID } : {}),
+      ...(ctx.env.MCPX_PARENT_SESSION_ID
+        ? { parentSessionId: ctx.env.MCPX_PARENT_SESSION_ID }
+        : {}),
+      ephemeral: minted,
+      run: runId,
+      socket,
+      cwd: ctx.cwd,
+      pid: Deno.pid,
+      entry,
+      client: clientPath,
+      configPath: (await ctx.config()).path,
+      scriptDirs: script.scriptDirs,
+      runtime: rt.name,
+      logLevel: String(value("logging.level")),
+      logSource: String(value("logging.source")),
+      outputJson: json,
+    }),
+    ...overrides.env,
+  };
+
+  const output = new RecordOutput({
+    io: ctx.io,
+    json,
+    format: String(value("logging.format")),
+    level: String(value("logging.level")),
+    stateDir: ctx.paths().stateDir,
+    maxFileSize: Number(value("logging.maxFileSize")),
+    retentionMs: Number(value("logging.retention")),
+    runId,
+  });
+  output.start({
+    script: script.path,
+    name: script.name,
+    runtime: rt.name,
+    session,
+    ephemeral: minted,
+    args: script.args,
+  });
+
+  const started = performance.now();
+  const child = new Deno.Command(rt.path, {
+    args: runtimeArgs(rt, entry, script.args, permissions as string[]),
+    cwd: ctx.cwd,
+    env,
+    clearEnv: true,
+    stdin: "inherit",
+    stdout: json ? "piped" : "inherit",
+    stderr: "piped",
+  }).spawn();
+  const forward = (signal: Deno.Signal) => () => {
+    try {
+      child.kill(signal);
+    } catch { /* gone */ }
+  };
+  const handlers = (["SIGINT", "SIGTERM"] as const).map((s) => [s, forward(s)] as const);
+  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (typeof options.timeout === "string") {
+    const { parseDuration } = await import("../config/duration.ts");
+    const ms = parseDuration(options.timeout);
+    timer = setTimeout(() => {
+      output.note(`the script ran past --timeout ${options.timeout} and was stopped`);
+      forward("SIGTERM")();
+    }, ms);
+  }
+
+  const demux = new StderrDemux({
+    record: (r) => output.record(r),
+    text: (b) => output.stderr(b),
+  });
+  const stderrDone = (async () => {
+    for await (const chunk of child.stderr) demux.push(chunk);
+    demux.end();
+  })();
+  const stdoutDone = json
+    ? (async () => {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of child.stdout) chunks.push(chunk);
+      return new TextDecoder().decode(concat(chunks));
+    })()
+    : Promise.resolve("");
+  const status = await child.status;
+  const [, stdout] = await Promise.all([stderrDone, stdoutDone]);
+  clearTimeout(timer);
+  for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
+  const exitCode = status.signal ? 128 + signalNumber(status.signal) : status.code;
+  const durationMs = Math.round(performance.now() - started);
+
+  if (minted) {
+    // The session was this run's alone: its instances go with it.
+    try {
+      await ctx.request("endSession", { session });
+    } catch { /* an older daemon without the operation: the reaper takes them */ }
+  }
+  output.end({ exitCode, durationMs, stdout });
+  return exitCode;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}
+
+function signalNumber(signal: Deno.Signal): number {
+  const numbers: Partial<Record<Deno.Signal, number>> = {
+    SIGHUP: 1,
+    SIGINT: 2,
+    SIGQUIT: 3,
+    SIGKILL: 9,
+    SIGSEGV: 11,
+    SIGPIPE: 13,
+    SIGTERM: 15,
+  };
+  return numbers[signal] ?? 1;
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
