@@ -12,6 +12,8 @@ function spec(pool: Partial<PoolSettings> = {}, launch: Partial<ServerSpec> = {}
     namespace: "fixture",
     disabled: false,
     tags: [],
+    profiles: [],
+    default: true,
     toolTags: {},
     toolFilter: { exclude: [] },
     transport: "stdio",
@@ -219,4 +221,31 @@ Deno.test("pidAlive() tells a live process from one that exited", async () => {
   const child = new Deno.Command("true").spawn();
   await child.status;
   assert.equal(pidAlive(child.pid), false);
+});
+
+Deno.test("Pool.end() stops an idle instance of the key at once and a held one when released", async () => {
+  const pool = new Pool(
+    spec({ scope: "session", sharing: "exclusive", max: 4 }),
+    Deno.env.toObject(),
+  );
+  try {
+    const idle = await pool.ensure({ session: "a" });
+    const held = await pool.lease({ session: "b" });
+    const other = await pool.ensure({ session: "c" });
+    const { instances, stopped } = pool.end(["session:a", "session:b"], "stop");
+    assert.deepEqual(new Set(instances), new Set([idle, held.instance]));
+    await stopped;
+    assert.equal(idle.closed, true);
+    assert.equal(held.instance.closed, false, "the lease in use is not cut off");
+    // A new caller of the ending key waits for a fresh instance instead of reusing it.
+    const next = pool.lease({ session: "b" });
+    held.release();
+    const fresh = await next;
+    assert.notEqual(fresh.instance, held.instance);
+    assert.equal(held.instance.closed, true);
+    fresh.release();
+    assert.equal(other.closed, false);
+  } finally {
+    await pool.stop("stop");
+  }
 });
