@@ -11,6 +11,9 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 const root = fromFileUrl(new URL("..", import.meta.url));
 const tmp = await Deno.makeTempDir({ prefix: "mcpx-demo-" });
 await Deno.writeTextFile(`${tmp}/hello.txt`, "Hello from the mcpx demo.\n");
+// A named script, where an agent would write one.
+await Deno.mkdir(`${tmp}/.mcpx/scripts`, { recursive: true });
+await Deno.copyFile(`${root}demo/scripts/count-words.ts`, `${tmp}/.mcpx/scripts/count-words.ts`);
 const env = {
   ...Deno.env.toObject(),
   MCPX_CONFIG: `${root}demo/mcpx.json`,
@@ -41,6 +44,9 @@ try {
   await mcpx("call", "everything.echo", '{"message":"hello from mcpx"}');
   await mcpx("call", "fs.read_text_file", JSON.stringify({ path: `${tmp}/hello.txt` }));
   await mcpx("catalog", "--budget", "400");
+  await mcpx("scripts");
+  await mcpx("run", "count-words", "hello.txt"); // many calls, one printed result
+  await mcpx("exec", 'everything.get_sum({ a: 40, b: 2 })');
   await mcpx("status");
 } finally {
   await mcpx("stop");

@@ -1,0 +1,149 @@
+/**
+ * `mcpx run` and `mcpx exec` against the real server-everything: the script
+ * contract (stdout is the result, stderr diagnostics, default export, emit,
+ * --export, --json), the generated client, and checking before running.
+ */
+
+import assert from "node:assert/strict";
+import { stdioServer, world } from "./_helpers.ts";
+
+const ECHO_SCRIPT = `// Echo each argument through the server.
+import tools, { log } from "./mcpx-client.ts";
+
+export async function shout(a: string, b: string) {
+  return String(await tools.everything.echo({ message: a + b })).toUpperCase();
+}
+
+export default async function main(args: string[]) {
+  log.info("echoing {count} words", { count: args.length, extra: "kept" });
+  console.error("plain stderr line");
+  emit({ first: args[0] });
+  const echoed = [];
+  for (const word of args) echoed.push(String(await everything.echo({ message: word })));
+  const sum = await tools.everything.get_sum({ a: 2, b: 3 });
+  return { echoed, sum: String(sum), cwd: Deno.cwd() };
+}
+`;
+
+Deno.test("mcpx run and exec drive server-everything through the generated client", async (t) => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: { everything: stdioServer("everything", [], { namespace: "everything" }) },
+  });
+  await Deno.mkdir(`${w.dir}/.mcpx/scripts`, { recursive: true });
+  await Deno.writeTextFile(`${w.dir}/.mcpx/scripts/echo.ts`, ECHO_SCRIPT);
+  await Deno.mkdir(`${w.dir}/sub`);
+
+  await t.step("a named script's result is its stdout; records and stderr go to stderr", async () => {
+    const r = await w.mcpx(["run", "echo", "hi", "there"], { cwd: `${w.dir}/sub` });
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split("\n");
+    assert.deepEqual(JSON.parse(lines[0]), { first: "hi" }, "emit writes one JSON line at once");
+    const result = JSON.parse(lines.slice(1).join("\n"));
+    assert.deepEqual(result.echoed, ["Echo: hi", "Echo: there"]);
+    assert.match(result.sum, /5/);
+    assert.equal(result.cwd, `${w.dir}/sub`, "the script runs in the caller's directory");
+    assert.match(r.stderr, /INFO\s+echoing 2 words extra=kept/);
+    assert.match(r.stderr, /plain stderr line/);
+    assert.ok(!r.stderr.includes("\x1e"), "no record marker reaches the terminal");
+    const client = await Deno.readTextFile(`${w.dir}/.mcpx/scripts/mcpx-client.ts`);
+    assert.match(client, /^\/\/ mcpx-client \S+ sha256:[0-9a-f]{64}\n/);
+    assert.match(client, /export const everything: everything_Tools/);
+    await Deno.stat(`${w.dir}/.mcpx/scripts/mcpx-globals.d.ts`);
+  });
+
+  await t.step("the client is rewritten only when it changes", async () => {
+    const path = `${w.dir}/.mcpx/scripts/mcpx-client.ts`;
+    const before = (await Deno.stat(path)).mtime?.getTime();
+    const r = await w.mcpx(["run", "echo", "x"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((await Deno.stat(path)).mtime?.getTime(), before);
+  });
+
+  await t.step("--export calls a named export with the arguments spread", async () => {
+    const r = await w.mcpx(["run", "--export", "shout", "echo", "ab", "cd"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "ECHO: ABCD\n");
+  });
+
+  await t.step("--json wraps the run in one document and nothing else is printed", async () => {
+    const r = await w.mcpx(["--json", "run", "echo", "one"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.ok, true);
+    assert.equal(doc.exitCode, 0);
+    assert.equal(doc.runtime, "deno");
+    assert.equal(typeof doc.durationMs, "number");
+    assert.deepEqual(doc.result.echoed, ["Echo: one"]);
+    assert.deepEqual(doc.results, [{ first: "one" }]);
+    assert.ok(
+      doc.logs.some((l: { msg: string; template: string }) =>
+        l.msg === "echoing 1 words" && l.template === "echoing {count} words"
+      ),
+      JSON.stringify(doc.logs),
+    );
+    assert.match(doc.stderr, /plain stderr line/);
+  });
+
+  await t.step("a tool error throws ToolError, fails the run and names the tool", async () => {
+    await Deno.writeTextFile(
+      `${w.dir}/bad.ts`,
+      "export default async () => await everything.echo({});\n",
+    );
+    const r = await w.mcpx(["run", "./bad.ts"]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /error: ToolError/);
+    assert.match(r.stderr, /echo/);
+    assert.match(r.stderr, /bad\.ts:1/, "the script's own frame is shown");
+  });
+
+  await t.step("exec runs an expression and prints its value; - reads the program", async () => {
+    const r = await w.mcpx(["exec", 'everything.echo({ message: "from exec" })']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "Echo: from exec\n");
+    const s = await w.mcpx(["exec", "-", "a1"], {
+      stdin: 'const r = await tools.everything.echo({ message: Deno.args[0] });\nconsole.log(String(r));\n',
+    });
+    assert.equal(s.code, 0, s.stderr);
+    assert.equal(s.stdout, "Echo: a1\n");
+  });
+
+  await t.step("a missing export lists the ones that exist", async () => {
+    const r = await w.mcpx(["run", "--export", "nope", "echo"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /shout, default/);
+  });
+});
+
+Deno.test("run checks everything before starting anything and reports every problem", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
+  await Deno.writeTextFile(`${w.dir}/s.ts`, "export function a() {}\n");
+  const r = await w.mcpx([
+    "run",
+    "--env",
+    "NOEQUALS",
+    "--prefix",
+    "@file:missing-prefix.ts",
+    "--export",
+    "b",
+    "./s.ts",
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /3 problems/);
+  assert.match(r.stderr, /NOEQUALS/);
+  assert.match(r.stderr, /missing-prefix\.ts/);
+  assert.match(r.stderr, /exports a\b/);
+  assert.deepEqual(w.processes(), [], "no daemon and no server was started");
+});
+
+Deno.test("a script not found names every place searched", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+  const r = await w.mcpx(["run", "nothing-here"]);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /\.mcpx\/scripts\/nothing-here\.ts/);
+  assert.match(r.stderr, /\.config\/mcpx\/scripts/);
+});
