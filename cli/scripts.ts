@@ -1,16 +1,65 @@
 /**
- * `mcpx scripts` (being built: issue 3).
+ * `mcpx scripts`: every named script reachable from here — NAME DESCRIPTION
+ * PATH — nearest first for each name, a farther copy marked `(shadowed)` and
+ * a `.ts` beside a `.js` marked `(conflict)` (a run refuses both). `--json`
+ * prints `{ dirs, scripts: [{ name, description, path, shadowedBy?,
+ * conflictsWith? }] }`.
+ *
+ * Source: spec 000, "Named scripts", "Search paths".
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
-import { UsageError } from "../errors.ts";
+import { renderTable, truncate } from "./table.ts";
+import { scriptDirs } from "../scripts/resolve.ts";
+import { listScripts } from "../scripts/list.ts";
 
-export function run(
-  _ctx: CliContext,
-  _args: string[],
-  _options: Record<string, unknown>,
-): Promise<number> {
-  return Promise.reject(new UsageError("`mcpx scripts` is not built yet"));
+/**
+ * Runs `mcpx scripts`.
+ *
+ * @param ctx The command's context (`paths.scripts`, cwd, env, output).
+ * @returns Exit code 0.
+ * @throws {ConfigError} When the configuration cannot be read.
+ */
+export async function run(ctx: CliContext): Promise<number> {
+  const dirs = scriptDirs({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    home: ctx.env.HOME,
+    setting: String(await ctx.setting("paths.scripts")),
+  });
+  const scripts = await listScripts(dirs);
+  if (await ctx.json()) {
+    ctx.io.out(JSON.stringify({ dirs, scripts }, null, 2) + "\n");
+    return 0;
+  }
+  if (scripts.length === 0) {
+    ctx.io.out(
+      `No scripts found. Put one in ${ctx.cwd}/.mcpx/scripts/<name>.ts (this directory and below) ` +
+        `or ~/.config/mcpx/scripts/<name>.ts (everywhere).\n`,
+    );
+    return 0;
+  }
+  const width = Math.max(30, Math.min(60, (Number(ctx.env.COLUMNS) || 120) - 70));
+  ctx.io.out(renderTable(
+    ["NAME", "DESCRIPTION", "PATH"],
+    scripts.map((s) => [
+      s.name + (s.conflictsWith ? " (conflict)" : s.shadowedBy ? " (shadowed)" : ""),
+      truncate(s.description, width),
+      s.path,
+    ]),
+  ));
+  const shadowed = scripts.some((s) => s.shadowedBy);
+  const conflict = scripts.find((s) => s.conflictsWith);
+  if (shadowed) {
+    ctx.io.out("\n(shadowed): a nearer script of the same name runs instead.\n");
+  }
+  if (conflict) {
+    ctx.io.out(
+      `${shadowed ? "" : "\n"}(conflict): ${conflict.name}.ts and ${conflict.name}.js sit side ` +
+        `by side; \`mcpx run ${conflict.name}\` refuses both until one is removed.\n`,
+    );
+  }
+  return 0;
 }
