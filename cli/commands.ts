@@ -307,6 +307,22 @@ export const GLOBAL_OPTIONS: Record<string, CommandOption> = {
     help: "use this configuration file (else MCPX_CONFIG, else discovery)",
   },
   session: { type: "string", help: "session key for scoped servers (else MCPX_SESSION_ID)" },
+  profile: {
+    type: "string",
+    multiple: true,
+    help: "also see the servers of this profile (repeatable, or a,b)",
+    setting: "profiles.active",
+  },
+  "skip-default": {
+    type: "boolean",
+    help: "with --profile: only that profile's servers, not the default set",
+    setting: "profiles.skipDefault",
+  },
+  "all-profiles": {
+    type: "boolean",
+    help: "see every configured server, whatever its profiles",
+    setting: "profiles.all",
+  },
   help: { type: "boolean", short: "h", help: "show help" },
   version: { type: "boolean", short: "V", help: "print the version" },
 };

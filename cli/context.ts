@@ -16,7 +16,8 @@ import {
   settingFlagName,
   type SettingValue,
 } from "../config/settings.ts";
-import type { LoadedConfig } from "../config/types.ts";
+import { listingOf, type LoadedConfig } from "../config/types.ts";
+import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";
 import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
 import {
@@ -96,7 +97,12 @@ export class CliContext {
       const settings = resolveSettings({
         layers,
         env: this.env,
-        flags: this.#options.flags,
+        // A repeatable flag (`--profile a --profile b`) arrives as a list: one comma-separated value.
+        flags: Object.fromEntries(
+          Object.entries(this.#options.flags).map((
+            [k, v],
+          ) => [k, Array.isArray(v) ? v.join(",") : v]),
+        ),
         flagSpellings: this.#options.flagSpellings,
         cwd: this.cwd,
       });
@@ -190,22 +196,33 @@ export class CliContext {
   }
 
   /**
-   * The visible namespaces from the schema cache. Servers with no usable
-   * entry are listed first through the daemon (once; the result is cached).
+   * The visible namespaces from the schema cache: the servers of the profile
+   * selection (`--profile`, `--skip-default`, `--all-profiles`; config/profiles.ts).
+   * Selected servers with no usable entry are listed first through the daemon
+   * (once; the result is cached); an alias reads its target's entry.
+   * @throws {UsageError} For a profile no server has.
    */
   async namespaces(options: { listMissing?: boolean } = {}): Promise<
     NamespaceView & { cache: SchemaCacheFile | null }
   > {
     const config = await this.config();
+    const selection = selectionFromSettings((await this.settings()).values);
+    checkSelection(config.servers, selection);
     let cache = await this.schemaCache();
+    const stale = (s: { name: string; poolId: string }) =>
+      needsListing(cache?.servers[listingOf(s).name], listingOf(s).poolId);
+    const enabled = config.servers.filter((s) => !s.disabled && isSelected(s, selection));
     // An edited configuration (new fingerprint) starts with the entries its
     // unchanged servers already had, so only what changed is listed.
-    if (config.servers.some((s) => !s.disabled && needsListing(cache?.servers[s.name], s.poolId))) {
+    if (enabled.some(stale)) {
       cache ??= emptySchemaCache(config.path);
-      seedFromSiblings(this.paths().cacheDir, config.fingerprint, cache, config.servers);
+      const listings = enabled.map((s) => listingOf(s));
+      seedFromSiblings(this.paths().cacheDir, config.fingerprint, cache, listings);
     }
-    const enabled = config.servers.filter((s) => !s.disabled);
-    const missing = enabled.filter((s) => needsListing(cache?.servers[s.name], s.poolId));
+    // One listing per cache entry: an alias and its target share one.
+    const missing = enabled.filter((s, i) =>
+      stale(s) && enabled.findIndex((o) => listingOf(o).name === listingOf(s).name) === i
+    );
     const unlisted: string[] = [];
     if (options.listMissing !== false && missing.length > 0) {
       try {
@@ -219,7 +236,7 @@ export class CliContext {
         );
       }
     }
-    const view = namespacesFromCache(config.servers, cache);
+    const view = namespacesFromCache(config.servers, cache, selection);
     return { ...view, problems: [...unlisted, ...view.problems], cache };
   }
 

@@ -5,13 +5,15 @@
  * running daemon when one answers; none is started for it. The
  * configuration's and the settings' warnings come first, one `warning:` line
  * each on stderr (and under `warnings` with `--json`), so a misspelt key is
- * not silent.
+ * not silent. Only the servers of the profile selection are listed (spec
+ * 000, "Profiles and aliases"); a footer says how many others there are.
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
+import { listingOf } from "../config/types.ts";
 import { renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 
@@ -26,14 +28,20 @@ export interface LsRow {
   state: "ready" | "error" | "disabled" | "unlisted";
   description: string;
   error?: string;
+  /** The server this namespace is an alias of (`aliasOf`). */
+  aliasOf?: string;
+  /** The profiles the server belongs to (`mcpx.profiles`), when any. */
+  profiles?: string[];
 }
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
-  const { namespaces, problems, cache } = await ctx.namespaces();
+  const { namespaces, problems, cache, disabled } = await ctx.namespaces();
+  const unselected = disabled.filter((d) => d.unselected !== undefined).map((d) => d.namespace);
   const live = await liveCounts(ctx);
-  const rows: LsRow[] = config.servers.map((spec) => {
-    const entry = cache?.servers[spec.name];
+  const shown = config.servers.filter((spec) => !unselected.includes(spec.namespace));
+  const rows: LsRow[] = shown.map((spec) => {
+    const entry = cache?.servers[listingOf(spec).name];
     const ns = namespaces.find((n) => n.server === spec.name);
     const running = live[spec.namespace];
     // A start failure the daemon saw is newer news than the cache's last listing.
@@ -57,6 +65,8 @@ export async function run(ctx: CliContext): Promise<number> {
       state,
       description: spec.description ?? entry?.serverInfo?.title ?? entry?.serverInfo?.name ?? "",
       ...(failed ? { error: failed.message } : {}),
+      ...(spec.aliasOf ? { aliasOf: spec.aliasOf.server } : {}),
+      ...(spec.profiles?.length ? { profiles: spec.profiles } : {}),
     };
   });
   // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
@@ -64,8 +74,20 @@ export async function run(ctx: CliContext): Promise<number> {
   for (const warning of warnings) ctx.io.err(`warning: ${warning}\n`);
   if (await ctx.json()) {
     ctx.io.out(
-      JSON.stringify({ config: config.path, namespaces: rows, problems, warnings }, null, 2) + "\n",
+      JSON.stringify(
+        { config: config.path, namespaces: rows, unselected, problems, warnings },
+        null,
+        2,
+      ) + "\n",
     );
+    return 0;
+  }
+  const others = unselected.length
+    ? `${unselected.length} more outside the selected profiles (${unselected.join(", ")}); ` +
+      "`--profile <name>` or `--all-profiles` shows them.\n"
+    : "";
+  if (rows.length === 0 && others) {
+    ctx.io.out(`No servers selected: ${others}`);
     return 0;
   }
   if (rows.length === 0) {
@@ -90,6 +112,7 @@ export async function run(ctx: CliContext): Promise<number> {
     ]),
   ));
   for (const problem of problems) ctx.io.err(`warning: ${problem}\n`);
+  if (others) ctx.io.out(`\n${others}`);
   const errors = rows.some((r) => r.state === "error");
   ctx.io.out(
     `\nNext: \`mcpx types <namespace>\` for signatures, \`mcpx search <words>\` to find a tool.` +

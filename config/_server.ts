@@ -36,6 +36,7 @@ export const ENTRY_KEYS: readonly string[] = [
   "transport",
   "type",
   "disabled",
+  "aliasOf",
   "mcpx",
 ];
 
@@ -48,6 +49,8 @@ export const MCPX_KEYS: readonly string[] = [
   "toolTags",
   "tools",
   "excludeTools",
+  "profiles",
+  "default",
   ...POOL_KEYS,
 ];
 
@@ -67,6 +70,8 @@ export interface ServerContext {
   warnings: string[];
   /** Valid settings of the top-level `pool` block. */
   poolDefaults: Partial<PoolSettings>;
+  /** `pool.default`: whether a server whose block says nothing is in the default set (true). */
+  defaultSelected?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -76,15 +81,24 @@ const isObject = (v: unknown): v is Obj => v !== null && typeof v === "object" &
 /**
  * Validates one server entry. Problems go to `ctx.problems`, warnings to `ctx.warnings`.
  *
+ * An alias (`"aliasOf"`, resolved by the caller) is given its target: it
+ * takes the target's process (command, args, env, cwd, url, headers,
+ * transport) and may not set those keys itself; everything in its `mcpx`
+ * block (namespace, description, tags, tool filters, profiles, pool
+ * settings) is its own, and its description falls back to the target's.
+ * Spec 000, "Profiles and aliases".
+ *
  * @param name The key under `mcpServers`.
  * @param entry Its value.
  * @param ctx File, environment, collectors, pool defaults.
+ * @param target For an alias, the parsed server it exposes again.
  * @returns The spec, or undefined when the entry had any problem.
  */
 export function parseServer(
   name: string,
   entry: unknown,
   ctx: ServerContext,
+  target?: ServerSpec,
 ): ServerSpec | undefined {
   const { problems } = ctx;
   const before = problems.list.length;
@@ -136,6 +150,168 @@ export function parseServer(
   const disabledInMcpx = readBool(mcpx, "disabled", [...at, "mcpx"], problems);
   const disabled = disabledHere || disabledInMcpx;
 
+  // Where the process comes from: the entry's own keys, or an alias's target.
+  let process: ProcessFields;
+  if (target) {
+    for (const key of PROCESS_KEYS) {
+      if (entry[key] === undefined) continue;
+      problems.add(
+        [...at, key],
+        `is not allowed on an alias, got ${describeValue(entry[key])}; an alias runs its ` +
+          `target ${JSON.stringify(target.name)} as that entry starts it: remove ${
+            JSON.stringify(key)
+          } ` +
+          `here, or remove "aliasOf" to make this a server of its own`,
+      );
+    }
+    const { transport, command, args, env, cwd, url, headers } = target;
+    process = { transport, command, args, env, cwd, url, headers };
+  } else {
+    process = parseProcess(name, entry, at, ctx, disabled);
+  }
+  const { transport, command, args, env, cwd, url, headers } = process;
+
+  // The mcpx block.
+  const mcpxAt: JsonPath = [...at, "mcpx"];
+  let namespace = name === "" ? "_" : toIdentifier(name);
+  if (mcpx.namespace !== undefined) {
+    const v = mcpx.namespace;
+    if (typeof v === "string" && isIdentifier(v)) namespace = v;
+    else {
+      problems.add(
+        [...mcpxAt, "namespace"],
+        `must be a valid identifier (letters, digits, _ and $, not starting with a digit, not a ` +
+          `reserved word), got ${describeValue(v)}; use e.g. ${
+            JSON.stringify(
+              typeof v === "string" && v !== "" ? toIdentifier(v) : toIdentifier(name || "server"),
+            )
+          }`,
+      );
+    }
+  }
+  let description: string | undefined;
+  if (mcpx.description !== undefined) {
+    if (typeof mcpx.description === "string") description = mcpx.description;
+    else {
+      problems.add(
+        [...mcpxAt, "description"],
+        `must be a string, got ${
+          describeValue(mcpx.description)
+        }; write one line saying what the server is for`,
+      );
+    }
+  }
+  const tags = readStringArray(mcpx, "tags", mcpxAt, problems, `e.g. ["web", "browser"]`) ?? [];
+  const toolTags: Record<string, string[]> = {};
+  if (mcpx.toolTags !== undefined) {
+    if (!isObject(mcpx.toolTags)) {
+      problems.add(
+        [...mcpxAt, "toolTags"],
+        `must be an object of tool name to tag list, got ${describeValue(mcpx.toolTags)}; write ` +
+          `e.g. { "take_screenshot": ["image"] }`,
+      );
+    } else {
+      for (const tool of Object.keys(mcpx.toolTags)) {
+        const list = readStringArray(
+          mcpx.toolTags,
+          tool,
+          [...mcpxAt, "toolTags"],
+          problems,
+          `e.g. ["image"]`,
+        );
+        if (list) toolTags[tool] = list;
+      }
+    }
+  }
+  const include = readPatterns(mcpx, "tools", mcpxAt, problems);
+  const exclude = readPatterns(mcpx, "excludeTools", mcpxAt, problems) ?? [];
+  const profiles = readStringArray(mcpx, "profiles", mcpxAt, problems, `e.g. ["web"]`) ?? [];
+  profiles.forEach((profile, i) => {
+    if (profile.trim() === "" || profile.includes(",")) {
+      problems.add(
+        [...mcpxAt, "profiles", i],
+        `must be a profile name without commas, got ${describeValue(profile)}; write e.g. "web"`,
+      );
+    }
+  });
+  let isDefault = ctx.defaultSelected ?? true;
+  if (mcpx.default !== undefined) {
+    if (typeof mcpx.default === "boolean") isDefault = mcpx.default;
+    else {
+      problems.add(
+        [...mcpxAt, "default"],
+        `must be true or false, got ${describeValue(mcpx.default)}; write false to show the ` +
+          `server only under --profile (one of its "profiles") or --all-profiles`,
+      );
+    }
+  }
+
+  const own = readPoolKeys(mcpx, mcpxAt, problems);
+  const pool: PoolSettings = { ...DEFAULT_POOL, ...ctx.poolDefaults, ...own };
+  // One instance is the right bound for a global server; a server keyed by
+  // session, cwd, … needs one per key, so its unset `max` allows several.
+  if (own.max === undefined && ctx.poolDefaults.max === undefined && pool.scope !== "global") {
+    pool.max = DEFAULT_SCOPED_MAX;
+  }
+  if (pool.min > pool.max && (own.min !== undefined || own.max !== undefined)) {
+    if (own.min !== undefined) {
+      problems.add(
+        [...mcpxAt, "min"],
+        `must be ≤ max (${pool.max}), got ${pool.min}; lower min or raise max`,
+      );
+    } else {
+      problems.add(
+        [...mcpxAt, "max"],
+        `must be ≥ min (${pool.min}, from the pool block), got ${pool.max}; raise max or lower pool.min`,
+      );
+    }
+  }
+
+  if (problems.list.length > before) return undefined;
+  const shownAs = description ?? target?.description;
+  const spec: ServerSpec = {
+    name,
+    namespace,
+    ...(shownAs !== undefined ? { description: shownAs } : {}),
+    disabled,
+    tags,
+    toolTags,
+    toolFilter: include !== undefined ? { include, exclude } : { exclude },
+    transport,
+    ...(command !== undefined ? { command } : {}),
+    args,
+    env,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(url !== undefined ? { url } : {}),
+    headers,
+    pool,
+    profiles,
+    default: isDefault,
+    ...(target ? { aliasOf: { server: target.name, poolId: target.poolId } } : {}),
+    poolId: "",
+  };
+  spec.poolId = poolId(spec);
+  return spec;
+}
+
+/** The fields of a {@link ServerSpec} that say which program runs and how it is reached. */
+type ProcessFields = Pick<
+  ServerSpec,
+  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers"
+>;
+
+/** Entry keys that say which process runs; an alias takes all of them from its target. */
+const PROCESS_KEYS = ["command", "args", "env", "cwd", "url", "headers", "transport", "type"];
+
+/** Reads and expands the entry's process keys (`command`/`url`, `args`, `env`, `cwd`, `headers`, transport). */
+function parseProcess(
+  name: string,
+  entry: Obj,
+  at: JsonPath,
+  ctx: ServerContext,
+  disabled: boolean,
+): ProcessFields {
+  const { problems } = ctx;
   // Strings that expand `${VAR}`. A disabled server's unset variables are not problems; a
   // malformed `${` is, since it is in the file whatever the environment holds.
   const expand = (value: string, path: JsonPath): string => {
@@ -263,92 +439,7 @@ export function parseServer(
       }: ignored for a stdio server`,
     );
   }
-
-  // The mcpx block.
-  const mcpxAt: JsonPath = [...at, "mcpx"];
-  let namespace = name === "" ? "_" : toIdentifier(name);
-  if (mcpx.namespace !== undefined) {
-    const v = mcpx.namespace;
-    if (typeof v === "string" && isIdentifier(v)) namespace = v;
-    else {
-      problems.add(
-        [...mcpxAt, "namespace"],
-        `must be a valid identifier (letters, digits, _ and $, not starting with a digit, not a ` +
-          `reserved word), got ${describeValue(v)}; use e.g. ${
-            JSON.stringify(
-              typeof v === "string" && v !== "" ? toIdentifier(v) : toIdentifier(name || "server"),
-            )
-          }`,
-      );
-    }
-  }
-  let description: string | undefined;
-  if (mcpx.description !== undefined) {
-    if (typeof mcpx.description === "string") description = mcpx.description;
-    else {
-      problems.add(
-        [...mcpxAt, "description"],
-        `must be a string, got ${
-          describeValue(mcpx.description)
-        }; write one line saying what the server is for`,
-      );
-    }
-  }
-  const tags = readStringArray(mcpx, "tags", mcpxAt, problems, `e.g. ["web", "browser"]`) ?? [];
-  const toolTags: Record<string, string[]> = {};
-  if (mcpx.toolTags !== undefined) {
-    if (!isObject(mcpx.toolTags)) {
-      problems.add(
-        [...mcpxAt, "toolTags"],
-        `must be an object of tool name to tag list, got ${describeValue(mcpx.toolTags)}; write ` +
-          `e.g. { "take_screenshot": ["image"] }`,
-      );
-    } else {
-      for (const tool of Object.keys(mcpx.toolTags)) {
-        const list = readStringArray(
-          mcpx.toolTags,
-          tool,
-          [...mcpxAt, "toolTags"],
-          problems,
-          `e.g. ["image"]`,
-        );
-        if (list) toolTags[tool] = list;
-      }
-    }
-  }
-  const include = readPatterns(mcpx, "tools", mcpxAt, problems);
-  const exclude = readPatterns(mcpx, "excludeTools", mcpxAt, problems) ?? [];
-
-  const own = readPoolKeys(mcpx, mcpxAt, problems);
-  const pool: PoolSettings = { ...DEFAULT_POOL, ...ctx.poolDefaults, ...own };
-  // One instance is the right bound for a global server; a server keyed by
-  // session, cwd, … needs one per key, so its unset `max` allows several.
-  if (own.max === undefined && ctx.poolDefaults.max === undefined && pool.scope !== "global") {
-    pool.max = DEFAULT_SCOPED_MAX;
-  }
-  if (pool.min > pool.max && (own.min !== undefined || own.max !== undefined)) {
-    if (own.min !== undefined) {
-      problems.add(
-        [...mcpxAt, "min"],
-        `must be ≤ max (${pool.max}), got ${pool.min}; lower min or raise max`,
-      );
-    } else {
-      problems.add(
-        [...mcpxAt, "max"],
-        `must be ≥ min (${pool.min}, from the pool block), got ${pool.max}; raise max or lower pool.min`,
-      );
-    }
-  }
-
-  if (problems.list.length > before) return undefined;
-  const spec: ServerSpec = {
-    name,
-    namespace,
-    ...(description !== undefined ? { description } : {}),
-    disabled,
-    tags,
-    toolTags,
-    toolFilter: include !== undefined ? { include, exclude } : { exclude },
+  return {
     transport,
     ...(command !== undefined ? { command } : {}),
     args,
@@ -356,11 +447,7 @@ export function parseServer(
     ...(cwd !== undefined ? { cwd } : {}),
     ...(url !== undefined ? { url } : {}),
     headers,
-    pool,
-    poolId: "",
   };
-  spec.poolId = poolId(spec);
-  return spec;
 }
 
 function safePathname(url: string): string {

@@ -4,7 +4,7 @@
  * block. Pure. Loaded only when a configuration is not already compiled
  * (config/compiled.ts), because jsonc-parser costs ~40 ms of start-up.
  *
- * Source: spec 000, "Configuration", "Sharing and scope".
+ * Source: spec 000, "Configuration", "Sharing and scope", "Profiles and aliases".
  *
  * @module
  */
@@ -95,7 +95,7 @@ export function parseConfig(
     }
   }
 
-  const poolDefaults = readPoolBlock(document, problems);
+  const { settings: poolDefaults, defaultSelected } = readPoolBlock(document, problems);
 
   const servers: ServerSpec[] = [];
   const raw = document.mcpServers;
@@ -111,8 +111,33 @@ export function parseConfig(
         `{ "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] } }`,
     );
   } else {
-    for (const [name, entry] of Object.entries(raw)) {
-      const spec = parseServer(name, entry, { file, env, problems, warnings, poolDefaults });
+    const entries = raw as Record<string, unknown>;
+    const ctx = { file, env, problems, warnings, poolDefaults, defaultSelected };
+    // Servers first, then aliases, which take their process from a parsed server.
+    const parsed = new Map<string, ServerSpec | undefined>();
+    for (const [name, entry] of Object.entries(entries)) {
+      if (aliasTargetOf(entry) === undefined) parsed.set(name, parseServer(name, entry, ctx));
+    }
+    for (const [name, entry] of Object.entries(entries)) {
+      const wanted = aliasTargetOf(entry);
+      if (wanted === undefined) continue;
+      const target = resolveAliasTarget(name, wanted, entries, parsed, problems);
+      if (!target) continue;
+      const alias = parseServer(name, entry, ctx, target);
+      if (alias && !alias.disabled && target.disabled) {
+        // The target's unset variables were not problems while it was off; the alias runs it.
+        const check = new Problems(file);
+        parseServer(target.name, enable(entries[target.name]), { ...ctx, problems: check });
+        for (const problem of check.list) {
+          if (!problems.list.some((p) => p.message === problem.message)) {
+            problems.list.push(problem);
+          }
+        }
+      }
+      parsed.set(name, alias);
+    }
+    for (const name of Object.keys(entries)) {
+      const spec = parsed.get(name);
       if (spec) servers.push(spec);
     }
   }
@@ -137,26 +162,122 @@ export function parseConfig(
   return { servers, document, warnings };
 }
 
+/** The server an entry is an alias of: its `aliasOf` value when it has one, else undefined. */
+function aliasTargetOf(entry: unknown): unknown {
+  return entry !== null && typeof entry === "object" && !Array.isArray(entry)
+    ? (entry as Record<string, unknown>).aliasOf
+    : undefined;
+}
+
+/**
+ * The parsed server an alias names, or undefined with a problem recorded: the
+ * name must be a string naming another entry, and that entry must not be an
+ * alias itself (the error names the server it ends at). A target that had
+ * problems of its own records nothing more here.
+ */
+function resolveAliasTarget(
+  name: string,
+  wanted: unknown,
+  entries: Record<string, unknown>,
+  parsed: Map<string, ServerSpec | undefined>,
+  problems: Problems,
+): ServerSpec | undefined {
+  const at = ["mcpServers", name, "aliasOf"];
+  const others = Object.keys(entries).filter((n) => n !== name);
+  if (typeof wanted !== "string" || wanted === "") {
+    problems.add(
+      at,
+      `must be the name of another server under "mcpServers", got ${describeValue(wanted)}; ` +
+        `write e.g. ${JSON.stringify(others[0] ?? "chrome-devtools")}`,
+    );
+    return undefined;
+  }
+  if (wanted === name) {
+    problems.add(at, `names this entry itself, got ${JSON.stringify(wanted)}; name another server`);
+    return undefined;
+  }
+  if (!Object.hasOwn(entries, wanted)) {
+    const servers = others.filter((n) => aliasTargetOf(entries[n]) === undefined);
+    problems.add(
+      at,
+      `names no server, got ${JSON.stringify(wanted)}${
+        didYouMean(wanted, servers) ||
+        `; the servers are ${servers.map((s) => `"${s}"`).join(", ")}`
+      }`,
+    );
+    return undefined;
+  }
+  const further = aliasTargetOf(entries[wanted]);
+  if (further !== undefined) {
+    let original: unknown = further;
+    const seen = new Set([name, wanted]);
+    while (typeof original === "string" && !seen.has(original)) {
+      const next = aliasTargetOf(entries[original]);
+      if (next === undefined) break;
+      seen.add(original);
+      original = next;
+    }
+    const fix = typeof original === "string" && !seen.has(original) &&
+        Object.hasOwn(entries, original)
+      ? `write "aliasOf": ${JSON.stringify(original)}, the server it is an alias of`
+      : `point it at a server that has "command" or "url"`;
+    problems.add(
+      at,
+      `names ${JSON.stringify(wanted)}, which is itself an alias (of ${
+        describeValue(further)
+      }), and an alias of an alias is not allowed; ${fix}`,
+    );
+    return undefined;
+  }
+  return parsed.get(wanted);
+}
+
+/** The entry with `disabled` (its own and its mcpx block's) turned off. */
+function enable(entry: unknown): unknown {
+  const obj = entry as Record<string, unknown>;
+  const mcpx = obj.mcpx;
+  return {
+    ...obj,
+    disabled: false,
+    ...(mcpx !== null && typeof mcpx === "object" && !Array.isArray(mcpx)
+      ? { mcpx: { ...mcpx, disabled: false } }
+      : {}),
+  };
+}
+
 function readPoolBlock(
   document: Record<string, unknown>,
   problems: Problems,
-): Partial<PoolSettings> {
+): { settings: Partial<PoolSettings>; defaultSelected?: boolean } {
   const block = document.pool;
-  if (block === undefined) return {};
+  if (block === undefined) return { settings: {} };
   if (block === null || typeof block !== "object" || Array.isArray(block)) {
     problems.add(
       ["pool"],
       `must be an object of pool defaults, got ${describeValue(block)}; write e.g. ` +
         `{ "callTimeout": "2m" }`,
     );
-    return {};
+    return { settings: {} };
   }
   const obj = block as Record<string, unknown>;
+  let defaultSelected: boolean | undefined;
+  if (Object.hasOwn(obj, "default")) {
+    if (typeof obj.default === "boolean") defaultSelected = obj.default;
+    else {
+      problems.add(
+        ["pool", "default"],
+        `must be true or false, got ${describeValue(obj.default)}; write false so servers ` +
+          `join the default set only with "mcpx": { "default": true }`,
+      );
+    }
+  }
   for (const key of Object.keys(obj)) {
-    if (POOL_KEYS.includes(key)) continue;
+    if (POOL_KEYS.includes(key) || key === "default") continue;
     const fix = MCPX_KEYS.includes(key)
       ? `; ${key} is per server: put it in mcpServers.<name>.mcpx`
-      : `${didYouMean(key, POOL_KEYS) || "; remove it"} (accepted: ${POOL_KEYS.join(", ")})`;
+      : `${didYouMean(key, [...POOL_KEYS, "default"]) || "; remove it"} (accepted: ${
+        [...POOL_KEYS, "default"].join(", ")
+      })`;
     problems.add(["pool", key], `unknown key, got ${describeValue(obj[key])}${fix}`);
   }
   const settings = readPoolKeys(obj, ["pool"], problems);
@@ -170,5 +291,5 @@ function readPoolBlock(
         : `must be ≥ min (${min}), got ${max}; raise max or lower min`,
     );
   }
-  return settings;
+  return { settings, ...(defaultSelected !== undefined ? { defaultSelected } : {}) };
 }

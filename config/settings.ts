@@ -183,6 +183,27 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     plumbing: true,
     help: "Overrides the version the daemon reports (for tests of upgrade handling)",
   },
+  {
+    name: "profiles.active",
+    type: "string",
+    default: "",
+    flag: "--profile",
+    help: "Profiles whose servers commands see besides the default set, comma-separated",
+  },
+  {
+    name: "profiles.skipDefault",
+    type: "bool",
+    default: "false",
+    flag: "--skip-default",
+    help: "Leave the default set out: only the servers of the named profiles",
+  },
+  {
+    name: "profiles.all",
+    type: "bool",
+    default: "false",
+    flag: "--all-profiles",
+    help: "Every configured server, whatever its profiles",
+  },
 ];
 
 const BY_NAME = new Map(SETTINGS.map((s) => [s.name, s]));

@@ -110,11 +110,53 @@ export interface ServerSpec {
   headers: Record<string, string>;
   pool: PoolSettings;
   /**
+   * The profiles this server belongs to (`mcpx.profiles`); `--profile <name>`
+   * adds it to what commands see. Spec 000, "Profiles and aliases".
+   */
+  profiles?: string[];
+  /**
+   * Whether commands see this server without naming one of its profiles
+   * (`mcpx.default`, else the top-level `pool.default`, else true). Always
+   * set by the parser; absent (a spec built by hand) means true, as absent
+   * `profiles` means none.
+   */
+  default?: boolean;
+  /**
+   * Set on an alias (`"aliasOf": "<server>"`): the server whose process it
+   * exposes again under this namespace, and that server's `poolId`. The alias
+   * took its command, args, env, cwd, url, headers and transport from it, and
+   * reads that server's schema cache entry instead of listing on its own.
+   */
+  aliasOf?: { server: string; poolId: string };
+  /**
    * Hash of everything that changes the process or how it is handed out
    * (command, args, env, cwd, url, headers, transport, pool settings) and
    * not tool filtering or descriptions. 16 hex chars.
    */
   poolId: string;
+}
+
+/**
+ * The schema cache entry a server's tools come from: its own (`name`, listed
+ * under its `poolId`), or for an alias its target's, since an alias runs the
+ * same program and so lists the same tools.
+ *
+ * @param spec A server.
+ * @returns The entry's key in the cache's `servers` and the `poolId` it must
+ *   have been listed under to be current.
+ * @example
+ * ```ts
+ * import { listingOf } from "./types.ts";
+ * const { name } = listingOf({ name: "peek", poolId: "a", aliasOf: { server: "chrome", poolId: "b" } });
+ * if (name !== "chrome") throw new Error();
+ * ```
+ */
+export function listingOf(
+  spec: Pick<ServerSpec, "name" | "poolId" | "aliasOf">,
+): { name: string; poolId: string } {
+  return spec.aliasOf
+    ? { name: spec.aliasOf.server, poolId: spec.aliasOf.poolId }
+    : { name: spec.name, poolId: spec.poolId };
 }
 
 /** The result of loading one configuration file. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { LoadedConfig, ServerSpec } from "../config/types.ts";
+import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import { NotFoundError, ServerError, UsageError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
@@ -101,7 +101,12 @@ export class Daemon {
     this.#cache = readSchemaCache(options.cachePath) ?? emptySchemaCache(options.config.path);
     const cacheDir = options.cachePath.slice(0, options.cachePath.lastIndexOf("/"));
     if (
-      seedFromSiblings(cacheDir, options.config.fingerprint, this.#cache, options.config.servers)
+      seedFromSiblings(
+        cacheDir,
+        options.config.fingerprint,
+        this.#cache,
+        options.config.servers.map((s) => ({ ...listingOf(s), disabled: s.disabled })),
+      )
     ) {
       this.#persist();
     }
@@ -316,7 +321,7 @@ export class Daemon {
     const now = Date.now();
     return this.config.servers.map((spec) => {
       const pool = this.#pools.get(spec.poolId);
-      const cached = this.#cache.servers[spec.name];
+      const cached = this.#cache.servers[listingOf(spec).name];
       const instances = spec.disabled || !pool ? [] : pool.instances.map((i) => ({
         id: i.id,
         pid: i.pid,
@@ -502,21 +507,25 @@ export class Daemon {
     });
   }
 
+  // An alias reads and fills its target's entry (config/types.ts `listingOf()`): one listing for both.
   #needsListing(spec: ServerSpec): boolean {
-    return needsListing(this.#cache.servers[spec.name], spec.poolId);
+    const { name, poolId } = listingOf(spec);
+    return needsListing(this.#cache.servers[name], poolId);
   }
 
   #list(spec: ServerSpec): Promise<CachedServer> {
-    const pending = this.#listing.get(spec.name);
+    const { name } = listingOf(spec);
+    const pending = this.#listing.get(name);
     if (pending) return pending;
-    const promise = this.#listNow(spec).finally(() => this.#listing.delete(spec.name));
-    this.#listing.set(spec.name, promise);
+    const promise = this.#listNow(spec).finally(() => this.#listing.delete(name));
+    this.#listing.set(name, promise);
     return promise;
   }
 
   async #listNow(spec: ServerSpec): Promise<CachedServer> {
     const pool = this.#pools.get(spec.poolId)!;
-    const previous = this.#cache.servers[spec.name];
+    const listing = listingOf(spec);
+    const previous = this.#cache.servers[listing.name];
     let entry: CachedServer;
     // A global server lists through the instance calls will use; any other
     // scope lists through a throwaway per-call instance.
@@ -544,7 +553,7 @@ export class Daemon {
         const instructions = lease.instance.client.getInstructions();
         entry = {
           listedAt: new Date().toISOString(),
-          poolId: spec.poolId,
+          poolId: listing.poolId,
           ...(info
             ? { serverInfo: { name: info.name, version: info.version, title: info.title } }
             : {}),
@@ -559,10 +568,10 @@ export class Daemon {
     } catch (error) {
       const stderr = error instanceof ServerError ? error.stderrTail : undefined;
       entry = {
-        ...(previous?.listedAt && previous.poolId === spec.poolId
+        ...(previous?.listedAt && previous.poolId === listing.poolId
           ? { listedAt: previous.listedAt, tools: previous.tools, serverInfo: previous.serverInfo }
           : { tools: [] }),
-        poolId: spec.poolId,
+        poolId: listing.poolId,
         error: {
           message: describeFull(error),
           at: new Date().toISOString(),
@@ -574,7 +583,7 @@ export class Daemon {
         error: describeFull(error).split("\n")[0],
       });
     }
-    this.#cache.servers[spec.name] = entry;
+    this.#cache.servers[listing.name] = entry;
     this.#persist();
     return entry;
   }
@@ -591,7 +600,7 @@ export class Daemon {
   }
 
   #realToolName(spec: ServerSpec, tool: string): string {
-    const tools = this.#cache.servers[spec.name]?.tools ?? [];
+    const tools = this.#cache.servers[listingOf(spec).name]?.tools ?? [];
     const exact = tools.find((t) => t.name === tool);
     if (exact) return exact.name;
     const byId = tools.find((t) => toIdentifier(t.name) === tool);
@@ -630,10 +639,11 @@ export class Daemon {
       );
     }
     // Relist when the cache has nothing, or only a failure: the server works now.
-    const entry = this.#cache.servers[instance.spec.name];
+    const entry = this.#cache.servers[listingOf(instance.spec).name];
     const failedBefore = lastFailure(entry) !== undefined;
     if (
-      (this.#needsListing(instance.spec) || failedBefore) && !this.#listing.has(instance.spec.name)
+      (this.#needsListing(instance.spec) || failedBefore) &&
+      !this.#listing.has(listingOf(instance.spec).name)
     ) {
       queueMicrotask(() => this.#list(instance.spec).catch(() => {}));
     }

@@ -4,15 +4,17 @@
  *
  * Source of the rules: spec 000, "Zero-context discovery" (answer from the
  * cache, never start a server), "Configuration" (`tools`/`excludeTools`,
- * `namespace`), "Search" (`tags`, `toolTags`) and the AGENTS.md "Do not" list
- * (`fancy-name` becomes `fancy_name`).
+ * `namespace`), "Search" (`tags`, `toolTags`), "Profiles and aliases" (which
+ * servers a command sees; an alias shows its target's tools through its own
+ * filter) and the AGENTS.md "Do not" list (`fancy-name` becomes `fancy_name`).
  *
  * @module
  */
 
 import { compileToolFilter } from "../config/tool_filter.ts";
 import { toIdentifier } from "../config/identifiers.ts";
-import type { ServerSpec } from "../config/types.ts";
+import { listingOf, type ServerSpec } from "../config/types.ts";
+import { howToSelect, isSelected, type ProfileSelection } from "../config/profiles.ts";
 import { NotFoundError } from "../errors.ts";
 import { nearest } from "./nearest.ts";
 import { lastFailure } from "./cache_entry.ts";
@@ -27,14 +29,19 @@ export interface NamespaceView {
    * collisions, invalid filters, duplicate namespaces), one sentence each.
    */
   problems: string[];
-  /** Servers the configuration disables (`disabled: true`), so a lookup can say so. */
-  disabled: { namespace: string; server: string }[];
+  /**
+   * Servers configured but not shown, so a lookup can say why: those the
+   * configuration disables (`disabled: true`), and those outside the profile
+   * selection, which carry `unselected` (why, and the flag that selects them).
+   */
+  disabled: { namespace: string; server: string; unselected?: string }[];
 }
 
 /**
  * Builds the namespaces discovery shows from the configured servers and the
- * schema cache. Disabled servers are skipped; a server the cache does not
- * know yet gets a namespace with no tools. Each server's cached tools are
+ * schema cache. Disabled servers and servers outside `selection` are skipped;
+ * a server the cache does not know yet gets a namespace with no tools. An
+ * alias reads its target's cache entry. Each server's cached tools are
  * filtered by its `toolFilter`, named by `toIdentifier(tool.name)` and tagged
  * with the server's `tags` plus its `toolTags[tool.name]`.
  *
@@ -45,6 +52,7 @@ export interface NamespaceView {
  *
  * @param servers Servers from the loaded configuration, in file order.
  * @param cache The schema cache file, or null when none exists yet.
+ * @param selection The profiles asked for (config/profiles.ts); absent: every server.
  * @returns The namespaces and any problems.
  * @example
  * ```ts
@@ -56,6 +64,7 @@ export interface NamespaceView {
 export function namespacesFromCache(
   servers: ServerSpec[],
   cache: SchemaCacheFile | null,
+  selection?: ProfileSelection,
 ): NamespaceView {
   const namespaces: NamespaceEntry[] = [];
   const problems: string[] = [];
@@ -64,6 +73,11 @@ export function namespacesFromCache(
   for (const server of servers) {
     if (server.disabled) {
       disabled.push({ namespace: server.namespace, server: server.name });
+      continue;
+    }
+    if (selection && !isSelected(server, selection)) {
+      const unselected = howToSelect(server);
+      disabled.push({ namespace: server.namespace, server: server.name, unselected });
       continue;
     }
     const owner = taken.get(server.namespace);
@@ -75,7 +89,7 @@ export function namespacesFromCache(
       continue;
     }
     taken.set(server.namespace, server.name);
-    const cached = cache?.servers[server.name];
+    const cached = cache?.servers[listingOf(server).name];
     const entry: NamespaceEntry = {
       namespace: server.namespace,
       server: server.name,
@@ -163,6 +177,11 @@ export function findNamespace(
     namespaces.find((ns) => ns.server === name);
   if (found) return found;
   const off = disabled.find((d) => d.namespace === name || d.server === name);
+  if (off?.unselected) {
+    throw new NotFoundError(
+      `namespace "${off.namespace}" is outside the selected profiles: ${off.unselected}.`,
+    );
+  }
   if (off) {
     throw new NotFoundError(
       `namespace "${off.namespace}" is disabled in the configuration: ` +
