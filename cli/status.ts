@@ -2,15 +2,20 @@
  * `mcpx status`: each server's live instances (pid, KEY, holders, uptime,
  * calls, last error) and, for a server that failed, the full message and
  * stderr tail (spec 000, "Honest failure reporting"). Starts no daemon: with
- * none running it says so and shows cached failures.
+ * none running it says so and shows cached failures. A pool that serves
+ * several namespaces (an alias with its target's leasing) is one process: the
+ * table shows each of its instances once, naming every namespace
+ * (`everything,peek`); `--json` keeps one row per namespace, each with
+ * `sharedWith` naming the others.
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
+import { listingOf } from "../config/types.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
-import { type StatusRow, statusRow } from "../daemon/status_row.ts";
+import { markSharedPools, type StatusRow, statusRow } from "../daemon/status_row.ts";
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
@@ -23,8 +28,9 @@ export async function run(ctx: CliContext): Promise<number> {
   const daemon = rows !== undefined;
   const cache = await ctx.schemaCache();
   if (!rows) {
-    rows = config.servers.map((spec) => statusRow(spec, cache?.servers[spec.name]));
+    rows = config.servers.map((spec) => statusRow(spec, cache?.servers[listingOf(spec).name]));
   }
+  markSharedPools(rows);
   if (await ctx.json()) {
     ctx.io.out(
       JSON.stringify({ daemon, config: config.path, servers: rows }, null, 2) +
@@ -33,13 +39,18 @@ export async function run(ctx: CliContext): Promise<number> {
     return 0;
   }
   const lines: string[][] = [];
+  const shown = new Set<string>();
   for (const row of rows) {
     if (row.instances.length === 0) {
       lines.push([row.namespace, "-", "-", row.sharing, "-", "-", "-", row.state]);
     }
+    // A shared pool's instances are listed once, under all of its namespaces.
+    if (row.instances.length === 0 || shown.has(row.poolId)) continue;
+    shown.add(row.poolId);
+    const names = [row.namespace, ...(row.sharedWith ?? [])].join(",");
     for (const i of row.instances) {
       lines.push([
-        row.namespace,
+        names,
         i.pid ? String(i.pid) : "remote",
         i.key,
         row.sharing,

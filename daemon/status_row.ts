@@ -32,6 +32,39 @@ export interface StatusRow {
   }[];
   failure?: { message: string; count: number; retryInMs: number; stderrTail?: string };
   cacheError?: { message: string; at: string; stderr?: string };
+  /**
+   * The other namespaces served by this row's pool (an alias and its target
+   * with the same leasing share one `poolId`): `instances` are theirs too.
+   */
+  sharedWith?: string[];
+}
+
+/**
+ * Sets `sharedWith` on every row whose pool also serves other namespaces that
+ * are not disabled (spec 000, "Profiles and aliases": one process, several names).
+ *
+ * @param rows Rows of `mcpx status`, one per server.
+ * @returns The same rows, changed in place.
+ * @example
+ * ```ts
+ * import { markSharedPools, type StatusRow } from "./status_row.ts";
+ * const row = (namespace: string): StatusRow => ({
+ *   namespace, server: namespace, poolId: "p", transport: "stdio", sharing: "shared",
+ *   scope: "global", state: "idle", instances: [],
+ * });
+ * const [a] = markSharedPools([row("a"), row("b")]);
+ * if (a.sharedWith?.[0] !== "b") throw new Error();
+ * ```
+ */
+export function markSharedPools(rows: StatusRow[]): StatusRow[] {
+  for (const row of rows) {
+    if (row.state === "disabled") continue;
+    const others = rows.filter((o) =>
+      o !== row && o.poolId === row.poolId && o.state !== "disabled"
+    );
+    if (others.length) row.sharedWith = others.map((o) => o.namespace);
+  }
+  return rows;
 }
 
 /**

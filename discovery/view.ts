@@ -100,18 +100,26 @@ export function namespacesFromCache(
     };
     const failure = lastFailure(cached);
     if (failure) entry.error = failure.message;
-    if (cached?.skipped?.length) entry.skipped = cached.skipped;
-    for (const skipped of cached?.skipped ?? []) {
-      problems.push(
-        `server "${server.name}": tool "${skipped.name}" is unusable and left out: ${skipped.reason}`,
-      );
-    }
-    namespaces.push(entry);
-    let visible: (name: string) => boolean;
+    let visible: ((name: string) => boolean) | undefined;
+    let filterError: unknown;
     try {
       visible = compileToolFilter(server.toolFilter);
     } catch (error) {
-      problems.push(`server "${server.name}": ${(error as Error).message}; its tools are hidden.`);
+      filterError = error;
+    }
+    // Only what the filter would show is worth a word (an alias may show two tools of many).
+    const skipped = (cached?.skipped ?? []).filter((t) => visible?.(t.name));
+    if (skipped.length) entry.skipped = skipped;
+    for (const tool of skipped) {
+      problems.push(
+        `server "${server.name}": tool "${tool.name}" is unusable and left out: ${tool.reason}`,
+      );
+    }
+    namespaces.push(entry);
+    if (!visible) {
+      problems.push(
+        `server "${server.name}": ${(filterError as Error).message}; its tools are hidden.`,
+      );
       continue;
     }
     const byFn = new Map<string, string>();
