@@ -19,9 +19,9 @@ const MCPX = /^MCPX_[A-Z0-9_]+$/;
 
 /**
  * The `MCPX_…` variables `source` reads: `x.MCPX_A` and `x["MCPX_A"]` (not as
- * an assignment target or under `delete`), `x.get("MCPX_A")` /
- * `x.has("MCPX_A")` (`Deno.env`, `URLSearchParams`-like lookups), and
- * `const { MCPX_A } = x`.
+ * an assignment target or under `delete`), any call whose first argument is
+ * the name itself (`Deno.env.get("MCPX_A")`, a helper such as
+ * `env("MCPX_A")`), and `const { MCPX_A } = x`.
  *
  * @param fileName Name used for parsing (its extension picks the syntax).
  * @param source The file's text.
@@ -50,11 +50,6 @@ export function envReads(fileName: string, source: string): EnvRead[] {
               if (node.computed && property.type === "Literal") push(property.value, node);
             },
             CallExpression(node) {
-              const callee = node.callee;
-              if (callee.type !== "MemberExpression" || callee.property.type !== "Identifier") {
-                return;
-              }
-              if (!["get", "has"].includes(callee.property.name)) return;
               const first = node.arguments[0];
               if (first?.type === "Literal") push(first.value, node);
             },

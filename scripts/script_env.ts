@@ -85,8 +85,9 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     name: "MCPX_RUN",
     setBy: ["runner"],
     when: "always",
-    meaning: "This run's id, fresh for every run; it ties together the records the run leaves.",
-    readBy: ["script"],
+    meaning: "This run's id, fresh for every run; the client puts it on every record the script " +
+      "leaves, so they can be told apart from another run's.",
+    readBy: ["client"],
   },
   {
     name: "MCPX_ENDPOINT",
@@ -127,21 +128,21 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     meaning:
       "The file the runtime was started on: the generated launcher, or the script itself under " +
       "`--no-launcher` (for `mcpx exec`, a generated file).",
-    readBy: ["client"],
+    readBy: ["script"],
   },
   {
     name: "MCPX_CLIENT",
     setBy: ["runner"],
     when: "always",
     meaning: "The generated client module (`mcpx-client.ts`) the script imports.",
-    readBy: ["client"],
+    readBy: ["script"],
   },
   {
     name: "MCPX_CONFIG_PATH",
     setBy: ["runner"],
     when: "always; empty when no configuration file is in effect",
     meaning: "The configuration file this run's servers come from.",
-    readBy: ["client"],
+    readBy: ["script"],
   },
   {
     name: "MCPX_SCRIPT_DIRS",
@@ -149,14 +150,14 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     when: "always",
     meaning: "The places searched for named scripts, nearest first, separated by `:` (see " +
       "`docs/scripts.md`).",
-    readBy: ["client"],
+    readBy: ["script"],
   },
   {
     name: "MCPX_RUNTIME",
     setBy: ["runner"],
     when: "always",
     meaning: "The runtime running the script: `deno`, `bun` or `node`.",
-    readBy: ["client"],
+    readBy: ["script"],
   },
   {
     name: "MCPX_LOG_LEVEL",

@@ -172,6 +172,14 @@ Deno.test({
       `SCRIPT_ENV says the generated client reads ${missing.join(", ")}, but ` +
         `client/script_runtime.ts never names them: read them there, or fix readBy`,
     );
+    const reads = new Set(envReads(RUNTIME, source).map((r) => r.name));
+    const unsaid = SCRIPT_ENV.filter((v) => reads.has(v.name) && !v.readBy.includes("client"))
+      .map((v) => v.name);
+    deepStrictEqual(
+      unsaid,
+      [],
+      `client/script_runtime.ts reads ${unsaid.join(", ")}, but SCRIPT_ENV's readBy omits 'client'`,
+    );
   },
 });
 
@@ -215,6 +223,7 @@ Deno.test("envReads() finds property, index, get() and destructured reads, not w
 // env.MCPX_IN_COMMENT
 const a = env.MCPX_A;
 const b = process.env["MCPX_B"];
+const b2 = rtEnv("MCPX_B2");
 const c = Deno.env.get("MCPX_C");
 const { MCPX_D } = env;
 env.MCPX_SET = "1";
@@ -226,7 +235,8 @@ const msg = "set MCPX_MESSAGE";
   deepStrictEqual(envReads("probe.ts", source).map((r) => `${r.name}:${r.line}`), [
     "MCPX_A:3",
     "MCPX_B:4",
-    "MCPX_C:5",
-    "MCPX_D:6",
+    "MCPX_B2:5",
+    "MCPX_C:6",
+    "MCPX_D:7",
   ]);
 });
