@@ -635,3 +635,129 @@ Deno.test("loadConfig() says a directory named as the config is a directory", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** A config holding server `everything` plus the entries in `more` (JSON text of members). */
+const withTarget = (more: string) =>
+  `{ "mcpServers": { "everything": { "command": "npx", "args": ["-y", "x"] }, ${more} } }`;
+
+Deno.test("parseConfig() refuses broken aliases naming the entry and the fix", async (t) => {
+  const cases: { name: string; text: string; parts: string[] }[] = [
+    {
+      name: "an alias of a missing server suggests the near name",
+      text: withTarget(`"peek": { "aliasOf": "everythin" }`),
+      parts: ["mcpServers.peek.aliasOf", '"everythin"', "did you mean `everything`"],
+    },
+    {
+      name: "an alias of an alias points at the original",
+      text: withTarget(
+        `"peek": { "aliasOf": "everything" }, "peek2": { "aliasOf": "peek" }`,
+      ),
+      parts: ["mcpServers.peek2.aliasOf", "itself an alias", `"aliasOf": "everything"`],
+    },
+    {
+      name: "an alias with its own command",
+      text: withTarget(`"peek": { "aliasOf": "everything", "command": "node" }`),
+      parts: ["mcpServers.peek.command", "not allowed on an alias", '"everything"'],
+    },
+    {
+      name: "an alias with its own url",
+      text: withTarget(`"peek": { "aliasOf": "everything", "url": "https://x.test/mcp" }`),
+      parts: ["mcpServers.peek.url", "not allowed on an alias"],
+    },
+    {
+      name: "aliasOf not a string",
+      text: withTarget(`"peek": { "aliasOf": ["everything"] }`),
+      parts: ["mcpServers.peek.aliasOf", '["everything"]', "another server"],
+    },
+    {
+      name: "an alias of itself",
+      text: withTarget(`"peek": { "aliasOf": "peek" }`),
+      parts: ["mcpServers.peek.aliasOf", "itself"],
+    },
+    {
+      name: "an alias whose namespace collides with its target's",
+      text: withTarget(
+        `"peek": { "aliasOf": "everything", "mcpx": { "namespace": "everything" } }`,
+      ),
+      parts: ["mcpServers.peek", '"everything"', "namespace"],
+    },
+    {
+      name: "profiles not strings",
+      text: fsMcpx(`{ "profiles": "web" }`),
+      parts: ["mcpServers.fs.mcpx.profiles", '"web"', "array"],
+    },
+    {
+      name: "a profile name with a comma",
+      text: fsMcpx(`{ "profiles": ["web,db"] }`),
+      parts: ["mcpServers.fs.mcpx.profiles[0]", '"web,db"', "without commas"],
+    },
+    {
+      name: "default not a boolean",
+      text: fsMcpx(`{ "default": "no" }`),
+      parts: ["mcpServers.fs.mcpx.default", '"no"', "true or false"],
+    },
+    {
+      name: "pool.default not a boolean",
+      text: `{ "pool": { "default": 0 }, "mcpServers": {} }`,
+      parts: ["pool.default", "0", "true or false"],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      assert.throws(() => parseConfig(c.text, FILE, {}), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        for (const part of c.parts) {
+          assert.ok(error.message.includes(part), `${part} in ${error.message}`);
+        }
+        return true;
+      });
+    });
+  }
+});
+
+Deno.test("parseConfig() aliasOf behaviour", async (t) => {
+  const text = withTarget(`
+    "peek": { "aliasOf": "everything", "mcpx": { "tools": ["echo"], "tags": ["peek"] } },
+    "iso": { "aliasOf": "everything", "mcpx": { "scope": "session", "description": "mine" } }`);
+  const [target, peek, iso] = parseConfig(text, FILE, {}).servers;
+  await t.step("takes the target's process", () => {
+    assert.equal(peek.command, "npx");
+    assert.deepEqual(peek.args, ["-y", "x"]);
+    assert.deepEqual(peek.aliasOf, { server: "everything", poolId: target.poolId });
+  });
+  await t.step("keeps its own filter, tags and namespace", () => {
+    assert.deepEqual(peek.toolFilter, { include: ["echo"], exclude: [] });
+    assert.deepEqual(peek.tags, ["peek"]);
+    assert.equal(peek.namespace, "peek");
+    assert.deepEqual(target.toolFilter, { exclude: [] });
+  });
+  await t.step("with the same leasing shares the target's pool", () => {
+    assert.equal(peek.poolId, target.poolId);
+  });
+  await t.step("with another scope gets a pool of its own", () => {
+    assert.notEqual(iso.poolId, target.poolId);
+    assert.equal(iso.pool.scope, "session");
+    assert.equal(iso.description, "mine");
+  });
+  await t.step("runs a disabled target, whose unset variables then matter", () => {
+    const off = `{ "mcpServers": {
+      "t": { "command": "npx", "args": ["\${NEEDED}"], "disabled": true },
+      "a": { "aliasOf": "t" } } }`;
+    assert.throws(() => parseConfig(off, FILE, {}), /NEEDED/);
+    const [t0, a] = parseConfig(off, FILE, { NEEDED: "v" }).servers;
+    assert.equal(t0.disabled, true);
+    assert.equal(a.disabled, false);
+    assert.deepEqual(a.args, ["v"]);
+  });
+});
+
+Deno.test("parseConfig() profiles and default", () => {
+  const text = `{ "pool": { "default": false }, "mcpServers": {
+    "a": { "command": "a", "mcpx": { "profiles": ["web"] } },
+    "b": { "command": "b", "mcpx": { "default": true } } } }`;
+  const [a, b] = parseConfig(text, FILE, {}).servers;
+  assert.deepEqual([a.profiles, a.default], [["web"], false]);
+  assert.deepEqual([b.profiles, b.default], [[], true]);
+  const [plain] = parseConfig(fs(`{ "command": "x" }`), FILE, {}).servers;
+  assert.deepEqual([plain.profiles, plain.default], [[], true]);
+});

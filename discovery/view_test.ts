@@ -172,3 +172,60 @@ Deno.test("findTool() says why a listed tool was left out", () => {
     /is left out: it can only be called as a task/,
   );
 });
+
+Deno.test("namespacesFromCache() shows an alias's filtered view of its target's tools", () => {
+  const alias = serverSpec("peek", {
+    toolFilter: { include: ["echo"], exclude: [] },
+    tags: ["peek"],
+    aliasOf: { server: "everything", poolId: "0000000000000000" },
+  });
+  const { namespaces } = namespacesFromCache([servers[0], alias], cache);
+  assert.deepEqual(namespaces.map((ns) => [ns.namespace, ns.tools.map((t) => t.fn)]), [
+    ["everything", ["echo", "add"]],
+    ["peek", ["echo"]],
+  ]);
+  assert.deepEqual(namespaces[1].tools[0].tags, ["peek"]);
+  assert.equal(namespaces[1].tools[0].server, "peek");
+  assert.throws(() => findTool(namespaces, "peek.add"), /hidden by the configuration/);
+});
+
+Deno.test("namespacesFromCache() leaves out servers outside the profile selection", async (t) => {
+  const list = [
+    serverSpec("everything"),
+    serverSpec("chrome-devtools", { profiles: ["web"], default: false }),
+    serverSpec("db", { profiles: ["data", "web"] }),
+  ];
+  const names = (selection: Parameters<typeof namespacesFromCache>[2]) =>
+    namespacesFromCache(list, cache, selection).namespaces.map((ns) => ns.namespace);
+  const sel = (profiles: string[], skipDefault = false, all = false) => ({
+    profiles,
+    skipDefault,
+    all,
+  });
+  await t.step("no selection: every server", () => {
+    assert.deepEqual(names(undefined), ["everything", "chrome_devtools", "db"]);
+  });
+  await t.step("no profile: the default set", () => {
+    assert.deepEqual(names(sel([])), ["everything", "db"]);
+  });
+  await t.step("a profile adds its servers to the default set", () => {
+    assert.deepEqual(names(sel(["web"])), ["everything", "chrome_devtools", "db"]);
+  });
+  await t.step("--skip-default keeps only the profile's servers", () => {
+    assert.deepEqual(names(sel(["data"], true)), ["db"]);
+  });
+  await t.step("--all-profiles shows everything", () => {
+    assert.deepEqual(names(sel([], false, true)), ["everything", "chrome_devtools", "db"]);
+  });
+  await t.step("a lookup outside the selection names the profile", () => {
+    const { namespaces, disabled } = namespacesFromCache(list, cache, sel([]));
+    assert.throws(
+      () => findTool(namespaces, "chrome_devtools.click", disabled),
+      (error: unknown) => {
+        assert.ok(error instanceof NotFoundError);
+        assert.match(error.message, /outside the selected profiles.*profile "web".*--profile web/);
+        return true;
+      },
+    );
+  });
+});
