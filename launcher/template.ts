@@ -158,10 +158,13 @@ export function tryExpandTemplate(
   }
 
   const cycles = findCycles(edges);
-  for (const cycle of cycles) {
+  for (const { cycle, via } of cycles) {
+    const reached = via.length === 0
+      ? ""
+      : ` (reached through ${via.map((n) => `@${n}`).join(" → ")})`;
     problems.push(
-      `placeholders refer to each other in a loop: ${cycle.map((n) => `@${n}`).join(" → ")}; ` +
-        `remove one of these references`,
+      `placeholders refer to each other in a loop: ${cycle.map((n) => `@${n}`).join(" → ")}` +
+        `${reached}; remove one of these references`,
     );
   }
   if (cycles.length > 0) return { text: undefined, problems };
@@ -385,9 +388,14 @@ function referencedFills(segments: readonly Segment[]): string[] {
   return out;
 }
 
-/** Each distinct cycle once, as the path that closes it (`a, b, a`). */
-function findCycles(edges: ReadonlyMap<string, string[]>): string[][] {
-  const cycles: string[][] = [];
+/**
+ * Each distinct cycle once, as the path that closes it (`a, b, a`), with the
+ * placeholders the template went through to reach it.
+ */
+function findCycles(
+  edges: ReadonlyMap<string, string[]>,
+): Array<{ cycle: string[]; via: string[] }> {
+  const cycles: Array<{ cycle: string[]; via: string[] }> = [];
   const seen = new Set<string>();
   const done = new Set<string>();
   const stack: string[] = [];
@@ -399,7 +407,7 @@ function findCycles(edges: ReadonlyMap<string, string[]>): string[][] {
       const key = [...cycle.slice(0, -1)].sort().join(" ");
       if (!seen.has(key)) {
         seen.add(key);
-        cycles.push(cycle);
+        cycles.push({ cycle, via: stack.slice(1, onStack) });
       }
       return;
     }
