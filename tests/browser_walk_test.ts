@@ -4,8 +4,7 @@
  * on loopback (tests/fixtures/browser/). Findings about the pinned server's
  * tools are in docs/browser-walk.md.
  *
- * Every test is skipped when /usr/bin/chromium is absent. The `mcpx run`
- * tests are skipped while `mcpx run` says it is not built yet.
+ * Every test is skipped when /usr/bin/chromium is absent.
  *
  * @module
  */
@@ -25,10 +24,6 @@ if (!chromium) {
   console.warn(
     `browser walk tests skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`,
   );
-}
-const runBuilt = chromium && await mcpxRunIsBuilt();
-if (chromium && !runBuilt) {
-  console.warn("browser walk `mcpx run` tests skipped: `mcpx run` is not built yet");
 }
 
 Deno.test({
@@ -71,7 +66,7 @@ Deno.test({
 
 Deno.test({
   name: "mcpx run shot-flow prints one JSON document and writes two different PNGs",
-  ignore: !runBuilt,
+  ignore: !chromium,
   async fn() {
     await using w = await browserWorld();
     await using pages = servePages();
@@ -90,7 +85,7 @@ Deno.test({
 
 Deno.test({
   name: "mcpx run shot-flow twice at once: each run drives a browser of its own",
-  ignore: !runBuilt,
+  ignore: !chromium,
   async fn() {
     await using w = await browserWorld();
     await using pages = servePages();
@@ -270,11 +265,4 @@ function describe(pid: number): string {
   } catch {
     return `${pid} (gone)`;
   }
-}
-
-/** False while `mcpx run` answers that it is not built yet (its issue is open). */
-async function mcpxRunIsBuilt(): Promise<boolean> {
-  await using w = await world();
-  const probe = await w.mcpx(["run"]);
-  return !probe.stderr.includes("not built yet");
 }
