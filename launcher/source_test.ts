@@ -71,7 +71,10 @@ Deno.test("resolveSource() refuses a missing @file: path, naming the path and th
     resolveSource("@file:missing.ts", { cwd: tmp.path, label: "--prefix" }),
     (error: unknown) => {
       ok(error instanceof UsageError);
-      match(error.message, /^--prefix: cannot read .*\/missing\.ts: it does not exist; fix the path/);
+      match(
+        error.message,
+        /^--prefix: cannot read .*\/missing\.ts: it does not exist; fix the path/,
+      );
       return true;
     },
   );
