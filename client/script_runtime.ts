@@ -737,6 +737,10 @@ function errorData(err: Error): Record<string, unknown> {
 function jsonReplacer(_key: string, value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
   if (value instanceof Error) return errorData(value);
+  if (value instanceof Map) return [...value];
+  if (value instanceof Set) return [...value];
+  if (typeof value === "symbol") return value.toString();
+  if (typeof value === "function") return `[Function ${value.name || "(anonymous)"}]`;
   return value;
 }
 
