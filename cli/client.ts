@@ -23,7 +23,12 @@ export async function run(
   let path = resolve(ctx.cwd, options.output);
   try {
     if ((await Deno.stat(path)).isDirectory) path = join(path, "mcpx-client.ts");
-  } catch { /* a new file */ }
+  } catch {
+    // A new path: `out/` (or a name without .ts) is a directory to create.
+    if (options.output.endsWith("/") || !/\.[cm]?[tj]s$/.test(path)) {
+      path = join(path, "mcpx-client.ts");
+    }
+  }
   const { namespaces } = await ctx.namespaces();
   const text = await generateClient(namespaces, VERSION);
   const globals = generateGlobals(namespaces.map((n) => n.namespace));

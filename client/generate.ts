@@ -108,7 +108,7 @@ export async function generateClient(
       fns.push(
         `  ${tool.fn}: (args, options) => callTool(${JSON.stringify(ns.server)}, ${
           JSON.stringify(ns.namespace)
-        }, ${JSON.stringify(tool.tool)}, args ?? {}, options),`,
+        }, ${JSON.stringify(tool.tool)}, args ?? {}, options) as Promise<any>,`,
       );
     }
     const type = `${ns.namespace}_Tools`;

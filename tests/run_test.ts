@@ -16,7 +16,8 @@ export async function shout(a: string, b: string) {
 
 export default async function main(args: string[]) {
   log.info("echoing {count} words", { count: args.length, extra: "kept" });
-  console.error("plain stderr line");
+  console.error("captured {not a template}", 42);
+  Deno.stderr.writeSync(new TextEncoder().encode("raw stderr line\\n"));
   emit({ first: args[0] });
   const echoed = [];
   for (const word of args) echoed.push(String(await everything.echo({ message: word })));
@@ -44,7 +45,8 @@ Deno.test("mcpx run and exec drive server-everything through the generated clien
     assert.match(result.sum, /5/);
     assert.equal(result.cwd, `${w.dir}/sub`, "the script runs in the caller's directory");
     assert.match(r.stderr, /INFO\s+echoing 2 words extra=kept/);
-    assert.match(r.stderr, /plain stderr line/);
+    assert.match(r.stderr, /ERROR\s+captured \{not a template\} 42/);
+    assert.match(r.stderr, /^raw stderr line$/m);
     assert.ok(!r.stderr.includes("\x1e"), "no record marker reaches the terminal");
     const client = await Deno.readTextFile(`${w.dir}/.mcpx/scripts/mcpx-client.ts`);
     assert.match(client, /^\/\/ mcpx-client \S+ sha256:[0-9a-f]{64}\n/);
@@ -83,7 +85,8 @@ Deno.test("mcpx run and exec drive server-everything through the generated clien
       ),
       JSON.stringify(doc.logs),
     );
-    assert.match(doc.stderr, /plain stderr line/);
+    assert.equal(doc.stderr, "raw stderr line\n");
+    assert.ok(doc.logs.some((l: { msg: string }) => l.msg === "captured {not a template} 42"));
   });
 
   await t.step("a tool error throws ToolError, fails the run and names the tool", async () => {
@@ -144,6 +147,6 @@ Deno.test("a script not found names every place searched", async () => {
   await w.writeConfig({ mcpServers: {} });
   const r = await w.mcpx(["run", "nothing-here"]);
   assert.notEqual(r.code, 0);
-  assert.match(r.stderr, /\.mcpx\/scripts\/nothing-here\.ts/);
+  assert.match(r.stderr, /\.mcpx\/scripts\/nothing-here\.\{ts,js\}\s+missing/);
   assert.match(r.stderr, /\.config\/mcpx\/scripts/);
 });
