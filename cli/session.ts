@@ -13,6 +13,7 @@ import { UsageError } from "../errors.ts";
 import { parseDuration } from "../config/duration.ts";
 import { humanMs, renderTable } from "./table.ts";
 import type { SessionRow } from "../daemon/daemon.ts";
+import { SESSION_NAME, sessionNameProblem } from "../daemon/sessions.ts";
 
 const USAGE = "`mcpx session new [--name N] [--ttl 30m]`, `mcpx session ls` or " +
   "`mcpx session end <name>`";
@@ -60,6 +61,9 @@ async function create(ctx: CliContext, options: Record<string, unknown>): Promis
   }
   const name = typeof options.name === "string" ? options.name : undefined;
   if (name === "") throw new UsageError("--name needs a value: `--name login-flow`");
+  if (name !== undefined && !SESSION_NAME.test(name)) {
+    throw new UsageError(sessionNameProblem(name));
+  }
   const session = await ctx.request<SessionRow>("sessionNew", {
     ...(name === undefined ? {} : { name }),
     ...(ttlMs ? { ttlMs } : {}),

@@ -8,7 +8,7 @@
 
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
-import { NotFoundError, ServerError, UsageError } from "../errors.ts";
+import { McpxError, NotFoundError, ServerError, UsageError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
@@ -27,7 +27,14 @@ import { daemonSpan, log, newSpan } from "./log.ts";
 import { VERSION } from "../version.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import { nearest } from "../discovery/nearest.ts";
-import { freshSessionName, type NamedSession, sessionsPath, SessionStore } from "./sessions.ts";
+import {
+  freshSessionName,
+  type NamedSession,
+  SESSION_NAME,
+  sessionNameProblem,
+  sessionsPath,
+  SessionStore,
+} from "./sessions.ts";
 
 /** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
 export type DaemonMode = "auto" | "foreground";
@@ -399,15 +406,19 @@ export class Daemon {
    * Makes a named session (`mcpx session new`).
    * @param name Default: a fresh 8-character name.
    * @param ttlMs End it after this long without a call; absent: never.
-   * @throws {UsageError} for a taken or malformed name.
+   * @throws {UsageError} for a malformed name; {McpxError} `session-exists` for a taken one.
    */
   sessionNew(name: string | undefined, ttlMs?: number): SessionRow {
     let session: NamedSession;
-    try {
-      session = this.sessions.create(name ?? freshSessionName(), ttlMs);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
+    const chosen = name ?? freshSessionName();
+    if (!SESSION_NAME.test(chosen)) throw new UsageError(sessionNameProblem(chosen));
+    if (this.sessions.get(chosen)) {
+      throw new McpxError(
+        "session-exists",
+        `session "${chosen}" already exists; rejoin it with --session ${chosen}, or end it first with \`mcpx session end ${chosen}\``,
+      );
     }
+    session = this.sessions.create(chosen, ttlMs);
     log("info", "session.new", "named session {session} made", {
       session: session.name,
       ...(ttlMs ? { ttlMs } : {}),

@@ -43,6 +43,13 @@ interface SessionsFile {
 /** Names a session may take: what is safe in a shell word, a log attribute and a file. */
 export const SESSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/** Why `name` is not a valid session name (see {@linkcode SESSION_NAME}). */
+export function sessionNameProblem(name: string): string {
+  return `session name ${
+    JSON.stringify(name)
+  } must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit`;
+}
+
 /** `<stateDir>/sessions/<fingerprint>.json`. */
 export function sessionsPath(stateDir: string, fingerprint: string): string {
   return join(stateDir, "sessions", `${fingerprint}.json`);
@@ -120,13 +127,7 @@ export class SessionStore {
    * @throws {RangeError} when `name` is taken or not a valid name.
    */
   create(name: string, ttlMs?: number): NamedSession {
-    if (!SESSION_NAME.test(name)) {
-      throw new RangeError(
-        `session name ${
-          JSON.stringify(name)
-        } must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
-      );
-    }
+    if (!SESSION_NAME.test(name)) throw new RangeError(sessionNameProblem(name));
     if (this.#sessions.has(name)) {
       throw new RangeError(
         `session "${name}" already exists; rejoin it with --session ${name}, or end it first with \`mcpx session end ${name}\``,
