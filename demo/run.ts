@@ -46,7 +46,7 @@ try {
   await mcpx("catalog", "--budget", "400");
   await mcpx("scripts");
   await mcpx("run", "count-words", "hello.txt"); // many calls, one printed result
-  await mcpx("exec", 'everything.get_sum({ a: 40, b: 2 })');
+  await mcpx("exec", "everything.get_sum({ a: 40, b: 2 })");
   await mcpx("status");
 } finally {
   await mcpx("stop");

@@ -35,24 +35,27 @@ Deno.test("mcpx run and exec drive server-everything through the generated clien
   await Deno.writeTextFile(`${w.dir}/.mcpx/scripts/echo.ts`, ECHO_SCRIPT);
   await Deno.mkdir(`${w.dir}/sub`);
 
-  await t.step("a named script's result is its stdout; records and stderr go to stderr", async () => {
-    const r = await w.mcpx(["run", "echo", "hi", "there"], { cwd: `${w.dir}/sub` });
-    assert.equal(r.code, 0, r.stderr);
-    const lines = r.stdout.trimEnd().split("\n");
-    assert.deepEqual(JSON.parse(lines[0]), { first: "hi" }, "emit writes one JSON line at once");
-    const result = JSON.parse(lines.slice(1).join("\n"));
-    assert.deepEqual(result.echoed, ["Echo: hi", "Echo: there"]);
-    assert.match(result.sum, /5/);
-    assert.equal(result.cwd, `${w.dir}/sub`, "the script runs in the caller's directory");
-    assert.match(r.stderr, /INFO\s+echoing 2 words extra=kept/);
-    assert.match(r.stderr, /ERROR\s+captured \{not a template\} 42/);
-    assert.match(r.stderr, /^raw stderr line$/m);
-    assert.ok(!r.stderr.includes("\x1e"), "no record marker reaches the terminal");
-    const client = await Deno.readTextFile(`${w.dir}/.mcpx/scripts/mcpx-client.ts`);
-    assert.match(client, /^\/\/ mcpx-client \S+ sha256:[0-9a-f]{64}\n/);
-    assert.match(client, /export const everything: everything_Tools/);
-    await Deno.stat(`${w.dir}/.mcpx/scripts/mcpx-globals.d.ts`);
-  });
+  await t.step(
+    "a named script's result is its stdout; records and stderr go to stderr",
+    async () => {
+      const r = await w.mcpx(["run", "echo", "hi", "there"], { cwd: `${w.dir}/sub` });
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stdout.trimEnd().split("\n");
+      assert.deepEqual(JSON.parse(lines[0]), { first: "hi" }, "emit writes one JSON line at once");
+      const result = JSON.parse(lines.slice(1).join("\n"));
+      assert.deepEqual(result.echoed, ["Echo: hi", "Echo: there"]);
+      assert.match(result.sum, /5/);
+      assert.equal(result.cwd, `${w.dir}/sub`, "the script runs in the caller's directory");
+      assert.match(r.stderr, /INFO\s+echoing 2 words extra=kept/);
+      assert.match(r.stderr, /ERROR\s+captured \{not a template\} 42/);
+      assert.match(r.stderr, /^raw stderr line$/m);
+      assert.ok(!r.stderr.includes("\x1e"), "no record marker reaches the terminal");
+      const client = await Deno.readTextFile(`${w.dir}/.mcpx/scripts/mcpx-client.ts`);
+      assert.match(client, /^\/\/ mcpx-client \S+ sha256:[0-9a-f]{64}\n/);
+      assert.match(client, /export const everything: everything_Tools/);
+      await Deno.stat(`${w.dir}/.mcpx/scripts/mcpx-globals.d.ts`);
+    },
+  );
 
   await t.step("the client is rewritten only when it changes", async () => {
     const path = `${w.dir}/.mcpx/scripts/mcpx-client.ts`;
@@ -107,7 +110,8 @@ Deno.test("mcpx run and exec drive server-everything through the generated clien
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "Echo: from exec\n");
     const s = await w.mcpx(["exec", "-", "a1"], {
-      stdin: 'const r = await tools.everything.echo({ message: Deno.args[0] });\nconsole.log(String(r));\n',
+      stdin:
+        "const r = await tools.everything.echo({ message: Deno.args[0] });\nconsole.log(String(r));\n",
     });
     assert.equal(s.code, 0, s.stderr);
     assert.equal(s.stdout, "Echo: a1\n");
