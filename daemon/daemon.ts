@@ -409,7 +409,6 @@ export class Daemon {
    * @throws {UsageError} for a malformed name; {McpxError} `session-exists` for a taken one.
    */
   sessionNew(name: string | undefined, ttlMs?: number): SessionRow {
-    let session: NamedSession;
     const chosen = name ?? freshSessionName();
     if (!SESSION_NAME.test(chosen)) throw new UsageError(sessionNameProblem(chosen));
     if (this.sessions.get(chosen)) {
@@ -418,7 +417,7 @@ export class Daemon {
         `session "${chosen}" already exists; rejoin it with --session ${chosen}, or end it first with \`mcpx session end ${chosen}\``,
       );
     }
-    session = this.sessions.create(chosen, ttlMs);
+    const session = this.sessions.create(chosen, ttlMs);
     log("info", "session.new", "named session {session} made", {
       session: session.name,
       ...(ttlMs ? { ttlMs } : {}),
