@@ -997,8 +997,17 @@ function makeShadowConsole(): Record<string, ConsoleFn> | null {
   } catch { /* fall through to node:console */ }
   try {
     const nodeConsole = rtProcess?.getBuiltinModule?.("node:console");
-    if (typeof nodeConsole?.Console === "function") {
-      const sink = { write: collect };
+    const nodeStream = rtProcess?.getBuiltinModule?.("node:stream");
+    if (typeof nodeConsole?.Console === "function" && nodeStream?.Writable) {
+      // A real Writable: node's Console drops writes to anything less, silently.
+      // Its write callback runs synchronously, so text arrives before the call returns.
+      const sink = new nodeStream.Writable({
+        decodeStrings: false,
+        write(chunk: unknown, _encoding: string, done: () => void) {
+          collect(chunk);
+          done();
+        },
+      });
       return new nodeConsole.Console({ stdout: sink, stderr: sink, colorMode: false });
     }
   } catch { /* no shadow: plain formatting */ }
