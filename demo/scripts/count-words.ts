@@ -5,8 +5,9 @@
 
 export default async function main(args: string[]) {
   const file = args[0] ?? "hello.txt";
-  const text = String(await fs.read_text_file({ path: `${Deno.cwd()}/${file}` }));
-  const words = text.split(/\s+/).filter(Boolean).length;
+  // Its output schema says the file arrives as `{ content }` (see `mcpx types fs.read_text_file`).
+  const { content } = await fs.read_text_file({ path: `${Deno.cwd()}/${file}` });
+  const words = content.split(/\s+/).filter(Boolean).length;
   log.info("read {file}: {words} words", { file, words });
   await memory.create_entities({
     entities: [{ name: file, entityType: "file", observations: [`${words} words`] }],
