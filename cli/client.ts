@@ -7,8 +7,10 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { generateClient, generateGlobals, writeIfChanged } from "../client/generate.ts";
+import { ensureClient } from "../client/client_file.ts";
 import { dirname, join, resolve } from "../config/posix_path.ts";
+
+const basename = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 import { UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 
@@ -30,12 +32,15 @@ export async function run(
     }
   }
   const { namespaces } = await ctx.namespaces();
-  const text = await generateClient(namespaces, VERSION);
-  const globals = generateGlobals(namespaces.map((n) => n.namespace));
   try {
     await Deno.mkdir(dirname(path), { recursive: true });
-    const wrote = await writeIfChanged(path, text);
-    await writeIfChanged(join(dirname(path), "mcpx-globals.d.ts"), globals);
+    const { wrote } = await ensureClient(
+      namespaces,
+      VERSION,
+      dirname(path),
+      ctx.paths().cacheDir,
+      basename(path),
+    );
     if (await ctx.json()) {
       ctx.io.out(JSON.stringify({ path, written: wrote, namespaces: namespaces.length }) + "\n");
     } else {

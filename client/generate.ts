@@ -19,6 +19,7 @@ import { bundleModule } from "./bundle.ts";
 import { entryDeclaration } from "../discovery/typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "../discovery/types.ts";
 import { jsdoc } from "../discovery/_ts_text.ts";
+import { sha256 } from "./client_file.ts";
 
 /** The first-line marker of a generated client. */
 export const CLIENT_MARKER = "// mcpx-client";
@@ -166,35 +167,4 @@ export function generateGlobals(namespaces: string[]): string {
     "export {};",
   ];
   return lines.join("\n") + "\n";
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/**
- * Writes `text` to `path` unless the file's first line already equals the
- * text's first line (same hash), atomically (temporary file, then rename).
- *
- * @returns True when the file was written.
- * @throws {Deno.errors.PermissionDenied} When the directory is not writable.
- */
-export async function writeIfChanged(path: string, text: string): Promise<boolean> {
-  const firstLine = text.slice(0, text.indexOf("\n"));
-  try {
-    const current = await Deno.readTextFile(path);
-    if (
-      current === text ||
-      current.slice(0, current.indexOf("\n")) === firstLine && firstLine.includes("sha256:")
-    ) {
-      return false;
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
-  return true;
 }

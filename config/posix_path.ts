@@ -74,6 +74,15 @@ export function dirname(path: string): string {
   return path.slice(0, slash);
 }
 
+/** The last part of `path` (trailing slashes ignored), as node:path `basename`. */
+export function basename(path: string): string {
+  let end = path.length;
+  while (end > 1 && path[end - 1] === "/") end--;
+  const trimmed = path.slice(0, end);
+  if (trimmed === "/") return "";
+  return trimmed.slice(trimmed.lastIndexOf("/") + 1);
+}
+
 /** The system's directory for temporary files: `$TMPDIR`, else `/tmp` (as node:os `tmpdir`). */
 export function tmpdir(): string {
   const dir = Deno.env.get("TMPDIR") || Deno.env.get("TMP") || Deno.env.get("TEMP") || "/tmp";

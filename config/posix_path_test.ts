@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as node from "node:path";
-import { dirname, isAbsolute, join, resolve } from "./posix_path.ts";
+import { basename, dirname, isAbsolute, join, resolve } from "./posix_path.ts";
 
 const paths = [
   "",
@@ -28,6 +28,7 @@ const paths = [
 Deno.test("posix_path functions answer as node:path does", () => {
   for (const p of paths) {
     assert.equal(dirname(p), node.dirname(p), `dirname(${JSON.stringify(p)})`);
+    assert.equal(basename(p), node.basename(p), `basename(${JSON.stringify(p)})`);
     assert.equal(isAbsolute(p), node.isAbsolute(p), `isAbsolute(${JSON.stringify(p)})`);
     for (const q of paths) {
       assert.equal(join(p, q), node.join(p, q), `join(${JSON.stringify(p)}, ${JSON.stringify(q)})`);

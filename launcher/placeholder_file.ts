@@ -6,7 +6,7 @@
  * @module
  */
 
-import { basename, resolve } from "node:path";
+import { basename, resolve } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
 import { naturalCompare } from "./natural_order.ts";
 import type { Fill } from "./template.ts";

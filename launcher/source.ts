@@ -6,7 +6,7 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { resolve } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
 import { naturalCompare } from "./natural_order.ts";
 

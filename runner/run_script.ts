@@ -14,7 +14,7 @@ import { findRuntime, permissionFlags, type Runtime, runtimeArgs } from "./runti
 import { exportedNames } from "./exports.ts";
 import { RecordOutput } from "./record_output.ts";
 import { StderrDemux } from "./stderr_demux.ts";
-import { generateClient, generateGlobals, writeIfChanged } from "../client/generate.ts";
+import { ensureClient, sha256, writeIfChanged } from "../client/client_file.ts";
 import { resolveSources } from "../launcher/source.ts";
 import { buildLauncher } from "../launcher/default_template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
@@ -165,13 +165,8 @@ export async function runScript(
 
   // Servers start only now: the client needs every namespace's tools.
   const { namespaces } = await ctx.namespaces();
-  const client = await generateClient(namespaces, VERSION);
   try {
-    await writeIfChanged(clientPath, client);
-    await writeIfChanged(
-      join(scriptDir, "mcpx-globals.d.ts"),
-      generateGlobals(namespaces.map((n) => n.namespace)),
-    );
+    await ensureClient(namespaces, VERSION, scriptDir, ctx.paths().cacheDir);
   } catch (error) {
     throw new UsageError(
       `cannot write the generated client beside the script (${clientPath}): ${
@@ -296,7 +291,11 @@ export async function runScript(
   const exitCode = status.signal ? 128 + signalNumber(status.signal) : status.code;
   const durationMs = Math.round(performance.now() - started);
 
-  if (minted) {
+  const config = await ctx.config();
+  const sessionScoped = config.servers.some((s) =>
+    s.pool.scope === "session" || s.pool.scope === "parent-session"
+  );
+  if (minted && sessionScoped) {
     // The session was this run's alone: its instances go with it.
     try {
       await ctx.request("endSession", { session });
@@ -327,9 +326,4 @@ function signalNumber(signal: Deno.Signal): number {
     SIGTERM: 15,
   };
   return numbers[signal] ?? 1;
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "../config/posix_path.ts";
 import { McpxError, NotFoundError } from "../errors.ts";
 import { nearest } from "../discovery/nearest.ts";
 

@@ -1,0 +1,110 @@
+/**
+ * Keeps `mcpx-client.ts` current beside a script at the cost of a hash and
+ * a one-line read when nothing changed: the generated text is kept in the
+ * cache under a key of everything it is generated from (the namespaces'
+ * view, mcpx's version), and the file beside the script is rewritten only
+ * when its first line (which carries the text's SHA-256) differs. Generation
+ * itself (~7 ms, and the type generator's modules) happens only on a miss.
+ *
+ * @module
+ */
+
+import type { NamespaceEntry } from "../discovery/types.ts";
+import { join } from "../config/posix_path.ts";
+
+/** What {@link ensureClient} did. */
+export interface EnsuredClient {
+  /** The client's path. */
+  path: string;
+  /** True when the file was (re)written. */
+  wrote: boolean;
+}
+
+/**
+ * Makes `<dir>/mcpx-client.ts` and `<dir>/mcpx-globals.d.ts` current for
+ * `namespaces`.
+ *
+ * @param dir The script's directory (or where `mcpx client -o` writes).
+ * @param cacheDir mcpx's cache directory (`<cache>/clients/` holds generated texts).
+ * @throws {Deno.errors.PermissionDenied} and other filesystem errors when `dir` is not writable.
+ */
+export async function ensureClient(
+  namespaces: NamespaceEntry[],
+  version: string,
+  dir: string,
+  cacheDir: string,
+  fileName = "mcpx-client.ts",
+): Promise<EnsuredClient> {
+  const key = (await sha256(JSON.stringify([version, namespaces]))).slice(0, 32);
+  const cached = join(cacheDir, "clients", `${key}.ts`);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(cached);
+  } catch {
+    const { generateClient } = await import("./generate.ts");
+    text = await generateClient(namespaces, version);
+    await Deno.mkdir(join(cacheDir, "clients"), { recursive: true });
+    await atomicWrite(cached, text);
+  }
+  const path = join(dir, fileName);
+  const wrote = await writeIfChanged(path, text);
+  const globalsPath = join(dir, "mcpx-globals.d.ts");
+  if (wrote || !(await exists(globalsPath))) {
+    const { generateGlobals } = await import("./generate.ts");
+    await writeIfChanged(globalsPath, generateGlobals(namespaces.map((n) => n.namespace)));
+  }
+  return { path, wrote };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SHA-256 of a text, as 64 hex digits. */
+export async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function atomicWrite(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  await Deno.writeTextFile(tmp, text);
+  await Deno.rename(tmp, path);
+}
+
+/**
+ * Writes `text` to `path` unless the file already holds it: compared by the
+ * first line when that carries a `sha256:` (a generated file), else whole.
+ * Atomic (temporary file, then rename), so a running script never imports a
+ * half-written client.
+ *
+ * @returns True when the file was written.
+ * @throws {Deno.errors.PermissionDenied} When the directory is not writable.
+ */
+export async function writeIfChanged(path: string, text: string): Promise<boolean> {
+  const firstLine = text.slice(0, text.indexOf("\n") + 1);
+  try {
+    if (firstLine.includes("sha256:")) {
+      using file = await Deno.open(path);
+      const head = new Uint8Array(firstLine.length + 1);
+      let read = 0;
+      while (read < head.length) {
+        const n = await file.read(head.subarray(read));
+        if (n === null) break;
+        read += n;
+      }
+      if (new TextDecoder().decode(head.subarray(0, firstLine.length)) === firstLine) return false;
+    } else if (await Deno.readTextFile(path) === text) {
+      return false;
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  await atomicWrite(path, text);
+  return true;
+}
