@@ -1079,11 +1079,23 @@ function captureConsoleMembers(): void {
   rtConsoleCaptured = true;
   const target = globalThis.console as unknown as Record<string, ConsoleFn>;
   const original: Record<string, ConsoleFn> = {};
-  for (const key of Object.keys(target)) {
+  // Only the members wrapped here are read: bun's console has lazy members
+  // (`Console`) whose first read loads node:console.
+  const wrapped = [
+    ...Object.keys(CONSOLE_LEVELS),
+    "assert",
+    "trace",
+    ...CONSOLE_STDOUT,
+    ...CONSOLE_MARKERS,
+  ];
+  for (const key of wrapped) {
     if (typeof target[key] === "function") original[key] = target[key].bind(target);
   }
-  const shadow = makeShadowConsole();
+  // Made on first use: loading node:console and node:stream costs bun ~12 ms
+  // (measured), which a script that never touches the console should not pay.
+  let shadow: Record<string, ConsoleFn> | null | undefined;
   const format = (method: string, args: unknown[]): string => {
+    if (shadow === undefined) shadow = makeShadowConsole();
     if (!shadow || typeof shadow[method] !== "function") {
       return args.map((a) => (typeof a === "string" ? a : show(a))).join(" ");
     }
