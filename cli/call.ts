@@ -91,6 +91,14 @@ export async function run(
     }
     throw error;
   }
+  const rebuilt = (result as { _meta?: Record<string, { session?: string }> })._meta
+    ?.["mcpx/session-rebuilt"];
+  if (rebuilt) {
+    ctx.io.err(
+      `note: session ${rebuilt.session} had no live ${namespace} instance (the daemon restarted ` +
+        `or it was stopped); a new one was started and its earlier state is gone\n`,
+    );
+  }
   if (options.raw || await ctx.json()) {
     ctx.io.out(JSON.stringify(result, null, 2) + "\n");
     return result.isError ? 1 : 0;
