@@ -17,7 +17,8 @@ export type ReadSource = (url: URL) => Promise<string>;
 
 const IMPORT = /^import\s+(type\s+)?([\s\S]*?)\s+from\s+["'](\.{1,2}\/[^"']+)["'];?[ \t]*\n/gm;
 const BARE_IMPORT = /^import\s+["'](\.{1,2}\/[^"']+)["'];?/m;
-const DECLARATION =
+/** A top-level declaration; group 1 is its name. */
+export const DECLARATION =
   /^(?:export\s+)?(?:declare\s+)?(?:async\s+)?(?:function\*?|const|let|var|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm;
 
 /**

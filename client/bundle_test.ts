@@ -53,11 +53,6 @@ Deno.test("bundleModule refuses a renamed import and a name declared twice", asy
 
 Deno.test("the real client runtime bundles into one module with no imports", async () => {
   const url = new URL("./script_runtime.ts", import.meta.url);
-  try {
-    await Deno.stat(url);
-  } catch {
-    return; // the runtime is not in this checkout yet
-  }
   const text = await bundleModule(url);
   assert.ok(!/^import\s/m.test(text));
   assert.match(text, /export (async )?function callTool/);

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { generateClient, generateGlobals } from "./generate.ts";
+import { toolEntry } from "../discovery/_fixtures.ts";
+import type { NamespaceEntry } from "../discovery/types.ts";
+
+const NAMESPACES: NamespaceEntry[] = [
+  {
+    namespace: "files",
+    server: "files-server",
+    description: "read files",
+    tools: [
+      toolEntry("files", "read_file", "Read a file", {
+        server: "files-server",
+        tool: "read-file",
+        inputSchema: {
+          type: "object",
+          properties: { path: { type: "string", description: "where" } },
+          required: ["path"],
+        },
+        outputSchema: {
+          type: "object",
+          properties: { content: { type: "string" } },
+          required: ["content"],
+        },
+      }),
+      toolEntry("files", "list", "List the folder"),
+    ],
+  },
+  // Named like a runtime export: reachable as tools.search, never shadowing search().
+  { namespace: "search", server: "search", description: "", tools: [toolEntry("search", "web")] },
+];
+
+Deno.test("the generated client type-checks, and each namespace calls its server's real tool names", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const text = await generateClient(NAMESPACES, "9.9.9");
+    assert.match(text, /^\/\/ mcpx-client 9\.9\.9 sha256:[0-9a-f]{64}\n/);
+    assert.ok(!/^import\s/m.test(text), "self-contained");
+    assert.match(
+      text,
+      /read_file\(args: \{[\s\S]*?path: string;[\s\S]*?\}, options\?: CallOptions\): Promise<\{/,
+    );
+    assert.match(text, /list\(args\?: \{/, "a tool with no required argument may be called bare");
+    assert.match(text, /callTool\("files-server", "files", "read-file"/);
+    assert.match(text, /const ns__search: search_Tools/);
+    assert.match(text, /export const tools = \{ files, search: ns__search \}/);
+    await Deno.writeTextFile(`${dir}/mcpx-client.ts`, text);
+    await Deno.writeTextFile(
+      `${dir}/mcpx-globals.d.ts`,
+      generateGlobals(NAMESPACES.map((n) => n.namespace)),
+    );
+    await Deno.writeTextFile(
+      `${dir}/script.ts`,
+      '/// <reference path="./mcpx-globals.d.ts" />\n' +
+        'import tools from "./mcpx-client.ts";\n' +
+        'const r: { content: string } = await files.read_file({ path: "x" });\n' +
+        "await tools.search.web();\nsearch('read');\nconsole.log(r.content);\n",
+    );
+    const check = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", `${dir}/script.ts`],
+      stderr: "piped",
+    }).output();
+    assert.ok(check.success, new TextDecoder().decode(check.stderr));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the client's hash changes with the schemas and with mcpx's version", async () => {
+  const a = await generateClient(NAMESPACES, "1.0.0");
+  const b = await generateClient(NAMESPACES, "1.0.1");
+  const c = await generateClient(NAMESPACES.slice(0, 1), "1.0.0");
+  const first = (t: string) => t.slice(0, t.indexOf("\n"));
+  assert.notEqual(first(a), first(b));
+  assert.notEqual(first(a), first(c));
+  assert.equal(first(a), first(await generateClient(NAMESPACES, "1.0.0")));
+});
