@@ -10,7 +10,7 @@ import type { CliContext } from "./context.ts";
 import { type CallResult, renderResult } from "./render_result.ts";
 import { findTool } from "../discovery/view.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
-import type { ServerSpec } from "../config/types.ts";
+import { listingOf, type ServerSpec } from "../config/types.ts";
 import { needsListing } from "../daemon/schema_cache.ts";
 import { parseDuration } from "../config/duration.ts";
 import { McpxError, UsageError } from "../errors.ts";
@@ -57,10 +57,12 @@ export async function run(
   let { namespaces, cache, disabled } = await ctx.namespaces({ listMissing: false });
   let known = find(namespaces);
   const spec = (await ctx.config()).servers.find((s) => s.name === known?.server);
-  if (known && spec && needsListing(cache?.servers[known.server], spec.poolId)) {
+  // An alias is listed through its target.
+  const listing = spec ? listingOf(spec) : undefined;
+  if (known && listing && needsListing(cache?.servers[listing.name], listing.poolId)) {
     // Never listed: list it first (the call starts it anyway), so a typo is
     // answered with suggestions rather than the server's bare "not found".
-    await ctx.request("list", { servers: [known.server], missingOnly: true });
+    await ctx.request("list", { servers: [listing.name], missingOnly: true });
     ({ namespaces } = await ctx.namespaces({ listMissing: false }));
     known = find(namespaces);
   }
