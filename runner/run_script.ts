@@ -184,14 +184,25 @@ export async function runScript(
     await writeIfChanged(entry, launcherText);
   }
   if (options.typecheck) {
+    // The script as an editor sees it: the globals declared, the client imported.
+    const checkPath = join(launcherDir, `check-${(await sha256(script.path)).slice(0, 16)}.ts`);
+    await Deno.mkdir(launcherDir, { recursive: true });
+    await writeIfChanged(
+      checkPath,
+      `/// <reference path=${JSON.stringify(join(scriptDir, "mcpx-globals.d.ts"))} />\n` +
+        `import ${JSON.stringify(toFileUrl(script.path))};\n`,
+    );
     const check = await new Deno.Command(rt.path, {
-      args: ["check", "--quiet", entry],
+      args: ["check", "--quiet", checkPath],
       cwd: ctx.cwd,
       stdout: "inherit",
       stderr: "inherit",
     }).output();
     if (!check.success) {
-      throw new UsageError(`--typecheck: ${script.path} does not type-check (above); nothing ran`);
+      throw new McpxError(
+        "typecheck-failed",
+        `--typecheck: ${script.path} does not type-check (errors above); nothing ran`,
+      );
     }
   }
 

@@ -154,3 +154,90 @@ Deno.test("a script not found names every place searched", async () => {
   assert.match(r.stderr, /\.mcpx\/scripts\/nothing-here\.\{ts,js\}\s+missing/);
   assert.match(r.stderr, /\.config\/mcpx\/scripts/);
 });
+
+Deno.test("run options: --env, --env-file, --prefix/--suffix, --typecheck, --timeout, --no-launcher", async (t) => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+
+  await t.step("--env and --env-file reach the script; later wins", async () => {
+    await Deno.writeTextFile(`${w.dir}/vars.env`, "A=from-file\nB=file-b\n");
+    await Deno.writeTextFile(
+      `${w.dir}/env.ts`,
+      'export default () => [Deno.env.get("A"), Deno.env.get("B"), Deno.env.get("MCPX_RUNTIME")];\n',
+    );
+    const r = await w.mcpx(["run", "--env-file", "vars.env", "--env", "A=flag", "./env.ts"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), ["flag", "file-b", "deno"]);
+  });
+
+  await t.step(
+    "--prefix runs before the script, --suffix after it even when it throws",
+    async () => {
+      await Deno.writeTextFile(`${w.dir}/hooks.ts`, 'throw new Error("boom");\n');
+      await Deno.writeTextFile(
+        `${w.dir}/suffix.ts`,
+        'console.log("suffix saw ok=" + result.ok + " error=" + result.error?.message);\n',
+      );
+      const r = await w.mcpx([
+        "run",
+        "--prefix",
+        'console.log("prefix for " + script.name);',
+        "--suffix",
+        "suffix.ts",
+        "./hooks.ts",
+      ]);
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout, "prefix for hooks\nsuffix saw ok=false error=boom\n");
+      assert.match(r.stderr, /error: Error: boom/);
+    },
+  );
+
+  await t.step(
+    "--typecheck refuses a script that does not type-check, before running it",
+    async () => {
+      await Deno.writeTextFile(
+        `${w.dir}/typo.ts`,
+        'const n: number = "not a number";\nconsole.log("ran");\n',
+      );
+      await Deno.writeTextFile(
+        `${w.dir}/typed.ts`,
+        'import tools from "./mcpx-client.ts";\nconst n: number = 1;\n' +
+          "export default () => ({ n, namespaces: Object.keys(tools), log: typeof log });\n",
+      );
+      const ok = await w.mcpx(["run", "--typecheck", "./typed.ts"]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.deepEqual(JSON.parse(ok.stdout), { n: 1, namespaces: [], log: "function" });
+      const r = await w.mcpx(["run", "--typecheck", "./typo.ts"]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, /does not type-check/);
+      const plain = await w.mcpx(["run", "./typo.ts"]);
+      assert.equal(plain.stdout, "ran\n", "without --typecheck, types are not checked");
+    },
+  );
+
+  await t.step("--timeout stops a script that runs too long", async () => {
+    await Deno.writeTextFile(
+      `${w.dir}/slow.ts`,
+      "await new Promise((r) => setTimeout(r, 60_000));\n",
+    );
+    const r = await w.mcpx(["run", "--timeout", "1s", "./slow.ts"]);
+    assert.equal(r.code, 143);
+    assert.match(r.stderr, /ran past --timeout 1s/);
+  });
+
+  await t.step("--no-launcher hands the script to the runtime bare", async () => {
+    await Deno.writeTextFile(
+      `${w.dir}/bare.ts`,
+      'console.log(typeof log, typeof tools);\nconsole.error("as is");\nexport default () => 1;\n',
+    );
+    const r = await w.mcpx(["run", "--no-launcher", "./bare.ts"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stdout,
+      "undefined undefined\n",
+      "no globals, and the default export is not called",
+    );
+    assert.equal(r.stderr, "as is\n");
+  });
+});
