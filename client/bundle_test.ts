@@ -57,3 +57,14 @@ Deno.test("the real client runtime bundles into one module with no imports", asy
   assert.ok(!/^import\s/m.test(text));
   assert.match(text, /export (async )?function callTool/);
 });
+
+Deno.test("the client cache's list of runtime inputs is what the bundle reads", async () => {
+  const { RUNTIME_INPUTS } = await import("./client_file.ts");
+  const read: string[] = [];
+  await bundleModule(new URL("./script_runtime.ts", import.meta.url), (url) => {
+    read.push(url.href);
+    return Deno.readTextFile(url);
+  });
+  const expected = RUNTIME_INPUTS.map((i) => new URL(i, import.meta.url).href);
+  assert.deepEqual([...read].sort(), [...expected].sort());
+});

@@ -35,7 +35,7 @@ export async function ensureClient(
   cacheDir: string,
   fileName = "mcpx-client.ts",
 ): Promise<EnsuredClient> {
-  const key = (await sha256(JSON.stringify([version, namespaces]))).slice(0, 32);
+  const key = (await sha256(JSON.stringify([version, runtimeStamp(), namespaces]))).slice(0, 32);
   const cached = join(cacheDir, "clients", `${key}.ts`);
   let text: string;
   try {
@@ -54,6 +54,35 @@ export async function ensureClient(
     await writeIfChanged(globalsPath, generateGlobals(namespaces.map((n) => n.namespace)));
   }
   return { path, wrote };
+}
+
+/**
+ * The modules the client's runtime is bundled from (client/bundle.ts follows
+ * the same imports; a test holds this list to them).
+ */
+export const RUNTIME_INPUTS: readonly string[] = [
+  "./script_runtime.ts",
+  "../discovery/search.ts",
+  "../discovery/stem.ts",
+  "../discovery/words.ts",
+  "../discovery/types.ts",
+  "../logs/record.ts",
+];
+
+/**
+ * Size and modification time of each runtime input, so a checkout whose
+ * runtime changed (same version) never reuses a stale client. Empty where the
+ * sources cannot be stat'ed (a remote or compiled install: the version decides).
+ */
+function runtimeStamp(): string {
+  try {
+    return RUNTIME_INPUTS.map((input) => {
+      const info = Deno.statSync(new URL(input, import.meta.url));
+      return `${info.size}:${info.mtime?.getTime()}`;
+    }).join(",");
+  } catch {
+    return "";
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -260,6 +260,7 @@ export async function callTool(
   if (env.pid !== undefined) body.pid = env.pid;
   if (env.gitDir) body.gitDir = env.gitDir;
   if (env.gitWorkTree) body.gitWorkTree = env.gitWorkTree;
+  if (env.span !== "run-unknown") body.run = env.span;
   const payload = rtEncoder.encode(JSON.stringify(body));
   const head = "POST /v1/call HTTP/1.1\r\nhost: mcpx\r\ncontent-type: application/json\r\n" +
     (CLIENT_VERSION ? `x-mcpx-version: ${CLIENT_VERSION}\r\n` : "") +

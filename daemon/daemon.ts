@@ -227,6 +227,7 @@ export class Daemon {
       tool: realName,
       server: pool.spec.name,
       ...(ctx.session ? { session: ctx.session } : {}),
+      ...(ctx.run ? { run: ctx.run } : {}),
       bytesIn: jsonBytes(args),
     };
     const asked = performance.now();

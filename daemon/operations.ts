@@ -28,6 +28,7 @@ const callerSchema = {
   pid: { type: "integer", description: "the caller's process id" },
   gitDir: { type: "string", description: "the caller's GIT_DIR, when set" },
   gitWorkTree: { type: "string", description: "the caller's GIT_WORK_TREE, when set" },
+  run: { type: "string", description: "the script run making the call (MCPX_RUN)" },
 };
 
 /** The operations, keyed by name (the route is `POST /v1/<name>`). */
@@ -223,5 +224,6 @@ function caller(p: Record<string, unknown>): CallerContext {
     pid: typeof p.pid === "number" ? p.pid : undefined,
     gitDir: typeof p.gitDir === "string" && p.gitDir ? p.gitDir : undefined,
     gitWorkTree: typeof p.gitWorkTree === "string" && p.gitWorkTree ? p.gitWorkTree : undefined,
+    run: typeof p.run === "string" && p.run ? p.run : undefined,
   };
 }

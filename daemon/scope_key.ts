@@ -26,6 +26,8 @@ export interface CallerContext {
   gitDir?: string;
   /** The caller's `GIT_WORK_TREE`, when set (never the daemon's own). */
   gitWorkTree?: string;
+  /** The script run making the call (`MCPX_RUN`), recorded on its call records; not a key. */
+  run?: string;
 }
 
 let callCounter = 0;

@@ -117,6 +117,22 @@ Deno.test("mcpx run and exec drive server-everything through the generated clien
     assert.equal(s.stdout, "Echo: a1\n");
   });
 
+  await t.step("the durable log has each run and the calls it made", async () => {
+    const doc = await w.json(["run", "echo", "logged"]);
+    const records = (await w.json(["log", "-n", "500"])).records.filter((
+      r: { span: string; attrs: { run?: string } },
+    ) => r.span === doc.run || r.attrs.run === doc.run);
+    const events = records.map((r: { event: string }) => r.event);
+    assert.equal(events[0], "run.start");
+    assert.equal(events.at(-1), "run.end");
+    assert.ok(events.includes("log"), "the script's own record is there under its run");
+    assert.equal(events.filter((e: string) => e === "call.end").length, 2, events.join());
+    const { rows } = await w.json(["stats", "sessions"]);
+    const row = rows.find((r: { session?: string }) => r.session === doc.run);
+    assert.equal(row?.kind, "run", JSON.stringify(rows));
+    assert.equal(row.calls, 2);
+  });
+
   await t.step("a missing export lists the ones that exist", async () => {
     const r = await w.mcpx(["run", "--export", "nope", "echo"]);
     assert.equal(r.code, 2);
