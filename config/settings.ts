@@ -177,6 +177,27 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       "Directories (or files) searched for named scripts, ':'-separated, nearest first; an empty entry stands for the built-in places",
   },
   {
+    name: "paths.placeholders",
+    type: "string",
+    default: "",
+    help:
+      "Files or directories of launcher placeholders (@name fills) for scripts, ':'-separated; empty means none",
+  },
+  {
+    name: "plumbing.launcherPlaceholderRepeat",
+    type: "string",
+    default: "",
+    plumbing: true,
+    help: "Launcher placeholders allowed to expand more than once, comma-separated (e.g. entry)",
+  },
+  {
+    name: "plumbing.sourceProbePaths",
+    type: "bool",
+    default: "true",
+    plumbing: true,
+    help: "Read a --prefix/--suffix/--launcher value naming an existing file as that file",
+  },
+  {
     name: "plumbing.version",
     type: "string",
     default: "",

@@ -16,7 +16,9 @@ import { RecordOutput } from "./record_output.ts";
 import { StderrDemux } from "./stderr_demux.ts";
 import { ensureClient, sha256, writeIfChanged } from "../client/client_file.ts";
 import { resolveSources } from "../launcher/source.ts";
-import { buildLauncher } from "../launcher/default_template.ts";
+import { buildLauncher, BUILTIN_PLACEHOLDERS } from "../launcher/default_template.ts";
+import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeholder_file.ts";
+import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
 import { newSpanId } from "../logs/record.ts";
 import { McpxError, UsageError } from "../errors.ts";
@@ -69,10 +71,12 @@ export async function runScript(
   const overrides = await envOverrides(list(options.env), list(options["env-file"]), ctx.cwd);
   problems.push(...overrides.problems);
 
+  const probe = value("plumbing.sourceProbePaths") !== false;
   const fills: Record<string, string[]> = {};
   for (const [flag, key] of SOURCE_OPTIONS) {
     const { sources, problems: found } = await resolveSources(list(options[flag]), {
       cwd: ctx.cwd,
+      probe,
     });
     problems.push(...found.map((p) => `--${flag}: ${p}`));
     fills[key] = sources.map((s) => s.text);
@@ -81,6 +85,7 @@ export async function runScript(
   if (typeof options.launcher === "string") {
     const { sources, problems: found } = await resolveSources([options.launcher], {
       cwd: ctx.cwd,
+      probe,
     });
     problems.push(...found.map((p) => `--launcher: ${p}`));
     template = sources[0]?.text;
@@ -97,6 +102,17 @@ export async function runScript(
       );
     }
   }
+
+  const placeholderPaths = String(value("paths.placeholders")).split(":").filter(Boolean);
+  let placeholders: Record<string, Fill> = {};
+  if (placeholderPaths.length && !noLauncher) {
+    const read = await readPlaceholderFiles(placeholderPaths, { cwd: ctx.cwd });
+    const declared = placeholdersFromFiles(read.files, BUILTIN_PLACEHOLDERS);
+    problems.push(...read.problems, ...declared.problems);
+    placeholders = declared.fills;
+  }
+  const repeatable = String(value("plumbing.launcherPlaceholderRepeat")).split(",")
+    .map((n) => n.trim().replace(/^@/, "")).filter(Boolean);
 
   let source = "";
   try {
@@ -140,6 +156,8 @@ export async function runScript(
           ...(typeof options.export === "string" ? { export: options.export } : {}),
         },
         captureConsole: options["no-capture-console"] !== true,
+        placeholders,
+        repeatable,
         ...(template !== undefined ? { template } : {}),
         ...fills,
       });

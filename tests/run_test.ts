@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { stdioServer, world } from "./_helpers.ts";
+import { DEFAULT_TEMPLATE } from "../launcher/default_template.ts";
 
 const ECHO_SCRIPT = `// Echo each argument through the server.
 import tools, { log } from "./mcpx-client.ts";
@@ -207,6 +208,24 @@ Deno.test("run options: --env, --env-file, --prefix/--suffix, --typecheck, --tim
       assert.match(r.stderr, /error: Error: boom/);
     },
   );
+
+  await t.step("a placeholder declared in a file rearranges the launcher", async () => {
+    await Deno.mkdir(`${w.dir}/holes`);
+    await Deno.writeTextFile(
+      `${w.dir}/holes/timed.ts`,
+      '// @mcpx:placeholder timed(body, label)\n{\n  @body\n  console.log("timed " + @label);\n}\n',
+    );
+    await Deno.writeTextFile(`${w.dir}/value.ts`, "export default () => 7;\n");
+    const template = DEFAULT_TEMPLATE.replace("@entry", '@timed(entry, "the entry")');
+    const env = { MCPX_PATHS_PLACEHOLDERS: `${w.dir}/holes` };
+    const r = await w.mcpx(["run", "--launcher", `@text:${template}`, "./value.ts"], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "timed the entry\n7\n");
+    const typo = template.replace("@suffix", "@sufix");
+    const bad = await w.mcpx(["run", "--launcher", `@text:${typo}`, "./value.ts"], { env });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /@sufix[\s\S]*@suffix/);
+  });
 
   await t.step(
     "--typecheck refuses a script that does not type-check, before running it",
