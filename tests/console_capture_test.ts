@@ -20,7 +20,7 @@ console.error(new Map([["k", 1]]), new Set([1]));
 console.log({ out: true });
 `;
 
-Deno.test("captured console lines equal the unwrapped console's, line for line", async () => {
+Deno.test("captured console lines equal --no-launcher's (the runtime's own), line for line", async () => {
   await using w = await world();
   await w.writeConfig({ mcpServers: {} });
   await Deno.writeTextFile(`${w.dir}/console.ts`, SCRIPT);
@@ -35,6 +35,18 @@ Deno.test("captured console lines equal the unwrapped console's, line for line",
   }).output();
   assert.equal(bare.code, 0);
   const bareText = new TextDecoder().decode(bare.stdout);
+
+  // mcpx run --no-launcher hands the same streams on unchanged.
+  const split = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "./console.ts"],
+    env: w.env,
+    clearEnv: true,
+    cwd: w.dir,
+  }).output();
+  const noLauncher = await w.mcpx(["run", "--no-launcher", "./console.ts"]);
+  assert.equal(noLauncher.code, 0, noLauncher.stderr);
+  assert.equal(noLauncher.stdout, new TextDecoder().decode(split.stdout));
+  assert.equal(noLauncher.stderr, new TextDecoder().decode(split.stderr));
 
   const captured = await w.mcpx(["--json", "run", "--log-level", "debug", "./console.ts"]);
   assert.equal(captured.code, 0, captured.stderr);
