@@ -9,9 +9,15 @@
 import {
   type CallToolResult,
   Client,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
+  type TransportSendOptions,
 } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
 import type { CachedTool } from "../discovery/types.ts";
@@ -357,7 +363,51 @@ function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport
   const requestInit = { headers: spec.headers };
   return spec.transport === "sse"
     ? new SSEClientTransport(url, { requestInit })
-    : new StreamableHTTPClientTransport(url, { requestInit });
+    : new CancellableHTTPClientTransport(url, { requestInit });
+}
+
+/**
+ * Streamable HTTP whose POST of a request is aborted when that request is
+ * cancelled (a timeout or the caller's signal), so a server that accepted the
+ * call and never answers sees its connection close (spec 000, "Cancellation
+ * reaches the transport"). The SDK does this itself only on 2026-era
+ * connections (`requestSignal`); on a 2025-era one it sends
+ * `notifications/cancelled` and leaves the POST open until the instance closes.
+ */
+class CancellableHTTPClientTransport extends StreamableHTTPClientTransport {
+  /** Requests of ours awaiting their response, by JSON-RPC id. */
+  #inFlight = new Map<string | number, AbortController>();
+
+  constructor(...args: ConstructorParameters<typeof StreamableHTTPClientTransport>) {
+    super(...args);
+    // The SDK's Protocol.connect chains its own handler after this one.
+    this.onmessage = (message) => {
+      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+        if (message.id !== undefined) this.#inFlight.delete(message.id);
+      }
+    };
+  }
+
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (options?.requestSignal === undefined && isJSONRPCRequest(message)) {
+      const controller = new AbortController();
+      this.#inFlight.set(message.id, controller);
+      try {
+        return await super.send(message, { ...options, requestSignal: controller.signal });
+      } catch (error) {
+        this.#inFlight.delete(message.id);
+        throw error;
+      }
+    }
+    if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      if (id !== undefined) {
+        this.#inFlight.get(id)?.abort();
+        this.#inFlight.delete(id);
+      }
+    }
+    return await super.send(message, options);
+  }
 }
 
 function startFailureMessage(spec: ServerSpec, error: unknown, stderr: string): string {
