@@ -39,7 +39,7 @@ export async function run(
       VERSION,
       dirname(path),
       ctx.paths().cacheDir,
-      basename(path),
+      { fileName: basename(path), owner: "client" },
     );
     if (await ctx.json()) {
       ctx.io.out(JSON.stringify({ path, written: wrote, namespaces: namespaces.length }) + "\n");

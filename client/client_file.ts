@@ -14,11 +14,25 @@ import { join } from "../config/posix_path.ts";
 
 /** What {@link ensureClient} did. */
 export interface EnsuredClient {
-  /** The client's path. */
+  /** The client beside the script (or where `mcpx client -o` wrote it). */
   path: string;
-  /** True when the file was (re)written. */
+  /**
+   * The same client in the cache, named by what it was generated from: never
+   * rewritten, so a launcher that imports it gets this configuration's
+   * namespaces even while another configuration's run rewrites `path`.
+   */
+  cachedPath: string;
+  /** True when `path` was (re)written. */
   wrote: boolean;
+  /**
+   * Set when `path` is a client written by `mcpx client -o` for other
+   * namespaces, which `mcpx run` leaves alone: a sentence saying so.
+   */
+  kept?: string;
 }
+
+/** The first-line note of a client written by `mcpx client -o` (never replaced by `mcpx run`). */
+export const CHECKED_IN = " (mcpx client -o)";
 
 /**
  * Makes `<dir>/mcpx-client.ts` and `<dir>/mcpx-globals.d.ts` current for
@@ -26,6 +40,8 @@ export interface EnsuredClient {
  *
  * @param dir The script's directory (or where `mcpx client -o` writes).
  * @param cacheDir mcpx's cache directory (`<cache>/clients/` holds generated texts).
+ * @param options `fileName` (default `mcpx-client.ts`); `owner`: `client` marks
+ *   the file as written by `mcpx client -o`, which a later `run` does not replace.
  * @throws {Deno.errors.PermissionDenied} and other filesystem errors when `dir` is not writable.
  */
 export async function ensureClient(
@@ -33,27 +49,61 @@ export async function ensureClient(
   version: string,
   dir: string,
   cacheDir: string,
-  fileName = "mcpx-client.ts",
+  options: { fileName?: string; owner?: "run" | "client" } = {},
 ): Promise<EnsuredClient> {
   const key = (await sha256(JSON.stringify([version, runtimeStamp(), namespaces]))).slice(0, 32);
-  const cached = join(cacheDir, "clients", `${key}.ts`);
+  const cachedPath = join(cacheDir, "clients", `${key}.ts`);
   let text: string;
   try {
-    text = await Deno.readTextFile(cached);
+    text = await Deno.readTextFile(cachedPath);
   } catch {
     const { generateClient } = await import("./generate.ts");
     text = await generateClient(namespaces, version);
     await Deno.mkdir(join(cacheDir, "clients"), { recursive: true });
-    await atomicWrite(cached, text);
+    await atomicWrite(cachedPath, text);
   }
-  const path = join(dir, fileName);
+  const path = join(dir, options.fileName ?? "mcpx-client.ts");
+  if (options.owner === "client") {
+    const newline = text.indexOf("\n");
+    text = text.slice(0, newline) + CHECKED_IN + text.slice(newline);
+  } else {
+    const head = await firstLine(path);
+    if (head?.endsWith(CHECKED_IN)) {
+      const same = head.slice(0, -CHECKED_IN.length) === text.slice(0, text.indexOf("\n"));
+      return {
+        path,
+        cachedPath,
+        wrote: false,
+        ...(same ? {} : {
+          kept: `${path} was written by \`mcpx client -o\` for other namespaces and is left as ` +
+            "it is: an import of it gets those, while the globals come from this configuration; " +
+            "run `mcpx client -o` again to update it",
+        }),
+      };
+    }
+  }
   const wrote = await writeIfChanged(path, text);
   const globalsPath = join(dir, "mcpx-globals.d.ts");
   if (wrote || !(await exists(globalsPath))) {
     const { generateGlobals } = await import("./generate.ts");
     await writeIfChanged(globalsPath, generateGlobals(namespaces.map((n) => n.namespace)));
   }
-  return { path, wrote };
+  return { path, cachedPath, wrote };
+}
+
+/** A file's first line (without the newline), or null when it cannot be read. */
+async function firstLine(path: string): Promise<string | null> {
+  try {
+    using file = await Deno.open(path);
+    const buffer = new Uint8Array(256);
+    const n = await file.read(buffer);
+    if (n === null) return "";
+    const text = new TextDecoder().decode(buffer.subarray(0, n));
+    const end = text.indexOf("\n");
+    return end < 0 ? text : text.slice(0, end);
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -14,9 +14,13 @@ import { findRuntime, permissionFlags, type Runtime, runtimeArgs } from "./runti
 import { exportedNames } from "./exports.ts";
 import { RecordOutput } from "./record_output.ts";
 import { StderrDemux } from "./stderr_demux.ts";
-import { ensureClient, sha256, writeIfChanged } from "../client/client_file.ts";
+import { ensureClient, type EnsuredClient, sha256, writeIfChanged } from "../client/client_file.ts";
 import { resolveSources } from "../launcher/source.ts";
-import { buildLauncher, BUILTIN_PLACEHOLDERS } from "../launcher/default_template.ts";
+import {
+  buildLauncher,
+  BUILTIN_PLACEHOLDERS,
+  type LauncherOptions,
+} from "../launcher/default_template.ts";
 import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeholder_file.ts";
 import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
@@ -143,34 +147,33 @@ export async function runScript(
   const scriptDir = dirname(script.path);
   const clientPath = join(scriptDir, "mcpx-client.ts");
   const launcherDir = join(ctx.paths().cacheDir, "launchers");
-  let launcherText = "";
+  const launcherOptions = (clientUrl: string): LauncherOptions => ({
+    clientUrl,
+    scriptUrl: toFileUrl(script.path),
+    script: {
+      path: script.path,
+      name: script.name,
+      args: script.args,
+      ...(typeof options.export === "string" ? { export: options.export } : {}),
+    },
+    captureConsole: options["no-capture-console"] !== true,
+    placeholders,
+    repeatable,
+    ...(template !== undefined ? { template } : {}),
+    ...fills,
+  });
   if (!noLauncher) {
+    // Checked now with the client's place-holder path; built for real once the client exists.
     try {
-      launcherText = buildLauncher({
-        clientUrl: toFileUrl(clientPath),
-        scriptUrl: toFileUrl(script.path),
-        script: {
-          path: script.path,
-          name: script.name,
-          args: script.args,
-          ...(typeof options.export === "string" ? { export: options.export } : {}),
-        },
-        captureConsole: options["no-capture-console"] !== true,
-        placeholders,
-        repeatable,
-        ...(template !== undefined ? { template } : {}),
-        ...fills,
-      });
+      buildLauncher(launcherOptions(toFileUrl(clientPath)));
     } catch (error) {
       if (!(error instanceof McpxError)) throw error;
       problems.push(error.message);
     }
   }
-  const permissions = permissionFlags(String(value("script.permissions")), {
-    read: [scriptDir, launcherDir],
-    write: [ctx.paths().stateDir],
-  });
-  if ("problem" in permissions) problems.push(permissions.problem);
+  const permissionSetting = String(value("script.permissions"));
+  const checked = permissionFlags(permissionSetting, { read: [], write: [] });
+  if ("problem" in checked) problems.push(checked.problem);
 
   if (problems.length) {
     throw new UsageError(
@@ -183,8 +186,9 @@ export async function runScript(
 
   // Servers start only now: the client needs every namespace's tools.
   const { namespaces } = await ctx.namespaces();
+  let client: EnsuredClient;
   try {
-    await ensureClient(namespaces, VERSION, scriptDir, ctx.paths().cacheDir);
+    client = await ensureClient(namespaces, VERSION, scriptDir, ctx.paths().cacheDir);
   } catch (error) {
     throw new UsageError(
       `cannot write the generated client beside the script (${clientPath}): ${
@@ -192,10 +196,19 @@ export async function runScript(
       }; copy the script to a writable directory, or write the client with \`mcpx client -o\``,
     );
   }
+  if (client.kept) noteBeforeRun(ctx, client.kept);
   const socket = await ctx.daemonSocket();
+  const permissions = permissionFlags(permissionSetting, {
+    read: [scriptDir, launcherDir, socket, dirname(client.cachedPath)],
+    write: [socket],
+    // Deno counts a unix socket connection as net access to `unix:<path>`.
+    net: [`unix:${socket}`],
+  }) as string[];
 
   let entry = script.path;
   if (!noLauncher) {
+    // The launcher imports the cached client, which no other configuration's run rewrites.
+    const launcherText = buildLauncher(launcherOptions(toFileUrl(client.cachedPath)));
     const sha = await sha256(launcherText);
     await Deno.mkdir(launcherDir, { recursive: true });
     entry = join(launcherDir, `${sha.slice(0, 32)}.${rt.name === "node" ? "mts" : "ts"}`);
@@ -241,7 +254,7 @@ export async function runScript(
       cwd: ctx.cwd,
       pid: Deno.pid,
       entry,
-      client: clientPath,
+      client: noLauncher ? clientPath : client.cachedPath,
       configPath: (await ctx.config()).path,
       scriptDirs: script.scriptDirs,
       runtime: rt.name,
@@ -273,7 +286,7 @@ export async function runScript(
 
   const started = performance.now();
   const child = new Deno.Command(rt.path, {
-    args: runtimeArgs(rt, entry, script.args, permissions as string[]),
+    args: runtimeArgs(rt, entry, script.args, permissions),
     cwd: ctx.cwd,
     env,
     clearEnv: true,
@@ -332,6 +345,11 @@ export async function runScript(
   }
   output.end({ exitCode, durationMs, stdout });
   return exitCode;
+}
+
+/** A note from mcpx before the run starts (stderr; under --json it is dropped, not mixed in). */
+function noteBeforeRun(ctx: CliContext, message: string): void {
+  ctx.io.err(`note: ${message}\n`);
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {

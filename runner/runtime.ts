@@ -95,7 +95,7 @@ export async function findRuntime(
  */
 export function permissionFlags(
   setting: string,
-  always: { read: string[]; write: string[] },
+  always: { read: string[]; write: string[]; net?: string[] },
 ): string[] | { problem: string } {
   const value = setting.trim();
   if (value === "" || value === "all") return ["-A"];
@@ -111,6 +111,9 @@ export function permissionFlags(
   const flags = names.map((n) => `--allow-${n}`);
   if (!names.includes("read")) flags.push(`--allow-read=${always.read.join(",")}`);
   if (!names.includes("write")) flags.push(`--allow-write=${always.write.join(",")}`);
+  if (!names.includes("net") && always.net?.length) {
+    flags.push(`--allow-net=${always.net.join(",")}`);
+  }
   if (!names.includes("env")) flags.push("--allow-env");
   return flags;
 }

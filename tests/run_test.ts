@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { stdioServer, world } from "./_helpers.ts";
+import { fixtureServer, stdioServer, world } from "./_helpers.ts";
 import { DEFAULT_TEMPLATE } from "../launcher/default_template.ts";
 
 const ECHO_SCRIPT = `// Echo each argument through the server.
@@ -274,5 +274,63 @@ Deno.test("run options: --env, --env-file, --prefix/--suffix, --typecheck, --tim
       "no globals, and the default export is not called",
     );
     assert.equal(r.stderr, "as is\n");
+  });
+});
+
+Deno.test("scripts shared between configurations: each run gets its own namespaces", async (t) => {
+  await using w = await world();
+  for (const name of ["alpha", "beta"]) {
+    await Deno.mkdir(`${w.dir}/${name}`);
+    await w.writeConfig(
+      { mcpServers: { [name]: fixtureServer() } },
+      `${name}/.mcp.json`,
+    );
+  }
+  const shared = `${w.dir}/.config/mcpx/scripts`;
+  await Deno.mkdir(shared, { recursive: true });
+  await Deno.writeTextFile(
+    `${shared}/which.ts`,
+    "export default async () => [Object.keys(tools), String(await tools[Object.keys(tools)[0]].echo({ text: 'x' }))];\n",
+  );
+
+  await t.step("runs from two configurations at once never see each other's client", async () => {
+    const runs = ["alpha", "beta", "alpha", "beta", "alpha", "beta"].map(async (name) => {
+      const r = await w.mcpx(["run", "which"], { cwd: `${w.dir}/${name}` });
+      assert.equal(r.code, 0, r.stderr);
+      return [name, JSON.parse(r.stdout)[0]];
+    });
+    for (const [name, namespaces] of await Promise.all(runs)) {
+      assert.deepEqual(namespaces, [name]);
+    }
+  });
+
+  await t.step("a client written by `mcpx client -o` is never replaced by a run", async () => {
+    const out = await w.mcpx(["client", "-o", `${w.dir}/checked/`], { cwd: `${w.dir}/alpha` });
+    assert.equal(out.code, 0, out.stderr);
+    const before = await Deno.readTextFile(`${w.dir}/checked/mcpx-client.ts`);
+    await Deno.writeTextFile(
+      `${w.dir}/checked/job.ts`,
+      'import tools from "./mcpx-client.ts";\nexport default () => Object.keys(tools);\n',
+    );
+    const r = await w.mcpx(["run", `${w.dir}/checked/job.ts`], { cwd: `${w.dir}/beta` });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), ["alpha"], "the import gets the checked-in client");
+    assert.match(r.stderr, /written by `mcpx client -o` for other namespaces/);
+    assert.equal(await Deno.readTextFile(`${w.dir}/checked/mcpx-client.ts`), before);
+  });
+
+  await t.step("script.permissions none still reaches the daemon", async () => {
+    const r = await w.mcpx(
+      ["exec", "--script-permissions", "none", 'alpha.echo({ text: "fenced" })'],
+      { cwd: `${w.dir}/alpha` },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /fenced/);
+    const denied = await w.mcpx(
+      ["exec", "--script-permissions", "none", 'Deno.readTextFileSync("/etc/hostname")'],
+      { cwd: `${w.dir}/alpha` },
+    );
+    assert.notEqual(denied.code, 0);
+    assert.match(denied.stderr, /NotCapable|PermissionDenied|Requires read access/);
   });
 });
