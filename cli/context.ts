@@ -256,6 +256,24 @@ export class CliContext {
     });
   }
 
+  /**
+   * The daemon's socket, checked with one `health` request (no timer: arming
+   * one costs a CLI ~6 ms the first time); only when that fails is the daemon
+   * found, started or replaced as {@link daemonSocket} does.
+   */
+  async liveDaemonSocket(): Promise<string> {
+    const socket = await this.existingDaemonSocket();
+    try {
+      await requestDaemon(socket, "health", {}, { version: VERSION });
+      return socket;
+    } catch (error) {
+      const retry = error instanceof DaemonUnavailableError ||
+        (error instanceof McpxError && error.code === "version-mismatch");
+      if (!retry) throw error;
+    }
+    return await this.daemonSocket();
+  }
+
   /** The socket of a running daemon for this configuration, without starting one. */
   async existingDaemonSocket(): Promise<string> {
     const config = await this.config();

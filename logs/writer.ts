@@ -30,6 +30,13 @@ export interface LogWriterOptions {
   retentionMs: number;
   /** The clock (tests). */
   now?: () => number;
+  /**
+   * A writer that lives for one short process (a script run): it neither lists
+   * the folder to find its sequence number (it takes the first name it can
+   * create exclusively) nor prunes (the daemons do). Listing a folder that
+   * holds one file per run costs every run time that grows with the folder.
+   */
+  shortLived?: boolean;
 }
 
 /** The suffix of every log file. */
@@ -143,11 +150,25 @@ export class LogWriter implements Disposable {
     if (day !== this.#day) {
       this.#day = day;
       this.#dayEnd = Date.parse(`${day}T00:00:00.000Z`) + DAY_MS;
-      this.#seq = this.#nextSeq(day);
+      this.#seq = this.#options.shortLived ? 0 : this.#nextSeq(day);
     } else if (this.#path) {
       this.#seq++;
     }
     Deno.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    if (this.#options.shortLived) {
+      // A pid is reused in time: never append to another process's file.
+      for (;; this.#seq++) {
+        this.#path = join(this.dir, `${day}_${this.source}_${this.#seq}${LOG_FILE_SUFFIX}`);
+        try {
+          this.#file = Deno.openSync(this.#path, { createNew: true, append: true, mode: 0o600 });
+          break;
+        } catch (error) {
+          if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+        }
+      }
+      this.#size = 0;
+      return;
+    }
     this.#path = join(this.dir, `${day}_${this.source}_${this.#seq}${LOG_FILE_SUFFIX}`);
     this.#file = Deno.openSync(this.#path, { create: true, append: true, mode: 0o600 });
     this.#size = this.#file.statSync().size;

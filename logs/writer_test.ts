@@ -80,3 +80,29 @@ Deno.test("listLogFiles() orders sequence numbers as numbers", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a short-lived writer takes a fresh file without listing the folder, and never prunes", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const now = () => Date.parse("2026-10-01T12:00:00Z");
+    // An old file of another writer, and a file a dead process of the same pid left.
+    Deno.writeTextFileSync(`${dir}/2026-09-01_daemon-x_0.jsonl`, "{}\n");
+    Deno.utimeSync(`${dir}/2026-09-01_daemon-x_0.jsonl`, 0, 0);
+    Deno.writeTextFileSync(`${dir}/2026-10-01_run-7_0.jsonl`, "old\n");
+    const w = new LogWriter({
+      dir,
+      source: "run-7",
+      maxFileSize: 1 << 20,
+      retentionMs: 1000,
+      now,
+      shortLived: true,
+    });
+    w.write("new\n");
+    w.close();
+    assert.equal(Deno.readTextFileSync(`${dir}/2026-10-01_run-7_0.jsonl`), "old\n");
+    assert.equal(Deno.readTextFileSync(`${dir}/2026-10-01_run-7_1.jsonl`), "new\n");
+    Deno.statSync(`${dir}/2026-09-01_daemon-x_0.jsonl`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -59,6 +59,7 @@ export class RecordOutput {
         source: `run-${Deno.pid}`,
         maxFileSize: options.maxFileSize,
         retentionMs: options.retentionMs,
+        shortLived: true,
       });
     } catch { /* no durable log: the run still happens */ }
   }
