@@ -14,7 +14,7 @@ import { lastFailure } from "../discovery/cache_entry.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
 import { dirname } from "../config/posix_path.ts";
 import { describe, type Instance, SessionLostError } from "./instance.ts";
-import { Pool } from "./pool.ts";
+import { pidAlive, Pool } from "./pool.ts";
 import type { CallerContext } from "./scope_key.ts";
 import {
   emptySchemaCache,
@@ -195,6 +195,15 @@ export class Daemon {
     ctx: CallerContext,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<unknown> {
+    // A script whose `mcpx run` was killed (SIGKILL leaves it no chance to stop
+    // the script) is an orphan: refuse its calls rather than serve a run nobody reads.
+    if (ctx.run && ctx.pid !== undefined && !pidAlive(ctx.pid)) {
+      throw new McpxError(
+        "caller-gone",
+        `the mcpx process (pid ${ctx.pid}) that started run ${ctx.run} has exited, so the ` +
+          `script's calls are refused; start it again with \`mcpx run\``,
+      );
+    }
     const pool = this.poolFor(namespace);
     const realName = this.#realToolName(pool.spec, tool);
     for (const key of [ctx.session, ctx.parentSession]) if (key) this.sessions.touch(key);

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { fixtureServer, stdioServer, world } from "./_helpers.ts";
+import { eventually, fixtureServer, ROOT, stdioServer, world } from "./_helpers.ts";
 import { DEFAULT_TEMPLATE } from "../launcher/default_template.ts";
 
 const ECHO_SCRIPT = `// Echo each argument through the server.
@@ -333,4 +333,45 @@ Deno.test("scripts shared between configurations: each run gets its own namespac
     assert.notEqual(denied.code, 0);
     assert.match(denied.stderr, /NotCapable|PermissionDenied|Requires read access/);
   });
+});
+
+Deno.test("a script whose mcpx run is killed with SIGKILL gets no more calls and ends", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { fx: fixtureServer() } });
+  await Deno.writeTextFile(
+    `${w.dir}/loop.ts`,
+    `Deno.writeTextFileSync("${w.dir}/child.pid", String(Deno.pid));\n` +
+      "for (;;) await fx.echo({ text: 'again' });\n",
+  );
+  const mcpx = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, "run", "./loop.ts"],
+    env: w.env,
+    clearEnv: true,
+    cwd: w.dir,
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let child = 0;
+  assert.ok(
+    await eventually(() => {
+      try {
+        child = Number(Deno.readTextFileSync(`${w.dir}/child.pid`));
+      } catch { /* not yet */ }
+      return child > 0;
+    }, 20_000),
+    "the script started",
+  );
+  mcpx.kill("SIGKILL");
+  await mcpx.status;
+  assert.ok(
+    await eventually(() => {
+      try {
+        Deno.statSync(`/proc/${child}`);
+        return /^[^)]*\) Z/.test(Deno.readTextFileSync(`/proc/${child}/stat`));
+      } catch {
+        return true;
+      }
+    }, 10_000),
+    `the orphaned script (pid ${child}) is still running`,
+  );
 });
