@@ -148,7 +148,8 @@ export const COMMANDS: Command[] = [
   },
   {
     name: "run",
-    usage: "mcpx run <name|path> [args…] [--export NAME] [--runtime deno|bun|node] [--env K=V]",
+    usage:
+      "mcpx run [--export NAME] [--runtime deno|bun|node] [--env K=V] … <name|path> [args…]  (options before the name; after it, everything is the script's)",
     summary: "run a script (a name from `mcpx scripts`, or a path) with the generated client",
     stopAtPositional: true,
     options: SCRIPT_OPTIONS,
@@ -156,7 +157,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: "exec",
-    usage: "mcpx exec '<code>' | - [args…] [--env K=V]",
+    usage: "mcpx exec [--env K=V] … '<code>' | - [args…]",
     summary: "run TypeScript given inline (or on stdin with -); every namespace is a global",
     stopAtPositional: true,
     options: SCRIPT_OPTIONS,

@@ -29,6 +29,8 @@ export interface RecordOutputOptions {
   retentionMs: number;
   /** This run's span id (`run-…`). */
   runId: string;
+  /** A generated script file and what to call it in messages (`mcpx exec`'s code). */
+  alias?: { path: string; as: string };
 }
 
 /** Attributes a terminal line leaves out (they stay in the durable record). */
@@ -165,7 +167,7 @@ export class RecordOutput {
   }
 
   #render(record: LogRecord): string {
-    if (record.event === "run.error") return renderError(record);
+    if (record.event === "run.error") return renderError(record, this.#o.alias);
     switch (this.#o.format) {
       case "json":
         return encodeRecord(record).trimEnd();
@@ -182,19 +184,28 @@ export class RecordOutput {
 }
 
 /** A script's uncaught error: `error: Name: message` and the script's own frames. */
-function renderError(record: LogRecord): string {
+function renderError(record: LogRecord, alias?: { path: string; as: string }): string {
   const error = (record.attrs.error ?? {}) as {
     frames?: { function?: string; file?: string; line?: number; column?: number }[];
   };
+  const place = (file: string) => {
+    const path = file.replace(/^file:\/\//, "");
+    return alias && decodeURI(path) === alias.path ? alias.as : path;
+  };
   const frames = (error.frames ?? [])
-    .filter((f) => f.file && !/mcpx-client\.ts$|\/launchers\/[0-9a-f]+\.m?ts$/.test(f.file))
+    .filter((f) =>
+      f.file && !/mcpx-client\.ts$|\/(?:launchers|clients)\/[0-9a-f]+\.m?ts$/.test(f.file)
+    )
     .slice(0, 8)
     .map((f) =>
-      `    at ${f.function ? `${f.function} (` : ""}${
-        f.file?.replace(/^file:\/\//, "")
-      }:${f.line}:${f.column}${f.function ? ")" : ""}`
+      `    at ${f.function ? `${f.function} (` : ""}${place(f.file!)}:${f.line}:${f.column}${
+        f.function ? ")" : ""
+      }`
     );
-  return [`error: ${record.msg}`, ...frames].join("\n");
+  // Deno reports a module that does not parse as a TypeError wrapping the SyntaxError.
+  let message = record.msg.replace(/^TypeError: (SyntaxError: )/, "$1");
+  if (alias) message = message.replaceAll(`file://${alias.path}`, alias.as);
+  return [`error: ${message}`, ...frames].join("\n");
 }
 
 function logfmt(record: LogRecord): string {

@@ -283,6 +283,9 @@ export async function runScript(
     maxFileSize: Number(value("logging.maxFileSize")),
     retentionMs: Number(value("logging.retention")),
     runId,
+    ...(script.name === "exec" && script.path.includes("/exec/")
+      ? { alias: { path: script.path, as: "<mcpx exec code>" } }
+      : {}),
   });
   output.start({
     script: script.path,
