@@ -111,7 +111,21 @@ export async function run(ctx: CliContext): Promise<number> {
       truncate(r.error ?? r.description, width),
     ]),
   ));
-  for (const problem of problems) ctx.io.err(`warning: ${problem}\n`);
+  // Tools a server lists but mcpx cannot call are said once, briefly: `ls` runs often and an
+  // agent pays for every line (`ls --json` and `types` give each reason).
+  const unusable = problems.filter((p) => p.includes(" is unusable and left out: "));
+  for (const problem of problems) {
+    if (!unusable.includes(problem)) ctx.io.err(`warning: ${problem}\n`);
+  }
+  if (unusable.length) {
+    const names = unusable.map((p) => p.match(/^server "([^"]+)": tool "([^"]+)"/))
+      .map((m) => (m ? `${m[1]}.${m[2]}` : "?"));
+    ctx.io.err(
+      `note: ${names.length} tool${names.length > 1 ? "s" : ""} left out as unusable (${
+        names.join(", ")
+      }); \`mcpx ls --json\` says why\n`,
+    );
+  }
   if (others) ctx.io.out(`\n${others}`);
   const errors = rows.some((r) => r.state === "error");
   ctx.io.out(

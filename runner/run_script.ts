@@ -202,7 +202,7 @@ export async function runScript(
       }; copy the script to a writable directory, or write the client with \`mcpx client -o\``,
     );
   }
-  if (client.kept) noteBeforeRun(ctx, client.kept);
+  if (client.kept && !json) noteBeforeRun(ctx, client.kept);
   const socket = await ctx.liveDaemonSocket();
   const permissions = permissionFlags(permissionSetting, {
     read: [scriptDir, launcherDir, socket, dirname(client.cachedPath)],
