@@ -662,8 +662,8 @@ notes.push(
 if (logFiles !== undefined) {
   notes.push(
     `mcpx's log folder held ${logFiles} files after the mcpx rows: every \`mcpx run\` opens a ` +
-      "file of its own and lists and stats the whole folder when it does (logs/writer.ts), so " +
-      "later rows pay slightly more than earlier ones.",
+      "file of its own, created exclusively without listing the folder (logs/writer.ts " +
+      "`shortLived`), so the count does not slow later rows.",
   );
 }
 for (const [key, x] of Object.entries(r)) {
