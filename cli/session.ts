@@ -87,7 +87,7 @@ async function list(ctx: CliContext): Promise<number> {
       .map((s) => ({ ...s, live: [] }));
   }
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify(rows, null, 2) + "\n");
+    ctx.io.out(JSON.stringify({ sessions: rows }, null, 2) + "\n");
     return 0;
   }
   if (rows.length === 0) {

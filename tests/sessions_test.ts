@@ -136,7 +136,7 @@ interface SessionJson {
 Deno.test("named sessions: new, ls, rejoin with --session, survive mcpx stop, end", async (t) => {
   await using w = await world();
   await w.writeConfig({ mcpServers: { sess: fixtureServer({ mcpx: { scope: "session" } }) } });
-  const ls = () => w.json<SessionJson[]>(["session", "ls"]);
+  const ls = async () => (await w.json<{ sessions: SessionJson[] }>(["session", "ls"])).sessions;
   const echo = (session: string, raw = false) =>
     w.mcpx(["call", "sess.echo", '{"text":"hi"}', "--session", session, ...(raw ? ["--raw"] : [])]);
 
@@ -216,7 +216,8 @@ Deno.test("a named session unused past its ttl ends, with its instances", async 
   assert.equal((await w.mcpx(["call", "sess.echo", '{"text":"x"}', "--session", "brief"])).code, 0);
   assert.ok(
     await eventually(
-      async () => (await w.json<SessionJson[]>(["session", "ls"])).length === 0,
+      async () =>
+        (await w.json<{ sessions: SessionJson[] }>(["session", "ls"])).sessions.length === 0,
       15_000,
     ),
     "the session ended",
