@@ -118,6 +118,19 @@ export async function generateClient(
         }, ${JSON.stringify(tool.tool)}, args ?? {}, options) as Promise<any>,`,
       );
     }
+    // The real name reaches the same function (`ns["get-sum"]`, `ns.class`) unless a
+    // function of that name exists already.
+    const fnNames = new Set(ns.tools.map((t) => t.fn));
+    for (const tool of ns.tools) {
+      if (tool.tool === tool.fn || fnNames.has(tool.tool)) continue;
+      const key = JSON.stringify(tool.tool);
+      members.push(
+        `  /** ${tool.fn} under its real name. */\n  ${key}: ${ns.namespace}_Tools[${
+          JSON.stringify(tool.fn)
+        }];`,
+      );
+      fns.push(`  get ${key}() {\n    return this[${JSON.stringify(tool.fn)}];\n  },`);
+    }
     const type = `${ns.namespace}_Tools`;
     // A namespace named like a runtime export (`log`, `search`…) stays reachable as tools.<ns>.
     const binding = reserved.has(ns.namespace) ? `ns__${ns.namespace}` : ns.namespace;

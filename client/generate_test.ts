@@ -42,6 +42,7 @@ Deno.test("the generated client type-checks, and each namespace calls its server
     );
     assert.match(text, /list\(args\?: \{/, "a tool with no required argument may be called bare");
     assert.match(text, /callTool\("files-server", "files", "read-file"/);
+    assert.match(text, /"read-file": files_Tools\["read_file"\];/, "the real name is typed");
     assert.match(text, /const ns__search: search_Tools/);
     assert.match(text, /export const tools = \{ files, search: ns__search \}/);
     await Deno.writeTextFile(`${dir}/mcpx-client.ts`, text);
@@ -54,7 +55,8 @@ Deno.test("the generated client type-checks, and each namespace calls its server
       '/// <reference path="./mcpx-globals.d.ts" />\n' +
         'import tools from "./mcpx-client.ts";\n' +
         'const r: { content: string } = await files.read_file({ path: "x" });\n' +
-        "await tools.search.web();\nsearch('read');\nconsole.log(r.content);\n",
+        "await tools.search.web();\nsearch('read');\nconsole.log(r.content);\n" +
+        'await files["read-file"]({ path: "y" });\n',
     );
     const check = await new Deno.Command(Deno.execPath(), {
       args: ["check", "--quiet", `${dir}/script.ts`],

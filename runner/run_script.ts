@@ -24,6 +24,7 @@ import {
 import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeholder_file.ts";
 import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
+import { type ResolvedSettings, settingEnvName } from "../config/settings.ts";
 import { newSpanId } from "../logs/record.ts";
 import { McpxError, UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
@@ -271,6 +272,7 @@ export async function runScript(
       logSource: String(value("logging.source")),
       outputJson: json,
     }),
+    ...flagSelection(settings),
     ...overrides.env,
   };
 
@@ -358,6 +360,19 @@ export async function runScript(
   }
   output.end({ exitCode, durationMs, stdout });
   return exitCode;
+}
+
+/**
+ * The profile selection given as flags, as the variables that set it, so an
+ * `mcpx` command the script runs sees the same namespaces as its client.
+ */
+function flagSelection(settings: ResolvedSettings): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["profiles.active", "profiles.skipDefault", "profiles.all"]) {
+    const setting = settings.values[name];
+    if (setting?.source.startsWith("flag:")) env[settingEnvName(name)] = String(setting.value);
+  }
+  return env;
 }
 
 /** The runtime a setting names (the launcher's extension depends on it). */

@@ -22,7 +22,7 @@ export default async function main(args: string[]) {
   emit({ first: args[0] });
   const echoed = [];
   for (const word of args) echoed.push(String(await everything.echo({ message: word })));
-  const sum = await tools.everything.get_sum({ a: 2, b: 3 });
+  const sum = await tools.everything["get-sum"]({ a: 2, b: 3 }); // the real name works too
   return { echoed, sum: String(sum), cwd: Deno.cwd() };
 }
 `;
@@ -374,4 +374,33 @@ Deno.test("a script whose mcpx run is killed with SIGKILL gets no more calls and
     }, 10_000),
     `the orphaned script (pid ${child}) is still running`,
   );
+});
+
+Deno.test("a profile chosen for a run applies to its client and to mcpx commands it runs", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: {
+      base: fixtureServer(),
+      web: fixtureServer({ mcpx: { profiles: ["web"], default: false } }),
+    },
+  });
+  await Deno.writeTextFile(
+    `${w.dir}/nested.ts`,
+    `export default async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--config", ${JSON.stringify(`${ROOT}deno.json`)}, ${
+      JSON.stringify(`${ROOT}cli/main.ts`)
+    }, "--json", "ls"],
+  }).output();
+  const ls = JSON.parse(new TextDecoder().decode(out.stdout));
+  return { client: Object.keys(tools).sort(), nested: ls.namespaces.map((n) => n.namespace).sort() };
+};
+`,
+  );
+  const plain = await w.mcpx(["run", "./nested.ts"]);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.deepEqual(JSON.parse(plain.stdout), { client: ["base"], nested: ["base"] });
+  const web = await w.mcpx(["run", "--profile", "web", "./nested.ts"]);
+  assert.equal(web.code, 0, web.stderr);
+  assert.deepEqual(JSON.parse(web.stdout), { client: ["base", "web"], nested: ["base", "web"] });
 });
