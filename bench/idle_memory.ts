@@ -1,13 +1,30 @@
 /**
  * Memory of a daemon holding 20 idle instances (issue 4, "Tests and
- * measurements"): one stateful fixture server (tests/fixtures/servers/
- * stateful.ts) scoped by session, called once under each of 20 session keys,
- * then left idle. Reports, in MiB, the daemon's RSS and PSS (proportional set
- * size: shared pages divided among the processes sharing them, so the sum
- * over processes is what the machine actually spends) and the same for the
- * 20 server processes together.
+ * measurements"), side by side with the peer (mcporter's keep-alive daemon)
+ * holding the same 20 idle server processes.
  *
- * Usage: `deno run -A bench/idle_memory.ts [--instances 20] [--json]`.
+ * Both sides run the same server command, the stateful fixture
+ * (`deno run -A --config deno.json tests/fixtures/servers/stateful.ts`), 20
+ * times, each process warmed by one `whoami` call and then left idle:
+ *
+ * - mcpx: one server scoped by session (`scope: "session"`), called under 20
+ *   session keys (`--mcpx-layout servers` gives 20 entries instead, as the
+ *   peer has);
+ * - mcporter 0.12.3: 20 entries `state0` … `state19` of that command, all
+ *   kept alive (`MCPORTER_KEEPALIVE=state0,…`), its daemon started with
+ *   `mcporter daemon start` and each entry called once with `mcporter call`.
+ *
+ * For each side it reports, in MiB, RSS and PSS (proportional set size:
+ * shared pages divided among the processes sharing them, so the sum over
+ * processes is what the machine actually spends) of the manager process (the
+ * daemon) and of the 20 server process trees (every descendant of the
+ * daemon), medians over every sample of every round, and mcpx/peer ratios.
+ * The sides run one after the other, never together, so their servers share
+ * no pages with each other.
+ *
+ * Usage: `deno run -A bench/idle_memory.ts [--instances 20] [--rounds 3]
+ * [--samples 3] [--interval 1000] [--mcpx-layout sessions|servers]
+ * [--skip-peer] [--json]`. See bench/README.md, "Idle memory".
  *
  * @module
  */
@@ -15,57 +32,91 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { requestDaemon } from "../client/daemon_request.ts";
+import { atLeast, type Peer, preparePeer } from "./peer.ts";
+import { markdownTable, median } from "./stats.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const USAGE = `usage: deno run -A bench/idle_memory.ts [options]
+
+  --instances N          idle server processes per side (default 20)
+  --rounds N             full setups per side, sides alternating (default 3)
+  --samples N            memory samples per round once idle (default 3)
+  --interval MS          between samples (default 1000)
+  --mcpx-layout L        sessions (default: one server, N session keys) or
+                         servers (N entries, as the peer is configured)
+  --skip-peer            mcpx only (no node/npm needed)
+  --json                 print the result as JSON
+`;
 const { values } = parseArgs({
   args: Deno.args,
-  options: { instances: { type: "string", default: "20" }, json: { type: "boolean" } },
+  options: {
+    instances: { type: "string", default: "20" },
+    rounds: { type: "string", default: "3" },
+    samples: { type: "string", default: "3" },
+    interval: { type: "string", default: "1000" },
+    "mcpx-layout": { type: "string", default: "sessions" },
+    "skip-peer": { type: "boolean" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  },
 });
-const count = Number(values.instances);
+if (values.help) {
+  console.log(USAGE);
+  Deno.exit(0);
+}
+function int(name: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    console.error(`error: --${name} wants an integer ≥ ${min}, got "${value}"\n\n${USAGE}`);
+    Deno.exit(2);
+  }
+  return n;
+}
+const count = int("instances", values.instances!, 1);
+const rounds = int("rounds", values.rounds!, 1);
+const samples = int("samples", values.samples!, 1);
+const interval = int("interval", values.interval!, 0);
+const layout = values["mcpx-layout"];
+if (layout !== "sessions" && layout !== "servers") {
+  console.error(`error: --mcpx-layout is sessions or servers, got "${layout}"\n\n${USAGE}`);
+  Deno.exit(2);
+}
+const log = (line: string) => console.error(line);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const tmp = await Deno.makeTempDir({ prefix: "mcpx-bench-memory-" });
 const mark = crypto.randomUUID();
-const env = {
-  ...Deno.env.toObject(),
-  MCPX_STATE_DIR: `${tmp}/state`,
-  MCPX_CACHE_DIR: `${tmp}/cache`,
-  MCPX_BENCH_MARK: mark,
+const SERVER = {
+  command: Deno.execPath(),
+  args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}tests/fixtures/servers/stateful.ts`],
 };
-delete (env as Record<string, string>).MCPX_SESSION_ID;
-await Deno.writeTextFile(
-  `${tmp}/.mcp.json`,
-  JSON.stringify({
-    mcpServers: {
-      state: {
-        command: Deno.execPath(),
-        args: [
-          "run",
-          "-A",
-          "--config",
-          `${ROOT}deno.json`,
-          `${ROOT}tests/fixtures/servers/stateful.ts`,
-        ],
-        mcpx: { scope: "session", max: count, idleTimeout: "1h" },
-      },
-    },
-  }),
-);
-const mcpx = async (...args: string[]) => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
-    env,
-    clearEnv: true,
-    cwd: tmp,
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  if (!out.success) {
-    throw new Error(`mcpx ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  }
-  return text;
-};
+const names = Array.from({ length: count }, (_, i) => `state${i}`);
+/**
+ * Entry i of a config with one entry per server. mcpx runs identical entries
+ * (same command, arguments and environment) as one shared process, so each
+ * entry gets its own `BENCH_INSTANCE`; mcporter's config gets the same.
+ */
+const entry = (i: number) => ({ ...SERVER, env: { BENCH_INSTANCE: String(i) } });
+
+/** The caller's environment without mcpx's or mcporter's own variables. */
+const base: Record<string, string> = {};
+for (const [k, v] of Object.entries(Deno.env.toObject())) {
+  if (!/^(MCPX_|MCPORTER_)/.test(k)) base[k] = v;
+}
+base.MCPX_BENCH_MARK = mark; // inherited by both daemons; see sweep()
+
+// ---------------------------------------------------------------- /proc
+
+/** RSS (VmRSS) and PSS (smaps_rollup) in KiB. */
+interface Mem {
+  rss: number;
+  pss: number;
+}
+const ZERO: Mem = { rss: 0, pss: 0 };
+const add = (a: Mem, b: Mem): Mem => ({ rss: a.rss + b.rss, pss: a.pss + b.pss });
 
 /** VmRSS and Pss of a process, in KiB (0 when gone). */
-function memoryKiB(pid: number): { rss: number; pss: number } {
+function memoryKiB(pid: number): Mem {
   const field = (text: string, name: string) =>
     Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? 0);
   try {
@@ -74,14 +125,45 @@ function memoryKiB(pid: number): { rss: number; pss: number } {
       pss: field(Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`), "Pss"),
     };
   } catch {
-    return { rss: 0, pss: 0 };
+    return { ...ZERO };
   }
 }
 
+/** pid → parent pid, start time (to tell a reused pid from ours), and whether it is a zombie. */
+function processTable(): Map<number, { ppid: number; start: string; zombie: boolean }> {
+  const table = new Map<number, { ppid: number; start: string; zombie: boolean }>();
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      table.set(Number(entry.name), {
+        ppid: Number(rest[1]),
+        start: rest[19],
+        zombie: rest[0] === "Z",
+      });
+    } catch { /* gone */ }
+  }
+  return table;
+}
+
+/** The manager's children, each with its whole subtree (pids, child first). */
+function serverTrees(manager: number): number[][] {
+  const table = processTable();
+  const children = new Map<number, number[]>();
+  for (const [pid, { ppid }] of table) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  const subtree = (pid: number): number[] => [
+    pid,
+    ...(children.get(pid) ?? []).flatMap(subtree),
+  ];
+  return (children.get(manager) ?? []).map(subtree);
+}
+
+/** Processes carrying this run's marker (the daemons, and mcpx's servers). */
 function marked(): number[] {
   const pids: number[] = [];
   for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
+    if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
     try {
       const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
       if (environ.split("\0").includes(`MCPX_BENCH_MARK=${mark}`)) pids.push(Number(entry.name));
@@ -90,61 +172,423 @@ function marked(): number[] {
   return pids;
 }
 
-const mib = (kib: number) => Math.round(kib / 102.4) / 10;
-try {
-  await mcpx("call", "state.whoami", "{}", "--session", "s0");
-  const { daemons } = JSON.parse(await mcpx("daemons", "--json")) as {
-    daemons: { pid: number; socket: string }[];
-  };
-  const daemon = daemons[0];
-  const idleDaemon = memoryKiB(daemon.pid); // one instance, before the others
-  for (let i = 1; i < count; i++) {
-    await requestDaemon(daemon.socket, "call", {
-      namespace: "state",
-      tool: "whoami",
-      arguments: {},
-      session: `s${i}`,
-    });
+/**
+ * Every process this run started that is still alive: the marked ones and
+ * the descendants seen under a daemon (mcporter starts its servers with a
+ * minimal environment, so they do not carry the marker).
+ */
+const seen = new Map<number, string>();
+function remember(pids: number[]): void {
+  const table = processTable();
+  for (const pid of pids) {
+    const p = table.get(pid);
+    if (p) seen.set(pid, p.start);
   }
-  await new Promise((r) => setTimeout(r, 2000)); // let them settle idle
-  const servers = marked().filter((pid) => pid !== daemon.pid);
-  const d = memoryKiB(daemon.pid);
-  const each = servers.map(memoryKiB);
-  const sum = (k: "rss" | "pss") => each.reduce((a, m) => a + m[k], 0);
-  const result = {
-    instances: servers.length,
-    daemon: { rssMiB: mib(d.rss), pssMiB: mib(d.pss), rssMiBWithOneInstance: mib(idleDaemon.rss) },
-    servers: {
-      rssMiB: mib(sum("rss")),
-      pssMiB: mib(sum("pss")),
-      rssMiBEach: mib(sum("rss") / (servers.length || 1)),
-      pssMiBEach: mib(sum("pss") / (servers.length || 1)),
-    },
+}
+async function sweep(when: string, graceMs = 5000): Promise<number[]> {
+  const alive = () => {
+    const table = processTable();
+    const ours = new Set(marked());
+    for (const [pid, start] of seen) if (table.get(pid)?.start === start) ours.add(pid);
+    return [...ours].filter((pid) => table.has(pid) && !table.get(pid)!.zombie);
   };
-  if (values.json) console.log(JSON.stringify(result, null, 2));
-  else {
-    console.log(
-      `daemon holding ${servers.length} idle instances (stateful fixture, deno ${Deno.version.deno})`,
-    );
-    console.log("| process | RSS MiB | PSS MiB |");
-    console.log("| --- | --- | --- |");
-    console.log(`| daemon | ${result.daemon.rssMiB} | ${result.daemon.pssMiB} |`);
-    console.log(
-      `| daemon with its first instance only | ${result.daemon.rssMiBWithOneInstance} | - |`,
-    );
-    console.log(
-      `| ${servers.length} servers, total | ${result.servers.rssMiB} | ${result.servers.pssMiB} |`,
-    );
-    console.log(
-      `| one server, mean | ${result.servers.rssMiBEach} | ${result.servers.pssMiBEach} |`,
+  // The stop commands return before the daemons and servers have exited.
+  for (const until = Date.now() + graceMs; alive().length && Date.now() < until;) await sleep(100);
+  const first = alive();
+  if (first.length) {
+    const cmd = (pid: number) => {
+      try {
+        return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim();
+      } catch {
+        return "?";
+      }
+    };
+    log(
+      `${when}: stopping ${first.length} leftover process(es): ${
+        first.map((p) => `${p} ${cmd(p)}`).join("; ")
+      }`,
     );
   }
-} finally {
-  await mcpx("stop").catch(() => "");
-  for (const pid of marked()) {
+  for (const pid of first) {
+    try {
+      Deno.kill(pid, "SIGTERM");
+    } catch { /* gone */ }
+  }
+  if (first.length) await sleep(1000);
+  for (const pid of alive()) {
     try {
       Deno.kill(pid, "SIGKILL");
     } catch { /* gone */ }
   }
+  return first;
+}
+
+// ---------------------------------------------------------------- commands
+
+async function run(
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    env,
+    clearEnv: true,
+    cwd,
+    stdin: "null",
+    signal: AbortSignal.timeout(120_000),
+  }).output();
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { ok: out.success, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+const mcpxArgv = (...args: string[]) => [
+  Deno.execPath(),
+  "run",
+  "-A",
+  "--config",
+  `${ROOT}deno.json`,
+  `${ROOT}cli/main.ts`,
+  ...args,
+];
+
+// ---------------------------------------------------------------- one side
+
+/** One memory sample of a manager and its server trees, in KiB. */
+interface Sample {
+  manager: Mem;
+  servers: Mem;
+  trees: number;
+  processes: number;
+}
+function sample(manager: number): Sample {
+  const trees = serverTrees(manager);
+  remember(trees.flat());
+  return {
+    manager: memoryKiB(manager),
+    servers: trees.flat().map(memoryKiB).reduce(add, ZERO),
+    trees: trees.length,
+    processes: trees.flat().length,
+  };
+}
+
+/** What one round of one side measured. */
+interface Round {
+  /** The manager right after its first server was warmed. */
+  firstOnly: Mem;
+  samples: Sample[];
+  /** Anything that went differently from the plan (e.g. fewer servers held). */
+  problems: string[];
+}
+
+async function idleSamples(manager: number): Promise<Sample[]> {
+  await sleep(2000); // let them settle idle
+  const out: Sample[] = [];
+  for (let i = 0; i < samples; i++) {
+    if (i) await sleep(interval);
+    out.push(sample(manager));
+  }
+  return out;
+}
+
+async function mcpxRound(n: number): Promise<Round> {
+  const dir = `${tmp}/mcpx-${n}`;
+  await Deno.mkdir(dir, { recursive: true });
+  const env = { ...base, MCPX_STATE_DIR: `${dir}/state`, MCPX_CACHE_DIR: `${dir}/cache` };
+  const servers = layout === "sessions"
+    ? { state: { ...SERVER, mcpx: { scope: "session", max: count, idleTimeout: "1h" } } }
+    : Object.fromEntries(
+      names.map((name, i) => [name, { ...entry(i), mcpx: { idleTimeout: "1h" } }]),
+    );
+  await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify({ mcpServers: servers }));
+  const target = (i: number) =>
+    layout === "sessions"
+      ? { namespace: "state", session: `s${i}` }
+      : { namespace: names[i], session: undefined };
+  const mcpx = async (...args: string[]) => {
+    const out = await run(mcpxArgv(...args), env, dir);
+    if (!out.ok) throw new Error(`mcpx ${args.join(" ")}: ${out.stderr}`);
+    return out.stdout;
+  };
+  try {
+    const first = target(0);
+    await mcpx(
+      "call",
+      `${first.namespace}.whoami`,
+      "{}",
+      ...(first.session ? ["--session", first.session] : []),
+    );
+    const { daemons } = JSON.parse(await mcpx("daemons", "--json")) as {
+      daemons: { pid: number; socket: string }[];
+    };
+    const daemon = daemons[0];
+    remember([daemon.pid]);
+    const firstOnly = memoryKiB(daemon.pid);
+    for (let i = 1; i < count; i++) {
+      const t = target(i);
+      await requestDaemon(daemon.socket, "call", {
+        namespace: t.namespace,
+        tool: "whoami",
+        arguments: {},
+        ...(t.session ? { session: t.session } : {}),
+      });
+    }
+    const got = await idleSamples(daemon.pid);
+    const problems = got[0].trees === count
+      ? []
+      : [`mcpx daemon had ${got[0].trees} child processes, expected ${count}`];
+    return { firstOnly, samples: got, problems };
+  } finally {
+    await run(mcpxArgv("stop"), env, dir).catch(() => undefined);
+    await sweep("after mcpx stop");
+  }
+}
+
+async function peerRound(peer: Peer, n: number): Promise<Round> {
+  const dir = `${tmp}/peer-${n}`;
+  await Deno.mkdir(dir, { recursive: true });
+  const config = `${dir}/mcporter.json`;
+  // `imports: []` stops mcporter from merging editor configs found under $HOME.
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({
+      mcpServers: Object.fromEntries(names.map((name, i) => [name, entry(i)])),
+      imports: [],
+    }),
+  );
+  const env = {
+    ...base,
+    XDG_STATE_HOME: `${dir}/state`,
+    XDG_CACHE_HOME: `${dir}/cache`,
+    XDG_CONFIG_HOME: `${dir}/config`,
+    XDG_DATA_HOME: `${dir}/data`,
+    MCPORTER_KEEPALIVE: names.join(","),
+    NO_COLOR: "1",
+  };
+  const mcporter = (...args: string[]) =>
+    run([peer.node, peer.bin, "--config", config, ...args], env, dir);
+  const describe = (what: string, o: { stdout: string; stderr: string }) =>
+    `\`${what}\`: ${(o.stdout + o.stderr).trim().split("\n").slice(-6).join(" / ")}`;
+  try {
+    const start = await mcporter("daemon", "start");
+    if (!start.ok) throw new Error(describe("mcporter daemon start", start));
+    const metaDir = `${dir}/state/mcporter/daemon`;
+    const meta = [...Deno.readDirSync(metaDir)].find((e) => e.name.endsWith(".json"));
+    if (!meta) throw new Error(`mcporter daemon start left no metadata in ${metaDir}`);
+    const { pid } = JSON.parse(await Deno.readTextFile(`${metaDir}/${meta.name}`)) as {
+      pid: number;
+    };
+    remember([pid]);
+    const problems: string[] = [];
+    let firstOnly = ZERO;
+    for (let i = 0; i < count; i++) {
+      const out = await mcporter("call", `${names[i]}.whoami`);
+      const served = Number(out.stdout.trim());
+      if (!out.ok || !serverTrees(pid).some((t) => t.includes(served))) {
+        problems.push(
+          describe(`mcporter call ${names[i]}.whoami`, out) +
+            " (answer not from a process under the daemon)",
+        );
+      }
+      if (i === 0) firstOnly = memoryKiB(pid);
+    }
+    const got = await idleSamples(pid);
+    const status = await mcporter("daemon", "status");
+    const connected = (status.stdout.match(/: connected/g) ?? []).length;
+    if (connected !== count || got[0].trees !== count) {
+      problems.push(
+        `mcporter held ${got[0].trees} server process trees (daemon status: ${connected} ` +
+          `connected); ${describe("mcporter daemon status", status)}`,
+      );
+    }
+    return { firstOnly, samples: got, problems };
+  } finally {
+    await mcporter("daemon", "stop").catch(() => undefined);
+    await sweep("after mcporter daemon stop");
+  }
+}
+
+// ---------------------------------------------------------------- run
+
+const onSignal = async () => {
+  log("\ninterrupted: stopping what the bench started");
+  await sweep("interrupted", 0);
+  await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  Deno.exit(130);
+};
+for (const s of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(s, onSignal);
+
+const mcpxRounds: Round[] = [];
+const peerRounds: Round[] = [];
+const notes: string[] = [];
+let peer: Peer | undefined;
+let peerProblem: string | undefined;
+let failure: unknown;
+try {
+  if (values["skip-peer"]) peerProblem = "skipped (--skip-peer)";
+  else {
+    const prepared = await preparePeer(log);
+    if (typeof prepared === "string") peerProblem = prepared;
+    else {
+      peer = prepared;
+      if (peer.engines && !atLeast(peer.nodeVersion, peer.engines.replace(/^[>=^~ ]+/, ""))) {
+        notes.push(
+          `mcporter ${peer.version} declares engines.node ${peer.engines}; this machine's node ` +
+            `is ${peer.nodeVersion}. Its daemon held the servers and answered every call here.`,
+        );
+      }
+    }
+  }
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? ["mcpx", "peer"] : ["peer", "mcpx"];
+    for (const side of order) {
+      if (side === "mcpx") {
+        log(`round ${r + 1}/${rounds}: mcpx (${layout}) warming ${count} servers`);
+        mcpxRounds.push(await mcpxRound(r));
+      } else if (peer) {
+        log(`round ${r + 1}/${rounds}: mcporter warming ${count} servers`);
+        peerRounds.push(await peerRound(peer, r));
+      }
+    }
+  }
+} catch (error) {
+  failure = error;
+} finally {
+  await sweep("at the end");
   await Deno.remove(tmp, { recursive: true }).catch(() => {});
 }
+
+// ---------------------------------------------------------------- report
+
+const mib = (kib: number) => Math.round(kib / 102.4) / 10;
+type Metric = (r: Round, s: Sample) => Mem;
+/** Median over every sample of every round, in MiB. */
+function med(rs: Round[], metric: Metric): { rssMiB: number; pssMiB: number } | undefined {
+  const all = rs.flatMap((r) => r.samples.map((s) => metric(r, s)));
+  if (!all.length) return undefined;
+  return {
+    rssMiB: mib(median(all.map((m) => m.rss))),
+    pssMiB: mib(median(all.map((m) => m.pss))),
+  };
+}
+const trees = (rs: Round[]) => rs[0]?.samples[0]?.trees ?? 0;
+const rows: [string, string, Metric][] = [
+  ["manager", "daemon process", (_, s) => s.manager],
+  ["managerFirstOnly", "daemon with its first server only", (r) => r.firstOnly],
+  ["servers", "server process trees, total", (_, s) => s.servers],
+  [
+    "serverEach",
+    "one server tree, mean",
+    (_, s) => ({ rss: s.servers.rss / (s.trees || 1), pss: s.servers.pss / (s.trees || 1) }),
+  ],
+  ["total", "daemon + server trees", (_, s) => add(s.manager, s.servers)],
+];
+const result = {
+  instances: count,
+  rounds,
+  samplesPerRound: samples,
+  mcpxLayout: layout,
+  deno: Deno.version.deno,
+  node: peer?.nodeVersion,
+  peer: peer ? `mcporter ${peer.version}` : { unavailable: peerProblem },
+  mcpx: {
+    serverTrees: trees(mcpxRounds),
+    processes: mcpxRounds[0]?.samples[0]?.processes ?? 0,
+    ...Object.fromEntries(rows.map(([key, , m]) => [key, med(mcpxRounds, m)])),
+    problems: mcpxRounds.flatMap((r) => r.problems),
+  },
+  ...(peer
+    ? {
+      mcporter: {
+        serverTrees: trees(peerRounds),
+        processes: peerRounds[0]?.samples[0]?.processes ?? 0,
+        ...Object.fromEntries(rows.map(([key, , m]) => [key, med(peerRounds, m)])),
+        problems: peerRounds.flatMap((r) => r.problems),
+      },
+    }
+    : {}),
+  notes,
+  ...(failure ? { failure: String((failure as Error).message ?? failure) } : {}),
+};
+const fmt = (v: number | undefined) => v === undefined ? "—" : v.toFixed(1);
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || b === 0 ? "—" : `${(a / b).toFixed(2)}×`;
+
+if (values.json) console.log(JSON.stringify(result, null, 2));
+else {
+  const out: string[] = [];
+  const n = mcpxRounds.length * samples;
+  out.push(
+    `Idle memory, MiB: ${count} idle stateful-fixture servers per side, each warmed by one ` +
+      `call; medians over ${n} samples (${mcpxRounds.length} rounds × ${samples}); ` +
+      `deno ${Deno.version.deno}` + (peer ? `, node ${peer.nodeVersion}` : ""),
+    "",
+  );
+  /** The totals row names how many trees each side held (the same count, normally). */
+  const label = (l: string) => {
+    if (!l.startsWith("server process trees")) return l;
+    const [a, b] = [trees(mcpxRounds), trees(peerRounds)];
+    return !peer || a === b ? `${a} ${l}` : `${l} (mcpx ${a}, peer ${b})`;
+  };
+  if (peer) {
+    const header = [
+      "process",
+      "mcpx RSS",
+      "peer RSS",
+      "RSS mcpx/peer",
+      "mcpx PSS",
+      "peer PSS",
+      "PSS mcpx/peer",
+    ];
+    out.push(markdownTable(
+      header,
+      rows.map(([, l, metric]) => {
+        const a = med(mcpxRounds, metric);
+        const b = med(peerRounds, metric);
+        return [
+          label(l),
+          fmt(a?.rssMiB),
+          fmt(b?.rssMiB),
+          ratio(a?.rssMiB, b?.rssMiB),
+          fmt(a?.pssMiB),
+          fmt(b?.pssMiB),
+          ratio(a?.pssMiB, b?.pssMiB),
+        ];
+      }),
+    ));
+  } else {
+    out.push(markdownTable(
+      ["process", "RSS MiB", "PSS MiB"],
+      rows.map(([, l, metric]) => {
+        const a = med(mcpxRounds, metric);
+        return [label(l), fmt(a?.rssMiB), fmt(a?.pssMiB)];
+      }),
+    ));
+  }
+  out.push(
+    "",
+    `mcpx: ${
+      layout === "sessions"
+        ? `one server entry, scope "session", called under ${count} session keys`
+        : `${count} server entries`
+    }; ${result.mcpx.processes} processes in its server trees.`,
+  );
+  if (peer) {
+    out.push(
+      `peer: mcporter ${peer.version} keep-alive daemon, ${count} entries (MCPORTER_KEEPALIVE=` +
+        `state0,…,state${
+          count - 1
+        }), \`mcporter daemon start\` then \`mcporter call stateN.whoami\` ` +
+        `each; ${result.mcporter?.processes ?? 0} processes in its server trees.`,
+    );
+  }
+  const problems = [...result.mcpx.problems, ...(result.mcporter?.problems ?? [])];
+  const all = [
+    ...(peerProblem ? [`Peer not measured: ${peerProblem}.`] : []),
+    ...(failure ? [`The bench stopped early: ${result.failure}`] : []),
+    ...problems,
+    ...notes,
+  ];
+  if (all.length) out.push("", ...all.map((l) => `- ${l}`));
+  console.log(out.join("\n"));
+}
+Deno.exit(failure ? 1 : 0);
