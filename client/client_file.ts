@@ -135,7 +135,8 @@ function runtimeStamp(): string {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether something (a file, a directory, a link) is at `path`. */
+export async function exists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
     return true;

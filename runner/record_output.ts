@@ -234,7 +234,8 @@ function parsedOrText(stdout: string): unknown {
   }
 }
 
-function concat(chunks: Uint8Array[]): Uint8Array {
+/** The chunks as one array, in order. */
+export function concat(chunks: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let offset = 0;
   for (const c of chunks) {

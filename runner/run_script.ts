@@ -12,9 +12,15 @@ import type { CliContext } from "../cli/context.ts";
 import { envOverrides } from "./env_pairs.ts";
 import { findRuntime, permissionFlags, type Runtime, runtimeArgs } from "./runtime.ts";
 import { exportedNames } from "./exports.ts";
-import { RecordOutput } from "./record_output.ts";
+import { concat, RecordOutput } from "./record_output.ts";
 import { StderrDemux } from "./stderr_demux.ts";
-import { ensureClient, type EnsuredClient, sha256, writeIfChanged } from "../client/client_file.ts";
+import {
+  ensureClient,
+  type EnsuredClient,
+  exists,
+  sha256,
+  writeIfChanged,
+} from "../client/client_file.ts";
 import { resolveSources } from "../launcher/source.ts";
 import {
   buildLauncher,
@@ -380,28 +386,9 @@ function rtName(setting: string): string {
   return setting === "auto" ? "deno" : setting;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** A note from mcpx before the run starts (stderr; under --json it is dropped, not mixed in). */
 function noteBeforeRun(ctx: CliContext, message: string): void {
   ctx.io.err(`note: ${message}\n`);
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
 }
 
 function signalNumber(signal: Deno.Signal): number {

@@ -184,14 +184,19 @@ export function stdioServer(
 }
 
 /**
- * A server entry for `mcpServers` that starts our fixture server
- * (tests/fixtures/servers/misbehaving.ts: echo, sleep, hang, crash) over stdio.
+ * A server entry for `mcpServers` that starts one of our fixture servers over
+ * stdio: by default tests/fixtures/servers/misbehaving.ts (echo, sleep, hang,
+ * crash); `fixture: "stateful"` is stateful.ts (remember, recall, whoami).
  *
  * @param options `env` and `mcpx` go into the entry as given; `extraArgs` follow the script.
  */
 export function fixtureServer(
-  options: { env?: Record<string, string>; mcpx?: Record<string, unknown>; extraArgs?: string[] } =
-    {},
+  options: {
+    env?: Record<string, string>;
+    mcpx?: Record<string, unknown>;
+    extraArgs?: string[];
+    fixture?: "misbehaving" | "stateful";
+  } = {},
 ): {
   command: string;
   args: string[];
@@ -205,7 +210,7 @@ export function fixtureServer(
       "-A",
       "--config",
       `${ROOT}deno.json`,
-      `${ROOT}tests/fixtures/servers/misbehaving.ts`,
+      `${ROOT}tests/fixtures/servers/${options.fixture ?? "misbehaving"}.ts`,
       ...(options.extraArgs ?? []),
     ],
     ...(options.env ? { env: options.env } : {}),

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ROOT, world } from "./_helpers.ts";
+import { fixtureServer, world } from "./_helpers.ts";
 import { runtimeBinary } from "./_runtimes.ts";
 
 const SCRIPT = `// Remembers its argument in a session-scoped server.
@@ -24,17 +24,7 @@ for (const runtime of ["deno", "bun", "node"] as const) {
     await using w = await world();
     await w.writeConfig({
       mcpServers: {
-        stateful: {
-          command: Deno.execPath(),
-          args: [
-            "run",
-            "-A",
-            "--config",
-            `${ROOT}deno.json`,
-            `${ROOT}tests/fixtures/servers/stateful.ts`,
-          ],
-          mcpx: { scope: "session" },
-        },
+        stateful: fixtureServer({ fixture: "stateful", mcpx: { scope: "session" } }),
       },
     });
     await Deno.writeTextFile(`${w.dir}/state.ts`, SCRIPT);

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { requestDaemon } from "../client/daemon_request.ts";
-import { eventually, ROOT, world } from "./_helpers.ts";
+import { eventually, fixtureServer, world } from "./_helpers.ts";
 
 const SESSIONS = 4;
 const CALLERS_PER_SESSION = 2;
@@ -25,17 +25,7 @@ Deno.test({
     await using w = await world();
     await w.writeConfig({
       mcpServers: {
-        state: {
-          command: Deno.execPath(),
-          args: [
-            "run",
-            "-A",
-            "--config",
-            `${ROOT}deno.json`,
-            `${ROOT}tests/fixtures/servers/stateful.ts`,
-          ],
-          mcpx: { scope: "session", max: SESSIONS },
-        },
+        state: fixtureServer({ fixture: "stateful", mcpx: { scope: "session", max: SESSIONS } }),
       },
     });
     // One CLI call starts the daemon and lists the server.
