@@ -36,7 +36,7 @@ export interface World extends AsyncDisposable {
   /** Runs `mcpx <args>` with cwd `dir` (or `options.cwd`). */
   mcpx(
     args: string[],
-    options?: { stdin?: string; cwd?: string; env?: Record<string, string> },
+    options?: { stdin?: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number },
   ): Promise<RunResult>;
   /** Like `mcpx`, but parses stdout as JSON (adds `--json`); throws with stderr on failure. */
   json<T = any>(
@@ -79,6 +79,8 @@ export async function world(): Promise<World> {
       return path;
     },
     async mcpx(args, options = {}) {
+      // A bounded command is killed, and the test fails, when it outlives its limit.
+      const limit = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
       const child = new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
         env: { ...env, ...options.env },
@@ -87,6 +89,7 @@ export async function world(): Promise<World> {
         stdin: options.stdin === undefined ? "null" : "piped",
         stdout: "piped",
         stderr: "piped",
+        ...(limit ? { signal: limit } : {}),
       }).spawn();
       if (options.stdin !== undefined) {
         const writer = child.stdin.getWriter();
@@ -95,11 +98,19 @@ export async function world(): Promise<World> {
       }
       const out = await child.output();
       const decoder = new TextDecoder();
-      return {
+      const result = {
         code: out.code,
         stdout: decoder.decode(out.stdout),
         stderr: decoder.decode(out.stderr),
       };
+      if (limit?.aborted) {
+        throw new Error(
+          `mcpx ${
+            args.join(" ")
+          } took over ${options.timeoutMs} ms and was killed:\n${result.stderr}`,
+        );
+      }
+      return result;
     },
     async json(args, options) {
       const result = await self.mcpx(["--json", ...args], options);

@@ -170,33 +170,8 @@ async function copyTree(from: string, to: string): Promise<void> {
  * the suite (what it left behind carries the world's mark and goes with the
  * world).
  */
-async function mcpxWithin(w: World, args: string[], ms = COMMAND_MS): Promise<RunResult> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
-      env: w.env,
-      clearEnv: true,
-      cwd: w.dir,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: controller.signal,
-    }).output();
-    const decoder = new TextDecoder();
-    const result = {
-      code: out.code,
-      stdout: decoder.decode(out.stdout),
-      stderr: decoder.decode(out.stderr),
-    };
-    if (controller.signal.aborted) {
-      throw new Error(`mcpx ${args.join(" ")} took over ${ms} ms:\n${result.stderr}`);
-    }
-    return result;
-  } finally {
-    clearTimeout(timer);
-  }
+function mcpxWithin(w: World, args: string[], ms = COMMAND_MS): Promise<RunResult> {
+  return w.mcpx(args, { timeoutMs: ms });
 }
 
 /** Parses stdout as exactly one JSON document: nothing before or after it. */

@@ -28,28 +28,9 @@ async function mcpx(
   args: string[],
   limitMs = RUN_LIMIT_MS,
 ): Promise<RunResult & { ms: number }> {
-  const limit = AbortSignal.timeout(limitMs);
   const started = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
-    env: w.env,
-    clearEnv: true,
-    cwd: w.dir,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: limit,
-  }).output();
-  const ms = performance.now() - started;
-  const decoder = new TextDecoder();
-  const result = {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-    ms,
-  };
-  assert.ok(!limit.aborted, `mcpx ${args.join(" ")} ran past ${limitMs} ms:\n${result.stderr}`);
-  return result;
+  const result = await w.mcpx(args, { timeoutMs: limitMs });
+  return { ...result, ms: performance.now() - started };
 }
 
 /** `mcpx --json <args>` in world `w`, bounded like {@link mcpx}, parsed. */
