@@ -30,12 +30,27 @@
  */
 
 import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
 import { requestDaemon } from "../client/daemon_request.ts";
-import { atLeast, type Peer, preparePeer } from "./peer.ts";
+import type { Peer } from "./peer.ts";
 import { markdownTable, median } from "./stats.ts";
+import {
+  choosePeer,
+  counter,
+  enginesNote,
+  helpAndExit,
+  log,
+  markedProcesses,
+  MARKER_VAR,
+  mcpx as mcpxArgv,
+  onInterrupt,
+  output,
+  ROOT,
+  sleep,
+  strippedEnv,
+  terminate,
+  xdgHomes,
+} from "./_world.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const USAGE = `usage: deno run -A bench/idle_memory.ts [options]
 
   --instances N          idle server processes per side (default 20)
@@ -50,42 +65,29 @@ const USAGE = `usage: deno run -A bench/idle_memory.ts [options]
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    instances: { type: "string", default: "20" },
-    rounds: { type: "string", default: "3" },
-    samples: { type: "string", default: "3" },
-    interval: { type: "string", default: "1000" },
+    instances: { type: "string" },
+    rounds: { type: "string" },
+    samples: { type: "string" },
+    interval: { type: "string" },
     "mcpx-layout": { type: "string", default: "sessions" },
     "skip-peer": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
-if (values.help) {
-  console.log(USAGE);
-  Deno.exit(0);
-}
-function int(name: string, value: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) {
-    console.error(`error: --${name} wants an integer ≥ ${min}, got "${value}"\n\n${USAGE}`);
-    Deno.exit(2);
-  }
-  return n;
-}
-const count = int("instances", values.instances!, 1);
-const rounds = int("rounds", values.rounds!, 1);
-const samples = int("samples", values.samples!, 1);
-const interval = int("interval", values.interval!, 0);
+helpAndExit(values.help, USAGE);
+const int = counter(USAGE);
+const count = int("instances", values.instances, 20);
+const rounds = int("rounds", values.rounds, 3);
+const samples = int("samples", values.samples, 3);
+const interval = int("interval", values.interval, 1000, 0);
 const layout = values["mcpx-layout"];
 if (layout !== "sessions" && layout !== "servers") {
   console.error(`error: --mcpx-layout is sessions or servers, got "${layout}"\n\n${USAGE}`);
   Deno.exit(2);
 }
-const log = (line: string) => console.error(line);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 const tmp = await Deno.makeTempDir({ prefix: "mcpx-bench-memory-" });
-const mark = crypto.randomUUID();
+const marker = crypto.randomUUID();
 const SERVER = {
   command: Deno.execPath(),
   args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}tests/fixtures/servers/stateful.ts`],
@@ -98,12 +100,8 @@ const names = Array.from({ length: count }, (_, i) => `state${i}`);
  */
 const entry = (i: number) => ({ ...SERVER, env: { BENCH_INSTANCE: String(i) } });
 
-/** The caller's environment without mcpx's or mcporter's own variables. */
-const base: Record<string, string> = {};
-for (const [k, v] of Object.entries(Deno.env.toObject())) {
-  if (!/^(MCPX_|MCPORTER_)/.test(k)) base[k] = v;
-}
-base.MCPX_BENCH_MARK = mark; // inherited by both daemons; see sweep()
+/** The caller's environment without mcpx's or mcporter's own variables, and the run marker. */
+const base = { ...strippedEnv(), [MARKER_VAR]: marker }; // inherited by both daemons; see sweep()
 
 // ---------------------------------------------------------------- /proc
 
@@ -159,19 +157,6 @@ function serverTrees(manager: number): number[][] {
   return (children.get(manager) ?? []).map(subtree);
 }
 
-/** Processes carrying this run's marker (the daemons, and mcpx's servers). */
-function marked(): number[] {
-  const pids: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
-    try {
-      const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
-      if (environ.split("\0").includes(`MCPX_BENCH_MARK=${mark}`)) pids.push(Number(entry.name));
-    } catch { /* gone or not ours */ }
-  }
-  return pids;
-}
-
 /**
  * Every process this run started that is still alive: the marked ones and
  * the descendants seen under a daemon (mcporter starts its servers with a
@@ -188,14 +173,13 @@ function remember(pids: number[]): void {
 async function sweep(when: string, graceMs = 5000): Promise<number[]> {
   const alive = () => {
     const table = processTable();
-    const ours = new Set(marked());
+    const ours = new Set(markedProcesses(marker)); // the daemons, and mcpx's servers
     for (const [pid, start] of seen) if (table.get(pid)?.start === start) ours.add(pid);
     return [...ours].filter((pid) => table.has(pid) && !table.get(pid)!.zombie);
   };
   // The stop commands return before the daemons and servers have exited.
   for (const until = Date.now() + graceMs; alive().length && Date.now() < until;) await sleep(100);
-  const first = alive();
-  if (first.length) {
+  return await terminate(alive, (first) => {
     const cmd = (pid: number) => {
       try {
         return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim();
@@ -208,19 +192,7 @@ async function sweep(when: string, graceMs = 5000): Promise<number[]> {
         first.map((p) => `${p} ${cmd(p)}`).join("; ")
       }`,
     );
-  }
-  for (const pid of first) {
-    try {
-      Deno.kill(pid, "SIGTERM");
-    } catch { /* gone */ }
-  }
-  if (first.length) await sleep(1000);
-  for (const pid of alive()) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* gone */ }
-  }
-  return first;
+  });
 }
 
 // ---------------------------------------------------------------- commands
@@ -230,26 +202,9 @@ async function run(
   env: Record<string, string>,
   cwd: string,
 ): Promise<{ ok: boolean; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    env,
-    clearEnv: true,
-    cwd,
-    stdin: "null",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { ok: out.success, stdout: text(out.stdout), stderr: text(out.stderr) };
+  const out = await output(argv, env, cwd, 120_000);
+  return { ok: out.code === 0, stdout: out.stdout, stderr: out.stderr };
 }
-const mcpxArgv = (...args: string[]) => [
-  Deno.execPath(),
-  "run",
-  "-A",
-  "--config",
-  `${ROOT}deno.json`,
-  `${ROOT}cli/main.ts`,
-  ...args,
-];
 
 // ---------------------------------------------------------------- one side
 
@@ -357,10 +312,7 @@ async function peerRound(peer: Peer, n: number): Promise<Round> {
   );
   const env = {
     ...base,
-    XDG_STATE_HOME: `${dir}/state`,
-    XDG_CACHE_HOME: `${dir}/cache`,
-    XDG_CONFIG_HOME: `${dir}/config`,
-    XDG_DATA_HOME: `${dir}/data`,
+    ...xdgHomes(dir),
     MCPORTER_KEEPALIVE: names.join(","),
     NO_COLOR: "1",
   };
@@ -409,13 +361,12 @@ async function peerRound(peer: Peer, n: number): Promise<Round> {
 
 // ---------------------------------------------------------------- run
 
-const onSignal = async () => {
+onInterrupt(async () => {
   log("\ninterrupted: stopping what the bench started");
   await sweep("interrupted", 0);
   await Deno.remove(tmp, { recursive: true }).catch(() => {});
   Deno.exit(130);
-};
-for (const s of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(s, onSignal);
+});
 
 const mcpxRounds: Round[] = [];
 const peerRounds: Round[] = [];
@@ -424,20 +375,10 @@ let peer: Peer | undefined;
 let peerProblem: string | undefined;
 let failure: unknown;
 try {
-  if (values["skip-peer"]) peerProblem = "skipped (--skip-peer)";
-  else {
-    const prepared = await preparePeer(log);
-    if (typeof prepared === "string") peerProblem = prepared;
-    else {
-      peer = prepared;
-      if (peer.engines && !atLeast(peer.nodeVersion, peer.engines.replace(/^[>=^~ ]+/, ""))) {
-        notes.push(
-          `mcporter ${peer.version} declares engines.node ${peer.engines}; this machine's node ` +
-            `is ${peer.nodeVersion}. Its daemon held the servers and answered every call here.`,
-        );
-      }
-    }
-  }
+  ({ peer, problem: peerProblem } = await choosePeer(values["skip-peer"]));
+  const note = peer &&
+    enginesNote(peer, "Its daemon held the servers and answered every call here.");
+  if (note) notes.push(note);
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? ["mcpx", "peer"] : ["peer", "mcpx"];
     for (const side of order) {

@@ -10,15 +10,29 @@
  */
 
 import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
-import { markdownTable, ms, ratio, summarize, type Summary } from "./stats.ts";
-import { detectTimer, shellQuote, time, type Timer } from "./timer.ts";
-import { atLeast, type Peer, PEER_DIR, preparePeer } from "./peer.ts";
+import { markdownTable, ms, ratio, type Summary } from "./stats.ts";
+import { detectTimer, type Timer } from "./timer.ts";
+import type { Peer } from "./peer.ts";
+import {
+  CALL_ARGS,
+  checkOnce,
+  choosePeer,
+  counter,
+  createWorld,
+  enginesNote,
+  helpAndExit,
+  loadNote,
+  log,
+  machineAndCommit,
+  mcpx,
+  RESULTS,
+  ROOT,
+  SERVER_PACKAGE,
+  type Target,
+  timed,
+  WORLD_FLAGS,
+} from "./_world.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const RESULTS = `${ROOT}bench/results/`;
-const SERVER_PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31";
-const CALL_ARGS = '{"message":"hi"}';
 /** A command whose checked run takes longer than this gets --slow-runs. */
 const SLOW_MS = 250;
 
@@ -40,213 +54,28 @@ const USAGE =
 
 const { values: flags } = parseArgs({
   args: Deno.args,
-  options: {
-    runs: { type: "string" },
-    "slow-runs": { type: "string" },
-    warmup: { type: "string" },
-    quick: { type: "boolean" },
-    "skip-peer": { type: "boolean" },
-    "keep-node-ca-certs": { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  },
+  options: WORLD_FLAGS,
 });
-if (flags.help) {
-  console.log(USAGE);
-  Deno.exit(0);
-}
-function count(name: string, value: string | undefined, fallback: number, min = 1): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) {
-    console.error(`error: --${name} wants an integer ≥ ${min}, got "${value}"\n\n${USAGE}`);
-    Deno.exit(2);
-  }
-  return n;
-}
+helpAndExit(flags.help, USAGE);
+const count = counter(USAGE);
 const runs = count("runs", flags.runs, flags.quick ? 5 : 20);
 const slowRuns = count("slow-runs", flags["slow-runs"], flags.quick ? 3 : Math.min(runs, 8));
 const warmup = count("warmup", flags.warmup, flags.quick ? 1 : 3, 0);
 const slowWarmup = Math.min(warmup, 1);
 
-const log = (line: string) => console.error(line);
 const started = performance.now();
 const loadStart = Deno.loadavg();
 
 // ---------------------------------------------------------------- the world
 
-const original = Deno.env.toObject();
-const tmp = await Deno.makeTempDir({ prefix: "mcpx-bench-" });
-const configPath = `${tmp}/mcp.json`;
-const marker = crypto.randomUUID();
-
-// One plain `.mcp.json`-style file for both tools. `imports: []` stops
-// mcporter from merging editor configs (Cursor, Claude, …) from $HOME; mcpx
-// ignores the key.
-await Deno.writeTextFile(
-  configPath,
-  JSON.stringify(
-    {
-      mcpServers: {
-        everything: { command: "npx", args: ["-y", SERVER_PACKAGE, "stdio"] },
-      },
-      imports: [],
-    },
-    null,
-    2,
-  ) + "\n",
-);
+const world = await createWorld({
+  prefix: "mcpx-bench-",
+  keepNodeCaCerts: flags["keep-node-ca-certs"],
+});
+const { tmp, original, env, keepAliveEnv, caStripped, exec, mcporter, show } = world;
 await Deno.writeTextFile(`${tmp}/empty.ts`, "");
 await Deno.writeTextFile(`${tmp}/empty.mjs`, "");
-
-/** Deno's own cache stays the user's (XDG_CACHE_HOME would otherwise move it). */
-async function denoDir(): Promise<string> {
-  if (original.DENO_DIR) return original.DENO_DIR;
-  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
-  return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
-}
-
-const hermetic: Record<string, string> = {};
-for (const [k, v] of Object.entries(original)) {
-  if (!/^(MCPX_|MCPORTER_)/.test(k)) hermetic[k] = v;
-}
-Object.assign(hermetic, {
-  XDG_STATE_HOME: `${tmp}/state`,
-  XDG_CACHE_HOME: `${tmp}/cache`,
-  XDG_CONFIG_HOME: `${tmp}/config`,
-  XDG_DATA_HOME: `${tmp}/data`,
-  DENO_DIR: await denoDir(),
-  MCPX_CONFIG: configPath,
-  MCPX_BENCH_RUN: marker, // every process the bench starts inherits it; see sweep()
-  NO_COLOR: "1",
-});
-/** For the one-time download of the server package: network allowed. */
-const setupEnv = { ...hermetic };
-/** Everything measured: npm offline (loopback only), no update checks. */
-const env: Record<string, string> = {
-  ...hermetic,
-  npm_config_offline: "true",
-  npm_config_update_notifier: "false",
-};
-const caStripped = !!env.NODE_EXTRA_CA_CERTS && !flags["keep-node-ca-certs"];
-if (caStripped) delete env.NODE_EXTRA_CA_CERTS;
-const keepAliveEnv = { ...env, MCPORTER_KEEPALIVE: "everything" };
-
-const mcpx = (...args: string[]) => [
-  Deno.execPath(),
-  "run",
-  "-A",
-  "--config",
-  `${ROOT}deno.json`,
-  `${ROOT}cli/main.ts`,
-  ...args,
-];
 let peer: Peer | undefined;
-const mcporter = (...args: string[]) => [peer!.node, peer!.bin, "--config", configPath, ...args];
-
-/** argv as a reader would type it: repo-relative, `$TMP` for the bench folder. */
-function show(argv: string[]): string {
-  return shellQuote(argv)
-    .replaceAll(Deno.execPath(), "deno")
-    .replaceAll(`${PEER_DIR}node_modules/mcporter/`, "bench/.peer/node_modules/mcporter/")
-    .replaceAll(ROOT, "")
-    .replaceAll(tmp, "$TMP");
-}
-
-interface Exec {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-/** Set on SIGINT/SIGTERM: nothing new starts except the cleanup's stop commands. */
-let interrupted = false;
-class Interrupted extends Error {
-  constructor() {
-    super("interrupted");
-  }
-}
-
-async function exec(
-  argv: string[],
-  e: Record<string, string>,
-  timeoutMs = 60_000,
-  duringCleanup = false,
-): Promise<Exec> {
-  if (interrupted && !duringCleanup) throw new Interrupted();
-  try {
-    const out = await new Deno.Command(argv[0], {
-      args: argv.slice(1),
-      env: e,
-      clearEnv: true,
-      cwd: tmp,
-      stdin: "null",
-      signal: AbortSignal.timeout(timeoutMs),
-    }).output();
-    const text = (b: Uint8Array) => new TextDecoder().decode(b);
-    return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
-  } catch (error) {
-    return { code: -1, stdout: "", stderr: String(error) };
-  }
-}
-
-// ---------------------------------------------------------------- cleanup
-
-/** Processes carrying this run's marker: daemons and servers the bench started. */
-async function benchProcesses(): Promise<number[]> {
-  const pids: number[] = [];
-  try {
-    for await (const entry of Deno.readDir("/proc")) {
-      const pid = Number(entry.name);
-      if (!Number.isInteger(pid) || pid === Deno.pid) continue;
-      try {
-        const environ = await Deno.readTextFile(`/proc/${pid}/environ`);
-        if (environ.split("\0").includes(`MCPX_BENCH_RUN=${marker}`)) pids.push(pid);
-      } catch { /* gone, or not ours to read */ }
-    }
-  } catch { /* no /proc (not Linux): rely on the stop commands */ }
-  return pids;
-}
-
-async function sweep(): Promise<number[]> {
-  const pids = await benchProcesses();
-  for (const pid of pids) {
-    try {
-      Deno.kill(pid, "SIGTERM");
-    } catch { /* gone */ }
-  }
-  if (pids.length) await new Promise((r) => setTimeout(r, 1000));
-  for (const pid of await benchProcesses()) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* gone */ }
-  }
-  return pids;
-}
-
-let cleaning: Promise<void> | undefined;
-/** Stops everything the bench started; every caller awaits the same run of it. */
-function cleanup(): Promise<void> {
-  return cleaning ??= stopEverything();
-}
-async function stopEverything(): Promise<void> {
-  log("cleaning up: mcpx stop, mcporter daemon stop, leftover processes, temp folder");
-  await exec(mcpx("stop"), env, 30_000, true);
-  if (peer) await exec(mcporter("daemon", "stop"), keepAliveEnv, 30_000, true);
-  const leftovers = await sweep();
-  if (leftovers.length) {
-    log(`stopped ${leftovers.length} leftover process(es) the bench started: ${leftovers}`);
-  }
-  await Deno.remove(tmp, { recursive: true }).catch(() => {});
-}
-
-const onSignal = async () => {
-  if (interrupted) return;
-  interrupted = true;
-  log("\ninterrupted: stopping what the bench started");
-  await cleanup();
-  Deno.exit(130);
-};
-const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM"];
-for (const s of signals) Deno.addSignalListener(s, onSignal);
 
 // ---------------------------------------------------------------- measuring
 
@@ -278,51 +107,22 @@ interface Row {
 }
 
 let timer: Timer;
-let exportCount = 0;
 
 async function measure(name: string, side: Side): Promise<void> {
   let slow = side.slow ?? false;
   if (side.expect || side.prepare) {
     if (side.prepare) await exec(side.prepare, side.env);
-    const t = performance.now();
-    const once = await exec(side.argv, side.env, 120_000);
-    if (performance.now() - t > SLOW_MS) slow = true;
-    const bad = once.code !== 0
-      ? `exit ${once.code}: ${(once.stderr || once.stdout).trim().split("\n").slice(-3).join(" ")}`
-      : side.expect && !side.expect.test(once.stdout)
-      ? `unexpected output (wanted ${side.expect}): ${once.stdout.trim().slice(0, 200)}`
-      : undefined;
-    if (bad) {
-      side.result = { error: bad };
-      log(`  ${name}: FAILED before timing — ${bad}`);
+    const once = await checkOnce(world, name, side.argv, side.env, side.expect);
+    if (once.ms > SLOW_MS) slow = true;
+    if (once.error) {
+      side.result = { error: once.error };
       return;
     }
   }
-  if (interrupted) throw new Interrupted();
   const r = slow ? slowRuns : runs;
   const w = slow ? slowWarmup : warmup;
-  const t0 = performance.now();
-  const timing = await time(timer, {
-    cmd: side.argv,
-    env: side.env,
-    cwd: tmp,
-    runs: r,
-    warmup: w,
-    prepare: side.prepare,
-    exportPath: `${tmp}/hyperfine-${++exportCount}.json`,
-  });
-  if ("error" in timing) {
-    side.result = { error: timing.error };
-    log(`  ${name}: FAILED — ${timing.error.split("\n")[0]}`);
-    return;
-  }
-  const summary = summarize(timing.timesMs);
-  side.result = { summary, timesMs: timing.timesMs, runs: r, warmup: w };
-  log(
-    `  ${name.padEnd(44)} median ${ms(summary.median).padStart(7)} ms  p90 ${
-      ms(summary.p90).padStart(7)
-    } ms  (${r} runs, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-  );
+  const timing = await timed(world, timer, name, 44, { ...side, runs: r, warmup: w });
+  side.result = "error" in timing ? timing : { ...timing, runs: r, warmup: w };
 }
 
 function daemonRecords(): string[] {
@@ -482,23 +282,17 @@ try {
       `temp folder ${tmp}`,
   );
 
-  if (flags["skip-peer"]) {
-    peerProblem = "skipped (--skip-peer)";
-  } else {
-    const prepared = await preparePeer(log);
-    if (typeof prepared === "string") {
-      peerProblem = prepared;
-      log(`peer unavailable: ${prepared}`);
-    } else {
-      peer = prepared;
-      fillPeer();
-      if (peer.engines && !atLeast(peer.nodeVersion, peer.engines.replace(/^[>=^~ ]+/, ""))) {
-        notes.push(
-          `mcporter ${peer.version} declares engines.node ${peer.engines}; this machine's node is ` +
-            `${peer.nodeVersion}. It ran every measured job correctly here (outputs are checked).`,
-        );
-      }
-    }
+  ({ peer, problem: peerProblem } = await choosePeer(flags["skip-peer"], {
+    logUnavailable: true,
+  }));
+  if (peer) {
+    world.peer = peer;
+    fillPeer();
+    const note = enginesNote(
+      peer,
+      "It ran every measured job correctly here (outputs are checked).",
+    );
+    if (note) notes.push(note);
   }
   if (caStripped) {
     notes.push(
@@ -508,11 +302,7 @@ try {
     );
   }
 
-  log("setup: fetching the server package once, warming deno's module cache");
-  const fetched = await exec(["npx", "-y", SERVER_PACKAGE, "stdio"], setupEnv, 300_000);
-  if (fetched.code !== 0) throw new Error(`npx ${SERVER_PACKAGE} failed: ${fetched.stderr.trim()}`);
-  const version = await exec(mcpx("--version"), env, 300_000);
-  if (version.code !== 0) throw new Error(`mcpx --version failed: ${version.stderr.trim()}`);
+  await world.prime();
 
   log("setup: first mcpx ls lists the server through a new daemon and fills the schema cache");
   const first = await exec(mcpx("ls"), env, 120_000);
@@ -555,28 +345,18 @@ try {
       await measure(`mcporter ${job(id).label}`, peerSide(id));
     }
 
-    log("mcporter, keep-alive daemon warm (MCPORTER_KEEPALIVE=everything)");
-    const start = await exec(mcporter("daemon", "start"), keepAliveEnv, 120_000);
-    const primed = await exec(mcporter("call", "everything.echo", "message=hi"), keepAliveEnv);
-    const status = await exec(mcporter("daemon", "status"), keepAliveEnv);
-    if (start.code !== 0 || primed.code !== 0 || !/everything: connected/.test(status.stdout)) {
-      const why = `mcporter daemon did not come up: ${status.stdout.trim()} ${start.stderr.trim()}`;
-      for (const id of ["ls-warm", "types-warm", "call-warm"]) peerSide(id).result = { error: why };
-      log(`  ${why}`);
-    } else {
-      for (const id of ["ls-warm", "types-warm", "call-warm"]) {
-        await measure(`mcporter ${job(id).label}`, peerSide(id));
-      }
-    }
-    await exec(mcporter("daemon", "stop"), keepAliveEnv, 30_000);
+    const warmIds = ["ls-warm", "types-warm", "call-warm"];
+    const why = await world.withPeerDaemon(async () => {
+      for (const id of warmIds) await measure(`mcporter ${job(id).label}`, peerSide(id));
+    });
+    if (why) { for (const id of warmIds) peerSide(id).result = { error: why }; }
   }
 } catch (error) {
   failure = error;
 } finally {
-  await cleanup();
-  for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  await world.close();
 }
-if (interrupted) Deno.exit(130);
+if (world.interrupted) Deno.exit(130);
 
 // ---------------------------------------------------------------- report
 
@@ -630,11 +410,6 @@ const tableRows: string[][] = [
   }),
 ];
 
-interface Target {
-  target: string;
-  status: "PASS" | "MISS" | "n/a";
-  detail: string;
-}
 const targets: Target[] = [];
 for (const id of ["ls-warm", "call-warm"]) {
   const m = measured(job(id).mcpx)?.summary.median;
@@ -673,10 +448,7 @@ if (warmLs !== undefined && coldLs !== undefined) {
   );
 }
 const loadEnd = Deno.loadavg();
-notes.push(
-  `Load average (1 min) ${loadStart[0].toFixed(2)} at start, ${loadEnd[0].toFixed(2)} at end, on ` +
-    `${navigator.hardwareConcurrency} CPUs: other work on the machine widens the p90s.`,
-);
+notes.push(loadNote(loadStart, loadEnd));
 const totalSeconds = (performance.now() - started) / 1000;
 
 const out: string[] = [];
@@ -741,26 +513,10 @@ const sideJson = (s: Side | { na: string } | undefined) => {
       : { error: s.result && "error" in s.result ? s.result.error : "not run" }),
   };
 };
-const git = async (...args: string[]) => {
-  const o = await new Deno.Command("git", { args: ["-C", ROOT, ...args], stderr: "null" })
-    .output().catch(() => undefined);
-  return o?.success ? new TextDecoder().decode(o.stdout).trim() : undefined;
-};
 const report = {
   date: new Date().toISOString(),
   total_seconds: totalSeconds,
-  machine: {
-    os: `${Deno.build.os} ${Deno.build.arch}`,
-    cpus: navigator.hardwareConcurrency,
-    loadavg_at_start: loadStart,
-    loadavg_at_end: loadEnd,
-    deno: Deno.version.deno,
-    node: peer?.nodeVersion,
-  },
-  mcpx: {
-    commit: await git("rev-parse", "HEAD"),
-    dirty: !!(await git("status", "--porcelain", "--", ".")),
-  },
+  ...await machineAndCommit(loadStart, loadEnd, peer),
   peer: peer
     ? {
       package: "mcporter",

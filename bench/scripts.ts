@@ -11,10 +11,10 @@
  *    `mcpx call` processes, and 100 `mcporter call` processes against its
  *    keep-alive daemon.
  *
- * The world is bench/run.ts's: one temporary folder with the config and the
- * XDG state/cache/config/data folders, DENO_DIR kept, npm offline for every
- * measured command, everything started carrying a run marker and stopped at
- * the end. See bench/README.md, "Scripts".
+ * The world is bench/run.ts's (bench/_world.ts): one temporary folder with the
+ * config and the XDG state/cache/config/data folders, DENO_DIR kept, npm
+ * offline for every measured command, everything started carrying a run
+ * marker and stopped at the end. See bench/README.md, "Scripts".
  *
  * Flags: --runs N, --slow-runs N, --warmup N, --loop-reps N, --peer-loop-reps N, --quick,
  * --skip-peer, --keep-node-ca-certs, --help.
@@ -23,15 +23,28 @@
  */
 
 import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
 import { markdownTable, median, ms, percentile, ratio, summarize, type Summary } from "./stats.ts";
-import { detectTimer, shellQuote, time, type Timer } from "./timer.ts";
-import { atLeast, type Peer, PEER_DIR, preparePeer } from "./peer.ts";
+import { detectTimer, type Timer } from "./timer.ts";
+import type { Peer } from "./peer.ts";
+import {
+  CALL_ARGS,
+  checkOnce,
+  choosePeer,
+  counter,
+  createWorld,
+  enginesNote,
+  failed,
+  helpAndExit,
+  loadNote,
+  log,
+  machineAndCommit,
+  mcpx,
+  RESULTS,
+  type Target,
+  timed,
+  WORLD_FLAGS,
+} from "./_world.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const RESULTS = `${ROOT}bench/results/`;
-const SERVER_PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31";
-const CALL_ARGS = '{"message":"hi"}';
 const CALLS = 100;
 /** Issue 3's targets. */
 const OVERHEAD_TARGET_MS = 30;
@@ -58,30 +71,13 @@ const USAGE =
 const { values: flags } = parseArgs({
   args: Deno.args,
   options: {
-    runs: { type: "string" },
-    "slow-runs": { type: "string" },
-    warmup: { type: "string" },
+    ...WORLD_FLAGS,
     "loop-reps": { type: "string" },
     "peer-loop-reps": { type: "string" },
-    quick: { type: "boolean" },
-    "skip-peer": { type: "boolean" },
-    "keep-node-ca-certs": { type: "boolean" },
-    help: { type: "boolean", short: "h" },
   },
 });
-if (flags.help) {
-  console.log(USAGE);
-  Deno.exit(0);
-}
-function count(name: string, value: string | undefined, fallback: number, min = 1): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) {
-    console.error(`error: --${name} wants an integer ≥ ${min}, got "${value}"\n\n${USAGE}`);
-    Deno.exit(2);
-  }
-  return n;
-}
+helpAndExit(flags.help, USAGE);
+const count = counter(USAGE);
 const quick = !!flags.quick;
 const runs = count("runs", flags.runs, quick ? 5 : 20);
 const slowRuns = count("slow-runs", flags["slow-runs"], quick ? 3 : 10);
@@ -90,32 +86,19 @@ const slowWarmup = Math.min(warmup, 1);
 const loopReps = count("loop-reps", flags["loop-reps"], quick ? 1 : 3);
 const peerLoopReps = count("peer-loop-reps", flags["peer-loop-reps"], Math.min(loopReps, 2));
 
-const log = (line: string) => console.error(line);
 const started = performance.now();
 const loadStart = Deno.loadavg();
 
 // ---------------------------------------------------------------- the world
 
-const original = Deno.env.toObject();
-const tmp = await Deno.makeTempDir({ prefix: "mcpx-bench-scripts-" });
-const configPath = `${tmp}/mcp.json`;
-const marker = crypto.randomUUID();
+const world = await createWorld({
+  prefix: "mcpx-bench-scripts-",
+  keepNodeCaCerts: flags["keep-node-ca-certs"],
+});
+const { tmp, env, keepAliveEnv, caStripped, exec, mcporter, show } = world;
 /** Where the 100-call script appends its own timing, one JSON line per run. */
 const loopLog = `${tmp}/echo100.jsonl`;
 
-await Deno.writeTextFile(
-  configPath,
-  JSON.stringify(
-    {
-      mcpServers: {
-        everything: { command: "npx", args: ["-y", SERVER_PACKAGE, "stdio"] },
-      },
-      imports: [],
-    },
-    null,
-    2,
-  ) + "\n",
-);
 const RET_SOURCE = "export default () => 42;\n";
 const ECHO_SOURCE = `// ${CALLS} sequential everything.echo calls, timed from inside.
 export default async () => {
@@ -137,151 +120,7 @@ export default async () => {
 await Deno.writeTextFile(`${tmp}/ret.ts`, RET_SOURCE);
 await Deno.writeTextFile(`${tmp}/echo100.ts`, ECHO_SOURCE);
 
-/** Deno's own cache stays the user's (XDG_CACHE_HOME would otherwise move it). */
-async function denoDir(): Promise<string> {
-  if (original.DENO_DIR) return original.DENO_DIR;
-  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
-  return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
-}
-
-const hermetic: Record<string, string> = {};
-for (const [k, v] of Object.entries(original)) {
-  if (!/^(MCPX_|MCPORTER_)/.test(k)) hermetic[k] = v;
-}
-Object.assign(hermetic, {
-  XDG_STATE_HOME: `${tmp}/state`,
-  XDG_CACHE_HOME: `${tmp}/cache`,
-  XDG_CONFIG_HOME: `${tmp}/config`,
-  XDG_DATA_HOME: `${tmp}/data`,
-  DENO_DIR: await denoDir(),
-  MCPX_CONFIG: configPath,
-  MCPX_BENCH_RUN: marker, // inherited by daemons and servers; see sweep()
-  NO_COLOR: "1",
-});
-const setupEnv = { ...hermetic };
-const env: Record<string, string> = {
-  ...hermetic,
-  npm_config_offline: "true",
-  npm_config_update_notifier: "false",
-};
-const caStripped = !!env.NODE_EXTRA_CA_CERTS && !flags["keep-node-ca-certs"];
-if (caStripped) delete env.NODE_EXTRA_CA_CERTS;
-const keepAliveEnv = { ...env, MCPORTER_KEEPALIVE: "everything" };
-
-const mcpx = (...args: string[]) => [
-  Deno.execPath(),
-  "run",
-  "-A",
-  "--config",
-  `${ROOT}deno.json`,
-  `${ROOT}cli/main.ts`,
-  ...args,
-];
 let peer: Peer | undefined;
-const mcporter = (...args: string[]) => [peer!.node, peer!.bin, "--config", configPath, ...args];
-
-function show(argv: string[]): string {
-  return shellQuote(argv)
-    .replaceAll(Deno.execPath(), "deno")
-    .replaceAll(`${PEER_DIR}node_modules/mcporter/`, "bench/.peer/node_modules/mcporter/")
-    .replaceAll(ROOT, "")
-    .replaceAll(tmp, "$TMP");
-}
-
-interface Exec {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-let interrupted = false;
-class Interrupted extends Error {
-  constructor() {
-    super("interrupted");
-  }
-}
-
-async function exec(
-  argv: string[],
-  e: Record<string, string>,
-  timeoutMs = 60_000,
-  duringCleanup = false,
-): Promise<Exec> {
-  if (interrupted && !duringCleanup) throw new Interrupted();
-  try {
-    const out = await new Deno.Command(argv[0], {
-      args: argv.slice(1),
-      env: e,
-      clearEnv: true,
-      cwd: tmp,
-      stdin: "null",
-      signal: AbortSignal.timeout(timeoutMs),
-    }).output();
-    const text = (b: Uint8Array) => new TextDecoder().decode(b);
-    return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
-  } catch (error) {
-    return { code: -1, stdout: "", stderr: String(error) };
-  }
-}
-const failed = (r: Exec) =>
-  `exit ${r.code}: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" ")}`;
-
-// ---------------------------------------------------------------- cleanup
-
-async function benchProcesses(): Promise<number[]> {
-  const pids: number[] = [];
-  try {
-    for await (const entry of Deno.readDir("/proc")) {
-      const pid = Number(entry.name);
-      if (!Number.isInteger(pid) || pid === Deno.pid) continue;
-      try {
-        const environ = await Deno.readTextFile(`/proc/${pid}/environ`);
-        if (environ.split("\0").includes(`MCPX_BENCH_RUN=${marker}`)) pids.push(pid);
-      } catch { /* gone, or not ours to read */ }
-    }
-  } catch { /* no /proc: rely on the stop commands */ }
-  return pids;
-}
-
-async function sweep(): Promise<number[]> {
-  const pids = await benchProcesses();
-  for (const pid of pids) {
-    try {
-      Deno.kill(pid, "SIGTERM");
-    } catch { /* gone */ }
-  }
-  if (pids.length) await new Promise((r) => setTimeout(r, 1000));
-  for (const pid of await benchProcesses()) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* gone */ }
-  }
-  return pids;
-}
-
-let cleaning: Promise<void> | undefined;
-function cleanup(): Promise<void> {
-  return cleaning ??= stopEverything();
-}
-async function stopEverything(): Promise<void> {
-  log("cleaning up: mcpx stop, mcporter daemon stop, leftover processes, temp folder");
-  await exec(mcpx("stop"), env, 30_000, true);
-  if (peer) await exec(mcporter("daemon", "stop"), keepAliveEnv, 30_000, true);
-  const leftovers = await sweep();
-  if (leftovers.length) {
-    log(`stopped ${leftovers.length} leftover process(es) the bench started: ${leftovers}`);
-  }
-  await Deno.remove(tmp, { recursive: true }).catch(() => {});
-}
-
-const onSignal = async () => {
-  if (interrupted) return;
-  interrupted = true;
-  log("\ninterrupted: stopping what the bench started");
-  await cleanup();
-  Deno.exit(130);
-};
-const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM"];
-for (const s of signals) Deno.addSignalListener(s, onSignal);
 
 // ---------------------------------------------------------------- measuring
 
@@ -296,7 +135,6 @@ type Result = Measured | { command: string; error: string };
 const ok = (r: Result | undefined): r is Measured => !!r && "summary" in r;
 
 let timer: Timer;
-let exportCount = 0;
 
 /** hyperfine (or the loop timer) over one command, checked once first. */
 async function measure(
@@ -306,39 +144,12 @@ async function measure(
   opts: { expect?: RegExp; slow?: boolean } = {},
 ): Promise<Result> {
   const command = show(argv);
-  const once = await exec(argv, e, 120_000);
-  const bad = once.code !== 0
-    ? failed(once)
-    : opts.expect && !opts.expect.test(once.stdout)
-    ? `unexpected output (wanted ${opts.expect}): ${once.stdout.trim().slice(0, 200)}`
-    : undefined;
-  if (bad) {
-    log(`  ${name}: FAILED before timing — ${bad}`);
-    return { command, error: bad };
-  }
-  if (interrupted) throw new Interrupted();
+  const once = await checkOnce(world, name, argv, e, opts.expect);
+  if (once.error) return { command, error: once.error };
   const r = opts.slow ? slowRuns : runs;
   const w = opts.slow ? slowWarmup : warmup;
-  const t0 = performance.now();
-  const timing = await time(timer, {
-    cmd: argv,
-    env: e,
-    cwd: tmp,
-    runs: r,
-    warmup: w,
-    exportPath: `${tmp}/hyperfine-${++exportCount}.json`,
-  });
-  if ("error" in timing) {
-    log(`  ${name}: FAILED — ${timing.error.split("\n")[0]}`);
-    return { command, error: timing.error };
-  }
-  const summary = summarize(timing.timesMs);
-  log(
-    `  ${name.padEnd(46)} median ${ms(summary.median).padStart(7)} ms  p90 ${
-      ms(summary.p90).padStart(7)
-    } ms  (${r} runs, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-  );
-  return { command, summary, timesMs: timing.timesMs, runs: r, warmup: w };
+  const timing = await timed(world, timer, name, 46, { argv, env: e, runs: r, warmup: w });
+  return "error" in timing ? { command, ...timing } : { command, ...timing, runs: r, warmup: w };
 }
 
 /**
@@ -402,22 +213,13 @@ try {
       `(mcporter ${peerLoopReps}); temp folder ${tmp}`,
   );
 
-  if (flags["skip-peer"]) {
-    peerProblem = "skipped (--skip-peer)";
-  } else {
-    const prepared = await preparePeer(log);
-    if (typeof prepared === "string") {
-      peerProblem = prepared;
-      log(`peer unavailable: ${prepared}`);
-    } else {
-      peer = prepared;
-      if (peer.engines && !atLeast(peer.nodeVersion, peer.engines.replace(/^[>=^~ ]+/, ""))) {
-        notes.push(
-          `mcporter ${peer.version} declares engines.node ${peer.engines}; this machine's node is ` +
-            `${peer.nodeVersion}. Every call's output was checked (\`Echo: hi\`).`,
-        );
-      }
-    }
+  ({ peer, problem: peerProblem } = await choosePeer(flags["skip-peer"], {
+    logUnavailable: true,
+  }));
+  if (peer) {
+    world.peer = peer;
+    const note = enginesNote(peer, "Every call's output was checked (`Echo: hi`).");
+    if (note) notes.push(note);
   }
   if (caStripped) {
     notes.push(
@@ -426,11 +228,7 @@ try {
     );
   }
 
-  log("setup: fetching the server package once, warming deno's module cache");
-  const fetched = await exec(["npx", "-y", SERVER_PACKAGE, "stdio"], setupEnv, 300_000);
-  if (fetched.code !== 0) throw new Error(`npx ${SERVER_PACKAGE} failed: ${fetched.stderr.trim()}`);
-  const version = await exec(mcpx("--version"), env, 300_000);
-  if (version.code !== 0) throw new Error(`mcpx --version failed: ${version.stderr.trim()}`);
+  await world.prime();
   const floorOnce = await exec([Deno.execPath(), "run", "-A", "ret.ts"], env, 120_000);
   if (floorOnce.code !== 0) throw new Error(`deno run -A ret.ts failed: ${failed(floorOnce)}`);
 
@@ -505,30 +303,21 @@ try {
   await exec(mcpx("stop"), env, 30_000);
 
   if (peer) {
-    log("mcporter, keep-alive daemon warm (MCPORTER_KEEPALIVE=everything)");
     const call = mcporter("call", "everything.echo", "message=hi");
-    const start = await exec(mcporter("daemon", "start"), keepAliveEnv, 120_000);
-    const primedPeer = await exec(call, keepAliveEnv);
-    const status = await exec(mcporter("daemon", "status"), keepAliveEnv);
-    if (start.code !== 0 || primedPeer.code !== 0 || !/everything: connected/.test(status.stdout)) {
-      const why = `mcporter daemon did not come up: ${status.stdout.trim()} ${start.stderr.trim()}`;
-      r.peerOne = r.peerLoop = { command: show(call), error: why };
-      log(`  ${why}`);
-    } else {
+    const why = await world.withPeerDaemon(async () => {
       r.peerOne = await measure("mcporter call everything.echo (one process)", call, keepAliveEnv, {
         expect: /Echo: hi/,
       });
       r.peerLoop = await loop(`mcporter call × ${CALLS}`, call, keepAliveEnv, peerLoopReps);
-    }
-    await exec(mcporter("daemon", "stop"), keepAliveEnv, 30_000);
+    });
+    if (why) r.peerOne = r.peerLoop = { command: show(call), error: why };
   }
 } catch (error) {
   failure = error;
 } finally {
-  await cleanup();
-  for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  await world.close();
 }
-if (interrupted) Deno.exit(130);
+if (world.interrupted) Deno.exit(130);
 
 // ---------------------------------------------------------------- report
 
@@ -625,11 +414,6 @@ const callRows: string[][] = [
   ],
 ];
 
-interface Target {
-  target: string;
-  status: "PASS" | "MISS" | "n/a";
-  detail: string;
-}
 const perCallInside = insideLoop === undefined ? undefined : insideLoop / CALLS;
 const targets: Target[] = [
   {
@@ -653,8 +437,7 @@ const targets: Target[] = [
 
 const loadEnd = Deno.loadavg();
 notes.push(
-  `Load average (1 min) ${loadStart[0].toFixed(2)} at start, ${loadEnd[0].toFixed(2)} at end, on ` +
-    `${navigator.hardwareConcurrency} CPUs: other work on the machine widens the p90s.`,
+  loadNote(loadStart, loadEnd),
   `Loops of ${CALLS} processes are timed in the bench's own process (performance.now() around ` +
     "Deno.Command(...).output(), output checked): about a millisecond of spawning per process " +
     "more than hyperfine's one-call rows.",
@@ -742,27 +525,11 @@ out.push(
 const markdown = out.join("\n");
 console.log(markdown);
 
-const git = async (...args: string[]) => {
-  const o = await new Deno.Command("git", { args: ["-C", ROOT, ...args], stderr: "null" })
-    .output().catch(() => undefined);
-  return o?.success ? new TextDecoder().decode(o.stdout).trim() : undefined;
-};
 const stamp = date.toISOString().replace(/:/g, "-").replace(/\.\d+Z$/, "Z");
 const raw = {
   date: date.toISOString(),
   total_seconds: totalSeconds,
-  machine: {
-    os: `${Deno.build.os} ${Deno.build.arch}`,
-    cpus: navigator.hardwareConcurrency,
-    loadavg_at_start: loadStart,
-    loadavg_at_end: loadEnd,
-    deno: Deno.version.deno,
-    node: peer?.nodeVersion,
-  },
-  mcpx: {
-    commit: await git("rev-parse", "HEAD"),
-    dirty: !!(await git("status", "--porcelain", "--", ".")),
-  },
+  ...await machineAndCommit(loadStart, loadEnd, peer),
   peer: peer
     ? { version: peer.version, install: peer.installCommand }
     : { unavailable: peerProblem },
