@@ -8,9 +8,7 @@
 
 import type { CliContext } from "./context.ts";
 import { ensureClient } from "../client/client_file.ts";
-import { dirname, join, resolve } from "../config/posix_path.ts";
-
-const basename = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+import { basename, dirname, join, resolve } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 

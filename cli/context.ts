@@ -267,11 +267,23 @@ export class CliContext {
       await requestDaemon(socket, "health", {}, { version: VERSION });
       return socket;
     } catch (error) {
-      const retry = error instanceof DaemonUnavailableError ||
-        (error instanceof McpxError && error.code === "version-mismatch");
-      if (!retry) throw error;
+      if (!needsOtherDaemon(error)) throw error;
     }
     return await this.daemonSocket();
+  }
+
+  /**
+   * The places named scripts are searched, nearest first (`paths.scripts`,
+   * else the built-in ones: scripts/resolve.ts).
+   */
+  async scriptDirs(): Promise<string[]> {
+    const { scriptDirs } = await import("../scripts/resolve.ts");
+    return scriptDirs({
+      cwd: this.cwd,
+      env: this.env,
+      home: this.env.HOME,
+      setting: String(await this.setting("paths.scripts")),
+    });
   }
 
   /** The socket of a running daemon for this configuration, without starting one. */
@@ -304,10 +316,18 @@ export class CliContext {
         version: VERSION,
       });
     } catch (error) {
-      const retry = error instanceof DaemonUnavailableError ||
-        (error instanceof McpxError && error.code === "version-mismatch");
-      if (!retry) throw error;
+      if (!needsOtherDaemon(error)) throw error;
     }
     return await requestDaemon<T>(await this.daemonSocket(), operation, body, { version: VERSION });
   }
+}
+
+/**
+ * True when a request failed because no daemon of this version answers (none
+ * runs, or one of another version refused): the daemon is then found, started
+ * or replaced, and the request sent again.
+ */
+function needsOtherDaemon(error: unknown): boolean {
+  return error instanceof DaemonUnavailableError ||
+    (error instanceof McpxError && error.code === "version-mismatch");
 }

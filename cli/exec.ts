@@ -13,7 +13,7 @@
 
 import type { CliContext } from "./context.ts";
 import { runScript } from "../runner/run_script.ts";
-import { scriptDirs } from "../scripts/resolve.ts";
+import { sha256 } from "../client/client_file.ts";
 import { join } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
 
@@ -53,19 +53,7 @@ export async function run(
   const dir = join(ctx.paths().cacheDir, "exec", config.fingerprint.slice(0, 16));
   await Deno.mkdir(dir, { recursive: true });
   const text = execModule(code);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  const sha = Array.from(
-    new Uint8Array(digest).slice(0, 12),
-    (b) => b.toString(16).padStart(2, "0"),
-  )
-    .join("");
-  const path = join(dir, `exec-${sha}.ts`);
+  const path = join(dir, `exec-${(await sha256(text)).slice(0, 24)}.ts`);
   await Deno.writeTextFile(path, text);
-  const dirs = scriptDirs({
-    cwd: ctx.cwd,
-    env: ctx.env,
-    home: ctx.env.HOME ?? "",
-    setting: String(await ctx.setting("paths.scripts")),
-  });
-  return await runScript(ctx, { path, name: "exec", args, scriptDirs: dirs }, options);
+  return await runScript(ctx, { path, name: "exec", args }, options);
 }

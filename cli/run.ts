@@ -8,7 +8,7 @@
 
 import type { CliContext } from "./context.ts";
 import { runScript } from "../runner/run_script.ts";
-import { resolveScript, scriptDirs } from "../scripts/resolve.ts";
+import { resolveScript } from "../scripts/resolve.ts";
 import { UsageError } from "../errors.ts";
 
 export async function run(
@@ -20,16 +20,6 @@ export async function run(
   if (!name) {
     throw new UsageError("name a script (`mcpx scripts` lists them) or give a path to one");
   }
-  const dirs = scriptDirs({
-    cwd: ctx.cwd,
-    env: ctx.env,
-    home: ctx.env.HOME ?? "",
-    setting: String(await ctx.setting("paths.scripts")),
-  });
-  const script = await resolveScript(name, { cwd: ctx.cwd, dirs });
-  return await runScript(
-    ctx,
-    { path: script.path, name: script.name, args, scriptDirs: dirs },
-    options,
-  );
+  const script = await resolveScript(name, { cwd: ctx.cwd, dirs: await ctx.scriptDirs() });
+  return await runScript(ctx, { path: script.path, name: script.name, args }, options);
 }

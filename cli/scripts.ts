@@ -12,7 +12,6 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { scriptDirs } from "../scripts/resolve.ts";
 import { listScripts } from "../scripts/list.ts";
 
 /**
@@ -23,12 +22,7 @@ import { listScripts } from "../scripts/list.ts";
  * @throws {ConfigError} When the configuration cannot be read.
  */
 export async function run(ctx: CliContext): Promise<number> {
-  const dirs = scriptDirs({
-    cwd: ctx.cwd,
-    env: ctx.env,
-    home: ctx.env.HOME,
-    setting: String(await ctx.setting("paths.scripts")),
-  });
+  const dirs = await ctx.scriptDirs();
   const scripts = await listScripts(dirs);
   if (await ctx.json()) {
     ctx.io.out(JSON.stringify({ dirs, scripts }, null, 2) + "\n");

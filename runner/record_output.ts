@@ -55,7 +55,7 @@ export class RecordOutput {
   constructor(options: RecordOutputOptions) {
     this.#o = options;
     try {
-      Deno.mkdirSync(logsDir(options.stateDir), { recursive: true, mode: 0o700 });
+      // The writer makes the folder (0700) when it opens its file.
       this.#writer = new LogWriter({
         dir: logsDir(options.stateDir),
         source: `run-${Deno.pid}`,

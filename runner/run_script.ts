@@ -45,8 +45,6 @@ export interface ScriptRun {
   name: string;
   /** Arguments for the script (its argv). */
   args: string[];
-  /** The places named scripts are searched (for MCPX_SCRIPT_DIRS). */
-  scriptDirs: string[];
 }
 
 const SOURCE_OPTIONS = [
@@ -272,7 +270,7 @@ export async function runScript(
       entry,
       client: noLauncher ? clientPath : client.cachedPath,
       configPath: (await ctx.config()).path,
-      scriptDirs: script.scriptDirs,
+      scriptDirs: await ctx.scriptDirs(),
       runtime: rt.name,
       logLevel: String(value("logging.level")),
       logSource: String(value("logging.source")),
