@@ -33,6 +33,7 @@ import { scriptEnv } from "../scripts/script_env.ts";
 import { type ResolvedSettings, settingEnvName } from "../config/settings.ts";
 import { newSpanId } from "../logs/record.ts";
 import { McpxError, UsageError } from "../errors.ts";
+import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { VERSION } from "../version.ts";
 import { dirname, join } from "../config/posix_path.ts";
 import { toFileUrl } from "./file_url.ts";
@@ -76,6 +77,16 @@ export async function runScript(
   const value = (name: string) => settings.values[name].value;
   const json = await ctx.json();
   const noLauncher = options["no-launcher"] === true;
+
+  let timeoutMs: number | undefined;
+  if (typeof options.timeout === "string") {
+    try {
+      timeoutMs = parseTimeoutFlag(options.timeout);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      problems.push(error.message);
+    }
+  }
 
   const overrides = await envOverrides(list(options.env), list(options["env-file"]), ctx.cwd);
   problems.push(...overrides.problems);
@@ -320,13 +331,11 @@ export async function runScript(
   const handlers = (["SIGINT", "SIGTERM"] as const).map((s) => [s, forward(s)] as const);
   for (const [s, h] of handlers) Deno.addSignalListener(s, h);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  if (typeof options.timeout === "string") {
-    const { parseDuration } = await import("../config/duration.ts");
-    const ms = parseDuration(options.timeout);
+  if (timeoutMs !== undefined) {
     timer = setTimeout(() => {
       output.note(`the script ran past --timeout ${options.timeout} and was stopped`);
       forward("SIGTERM")();
-    }, ms);
+    }, timeoutMs);
   }
 
   const demux = new StderrDemux({
