@@ -313,6 +313,9 @@ export async function runScript(
     args: script.args,
   });
 
+  // A pipe's reader can leave mid-run (`| head`): then the script's output passes through
+  // mcpx's own, which ends quietly (decision 0013). A terminal or a file is inherited.
+  const passStdout = !json && ctx.io.outBytes !== undefined && ctx.io.passChildStdout?.() === true;
   const started = performance.now();
   const child = new Deno.Command(rt.path, {
     args: runtimeArgs(rt, entry, script.args, permissions),
@@ -320,7 +323,7 @@ export async function runScript(
     env,
     clearEnv: true,
     stdin: "inherit",
-    stdout: json ? "piped" : "inherit",
+    stdout: json || passStdout ? "piped" : "inherit",
     stderr: "piped",
   }).spawn();
   const forward = (signal: Deno.Signal) => () => {
@@ -351,6 +354,12 @@ export async function runScript(
       const chunks: Uint8Array[] = [];
       for await (const chunk of child.stdout) chunks.push(chunk);
       return new TextDecoder().decode(concat(chunks));
+    })()
+    : passStdout
+    ? (async () => {
+      // Read to the end even once nobody reads ours, so the script never blocks on a full pipe.
+      for await (const chunk of child.stdout) await ctx.io.outBytes!(chunk);
+      return "";
     })()
     : Promise.resolve("");
   const status = await child.status;
