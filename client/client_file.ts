@@ -113,6 +113,7 @@ async function firstLine(path: string): Promise<string | null> {
 export const RUNTIME_INPUTS: readonly string[] = [
   "./script_runtime.ts",
   "./syntax_location.ts",
+  "./namespace_guard.ts",
   "../discovery/search.ts",
   "../discovery/stem.ts",
   "../discovery/words.ts",

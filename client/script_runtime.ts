@@ -27,6 +27,9 @@ import type { ToolEntry } from "../discovery/types.ts";
 import { LEVEL_RANK, renderTemplate, show } from "../logs/record.ts";
 import type { Level, LogRecord } from "../logs/record.ts";
 import { syntaxLocation } from "./syntax_location.ts";
+import { NamespaceError, namespaceWithoutTools } from "./namespace_guard.ts";
+
+export { NamespaceError, namespaceWithoutTools };
 
 // ---------------------------------------------------------------------------
 // The host runtime
@@ -1228,8 +1231,8 @@ export const launcher: {
 } = {
   /**
    * Puts `tools`, each namespace (unless a global of that name exists),
-   * `log`, `emit`, `search`, `describe`, `ToolError`, `captureFrames` and
-   * `errorFrames` on globalThis.
+   * `log`, `emit`, `search`, `describe`, `ToolError`, `NamespaceError`,
+   * `captureFrames` and `errorFrames` on globalThis.
    */
   installGlobals(tools) {
     const g = globalThis as Record<string, unknown>;
@@ -1237,7 +1240,16 @@ export const launcher: {
     for (const [namespace, value] of Object.entries(tools)) {
       if (!(namespace in g)) g[namespace] = value;
     }
-    Object.assign(g, { log, emit, search, describe, ToolError, captureFrames, errorFrames });
+    Object.assign(g, {
+      log,
+      emit,
+      search,
+      describe,
+      ToolError,
+      NamespaceError,
+      captureFrames,
+      errorFrames,
+    });
   },
 
   /** Turns console members into records (spec 000, "What the console does and does not capture"). */
