@@ -3,12 +3,14 @@
  * through the daemon, unwrapping its result, `log`/`emit`, console capture,
  * stack frames as data, `search`/`describe`, and the hooks the launcher uses.
  *
- * The generator copies this file into the client with the three modules it
- * imports inlined (their `import` lines removed), so this file:
+ * The generator copies this file into the client with the modules it imports
+ * inlined (their `import` lines removed), so this file:
  *
- * - imports only `../discovery/search.ts`, `../discovery/types.ts` and
- *   `../logs/record.ts`, without renaming, and defines no top-level name those
- *   modules (or `discovery/stem.ts`, `discovery/words.ts`) define;
+ * - imports only `../discovery/search.ts`, `../discovery/types.ts`,
+ *   `../logs/record.ts`, `./syntax_location.ts` and `./namespace_guard.ts`
+ *   (the list is `RUNTIME_INPUTS` in client/client_file.ts), without renaming,
+ *   and defines no top-level name those modules (or `discovery/stem.ts`,
+ *   `discovery/words.ts`) define;
  * - runs unchanged under deno, bun and node ≥ 22.6 with type stripping: no
  *   enums, namespaces, parameter properties or decorators (spec 000, "Runtime
  *   portability");
