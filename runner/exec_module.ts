@@ -21,7 +21,7 @@ import { UsageError } from "../errors.ts";
 
 /** Code that starts like a statement or declaration is never taken as one expression. */
 const STATEMENT =
-  /^\s*(?:import|export|const|let|var|using|function|async\s+function|class|if|for|while|do|switch|try|throw|return|interface|type|enum|declare|namespace|module|abstract)\b/;
+  /^\s*(?:import|export|const|let|var|using|await\s+using|function|async\s+function|class|if|for|while|do|switch|try|throw|return|interface|type|enum|declare|namespace|module|abstract)\b/;
 
 /** The binding the rewritten module keeps the last expression's value in. */
 export const EXEC_VALUE = "__mcpxExecValue";

@@ -13,7 +13,18 @@ Deno.test("isOneLineExpression() takes one-line expressions and leaves statement
   for (const code of ['fs.list_directory({ path: "." })', "1 + 2;", "await x", "types.a"]) {
     assert.ok(isOneLineExpression(code), code);
   }
-  for (const code of ["const a = 1", "a; b", "a\nb", "return 1", "using x = y", "  ", "if (a) b"]) {
+  for (
+    const code of [
+      "const a = 1",
+      "a; b",
+      "a\nb",
+      "return 1",
+      "using x = y",
+      "await using x = y",
+      "  ",
+      "if (a) b",
+    ]
+  ) {
     assert.ok(!isOneLineExpression(code), code);
   }
 });
