@@ -12,7 +12,7 @@ import { findTool } from "../discovery/view.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
 import { needsListing } from "../daemon/schema_cache.ts";
-import { parseDuration } from "../config/duration.ts";
+import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { McpxError, UsageError } from "../errors.ts";
 
 export async function run(
@@ -34,20 +34,9 @@ export async function run(
     );
   }
   const args = await readArguments(ctx, input);
-  let timeoutMs: number | undefined;
-  if (typeof options.timeout === "string") {
-    const text = options.timeout;
-    const notPositive = new UsageError(
-      `--timeout must be more than 0, got ${JSON.stringify(text)}; e.g. --timeout 30s`,
-    );
-    if (/^\s*-/.test(text)) throw notPositive;
-    try {
-      timeoutMs = parseDuration(text);
-    } catch (error) {
-      throw new UsageError(`--timeout: ${(error as Error).message}`);
-    }
-    if (timeoutMs === 0) throw notPositive;
-  }
+  const timeoutMs = typeof options.timeout === "string"
+    ? parseTimeoutFlag(options.timeout)
+    : undefined;
 
   // Resolve against the cache first: a typo costs no daemon and gets suggestions.
   let namespace = ref.slice(0, dot);

@@ -3,10 +3,10 @@
  * stdin): TypeScript run like a script, with every namespace, `tools`, `log`
  * and `emit` as globals (spec 000, "Alternative input modes").
  *
- * The code becomes a module in the cache, beside its own generated client. A
- * single expression (`everything.echo({ message: "hi" })`) is the entry's
- * return value, so its result is printed; anything else runs as a module body
- * (print with `console.log`, or `export default` a function).
+ * The code becomes a module in the cache, beside its own generated client.
+ * The value of its last expression is printed, as a REPL would
+ * (`everything.echo({ message: "hi" })`, or `const a = …; a.length`); see
+ * runner/exec_module.ts.
  *
  * @module
  */
@@ -16,23 +16,7 @@ import { runScript } from "../runner/run_script.ts";
 import { sha256 } from "../client/client_file.ts";
 import { join } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
-
-const STATEMENT =
-  /^\s*(?:import|export|const|let|var|function|async\s+function|class|if|for|while|do|switch|try|throw|return|interface|type|enum|declare)\b/;
-
-/**
- * The module for `code`: a lone expression is wrapped in a default export
- * returning it; a program is used as written.
- */
-export function execModule(code: string): string {
-  const trimmed = code.trim().replace(/;+$/, "");
-  const oneExpression = !STATEMENT.test(trimmed) && !/[;\n]/.test(trimmed) && trimmed !== "";
-  return oneExpression
-    ? `export default async function main() {\n  return (\n${trimmed}\n  );\n}\n`
-    : code.endsWith("\n")
-    ? code
-    : code + "\n";
-}
+import { execModule } from "../runner/exec_module.ts";
 
 export async function run(
   ctx: CliContext,
@@ -52,7 +36,7 @@ export async function run(
   const config = await ctx.config();
   const dir = join(ctx.paths().cacheDir, "exec", config.fingerprint.slice(0, 16));
   await Deno.mkdir(dir, { recursive: true });
-  const text = execModule(code);
+  const text = await execModule(code);
   const path = join(dir, `exec-${(await sha256(text)).slice(0, 24)}.ts`);
   await Deno.writeTextFile(path, text);
   return await runScript(ctx, { path, name: "exec", args }, options);

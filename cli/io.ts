@@ -3,42 +3,96 @@
  * directory, so commands can be tested without a subprocess (CONVENTIONS.md,
  * Cliffy model).
  *
+ * Every byte mcpx prints goes through an {@link Io}, a script's stdout too
+ * when it could be closed under it (runner/run_script.ts): so a reader that
+ * goes away (`mcpx … | head -c 10`) ends the output quietly for every
+ * command, the way a Unix filter's output ends, never with a BrokenPipe
+ * stack trace (issue 8; decision 0013).
+ *
  * @module
  */
 
 /** Where a command writes. */
 export interface Io {
-  /** Writes text to stdout as is (callers add newlines). */
+  /** Writes text to stdout as is (callers add newlines); dropped once stdout's reader is gone. */
   out(text: string): void;
-  /** Writes text to stderr as is. */
+  /** Writes text to stderr as is; dropped once stderr's reader is gone. */
   err(text: string): void;
   /** Reads all of stdin as text. */
   readStdin(): Promise<string>;
+  /**
+   * Writes a child process's stdout bytes on, as they are, in order; dropped
+   * once stdout's reader is gone. Optional: an Io without it has children
+   * inherit the process's stdout.
+   */
+  outBytes?(bytes: Uint8Array): Promise<void>;
+  /**
+   * Whether a child's stdout must pass through {@link Io.outBytes} rather than
+   * be inherited: true when stdout is a pipe or a socket (a reader that can go
+   * away while the child writes), or when output is captured in memory.
+   */
+  passChildStdout?(): boolean;
+  /** Aborted once a write found stdout's reader gone, so a command that streams can stop. */
+  readonly stdoutGone?: AbortSignal;
 }
 
 const encoder = new TextEncoder();
 
-function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): void {
+/** One per stream of the process: aborted at the first write its reader did not take. */
+const gone = { stdout: new AbortController(), stderr: new AbortController() };
+
+function writeAll(name: "stdout" | "stderr", text: string): void {
+  if (gone[name].signal.aborted) return;
+  const file = name === "stdout" ? Deno.stdout : Deno.stderr;
   let bytes = encoder.encode(text);
   while (bytes.length > 0) {
     try {
       bytes = bytes.subarray(file.writeSync(bytes));
     } catch (error) {
-      if (error instanceof Deno.errors.BrokenPipe) return; // `mcpx … | head` is fine
+      // `mcpx … | head` is fine: the reader took what it wanted.
+      if (error instanceof Deno.errors.BrokenPipe) return gone[name].abort();
       throw error;
     }
   }
 }
 
+/**
+ * Whether the process's stdout is a pipe or a socket. Read through
+ * `/dev/stdout` (Deno has no fstat of a standard stream); false when that
+ * cannot be read.
+ */
+function stdoutIsPipe(): boolean {
+  try {
+    const info = Deno.statSync("/dev/stdout");
+    return info.isFifo === true || info.isSocket === true;
+  } catch {
+    return false;
+  }
+}
+
 /** The process's real stdout, stderr and stdin. */
 export const processIo: Io = {
-  out: (text) => writeAll(Deno.stdout, text),
-  err: (text) => writeAll(Deno.stderr, text),
+  out: (text) => writeAll("stdout", text),
+  err: (text) => writeAll("stderr", text),
   readStdin: () => new Response(Deno.stdin.readable).text(),
+  async outBytes(bytes) {
+    let rest = bytes;
+    while (rest.length > 0 && !gone.stdout.signal.aborted) {
+      try {
+        rest = rest.subarray(await Deno.stdout.write(rest));
+      } catch (error) {
+        if (error instanceof Deno.errors.BrokenPipe) return gone.stdout.abort();
+        throw error;
+      }
+    }
+  },
+  passChildStdout: stdoutIsPipe,
+  stdoutGone: gone.stdout.signal,
 };
 
 /** An Io that records output, for tests. */
 export function memoryIo(stdin = ""): Io & { stdout: string; stderr: string } {
+  const decoder = new TextDecoder();
   const io = {
     stdout: "",
     stderr: "",
@@ -49,6 +103,11 @@ export function memoryIo(stdin = ""): Io & { stdout: string; stderr: string } {
       io.stderr += text;
     },
     readStdin: () => Promise.resolve(stdin),
+    outBytes(bytes: Uint8Array) {
+      io.stdout += decoder.decode(bytes, { stream: true });
+      return Promise.resolve();
+    },
+    passChildStdout: () => true,
   };
   return io;
 }

@@ -74,7 +74,7 @@ export async function run(
     const print = (record: LogRecord) =>
       ctx.io.out(json ? encodeRecord(record) : renderRecord(record) + "\n");
     for (const { record } of records) print(record);
-    await follow(db, dir, { ...query, limit: undefined }, lastSeq, print);
+    await follow(db, dir, { ...query, limit: undefined }, lastSeq, print, ctx.io.stdoutGone);
     return 0;
   } finally {
     db.close();
@@ -131,8 +131,9 @@ function describeFilter(options: Record<string, unknown>): string {
 }
 
 /**
- * Prints records as they are indexed until SIGINT or SIGTERM: ingest, print
- * what is new, wait, again.
+ * Prints records as they are indexed until SIGINT or SIGTERM, or until
+ * stdout's reader is gone (`mcpx log -f | head`): ingest, print what is new,
+ * wait, again.
  */
 async function follow(
   db: DatabaseSync,
@@ -140,11 +141,14 @@ async function follow(
   query: RecordQuery,
   lastSeq: number,
   print: (record: LogRecord) => void,
+  stdoutGone?: AbortSignal,
 ): Promise<void> {
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   const signals = ["SIGINT", "SIGTERM"] as const;
   for (const s of signals) Deno.addSignalListener(s, onSignal);
+  stdoutGone?.addEventListener("abort", onSignal, { once: true });
+  if (stdoutGone?.aborted) stop.abort();
   try {
     let after = lastSeq;
     while (!stop.signal.aborted) {
@@ -163,6 +167,7 @@ async function follow(
     }
   } finally {
     for (const s of signals) Deno.removeSignalListener(s, onSignal);
+    stdoutGone?.removeEventListener("abort", onSignal);
   }
 }
 

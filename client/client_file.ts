@@ -112,6 +112,8 @@ async function firstLine(path: string): Promise<string | null> {
  */
 export const RUNTIME_INPUTS: readonly string[] = [
   "./script_runtime.ts",
+  "./syntax_location.ts",
+  "./namespace_guard.ts",
   "../discovery/search.ts",
   "../discovery/stem.ts",
   "../discovery/words.ts",

@@ -20,6 +20,7 @@ import { entryDeclaration } from "../discovery/typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "../discovery/types.ts";
 import { jsdoc } from "../discovery/_ts_text.ts";
 import { sha256 } from "./client_file.ts";
+import type { EmptyNamespace } from "./namespace_guard.ts";
 
 /** The first-line marker of a generated client. */
 export const CLIENT_MARKER = "// mcpx-client";
@@ -134,6 +135,10 @@ export async function generateClient(
     const type = `${ns.namespace}_Tools`;
     // A namespace named like a runtime export (`log`, `search`…) stays reachable as tools.<ns>.
     const binding = reserved.has(ns.namespace) ? `ns__${ns.namespace}` : ns.namespace;
+    // Without tools, any use says why rather than "… is not a function".
+    const value = ns.tools.length === 0
+      ? `namespaceWithoutTools(${JSON.stringify(emptyNamespace(ns))})`
+      : `{\n${fns.join("\n")}\n}`;
     blocks.push(
       [
         ...named,
@@ -142,7 +147,7 @@ export async function generateClient(
         }\n}`,
         `${jsdoc(ns.description ? [ns.description] : [])}${
           binding === ns.namespace ? "export " : ""
-        }const ${binding}: ${type} = {\n${fns.join("\n")}\n};`,
+        }const ${binding}: ${type} = ${value};`,
       ].join("\n\n"),
     );
     names.push(binding === ns.namespace ? binding : `${ns.namespace}: ${binding}`);
@@ -167,6 +172,20 @@ export async function generateClient(
     "// deno-lint-ignore-file\n" + body;
 }
 
+/**
+ * Why a namespace has no tools, for the guard standing in for it: its
+ * listing failed (the error's first line), the configuration hides every
+ * tool, or the server lists none.
+ */
+export function emptyNamespace(ns: NamespaceEntry): EmptyNamespace {
+  const base = { namespace: ns.namespace, server: ns.server };
+  if (ns.error) {
+    return { ...base, code: "listing-failed", detail: ns.error.split("\n")[0].trim() };
+  }
+  if (ns.excluded?.length) return { ...base, code: "all-hidden", hidden: ns.excluded.length };
+  return { ...base, code: "no-tools" };
+}
+
 /** The runtime's globals in a launched script; a namespace of the same name is `tools.<ns>` only. */
 const RUNTIME_GLOBALS = [
   "log",
@@ -174,6 +193,7 @@ const RUNTIME_GLOBALS = [
   "search",
   "describe",
   "ToolError",
+  "NamespaceError",
   "captureFrames",
   "errorFrames",
 ];

@@ -77,3 +77,52 @@ Deno.test("the client's hash changes with the schemas and with mcpx's version", 
   assert.notEqual(first(a), first(c));
   assert.equal(first(a), first(await generateClient(NAMESPACES, "1.0.0")));
 });
+
+Deno.test("a namespace without tools throws a NamespaceError saying why on any use", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const empty: NamespaceEntry[] = [
+      {
+        namespace: "memory",
+        server: "memory",
+        description: "",
+        tools: [],
+        error: "spawn npx ENOENT: not found\n  at spawn",
+      },
+      { namespace: "quiet", server: "quiet", description: "", tools: [] },
+      { namespace: "hidden", server: "hid", description: "", tools: [], excluded: ["a", "b"] },
+    ];
+    const text = await generateClient([...NAMESPACES, ...empty], "9.9.9");
+    await Deno.writeTextFile(`${dir}/mcpx-client.ts`, text);
+    const check = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", `${dir}/mcpx-client.ts`],
+      stderr: "piped",
+    }).output();
+    assert.ok(check.success, new TextDecoder().decode(check.stderr));
+    const client = await import(`file://${dir}/mcpx-client.ts`);
+    const tools = client.default;
+    const expected = [
+      [
+        "memory",
+        "listing-failed",
+        /^memory\.create_entities: namespace memory has no tools: its server failed to start \(spawn npx ENOENT: not found\); `mcpx status` shows why/,
+      ],
+      ["quiet", "no-tools", /namespace quiet has no tools: its server lists none/],
+      ["hidden", "all-hidden", /hides all 2 .*mcpServers\.hid\.mcpx\.tools/],
+    ] as const;
+    for (const [ns, code, message] of expected) {
+      assert.throws(
+        () => tools[ns].create_entities({}),
+        (e: any) =>
+          e instanceof client.NamespaceError && e.code === code && e.namespace === ns &&
+          e.member === "create_entities" && message.test(e.message),
+      );
+    }
+    // What runtimes and libraries probe reads as on an empty object.
+    assert.equal(await Promise.resolve(tools.memory), tools.memory, "await does not throw");
+    assert.equal(JSON.stringify(tools.memory), "{}");
+    assert.equal(String(tools.memory), "[object Object]");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -3,12 +3,14 @@
  * through the daemon, unwrapping its result, `log`/`emit`, console capture,
  * stack frames as data, `search`/`describe`, and the hooks the launcher uses.
  *
- * The generator copies this file into the client with the three modules it
- * imports inlined (their `import` lines removed), so this file:
+ * The generator copies this file into the client with the modules it imports
+ * inlined (their `import` lines removed), so this file:
  *
- * - imports only `../discovery/search.ts`, `../discovery/types.ts` and
- *   `../logs/record.ts`, without renaming, and defines no top-level name those
- *   modules (or `discovery/stem.ts`, `discovery/words.ts`) define;
+ * - imports only `../discovery/search.ts`, `../discovery/types.ts`,
+ *   `../logs/record.ts`, `./syntax_location.ts` and `./namespace_guard.ts`
+ *   (the list is `RUNTIME_INPUTS` in client/client_file.ts), without renaming,
+ *   and defines no top-level name those modules (or `discovery/stem.ts`,
+ *   `discovery/words.ts`) define;
  * - runs unchanged under deno, bun and node ≥ 22.6 with type stripping: no
  *   enums, namespaces, parameter properties or decorators (spec 000, "Runtime
  *   portability");
@@ -26,6 +28,10 @@ import { searchTools } from "../discovery/search.ts";
 import type { ToolEntry } from "../discovery/types.ts";
 import { LEVEL_RANK, renderTemplate, show } from "../logs/record.ts";
 import type { Level, LogRecord } from "../logs/record.ts";
+import { syntaxLocation } from "./syntax_location.ts";
+import { NamespaceError, namespaceWithoutTools } from "./namespace_guard.ts";
+
+export { NamespaceError, namespaceWithoutTools };
 
 // ---------------------------------------------------------------------------
 // The host runtime
@@ -756,6 +762,11 @@ function errorData(err: Error): Record<string, unknown> {
   const code = (err as { code?: unknown }).code;
   if (code !== undefined) data.code = code;
   if (err.cause !== undefined) data.cause = err.cause;
+  const location = syntaxLocation(err);
+  if (location) {
+    data.location = location;
+    if (err.name === "BuildMessage") data.name = "SyntaxError"; // bun's name for it
+  }
   return data;
 }
 
@@ -1189,6 +1200,18 @@ function captureConsoleMembers(): void {
 // ---------------------------------------------------------------------------
 // The launcher's hooks
 
+/**
+ * A SyntaxError from node compiling a module (every frame node's own) that
+ * carries no place: node keeps the place hidden and prints it only for an
+ * uncaught error.
+ */
+function nodeUnplacedSyntaxError(error: unknown, data: Record<string, unknown>): boolean {
+  if (rtDeno || (globalThis as Loose).Bun || !(error instanceof SyntaxError)) return false;
+  if (data.location) return false;
+  const frames = (data.frames ?? []) as StackFrame[];
+  return frames.every((f) => f.file?.startsWith("node:"));
+}
+
 function setExitCode(code: number): void {
   if (rtDeno && "exitCode" in rtDeno) rtDeno.exitCode = code;
   else if (rtProcess) rtProcess.exitCode = code;
@@ -1210,8 +1233,8 @@ export const launcher: {
 } = {
   /**
    * Puts `tools`, each namespace (unless a global of that name exists),
-   * `log`, `emit`, `search`, `describe`, `ToolError`, `captureFrames` and
-   * `errorFrames` on globalThis.
+   * `log`, `emit`, `search`, `describe`, `ToolError`, `NamespaceError`,
+   * `captureFrames` and `errorFrames` on globalThis.
    */
   installGlobals(tools) {
     const g = globalThis as Record<string, unknown>;
@@ -1219,7 +1242,16 @@ export const launcher: {
     for (const [namespace, value] of Object.entries(tools)) {
       if (!(namespace in g)) g[namespace] = value;
     }
-    Object.assign(g, { log, emit, search, describe, ToolError, captureFrames, errorFrames });
+    Object.assign(g, {
+      log,
+      emit,
+      search,
+      describe,
+      ToolError,
+      NamespaceError,
+      captureFrames,
+      errorFrames,
+    });
   },
 
   /** Turns console members into records (spec 000, "What the console does and does not capture"). */
@@ -1269,13 +1301,29 @@ export const launcher: {
     runtimeIo.out(rtStringify(value, 2) + "\n");
   },
 
-  /** Records a thrown value as a `run.error` record and sets the exit code to 1. */
+  /**
+   * Records a thrown value as a `run.error` record and sets the exit code to 1.
+   * A module node could not compile, which it tells the place of only when the
+   * error is uncaught, is thrown again uncaught for node to print (the record
+   * then goes to the durable log only).
+   */
   reportError(error) {
-    const data = error instanceof Error
+    const data: Record<string, unknown> = error instanceof Error
       ? errorData(error)
       : { name: "Error", message: show(error), frames: [], value: error };
     const msg = `${data.name}: ${data.message}`;
-    writeRecord("error", "run.error", msg, msg, { error: data });
+    const unplaced = nodeUnplacedSyntaxError(error, data);
+    writeRecord("error", "run.error", msg, msg, {
+      error: data,
+      ...(unplaced ? { fileOnly: true } : {}),
+    });
     setExitCode(1);
+    if (unplaced) {
+      // Node prints the place it keeps hidden, then the headline (its own frames add nothing).
+      Object.defineProperty(error, "stack", { value: msg, writable: true, configurable: true });
+      setTimeout(() => {
+        throw error;
+      });
+    }
   },
 };

@@ -183,19 +183,41 @@ export class RecordOutput {
   }
 }
 
-/** A script's uncaught error: `error: Name: message` and the script's own frames. */
+/** Frames of the launcher, the client and the runtime itself: not the script's. */
+const NOT_THE_SCRIPTS =
+  /mcpx-client\.ts$|\/(?:launchers|clients)\/[0-9a-f]+\.m?ts$|^(?:node|ext|internal|bun):/;
+
+/**
+ * A script's uncaught error: `error: Name: message` and the script's own
+ * frames. A syntax error whose place came as data (bun, node; deno writes it
+ * into the message) is shown as deno shows one: the line, a caret under the
+ * column, and `at file:line:col`.
+ */
 function renderError(record: LogRecord, alias?: { path: string; as: string }): string {
   const error = (record.attrs.error ?? {}) as {
     frames?: { function?: string; file?: string; line?: number; column?: number }[];
+    location?: { file?: string; line?: number; column?: number; lineText?: string };
   };
   const place = (file: string) => {
     const path = file.replace(/^file:\/\//, "");
     return alias && decodeURI(path) === alias.path ? alias.as : path;
   };
+  const at = error.location;
+  if (at?.file && at.line) {
+    const gutter = " ".repeat(String(at.line).length);
+    const excerpt = at.lineText === undefined ? [] : [
+      `${gutter} |`,
+      `${at.line} | ${at.lineText}`,
+      ...(at.column ? [`${gutter} | ${" ".repeat(Math.max(0, at.column - 1))}^`] : []),
+    ];
+    return [
+      `error: ${record.msg}`,
+      ...excerpt,
+      `    at ${place(at.file)}:${at.line}${at.column ? `:${at.column}` : ""}`,
+    ].join("\n");
+  }
   const frames = (error.frames ?? [])
-    .filter((f) =>
-      f.file && !/mcpx-client\.ts$|\/(?:launchers|clients)\/[0-9a-f]+\.m?ts$/.test(f.file)
-    )
+    .filter((f) => f.file && !NOT_THE_SCRIPTS.test(f.file))
     .slice(0, 8)
     .map((f) =>
       `    at ${f.function ? `${f.function} (` : ""}${place(f.file!)}:${f.line}:${f.column}${

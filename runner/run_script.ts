@@ -33,6 +33,7 @@ import { scriptEnv } from "../scripts/script_env.ts";
 import { type ResolvedSettings, settingEnvName } from "../config/settings.ts";
 import { newSpanId } from "../logs/record.ts";
 import { McpxError, UsageError } from "../errors.ts";
+import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { VERSION } from "../version.ts";
 import { dirname, join } from "../config/posix_path.ts";
 import { toFileUrl } from "./file_url.ts";
@@ -76,6 +77,16 @@ export async function runScript(
   const value = (name: string) => settings.values[name].value;
   const json = await ctx.json();
   const noLauncher = options["no-launcher"] === true;
+
+  let timeoutMs: number | undefined;
+  if (typeof options.timeout === "string") {
+    try {
+      timeoutMs = parseTimeoutFlag(options.timeout);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      problems.push(error.message);
+    }
+  }
 
   const overrides = await envOverrides(list(options.env), list(options["env-file"]), ctx.cwd);
   problems.push(...overrides.problems);
@@ -302,6 +313,9 @@ export async function runScript(
     args: script.args,
   });
 
+  // A pipe's reader can leave mid-run (`| head`): then the script's output passes through
+  // mcpx's own, which ends quietly (decision 0013). A terminal or a file is inherited.
+  const passStdout = !json && ctx.io.outBytes !== undefined && ctx.io.passChildStdout?.() === true;
   const started = performance.now();
   const child = new Deno.Command(rt.path, {
     args: runtimeArgs(rt, entry, script.args, permissions),
@@ -309,7 +323,7 @@ export async function runScript(
     env,
     clearEnv: true,
     stdin: "inherit",
-    stdout: json ? "piped" : "inherit",
+    stdout: json || passStdout ? "piped" : "inherit",
     stderr: "piped",
   }).spawn();
   const forward = (signal: Deno.Signal) => () => {
@@ -320,13 +334,11 @@ export async function runScript(
   const handlers = (["SIGINT", "SIGTERM"] as const).map((s) => [s, forward(s)] as const);
   for (const [s, h] of handlers) Deno.addSignalListener(s, h);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  if (typeof options.timeout === "string") {
-    const { parseDuration } = await import("../config/duration.ts");
-    const ms = parseDuration(options.timeout);
+  if (timeoutMs !== undefined) {
     timer = setTimeout(() => {
       output.note(`the script ran past --timeout ${options.timeout} and was stopped`);
       forward("SIGTERM")();
-    }, ms);
+    }, timeoutMs);
   }
 
   const demux = new StderrDemux({
@@ -342,6 +354,12 @@ export async function runScript(
       const chunks: Uint8Array[] = [];
       for await (const chunk of child.stdout) chunks.push(chunk);
       return new TextDecoder().decode(concat(chunks));
+    })()
+    : passStdout
+    ? (async () => {
+      // Read to the end even once nobody reads ours, so the script never blocks on a full pipe.
+      for await (const chunk of child.stdout) await ctx.io.outBytes!(chunk);
+      return "";
     })()
     : Promise.resolve("");
   const status = await child.status;

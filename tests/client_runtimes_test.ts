@@ -9,39 +9,16 @@
 
 import { deepStrictEqual as deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT } from "./_helpers.ts";
+import { runtimeSource } from "../client/generate.ts";
 import { nodeTypeScriptArgs, runtimeBinary } from "./_runtimes.ts";
 
-/** Modules inlined into the client, dependencies first. */
-const INLINED = [
-  "discovery/types.ts",
-  "discovery/stem.ts",
-  "discovery/words.ts",
-  "discovery/search.ts",
-  "logs/record.ts",
-];
-
-/** `import …` / `import type …` of a relative module, possibly spanning lines. */
-const RELATIVE_IMPORT = /^import\s[^;]*?\bfrom\s+["']\.\.?\/[^"']+["'];?[ \t]*\n/gm;
-
 /**
- * The transformation client/generate.ts makes: relative imports removed,
- * dependencies inlined without `export`, the runtime verbatim, then the
- * generated part.
+ * The client as client/generate.ts builds it: the runtime bundled by
+ * client/bundle.ts (so a module the runtime starts importing is inlined here
+ * too), then the generated part.
  */
 async function bundleClient(generated: string): Promise<string> {
-  const parts: string[] = [];
-  for (const path of INLINED) {
-    const source = await Deno.readTextFile(join(ROOT, path));
-    parts.push(
-      `// ---- ${path}\n` +
-        source.replace(RELATIVE_IMPORT, "").replace(/^export (?!\{|\*)/gm, ""),
-    );
-  }
-  const runtime = await Deno.readTextFile(join(ROOT, "client/script_runtime.ts"));
-  parts.push(`// ---- client/script_runtime.ts\n` + runtime.replace(RELATIVE_IMPORT, ""));
-  parts.push(`// ---- generated\n${generated}`);
-  return parts.join("\n");
+  return `${await runtimeSource()}\n// ---- generated\n${generated}`;
 }
 
 const GENERATED = `

@@ -163,6 +163,24 @@ Deno.test("run checks everything before starting anything and reports every prob
   assert.deepEqual(w.processes(), [], "no daemon and no server was started");
 });
 
+Deno.test("run --timeout is checked with the others before the script starts", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+  await Deno.writeTextFile(`${w.dir}/mark.ts`, 'Deno.writeTextFileSync("ran", "yes");\n');
+  for (
+    const command of [["run", "--timeout", "5x", "./mark.ts"], ["exec", "--timeout", "0", "1"]]
+  ) {
+    const r = await w.mcpx(command);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, command[2] === "5x" ? /--timeout: .*"5x"/ : /more than 0, got "0"/);
+    assert.doesNotMatch(r.stderr, /bug in mcpx|RangeError/);
+  }
+  const both = await w.mcpx(["run", "--timeout=-1s", "--env", "NOEQUALS", "./mark.ts"]);
+  assert.match(both.stderr, /2 problems/, "reported with every other problem at once");
+  assert.equal(await Deno.stat(`${w.dir}/ran`).catch(() => null), null, "the script never ran");
+  assert.deepEqual(w.processes(), [], "no daemon and no server was started");
+});
+
 Deno.test("a script not found names every place searched", async () => {
   await using w = await world();
   await w.writeConfig({ mcpServers: {} });
