@@ -7,7 +7,8 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { renderSchema, type ResolvedSetting, SETTINGS } from "../config/settings.ts";
+import { type ResolvedSetting, SETTINGS } from "../config/settings.ts";
+import { renderSchema } from "../config/setting_schema.ts";
 import { defaultPathSource } from "../config/paths.ts";
 
 /** A setting as `mcpx config` shows it; `source` may also be `default ($XDG_STATE_HOME/mcpx)`. */

@@ -211,7 +211,11 @@ export class CliContext {
     let cache = await this.schemaCache();
     const stale = (s: { name: string; poolId: string }) =>
       needsListing(cache?.servers[listingOf(s).name], listingOf(s).poolId);
-    const enabled = config.servers.filter((s) => !s.disabled && isSelected(s, selection));
+    // A server the configuration keeps from starting (an unset `${VAR}`) is not listed:
+    // the view shows it as an error, and every other server is listed as usual.
+    const enabled = config.servers.filter((s) =>
+      !s.disabled && !s.unavailable && isSelected(s, selection)
+    );
     // An edited configuration (new fingerprint) starts with the entries its
     // unchanged servers already had, so only what changed is listed.
     if (enabled.some(stale)) {

@@ -45,7 +45,9 @@ export async function run(ctx: CliContext): Promise<number> {
     const ns = namespaces.find((n) => n.server === spec.name);
     const running = live[spec.namespace];
     // A start failure the daemon saw is newer news than the cache's last listing.
-    const failed = running?.failure && !running.live
+    const failed = spec.unavailable
+      ? { message: spec.unavailable.message }
+      : running?.failure && !running.live
       ? { message: running.failure }
       : lastFailure(entry);
     const state = spec.disabled

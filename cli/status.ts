@@ -74,6 +74,12 @@ export async function run(ctx: CliContext): Promise<number> {
     ], lines),
   );
   for (const row of rows) {
+    if (row.unavailable) {
+      ctx.io.out(
+        `\n${row.namespace} (server "${row.server}") cannot start:\n  ${row.unavailable.message}\n`,
+      );
+      continue;
+    }
     const failure = row.failure ?? row.cacheError;
     if (!failure) continue;
     const stderr = row.failure ? row.failure.stderrTail : row.cacheError?.stderr;

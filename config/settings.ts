@@ -14,43 +14,26 @@
  * @module
  */
 
-import { isAbsolute, join, resolve } from "./posix_path.ts";
+import { join } from "./posix_path.ts";
 import { ConfigError, UsageError } from "../errors.ts";
-import { DURATION_FORMS, durationLimit, MAX_DURATION_MS, parseDuration } from "./duration.ts";
 import { describeValue } from "./_describe.ts";
 import { didYouMean } from "./_suggest.ts";
+import {
+  acceptedForm,
+  parseSettingValue,
+  type SettingDeclaration,
+  type SettingValue,
+} from "./setting_value.ts";
 
-/** The value kinds a setting may hold. */
-export type SettingType = "int" | "string" | "bool" | "duration" | "enum" | "path";
-
-/** A typed setting value: ints and durations (ms) are numbers, bools booleans, the rest strings. */
-export type SettingValue = number | string | boolean;
-
-/** One declared knob. */
-export interface SettingDeclaration {
-  /** Dotted name, `section.key`, e.g. `catalog.budget`. */
-  name: string;
-  type: SettingType;
-  /** The default exactly as a user would type it (`"4h"`, `"2000"`, `"false"`). */
-  default: string;
-  /** The accepted values of an `enum`. */
-  values?: readonly string[];
-  /** The least an `int` may be. */
-  min?: number;
-  /**
-   * The longest a `duration` may be, in ms: default `MAX_DURATION_MS` (24 days, the timer
-   * limit); `Infinity` for one no timer waits on.
-   */
-  maxMs?: number;
-  /** One line for help and `mcpx config --schema`. */
-  help: string;
-  /** Internal switch: hidden from ordinary help, schema and completion (spec "Plumbing"). */
-  plumbing?: boolean;
-  /** An extra flag spelling besides the generated one, e.g. `-n` or `--json`. */
-  flag?: string;
-  /** Older environment spellings read at the same level as the generated one. */
-  envAliases?: readonly string[];
-}
+export {
+  acceptedForm,
+  parsePathList,
+  type ParseSettingOptions,
+  parseSettingValue,
+  type SettingDeclaration,
+  type SettingType,
+  type SettingValue,
+} from "./setting_value.ts";
 
 /** Every setting mcpx has. Add a knob here and it is readable from a file, a variable and a flag. */
 export const SETTINGS: readonly SettingDeclaration[] = [
@@ -119,6 +102,12 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "Log files last written longer ago than this are removed (0 = keep every file)",
   },
   {
+    name: "logging.dir",
+    type: "path",
+    default: "",
+    help: "Directory of the durable log (JSONL files and index.db); empty means <paths.state>/logs",
+  },
+  {
     name: "catalog.budget",
     type: "int",
     min: 0,
@@ -164,6 +153,13 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "Runtime for scripts; auto is deno (mcpx's own), else bun, else node 22.6+",
   },
   {
+    name: "script.typecheck",
+    type: "bool",
+    default: "false",
+    help:
+      "Type-check a script's generated program before `mcpx run` starts it (deno only; --typecheck)",
+  },
+  {
     name: "script.permissions",
     type: "string",
     default: "all",
@@ -171,10 +167,17 @@ export const SETTINGS: readonly SettingDeclaration[] = [
   },
   {
     name: "paths.scripts",
-    type: "string",
+    type: "paths",
     default: "",
     help:
-      "Directories (or files) searched for named scripts, ':'-separated, nearest first; an empty entry stands for the built-in places",
+      "Directories (or files) searched for named scripts, nearest first: a list in a file (null for the built-in places), ':'-separated elsewhere (an empty entry for them)",
+  },
+  {
+    name: "paths.config",
+    type: "paths",
+    default: "",
+    help:
+      "Directories (or files) searched for the configuration, nearest first, null/empty entry for the built-in places; read from the environment and flags only",
   },
   {
     name: "paths.placeholders",
@@ -196,6 +199,13 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     default: "true",
     plumbing: true,
     help: "Read a --prefix/--suffix/--launcher value naming an existing file as that file",
+  },
+  {
+    name: "plumbing.allowTsJsOverlap",
+    type: "bool",
+    default: "false",
+    plumbing: true,
+    help: "Let a script name match both <name>.ts and <name>.js in one place; the .ts runs",
   },
   {
     name: "plumbing.version",
@@ -321,105 +331,6 @@ export function settingFlagName(name: string): string {
 
 function splitWords(name: string): string[] {
   return name.split(".").flatMap((seg) => seg.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" "));
-}
-
-/**
- * How a setting's accepted form is described in errors and the schema.
- *
- * @param decl The declaration.
- * @returns e.g. `a whole number ≥ 0`, `one of "text", "json"`.
- */
-export function acceptedForm(decl: SettingDeclaration): string {
-  switch (decl.type) {
-    case "int":
-      return decl.min === undefined ? "a whole number" : `a whole number ≥ ${decl.min}`;
-    case "bool":
-      return "true or false";
-    case "duration":
-      return Number.isFinite(decl.maxMs ?? MAX_DURATION_MS)
-        ? `${DURATION_FORMS}, at most ${durationLimit(decl.maxMs)}`
-        : DURATION_FORMS;
-    case "enum":
-      return `one of ${(decl.values ?? []).map((v) => JSON.stringify(v)).join(", ")}`;
-    case "path":
-      return "a file system path (empty for the built-in location)";
-    case "string":
-      return "a string";
-  }
-}
-
-/** Options for {@link parseSettingValue}. */
-export interface ParseSettingOptions {
-  /** Directory a relative `path` resolves against (a file's directory, or the cwd). */
-  baseDir?: string;
-  /** `HOME`, for a leading `~/` in a `path`. */
-  home?: string;
-}
-
-/**
- * Validates and converts one value of a setting. Strings (defaults, variables, flags) are
- * parsed; JSON values from a file may also be numbers and booleans of the right type.
- *
- * @param decl The declaration.
- * @param raw The value as written.
- * @param options Where relative paths resolve.
- * @returns The typed value: int → number, duration → ms, bool → boolean, else string
- *   (a non-empty path is absolute).
- * @throws {RangeError} When `raw` is not of the accepted form; the message says what is
- *   accepted, and the caller adds the setting, the source and the value.
- * @example
- * ```ts
- * import { parseSettingValue, settingDeclaration } from "./settings.ts";
- * if (parseSettingValue(settingDeclaration("daemon.idleTimeout"), "5m") !== 300_000) throw new Error();
- * ```
- */
-export function parseSettingValue(
-  decl: SettingDeclaration,
-  raw: unknown,
-  options: ParseSettingOptions = {},
-): SettingValue {
-  const fail = (): never => {
-    throw new RangeError(`must be ${acceptedForm(decl)}`);
-  };
-  switch (decl.type) {
-    case "int": {
-      const n = typeof raw === "number"
-        ? raw
-        : typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw)
-        ? Number(raw)
-        : NaN;
-      if (!Number.isSafeInteger(n) || (decl.min !== undefined && n < decl.min)) fail();
-      return n;
-    }
-    case "bool": {
-      if (typeof raw === "boolean") return raw;
-      const text = typeof raw === "string" ? raw.trim().toLowerCase() : "";
-      if (["true", "1", "yes", "on"].includes(text)) return true;
-      if (["false", "0", "no", "off"].includes(text)) return false;
-      return fail();
-    }
-    case "duration":
-      try {
-        return parseDuration(raw, { maxMs: decl.maxMs });
-      } catch {
-        return fail();
-      }
-    case "enum":
-      if (typeof raw !== "string" || !(decl.values ?? []).includes(raw)) fail();
-      return raw as string;
-    case "path": {
-      if (typeof raw !== "string") return fail();
-      if (raw === "") return "";
-      const home = options.home;
-      const expanded = home && (raw === "~" || raw.startsWith("~/"))
-        ? join(home, raw.slice(1))
-        : raw;
-      return isAbsolute(expanded) ? expanded : resolve(options.baseDir ?? Deno.cwd(), expanded);
-    }
-    case "string":
-      if (typeof raw !== "string") fail();
-      return raw as string;
-  }
 }
 
 /** Where a value came from: `default`, `file:<path>`, `env:MCPX_X` or `flag:--x`. */
@@ -594,80 +505,6 @@ export function settingValue(settings: ResolvedSettings, name: string): SettingV
   const resolved = settings.values[name];
   if (!resolved) settingDeclaration(name); // throws with a suggestion
   return resolved.value;
-}
-
-/** One flag spelling for the CLI's argv parser. */
-export interface SettingFlag {
-  /** `--catalog-budget`, or an alias such as `-n` or `--json`. */
-  flag: string;
-  /** Dotted setting name the flag sets. */
-  name: string;
-  type: SettingType;
-  /** True for plumbing settings: accepted, but hidden from help and completion. */
-  hidden: boolean;
-}
-
-/**
- * Every flag spelling of every setting: the generated `--section-key` and any alias.
- *
- * @returns Flags in declaration order, generated spelling first.
- * @example
- * ```ts
- * import { settingFlags } from "./settings.ts";
- * if (!settingFlags().some((f) => f.flag === "--catalog-budget")) throw new Error();
- * ```
- */
-export function settingFlags(): SettingFlag[] {
-  return SETTINGS.flatMap((s) => {
-    const hidden = s.plumbing === true;
-    const out: SettingFlag[] = [{
-      flag: settingFlagName(s.name),
-      name: s.name,
-      type: s.type,
-      hidden,
-    }];
-    if (s.flag) out.push({ flag: s.flag, name: s.name, type: s.type, hidden });
-    return out;
-  });
-}
-
-/** One row of `mcpx config --schema`. */
-export interface SettingSchemaEntry {
-  name: string;
-  type: SettingType;
-  default: string;
-  values?: readonly string[];
-  /** What the value must look like, in words. */
-  accepts: string;
-  help: string;
-  env: string[];
-  flags: string[];
-  plumbing: boolean;
-}
-
-/**
- * The data `mcpx config --schema` prints.
- *
- * @param options `plumbing: true` includes the internal switches (spec "Plumbing").
- * @returns One entry per setting, in declaration order.
- * @example
- * ```ts
- * import { renderSchema } from "./settings.ts";
- * if (renderSchema().some((e) => e.plumbing)) throw new Error();
- * ```
- */
-export function renderSchema(options: { plumbing?: boolean } = {}): SettingSchemaEntry[] {
-  return SETTINGS.filter((s) => options.plumbing || !s.plumbing).map((s) => ({
-    name: s.name,
-    type: s.type,
-    default: s.default,
-    ...(s.values ? { values: s.values } : {}),
-    accepts: acceptedForm(s),
-    help: s.help,
-    env: [settingEnvName(s.name), ...(s.envAliases ?? [])],
-    flags: [settingFlagName(s.name), ...(s.flag ? [s.flag] : [])],
-    plumbing: s.plumbing === true,
-  }));
 }
 
 function lookup(document: Record<string, unknown>, name: string): {

@@ -2,16 +2,15 @@ import assert from "node:assert/strict";
 import { ConfigError, UsageError } from "../errors.ts";
 import {
   parseSettingValue,
-  renderSchema,
   resolveSettings,
   type SettingDeclaration,
   settingDeclaration,
   settingEnvName,
   settingFlagName,
-  settingFlags,
   SETTINGS,
   settingValue,
 } from "./settings.ts";
+import { renderSchema, settingFlags } from "./setting_schema.ts";
 
 Deno.test("SETTINGS behaviour", async (t) => {
   await t.step("every default validates through the same parser as an override", () => {

@@ -77,8 +77,14 @@ export interface NamespaceEntry {
   tools: ToolEntry[];
   /** Tools the configuration hides (`tools`/`excludeTools`), by real name. */
   excluded?: string[];
-  /** The last listing failure, when it is newer than the last success. */
+  /**
+   * Why the namespace has no usable server: the configuration keeps it from
+   * starting (`unavailable`'s message), else the last listing failure when it
+   * is newer than the last success.
+   */
   error?: string;
+  /** Set when the configuration keeps the server from starting (config/types.ts). */
+  unavailable?: { code: string; message: string; variables: string[] };
   /** Tools the server listed that mcpx cannot use, and why. */
   skipped?: { name: string; reason: string }[];
 }

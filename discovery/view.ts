@@ -100,6 +100,10 @@ export function namespacesFromCache(
     };
     const failure = lastFailure(cached);
     if (failure) entry.error = failure.message;
+    if (server.unavailable) {
+      entry.error = server.unavailable.message;
+      entry.unavailable = server.unavailable;
+    }
     let visible: ((name: string) => boolean) | undefined;
     let filterError: unknown;
     try {
@@ -260,6 +264,9 @@ export function findTool(
       `tool "${ns.namespace}.${name}" is hidden by the configuration ` +
         `(mcpServers.${ns.server}.mcpx.tools / excludeTools); change those lists to use it.`,
     );
+  }
+  if (ns.unavailable && ns.tools.length === 0) {
+    throw new NotFoundError(`namespace "${ns.namespace}" has no tools: ${ns.error}.`);
   }
   if (ns.error && ns.tools.length === 0) {
     throw new NotFoundError(
