@@ -180,6 +180,11 @@ export interface ServerUnavailable {
 export interface LoadedConfig {
   /** The file as found (absolute), or null when no configuration exists. */
   path: string | null;
+  /**
+   * When `path` is null: every candidate the search looked at, in order
+   * (config/discover.ts `describeSearch()` says it in a sentence).
+   */
+  searched?: string[];
   /** `path` with symlinks resolved, or null. */
   realPath: string | null;
   /**

@@ -23,6 +23,8 @@ export interface RecordOutputOptions {
   /** Least severe level shown. */
   level: string;
   stateDir: string;
+  /** The durable log's directory (setting `logging.dir`); default `<stateDir>/logs`. */
+  logsDir?: string;
   /** Log file rotation size, in bytes. */
   maxFileSize: number;
   /** Log retention, in ms. */
@@ -57,7 +59,7 @@ export class RecordOutput {
     try {
       // The writer makes the folder (0700) when it opens its file.
       this.#writer = new LogWriter({
-        dir: logsDir(options.stateDir),
+        dir: options.logsDir ?? logsDir(options.stateDir),
         source: `run-${Deno.pid}`,
         maxFileSize: options.maxFileSize,
         retentionMs: options.retentionMs,
