@@ -10,7 +10,7 @@ import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.t
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import { McpxError, NotFoundError, ServerError, UsageError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
-import { lastFailure } from "../discovery/cache_entry.ts";
+import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
 import { dirname } from "../config/posix_path.ts";
 import { describe, type Instance, SessionLostError } from "./instance.ts";
@@ -599,16 +599,15 @@ export class Daemon {
       }
     } catch (error) {
       const stderr = error instanceof ServerError ? error.stderrTail : undefined;
+      const same = previous?.poolId === listing.poolId ? previous : undefined;
+      // The failure, how many in a row and when discovery may try again; no
+      // `listedAt` (discovery/cache_entry.ts), so it never reads as "0 tools".
       entry = {
-        ...(previous?.listedAt && previous.poolId === listing.poolId
-          ? { listedAt: previous.listedAt, tools: previous.tools, serverInfo: previous.serverInfo }
+        ...(same?.listedAt
+          ? { listedAt: same.listedAt, tools: same.tools, serverInfo: same.serverInfo }
           : { tools: [] }),
         poolId: listing.poolId,
-        error: {
-          message: describeFull(error),
-          at: new Date().toISOString(),
-          ...(stderr ? { stderr } : {}),
-        },
+        error: failedListing(same, { message: describeFull(error), stderr }, Date.now()),
       };
       log("warn", "server.list", "listing {server} failed: {error}", {
         server: spec.name,

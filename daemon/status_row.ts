@@ -31,7 +31,7 @@ export interface StatusRow {
     stderrTail?: string;
   }[];
   failure?: { message: string; count: number; retryInMs: number; stderrTail?: string };
-  cacheError?: { message: string; at: string; stderr?: string };
+  cacheError?: { message: string; at: string; stderr?: string; count?: number; retryAt?: string };
   /**
    * Why the configuration keeps this server from starting (an unset `${VAR}`):
    * config/types.ts `ServerSpec.unavailable`. The row's state is `error`.

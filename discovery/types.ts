@@ -32,8 +32,12 @@ export interface CachedServer {
   serverInfo?: { name?: string; version?: string; title?: string };
   instructions?: string;
   tools: CachedTool[];
-  /** The last listing failure; kept until a listing succeeds. */
-  error?: { message: string; at: string; stderr?: string };
+  /**
+   * The last listing failure; kept until a listing succeeds. `at` is when it
+   * failed, `count` how many listings in a row have failed, `retryAt` (ISO)
+   * when discovery may list the server again (discovery/cache_entry.ts).
+   */
+  error?: { message: string; at: string; stderr?: string; count?: number; retryAt?: string };
   /** Tools the server listed that could not be used, and why (they are left out of `tools`). */
   skipped?: { name: string; reason: string }[];
   /** The server's `poolId` when it was listed; a mismatch means stale. */
