@@ -36,6 +36,7 @@ import { daemonFiles } from "../daemon/locate.ts";
 import type { Io } from "./io.ts";
 import { ConfigError, DaemonUnavailableError, McpxError } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
 
 /** Inputs of a CLI run. */
 export interface ContextOptions {
@@ -345,6 +346,31 @@ export class CliContext {
     });
   }
 
+  /**
+   * The caller's `MCPX_TRACE_IDS`, read (logs/trace_ids.ts): each pair lands
+   * on every record this command causes as `id.<key>`.
+   * @throws {ConfigError} When the value cannot be read, naming the variable.
+   */
+  traceIds(): TraceIds {
+    try {
+      return parseTraceIds(this.env.MCPX_TRACE_IDS ?? "");
+    } catch (error) {
+      throw new ConfigError(
+        "environment",
+        TRACE_IDS_VARIABLE,
+        `${(error as Error).message}; fix it or unset ${TRACE_IDS_VARIABLE}`,
+      );
+    }
+  }
+
+  /** `MCPX_TRACE_IDS` as the daemon takes it: the text as written, checked first. */
+  #traceIds(): { traceIds?: string } {
+    const text = this.env.MCPX_TRACE_IDS;
+    if (!text) return {};
+    this.traceIds();
+    return { traceIds: text };
+  }
+
   /** The socket of a running daemon for this configuration, without starting one. */
   async existingDaemonSocket(): Promise<string> {
     const config = await this.config();
@@ -364,6 +390,7 @@ export class CliContext {
       // without git".
       ...(this.env.GIT_DIR ? { gitDir: this.env.GIT_DIR } : {}),
       ...(this.env.GIT_WORK_TREE ? { gitWorkTree: this.env.GIT_WORK_TREE } : {}),
+      ...this.#traceIds(),
       cwd: this.cwd,
       pid: Deno.ppid,
     };

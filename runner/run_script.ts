@@ -31,6 +31,7 @@ import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeho
 import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
 import { type ResolvedSettings, settingEnvName } from "../config/settings.ts";
+import { establishedIds, idAttributes } from "../logs/trace_ids.ts";
 import { newSpanId } from "../logs/record.ts";
 import { McpxError, UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
@@ -292,6 +293,10 @@ export async function runScript(
     maxFileSize: Number(value("logging.maxFileSize")),
     retentionMs: Number(value("logging.retention")),
     runId,
+    ids: idAttributes(
+      ctx.traceIds(),
+      establishedIds({ session, parentSession: ctx.env.MCPX_PARENT_SESSION_ID, run: runId }),
+    ),
     ...(script.name === "exec" && script.path.includes("/exec/")
       ? { alias: { path: script.path, as: "<mcpx exec code>" } }
       : {}),
