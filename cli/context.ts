@@ -12,13 +12,13 @@ import {
   parsePathList,
   parseSettingValue,
   type ResolvedSettings,
-  resolveSettings,
   settingDeclaration,
   settingEnvName,
   settingEnvSpelling,
   settingFlagName,
   type SettingValue,
 } from "../config/settings.ts";
+import { resolveSettings } from "../config/resolve_settings.ts";
 import { listingOf, type LoadedConfig } from "../config/types.ts";
 import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";

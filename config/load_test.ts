@@ -4,7 +4,7 @@ import { ConfigError } from "../errors.ts";
 import { NO_CONFIG_FINGERPRINT } from "./fingerprint.ts";
 import { loadConfig, readConfigLayers } from "./load.ts";
 import { parseConfig } from "./parse.ts";
-import { resolveSettings } from "./settings.ts";
+import { resolveSettings } from "./resolve_settings.ts";
 import { DEFAULT_POOL } from "./types.ts";
 
 const FILE = "/x/.mcp.json";

@@ -3,14 +3,13 @@ import { ConfigError, UsageError } from "../errors.ts";
 import {
   parsePathList,
   parseSettingValue,
-  resolveSettings,
   type SettingDeclaration,
   settingDeclaration,
   settingEnvName,
   settingFlagName,
   SETTINGS,
-  settingValue,
 } from "./settings.ts";
+import { resolveSettings, settingValue } from "./resolve_settings.ts";
 import { renderSchema, settingFlags } from "./setting_schema.ts";
 
 Deno.test("SETTINGS behaviour", async (t) => {

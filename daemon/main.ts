@@ -29,7 +29,7 @@ import {
 } from "./log.ts";
 import { logsDir } from "../logs/writer.ts";
 import { serverSecrets } from "../logs/redact.ts";
-import { resolveSettings } from "../config/settings.ts";
+import { resolveSettings } from "../config/resolve_settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
 import { describe } from "./instance.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
