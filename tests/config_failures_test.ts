@@ -61,6 +61,15 @@ Deno.test("one server's unset ${VAR} leaves every other server working", async (
     assert.deepEqual(gh.instances, []);
   });
 
+  await t.step("types says why the namespace has no tools, not that listing failed", async () => {
+    const r = await w.mcpx(["types", "gh"]);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      new RegExp(`namespace "gh" has no tools: its server cannot start: \\$\\{${UNSET}\\}`),
+    );
+  });
+
   await t.step("refresh lists the other server and reports this one", async () => {
     const r = await w.mcpx(["--json", "refresh"]);
     assert.equal(r.code, 1);
