@@ -19,10 +19,10 @@ export { type McpxPaths, mcpxPaths } from "./config/paths.ts";
 export {
   type ResolvedSetting,
   type ResolvedSettings,
-  resolveSettings,
   type SettingDeclaration,
   SETTINGS,
 } from "./config/settings.ts";
+export { resolveSettings } from "./config/resolve_settings.ts";
 export { isIdentifier, toIdentifier } from "./config/identifiers.ts";
 export { compileToolFilter } from "./config/tool_filter.ts";
 export {

@@ -44,7 +44,7 @@ Deno.test("call with an empty @ is a usage error naming the problem", async () =
 });
 
 Deno.test("call ignores a UTF-8 byte order mark before @file or stdin arguments", async (t) => {
-  // With no configuration the arguments are read, then the namespace is unknown (exit 1);
+  // With no configuration the arguments are read, then the command says none was found (exit 1);
   // arguments that were not JSON would have been a usage error (exit 2).
   const cases: [string, string[], string, Record<string, string>][] = [
     ["@file", ["@args.json"], "", { "args.json": '\uFEFF{"a": 1}' }],
@@ -55,7 +55,7 @@ Deno.test("call ignores a UTF-8 byte order mark before @file or stdin arguments"
       const result = await run(["call", "x.y", ...args], stdin, files);
       assert.doesNotMatch(result.stderr, /not JSON/);
       assert.equal(result.code, 1, result.stderr);
-      assert.match(result.stderr, /unknown namespace "x"/);
+      assert.match(result.stderr, /no configuration file found/);
     });
   }
 });

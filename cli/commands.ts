@@ -83,7 +83,11 @@ const SCRIPT_OPTIONS: Record<string, CommandOption> = {
     help: "how records are shown: pretty, logfmt or json",
     setting: "logging.format",
   },
-  typecheck: { type: "boolean", help: "type-check the generated program first (deno only)" },
+  typecheck: {
+    type: "boolean",
+    help: "type-check the generated program first (deno only)",
+    setting: "script.typecheck",
+  },
   timeout: { type: "string", help: "stop the script after this long (e.g. 5m)" },
 };
 

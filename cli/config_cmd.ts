@@ -7,7 +7,9 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { renderSchema, type ResolvedSetting, SETTINGS } from "../config/settings.ts";
+import { type ResolvedSetting, SETTINGS } from "../config/settings.ts";
+import { renderSchema } from "../config/setting_schema.ts";
+import { describeSearch } from "../config/discover.ts";
 import { defaultPathSource } from "../config/paths.ts";
 
 /** A setting as `mcpx config` shows it; `source` may also be `default ($XDG_STATE_HOME/mcpx)`. */
@@ -64,6 +66,7 @@ export async function run(
       JSON.stringify(
         {
           config: config.path,
+          ...(config.path === null ? { searched: config.searched ?? [] } : {}),
           fingerprint: config.fingerprint,
           paths: ctx.paths(),
           settings: shown.map((s) => inUse(ctx, settings.values[s.name])),
@@ -75,7 +78,8 @@ export async function run(
     );
     return 0;
   }
-  ctx.io.out(`config: ${config.path ?? "(none found)"}  fingerprint: ${config.fingerprint}\n\n`);
+  const where = config.path ?? `(none found: ${describeSearch(config.searched ?? [])})`;
+  ctx.io.out(`config: ${where}  fingerprint: ${config.fingerprint}\n\n`);
   ctx.io.out(renderTable(
     ["SETTING", "VALUE", "SOURCE", "OVERRODE"],
     shown.map((s) => {

@@ -6,16 +6,19 @@
  */
 
 import { loadConfig, readConfigLayers } from "../config/load.ts";
-import { findConfigLayers } from "../config/discover.ts";
+import { findConfigLayers, noConfigMessage } from "../config/discover.ts";
 import { type McpxPaths, mcpxPaths } from "../config/paths.ts";
 import {
+  parsePathList,
+  parseSettingValue,
   type ResolvedSettings,
-  resolveSettings,
   settingDeclaration,
   settingEnvName,
+  settingEnvSpelling,
   settingFlagName,
   type SettingValue,
 } from "../config/settings.ts";
+import { resolveSettings } from "../config/resolve_settings.ts";
 import { listingOf, type LoadedConfig } from "../config/types.ts";
 import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";
@@ -33,6 +36,7 @@ import { daemonFiles } from "../daemon/locate.ts";
 import type { Io } from "./io.ts";
 import { ConfigError, DaemonUnavailableError, McpxError } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
 
 /** Inputs of a CLI run. */
 export interface ContextOptions {
@@ -75,7 +79,23 @@ export class CliContext {
       env: this.env,
       path: this.#options.configPath,
       compiledCacheDir: this.paths().cacheDir,
+      places: this.#configPlaces(),
     });
+  }
+
+  /**
+   * The places of `paths.config`, from its flag or variable only: it says
+   * where the files are, so no file can set it (spec 000, "Where a setting is
+   * read"); absent: the built-in search.
+   */
+  #configPlaces(): (string | null)[] | undefined {
+    const flag = this.#options.flags["paths.config"];
+    const variable = settingEnvSpelling("paths.config", this.env);
+    const raw = typeof flag === "string" ? flag : variable ? this.env[variable] : undefined;
+    if (raw === undefined) return undefined;
+    const decl = settingDeclaration("paths.config");
+    const value = parseSettingValue(decl, raw, { baseDir: this.cwd, home: this.env.HOME });
+    return parsePathList(String(value));
   }
 
   /** Every setting, resolved from defaults, files, environment and flags. @throws {ConfigError}, {UsageError}. */
@@ -85,7 +105,8 @@ export class CliContext {
       // The nearest file is already parsed; only farther layers (rare) are read here.
       const files = this.#options.configPath || this.env.MCPX_CONFIG
         ? []
-        : findConfigLayers({ cwd: this.cwd, env: this.env }).filter((f) => f !== config.path);
+        : findConfigLayers({ cwd: this.cwd, env: this.env, places: this.#configPlaces() })
+          .filter((f) => f !== config.path);
       const layers = files.length
         ? await Promise.all(
           files.map(async (file) =>
@@ -109,8 +130,9 @@ export class CliContext {
       const what: Record<string, string> = {
         "paths.state": "it says where daemons' sockets and logs live",
         "paths.cache": "it says where the schema cache and compiled configurations live",
+        "paths.config": "it says where configuration files are searched",
       };
-      for (const name of ["paths.state", "paths.cache"]) {
+      for (const name of Object.keys(what)) {
         const source = settings.values[name].source;
         if (source.startsWith("file:")) {
           const variables = [settingEnvName(name), ...(settingDeclaration(name).envAliases ?? [])];
@@ -189,6 +211,31 @@ export class CliContext {
     });
   }
 
+  /**
+   * The durable log's directory: `logging.dir`, else `<paths.state>/logs`. A
+   * configuration that cannot be loaded does not stop `mcpx log` from reading
+   * the log, so then only the flag and the environment count.
+   */
+  async logsDir(): Promise<string> {
+    const { logsDir } = await import("../logs/writer.ts");
+    let setting: string;
+    try {
+      setting = String(await this.setting("logging.dir"));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      const flag = this.#options.flags["logging.dir"];
+      const variable = settingEnvSpelling("logging.dir", this.env);
+      const raw = typeof flag === "string" ? flag : variable ? this.env[variable] ?? "" : "";
+      setting = String(
+        parseSettingValue(settingDeclaration("logging.dir"), raw, {
+          baseDir: this.cwd,
+          home: this.env.HOME,
+        }),
+      );
+    }
+    return logsDir(this.paths().stateDir, setting);
+  }
+
   /** The schema cache for this configuration, or null when cold. */
   async schemaCache(): Promise<SchemaCacheFile | null> {
     const config = await this.config();
@@ -200,18 +247,31 @@ export class CliContext {
    * selection (`--profile`, `--skip-default`, `--all-profiles`; config/profiles.ts).
    * Selected servers with no usable entry are listed first through the daemon
    * (once; the result is cached); an alias reads its target's entry.
+   * @param options.listMissing false: show what the cache has, list nothing.
+   * @param options.optional true: with no configuration file, an empty view;
+   *   otherwise that is an error, since a command that names a namespace
+   *   cannot do anything without one.
    * @throws {UsageError} For a profile no server has.
+   * @throws {McpxError} Code `no-config` when no configuration file was found
+   *   (and not `optional`): says where the search looked and how to make one.
    */
-  async namespaces(options: { listMissing?: boolean } = {}): Promise<
+  async namespaces(options: { listMissing?: boolean; optional?: boolean } = {}): Promise<
     NamespaceView & { cache: SchemaCacheFile | null }
   > {
     const config = await this.config();
+    if (config.path === null && !options.optional) {
+      throw new McpxError("no-config", noConfigMessage(config.searched ?? [], this.cwd));
+    }
     const selection = selectionFromSettings((await this.settings()).values);
     checkSelection(config.servers, selection);
     let cache = await this.schemaCache();
     const stale = (s: { name: string; poolId: string }) =>
       needsListing(cache?.servers[listingOf(s).name], listingOf(s).poolId);
-    const enabled = config.servers.filter((s) => !s.disabled && isSelected(s, selection));
+    // A server the configuration keeps from starting (an unset `${VAR}`) is not listed:
+    // the view shows it as an error, and every other server is listed as usual.
+    const enabled = config.servers.filter((s) =>
+      !s.disabled && !s.unavailable && isSelected(s, selection)
+    );
     // An edited configuration (new fingerprint) starts with the entries its
     // unchanged servers already had, so only what changed is listed.
     if (enabled.some(stale)) {
@@ -286,6 +346,31 @@ export class CliContext {
     });
   }
 
+  /**
+   * The caller's `MCPX_TRACE_IDS`, read (logs/trace_ids.ts): each pair lands
+   * on every record this command causes as `id.<key>`.
+   * @throws {ConfigError} When the value cannot be read, naming the variable.
+   */
+  traceIds(): TraceIds {
+    try {
+      return parseTraceIds(this.env.MCPX_TRACE_IDS ?? "");
+    } catch (error) {
+      throw new ConfigError(
+        "environment",
+        TRACE_IDS_VARIABLE,
+        `${(error as Error).message}; fix it or unset ${TRACE_IDS_VARIABLE}`,
+      );
+    }
+  }
+
+  /** `MCPX_TRACE_IDS` as the daemon takes it: the text as written, checked first. */
+  #traceIds(): { traceIds?: string } {
+    const text = this.env.MCPX_TRACE_IDS;
+    if (!text) return {};
+    this.traceIds();
+    return { traceIds: text };
+  }
+
   /** The socket of a running daemon for this configuration, without starting one. */
   async existingDaemonSocket(): Promise<string> {
     const config = await this.config();
@@ -305,6 +390,7 @@ export class CliContext {
       // without git".
       ...(this.env.GIT_DIR ? { gitDir: this.env.GIT_DIR } : {}),
       ...(this.env.GIT_WORK_TREE ? { gitWorkTree: this.env.GIT_WORK_TREE } : {}),
+      ...this.#traceIds(),
       cwd: this.cwd,
       pid: Deno.ppid,
     };

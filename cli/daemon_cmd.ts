@@ -27,6 +27,7 @@ export async function run(ctx: CliContext): Promise<number> {
     cwd: ctx.cwd,
     versionOverride: String(settings.values["plumbing.version"].value) || undefined,
     logging: {
+      dir: await ctx.logsDir(),
       maxFileSize: settings.values["logging.maxFileSize"].value as number,
       retentionMs: settings.values["logging.retention"].value as number,
     },

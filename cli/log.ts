@@ -20,7 +20,6 @@ import type { DatabaseSync } from "node:sqlite";
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { McpxError, NotFoundError, UsageError } from "../errors.ts";
-import { logsDir } from "../logs/writer.ts";
 import { ingest, openIngested } from "../logs/ingest.ts";
 import { indexPath, openIndexReadOnly } from "../logs/index_db.ts";
 import { chainOf, findRecords, recentCalls, type RecordQuery } from "../logs/query.ts";
@@ -38,7 +37,7 @@ export async function run(
   positionals: string[],
   options: Record<string, unknown>,
 ): Promise<number> {
-  const dir = logsDir(ctx.paths().stateDir);
+  const dir = await ctx.logsDir();
   const json = options.json === true || await ctx.json().catch(() => false);
   if (positionals[0] === "sql") return sql(ctx, dir, positionals.slice(1), options, json);
   if (options.schema || options.path) {

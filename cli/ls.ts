@@ -14,6 +14,7 @@
 import type { CliContext } from "./context.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
 import { listingOf } from "../config/types.ts";
+import { noConfigMessage } from "../config/discover.ts";
 import { renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 
@@ -36,7 +37,7 @@ export interface LsRow {
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
-  const { namespaces, problems, cache, disabled } = await ctx.namespaces();
+  const { namespaces, problems, cache, disabled } = await ctx.namespaces({ optional: true });
   const unselected = disabled.filter((d) => d.unselected !== undefined).map((d) => d.namespace);
   const live = await liveCounts(ctx);
   const shown = config.servers.filter((spec) => !unselected.includes(spec.namespace));
@@ -45,7 +46,9 @@ export async function run(ctx: CliContext): Promise<number> {
     const ns = namespaces.find((n) => n.server === spec.name);
     const running = live[spec.namespace];
     // A start failure the daemon saw is newer news than the cache's last listing.
-    const failed = running?.failure && !running.live
+    const failed = spec.unavailable
+      ? { message: spec.unavailable.message }
+      : running?.failure && !running.live
       ? { message: running.failure }
       : lastFailure(entry);
     const state = spec.disabled
@@ -75,7 +78,14 @@ export async function run(ctx: CliContext): Promise<number> {
   if (await ctx.json()) {
     ctx.io.out(
       JSON.stringify(
-        { config: config.path, namespaces: rows, unselected, problems, warnings },
+        {
+          config: config.path,
+          ...(config.path === null ? { searched: config.searched ?? [] } : {}),
+          namespaces: rows,
+          unselected,
+          problems,
+          warnings,
+        },
         null,
         2,
       ) + "\n",
@@ -94,7 +104,7 @@ export async function run(ctx: CliContext): Promise<number> {
     ctx.io.out(
       config.path
         ? `No servers in ${config.path}. Add one under "mcpServers".\n`
-        : 'No configuration found. Create .mcp.json with an "mcpServers" object, or set MCPX_CONFIG.\n',
+        : `No servers: ${noConfigMessage(config.searched ?? [], ctx.cwd)}.\n`,
     );
     return 0;
   }

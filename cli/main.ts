@@ -17,7 +17,7 @@ import {
   ServerError,
   UsageError,
 } from "../errors.ts";
-import { settingFlags } from "../config/settings.ts";
+import { settingFlags } from "../config/setting_schema.ts";
 import { nearest } from "../discovery/nearest.ts";
 import { VERSION } from "../version.ts";
 

@@ -20,6 +20,10 @@ export async function run(
   if (!name) {
     throw new UsageError("name a script (`mcpx scripts` lists them) or give a path to one");
   }
-  const script = await resolveScript(name, { cwd: ctx.cwd, dirs: await ctx.scriptDirs() });
+  const script = await resolveScript(name, {
+    cwd: ctx.cwd,
+    dirs: await ctx.scriptDirs(),
+    allowTsJsOverlap: await ctx.setting("plumbing.allowTsJsOverlap") === true,
+  });
   return await runScript(ctx, { path: script.path, name: script.name, args }, options);
 }

@@ -23,7 +23,9 @@ import { listScripts } from "../scripts/list.ts";
  */
 export async function run(ctx: CliContext): Promise<number> {
   const dirs = await ctx.scriptDirs();
-  const scripts = await listScripts(dirs);
+  const scripts = await listScripts(dirs, {
+    allowTsJsOverlap: await ctx.setting("plumbing.allowTsJsOverlap") === true,
+  });
   if (await ctx.json()) {
     ctx.io.out(JSON.stringify({ dirs, scripts }, null, 2) + "\n");
     return 0;

@@ -13,7 +13,6 @@
 import type { CliContext } from "./context.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
 import { UsageError } from "../errors.ts";
-import { logsDir } from "../logs/writer.ts";
 import { openIngested } from "../logs/ingest.ts";
 import { parseSince } from "../logs/since.ts";
 import { localTime } from "../logs/render.ts";
@@ -62,7 +61,7 @@ export async function run(
     }
   }
   const json = options.json === true || await ctx.json().catch(() => false);
-  const dir = logsDir(ctx.paths().stateDir);
+  const dir = await ctx.logsDir();
   const { db } = openIngested(dir);
   try {
     const head = { view, ...(since ? { since: new Date(since).toISOString() } : {}) };

@@ -74,6 +74,12 @@ export async function run(ctx: CliContext): Promise<number> {
     ], lines),
   );
   for (const row of rows) {
+    if (row.unavailable) {
+      ctx.io.out(
+        `\n${row.namespace} (server "${row.server}") cannot start:\n  ${row.unavailable.message}\n`,
+      );
+      continue;
+    }
     const failure = row.failure ?? row.cacheError;
     if (!failure) continue;
     const stderr = row.failure ? row.failure.stderrTail : row.cacheError?.stderr;
@@ -82,6 +88,16 @@ export async function run(ctx: CliContext): Promise<number> {
         failure.message.replaceAll("\n", "\n  ")
       }\n`,
     );
+    const retryAt = !row.failure && row.cacheError?.retryAt
+      ? Date.parse(row.cacheError.retryAt)
+      : NaN;
+    if (retryAt > Date.now()) {
+      const count = row.cacheError?.count ?? 1;
+      ctx.io.out(
+        `  listing failed ${count} time${count > 1 ? "s" : ""} in a row; discovery lists it ` +
+          `again in ${humanMs(retryAt - Date.now())} (\`mcpx refresh ${row.namespace}\` now)\n`,
+      );
+    }
     if (row.failure && row.failure.retryInMs > 0) {
       ctx.io.out(
         `  ${row.failure.count} failed start(s); next attempt allowed in ${

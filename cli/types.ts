@@ -7,10 +7,10 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { findNamespace, findTool } from "../discovery/view.ts";
+import { findNamespace, findTool, noToolsError } from "../discovery/view.ts";
 import { renderTypes } from "../discovery/typescript.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
-import { NotFoundError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 
 export async function run(ctx: CliContext, refs: string[]): Promise<number> {
   if (refs.length === 0) {
@@ -24,14 +24,8 @@ export async function run(ctx: CliContext, refs: string[]): Promise<number> {
     const dot = ref.indexOf(".");
     if (dot < 0) {
       const ns = findNamespace(namespaces, ref, disabled);
-      if (ns.error && ns.tools.length === 0) {
-        throw new NotFoundError(
-          `namespace "${ns.namespace}" has no tools because listing its server failed: ` +
-            `${
-              ns.error.split("\n")[0]
-            } (\`mcpx status\` shows why; \`mcpx refresh ${ns.namespace}\` lists it again).`,
-        );
-      }
+      const empty = noToolsError(ns);
+      if (empty) throw empty;
       picked.set(ns.namespace, { ns, tools: null });
       continue;
     }

@@ -91,6 +91,8 @@ interface RuntimeEnv {
   pid: number | undefined;
   gitDir: string | undefined;
   gitWorkTree: string | undefined;
+  /** `MCPX_TRACE_IDS` as written: the daemon puts each pair on the call's records. */
+  traceIds: string | undefined;
   span: string;
   json: boolean;
 }
@@ -112,6 +114,7 @@ function readRuntimeEnv(): RuntimeEnv {
     pid: rtEnv("MCPX_PID") && Number.isInteger(pid) ? pid : undefined,
     gitDir: rtEnv("GIT_DIR") || undefined,
     gitWorkTree: rtEnv("GIT_WORK_TREE") || undefined,
+    traceIds: rtEnv("MCPX_TRACE_IDS") || undefined,
     span: rtEnv("MCPX_RUN") || "run-unknown",
     json: rtEnv("MCPX_OUTPUT") === "json",
   };
@@ -266,6 +269,7 @@ export async function callTool(
   if (env.pid !== undefined) body.pid = env.pid;
   if (env.gitDir) body.gitDir = env.gitDir;
   if (env.gitWorkTree) body.gitWorkTree = env.gitWorkTree;
+  if (env.traceIds) body.traceIds = env.traceIds;
   if (env.span !== "run-unknown") body.run = env.span;
   const payload = rtEncoder.encode(JSON.stringify(body));
   const head = "POST /v1/call HTTP/1.1\r\nhost: mcpx\r\ncontent-type: application/json\r\n" +

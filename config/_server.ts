@@ -9,21 +9,17 @@
  * @module
  */
 
-import { dirname, isAbsolute, resolve } from "./posix_path.ts";
 import { isIdentifier, toIdentifier } from "./identifiers.ts";
 import { poolId } from "./pool_id.ts";
-import {
-  DEFAULT_POOL,
-  DEFAULT_SCOPED_MAX,
-  type PoolSettings,
-  type ServerSpec,
-  type TransportKind,
-} from "./types.ts";
-import { expandVars, malformedReferenceMessage, unsetVariableMessage } from "./expand.ts";
+import { DEFAULT_POOL, DEFAULT_SCOPED_MAX, type PoolSettings, type ServerSpec } from "./types.ts";
+import { unsetVariablesMessage } from "./expand.ts";
 import { describeValue } from "./_describe.ts";
 import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
 import { formatPath, type JsonPath, type Problems } from "./_problems.ts";
 import { didYouMean } from "./_suggest.ts";
+import { isObject, type Obj, readBool, readStringArray } from "./_read.ts";
+import { parseProcess, PROCESS_KEYS, type ProcessFields } from "./_process.ts";
+import { combineToolLists, readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
 export const ENTRY_KEYS: readonly string[] = [
@@ -47,20 +43,20 @@ export const MCPX_KEYS: readonly string[] = [
   "disabled",
   "tags",
   "toolTags",
-  "tools",
-  "excludeTools",
+  ...TOOL_LIST_KEYS,
   "profiles",
   "default",
   ...POOL_KEYS,
 ];
 
-const TRANSPORTS: Record<string, TransportKind> = {
-  stdio: "stdio",
-  http: "http",
-  sse: "sse",
-  "streamable-http": "http",
-  streamableHttp: "http",
-};
+/**
+ * The fix for a `mode` key, in a server's `mcpx` block or the top-level `pool`
+ * block: it was split into two keys (spec 000, "Sharing and scope").
+ */
+export const MODE_REPLACED =
+  `"mode" was split into "sharing" ("shared" or "exclusive": how many callers use one ` +
+  `process at once) and "scope" (what a process is keyed by, e.g. "global" or "session"); ` +
+  `write those instead`;
 
 /** What {@link parseServer} needs besides the entry. */
 export interface ServerContext {
@@ -72,11 +68,9 @@ export interface ServerContext {
   poolDefaults: Partial<PoolSettings>;
   /** `pool.default`: whether a server whose block says nothing is in the default set (true). */
   defaultSelected?: boolean;
+  /** The tool lists of the top-level `pool` block (`tools`, `extraIncludeTools`, `excludeTools`). */
+  poolTools?: ToolLists;
 }
-
-type Obj = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * Validates one server entry. Problems go to `ctx.problems`, warnings to `ctx.warnings`.
@@ -141,7 +135,7 @@ export function parseServer(
   for (const key of Object.keys(mcpx)) {
     if (MCPX_KEYS.includes(key)) continue;
     const fix = key === "mode"
-      ? `; "mode" was split into "sharing" ("shared"|"exclusive") and "scope"; write those instead`
+      ? `; ${MODE_REPLACED}`
       : `${didYouMean(key, MCPX_KEYS) || `; remove it`} (accepted: ${MCPX_KEYS.join(", ")})`;
     problems.add([...at, "mcpx", key], `unknown key, got ${describeValue(mcpx[key])}${fix}`);
   }
@@ -152,6 +146,7 @@ export function parseServer(
 
   // Where the process comes from: the entry's own keys, or an alias's target.
   let process: ProcessFields;
+  let unavailable = target?.unavailable;
   if (target) {
     for (const key of PROCESS_KEYS) {
       if (entry[key] === undefined) continue;
@@ -167,7 +162,18 @@ export function parseServer(
     const { transport, command, args, env, cwd, url, headers } = target;
     process = { transport, command, args, env, cwd, url, headers };
   } else {
-    process = parseProcess(name, entry, at, ctx, disabled);
+    const { unset, ...fields } = parseProcess(name, entry, at, ctx);
+    process = fields;
+    if (unset.length) {
+      unavailable = {
+        code: "unset-variable",
+        message: unsetVariablesMessage(
+          unset.map((u) => ({ variable: u.variable, path: formatPath(u.path) })),
+          name,
+        ),
+        variables: [...new Set(unset.map((u) => u.variable))],
+      };
+    }
   }
   const { transport, command, args, env, cwd, url, headers } = process;
 
@@ -223,9 +229,20 @@ export function parseServer(
       }
     }
   }
-  const include = readPatterns(mcpx, "tools", mcpxAt, problems);
-  const exclude = readPatterns(mcpx, "excludeTools", mcpxAt, problems) ?? [];
-  const profiles = readStringArray(mcpx, "profiles", mcpxAt, problems, `e.g. ["web"]`) ?? [];
+  const lists = combineToolLists(ctx.poolTools, readToolLists(mcpx, mcpxAt, problems));
+  if (lists.unused) {
+    ctx.warnings.push(
+      `config ${ctx.file ?? "(none)"}: ${
+        formatPath([...mcpxAt, "extraIncludeTools"])
+      }: adds to an include list, but neither this block nor the pool block sets "tools", so ` +
+        `every tool is shown already and it does nothing; set "tools" or remove it`,
+    );
+  }
+  // An alias is seen where its target is, unless its own block says otherwise
+  // (spec 000, "Profiles and aliases"): a browser kept out of the default set
+  // must not come back in under a second name.
+  const profiles = readStringArray(mcpx, "profiles", mcpxAt, problems, `e.g. ["web"]`) ??
+    [...(target?.profiles ?? [])];
   profiles.forEach((profile, i) => {
     if (profile.trim() === "" || profile.includes(",")) {
       problems.add(
@@ -234,7 +251,7 @@ export function parseServer(
       );
     }
   });
-  let isDefault = ctx.defaultSelected ?? true;
+  let isDefault = target?.default ?? ctx.defaultSelected ?? true;
   if (mcpx.default !== undefined) {
     if (typeof mcpx.default === "boolean") isDefault = mcpx.default;
     else {
@@ -276,7 +293,7 @@ export function parseServer(
     disabled,
     tags,
     toolTags,
-    toolFilter: include !== undefined ? { include, exclude } : { exclude },
+    toolFilter: lists.filter,
     transport,
     ...(command !== undefined ? { command } : {}),
     args,
@@ -288,302 +305,9 @@ export function parseServer(
     profiles,
     default: isDefault,
     ...(target ? { aliasOf: { server: target.name, poolId: target.poolId } } : {}),
+    ...(unavailable ? { unavailable } : {}),
     poolId: "",
   };
   spec.poolId = poolId(spec);
   return spec;
-}
-
-/** The fields of a {@link ServerSpec} that say which program runs and how it is reached. */
-type ProcessFields = Pick<
-  ServerSpec,
-  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers"
->;
-
-/** Entry keys that say which process runs; an alias takes all of them from its target. */
-const PROCESS_KEYS = ["command", "args", "env", "cwd", "url", "headers", "transport", "type"];
-
-/** Reads and expands the entry's process keys (`command`/`url`, `args`, `env`, `cwd`, `headers`, transport). */
-function parseProcess(
-  name: string,
-  entry: Obj,
-  at: JsonPath,
-  ctx: ServerContext,
-  disabled: boolean,
-): ProcessFields {
-  const { problems } = ctx;
-  // Strings that expand `${VAR}`. A disabled server's unset variables are not problems; a
-  // malformed `${` is, since it is in the file whatever the environment holds.
-  const expand = (value: string, path: JsonPath): string => {
-    const { value: out, missing, malformed } = expandVars(value, ctx.env);
-    for (const m of malformed) problems.add(path, malformedReferenceMessage(m, value, name));
-    if (!disabled) {
-      for (const variable of missing) problems.add(path, unsetVariableMessage(variable, name));
-    }
-    return out;
-  };
-
-  // Transport.
-  const declared = readTransport(entry, "type", at, problems);
-  const declaredTransport = readTransport(entry, "transport", at, problems);
-  if (declared && declaredTransport && declared !== declaredTransport) {
-    problems.add(
-      [...at, "transport"],
-      `says ${describeValue(entry.transport)} but "type" says ${describeValue(entry.type)}; ` +
-        `remove one of them`,
-    );
-  }
-  const wanted = declaredTransport ?? declared;
-
-  let command: string | undefined;
-  if (entry.command !== undefined) {
-    if (typeof entry.command === "string" && entry.command.trim() !== "") {
-      command = expand(entry.command, [...at, "command"]);
-    } else {
-      problems.add(
-        [...at, "command"],
-        `must be a non-empty string, got ${describeValue(entry.command)}; set it to the program ` +
-          `that starts the server, e.g. "npx"`,
-      );
-    }
-  }
-  let url: string | undefined;
-  if (entry.url !== undefined) {
-    if (typeof entry.url === "string") {
-      const expanded = expand(entry.url, [...at, "url"]);
-      if (expandVars(entry.url, ctx.env).missing.length === 0) {
-        let parsed: URL | undefined;
-        try {
-          parsed = new URL(expanded);
-        } catch { /* reported below */ }
-        if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
-          problems.add(
-            [...at, "url"],
-            `must be an http:// or https:// URL, got ${describeValue(expanded)}; write e.g. ` +
-              `"https://example.com/mcp"`,
-          );
-        }
-      }
-      url = expanded;
-    } else {
-      problems.add(
-        [...at, "url"],
-        `must be a string, got ${describeValue(entry.url)}; write e.g. "https://example.com/mcp"`,
-      );
-    }
-  }
-  if (entry.command !== undefined && entry.url !== undefined) {
-    problems.add(
-      at,
-      `has both "command" and "url", got command ${describeValue(entry.command)} and url ` +
-        `${describeValue(entry.url)}; keep "command" for a local server or "url" for a remote one`,
-    );
-  } else if (entry.command === undefined && entry.url === undefined) {
-    problems.add(
-      at,
-      `has neither "command" nor "url", got keys ${describeValue(Object.keys(entry))}; add ` +
-        `"command" (a program to start) or "url" (a remote server)`,
-    );
-  } else if (wanted === "stdio" && entry.url !== undefined) {
-    problems.add(
-      [...at, entry.transport !== undefined ? "transport" : "type"],
-      `is "stdio", which needs "command", but the entry has "url"; use "http" or "sse", or ` +
-        `replace "url" with "command"`,
-    );
-  } else if (wanted && wanted !== "stdio" && entry.command !== undefined) {
-    problems.add(
-      [...at, entry.transport !== undefined ? "transport" : "type"],
-      `is ${describeValue(wanted)}, which needs "url", but the entry has "command"; use "stdio" ` +
-        `or replace "command" with "url"`,
-    );
-  }
-  const transport: TransportKind = wanted ??
-    (url !== undefined ? (/\/sse\/?$/.test(safePathname(url)) ? "sse" : "http") : "stdio");
-
-  const args = readStringArray(entry, "args", at, problems, `e.g. ["-y", "some-mcp-server"]`)
-    ?.map((a, i) => expand(a, [...at, "args", i])) ?? [];
-  const env = mapValues(
-    readStringMap(entry, "env", at, problems),
-    (v, k) => expand(v, [...at, "env", k]),
-  );
-  const headers = mapValues(
-    readStringMap(entry, "headers", at, problems),
-    (v, k) => expand(v, [...at, "headers", k]),
-  );
-  let cwd: string | undefined;
-  if (entry.cwd !== undefined) {
-    if (typeof entry.cwd === "string" && entry.cwd !== "") {
-      cwd = expand(entry.cwd, [...at, "cwd"]);
-      if (!isAbsolute(cwd) && ctx.file !== null) cwd = resolve(dirname(ctx.file), cwd);
-    } else {
-      problems.add(
-        [...at, "cwd"],
-        `must be a non-empty string, got ${describeValue(entry.cwd)}; set the directory the ` +
-          `server starts in (relative to the config file), e.g. "."`,
-      );
-    }
-  }
-  if (transport !== "stdio") {
-    for (const key of ["args", "env", "cwd"]) {
-      if (entry[key] !== undefined) {
-        ctx.warnings.push(
-          `config ${ctx.file ?? "(none)"}: ${formatPath([...at, key])}: ignored for a remote ` +
-            `(${transport}) server`,
-        );
-      }
-    }
-  } else if (entry.headers !== undefined) {
-    ctx.warnings.push(
-      `config ${ctx.file ?? "(none)"}: ${
-        formatPath([...at, "headers"])
-      }: ignored for a stdio server`,
-    );
-  }
-  return {
-    transport,
-    ...(command !== undefined ? { command } : {}),
-    args,
-    env,
-    ...(cwd !== undefined ? { cwd } : {}),
-    ...(url !== undefined ? { url } : {}),
-    headers,
-  };
-}
-
-function safePathname(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return "";
-  }
-}
-
-function readBool(block: Obj, key: string, at: JsonPath, problems: Problems): boolean {
-  const v = block[key];
-  if (v === undefined) return false;
-  if (typeof v === "boolean") return v;
-  problems.add(
-    [...at, key],
-    `must be true or false, got ${describeValue(v)}; write ${key}: true to turn the server off`,
-  );
-  return false;
-}
-
-function readTransport(entry: Obj, key: "type" | "transport", at: JsonPath, problems: Problems) {
-  const v = entry[key];
-  if (v === undefined) return undefined;
-  if (typeof v === "string" && Object.hasOwn(TRANSPORTS, v)) return TRANSPORTS[v];
-  problems.add(
-    [...at, key],
-    `must be one of ${Object.keys(TRANSPORTS).map((t) => `"${t}"`).join(", ")}, got ${
-      describeValue(v)
-    }${
-      typeof v === "string" ? didYouMean(v, Object.keys(TRANSPORTS)) : ""
-    }; or leave it out to infer it from "command"/"url"`,
-  );
-  return undefined;
-}
-
-function readStringArray(
-  block: Obj,
-  key: string,
-  at: JsonPath,
-  problems: Problems,
-  example: string,
-) {
-  const v = block[key];
-  if (v === undefined) return undefined;
-  if (!Array.isArray(v)) {
-    problems.add(
-      [...at, key],
-      `must be an array of strings, got ${describeValue(v)}; write ${example}`,
-    );
-    return undefined;
-  }
-  let ok = true;
-  v.forEach((item, i) => {
-    if (typeof item !== "string") {
-      ok = false;
-      problems.add(
-        [...at, key, i],
-        `must be a string, got ${describeValue(item)}; quote it: ${
-          JSON.stringify(JSON.stringify(item) ?? "")
-        }`,
-      );
-    }
-  });
-  return ok ? (v as string[]) : undefined;
-}
-
-function readStringMap(
-  block: Obj,
-  key: string,
-  at: JsonPath,
-  problems: Problems,
-): Record<string, string> {
-  const v = block[key];
-  if (v === undefined) return {};
-  if (!isObject(v)) {
-    problems.add(
-      [...at, key],
-      `must be an object of strings, got ${describeValue(v)}; write e.g. { "NAME": "value" }`,
-    );
-    return {};
-  }
-  const out: Record<string, string> = {};
-  for (const [k, item] of Object.entries(v)) {
-    if (typeof item === "string") out[k] = item;
-    else {
-      problems.add(
-        [...at, key, k],
-        `must be a string, got ${describeValue(item)}; quote it: ${
-          JSON.stringify(JSON.stringify(item) ?? "")
-        }`,
-      );
-    }
-  }
-  return out;
-}
-
-function mapValues(
-  map: Record<string, string>,
-  fn: (value: string, key: string) => string,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(map)) out[k] = fn(v, k);
-  return out;
-}
-
-/** Tool patterns: exact names, globs (`delete_*`, `?`) or `/regex/flags` that must compile. */
-function readPatterns(
-  block: Obj,
-  key: string,
-  at: JsonPath,
-  problems: Problems,
-): string[] | undefined {
-  const list = readStringArray(block, key, at, problems, `e.g. ["read_*", "/^get_/i"]`);
-  if (!list) return undefined;
-  list.forEach((pattern, i) => {
-    if (pattern === "") {
-      problems.add(
-        [...at, key, i],
-        `must not be empty, got ""; write a tool name, a glob or /regex/`,
-      );
-      return;
-    }
-    const m = /^\/(.*)\/([a-z]*)$/s.exec(pattern);
-    if (!m) return;
-    try {
-      new RegExp(m[1], m[2]);
-    } catch (error) {
-      problems.add(
-        [...at, key, i],
-        `is not a valid regular expression, got ${describeValue(pattern)} (${
-          (error as Error).message
-        }); ` +
-          `fix the pattern, or drop the slashes to match the name literally or as a glob`,
-      );
-    }
-  });
-  return list;
 }

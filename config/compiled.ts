@@ -24,11 +24,13 @@ import { VERSION } from "../version.ts";
 
 /**
  * One stored entry. Version 2 entries also held configurations that name
- * variables (with their expanded values); version 3 never does, and a version
- * 2 entry is neither read nor kept.
+ * variables (with their expanded values); version 3 never does. Version 4
+ * entries combine the pool block's tool lists with a server's and give an
+ * alias its target's profiles, which version 3 did not. An entry of another
+ * version is neither read nor kept.
  */
 interface CompiledEntry {
-  version: 3;
+  version: 4;
   mcpxVersion: string;
   parsed: ParsedConfig;
 }
@@ -62,7 +64,7 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
   } catch {
     return undefined;
   }
-  if (entry?.version !== 3 || entry.mcpxVersion !== VERSION) return undefined;
+  if (entry?.version !== 4 || entry.mcpxVersion !== VERSION) return undefined;
   return isParsedConfig(entry.parsed) ? entry.parsed : undefined;
 }
 
@@ -92,7 +94,7 @@ export function writeCompiled(
     } catch { /* none: the usual case */ }
     return;
   }
-  const entry: CompiledEntry = { version: 3, mcpxVersion: VERSION, parsed };
+  const entry: CompiledEntry = { version: 4, mcpxVersion: VERSION, parsed };
   try {
     Deno.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     // A new file (createNew), so the mode applies: a stale file of that name would keep its own.

@@ -7,13 +7,19 @@
  * that order within a directory); then `$XDG_CONFIG_HOME/mcpx/config.json`,
  * `~/.config/mcpx/config.json`, `~/.mcpx.json`, `/etc/mcpx/config.json`.
  *
+ * The setting `paths.config` (read from the environment and flags only,
+ * since it says where files are) replaces that search with its own list of
+ * places, where a null (empty) entry stands for the built-in search above;
+ * a place that is a directory is searched for the three names and
+ * `config.json`, anything else is taken as a file (spec 000, "Search paths").
+ *
  * Servers come from the single nearest file; settings layer over every file
  * (docs/decisions/0001-config-layers.md).
  *
  * @module
  */
 
-import { dirname, join, resolve } from "./posix_path.ts";
+import { basename, dirname, join, resolve } from "./posix_path.ts";
 import { ConfigError } from "../errors.ts";
 import { mcpxPaths } from "./paths.ts";
 
@@ -30,6 +36,12 @@ export interface FindConfigOptions {
   cwd: string;
   /** Environment map (`MCPX_CONFIG`, `HOME`, `XDG_CONFIG_HOME`). */
   env: Record<string, string | undefined>;
+  /**
+   * The places of `paths.config`, nearest first: absolute paths, and `null`
+   * where the built-in search goes (config/settings.ts `parsePathList()`).
+   * Absent: the built-in search alone.
+   */
+  places?: readonly (string | null)[];
 }
 
 /** The result of {@link findConfig}. */
@@ -57,6 +69,17 @@ export function configCandidates(options: FindConfigOptions): string[] {
   const explicit = options.env.MCPX_CONFIG;
   if (explicit) return [resolve(options.cwd, explicit)];
   const out: string[] = [];
+  for (const place of options.places ?? [null]) {
+    if (place === null) out.push(...builtInCandidates(options));
+    else if (isDirectory(place)) {
+      out.push(...[...PROJECT_CONFIG_NAMES, "config.json"].map((name) => join(place, name)));
+    } else out.push(place);
+  }
+  return [...new Set(out)];
+}
+
+function builtInCandidates(options: FindConfigOptions): string[] {
+  const out: string[] = [];
   let dir = resolve(options.cwd);
   for (;;) {
     for (const name of PROJECT_CONFIG_NAMES) out.push(join(dir, name));
@@ -71,7 +94,62 @@ export function configCandidates(options: FindConfigOptions): string[] {
     userFiles = ["/etc/mcpx/config.json"];
   }
   out.push(...userFiles);
-  return [...new Set(out)];
+  return out;
+}
+
+/**
+ * Where a search looked, in a sentence: runs of directories searched for the
+ * project names are said once (`in /a/b and every directory above it`), other
+ * candidates are listed.
+ *
+ * @param searched The candidates, in order ({@link FoundConfig.searched}).
+ * @returns e.g. `looked for .mcpx.json, .mcpx/config.json or .mcp.json in /a/b and every
+ *   directory above it, then at /h/.mcpx.json and /etc/mcpx/config.json`.
+ * @example
+ * ```ts
+ * import { configCandidates, describeSearch } from "./discover.ts";
+ * const text = describeSearch(configCandidates({ cwd: "/a", env: {} }));
+ * if (!text.includes("in /a and every directory above it")) throw new Error();
+ * ```
+ */
+export function describeSearch(searched: readonly string[]): string {
+  const parts: string[] = [];
+  const dirs: string[] = [];
+  const flush = () => {
+    if (dirs.length === 0) return;
+    const upward = dirs.length > 1 && dirs.every((d, i) => i === 0 || d === dirname(dirs[i - 1])) &&
+      dirname(dirs.at(-1)!) === dirs.at(-1);
+    const where = upward
+      ? `in ${dirs[0]} and every directory above it`
+      : `in ${dirs.length > 1 ? `${dirs.slice(0, -1).join(", ")} and ${dirs.at(-1)}` : dirs[0]}`;
+    parts.push(`for ${PROJECT_CONFIG_NAMES.join(", ").replace(/, ([^,]*)$/, " or $1")} ${where}`);
+    dirs.length = 0;
+  };
+  const files: string[] = [];
+  const flushFiles = () => {
+    if (files.length === 0) return;
+    const list = files.length > 1
+      ? `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`
+      : files[0];
+    parts.push(`at ${list}`);
+    files.length = 0;
+  };
+  for (let i = 0; i < searched.length;) {
+    const dir = dirname(searched[i]);
+    const triple = PROJECT_CONFIG_NAMES.every((name, k) => searched[i + k] === join(dir, name));
+    if (triple && basename(searched[i]) === PROJECT_CONFIG_NAMES[0]) {
+      flushFiles();
+      dirs.push(dir);
+      i += PROJECT_CONFIG_NAMES.length;
+      continue;
+    }
+    flush();
+    files.push(searched[i]);
+    i++;
+  }
+  flush();
+  flushFiles();
+  return parts.length ? `looked ${parts.join(", then ")}` : "looked nowhere";
 }
 
 /**
@@ -122,6 +200,29 @@ export function findConfig(options: FindConfigOptions): FoundConfig {
 export function findConfigLayers(options: FindConfigOptions): string[] {
   if (options.env.MCPX_CONFIG) return [findConfig(options).path!];
   return configCandidates(options).filter(isFile).reverse();
+}
+
+/**
+ * The sentence for a command that needs a configuration when none was found:
+ * where the search looked and how to make one.
+ *
+ * @param searched The candidates looked at ({@link FoundConfig.searched}).
+ * @param cwd The working directory (where a new `.mcp.json` would go).
+ * @returns e.g. `no configuration file found (looked for … in /p and every directory above
+ *   it, then at …); create /p/.mcp.json with { "mcpServers": { … } }, or set MCPX_CONFIG to one`.
+ */
+export function noConfigMessage(searched: readonly string[], cwd: string): string {
+  return `no configuration file found (${describeSearch(searched)}); create ${
+    join(resolve(cwd), ".mcp.json")
+  } with { "mcpServers": { "name": { "command": "…" } } }, or set MCPX_CONFIG to one`;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 function isFile(path: string): boolean {

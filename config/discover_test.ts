@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConfigError } from "../errors.ts";
-import { configCandidates, findConfig, findConfigLayers } from "./discover.ts";
+import {
+  configCandidates,
+  describeSearch,
+  findConfig,
+  findConfigLayers,
+  noConfigMessage,
+} from "./discover.ts";
 
 /** A temp tree: root/home, root/xdg, root/proj/sub/deep. Removed on dispose. */
 async function tree() {
@@ -162,4 +168,49 @@ Deno.test("findConfigLayers() behaviour", async (t) => {
       [chosen],
     );
   });
+});
+
+Deno.test("configCandidates() with paths.config places", async (t) => {
+  await using tmp = await tree();
+  await t.step("a null place is the built-in search, spliced where it stands", async () => {
+    const mine = await tmp.write("mine/config.json");
+    const file = join(tmp.root, "one.json");
+    const c = configCandidates({
+      cwd: tmp.deep,
+      env: tmp.env,
+      places: [join(tmp.root, "mine"), file, null],
+    });
+    assert.deepEqual(c.slice(0, 5), [
+      join(tmp.root, "mine", ".mcpx.json"),
+      join(tmp.root, "mine", ".mcpx", "config.json"),
+      join(tmp.root, "mine", ".mcp.json"),
+      mine,
+      file,
+    ]);
+    assert.equal(c[5], join(tmp.deep, ".mcpx.json"));
+  });
+  await t.step("places without null replace the built-in search", async () => {
+    const file = await tmp.write("elsewhere.json");
+    await tmp.write("proj/.mcp.json");
+    assert.deepEqual(configCandidates({ cwd: tmp.deep, env: tmp.env, places: [file] }), [file]);
+    assert.equal(findConfig({ cwd: tmp.deep, env: tmp.env, places: [file] }).path, file);
+    assert.equal(
+      findConfig({ cwd: tmp.deep, env: tmp.env, places: [null] }).path,
+      join(tmp.root, "proj", ".mcp.json"),
+    );
+  });
+});
+
+Deno.test("describeSearch() says where the search looked in one sentence", () => {
+  const searched = configCandidates({ cwd: "/a/b", env: { HOME: "/h", XDG_CONFIG_HOME: "/x" } });
+  assert.equal(
+    describeSearch(searched),
+    "looked for .mcpx.json, .mcpx/config.json or .mcp.json in /a/b and every directory above " +
+      "it, then at /x/mcpx/config.json, /h/.config/mcpx/config.json, /h/.mcpx.json and " +
+      "/etc/mcpx/config.json",
+  );
+  assert.equal(describeSearch(["/c.json"]), "looked at /c.json");
+  const message = noConfigMessage(searched, "/a/b");
+  assert.match(message, /^no configuration file found \(looked for /);
+  assert.match(message, /create \/a\/b\/\.mcp\.json with \{ "mcpServers"/);
 });

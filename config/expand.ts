@@ -106,6 +106,43 @@ export function unsetVariableMessage(name: string, server: string): string {
 }
 
 /**
+ * Why a server cannot start when variables its entry names are unset: names
+ * every variable, the server and where the first one is used, and says how to
+ * fix it. Only that server is affected; the others work (issue 8).
+ *
+ * @param refs The unset variables in the order written, each with the JSON
+ *   path (dotted) of the string naming it; repeats are named once.
+ * @param server The server's key under `mcpServers`.
+ * @returns One sentence, e.g. `${GH_TOKEN} is not set (server "gh", at
+ *   mcpServers.gh.env.TOKEN); export GH_TOKEN before running mcpx, or write
+ *   ${GH_TOKEN:-default} to give it a default`.
+ * @throws {RangeError} When `refs` is empty.
+ * @example
+ * ```ts
+ * import { unsetVariablesMessage } from "./expand.ts";
+ * const m = unsetVariablesMessage([{ variable: "T", path: "mcpServers.gh.env.T" }], "gh");
+ * if (!m.startsWith("${T} is not set")) throw new Error();
+ * ```
+ */
+export function unsetVariablesMessage(
+  refs: readonly { variable: string; path: string }[],
+  server: string,
+): string {
+  if (refs.length === 0) {
+    throw new RangeError("unsetVariablesMessage() needs at least one variable");
+  }
+  const names = [...new Set(refs.map((r) => r.variable))];
+  const listed = names.map((n) => `\${${n}}`);
+  const what = names.length === 1
+    ? `${listed[0]} is not set`
+    : `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)} are not set`;
+  const first = names[0];
+  return `${what} (server "${server}", at ${refs[0].path}); export ${
+    names.join(" and ")
+  } before running mcpx, or write \${${first}:-default} to give it a default`;
+}
+
+/**
  * The message for a `${` that names no variable or is not closed: quotes the whole string,
  * names the server, and gives the fix.
  *

@@ -51,6 +51,11 @@ export interface LoadConfigOptions {
   compiledCacheDir?: string;
   /** Aborts before each file read. */
   signal?: AbortSignal;
+  /**
+   * The places of `paths.config` (absolute paths, null for the built-in
+   * search); absent: the built-in search (config/discover.ts).
+   */
+  places?: readonly (string | null)[];
 }
 
 /**
@@ -77,14 +82,20 @@ export async function loadConfig(
 ): Promise<LoadedConfig & { warnings: string[] }> {
   options.signal?.throwIfAborted();
   let path: string | null;
+  let searched: string[] = [];
   if (options.path !== undefined) {
     path = isAbsolute(options.path) ? options.path : resolve(options.cwd, options.path);
   } else {
-    path = findConfig({ cwd: options.cwd, env: options.env }).path;
+    ({ path, searched } = findConfig({
+      cwd: options.cwd,
+      env: options.env,
+      places: options.places,
+    }));
   }
   if (path === null) {
     return {
       path: null,
+      searched,
       realPath: null,
       fingerprint: NO_CONFIG_FINGERPRINT,
       contentHash: NO_CONFIG_FINGERPRINT,
@@ -130,7 +141,7 @@ export async function readConfigLayers(
   options.signal?.throwIfAborted();
   const files = options.path !== undefined
     ? [isAbsolute(options.path) ? options.path : resolve(options.cwd, options.path)]
-    : findConfigLayers({ cwd: options.cwd, env: options.env });
+    : findConfigLayers({ cwd: options.cwd, env: options.env, places: options.places });
   const layers: { file: string; document: Record<string, unknown> }[] = [];
   for (const file of files) {
     const { bytes } = await readFile(file, options.env, options.signal, options.path);

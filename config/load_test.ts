@@ -4,7 +4,7 @@ import { ConfigError } from "../errors.ts";
 import { NO_CONFIG_FINGERPRINT } from "./fingerprint.ts";
 import { loadConfig, readConfigLayers } from "./load.ts";
 import { parseConfig } from "./parse.ts";
-import { resolveSettings } from "./settings.ts";
+import { resolveSettings } from "./resolve_settings.ts";
 import { DEFAULT_POOL } from "./types.ts";
 
 const FILE = "/x/.mcp.json";
@@ -114,16 +114,6 @@ Deno.test("parseConfig() rejects broken configs naming file, path, value and fix
       name: "disabled not a boolean",
       text: fs(`{ "command": "npx", "disabled": "yes" }`),
       parts: ["mcpServers.fs.disabled", '"yes"', "true"],
-    },
-    {
-      name: "unset ${VAR}",
-      text: fs(`{ "command": "npx", "env": { "T": "\${GH_TOKEN}" } }`),
-      parts: ["mcpServers.fs.env.T", "GH_TOKEN", '"fs"', "export GH_TOKEN", "${GH_TOKEN:-default}"],
-    },
-    {
-      name: "unset ${VAR} in a header",
-      text: fs(`{ "url": "https://x.test/mcp", "headers": { "A": "Bearer \${KEY}" } }`),
-      parts: ["mcpServers.fs.headers.A", "KEY", "export KEY"],
     },
     {
       name: "mcpx block not an object",
@@ -739,16 +729,22 @@ Deno.test("parseConfig() aliasOf behaviour", async (t) => {
     assert.equal(iso.pool.scope, "session");
     assert.equal(iso.description, "mine");
   });
-  await t.step("runs a disabled target, whose unset variables then matter", () => {
-    const off = `{ "mcpServers": {
+  await t.step(
+    "runs a disabled target, whose unset variables then make the alias unavailable",
+    () => {
+      const off = `{ "mcpServers": {
       "t": { "command": "npx", "args": ["\${NEEDED}"], "disabled": true },
       "a": { "aliasOf": "t" } } }`;
-    assert.throws(() => parseConfig(off, FILE, {}), /NEEDED/);
-    const [t0, a] = parseConfig(off, FILE, { NEEDED: "v" }).servers;
-    assert.equal(t0.disabled, true);
-    assert.equal(a.disabled, false);
-    assert.deepEqual(a.args, ["v"]);
-  });
+      const [t1, a1] = parseConfig(off, FILE, {}).servers;
+      assert.equal(t1.disabled, true);
+      assert.deepEqual(a1.unavailable?.variables, ["NEEDED"]);
+      const [t0, a] = parseConfig(off, FILE, { NEEDED: "v" }).servers;
+      assert.equal(t0.disabled, true);
+      assert.equal(a.disabled, false);
+      assert.equal(a.unavailable, undefined);
+      assert.deepEqual(a.args, ["v"]);
+    },
+  );
 });
 
 Deno.test("parseConfig() profiles and default", () => {

@@ -16,7 +16,8 @@ import { describeValue } from "./_describe.ts";
 import { parseJsonc } from "./_jsonc.ts";
 import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
 import { formatPath, Problems } from "./_problems.ts";
-import { MCPX_KEYS, parseServer } from "./_server.ts";
+import { MCPX_KEYS, MODE_REPLACED, parseServer } from "./_server.ts";
+import { readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 import { didYouMean } from "./_suggest.ts";
 
 /** Top-level keys that are not settings sections. */
@@ -95,7 +96,7 @@ export function parseConfig(
     }
   }
 
-  const { settings: poolDefaults, defaultSelected } = readPoolBlock(document, problems);
+  const { settings: poolDefaults, defaultSelected, poolTools } = readPoolBlock(document, problems);
 
   const servers: ServerSpec[] = [];
   const raw = document.mcpServers;
@@ -112,7 +113,7 @@ export function parseConfig(
     );
   } else {
     const entries = raw as Record<string, unknown>;
-    const ctx = { file, env, problems, warnings, poolDefaults, defaultSelected };
+    const ctx = { file, env, problems, warnings, poolDefaults, defaultSelected, poolTools };
     // Servers first, then aliases, which take their process from a parsed server.
     const parsed = new Map<string, ServerSpec | undefined>();
     for (const [name, entry] of Object.entries(entries)) {
@@ -124,16 +125,6 @@ export function parseConfig(
       const target = resolveAliasTarget(name, wanted, entries, parsed, problems);
       if (!target) continue;
       const alias = parseServer(name, entry, ctx, target);
-      if (alias && !alias.disabled && target.disabled) {
-        // The target's unset variables were not problems while it was off; the alias runs it.
-        const check = new Problems(file);
-        parseServer(target.name, enable(entries[target.name]), { ...ctx, problems: check });
-        for (const problem of check.list) {
-          if (!problems.list.some((p) => p.message === problem.message)) {
-            problems.list.push(problem);
-          }
-        }
-      }
       parsed.set(name, alias);
     }
     for (const name of Object.keys(entries)) {
@@ -232,23 +223,13 @@ function resolveAliasTarget(
   return parsed.get(wanted);
 }
 
-/** The entry with `disabled` (its own and its mcpx block's) turned off. */
-function enable(entry: unknown): unknown {
-  const obj = entry as Record<string, unknown>;
-  const mcpx = obj.mcpx;
-  return {
-    ...obj,
-    disabled: false,
-    ...(mcpx !== null && typeof mcpx === "object" && !Array.isArray(mcpx)
-      ? { mcpx: { ...mcpx, disabled: false } }
-      : {}),
-  };
-}
+/** The pool block's keys besides the pool settings: the default-set switch and the tool lists. */
+const POOL_BLOCK_EXTRA_KEYS: readonly string[] = ["default", ...TOOL_LIST_KEYS];
 
 function readPoolBlock(
   document: Record<string, unknown>,
   problems: Problems,
-): { settings: Partial<PoolSettings>; defaultSelected?: boolean } {
+): { settings: Partial<PoolSettings>; defaultSelected?: boolean; poolTools?: ToolLists } {
   const block = document.pool;
   if (block === undefined) return { settings: {} };
   if (block === null || typeof block !== "object" || Array.isArray(block)) {
@@ -271,15 +252,17 @@ function readPoolBlock(
       );
     }
   }
+  const accepted = [...POOL_KEYS, ...POOL_BLOCK_EXTRA_KEYS];
   for (const key of Object.keys(obj)) {
-    if (POOL_KEYS.includes(key) || key === "default") continue;
-    const fix = MCPX_KEYS.includes(key)
+    if (accepted.includes(key)) continue;
+    const fix = key === "mode"
+      ? `; ${MODE_REPLACED}`
+      : MCPX_KEYS.includes(key)
       ? `; ${key} is per server: put it in mcpServers.<name>.mcpx`
-      : `${didYouMean(key, [...POOL_KEYS, "default"]) || "; remove it"} (accepted: ${
-        [...POOL_KEYS, "default"].join(", ")
-      })`;
+      : `${didYouMean(key, accepted) || "; remove it"} (accepted: ${accepted.join(", ")})`;
     problems.add(["pool", key], `unknown key, got ${describeValue(obj[key])}${fix}`);
   }
+  const poolTools = readToolLists(obj, ["pool"], problems);
   const settings = readPoolKeys(obj, ["pool"], problems);
   const min = settings.min ?? 0;
   const max = settings.max ?? 1;
@@ -291,5 +274,9 @@ function readPoolBlock(
         : `must be ≥ min (${min}), got ${max}; raise max or lower min`,
     );
   }
-  return { settings, ...(defaultSelected !== undefined ? { defaultSelected } : {}) };
+  return {
+    settings,
+    ...(defaultSelected !== undefined ? { defaultSelected } : {}),
+    ...(Object.keys(poolTools).length ? { poolTools } : {}),
+  };
 }

@@ -1,17 +1,16 @@
 import assert from "node:assert/strict";
 import { ConfigError, UsageError } from "../errors.ts";
 import {
+  parsePathList,
   parseSettingValue,
-  renderSchema,
-  resolveSettings,
   type SettingDeclaration,
   settingDeclaration,
   settingEnvName,
   settingFlagName,
-  settingFlags,
   SETTINGS,
-  settingValue,
 } from "./settings.ts";
+import { resolveSettings, settingValue } from "./resolve_settings.ts";
+import { renderSchema, settingFlags } from "./setting_schema.ts";
 
 Deno.test("SETTINGS behaviour", async (t) => {
   await t.step("every default validates through the same parser as an override", () => {
@@ -364,4 +363,75 @@ Deno.test("renderSchema() behaviour", async (t) => {
     assert.equal(budget.default, "2000");
     assert.match(budget.accepts, /whole number/);
   });
+});
+
+Deno.test("resolveSettings() paths lists: null splice in a file, empty entry elsewhere", async (t) => {
+  const resolve = (document: Record<string, unknown>, env: Record<string, string> = {}) =>
+    resolveSettings({
+      layers: [{ file: "/proj/.mcpx.json", document }],
+      env: { HOME: "/h", ...env },
+      cwd: "/work",
+    });
+  await t.step("a file's list resolves relative entries against the file's directory", () => {
+    const s = resolve({ paths: { scripts: ["./mine", null, "~/more"] } });
+    assert.equal(settingValue(s, "paths.scripts"), "/proj/mine::/h/more");
+    assert.deepEqual(parsePathList(String(settingValue(s, "paths.scripts"))), [
+      "/proj/mine",
+      null,
+      "/h/more",
+    ]);
+  });
+  await t.step("a list without null replaces the built-in places", () => {
+    const s = resolve({ paths: { scripts: ["/only"] } });
+    assert.deepEqual(parsePathList(String(settingValue(s, "paths.scripts"))), ["/only"]);
+  });
+  await t.step("the environment's ':'-separated form, relative to the working directory", () => {
+    const s = resolve({}, { MCPX_PATHS_CONFIG: "conf::/etc/x.json" });
+    assert.deepEqual(parsePathList(String(settingValue(s, "paths.config"))), [
+      "/work/conf",
+      null,
+      "/etc/x.json",
+    ]);
+  });
+  await t.step("the default is the built-in places alone", () => {
+    assert.deepEqual(parsePathList(String(settingValue(resolve({}), "paths.config"))), [null]);
+  });
+  await t.step("an empty list, a number or a ':' inside an entry is refused with the fix", () => {
+    for (
+      const [value, reason] of [
+        [[], /an empty list would search nowhere; write \[null\]/],
+        [[3], /must be a list of paths/],
+        [["/a:b"], /must not contain ':'/],
+      ] as const
+    ) {
+      assert.throws(() => resolve({ paths: { scripts: value } }), (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.match(e.message, /config \/proj\/\.mcpx\.json: paths\.scripts: /);
+        assert.match(e.message, reason);
+        return true;
+      });
+    }
+  });
+});
+
+Deno.test("SETTINGS declares every setting spec 000 says is read from the resolved set", () => {
+  // Spec 000, "Where a setting is read" and "Search paths".
+  for (
+    const name of [
+      "logging.format",
+      "logging.level",
+      "logging.source",
+      "logging.dir",
+      "catalog.budget",
+      "catalog.bias",
+      "script.typecheck",
+      "paths.scripts",
+      "paths.config",
+      "plumbing.allowTsJsOverlap",
+    ]
+  ) {
+    assert.doesNotThrow(() => settingDeclaration(name), name);
+  }
+  assert.equal(settingDeclaration("paths.config").type, "paths");
+  assert.equal(settingDeclaration("plumbing.allowTsJsOverlap").plumbing, true);
 });

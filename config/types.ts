@@ -129,6 +129,13 @@ export interface ServerSpec {
    */
   aliasOf?: { server: string; poolId: string };
   /**
+   * Set when the configuration keeps this one server from starting while the
+   * others work: today, variables its process keys name (`${VAR}`) that are
+   * unset. Discovery shows it as `error` with `message`; a call fails with it;
+   * the daemon never starts it. An alias whose target is unavailable is too.
+   */
+  unavailable?: ServerUnavailable;
+  /**
    * Hash of everything that changes the process or how it is handed out
    * (command, args, env, cwd, url, headers, transport, pool settings) and
    * not tool filtering or descriptions. 16 hex chars.
@@ -159,10 +166,25 @@ export function listingOf(
     : { name: spec.name, poolId: spec.poolId };
 }
 
+/** Why a configured server cannot be used: {@link ServerSpec.unavailable}. */
+export interface ServerUnavailable {
+  /** `unset-variable`: a `${VAR}` without a default names an unset variable. */
+  code: "unset-variable";
+  /** One sentence naming the variables, the server and the fix (config/expand.ts). */
+  message: string;
+  /** The unset variables, in the order written. */
+  variables: string[];
+}
+
 /** The result of loading one configuration file. */
 export interface LoadedConfig {
   /** The file as found (absolute), or null when no configuration exists. */
   path: string | null;
+  /**
+   * When `path` is null: every candidate the search looked at, in order
+   * (config/discover.ts `describeSearch()` says it in a sentence).
+   */
+  searched?: string[];
   /** `path` with symlinks resolved, or null. */
   realPath: string | null;
   /**

@@ -10,7 +10,7 @@ import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.t
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import { McpxError, NotFoundError, ServerError, UsageError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
-import { lastFailure } from "../discovery/cache_entry.ts";
+import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
 import { dirname } from "../config/posix_path.ts";
 import { describe, type Instance, SessionLostError } from "./instance.ts";
@@ -127,6 +127,9 @@ export class Daemon {
         ? { ...configured, cwd: home }
         : configured;
       this.#byNamespace.set(spec.namespace, spec);
+      // A server the configuration keeps from starting (an unset `${VAR}`) gets no pool:
+      // nothing can start it, not even a pool's `min` (poolFor says why).
+      if (configured.unavailable) continue;
       if (!this.#pools.has(spec.poolId)) {
         this.#pools.set(
           spec.poolId,
@@ -154,7 +157,11 @@ export class Daemon {
     }
   }
 
-  /** The pool serving a namespace. @throws {NotFoundError} with near names. */
+  /**
+   * The pool serving a namespace.
+   * @throws {NotFoundError} with near names; {McpxError} `server-unavailable`
+   *   for a server the configuration keeps from starting (config/types.ts `unavailable`).
+   */
   poolFor(namespace: string): Pool {
     const spec = this.#byNamespace.get(namespace);
     if (!spec) {
@@ -163,6 +170,7 @@ export class Daemon {
         [...this.#byNamespace.keys()],
       );
     }
+    if (spec.unavailable) throw unavailableError(spec);
     return this.#pools.get(spec.poolId)!;
   }
 
@@ -174,7 +182,8 @@ export class Daemon {
   live(): Record<string, { live: number; failure?: string }> {
     const out: Record<string, { live: number; failure?: string }> = {};
     for (const [namespace, spec] of this.#byNamespace) {
-      const pool = this.#pools.get(spec.poolId)!;
+      const pool = this.#pools.get(spec.poolId);
+      if (!pool) continue;
       out[namespace] = {
         live: pool.instances.length,
         ...(pool.failure ? { failure: pool.failure.error.message } : {}),
@@ -321,10 +330,13 @@ export class Daemon {
     missingOnly = false,
   ): Promise<Record<string, { tools?: number; error?: string }>> {
     const specs = this.#select(names);
-    const todo = specs.filter((s) => !missingOnly || this.#needsListing(s));
+    const out: Record<string, { tools?: number; error?: string }> = {};
+    for (const spec of specs) {
+      if (spec.unavailable) out[spec.name] = { error: unavailableError(spec).message };
+    }
+    const todo = specs.filter((s) => !s.unavailable && (!missingOnly || this.#needsListing(s)));
     const results = await Promise.all(todo.map((spec) => this.#list(spec)));
     await this.#cacheWrite;
-    const out: Record<string, { tools?: number; error?: string }> = {};
     todo.forEach((spec, i) => {
       const entry = results[i];
       const failure = lastFailure(entry);
@@ -484,8 +496,8 @@ export class Daemon {
     const keys = [`session:${name}`, `parent-session:${name}`];
     const out: string[] = [];
     for (const [namespace, spec] of this.#byNamespace) {
-      const pool = this.#pools.get(spec.poolId)!;
-      if (pool.instances.some((i) => !i.closed && keys.includes(i.key))) out.push(namespace);
+      const pool = this.#pools.get(spec.poolId);
+      if (pool?.instances.some((i) => !i.closed && keys.includes(i.key))) out.push(namespace);
     }
     return out;
   }
@@ -587,16 +599,15 @@ export class Daemon {
       }
     } catch (error) {
       const stderr = error instanceof ServerError ? error.stderrTail : undefined;
+      const same = previous?.poolId === listing.poolId ? previous : undefined;
+      // The failure, how many in a row and when discovery may try again; no
+      // `listedAt` (discovery/cache_entry.ts), so it never reads as "0 tools".
       entry = {
-        ...(previous?.listedAt && previous.poolId === listing.poolId
-          ? { listedAt: previous.listedAt, tools: previous.tools, serverInfo: previous.serverInfo }
+        ...(same?.listedAt
+          ? { listedAt: same.listedAt, tools: same.tools, serverInfo: same.serverInfo }
           : { tools: [] }),
         poolId: listing.poolId,
-        error: {
-          message: describeFull(error),
-          at: new Date().toISOString(),
-          ...(stderr ? { stderr } : {}),
-        },
+        error: failedListing(same, { message: describeFull(error), stderr }, Date.now()),
       };
       log("warn", "server.list", "listing {server} failed: {error}", {
         server: spec.name,
@@ -688,6 +699,11 @@ export class Daemon {
     }).finally(() => this.#exitRecords.delete(record));
     this.#exitRecords.add(record);
   }
+}
+
+/** The error for a server the configuration keeps from starting. */
+function unavailableError(spec: ServerSpec): McpxError {
+  return new McpxError("server-unavailable", spec.unavailable?.message ?? "");
 }
 
 /** The session a `session:<k>` or `parent-session:<k>` key belongs to, else undefined. */

@@ -11,6 +11,14 @@ import { errorToJson } from "../errors.ts";
 import type { Daemon } from "./daemon.ts";
 import { OPERATIONS } from "./operations.ts";
 import { VERSION_HEADER } from "../client/daemon_request.ts";
+import { withCallerIds } from "./log.ts";
+import {
+  establishedIds,
+  idAttributes,
+  parseTraceIds,
+  TRACE_IDS_VARIABLE,
+} from "../logs/trace_ids.ts";
+import { McpxError } from "../errors.ts";
 
 /** The error body of a failed request. */
 export interface WireError {
@@ -23,6 +31,36 @@ export interface WireError {
 /** Turns any thrown value into the wire shape; never includes a stack. */
 export function toWireError(error: unknown): WireError {
   return errorToJson(error);
+}
+
+/**
+ * The `id.<key>` attributes of a request's records: the caller's
+ * `traceIds` (its `MCPX_TRACE_IDS`, as written) under the ids the request
+ * establishes (`session`, `parentSession`, `run`).
+ *
+ * @throws {McpxError} Code `bad-trace-ids` when `traceIds` cannot be read.
+ */
+function requestIds(params: Record<string, unknown>): Record<string, unknown> {
+  let caller = {};
+  if (typeof params.traceIds === "string") {
+    try {
+      caller = parseTraceIds(params.traceIds);
+    } catch (error) {
+      throw new McpxError(
+        "bad-trace-ids",
+        `${TRACE_IDS_VARIABLE} ${(error as Error).message}; fix or unset it`,
+      );
+    }
+  }
+  const text = (key: string) => typeof params[key] === "string" ? params[key] as string : undefined;
+  return idAttributes(
+    caller,
+    establishedIds({
+      session: text("session"),
+      parentSession: text("parentSession"),
+      run: text("run"),
+    }),
+  );
 }
 
 /**
@@ -69,7 +107,10 @@ export async function serveDaemon(
     try {
       const text = await request.text();
       const params = text ? JSON.parse(text) : {};
-      const result = await operation.handler(daemon, params, request.signal);
+      const result = await withCallerIds(
+        requestIds(params),
+        () => operation.handler(daemon, params, request.signal),
+      );
       if (name === "stop") queueMicrotask(onStop);
       return Response.json({ ok: true, result });
     } catch (error) {

@@ -13,7 +13,9 @@
  * @module
  */
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { configureSync, getLogger, type LogLevel, type Sink, withFilter } from "@logtape/logtape";
+import { withIds } from "../logs/trace_ids.ts";
 import {
   encodeRecord,
   type Level,
@@ -65,6 +67,21 @@ const state: {
 } = { level: "info", redactor: new Redactor(), daemonSpan: newSpanId("daemon") };
 
 const logger = getLogger(["mcpx"]);
+/** The `id.<key>` attributes of the request being served (logs/trace_ids.ts). */
+const callerIds = new AsyncLocalStorage<Record<string, unknown>>();
+
+/**
+ * Runs `fn` with `ids` (`id.<key>` attributes, logs/trace_ids.ts
+ * `idAttributes()`) added to every record written while it runs, including
+ * from work it starts (spec 000, "The harness knows what the agent does not").
+ *
+ * @param ids The attributes; an attribute a record sets itself wins.
+ * @param fn What the caller asked for.
+ * @returns What `fn` returns.
+ */
+export function withCallerIds<T>(ids: Record<string, unknown>, fn: () => T): T {
+  return Object.keys(ids).length ? callerIds.run(ids, fn) : fn();
+}
 const encoder = new TextEncoder();
 
 /** A new span id of `kind` (`ins-…`, `cal-…`). */
@@ -138,7 +155,7 @@ export function log(
 ): void {
   if (LEVEL_RANK[level] < LEVEL_RANK[state.level]) return;
   const properties: Record<string, unknown> = {
-    ...attrs,
+    ...withIds(attrs, callerIds.getStore()),
     [RESERVED.event]: event,
     [RESERVED.span]: where?.span ?? state.daemonSpan,
   };

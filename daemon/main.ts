@@ -29,7 +29,7 @@ import {
 } from "./log.ts";
 import { logsDir } from "../logs/writer.ts";
 import { serverSecrets } from "../logs/redact.ts";
-import { resolveSettings } from "../config/settings.ts";
+import { resolveSettings } from "../config/resolve_settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
 import { describe } from "./instance.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
@@ -47,11 +47,11 @@ export interface RunDaemonOptions {
   /** Version reported by `health` instead of the real one (setting `plumbing.version`, tests only). */
   versionOverride?: string;
   /**
-   * Log rotation and retention (settings `logging.maxFileSize`, in bytes, and
-   * `logging.retention`, in ms); resolved from the configuration file and the
-   * environment when absent.
+   * The log's directory, rotation and retention (settings `logging.dir`,
+   * `logging.maxFileSize`, in bytes, and `logging.retention`, in ms);
+   * resolved from the configuration file and the environment when absent.
    */
-  logging?: { maxFileSize: number; retentionMs: number };
+  logging?: { dir: string; maxFileSize: number; retentionMs: number };
 }
 
 /**
@@ -89,9 +89,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     );
     return 4;
   }
-  const logging = options.logging ?? loggingSettings(config, options);
+  const logging = options.logging ?? loggingSettings(config, options, paths.stateDir);
   openDurableLog({
-    dir: logsDir(paths.stateDir),
+    dir: logging.dir,
     source: `daemon-${config.fingerprint.slice(0, 8)}-${Deno.pid}`,
     maxFileSize: logging.maxFileSize,
     retentionMs: logging.retentionMs,
@@ -183,20 +183,22 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   return 0;
 }
 
-/** `logging.maxFileSize` and `logging.retention` from the configuration file and the environment. */
+/** `logging.dir`, `logging.maxFileSize` and `logging.retention` from the configuration file and the environment. */
 function loggingSettings(
   config: LoadedConfig,
   options: RunDaemonOptions,
-): { maxFileSize: number; retentionMs: number } {
+  stateDir: string,
+): { dir: string; maxFileSize: number; retentionMs: number } {
   const layers = config.path ? [{ file: config.path, document: config.document }] : [];
   try {
     const settings = resolveSettings({ layers, env: options.env, cwd: options.cwd });
     return {
+      dir: logsDir(stateDir, String(settings.values["logging.dir"].value)),
       maxFileSize: settings.values["logging.maxFileSize"].value as number,
       retentionMs: settings.values["logging.retention"].value as number,
     };
   } catch {
-    return { maxFileSize: 10 * 1024 * 1024, retentionMs: 14 * 86_400_000 };
+    return { dir: logsDir(stateDir), maxFileSize: 10 * 1024 * 1024, retentionMs: 14 * 86_400_000 };
   }
 }
 

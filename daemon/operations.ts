@@ -29,6 +29,11 @@ const callerSchema = {
   gitDir: { type: "string", description: "the caller's GIT_DIR, when set" },
   gitWorkTree: { type: "string", description: "the caller's GIT_WORK_TREE, when set" },
   run: { type: "string", description: "the script run making the call (MCPX_RUN)" },
+  traceIds: {
+    type: "string",
+    description:
+      "the caller's MCPX_TRACE_IDS as written: each pair lands on its records as id.<key>",
+  },
 };
 
 /** The operations, keyed by name (the route is `POST /v1/<name>`). */

@@ -12,7 +12,7 @@
 
 import { join } from "../config/posix_path.ts";
 import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
-import { lastFailure } from "../discovery/cache_entry.ts";
+import { lastFailure, listingRetryDue } from "../discovery/cache_entry.ts";
 import { VERSION } from "../version.ts";
 
 /** The cache file's path for a configuration fingerprint. */
@@ -68,14 +68,28 @@ export async function writeSchemaCache(path: string, cache: SchemaCacheFile): Pr
 }
 
 /**
- * True when a server needs listing: no entry, an entry for another
- * `poolId`, or an entry that never listed successfully and has no error
- * either.
+ * True when a server needs listing: no entry, an entry for another `poolId`,
+ * an entry that never listed successfully and has no error either, or one
+ * whose listings have failed and whose cooldown is over (`error.retryAt`,
+ * discovery/cache_entry.ts). A server that listed once keeps its tools and is
+ * not listed again here (`mcpx refresh` does that).
+ *
+ * @param entry The server's cache entry, if any.
+ * @param poolId The server's current `poolId`.
+ * @param now The time, in ms since the epoch.
+ * @returns Whether `ls`, `search`, `catalog` and the daemon's `list` with
+ *   `missingOnly` should list it now.
  */
-export function needsListing(entry: CachedServer | undefined, poolId: string): boolean {
+export function needsListing(
+  entry: CachedServer | undefined,
+  poolId: string,
+  now = Date.now(),
+): boolean {
   if (!entry) return true;
   if (entry.poolId !== undefined && entry.poolId !== poolId) return true;
-  return entry.listedAt === undefined && entry.error === undefined;
+  if (entry.listedAt !== undefined) return false;
+  const failure = lastFailure(entry);
+  return failure === undefined || listingRetryDue(failure, now);
 }
 
 /**

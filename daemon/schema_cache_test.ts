@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readSchemaCache, writeSchemaCache } from "./schema_cache.ts";
+import { needsListing, readSchemaCache, writeSchemaCache } from "./schema_cache.ts";
+import { failedListing } from "../discovery/cache_entry.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";
 import { VERSION } from "../version.ts";
 
@@ -39,4 +40,19 @@ Deno.test("readSchemaCache() reads a missing or corrupt file as a cold cache", a
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("needsListing() lists a failed server again only once its cooldown is over", () => {
+  const t0 = Date.parse("2026-01-01T00:00:00Z");
+  const failed = {
+    tools: [],
+    poolId: "p",
+    error: failedListing(undefined, { message: "boom" }, t0),
+  };
+  assert.equal(needsListing(undefined, "p", t0), true, "never seen");
+  assert.equal(needsListing(failed, "p", t0 + 1_000), false, "in its cooldown");
+  assert.equal(needsListing(failed, "p", t0 + 30_000), true, "cooldown over");
+  assert.equal(needsListing(failed, "other", t0 + 1_000), true, "another process now");
+  const listed = { tools: [], poolId: "p", listedAt: "2025-12-31T00:00:00Z", error: failed.error };
+  assert.equal(needsListing(listed, "p", t0 + 60_000), false, "keeps its tools until refresh");
 });

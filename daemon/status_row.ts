@@ -31,7 +31,12 @@ export interface StatusRow {
     stderrTail?: string;
   }[];
   failure?: { message: string; count: number; retryInMs: number; stderrTail?: string };
-  cacheError?: { message: string; at: string; stderr?: string };
+  cacheError?: { message: string; at: string; stderr?: string; count?: number; retryAt?: string };
+  /**
+   * Why the configuration keeps this server from starting (an unset `${VAR}`):
+   * config/types.ts `ServerSpec.unavailable`. The row's state is `error`.
+   */
+  unavailable?: { code: string; message: string; variables: string[] };
   /**
    * The other namespaces served by this row's pool (an alias and its target
    * with the same leasing share one `poolId`): `instances` are theirs too.
@@ -87,7 +92,7 @@ export function statusRow(
     scope: spec.pool.scope,
     state: spec.disabled
       ? "disabled"
-      : failure || (cacheError && instances.length === 0)
+      : spec.unavailable || failure || (cacheError && instances.length === 0)
       ? "error"
       : instances.length
       ? "live"
@@ -95,5 +100,6 @@ export function statusRow(
     instances,
     ...(failure ? { failure } : {}),
     ...(cacheError ? { cacheError } : {}),
+    ...(spec.unavailable && !spec.disabled ? { unavailable: spec.unavailable } : {}),
   };
 }

@@ -1,17 +1,108 @@
 /**
- * Reading one server's schema-cache entry.
+ * Reading and recording one server's schema-cache entry: its latest listing
+ * failure, and when discovery may try to list it again.
+ *
+ * A failed listing records its error and no `listedAt` (spec 000, "Honest
+ * failure reporting": otherwise a server that never started would read as
+ * "cached, 0 tools"), plus how many listings in a row failed and when the
+ * next may be tried. Keeping that in the cache file, not in a daemon's
+ * memory, makes the cooldown hold across commands and across a daemon
+ * restart: `ls`, `search` and `catalog` do not start a broken server every
+ * time they run (issue 8).
  *
  * @module
  */
 
 import type { CachedServer } from "./types.ts";
 
+/** The failure of a listing as the cache keeps it. */
+export type ListingFailure = NonNullable<CachedServer["error"]>;
+
+/** Cooldown after the first failed listing before discovery lists again, in ms. */
+export const LISTING_RETRY_FIRST_MS = 30_000;
+/** Longest cooldown between discovery's listings of a failing server, in ms (30 min). */
+export const LISTING_RETRY_MAX_MS = 30 * 60_000;
+
 /**
  * The entry's listing failure when it is the latest news about the server
  * (newer than its last successful listing), else undefined. A failure older
  * than a success is history, not state.
+ *
+ * @param entry The server's cache entry, if any.
+ * @returns The failure, or undefined.
+ * @example
+ * ```ts
+ * import { lastFailure } from "./cache_entry.ts";
+ * const error = { message: "boom", at: "2026-01-02T00:00:00Z" };
+ * if (lastFailure({ tools: [], error }) !== error) throw new Error();
+ * ```
  */
-export function lastFailure(entry: CachedServer | undefined): CachedServer["error"] {
+export function lastFailure(entry: CachedServer | undefined): ListingFailure | undefined {
   const error = entry?.error;
   return error && error.at >= (entry?.listedAt ?? "") ? error : undefined;
+}
+
+/**
+ * The cooldown after `count` listings in a row failed: 30 s, doubling per
+ * failure, at most 30 min.
+ *
+ * @param count Consecutive failures, ≥ 1.
+ * @returns Milliseconds.
+ * @example
+ * ```ts
+ * import { listingRetryMs } from "./cache_entry.ts";
+ * if (listingRetryMs(1) !== 30_000 || listingRetryMs(2) !== 60_000) throw new Error();
+ * ```
+ */
+export function listingRetryMs(count: number): number {
+  const n = Math.max(1, Math.floor(count));
+  return Math.min(LISTING_RETRY_MAX_MS, LISTING_RETRY_FIRST_MS * 2 ** Math.min(n - 1, 30));
+}
+
+/**
+ * The error a failed listing records: the message (and stderr tail), the
+ * time, how many listings in a row have failed (counting the previous entry's
+ * failure when no success came after it) and when the next may be tried.
+ *
+ * @param previous The entry before this listing, if any.
+ * @param failure What went wrong: `message`, and the server's `stderr` tail when known.
+ * @param now The time of the failure, in ms since the epoch.
+ * @returns The `error` of the new entry.
+ * @example
+ * ```ts
+ * import { failedListing } from "./cache_entry.ts";
+ * const first = failedListing(undefined, { message: "boom" }, 0);
+ * const second = failedListing({ tools: [], error: first }, { message: "boom" }, 1000);
+ * if (first.count !== 1 || second.count !== 2) throw new Error();
+ * ```
+ */
+export function failedListing(
+  previous: CachedServer | undefined,
+  failure: { message: string; stderr?: string },
+  now: number,
+): ListingFailure {
+  const count = (lastFailure(previous)?.count ?? (lastFailure(previous) ? 1 : 0)) + 1;
+  return {
+    message: failure.message,
+    at: new Date(now).toISOString(),
+    ...(failure.stderr ? { stderr: failure.stderr } : {}),
+    count,
+    retryAt: new Date(now + listingRetryMs(count)).toISOString(),
+  };
+}
+
+/**
+ * Whether discovery may list a server whose last listing failed: once the
+ * failure's `retryAt` has passed. An entry written before `retryAt` existed
+ * is due 30 s after its failure.
+ *
+ * @param failure The entry's {@link lastFailure}.
+ * @param now The time, in ms since the epoch.
+ * @returns True when the cooldown is over.
+ */
+export function listingRetryDue(failure: ListingFailure, now: number): boolean {
+  const retryAt = failure.retryAt
+    ? Date.parse(failure.retryAt)
+    : Date.parse(failure.at) + listingRetryMs(failure.count ?? 1);
+  return !(now < retryAt);
 }

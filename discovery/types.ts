@@ -32,8 +32,12 @@ export interface CachedServer {
   serverInfo?: { name?: string; version?: string; title?: string };
   instructions?: string;
   tools: CachedTool[];
-  /** The last listing failure; kept until a listing succeeds. */
-  error?: { message: string; at: string; stderr?: string };
+  /**
+   * The last listing failure; kept until a listing succeeds. `at` is when it
+   * failed, `count` how many listings in a row have failed, `retryAt` (ISO)
+   * when discovery may list the server again (discovery/cache_entry.ts).
+   */
+  error?: { message: string; at: string; stderr?: string; count?: number; retryAt?: string };
   /** Tools the server listed that could not be used, and why (they are left out of `tools`). */
   skipped?: { name: string; reason: string }[];
   /** The server's `poolId` when it was listed; a mismatch means stale. */
@@ -77,8 +81,14 @@ export interface NamespaceEntry {
   tools: ToolEntry[];
   /** Tools the configuration hides (`tools`/`excludeTools`), by real name. */
   excluded?: string[];
-  /** The last listing failure, when it is newer than the last success. */
+  /**
+   * Why the namespace has no usable server: the configuration keeps it from
+   * starting (`unavailable`'s message), else the last listing failure when it
+   * is newer than the last success.
+   */
   error?: string;
+  /** Set when the configuration keeps the server from starting (config/types.ts). */
+  unavailable?: { code: string; message: string; variables: string[] };
   /** Tools the server listed that mcpx cannot use, and why. */
   skipped?: { name: string; reason: string }[];
 }

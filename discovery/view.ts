@@ -100,6 +100,10 @@ export function namespacesFromCache(
     };
     const failure = lastFailure(cached);
     if (failure) entry.error = failure.message;
+    if (server.unavailable) {
+      entry.error = server.unavailable.message;
+      entry.unavailable = server.unavailable;
+    }
     let visible: ((name: string) => boolean) | undefined;
     let filterError: unknown;
     try {
@@ -261,19 +265,42 @@ export function findTool(
         `(mcpServers.${ns.server}.mcpx.tools / excludeTools); change those lists to use it.`,
     );
   }
-  if (ns.error && ns.tools.length === 0) {
-    throw new NotFoundError(
-      `namespace "${ns.namespace}" has no tools because listing its server failed: ` +
-        `${
-          ns.error.split("\n")[0]
-        } (\`mcpx status\` shows why; \`mcpx refresh ${ns.namespace}\` lists it again).`,
-    );
-  }
+  const empty = noToolsError(ns);
+  if (empty) throw empty;
   const suggestions = nearest(name, ns.tools.map((t) => t.fn)).map((fn) => `${ns.namespace}.${fn}`);
   throw new NotFoundError(
     `unknown tool "${ns.namespace}.${name}"${didYouMean(suggestions)} ` +
       "Run `mcpx search <words>` to find a tool.",
     suggestions,
+  );
+}
+
+/**
+ * Why a namespace has no tools, when that is not simply an empty server: the
+ * configuration keeps its server from starting (an unset `${VAR}`), or
+ * listing it failed. Every command that finds a namespace empty says it the
+ * same way, instead of answering as if the server had no tools.
+ *
+ * @param ns A namespace from {@link namespacesFromCache}.
+ * @returns The error to throw, or undefined when the namespace has tools or no failure.
+ * @example
+ * ```ts
+ * import { noToolsError } from "./view.ts";
+ * const ns = { namespace: "m", server: "m", description: "", tools: [], error: "boom" };
+ * if (!noToolsError(ns)?.message.includes("listing its server failed: boom")) throw new Error();
+ * ```
+ */
+export function noToolsError(ns: NamespaceEntry): NotFoundError | undefined {
+  if (ns.tools.length > 0 || !ns.error) return undefined;
+  if (ns.unavailable) {
+    return new NotFoundError(
+      `namespace "${ns.namespace}" has no tools: its server cannot start: ${ns.unavailable.message}`,
+    );
+  }
+  return new NotFoundError(
+    `namespace "${ns.namespace}" has no tools because listing its server failed: ${
+      ns.error.split("\n")[0]
+    } (\`mcpx status\` shows why; \`mcpx refresh ${ns.namespace}\` lists it again).`,
   );
 }
 

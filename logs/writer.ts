@@ -48,13 +48,20 @@ const RECHECK_MS = 60_000;
 const encoder = new TextEncoder();
 
 /**
- * The logs directory of a state directory.
+ * The logs directory: the setting `logging.dir` when it is set, else `logs`
+ * in the state directory (spec 000, "Where a setting is read").
  *
  * @param stateDir e.g. `~/.local/state/mcpx`.
+ * @param setting The resolved `logging.dir` (absolute, or empty for the default).
  * @returns e.g. `~/.local/state/mcpx/logs`.
+ * @example
+ * ```ts
+ * import { logsDir } from "./writer.ts";
+ * if (logsDir("/s") !== "/s/logs" || logsDir("/s", "/l") !== "/l") throw new Error();
+ * ```
  */
-export function logsDir(stateDir: string): string {
-  return join(stateDir, "logs");
+export function logsDir(stateDir: string, setting = ""): string {
+  return setting || join(stateDir, "logs");
 }
 
 /** Writes JSON lines with rotation and retention. Dispose it to close the file. */

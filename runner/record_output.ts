@@ -12,6 +12,7 @@ import type { Io } from "../cli/io.ts";
 import { logsDir, LogWriter } from "../logs/writer.ts";
 import { encodeRecord, type Level, LEVEL_RANK, type LogRecord, recordIds } from "../logs/record.ts";
 import { localTime, renderRecord } from "../logs/render.ts";
+import { withIds } from "../logs/trace_ids.ts";
 
 /** Options of a {@link RecordOutput}. */
 export interface RecordOutputOptions {
@@ -23,12 +24,19 @@ export interface RecordOutputOptions {
   /** Least severe level shown. */
   level: string;
   stateDir: string;
+  /** The durable log's directory (setting `logging.dir`); default `<stateDir>/logs`. */
+  logsDir?: string;
   /** Log file rotation size, in bytes. */
   maxFileSize: number;
   /** Log retention, in ms. */
   retentionMs: number;
   /** This run's span id (`run-…`). */
   runId: string;
+  /**
+   * `id.<key>` attributes every durable record of the run carries: the
+   * caller's `MCPX_TRACE_IDS` and the ids mcpx establishes (logs/trace_ids.ts).
+   */
+  ids?: Record<string, unknown>;
   /** A generated script file and what to call it in messages (`mcpx exec`'s code). */
   alias?: { path: string; as: string };
 }
@@ -57,7 +65,7 @@ export class RecordOutput {
     try {
       // The writer makes the folder (0700) when it opens its file.
       this.#writer = new LogWriter({
-        dir: logsDir(options.stateDir),
+        dir: options.logsDir ?? logsDir(options.stateDir),
         source: `run-${Deno.pid}`,
         maxFileSize: options.maxFileSize,
         retentionMs: options.retentionMs,
@@ -162,7 +170,7 @@ export class RecordOutput {
 
   #durable(record: LogRecord): void {
     try {
-      this.#writer?.write(encodeRecord(record));
+      this.#writer?.write(encodeRecord({ ...record, attrs: withIds(record.attrs, this.#o.ids) }));
     } catch { /* a full disk must not fail the run */ }
   }
 

@@ -31,6 +31,7 @@ import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeho
 import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
 import { type ResolvedSettings, settingEnvName } from "../config/settings.ts";
+import { establishedIds, idAttributes } from "../logs/trace_ids.ts";
 import { newSpanId } from "../logs/record.ts";
 import { McpxError, UsageError } from "../errors.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
@@ -151,9 +152,11 @@ export async function runScript(
     }
   }
 
+  // `--typecheck` sets `script.typecheck`, so a configuration can turn it on for every run.
+  const typecheck = value("script.typecheck") === true;
   const runtime = await findRuntime(String(value("script.runtime")), ctx.env);
   if ("problem" in runtime) problems.push(runtime.problem);
-  else if (options.typecheck && runtime.name !== "deno") {
+  else if (typecheck && runtime.name !== "deno") {
     problems.push(
       `--typecheck needs deno: ${runtime.name} strips types without checking them; ` +
         "drop --typecheck or use --runtime deno",
@@ -207,7 +210,7 @@ export async function runScript(
   const rt = runtime as Runtime;
 
   // Servers start only now: the client needs every namespace's tools.
-  const { namespaces } = await ctx.namespaces();
+  const { namespaces } = await ctx.namespaces({ optional: true });
   let client: EnsuredClient;
   try {
     client = await ensureClient(namespaces, VERSION, scriptDir, ctx.paths().cacheDir);
@@ -239,7 +242,7 @@ export async function runScript(
       await Deno.writeTextFile(validated, "");
     }
   }
-  if (options.typecheck) {
+  if (typecheck) {
     // The script as an editor sees it: the globals declared, the client imported.
     const checkPath = join(launcherDir, `check-${(await sha256(script.path)).slice(0, 16)}.ts`);
     await Deno.mkdir(launcherDir, { recursive: true });
@@ -297,9 +300,14 @@ export async function runScript(
     format: String(value("logging.format")),
     level: String(value("logging.level")),
     stateDir: ctx.paths().stateDir,
+    logsDir: await ctx.logsDir(),
     maxFileSize: Number(value("logging.maxFileSize")),
     retentionMs: Number(value("logging.retention")),
     runId,
+    ids: idAttributes(
+      ctx.traceIds(),
+      establishedIds({ session, parentSession: ctx.env.MCPX_PARENT_SESSION_ID, run: runId }),
+    ),
     ...(script.name === "exec" && script.path.includes("/exec/")
       ? { alias: { path: script.path, as: "<mcpx exec code>" } }
       : {}),

@@ -29,12 +29,15 @@ export interface ScriptListing {
  *
  * @param dirs Places, nearest first (scripts/resolve.ts `scriptDirs`).
  * @param options.signal Checked between places.
+ * @param options.allowTsJsOverlap The setting `plumbing.allowTsJsOverlap`: a
+ *   `.ts` beside a `.js` of the same name is then no conflict, and the `.js`
+ *   is shadowed by the `.ts` (which runs).
  * @returns One listing per script file.
  * @throws {DOMException} `AbortError` when `signal` is aborted.
  */
 export async function listScripts(
   dirs: readonly string[],
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; allowTsJsOverlap?: boolean } = {},
 ): Promise<ScriptListing[]> {
   const byName = new Map<string, ScriptListing[]>();
   const firstPlace = new Map<string, string>();
@@ -49,8 +52,10 @@ export async function listScripts(
         name: script.name,
         description: await describeScript(script.path),
         path: script.path,
-        ...(firstPlace.get(script.name) !== dir ? { shadowedBy: same[0].path } : {}),
-        ...(twin ? { conflictsWith: twin.path } : {}),
+        ...(firstPlace.get(script.name) !== dir || (twin && options.allowTsJsOverlap && same.length)
+          ? { shadowedBy: same[0].path }
+          : {}),
+        ...(twin && !options.allowTsJsOverlap ? { conflictsWith: twin.path } : {}),
       });
       byName.set(script.name, same);
     }

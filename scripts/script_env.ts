@@ -73,6 +73,17 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     readBy: ["client", "mcpx"],
   },
   {
+    name: "MCPX_TRACE_IDS",
+    setBy: ["host"],
+    when: "when the host has ids to give; the runner hands it on unchanged",
+    meaning: 'What the host knows and the agent does not, as JSON pairs such as `[["session_id",' +
+      '"abc"],["worktree","/p"]]` (an entry longer than a pair names several ids for one key). ' +
+      "Every log record the caller causes, in the daemon and in the run, carries each as " +
+      "`id.<key>`; the ids mcpx establishes (`id.session`, `id.parent_session`, `id.run`) win " +
+      "over a pair of the same key.",
+    readBy: ["client", "mcpx"],
+  },
+  {
     name: "MCPX_EPHEMERAL",
     setBy: ["runner"],
     when: "always",
