@@ -112,6 +112,7 @@ async function firstLine(path: string): Promise<string | null> {
  */
 export const RUNTIME_INPUTS: readonly string[] = [
   "./script_runtime.ts",
+  "./wire.ts",
   "../discovery/search.ts",
   "../discovery/stem.ts",
   "../discovery/words.ts",

@@ -25,6 +25,7 @@ import {
 } from "./schema_cache.ts";
 import { daemonSpan, log, newSpan } from "./log.ts";
 import { VERSION } from "../version.ts";
+import type { WireTrace } from "../client/wire.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import { nearest } from "../discovery/nearest.ts";
 import {
@@ -78,6 +79,11 @@ export class Daemon {
    * finishes instead of being cut off by the edit.
    */
   retiring = false;
+  /**
+   * Set when the daemon begins to stop: requests are refused from then on
+   * (`daemon-stopping`, nothing run), and `health` says so.
+   */
+  stopping = false;
   #pools = new Map<string, Pool>();
   #byNamespace = new Map<string, ServerSpec>();
   #cache: SchemaCacheFile;
@@ -193,7 +199,7 @@ export class Daemon {
     tool: string,
     args: Record<string, unknown>,
     ctx: CallerContext,
-    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+    options: CallOptions = {},
   ): Promise<unknown> {
     // A script whose `mcpx run` was killed (SIGKILL leaves it no chance to stop
     // the script) is an orphan: refuse its calls rather than serve a run nobody reads.
@@ -228,7 +234,7 @@ export class Daemon {
     realName: string,
     args: Record<string, unknown>,
     ctx: CallerContext,
-    options: { timeoutMs?: number; signal?: AbortSignal },
+    options: CallOptions,
   ): Promise<unknown> {
     const span = newSpan("call");
     const about = {
@@ -266,6 +272,7 @@ export class Daemon {
       pid: lease.instance.pid,
       leaseMs,
     }, { span, parent: instance });
+    if (options.trace) traceCall(options.trace, { ...about, instance, lease, span });
     if (lease.waitedMs > 0) {
       log("info", "lease.wait", "waited {waitedMs} ms for a free instance of {server} ({key})", {
         server: pool.spec.name,
@@ -688,6 +695,46 @@ export class Daemon {
     }).finally(() => this.#exitRecords.delete(record));
     this.#exitRecords.add(record);
   }
+}
+
+/** Options of {@linkcode Daemon.call}. */
+export interface CallOptions {
+  /** The caller's bound on the call (ms). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Set for a traced call (the caller's `MCPX_TRACE`): told the instance that serves it. */
+  trace?: (trace: WireTrace) => void;
+}
+
+/**
+ * Logs the one `call.trace` line of a traced call (spec 000, "Lifecycle and
+ * operations": `MCPX_TRACE=1`) and hands the same facts to the caller.
+ */
+function traceCall(
+  send: (trace: WireTrace) => void,
+  call: {
+    namespace: string;
+    tool: string;
+    server: string;
+    instance: string;
+    span: string;
+    lease: { instance: Instance };
+  },
+): void {
+  const trace: WireTrace = {
+    namespace: call.namespace,
+    tool: call.tool,
+    server: call.server,
+    ...(call.lease.instance.pid ? { pid: call.lease.instance.pid } : {}),
+    key: call.lease.instance.key,
+    instance: call.instance,
+    call: call.span,
+  };
+  log("info", "call.trace", "{namespace}.{tool} served by {server} pid {pid} ({key}, {instance})", {
+    ...trace,
+    pid: trace.pid ?? "remote",
+  }, { span: call.span });
+  send(trace);
 }
 
 /** The session a `session:<k>` or `parent-session:<k>` key belongs to, else undefined. */

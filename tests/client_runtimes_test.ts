@@ -19,6 +19,7 @@ const INLINED = [
   "discovery/words.ts",
   "discovery/search.ts",
   "logs/record.ts",
+  "client/wire.ts",
 ];
 
 /** `import …` / `import type …` of a relative module, possibly spanning lines. */
