@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { alive, backgroundMcpx, eventually, fixtureServer, world } from "./_helpers.ts";
+import { alive, backgroundMcpx, eventually, fixtureServer, type World, world } from "./_helpers.ts";
 
 /** The pid in the one daemon record of the world's state directory. */
 function daemonPid(dir: string): number {
@@ -29,7 +29,7 @@ interface StatusJson {
   servers: { namespace: string; instances: { pid?: number }[] }[];
 }
 
-async function serverPid(w: Awaited<ReturnType<typeof world>>): Promise<number> {
+async function serverPid(w: World): Promise<number> {
   const status = await w.json<StatusJson>(["status"]);
   const pid = status.servers.find((s) => s.namespace === "fx")?.instances[0]?.pid;
   assert.ok(pid, JSON.stringify(status));
@@ -66,14 +66,14 @@ for (
     const status = await caller.status;
     const output = caller.output();
 
+    // Nothing sent the call again, to this daemon or a new one.
+    assert.equal(lines(count).length, 1, `the call ran again:\n${output}`);
     assert.equal(status.code, 1, output);
     assert.match(output, new RegExp(`pid ${daemon}\\b`));
     assert.match(output, /fx\.count/);
     for (const phrase of LOST) assert.match(output, phrase);
     // (A script's uncaught error keeps the script's own frame, not mcpx's.)
     if (how === "mcpx call") assert.doesNotMatch(output, /^\s+at .+[:(]/m, "no stack trace");
-    // Nothing sent the call again, to this daemon or a new one.
-    assert.deepEqual(lines(count).length, 1, lines(count).join("\n"));
     // The server was busy for another minute; it must not outlive its daemon.
     assert.ok(
       await eventually(() => !alive(server), 10_000),
@@ -83,16 +83,14 @@ for (
   });
 }
 
-Deno.test("the next daemon ends the servers a daemon killed with SIGKILL left busy", async () => {
-  await using w = await world();
+/** Starts a busy call, then kills its caller and (with SIGKILL) its daemon; returns the server's pid. */
+async function orphanBusyServer(w: World, count: string): Promise<number> {
   await w.writeConfig({ mcpServers: { fx: fixtureServer() } });
   const warm = await w.mcpx(["call", "fx.echo", '{"text":"warm"}']);
   assert.equal(warm.code, 0, warm.stderr);
   const daemon = daemonPid(w.dir);
   const server = await serverPid(w);
-  const count = `${w.dir}/count`;
-
-  // The caller is gone too (killed first), so only a later mcpx can clean up.
+  // The caller goes first, so only a later mcpx can clean up.
   const caller = backgroundMcpx(w, [
     "call",
     "fx.count",
@@ -103,6 +101,13 @@ Deno.test("the next daemon ends the servers a daemon killed with SIGKILL left bu
   Deno.kill(daemon, "SIGKILL");
   await eventually(() => !alive(daemon), 5000);
   assert.ok(alive(server), "the busy server is still running once its daemon is gone");
+  return server;
+}
+
+Deno.test("the next daemon ends the servers a daemon killed with SIGKILL left busy", async () => {
+  await using w = await world();
+  const count = `${w.dir}/count`;
+  const server = await orphanBusyServer(w, count);
 
   const next = await w.mcpx(["call", "fx.echo", '{"text":"again"}']);
   assert.equal(next.code, 0, next.stderr);
@@ -117,4 +122,11 @@ Deno.test("the next daemon ends the servers a daemon killed with SIGKILL left bu
     JSON.stringify(log),
   );
   assert.equal(lines(count).length, 1);
+});
+
+Deno.test("mcpx stop ends the servers a daemon killed with SIGKILL left busy", async () => {
+  await using w = await world();
+  const server = await orphanBusyServer(w, `${w.dir}/count`);
+  assert.deepEqual(await w.json(["stop"]), { stopped: 0, orphans: 1 });
+  assert.ok(!alive(server), `server ${server} was left running`);
 });
