@@ -25,7 +25,7 @@ import {
 } from "./schema_cache.ts";
 import { daemonSpan, log, newSpan } from "./log.ts";
 import { VERSION } from "../version.ts";
-import type { WireTrace } from "../client/wire.ts";
+import { type CallOptions, traceCall } from "./call_trace.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import { nearest } from "../discovery/nearest.ts";
 import {
@@ -695,46 +695,6 @@ export class Daemon {
     }).finally(() => this.#exitRecords.delete(record));
     this.#exitRecords.add(record);
   }
-}
-
-/** Options of {@linkcode Daemon.call}. */
-export interface CallOptions {
-  /** The caller's bound on the call (ms). */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** Set for a traced call (the caller's `MCPX_TRACE`): told the instance that serves it. */
-  trace?: (trace: WireTrace) => void;
-}
-
-/**
- * Logs the one `call.trace` line of a traced call (spec 000, "Lifecycle and
- * operations": `MCPX_TRACE=1`) and hands the same facts to the caller.
- */
-function traceCall(
-  send: (trace: WireTrace) => void,
-  call: {
-    namespace: string;
-    tool: string;
-    server: string;
-    instance: string;
-    span: string;
-    lease: { instance: Instance };
-  },
-): void {
-  const trace: WireTrace = {
-    namespace: call.namespace,
-    tool: call.tool,
-    server: call.server,
-    ...(call.lease.instance.pid ? { pid: call.lease.instance.pid } : {}),
-    key: call.lease.instance.key,
-    instance: call.instance,
-    call: call.span,
-  };
-  log("info", "call.trace", "{namespace}.{tool} served by {server} pid {pid} ({key}, {instance})", {
-    ...trace,
-    pid: trace.pid ?? "remote",
-  }, { span: call.span });
-  send(trace);
 }
 
 /** The session a `session:<k>` or `parent-session:<k>` key belongs to, else undefined. */
