@@ -48,6 +48,36 @@ export class DaemonUnavailableError extends McpxError {
   }
 }
 
+/**
+ * The connection to the daemon was lost after the request was written and
+ * before its answer arrived (the daemon was killed, crashed or stopped): the
+ * operation may or may not have run. Never retried, unlike
+ * {@link DaemonUnavailableError}, which only ever means nothing was sent
+ * (decision 0007). Exit code 1.
+ */
+export class DaemonLostError extends McpxError {
+  /** The daemon's pid, when known (its record, or what `health` said). */
+  readonly pid?: number;
+  /** The operation sent (`call`, `list`, …). */
+  readonly operation: string;
+  /** `namespace.tool` of a lost `call`. */
+  readonly tool?: string;
+  /** The socket the request was written to. */
+  readonly socket: string;
+  constructor(
+    facts: { operation: string; socket: string; pid?: number; tool?: string },
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super("daemon-lost", message, options);
+    this.name = "DaemonLostError";
+    this.operation = facts.operation;
+    this.socket = facts.socket;
+    if (facts.pid !== undefined) this.pid = facts.pid;
+    if (facts.tool !== undefined) this.tool = facts.tool;
+  }
+}
+
 /** Something did not finish within its limit. `ms` is the limit that passed. */
 export class TimeoutError extends McpxError {
   readonly ms: number;
@@ -82,8 +112,12 @@ export class NotFoundError extends McpxError {
 }
 
 /**
- * Process exit codes, documented in one place (CONVENTIONS.md, rule 5):
- * 0 ok, 1 failure, 2 usage error, 75 waiting for an answer (EX_TEMPFAIL).
+ * Process exit codes, documented in one place (CONVENTIONS.md, rule 5;
+ * docs/cli.md, "Exit codes"): 0 ok, 1 failure, 2 usage error, 75 waiting for
+ * an answer (EX_TEMPFAIL). The daemon process (daemon/main.ts) uses the same
+ * codes: 0 when it stopped, 1 when it could not serve (another daemon already
+ * serves the configuration, the configuration changed while it started, a
+ * setting is invalid).
  */
 export const EXIT = { ok: 0, failure: 1, usage: 2, tempfail: 75 } as const;
 

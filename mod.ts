@@ -61,6 +61,7 @@ export { runDaemon, type RunDaemonOptions } from "./daemon/main.ts";
 export { main } from "./cli/main.ts";
 export {
   ConfigError,
+  DaemonLostError,
   DaemonUnavailableError,
   EXIT,
   McpxError,

@@ -19,6 +19,7 @@ import {
   type SettingValue,
 } from "../config/settings.ts";
 import { resolveSettings } from "../config/resolve_settings.ts";
+import { settingValues } from "../daemon/daemon_settings.ts";
 import { listingOf, type LoadedConfig } from "../config/types.ts";
 import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";
@@ -30,11 +31,13 @@ import {
   schemaCachePath,
   seedFromSiblings,
 } from "../daemon/schema_cache.ts";
-import { connectDaemon } from "./daemon_connect.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
-import { daemonFiles } from "../daemon/locate.ts";
+import { connectDaemon, type DaemonHealth } from "./daemon_connect.ts";
+import { requestDaemon, type RequestOptions } from "../client/daemon_request.ts";
+import { switchOn, traceLine } from "../client/wire.ts";
+import { daemonFiles, recordedDaemonPid } from "../daemon/locate.ts";
+import { processStart, sweepOrphanGroups } from "../daemon/process_groups.ts";
 import type { Io } from "./io.ts";
-import { ConfigError, DaemonUnavailableError, McpxError } from "../errors.ts";
+import { ConfigError, DaemonLostError, DaemonUnavailableError, McpxError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
 
@@ -63,6 +66,8 @@ export class CliContext {
   #config?: Promise<LoadedConfig>;
   #settings?: Promise<ResolvedSettings>;
   #paths?: McpxPaths;
+  /** The pid of the daemon last found answering (health), for messages. */
+  #daemonPid?: number;
 
   constructor(options: ContextOptions) {
     this.io = options.io;
@@ -304,16 +309,17 @@ export class CliContext {
   async daemonSocket(): Promise<string> {
     const config = await this.config();
     const settings = await this.settings();
-    return await connectDaemon({
+    const { socket, pid } = await connectDaemon({
       stateDir: this.paths().stateDir,
       cacheDir: this.paths().cacheDir,
       fingerprint: config.fingerprint,
       configPath: config.path,
       startWaitMs: settings.values["daemon.startWait"].value as number,
-      idleTimeoutMs: settings.values["daemon.idleTimeout"].value as number,
-      logLevel: String(settings.values["logging.level"].value),
+      settings: settingValues(settings),
       env: this.env,
     });
+    this.#daemonPid = pid;
+    return socket;
   }
 
   /**
@@ -324,12 +330,23 @@ export class CliContext {
   async liveDaemonSocket(): Promise<string> {
     const socket = await this.existingDaemonSocket();
     try {
-      await requestDaemon(socket, "health", {}, { version: VERSION });
-      return socket;
+      const health = await requestDaemon<DaemonHealth>(socket, "health", {}, { version: VERSION });
+      if (!health.stopping) {
+        this.#daemonPid = health.pid;
+        return socket;
+      }
     } catch (error) {
       if (!needsOtherDaemon(error)) throw error;
     }
     return await this.daemonSocket();
+  }
+
+  /**
+   * The pid of the daemon {@link liveDaemonSocket} or {@link daemonSocket}
+   * found, once one has (a script's client names it when its connection is lost).
+   */
+  get daemonPid(): number | undefined {
+    return this.#daemonPid;
   }
 
   /**
@@ -377,8 +394,18 @@ export class CliContext {
     return daemonFiles(this.paths().stateDir, config.fingerprint).socket;
   }
 
-  /** Sends an operation to the daemon (started on demand), adding the caller context. */
+  /**
+   * Sends an operation to the daemon (started on demand), adding the caller
+   * context. Sent again (to a daemon found, started or replaced) only when it
+   * provably never ran: nothing answered and nothing was written, or the
+   * daemon refused it unrun (`version-mismatch`, `daemon-stopping`).
+   *
+   * @throws {DaemonLostError} when the daemon was lost after the request was
+   *   written (it may have run): the daemon's orphaned servers are ended first.
+   * @throws the daemon's own errors ({@link McpxError} with its `code`).
+   */
   async request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+    const trace = operation === "call" && (await this.setting("logging.trace")) === true;
     const body = {
       ...params,
       ...(this.session ? { session: this.session } : {}),
@@ -391,29 +418,87 @@ export class CliContext {
       ...(this.env.GIT_DIR ? { gitDir: this.env.GIT_DIR } : {}),
       ...(this.env.GIT_WORK_TREE ? { gitWorkTree: this.env.GIT_WORK_TREE } : {}),
       ...this.#traceIds(),
+      // The daemon read its environment once, at its start: the caller's
+      // `logging.trace` (MCPX_TRACE) travels with each call instead.
+      ...(trace ? { trace: true } : {}),
       cwd: this.cwd,
       pid: Deno.ppid,
+    };
+    const { stateDir } = this.paths();
+    const { fingerprint } = await this.config();
+    const options: RequestOptions = {
+      version: VERSION,
+      daemonPid: () => this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint),
+      onTrace: (t) => this.io.err(traceLine(t) + "\n"),
+    };
+    const send = async (socket: string) => {
+      try {
+        return await requestDaemon<T>(socket, operation, body, options);
+      } catch (error) {
+        // Its servers would otherwise keep running (and writing) with no daemon to stop them.
+        if (error instanceof DaemonLostError) await this.sweepOrphans();
+        throw error;
+      }
     };
     // Straight to the socket, stating our version: a daemon of another version
     // refuses without running anything, and only then (or when none answers)
     // is the daemon found, started or replaced. Saves a round trip per call.
     try {
-      return await requestDaemon<T>(await this.existingDaemonSocket(), operation, body, {
-        version: VERSION,
-      });
+      return await send(await this.existingDaemonSocket());
     } catch (error) {
       if (!needsOtherDaemon(error)) throw error;
     }
-    return await requestDaemon<T>(await this.daemonSocket(), operation, body, { version: VERSION });
+    return await send(await this.daemonSocket());
+  }
+
+  /**
+   * The variables that carry setting `logging.trace` to a script's client,
+   * which reads only the environment: set (to agree with each other) only
+   * when the resolved value is not what the inherited variables say, e.g. it
+   * came from a file or a flag.
+   */
+  async traceEnv(): Promise<Record<string, string>> {
+    const on = (await this.setting("logging.trace")) === true;
+    if (on === switchOn(this.env.MCPX_TRACE || this.env.MCPX_LOGGING_TRACE)) return {};
+    const value = on ? "1" : "0";
+    return {
+      MCPX_TRACE: value,
+      ...(this.env.MCPX_LOGGING_TRACE ? { MCPX_LOGGING_TRACE: value } : {}),
+    };
+  }
+
+  /**
+   * Ends the process groups of this configuration's dead daemons
+   * (daemon/process_groups.ts, decision 0006); live daemons' are left alone.
+   */
+  async sweepOrphans(): Promise<void> {
+    const config = await this.config();
+    const { groups } = daemonFiles(this.paths().stateDir, config.fingerprint);
+    await sweepOrphanGroups([groups]);
+  }
+
+  /**
+   * After work that talked to the daemon behind this CLI's back (a script's
+   * calls): when that daemon has died meanwhile, ends the servers it left
+   * ({@link sweepOrphans}). Costs one process lookup when it lives.
+   */
+  async sweepIfDaemonDied(): Promise<void> {
+    if (this.#daemonPid === undefined) return;
+    const now = processStart(this.#daemonPid);
+    if (now === undefined || now.zombie) await this.sweepOrphans();
   }
 }
 
 /**
- * True when a request failed because no daemon of this version answers (none
- * runs, or one of another version refused): the daemon is then found, started
- * or replaced, and the request sent again.
+ * True when a request failed without running because no daemon of this
+ * version answers (none runs, one of another version refused, or one is
+ * stopping): the daemon is then found, started or replaced, and the request
+ * sent again. Never true once a request may have run ({@link DaemonLostError}).
  */
 function needsOtherDaemon(error: unknown): boolean {
   return error instanceof DaemonUnavailableError ||
-    (error instanceof McpxError && error.code === "version-mismatch");
+    (error instanceof McpxError && REFUSED_UNRUN.has(error.code));
 }
+
+/** Daemon error codes that mean the request was refused before anything ran (daemon/http.ts). */
+const REFUSED_UNRUN = new Set(["version-mismatch", "daemon-stopping"]);

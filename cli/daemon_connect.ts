@@ -15,6 +15,7 @@ import { requestDaemon } from "../client/daemon_request.ts";
 import { daemonFiles } from "../daemon/locate.ts";
 import { pollUntil } from "../daemon/deadline.ts";
 import { DaemonUnavailableError } from "../errors.ts";
+import type { SettingValue } from "../config/settings.ts";
 import { VERSION } from "../version.ts";
 
 /** What the `health` operation answers. */
@@ -25,6 +26,8 @@ export interface DaemonHealth {
   configPath: string | null;
   mode: "auto" | "foreground";
   startedAt: string;
+  /** True once it has begun to stop: it runs nothing more, so it is not used. */
+  stopping?: boolean;
 }
 
 /** Where to find or how to start the daemon. */
@@ -36,11 +39,19 @@ export interface ConnectOptions {
   configPath: string | null;
   /** How long to wait for a started daemon to answer, in ms. */
   startWaitMs: number;
-  /** Idle time after which an auto-started daemon exits, in ms. */
-  idleTimeoutMs: number;
-  /** Least severe record the daemon writes (setting `logging.level`). */
-  logLevel: string;
+  /**
+   * Every setting's resolved value (every layer, the environment and the
+   * flags), keyed by dotted name: a started daemon applies exactly these, as
+   * `mcpx daemon` applies its own (daemon/main.ts `--settings`).
+   */
+  settings: Record<string, SettingValue>;
   env: Record<string, string>;
+}
+
+/** A daemon that answers, as {@link connectDaemon} found or started it. */
+export interface ConnectedDaemon {
+  socket: string;
+  pid: number;
 }
 
 /** Asks the daemon on `socket` who it is; undefined when nothing answers. */
@@ -53,25 +64,35 @@ export async function probeDaemon(socket: string): Promise<DaemonHealth | undefi
 }
 
 /**
- * Returns the socket of a running daemon of this CLI's version for the
- * configuration, starting (or replacing) one when needed.
+ * Returns the socket and pid of a running daemon of this CLI's version for
+ * the configuration, starting (or replacing) one when needed. A daemon that
+ * is stopping is waited out, then replaced.
  *
  * @throws {DaemonUnavailableError} naming the socket, the daemon log and
  *   its last lines when a started daemon does not answer within `startWaitMs`.
  */
-export async function connectDaemon(options: ConnectOptions): Promise<string> {
+export async function connectDaemon(options: ConnectOptions): Promise<ConnectedDaemon> {
   const files = daemonFiles(options.stateDir, options.fingerprint);
+  const usable = (h: DaemonHealth | undefined) => h?.version === VERSION && !h.stopping;
   const current = await probeDaemon(files.socket);
-  if (current?.version === VERSION) return files.socket;
+  if (usable(current)) return { socket: files.socket, pid: current!.pid };
   await Deno.mkdir(dirname(files.lock), { recursive: true });
   using lock = await Deno.open(files.lock, { create: true, write: true });
   await lock.lock(true);
   try {
     const again = await probeDaemon(files.socket);
-    if (again?.version === VERSION) return files.socket;
-    if (again) await replace(files.socket, again);
+    if (usable(again)) return { socket: files.socket, pid: again!.pid };
+    if (again?.stopping) await goneWithin(files.socket, 10_000);
+    else if (again) await replace(files.socket, again);
     start(options, files.log);
-    const health = await pollUntil(() => probeDaemon(files.socket), options.startWaitMs, 15);
+    const health = await pollUntil(
+      async () => {
+        const h = await probeDaemon(files.socket);
+        return usable(h) ? h : undefined;
+      },
+      options.startWaitMs,
+      15,
+    );
     if (!health) {
       const tail = readTail(files.log);
       throw new DaemonUnavailableError(
@@ -80,18 +101,22 @@ export async function connectDaemon(options: ConnectOptions): Promise<string> {
           `\nTry \`mcpx daemon\` in the foreground to see why.`,
       );
     }
-    return files.socket;
+    return { socket: files.socket, pid: health.pid };
   } finally {
     await lock.unlock();
   }
+}
+
+/** Waits until nothing answers on `socket`, for at most `ms`; true when it went. */
+async function goneWithin(socket: string, ms: number): Promise<boolean> {
+  return await pollUntil(async () => (await probeDaemon(socket)) ? undefined : true, ms) ?? false;
 }
 
 async function replace(socket: string, old: DaemonHealth): Promise<void> {
   try {
     await requestDaemon(socket, "stop", {}, { timeoutMs: 5000 });
   } catch { /* it may already be going */ }
-  const gone = await pollUntil(async () => (await probeDaemon(socket)) ? undefined : true, 10_000);
-  if (!gone) {
+  if (!(await goneWithin(socket, 10_000))) {
     try {
       Deno.kill(old.pid, "SIGTERM");
     } catch { /* gone */ }
@@ -116,12 +141,10 @@ function start(options: ConnectOptions, logPath: string): void {
     options.configPath ?? "",
     "--fingerprint",
     options.fingerprint,
-    "--idle-timeout",
-    String(options.idleTimeoutMs),
     "--log",
     logPath,
-    "--log-level",
-    options.logLevel,
+    "--settings",
+    JSON.stringify(options.settings),
   );
   try {
     // The daemon must use the directories this CLI resolved (flags included), or

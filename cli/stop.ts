@@ -1,6 +1,7 @@
 /**
  * `mcpx stop [--all]`: stop this configuration's daemon, or every daemon.
- * Waits until each is gone, so nothing it held outlives the command.
+ * Waits until each is gone, so nothing it held outlives the command; servers
+ * that a daemon killed with SIGKILL left running are ended too.
  *
  * @module
  */
@@ -11,6 +12,8 @@ import { pollUntil } from "../daemon/deadline.ts";
 import { liveDaemons } from "./daemons.ts";
 import { probeDaemon } from "./daemon_connect.ts";
 import { ConfigError } from "../errors.ts";
+import { daemonFiles, groupLedgers } from "../daemon/locate.ts";
+import { sweepOrphanGroups } from "../daemon/process_groups.ts";
 
 /**
  * True while `pid` runs. A zombie has finished: once a CLI that started the
@@ -70,11 +73,21 @@ export async function run(
     : [await thisDaemonSocket(ctx)];
   const results = await Promise.all(sockets.map(stopOne));
   const stopped = results.filter(Boolean).length;
-  if (await ctx.json()) ctx.io.out(JSON.stringify({ stopped }) + "\n");
-  else {ctx.io.out(
-      stopped
-        ? `stopped ${stopped} daemon${stopped === 1 ? "" : "s"}\n`
-        : "no daemon was running\n",
-    );}
+  // Servers that daemons killed without a chance to stop them left behind (decision 0006).
+  const ledgers = options.all
+    ? groupLedgers(stateDir)
+    : [daemonFiles(stateDir, (await ctx.config()).fingerprint).groups];
+  const orphans = (await sweepOrphanGroups(ledgers)).filter((g) => g.killed).length;
+  if (await ctx.json()) {
+    ctx.io.out(JSON.stringify({ stopped, ...(orphans ? { orphans } : {}) }) + "\n");
+  } else {
+    ctx.io.out(
+      (stopped ? `stopped ${stopped} daemon${stopped === 1 ? "" : "s"}` : "no daemon was running") +
+        (orphans
+          ? `; ended ${orphans} server${orphans === 1 ? "" : "s"} left by a daemon that died`
+          : "") +
+        "\n",
+    );
+  }
   return 0;
 }

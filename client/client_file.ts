@@ -114,6 +114,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./script_runtime.ts",
   "./syntax_location.ts",
   "./namespace_guard.ts",
+  "./wire.ts",
   "../discovery/search.ts",
   "../discovery/stem.ts",
   "../discovery/words.ts",

@@ -1,101 +1,49 @@
 /**
  * One request to a daemon over its unix socket: `POST /v1/<operation>` with
- * a JSON body (see daemon/http.ts for the wire shape).
+ * a JSON body (client/wire.ts speaks the protocol; daemon/http.ts serves it).
+ *
+ * Failures are told apart by whether the request could have reached a
+ * daemon (decision 0007): {@link DaemonUnavailableError} only when nothing
+ * was written, so a caller may start a daemon and send it again;
+ * {@link DaemonLostError} once anything was written, never sent again.
  *
  * @module
  */
 
 import {
+  DaemonLostError,
   DaemonUnavailableError,
   McpxError,
   NotFoundError,
   ServerError,
   TimeoutError,
 } from "../errors.ts";
+import {
+  daemonLostMessage,
+  encodeRequest,
+  ExchangeFailure,
+  exchangeRequest,
+  type WireAnswer,
+  type WireErrorBody,
+  type WireTrace,
+} from "./wire.ts";
 
-/**
- * The request header naming the caller's mcpx version; a daemon of another
- * version answers `version-mismatch` without running the operation.
- */
-export const VERSION_HEADER = "x-mcpx-version";
+export { VERSION_HEADER, type WireTrace } from "./wire.ts";
 
-/**
- * One HTTP/1.1 exchange on a fresh unix-socket connection (`connection:
- * close`, read to EOF). The daemon is the only peer, so this is all of HTTP
- * the client needs; it costs ~1 ms where `fetch` with a unix-socket client
- * costs ~11 ms on its first use in a process (measured), which is most of
- * the budget of a warm `mcpx call`.
- */
-async function exchange(
-  socket: string,
-  path: string,
-  body: string,
-  signal?: AbortSignal,
-  version?: string,
-): Promise<{ status: number; body: string }> {
-  const conn = await Deno.connect({ transport: "unix", path: socket });
-  const onAbort = () => conn.close();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    const payload = new TextEncoder().encode(body);
-    const head = `POST ${path} HTTP/1.1\r\nhost: mcpx\r\ncontent-type: application/json\r\n` +
-      (version ? `${VERSION_HEADER}: ${version}\r\n` : "") +
-      `content-length: ${payload.length}\r\nconnection: close\r\n\r\n`;
-    const request = new Uint8Array(head.length + payload.length);
-    request.set(new TextEncoder().encode(head));
-    request.set(payload, head.length);
-    for (let written = 0; written < request.length;) {
-      written += await conn.write(request.subarray(written));
-    }
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const buffer = new Uint8Array(64 * 1024);
-    while (true) {
-      const n = await conn.read(buffer);
-      if (n === null) break;
-      chunks.push(buffer.slice(0, n));
-      total += n;
-    }
-    const bytes = new Uint8Array(total);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return parseResponse(new TextDecoder().decode(bytes));
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    throw error;
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-    try {
-      conn.close();
-    } catch { /* closed by abort */ }
-  }
-}
-
-/** Splits a whole HTTP/1.1 response into status and body (chunked bodies decoded). */
-export function parseResponse(text: string): { status: number; body: string } {
-  const split = text.indexOf("\r\n\r\n");
-  if (split < 0) throw new Error("the daemon closed the connection before a full response");
-  const head = text.slice(0, split).split("\r\n");
-  const status = Number(head[0].split(" ")[1]);
-  let body = text.slice(split + 4);
-  if (head.some((h) => /^transfer-encoding:\s*chunked/i.test(h))) {
-    let decoded = "";
-    let rest = body;
-    while (true) {
-      const line = rest.indexOf("\r\n");
-      const size = parseInt(rest.slice(0, line), 16);
-      if (!size) break;
-      // Sizes count bytes; slice by bytes so multi-byte characters stay whole.
-      const bytes = new TextEncoder().encode(rest.slice(line + 2));
-      decoded += new TextDecoder().decode(bytes.subarray(0, size));
-      rest = new TextDecoder().decode(bytes.subarray(size + 2));
-    }
-    body = decoded;
-  }
-  return { status, body };
+/** Options of {@link requestDaemon}. */
+export interface RequestOptions {
+  /** Give up after this long (ms); none when absent. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** The caller's mcpx version; a daemon of another version refuses without running anything. */
+  version?: string;
+  /**
+   * The daemon's pid, for the message of a lost connection: a number, or a
+   * function asked only then (e.g. one that reads the daemon's record file).
+   */
+  daemonPid?: number | (() => number | undefined);
+  /** Called with the instance that served a traced call (`trace: true` in `params`). */
+  onTrace?: (trace: WireTrace) => void;
 }
 
 /**
@@ -103,52 +51,90 @@ export function parseResponse(text: string): { status: number; body: string } {
  *
  * @param socket The daemon's socket path.
  * @param operation An operation name from daemon/operations.ts.
- * @param timeoutMs Abort the request after this long (ms); none when absent.
- * @throws {DaemonUnavailableError} when nothing answers on the socket;
- *   the daemon's own error (rebuilt as {@link McpxError} with its `code`)
- *   when the operation fails.
+ * @param params The operation's parameters (JSON).
+ * @throws {DaemonUnavailableError} when the request provably never reached a
+ *   daemon (no socket, connection refused, nothing written): safe to send again.
+ * @throws {DaemonLostError} when the connection was lost after the request
+ *   was written: the operation may have run; never send it again.
+ * @throws {TimeoutError} when `timeoutMs` passed after the request was written.
+ * @throws the daemon's own error (rebuilt as {@link McpxError} with its `code`)
+ *   when the operation fails; the signal's reason when `signal` aborts.
  */
 export async function requestDaemon<T = unknown>(
   socket: string,
   operation: string,
   params: Record<string, unknown>,
-  options: { timeoutMs?: number; signal?: AbortSignal; version?: string } = {},
+  options: RequestOptions = {},
 ): Promise<T> {
   const signals: AbortSignal[] = [];
   if (options.signal) signals.push(options.signal);
-  if (options.timeoutMs) signals.push(AbortSignal.timeout(options.timeoutMs));
+  const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+  if (timeout) signals.push(timeout);
+  const request = encodeRequest(operation, JSON.stringify(params), options.version);
   let response: { status: number; body: string };
   try {
-    response = await exchange(
+    response = await exchangeRequest(
       socket,
-      `/v1/${operation}`,
-      JSON.stringify(params),
-      signals.length ? AbortSignal.any(signals) : undefined,
-      options.version,
+      request,
+      signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     );
   } catch (error) {
-    throw new DaemonUnavailableError(`no daemon answers on ${socket}`, { cause: error });
-  }
-  let body: { ok: boolean; result?: T; error?: WireErrorBody };
-  try {
-    body = JSON.parse(response.body);
-  } catch (error) {
-    throw new DaemonUnavailableError(
-      `the daemon on ${socket} answered ${response.status} with a body that is not JSON`,
+    if (error instanceof ExchangeFailure) {
+      if (!error.sent) {
+        throw new DaemonUnavailableError(`no daemon answers on ${socket} (${error.message})`, {
+          cause: error,
+        });
+      }
+      throw lost(socket, operation, params, options, error.message, error);
+    }
+    // The caller's own abort is the caller's to report.
+    if (options.signal?.aborted || !timeout?.aborted) throw error;
+    // Our timeout fired; whether the request was written is unknown, so it is not "unavailable".
+    throw new TimeoutError(
+      `the daemon on ${socket} did not answer "${operation}" within ${options.timeoutMs} ms`,
+      options.timeoutMs!,
       { cause: error },
     );
   }
+  let body: WireAnswer;
+  try {
+    body = JSON.parse(response.body);
+  } catch (error) {
+    throw new McpxError(
+      "daemon-protocol",
+      `the daemon on ${socket} answered ${response.status} with a body that is not JSON; ` +
+        `\`mcpx stop\` then the command again starts a fresh daemon`,
+      { cause: error },
+    );
+  }
+  if (body.trace) options.onTrace?.(body.trace);
   if (body.ok) return body.result as T;
   throw fromWire(
     body.error ?? { code: "internal", message: "the daemon failed without a message" },
   );
 }
 
-interface WireErrorBody {
-  code: string;
-  message: string;
-  suggestions?: string[];
-  stderrTail?: string;
+/** The {@link DaemonLostError} of a request written to `socket` whose answer never came. */
+function lost(
+  socket: string,
+  operation: string,
+  params: Record<string, unknown>,
+  options: RequestOptions,
+  reason: string,
+  cause: unknown,
+): DaemonLostError {
+  const isCall = operation === "call" && typeof params.namespace === "string" &&
+    typeof params.tool === "string";
+  const tool = isCall ? `${params.namespace}.${params.tool}` : undefined;
+  let pid: number | undefined;
+  try {
+    pid = typeof options.daemonPid === "function" ? options.daemonPid() : options.daemonPid;
+  } catch { /* no record: the message names the socket instead */ }
+  return new DaemonLostError(
+    { operation, socket, ...(pid !== undefined ? { pid } : {}), ...(tool ? { tool } : {}) },
+    daemonLostMessage({ what: tool ?? operation, pid, socket, reason, isCall }),
+    { cause },
+  );
 }
 
 function fromWire(error: WireErrorBody): McpxError {

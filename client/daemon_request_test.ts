@@ -1,14 +1,6 @@
 import assert from "node:assert/strict";
-import { parseResponse, requestDaemon } from "./daemon_request.ts";
-import { DaemonUnavailableError } from "../errors.ts";
-
-Deno.test("parseResponse() decodes a chunked body with multi-byte characters", () => {
-  const body = '{"a":"é"}';
-  const size = new TextEncoder().encode(body).length.toString(16);
-  const text =
-    `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${size}\r\n${body}\r\n0\r\n\r\n`;
-  assert.deepEqual(parseResponse(text), { status: 200, body });
-});
+import { requestDaemon } from "./daemon_request.ts";
+import { DaemonLostError, DaemonUnavailableError } from "../errors.ts";
 
 Deno.test("requestDaemon() round-trips through a real unix-socket server", async () => {
   const dir = await Deno.makeTempDir();
@@ -35,4 +27,60 @@ Deno.test("requestDaemon() reports a missing daemon as DaemonUnavailableError", 
     () => requestDaemon("/nonexistent/mcpx.sock", "health", {}),
     DaemonUnavailableError,
   );
+});
+
+Deno.test("requestDaemon() reports a connection lost after the call was written as DaemonLostError", async () => {
+  const dir = await Deno.makeTempDir();
+  const listener = Deno.listen({ transport: "unix", path: `${dir}/d.sock` });
+  const peer = (async () => {
+    const conn = await listener.accept();
+    await conn.read(new Uint8Array(4096));
+    conn.close(); // as a daemon killed in the middle of the call
+  })();
+  try {
+    const error = await requestDaemon(`${dir}/d.sock`, "call", {
+      namespace: "fx",
+      tool: "count",
+      arguments: {},
+    }, { daemonPid: () => 4242 }).then(() => assert.fail("expected a failure"), (e) => e);
+    assert.ok(error instanceof DaemonLostError, String(error));
+    assert.ok(!(error instanceof DaemonUnavailableError), "a lost call is never 'unavailable'");
+    assert.equal(error.code, "daemon-lost");
+    assert.equal(error.pid, 4242);
+    assert.equal(error.tool, "fx.count");
+    assert.match(error.message, /pid 4242/);
+    assert.match(error.message, /fx\.count/);
+    assert.match(error.message, /may or may not have run/);
+    assert.match(error.message, /not retried/);
+  } finally {
+    await peer;
+    listener.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("requestDaemon() passes the trace of a traced call to onTrace", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/d.sock`;
+  const trace = {
+    namespace: "fx",
+    tool: "echo",
+    server: "fx",
+    pid: 7,
+    key: "global",
+    instance: "ins-1",
+    call: "cal-1",
+  };
+  const server = Deno.serve(
+    { path, transport: "unix", onListen() {} },
+    () => Response.json({ ok: true, result: 1, trace }),
+  );
+  try {
+    const seen: unknown[] = [];
+    assert.equal(await requestDaemon(path, "call", {}, { onTrace: (t) => seen.push(t) }), 1);
+    assert.deepEqual(seen, [trace]);
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

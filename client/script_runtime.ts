@@ -7,10 +7,10 @@
  * inlined (their `import` lines removed), so this file:
  *
  * - imports only `../discovery/search.ts`, `../discovery/types.ts`,
- *   `../logs/record.ts`, `./syntax_location.ts` and `./namespace_guard.ts`
- *   (the list is `RUNTIME_INPUTS` in client/client_file.ts), without renaming,
- *   and defines no top-level name those modules (or `discovery/stem.ts`,
- *   `discovery/words.ts`) define;
+ *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts` and
+ *   `./wire.ts` (the daemon protocol; the list is `RUNTIME_INPUTS` in
+ *   client/client_file.ts), without renaming, and defines no top-level name
+ *   those modules (or `discovery/stem.ts`, `discovery/words.ts`) define;
  * - runs unchanged under deno, bun and node ≥ 22.6 with type stripping: no
  *   enums, namespaces, parameter properties or decorators (spec 000, "Runtime
  *   portability");
@@ -32,6 +32,15 @@ import { syntaxLocation } from "./syntax_location.ts";
 import { NamespaceError, namespaceWithoutTools } from "./namespace_guard.ts";
 
 export { NamespaceError, namespaceWithoutTools };
+import {
+  daemonLostMessage,
+  encodeRequest,
+  ExchangeFailure,
+  exchangeRequest,
+  switchOn,
+  traceLine,
+} from "./wire.ts";
+import type { WireAnswer, WireErrorBody } from "./wire.ts";
 
 // ---------------------------------------------------------------------------
 // The host runtime
@@ -44,7 +53,6 @@ const rtDeno: Loose = (globalThis as Loose).Deno;
 // layer (~10 ms measured), so `process` is used only where Deno is absent.
 const rtProcess: Loose = rtDeno ? undefined : (globalThis as Loose).process;
 const rtEncoder = new TextEncoder();
-const rtDecoder = new TextDecoder();
 
 function rtEnv(name: string): string | undefined {
   if (rtDeno?.env) {
@@ -95,6 +103,10 @@ interface RuntimeEnv {
   traceIds: string | undefined;
   span: string;
   json: boolean;
+  /** The daemon's pid as the runner found it, named when a call's connection is lost. */
+  daemonPid: number | undefined;
+  /** Setting `logging.trace` (`MCPX_TRACE`): each call asks the daemon which instance served it. */
+  trace: boolean;
 }
 
 let rtConfig: RuntimeEnv = readRuntimeEnv();
@@ -106,6 +118,7 @@ applyLevels();
 
 function readRuntimeEnv(): RuntimeEnv {
   const pid = Number(rtEnv("MCPX_PID"));
+  const daemonPid = Number(rtEnv("MCPX_DAEMON_PID"));
   return {
     socket: rtEnv("MCPX_SOCKET") || undefined,
     session: rtEnv("MCPX_SESSION") || undefined,
@@ -117,6 +130,8 @@ function readRuntimeEnv(): RuntimeEnv {
     traceIds: rtEnv("MCPX_TRACE_IDS") || undefined,
     span: rtEnv("MCPX_RUN") || "run-unknown",
     json: rtEnv("MCPX_OUTPUT") === "json",
+    daemonPid: rtEnv("MCPX_DAEMON_PID") && Number.isInteger(daemonPid) ? daemonPid : undefined,
+    trace: switchOn(rtEnv("MCPX_TRACE") || rtEnv("MCPX_LOGGING_TRACE")),
   };
 }
 
@@ -201,8 +216,10 @@ export class ToolError extends Error {
 
 /**
  * The daemon refused or failed a call (`code` as on the wire: `not-found`,
- * `server`, `timeout`, `version-mismatch`, …), or no daemon answered
- * (`daemon-unavailable`), or the script was not started by mcpx (`no-socket`).
+ * `server`, `timeout`, `version-mismatch`, …), or no daemon answered and
+ * nothing was sent (`daemon-unavailable`), or the connection was lost after
+ * the call was sent, so it may or may not have run and was not sent again
+ * (`daemon-lost`), or the script was not started by mcpx (`no-socket`).
  */
 export class McpxCallError extends Error {
   /** The daemon's error code. */
@@ -271,43 +288,48 @@ export async function callTool(
   if (env.gitWorkTree) body.gitWorkTree = env.gitWorkTree;
   if (env.traceIds) body.traceIds = env.traceIds;
   if (env.span !== "run-unknown") body.run = env.span;
-  const payload = rtEncoder.encode(JSON.stringify(body));
-  const head = "POST /v1/call HTTP/1.1\r\nhost: mcpx\r\ncontent-type: application/json\r\n" +
-    (CLIENT_VERSION ? `x-mcpx-version: ${CLIENT_VERSION}\r\n` : "") +
-    `content-length: ${payload.length}\r\nconnection: close\r\n\r\n`;
-  const headBytes = rtEncoder.encode(head);
-  const request = new Uint8Array(headBytes.length + payload.length);
-  request.set(headBytes);
-  request.set(payload, headBytes.length);
+  if (env.trace) body.trace = true;
+  const request = encodeRequest("call", JSON.stringify(body), CLIENT_VERSION || undefined);
 
-  let responseBytes: Uint8Array;
+  let response: { status: number; body: string };
   try {
-    responseBytes = rtDeno?.connect
-      ? await exchangeDeno(env.socket, request, options.signal)
-      : await exchangeNode(env.socket, request, options.signal);
+    response = await exchangeRequest(env.socket, request, options.signal);
   } catch (error) {
-    if (options.signal?.aborted) throw options.signal.reason;
+    if (!(error instanceof ExchangeFailure)) throw error; // the signal's reason
+    if (error.sent) {
+      // It may have run: never sent again (decision 0007).
+      throw new McpxCallError(
+        "daemon-lost",
+        daemonLostMessage({
+          what: `${namespace}.${tool}`,
+          pid: env.daemonPid,
+          socket: env.socket,
+          reason: error.message,
+          isCall: true,
+        }),
+        { cause: error },
+      );
+    }
     throw new McpxCallError(
       "daemon-unavailable",
-      `no mcpx daemon answers on ${env.socket} (${
-        (error as Error)?.message ?? error
-      }); is the run still alive? \`mcpx status\` shows the daemon`,
+      `no mcpx daemon answers on ${env.socket} (${error.message}), so ${namespace}.${tool} ` +
+        "was not sent; is the run still alive? `mcpx status` shows the daemon",
       { cause: error },
     );
   }
-  const response = parseHttpResponse(responseBytes);
-  let answer: { ok?: boolean; result?: unknown; error?: Loose };
+  let answer: WireAnswer;
   try {
     answer = JSON.parse(response.body);
   } catch (error) {
     throw new McpxCallError(
-      "daemon-unavailable",
+      "daemon-protocol",
       `the daemon on ${env.socket} answered ${response.status} with a body that is not JSON`,
       { cause: error },
     );
   }
+  if (answer.trace) runtimeIo.err(traceLine(answer.trace) + "\n");
   if (!answer.ok) {
-    const wire = answer.error ?? {};
+    const wire: Partial<WireErrorBody> = answer.error ?? {};
     throw new McpxCallError(
       String(wire.code ?? "internal"),
       String(wire.message ?? `the daemon failed ${namespace}.${tool} without a message`),
@@ -316,121 +338,6 @@ export async function callTool(
   }
   return unwrapResult(answer.result, { server, namespace, tool });
 }
-
-async function exchangeDeno(
-  socket: string,
-  request: Uint8Array,
-  signal: AbortSignal | undefined,
-): Promise<Uint8Array> {
-  const conn = await rtDeno.connect({ transport: "unix", path: socket });
-  const onAbort = () => {
-    try {
-      conn.close();
-    } catch { /* already closed */ }
-  };
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    for (let written = 0; written < request.length;) {
-      written += await conn.write(request.subarray(written));
-    }
-    const chunks: Uint8Array[] = [];
-    const buffer = new Uint8Array(64 * 1024);
-    while (true) {
-      const n = await conn.read(buffer);
-      if (n === null) break;
-      chunks.push(buffer.slice(0, n));
-    }
-    return joinBytes(chunks);
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-    onAbort();
-  }
-}
-
-let rtNet: Promise<Loose> | undefined;
-
-async function exchangeNode(
-  socket: string,
-  request: Uint8Array,
-  signal: AbortSignal | undefined,
-): Promise<Uint8Array> {
-  rtNet ??= import("node:net");
-  const net = await rtNet;
-  signal?.throwIfAborted();
-  return await new Promise<Uint8Array>((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    const conn = net.createConnection({ path: socket });
-    const onAbort = () => {
-      conn.destroy();
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const done = () => signal?.removeEventListener("abort", onAbort);
-    conn.on("connect", () => conn.write(request));
-    conn.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-    conn.on("end", () => {
-      done();
-      resolve(joinBytes(chunks));
-      conn.destroy();
-    });
-    conn.on("error", (error: unknown) => {
-      done();
-      reject(error);
-    });
-  });
-}
-
-function joinBytes(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  let total = 0;
-  for (const c of chunks) total += c.length;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-}
-
-/** Status and body of a whole HTTP/1.1 response; a chunked body is decoded by bytes. */
-function parseHttpResponse(bytes: Uint8Array): { status: number; body: string } {
-  let split = -1;
-  for (let i = 0; i + 3 < bytes.length; i++) {
-    if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) {
-      split = i;
-      break;
-    }
-  }
-  if (split < 0) {
-    throw new McpxCallError(
-      "daemon-unavailable",
-      "the daemon closed the connection before a full response",
-    );
-  }
-  const head = rtDecoder.decode(bytes.subarray(0, split)).split("\r\n");
-  const status = Number(head[0].split(" ")[1]);
-  let body = bytes.subarray(split + 4);
-  if (head.some((h) => /^transfer-encoding:\s*chunked/i.test(h))) {
-    const parts: Uint8Array[] = [];
-    let at = 0;
-    while (at < body.length) {
-      let lineEnd = at;
-      while (lineEnd + 1 < body.length && !(body[lineEnd] === 13 && body[lineEnd + 1] === 10)) {
-        lineEnd++;
-      }
-      const size = parseInt(rtDecoder.decode(body.subarray(at, lineEnd)), 16);
-      if (!size) break;
-      parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
-      at = lineEnd + 2 + size + 2;
-    }
-    body = joinBytes(parts);
-  }
-  return { status, body: rtDecoder.decode(body) };
-}
-
-// ---------------------------------------------------------------------------
-// Results
 
 function attachRaw<T extends object>(value: T, raw: unknown): T {
   try {

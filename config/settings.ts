@@ -140,6 +140,14 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "Script records at this level and above carry their call site (true: all, false: none)",
   },
   {
+    name: "logging.trace",
+    type: "bool",
+    default: "false",
+    envAliases: ["MCPX_TRACE"],
+    help:
+      "Each tool call prints one line on stderr, and logs it, naming the instance that served it",
+  },
+  {
     name: "script.runtime",
     type: "enum",
     values: ["auto", "deno", "bun", "node"],

@@ -25,6 +25,7 @@ import {
 } from "./schema_cache.ts";
 import { daemonSpan, log, newSpan } from "./log.ts";
 import { VERSION } from "../version.ts";
+import { type CallOptions, traceCall } from "./call_trace.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import { nearest } from "../discovery/nearest.ts";
 import {
@@ -78,6 +79,11 @@ export class Daemon {
    * finishes instead of being cut off by the edit.
    */
   retiring = false;
+  /**
+   * Set when the daemon begins to stop: requests are refused from then on
+   * (`daemon-stopping`, nothing run), and `health` says so.
+   */
+  stopping = false;
   #pools = new Map<string, Pool>();
   #byNamespace = new Map<string, ServerSpec>();
   #cache: SchemaCacheFile;
@@ -202,7 +208,7 @@ export class Daemon {
     tool: string,
     args: Record<string, unknown>,
     ctx: CallerContext,
-    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+    options: CallOptions = {},
   ): Promise<unknown> {
     // A script whose `mcpx run` was killed (SIGKILL leaves it no chance to stop
     // the script) is an orphan: refuse its calls rather than serve a run nobody reads.
@@ -237,7 +243,7 @@ export class Daemon {
     realName: string,
     args: Record<string, unknown>,
     ctx: CallerContext,
-    options: { timeoutMs?: number; signal?: AbortSignal },
+    options: CallOptions,
   ): Promise<unknown> {
     const span = newSpan("call");
     const about = {
@@ -275,6 +281,7 @@ export class Daemon {
       pid: lease.instance.pid,
       leaseMs,
     }, { span, parent: instance });
+    if (options.trace) traceCall(options.trace, { ...about, instance, lease, span });
     if (lease.waitedMs > 0) {
       log("info", "lease.wait", "waited {waitedMs} ms for a free instance of {server} ({key})", {
         server: pool.spec.name,

@@ -1,7 +1,13 @@
 /**
  * The daemon's HTTP/1.1 JSON API on a unix socket (mode 0600):
  * `POST /v1/<operation>` with a JSON body, answered
- * `{ "ok": true, "result": … }` or `{ "ok": false, "error": { code, message, … } }`.
+ * `{ "ok": true, "result": … }` or `{ "ok": false, "error": { code, message, … } }`,
+ * either with `"trace": {…}` when a traced call leased an instance
+ * (client/wire.ts has the client side).
+ *
+ * Two refusals run nothing, so the caller may send the request again to
+ * another daemon: `version-mismatch` (the caller is another mcpx version) and
+ * `daemon-stopping` (this daemon has begun to stop).
  *
  * @module
  */
@@ -9,8 +15,8 @@
 import { dirname } from "node:path";
 import { errorToJson } from "../errors.ts";
 import type { Daemon } from "./daemon.ts";
-import { OPERATIONS } from "./operations.ts";
-import { VERSION_HEADER } from "../client/daemon_request.ts";
+import { OPERATIONS, type Reply } from "./operations.ts";
+import { VERSION_HEADER } from "../client/wire.ts";
 import { withCallerIds } from "./log.ts";
 import {
   establishedIds,
@@ -66,7 +72,9 @@ function requestIds(params: Record<string, unknown>): Record<string, unknown> {
 /**
  * Serves `daemon` on `socketPath` until `onStop` is requested.
  *
- * @param onStop Called (once) after the `stop` operation has answered.
+ * @param onStop Called after the `stop` operation has answered. Once
+ *   `daemon.stopping` is set, every request but `health` is refused with
+ *   `daemon-stopping` before anything runs.
  * @throws {Deno.errors.AddrInUse} when another process holds the socket.
  */
 export async function serveDaemon(
@@ -102,19 +110,29 @@ export async function serveDaemon(
         },
       });
     }
+    if (daemon.stopping && name !== "health") {
+      return Response.json({
+        ok: false,
+        error: {
+          code: "daemon-stopping",
+          message: `this daemon (pid ${Deno.pid}) is stopping; nothing was run`,
+        },
+      });
+    }
     daemon.inFlight++;
     daemon.lastActivityAt = Date.now();
+    const reply: Reply = {};
     try {
       const text = await request.text();
       const params = text ? JSON.parse(text) : {};
       const result = await withCallerIds(
         requestIds(params),
-        () => operation.handler(daemon, params, request.signal),
+        () => operation.handler(daemon, params, request.signal, reply),
       );
       if (name === "stop") queueMicrotask(onStop);
-      return Response.json({ ok: true, result });
+      return Response.json({ ok: true, result, ...reply });
     } catch (error) {
-      return Response.json({ ok: false, error: toWireError(error) });
+      return Response.json({ ok: false, error: toWireError(error), ...reply });
     } finally {
       daemon.inFlight--;
       daemon.lastActivityAt = Date.now();

@@ -25,6 +25,11 @@ export interface DaemonFiles {
   lock: string;
   /** The auto-started daemon's stderr. */
   log: string;
+  /**
+   * The ledger of its stdio servers' process groups (daemon/process_groups.ts),
+   * swept when the daemon is found dead.
+   */
+  groups: string;
 }
 
 /** What a running daemon writes about itself (listed by `mcpx daemons`). */
@@ -65,6 +70,7 @@ export function daemonFiles(stateDir: string, fingerprint: string): DaemonFiles 
     record: join(stateDir, "daemons", `${fingerprint}.json`),
     lock: join(stateDir, "daemons", `${fingerprint}.lock`),
     log: join(stateDir, "daemons", `${fingerprint}.log`),
+    groups: join(stateDir, "daemons", `${fingerprint}.groups`),
   };
 }
 
@@ -76,6 +82,34 @@ function shortHash(text: string): string {
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash.toString(16).padStart(8, "0");
+}
+
+/** Every ledger directory of process groups in the state directory, whatever its fingerprint. */
+export function groupLedgers(stateDir: string): string[] {
+  const dir = join(stateDir, "daemons");
+  try {
+    return [...Deno.readDirSync(dir)]
+      .filter((e) => e.isDirectory && e.name.endsWith(".groups"))
+      .map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The pid in the record of the daemon for `fingerprint`, or undefined when
+ * there is none (a daemon killed with SIGKILL leaves its record behind, so
+ * this names the last daemon that ran, live or not).
+ */
+export function recordedDaemonPid(stateDir: string, fingerprint: string): number | undefined {
+  try {
+    const record = JSON.parse(
+      Deno.readTextFileSync(daemonFiles(stateDir, fingerprint).record),
+    ) as Partial<DaemonRecord>;
+    return typeof record.pid === "number" ? record.pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every daemon record in the state directory (live or stale). */

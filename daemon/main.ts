@@ -2,9 +2,10 @@
  * The daemon process: `deno run -A daemon/main.ts --config <path> --fingerprint <fp> --mode auto|foreground`.
  *
  * Started detached by the CLI on demand (`auto`: exits after the idle
- * timeout), or in the foreground by `mcpx daemon` (stays up). One daemon per
- * configuration fingerprint; a second one for the same fingerprint exits at
- * once when the first answers on the socket.
+ * timeout, `--settings` carries the values the CLI resolved), or in the
+ * foreground by `mcpx daemon` (stays up). One daemon per configuration
+ * fingerprint; a second one for the same fingerprint exits at once (code 1)
+ * when the first answers on the socket. Exit codes are errors.ts `EXIT`'s.
  *
  * @module
  */
@@ -29,37 +30,45 @@ import {
 } from "./log.ts";
 import { logsDir } from "../logs/writer.ts";
 import { serverSecrets } from "../logs/redact.ts";
-import { resolveSettings } from "../config/resolve_settings.ts";
-import type { LoadedConfig } from "../config/types.ts";
 import { describe } from "./instance.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
+import { openGroupLedger, sweepOrphanGroups } from "./process_groups.ts";
+import {
+  parseSettingValues,
+  resolveDaemonSettings,
+  type SettingValues,
+} from "./daemon_settings.ts";
+import { EXIT, exitCodeOf, McpxError } from "../errors.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
   configPath: string | null;
-  /** The fingerprint the starter expects; a mismatch (config edited meanwhile) exits with code 3. */
+  /**
+   * The fingerprint the starter expects; a mismatch (the configuration was
+   * edited meanwhile) is refused with `config-changed`.
+   */
   fingerprint?: string;
   mode: DaemonMode;
-  /** Idle time before an `auto` daemon exits, in ms. */
-  idleTimeoutMs: number;
   env: Record<string, string>;
   cwd: string;
-  /** Version reported by `health` instead of the real one (setting `plumbing.version`, tests only). */
-  versionOverride?: string;
   /**
-   * The log's directory, rotation and retention (settings `logging.dir`,
-   * `logging.maxFileSize`, in bytes, and `logging.retention`, in ms);
-   * resolved from the configuration file and the environment when absent.
+   * Every setting's value as the starter resolved it (daemon/daemon_settings.ts);
+   * resolved here from the files and the environment when absent. Read:
+   * `daemon.idleTimeout` (an `auto` daemon's idle exit, ms), `logging.level`,
+   * `logging.dir`, `logging.maxFileSize` (bytes), `logging.retention` (ms),
+   * `plumbing.version`.
    */
-  logging?: { dir: string; maxFileSize: number; retentionMs: number };
+  settings?: SettingValues;
 }
 
 /**
- * Runs a daemon until it is stopped (the `stop` operation, SIGTERM, SIGINT)
- * or, in `auto` mode, idle for `idleTimeoutMs`.
+ * Runs a daemon until it is stopped (the `stop` operation, SIGTERM, SIGINT,
+ * SIGHUP, its socket removed) or, in `auto` mode, idle for `daemon.idleTimeout`.
  *
- * @returns The process exit code: 0 stopped, 3 fingerprint mismatch, 4
- *   another daemon already serves this configuration.
+ * @returns 0 once it has stopped.
+ * @throws {McpxError} `daemon-running` when another daemon already serves
+ *   this configuration; `config-changed` when the configuration's fingerprint
+ *   is not the one the starter expected; {ConfigError} for an invalid setting.
  */
 export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   const paths = mcpxPaths(options.env);
@@ -68,58 +77,82 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     env: options.env,
     path: options.configPath ?? undefined,
   });
+  const settings = options.settings ??
+    await resolveDaemonSettings({ configPath: config.path, cwd: options.cwd, env: options.env });
+  setLogLevel(settings["logging.level"] as Level);
   if (options.fingerprint && options.fingerprint !== config.fingerprint) {
-    log(
-      "error",
-      "daemon.fail",
-      "the configuration changed while the daemon was starting (expected {expected}, found {found})",
-      { expected: options.fingerprint, found: config.fingerprint },
+    throw new McpxError(
+      "config-changed",
+      `the configuration ${config.path ?? "(none)"} changed while its daemon was starting ` +
+        `(expected fingerprint ${options.fingerprint}, found ${config.fingerprint}); ` +
+        `run the command again to start a daemon for the file as it is now`,
     );
-    return 3;
   }
   const files = daemonFiles(paths.stateDir, config.fingerprint);
-  if (await answers(files.socket)) {
-    log(
-      "info",
-      "daemon.duplicate",
-      "another daemon already serves this configuration on {socket}",
-      {
-        socket: files.socket,
-      },
+  const other = await answers(files.socket);
+  if (other) {
+    throw new McpxError(
+      "daemon-running",
+      `another daemon (pid ${other.pid}) already serves ${config.path ?? "(no config)"} on ` +
+        `${files.socket}; \`mcpx daemons\` lists it and \`mcpx stop\` stops it`,
     );
-    return 4;
   }
-  const logging = options.logging ?? loggingSettings(config, options, paths.stateDir);
   openDurableLog({
-    dir: logging.dir,
+    dir: logsDir(paths.stateDir, String(settings["logging.dir"] ?? "")),
     source: `daemon-${config.fingerprint.slice(0, 8)}-${Deno.pid}`,
-    maxFileSize: logging.maxFileSize,
-    retentionMs: logging.retentionMs,
+    maxFileSize: settings["logging.maxFileSize"] as number,
+    retentionMs: settings["logging.retention"] as number,
     secrets: serverSecrets(config.servers),
   });
+  // Servers a killed predecessor left running go before any of ours start (decision 0006).
+  for (const group of await sweepOrphanGroups([files.groups])) {
+    log("warn", "server.orphan", "ended {command} (process group {pgid}), left by daemon {owner}", {
+      ...group,
+    });
+  }
+  openGroupLedger(files.groups);
   try {
     await Deno.remove(files.socket);
   } catch { /* no stale socket */ }
 
+  const idleTimeoutMs = options.mode === "auto" ? settings["daemon.idleTimeout"] as number : 0;
   const daemon = new Daemon({
     config,
     cachePath: schemaCachePath(paths.cacheDir, config.fingerprint),
     mode: options.mode,
     env: options.env,
-    version: options.versionOverride || undefined,
+    version: String(settings["plumbing.version"] ?? "") || undefined,
   });
+  // Declared before anything can call stop(): a `stop` request may arrive as
+  // soon as the socket listens, while outdated daemons are still being retired.
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let watch: ReturnType<typeof setInterval> | undefined;
+  // Not const: a `stop` request can arrive before serveDaemon() has returned.
+  // deno-lint-ignore prefer-const
+  let server: Deno.HttpServer<Deno.UnixAddr> | undefined;
+  let socketId: number | null = null;
   let stopping: Promise<void> | undefined;
   const { promise: done, resolve: finish } = Promise.withResolvers<void>();
-  const stop = (why: string) => {
+  const step = async (what: string, work: () => unknown) => {
+    try {
+      await work();
+    } catch (error) {
+      log("error", "daemon.error", "{what} failed while stopping: {error}", {
+        what,
+        error: describe(error),
+      });
+    }
+  };
+  // Every step runs whatever an earlier one threw, so a stop always ends the daemon.
+  const stop = (why: string): Promise<void> =>
     stopping ??= (async () => {
+      daemon.stopping = true;
       clearInterval(timer);
-      await daemon.shutdown();
-      await server.shutdown();
-      for (const path of [files.socket, files.record]) {
-        try {
-          await Deno.remove(path);
-        } catch { /* already gone */ }
-      }
+      clearInterval(watch);
+      await step("stopping the servers", () => daemon.shutdown());
+      await step("closing the socket", () => server?.shutdown());
+      await step("removing the socket", () => removeIfOurs(files.socket, socketId));
+      await step("removing the record", () => removeRecordIfOurs(files.record));
       log("info", "daemon.stop", "daemon {pid} stopped: {why}", {
         pid: Deno.pid,
         why,
@@ -127,9 +160,8 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       });
       finish();
     })();
-    return stopping;
-  };
-  const server = await serveDaemon(daemon, files.socket, () => stop("stop requested"));
+  server = await serveDaemon(daemon, files.socket, () => stop("stop requested"));
+  socketId = inode(files.socket);
   const record: DaemonRecord = {
     fingerprint: config.fingerprint,
     pid: Deno.pid,
@@ -151,55 +183,74 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     socket: record.socket,
   }, { span: daemonSpan() });
   await stopOutdated(paths.stateDir, record);
-  daemon.warm(); // not awaited: the socket answers while `min` instances start
 
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-    Deno.addSignalListener(signal, () => stop(signal));
+  const onSignal = (["SIGTERM", "SIGINT", "SIGHUP"] as const).map((signal) =>
+    [signal, () => void stop(signal)] as const
+  );
+  // A stop that came during the start (a `stop` request) leaves nothing to arm.
+  if (!stopping) {
+    daemon.warm(); // not awaited: the socket answers while `min` instances start
+    for (const [signal, handler] of onSignal) Deno.addSignalListener(signal, handler);
+    const period = Math.max(250, Math.min(30_000, daemon.shortestIdleMs / 2));
+    timer = setInterval(async () => {
+      try {
+        await daemon.reap();
+      } catch (error) {
+        log("error", "daemon.error", "stopping idle servers failed: {error}", {
+          error: describe(error),
+        });
+      }
+      if (
+        options.mode === "auto" && daemon.inFlight === 0 &&
+        Date.now() - daemon.lastActivityAt >= idleTimeoutMs
+      ) stop("idle");
+    }, Math.min(period, Math.max(250, idleTimeoutMs / 2)));
+
+    // Nobody can reach a daemon whose socket was removed (a deleted state
+    // directory): leaving it up would only keep its servers running.
+    watch = setInterval(() => {
+      if (!exists(files.socket)) stop("socket removed");
+      if (daemon.retiring && daemon.inFlight === 0) {
+        stop("a daemon for the edited config took over");
+      }
+    }, SOCKET_CHECK_MS);
   }
-  const period = Math.max(250, Math.min(30_000, daemon.shortestIdleMs / 2));
-  const timer = setInterval(async () => {
-    try {
-      await daemon.reap();
-    } catch (error) {
-      log("error", "daemon.error", "stopping idle servers failed: {error}", {
-        error: describe(error),
-      });
-    }
-    if (
-      options.mode === "auto" && daemon.inFlight === 0 &&
-      Date.now() - daemon.lastActivityAt >= options.idleTimeoutMs
-    ) stop("idle");
-  }, Math.min(period, Math.max(250, options.idleTimeoutMs / 2)));
-
-  // Nobody can reach a daemon whose socket was removed (a deleted state
-  // directory): leaving it up would only keep its servers running.
-  const watch = setInterval(() => {
-    if (!exists(files.socket)) stop("socket removed");
-    if (daemon.retiring && daemon.inFlight === 0) stop("a daemon for the edited config took over");
-  }, SOCKET_CHECK_MS);
   await done;
-  clearInterval(watch);
+  for (const [signal, handler] of onSignal) {
+    try {
+      Deno.removeSignalListener(signal, handler);
+    } catch { /* never added */ }
+  }
   closeLog();
   return 0;
 }
 
-/** `logging.dir`, `logging.maxFileSize` and `logging.retention` from the configuration file and the environment. */
-function loggingSettings(
-  config: LoadedConfig,
-  options: RunDaemonOptions,
-  stateDir: string,
-): { dir: string; maxFileSize: number; retentionMs: number } {
-  const layers = config.path ? [{ file: config.path, document: config.document }] : [];
+/** The inode of `path`, or null when it cannot be read. */
+function inode(path: string): number | null {
   try {
-    const settings = resolveSettings({ layers, env: options.env, cwd: options.cwd });
-    return {
-      dir: logsDir(stateDir, String(settings.values["logging.dir"].value)),
-      maxFileSize: settings.values["logging.maxFileSize"].value as number,
-      retentionMs: settings.values["logging.retention"].value as number,
-    };
+    return Deno.statSync(path).ino;
   } catch {
-    return { dir: logsDir(stateDir), maxFileSize: 10 * 1024 * 1024, retentionMs: 14 * 86_400_000 };
+    return null;
   }
+}
+
+/**
+ * Removes the socket only while it is still the one this daemon bound: a
+ * daemon that started after this one began to stop owns the path by now.
+ */
+function removeIfOurs(path: string, ours: number | null): void {
+  const now = inode(path);
+  if (now !== null && (ours === null || now === ours)) Deno.removeSync(path);
+}
+
+/** Removes the daemon record only while it still names this process. */
+function removeRecordIfOurs(path: string): void {
+  try {
+    if (JSON.parse(Deno.readTextFileSync(path)).pid !== Deno.pid) return;
+  } catch {
+    return; // gone, or being rewritten by the next daemon
+  }
+  Deno.removeSync(path);
 }
 
 /** How often the daemon checks that its socket still exists, in ms. */
@@ -244,48 +295,52 @@ async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<void>
   }
 }
 
-async function answers(socket: string): Promise<boolean> {
+/** The daemon answering on `socket` and not stopping, or undefined. */
+async function answers(socket: string): Promise<{ pid: number } | undefined> {
   try {
-    await requestDaemon(socket, "health", {}, { timeoutMs: 1000 });
-    return true;
+    const health = await requestDaemon<{ pid: number; stopping?: boolean }>(
+      socket,
+      "health",
+      {},
+      { timeoutMs: 1000 },
+    );
+    return health.stopping ? undefined : health;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      config: { type: "string" },
-      fingerprint: { type: "string" },
-      mode: { type: "string", default: "foreground" },
-      "idle-timeout": { type: "string", default: String(4 * 3600_000) },
-      log: { type: "string" },
-      "log-level": { type: "string", default: "info" },
-      "version-override": { type: "string" },
-    },
-  });
-  if (values.log) mirrorToFile(values.log);
-  else mirrorToStderr();
-  setLogLevel(values["log-level"] as Level);
   // A stray rejection inside a transport must not take every server down with it.
   globalThis.addEventListener("unhandledrejection", (event) => {
     event.preventDefault();
     log("error", "daemon.error", "unhandled rejection: {error}", { error: describe(event.reason) });
   });
-  let code = 1;
+  let code: number = EXIT.failure;
   try {
+    const { values } = parseArgs({
+      args: Deno.args,
+      options: {
+        config: { type: "string" },
+        fingerprint: { type: "string" },
+        mode: { type: "string", default: "foreground" },
+        log: { type: "string" },
+        settings: { type: "string" },
+      },
+    });
+    if (values.log) mirrorToFile(values.log);
+    else mirrorToStderr();
     code = await runDaemon({
       configPath: values.config || null,
       fingerprint: values.fingerprint,
       mode: values.mode === "auto" ? "auto" : "foreground",
-      idleTimeoutMs: Number(values["idle-timeout"]),
       env: Deno.env.toObject(),
       cwd: Deno.cwd(),
-      versionOverride: values["version-override"],
+      ...(values.settings ? { settings: parseSettingValues(values.settings) } : {}),
     });
   } catch (error) {
+    // The codes of the table (errors.ts EXIT): 2 for a bad command line, else 1.
+    code = exitCodeOf(error);
     log("error", "daemon.fail", "daemon failed: {error}", { error: describe(error) });
     console.error(`mcpx daemon: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -9,7 +9,17 @@
 
 import type { Daemon } from "./daemon.ts";
 import type { CallerContext } from "./scope_key.ts";
+import type { WireTrace } from "../client/wire.ts";
 import { UsageError } from "../errors.ts";
+
+/**
+ * What an answer carries besides the result or the error: filled by a
+ * handler, sent by daemon/http.ts whether the operation succeeded or failed.
+ */
+export interface Reply {
+  /** The instance that served a traced call (client/wire.ts). */
+  trace?: WireTrace;
+}
 
 /** One declared operation. */
 export interface Operation {
@@ -18,7 +28,12 @@ export interface Operation {
   destructive: boolean;
   /** JSON Schema of the request body. */
   params: Record<string, unknown>;
-  handler(daemon: Daemon, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  handler(
+    daemon: Daemon,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    reply: Reply,
+  ): Promise<unknown>;
 }
 
 const callerSchema = {
@@ -51,6 +66,7 @@ export const OPERATIONS: Record<string, Operation> = {
         configPath: d.config.path,
         mode: d.mode,
         startedAt: new Date(d.startedAt).toISOString(),
+        stopping: d.stopping,
       }),
   },
   live: {
@@ -79,16 +95,25 @@ export const OPERATIONS: Record<string, Operation> = {
         tool: { type: "string" },
         arguments: { type: "object" },
         timeoutMs: { type: "integer", minimum: 1 },
+        trace: {
+          type: "boolean",
+          description:
+            "the caller's MCPX_TRACE: log the instance that serves the call and send it back",
+        },
         ...callerSchema,
       },
     },
-    handler: (d, p, signal) =>
+    handler: (d, p, signal, reply) =>
       d.call(
         str(p, "namespace"),
         str(p, "tool"),
         (p.arguments ?? {}) as Record<string, unknown>,
         caller(p),
-        { timeoutMs: typeof p.timeoutMs === "number" ? p.timeoutMs : undefined, signal },
+        {
+          timeoutMs: typeof p.timeoutMs === "number" ? p.timeoutMs : undefined,
+          signal,
+          ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
+        },
       ),
   },
   list: {

@@ -24,6 +24,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { TailBuffer } from "./tail_buffer.ts";
 import { settlesWithin } from "./deadline.ts";
+import { forgetGroup, recordGroup } from "./process_groups.ts";
 
 /** How to start a stdio server. */
 export interface StdioLaunch {
@@ -93,8 +94,11 @@ export class ProcessGroupStdioTransport implements Transport {
       stderr: "piped",
       detached: true,
     }).spawn();
+    // Recorded until the leader exits, so a daemon killed meanwhile leaves no orphan (decision 0006).
+    const pid = this.#child.pid;
+    recordGroup(pid, [command, ...args].join(" "));
     this.#writer = this.#child.stdin.getWriter();
-    this.#exited = this.#child.status;
+    this.#exited = this.#child.status.finally(() => forgetGroup(pid));
     this.#pumpStdout(this.#child.stdout);
     this.#stderrDone = this.#pumpStderr(this.#child.stderr);
     this.#exited.then(() => this.#finish());

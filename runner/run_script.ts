@@ -279,6 +279,7 @@ export async function runScript(
       ephemeral: minted,
       run: runId,
       socket,
+      ...(ctx.daemonPid === undefined ? {} : { daemonPid: ctx.daemonPid }),
       cwd: ctx.cwd,
       pid: Deno.pid,
       entry,
@@ -291,6 +292,7 @@ export async function runScript(
       outputJson: json,
     }),
     ...flagSelection(settings),
+    ...(await ctx.traceEnv()),
     ...overrides.env,
   };
 
@@ -378,6 +380,8 @@ export async function runScript(
   const exitCode = status.signal ? 128 + signalNumber(status.signal) : status.code;
   const durationMs = Math.round(performance.now() - started);
 
+  // A daemon that died under the script's calls left its servers running: end them.
+  await ctx.sweepIfDaemonDied();
   const config = await ctx.config();
   const sessionScoped = config.servers.some((s) =>
     s.pool.scope === "session" || s.pool.scope === "parent-session"

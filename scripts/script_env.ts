@@ -117,6 +117,14 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     readBy: ["client"],
   },
   {
+    name: "MCPX_DAEMON_PID",
+    setBy: ["runner"],
+    when: "always; empty when the runner did not learn it",
+    meaning: "The pid of the daemon behind `MCPX_SOCKET`, named when a call's connection " +
+      "is lost after it was sent.",
+    readBy: ["client"],
+  },
+  {
     name: "MCPX_CWD",
     setBy: ["runner"],
     when: "always",
@@ -213,6 +221,8 @@ export interface ScriptFacts {
   run: string;
   /** The daemon's unix socket path; empty when the daemon is remote. */
   socket: string;
+  /** The daemon's pid, when the runner learnt it (its `health` answer). */
+  daemonPid?: number;
   /** The daemon's address; absent: `unix:<socket>`. */
   endpoint?: string;
   /** The caller's working directory (absolute). */
@@ -275,6 +285,7 @@ export function scriptEnv(facts: ScriptFacts): Record<string, string> {
     MCPX_RUN: facts.run,
     MCPX_ENDPOINT: facts.endpoint ?? (facts.socket ? `unix:${facts.socket}` : ""),
     MCPX_SOCKET: facts.socket,
+    MCPX_DAEMON_PID: facts.daemonPid === undefined ? "" : String(facts.daemonPid),
     MCPX_CWD: facts.cwd,
     MCPX_PID: String(facts.pid),
     MCPX_ENTRY: facts.entry,

@@ -196,8 +196,8 @@ export function stdioServer(
 
 /**
  * A server entry for `mcpServers` that starts one of our fixture servers over
- * stdio: by default tests/fixtures/servers/misbehaving.ts (echo, sleep, hang,
- * crash); `fixture: "stateful"` is stateful.ts (remember, recall, whoami).
+ * stdio: by default tests/fixtures/servers/misbehaving.ts (echo, sleep, count,
+ * hang, crash); `fixture: "stateful"` is stateful.ts (remember, recall, whoami).
  *
  * @param options `env` and `mcpx` go into the entry as given; `extraArgs` follow the script.
  */

@@ -13,7 +13,7 @@ Deno.test("a server that prints garbage on stdout still lists and answers", asyn
   await w.writeConfig({ mcpServers: { noisy: fixture({ MISBEHAVE_GARBAGE: "1" }) } });
   const ls = await w.json(["ls"]);
   assert.equal(ls.namespaces[0].state, "ready", JSON.stringify(ls));
-  assert.equal(ls.namespaces[0].tools, 4);
+  assert.equal(ls.namespaces[0].tools, 5); // echo, sleep, count, hang, crash
   const call = await w.mcpx(["call", "noisy.echo", '{"text":"still here"}']);
   assert.equal(call.code, 0, call.stderr);
   assert.equal(call.stdout, "still here\n");
