@@ -33,6 +33,8 @@ import { daemonFiles } from "../daemon/locate.ts";
 import type { Io } from "./io.ts";
 import { ConfigError, DaemonUnavailableError, McpxError } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import { withStartProgress } from "./start_progress.ts";
+import type { StartingRow } from "../daemon/starting.ts";
 
 /** Inputs of a CLI run. */
 export interface ContextOptions {
@@ -292,8 +294,26 @@ export class CliContext {
     return daemonFiles(this.paths().stateDir, config.fingerprint).socket;
   }
 
-  /** Sends an operation to the daemon (started on demand), adding the caller context. */
-  async request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+  /**
+   * Sends an operation to the daemon (started on demand), adding the caller
+   * context. On a terminal, a request still pending after a second shows
+   * which servers are starting (cli/start_progress.ts).
+   */
+  request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+    const sent = this.#request<T>(operation, params);
+    if (!this.io.errIsTerminal?.()) return sent;
+    return withStartProgress(sent, {
+      poll: async () =>
+        requestDaemon<StartingRow[]>(await this.existingDaemonSocket(), "starting", {}, {
+          version: VERSION,
+          timeoutMs: 2000,
+        }),
+      write: (text) => this.io.err(text),
+      columns: terminalColumns() - 1,
+    });
+  }
+
+  async #request<T>(operation: string, params: Record<string, unknown>): Promise<T> {
     const body = {
       ...params,
       ...(this.session ? { session: this.session } : {}),
@@ -319,6 +339,15 @@ export class CliContext {
       if (!needsOtherDaemon(error)) throw error;
     }
     return await requestDaemon<T>(await this.daemonSocket(), operation, body, { version: VERSION });
+  }
+}
+
+/** The terminal's width in columns, or 80 when it cannot be read. */
+function terminalColumns(): number {
+  try {
+    return Deno.consoleSize().columns || 80;
+  } catch {
+    return 80;
   }
 }
 

@@ -14,6 +14,11 @@ export interface Io {
   err(text: string): void;
   /** Reads all of stdin as text. */
   readStdin(): Promise<string>;
+  /**
+   * True when stderr is a terminal, where progress lines may be drawn
+   * (cli/start_progress.ts); absent means false.
+   */
+  errIsTerminal?(): boolean;
 }
 
 const encoder = new TextEncoder();
@@ -35,6 +40,7 @@ export const processIo: Io = {
   out: (text) => writeAll(Deno.stdout, text),
   err: (text) => writeAll(Deno.stderr, text),
   readStdin: () => new Response(Deno.stdin.readable).text(),
+  errIsTerminal: () => Deno.stderr.isTerminal(),
 };
 
 /** An Io that records output, for tests. */
