@@ -310,7 +310,11 @@ export class Pool {
           `${failure.error.message}\n(failed to start ${failure.count} time${
             failure.count === 1 ? "" : "s"
           }; next attempt in ${seconds}s)`,
-          { cause: failure.error, stderrTail: failure.error.stderrTail },
+          {
+            cause: failure.error,
+            stderrTail: failure.error.stderrTail,
+            bound: failure.error.bound,
+          },
         ),
       );
     }
