@@ -99,7 +99,7 @@ export function progressLine(rows: StartingRow[], columns: number): string {
   const what = installing.length === 0
     ? ""
     : `, ${runner} is installing${installing.length < rows.length ? ` ${names(installing)}` : ""}`;
-  const line = `starting ${names(rows)}: ${formatDuration(Math.floor(elapsed / 1000) * 1000)} ` +
+  const line = `starting ${names(rows)}: ${Math.floor(elapsed / 1000)}s ` +
     `of ${formatDuration(allowance)}${what}…`;
   return line.length > columns ? `${line.slice(0, Math.max(1, columns - 1))}…` : line;
 }
