@@ -285,14 +285,13 @@ export class Instance implements AsyncDisposable {
         signal: options.signal,
       }) as CallToolResult;
     } catch (error) {
+      const message = redactFor(this.spec, describe(error));
+      // What the caller reads: a remote's HTTP status and URL when it answered with one.
       const http = this.spec.url ? httpFailureOf(error) : undefined;
-      const message = redactFor(
-        this.spec,
-        http
-          ? describeHttpFailure(http, redactUrl(this.spec.url!), this.spec.name)
-          : describe(error),
-      );
-      this.lastError = message;
+      const shown = http
+        ? redactFor(this.spec, describeHttpFailure(http, this.spec.name, redactUrl(this.spec.url!)))
+        : message;
+      this.lastError = shown;
       if (/timed? ?out/i.test(message)) {
         throw new TimeoutError(
           `${this.spec.namespace}.${tool} did not answer within ${timeoutMs} ms (callTimeout); the request was cancelled`,
@@ -327,7 +326,7 @@ export class Instance implements AsyncDisposable {
       const tail = tailExcerpt(this.stderrTail);
       throw new ServerError(
         this.spec.name,
-        `${this.spec.namespace}.${tool}: ${message}${exit}${tail ? `\nstderr tail:\n${tail}` : ""}`,
+        `${this.spec.namespace}.${tool}: ${shown}${exit}${tail ? `\nstderr tail:\n${tail}` : ""}`,
         { cause: error, stderrTail: this.stderrTail },
       );
     } finally {
