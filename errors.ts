@@ -78,13 +78,20 @@ export class DaemonLostError extends McpxError {
   }
 }
 
-/** Something did not finish within its limit. `ms` is the limit that passed. */
+/**
+ * Something did not finish within its limit. `ms` is the limit that passed;
+ * `bound` names the setting that sets it (`startTimeout`, `firstStartTimeout`,
+ * `callTimeout`, …), so a caller can say which one to raise without reading
+ * the message.
+ */
 export class TimeoutError extends McpxError {
   readonly ms: number;
-  constructor(message: string, ms: number, options?: ErrorOptions) {
+  readonly bound?: string;
+  constructor(message: string, ms: number, options?: ErrorOptions & { bound?: string }) {
     super("timeout", message, options);
     this.name = "TimeoutError";
     this.ms = ms;
+    if (options?.bound) this.bound = options.bound;
   }
 }
 
@@ -93,11 +100,21 @@ export class ServerError extends McpxError {
   readonly server: string;
   /** The last lines the server wrote to stderr, when it is a child process. */
   readonly stderrTail?: string;
-  constructor(server: string, message: string, options?: ErrorOptions & { stderrTail?: string }) {
+  /**
+   * Set when the server failed because a time limit passed (it did not start
+   * in time): the setting that sets the limit, as on {@link TimeoutError}.
+   */
+  readonly bound?: string;
+  constructor(
+    server: string,
+    message: string,
+    options?: ErrorOptions & { stderrTail?: string; bound?: string },
+  ) {
     super("server", message, options);
     this.name = "ServerError";
     this.server = server;
     this.stderrTail = options?.stderrTail;
+    if (options?.bound) this.bound = options.bound;
   }
 }
 
@@ -128,13 +145,17 @@ export function exitCodeOf(error: unknown): number {
 
 /**
  * Any thrown value as JSON, never with a stack: `{ code, message,
- * suggestions?, stderrTail? }`. The daemon answers failed requests with it
- * and `--json` prints it, so a machine sees one shape everywhere.
+ * suggestions?, stderrTail?, bound? }`. The daemon answers failed requests
+ * with it and `--json` prints it, so a machine sees one shape everywhere.
+ * `bound` is the setting whose time limit passed (see {@link TimeoutError}).
  */
 export function errorToJson(
   error: unknown,
-): { code: string; message: string; suggestions?: string[]; stderrTail?: string } {
+): { code: string; message: string; suggestions?: string[]; stderrTail?: string; bound?: string } {
   if (error instanceof McpxError) {
+    const bound = error instanceof TimeoutError || error instanceof ServerError
+      ? error.bound
+      : undefined;
     return {
       code: error.code,
       message: error.message,
@@ -142,6 +163,7 @@ export function errorToJson(
         ? { suggestions: error.suggestions }
         : {}),
       ...(error instanceof ServerError && error.stderrTail ? { stderrTail: error.stderrTail } : {}),
+      ...(bound ? { bound } : {}),
     };
   }
   return { code: "internal", message: error instanceof Error ? error.message : String(error) };

@@ -40,6 +40,8 @@ import type { Io } from "./io.ts";
 import { ConfigError, DaemonLostError, DaemonUnavailableError, McpxError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
+import { withStartProgress } from "./start_progress.ts";
+import type { StartingRow } from "../daemon/starting.ts";
 
 /** Inputs of a CLI run. */
 export interface ContextOptions {
@@ -398,13 +400,29 @@ export class CliContext {
    * Sends an operation to the daemon (started on demand), adding the caller
    * context. Sent again (to a daemon found, started or replaced) only when it
    * provably never ran: nothing answered and nothing was written, or the
-   * daemon refused it unrun (`version-mismatch`, `daemon-stopping`).
+   * daemon refused it unrun (`version-mismatch`, `daemon-stopping`). On a
+   * terminal, a request still pending after a second shows which servers are
+   * starting (cli/start_progress.ts).
    *
    * @throws {DaemonLostError} when the daemon was lost after the request was
    *   written (it may have run): the daemon's orphaned servers are ended first.
    * @throws the daemon's own errors ({@link McpxError} with its `code`).
    */
-  async request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+  request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+    const sent = this.#request<T>(operation, params);
+    if (!this.io.errIsTerminal?.()) return sent;
+    return withStartProgress(sent, {
+      poll: async () =>
+        requestDaemon<StartingRow[]>(await this.existingDaemonSocket(), "starting", {}, {
+          version: VERSION,
+          timeoutMs: 2000,
+        }),
+      write: (text) => this.io.err(text),
+      columns: terminalColumns() - 1,
+    });
+  }
+
+  async #request<T>(operation: string, params: Record<string, unknown>): Promise<T> {
     const trace = operation === "call" && (await this.setting("logging.trace")) === true;
     const body = {
       ...params,
@@ -486,6 +504,15 @@ export class CliContext {
     if (this.#daemonPid === undefined) return;
     const now = processStart(this.#daemonPid);
     if (now === undefined || now.zombie) await this.sweepOrphans();
+  }
+}
+
+/** The terminal's width in columns, or 80 when it cannot be read. */
+function terminalColumns(): number {
+  try {
+    return Deno.consoleSize().columns || 80;
+  } catch {
+    return 80;
   }
 }
 

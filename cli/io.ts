@@ -34,6 +34,11 @@ export interface Io {
   passChildStdout?(): boolean;
   /** Aborted once a write found stdout's reader gone, so a command that streams can stop. */
   readonly stdoutGone?: AbortSignal;
+  /**
+   * True when stderr is a terminal, where progress lines may be drawn
+   * (cli/start_progress.ts); absent means false.
+   */
+  errIsTerminal?(): boolean;
 }
 
 const encoder = new TextEncoder();
@@ -88,6 +93,7 @@ export const processIo: Io = {
   },
   passChildStdout: stdoutIsPipe,
   stdoutGone: gone.stdout.signal,
+  errIsTerminal: () => Deno.stderr.isTerminal(),
 };
 
 /** An Io that records output, for tests. */

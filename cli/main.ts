@@ -20,6 +20,7 @@ import {
 import { settingFlags } from "../config/setting_schema.ts";
 import { nearest } from "../discovery/nearest.ts";
 import { VERSION } from "../version.ts";
+import { tailExcerpt } from "../daemon/tail_buffer.ts";
 
 type ParseOptions = Record<
   string,
@@ -291,9 +292,10 @@ function report(io: Io, error: unknown, command: Command | undefined): number {
     ) {
       io.err(`did you mean: ${error.suggestions.slice(0, 3).join(", ")}?\n`);
     }
-    if (error instanceof ServerError && error.stderrTail && !error.message.includes("stderr")) {
-      io.err(`stderr tail:\n${error.stderrTail.trim().split("\n").slice(-5).join("\n")}\n`);
-    }
+    const tail = error instanceof ServerError && error.stderrTail
+      ? tailExcerpt(error.stderrTail)
+      : "";
+    if (tail && !error.message.includes("stderr")) io.err(`stderr tail:\n${tail}\n`);
     return exitCodeOf(error);
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

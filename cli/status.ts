@@ -16,6 +16,7 @@ import { listingOf } from "../config/types.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { markSharedPools, type StatusRow, statusRow } from "../daemon/status_row.ts";
+import { tailExcerpt } from "../daemon/tail_buffer.ts";
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
@@ -105,8 +106,9 @@ export async function run(ctx: CliContext): Promise<number> {
         }\n`,
       );
     }
-    if (stderr && !failure.message.includes(stderr.trim().split("\n").at(-1) ?? "\0")) {
-      ctx.io.out(`  stderr tail:\n    ${stderr.trim().split("\n").slice(-10).join("\n    ")}\n`);
+    const excerpt = stderr ? tailExcerpt(stderr) : "";
+    if (excerpt && !failure.message.includes(excerpt)) {
+      ctx.io.out(`  stderr tail:\n    ${excerpt.replaceAll("\n", "\n    ")}\n`);
     }
   }
   return 0;

@@ -142,9 +142,12 @@ function fromWire(error: WireErrorBody): McpxError {
     case "not-found":
       return new NotFoundError(error.message, error.suggestions ?? []);
     case "server":
-      return new ServerError("", error.message, { stderrTail: error.stderrTail });
+      return new ServerError("", error.message, {
+        stderrTail: error.stderrTail,
+        bound: error.bound,
+      });
     case "timeout":
-      return new TimeoutError(error.message, 0);
+      return new TimeoutError(error.message, 0, { bound: error.bound });
     default:
       return new McpxError(error.code, error.message);
   }

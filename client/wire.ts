@@ -53,6 +53,8 @@ export interface WireErrorBody {
   message: string;
   suggestions?: string[];
   stderrTail?: string;
+  /** The setting whose time limit passed (errors.ts `TimeoutError.bound`). */
+  bound?: string;
 }
 
 /** The JSON body of every answer. */

@@ -1,6 +1,6 @@
 /**
  * Reading pool keys (sharing, scope, max, min, idleTimeout, callTimeout,
- * startTimeout) from a top-level `pool` block or a server's `mcpx` block.
+ * startTimeout, firstStartTimeout) from a top-level `pool` block or a server's `mcpx` block.
  * Private to config/.
  *
  * Source: spec 000, "Sharing and scope" and "Configuration" (a top-level pool
@@ -24,12 +24,14 @@ export const POOL_KEYS: readonly string[] = [
   "idleTimeout",
   "callTimeout",
   "startTimeout",
+  "firstStartTimeout",
 ];
 
 const DURATIONS = {
   idleTimeout: "idleTimeoutMs",
   callTimeout: "callTimeoutMs",
   startTimeout: "startTimeoutMs",
+  firstStartTimeout: "firstStartTimeoutMs",
 } as const;
 
 /**

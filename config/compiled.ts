@@ -147,7 +147,6 @@ function isServerSpec(s: unknown): boolean {
       s[k] === undefined || typeof s[k] === "string"
     ) &&
     isObject(pool) && typeof pool.sharing === "string" && typeof pool.scope === "string" &&
-    ["max", "min", "idleTimeoutMs", "callTimeoutMs", "startTimeoutMs"].every((k) =>
-      typeof pool[k] === "number"
-    );
+    ["max", "min", "idleTimeoutMs", "callTimeoutMs", "startTimeoutMs", "firstStartTimeoutMs"]
+      .every((k) => typeof pool[k] === "number");
 }

@@ -369,7 +369,8 @@ Deno.test("parseConfig() accepts what other hosts write", async (t) => {
         "namespace": "files", "description": "project files", "tags": ["io"],
         "toolTags": { "read_file": ["read"] }, "tools": ["read_*", "/^list/i"],
         "excludeTools": ["delete_*"], "sharing": "exclusive", "scope": "session",
-        "max": 4, "min": 1, "idleTimeout": "5m", "callTimeout": 90000, "startTimeout": "10s"
+        "max": 4, "min": 1, "idleTimeout": "5m", "callTimeout": 90000, "startTimeout": "10s",
+        "firstStartTimeout": "10m"
       }`),
       FILE,
       {},
@@ -388,25 +389,33 @@ Deno.test("parseConfig() accepts what other hosts write", async (t) => {
       idleTimeoutMs: 300_000,
       callTimeoutMs: 90_000,
       startTimeoutMs: 10_000,
+      firstStartTimeoutMs: 600_000,
     });
   });
 
   await t.step("layers pool defaults: DEFAULT_POOL < pool block < server's mcpx", () => {
     const text = `{
-      "pool": { "callTimeout": "2m", "scope": "session", "max": 3 },
+      "pool": { "callTimeout": "2m", "scope": "session", "max": 3, "firstStartTimeout": "8m" },
       "mcpServers": {
         "a": { "command": "x" },
         "b": { "command": "y", "mcpx": { "scope": "cwd", "idleTimeout": "1m" } }
       }
     }`;
     const [a, b] = parseConfig(text, FILE, {}).servers;
-    assert.deepEqual(a.pool, { ...DEFAULT_POOL, callTimeoutMs: 120_000, scope: "session", max: 3 });
+    assert.deepEqual(a.pool, {
+      ...DEFAULT_POOL,
+      callTimeoutMs: 120_000,
+      scope: "session",
+      max: 3,
+      firstStartTimeoutMs: 480_000,
+    });
     assert.deepEqual(b.pool, {
       ...DEFAULT_POOL,
       callTimeoutMs: 120_000,
       scope: "cwd",
       max: 3,
       idleTimeoutMs: 60_000,
+      firstStartTimeoutMs: 480_000,
     });
   });
 

@@ -56,6 +56,12 @@ export interface PoolSettings {
   callTimeoutMs: number;
   /** A server that has not answered `initialize` after this long failed to start, in ms. */
   startTimeoutMs: number;
+  /**
+   * The start allowance of a server never listed yet (no schema-cache entry
+   * for its `poolId`), in ms: its first start may include a package runner
+   * (`npx -y`, `uvx`) downloading it. The larger of this and `startTimeoutMs` applies.
+   */
+  firstStartTimeoutMs: number;
 }
 
 /** The pool defaults that describe a stateless server: one shared global process. */
@@ -67,6 +73,7 @@ export const DEFAULT_POOL: Readonly<PoolSettings> = {
   idleTimeoutMs: 30 * 60_000,
   callTimeoutMs: 60_000,
   startTimeoutMs: 30_000,
+  firstStartTimeoutMs: 5 * 60_000,
 };
 
 /**

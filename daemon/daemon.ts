@@ -24,6 +24,7 @@ import {
   writeSchemaCache,
 } from "./schema_cache.ts";
 import { daemonSpan, log, newSpan } from "./log.ts";
+import { listedUnder, startAllowance, StartingInstances, type StartingRow } from "./starting.ts";
 import { VERSION } from "../version.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
 import { mcpxPaths } from "../config/paths.ts";
@@ -100,6 +101,8 @@ export class Daemon {
   #rebuilt = new WeakSet<Instance>();
   /** Named sessions (daemon/sessions.ts). */
   readonly sessions: SessionStore;
+  /** Server starts in progress (the `starting` operation). */
+  #startingNow = new StartingInstances();
 
   constructor(options: DaemonOptions) {
     this.config = options.config;
@@ -149,6 +152,15 @@ export class Daemon {
                 count,
                 error: error.message.split("\n")[0],
               }),
+            startOptions: () => ({
+              // Never listed under these settings: the first start may include `npx -y`'s install.
+              allowance: startAllowance(
+                spec.pool,
+                listedUnder(this.#cache.servers[listingOf(spec).name], listingOf(spec).poolId),
+              ),
+              starting: this.#startingNow,
+              onStrayLine: (instance, line, count) => this.#strayLine(instance, line, count),
+            }),
             pidExited: (instance, pid) =>
               log(
                 "info",
@@ -350,6 +362,11 @@ export class Daemon {
       out[spec.name] = failure ? { error: failure.message } : { tools: entry.tools.length };
     });
     return out;
+  }
+
+  /** The server starts in progress now, oldest first (what a waiting CLI shows). */
+  starting(): StartingRow[] {
+    return this.#startingNow.rows();
   }
 
   /** Rows for `mcpx status`, one per enabled or disabled server. */
@@ -687,6 +704,29 @@ export class Daemon {
     }
   }
 
+  /**
+   * Records a stdio server's stdout line that is not JSON-RPC as a warning
+   * (the line also stays in its stderr tail). The first
+   * {@link STRAY_LINES_LOGGED} per instance are logged; the last of them says so.
+   */
+  #strayLine(instance: Instance, line: string, count: number): void {
+    if (count > STRAY_LINES_LOGGED) return;
+    log(
+      "warn",
+      "server.stdout",
+      "server {server} wrote a line that is not JSON-RPC on stdout: {line}",
+      {
+        server: instance.spec.name,
+        localId: instance.id,
+        ...(instance.pid ? { pid: instance.pid } : {}),
+        line,
+        count,
+        ...(count === STRAY_LINES_LOGGED ? { more: "later lines go only to its stderr tail" } : {}),
+      },
+      { span: this.#spans.get(instance) ?? daemonSpan() },
+    );
+  }
+
   #exited(instance: Instance): void {
     const span = this.#spans.get(instance) ?? daemonSpan();
     const record = instance.exitSettled().then(() => {
@@ -712,6 +752,9 @@ export class Daemon {
 function unavailableError(spec: ServerSpec): McpxError {
   return new McpxError("server-unavailable", spec.unavailable?.message ?? "");
 }
+
+/** How many non-JSON stdout lines of one instance reach the log (`server.stdout`). */
+const STRAY_LINES_LOGGED = 20;
 
 /** The session a `session:<k>` or `parent-session:<k>` key belongs to, else undefined. */
 function sessionOfKey(key: string): string | undefined {

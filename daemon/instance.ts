@@ -27,6 +27,13 @@ import { VERSION } from "../version.ts";
 import { settingEnvName, SETTINGS } from "../config/settings.ts";
 import { settlesWithin, type TimerId } from "./deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
+import type { StartAllowance, StartingInstances } from "./starting.ts";
+import { tailExcerpt } from "./tail_buffer.ts";
+import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
+import { describe, redactFor, redactUrl } from "./error_text.ts";
+import { startFailureMessage, startTimeoutText } from "./start_failure.ts";
+
+export { describe, redactUrl } from "./error_text.ts";
 
 /** A remote's answer meaning it does not know our `Mcp-Session-Id` (restarted or expired). */
 const SESSION_LOST = {
@@ -54,6 +61,28 @@ export class SessionLostError extends ServerError {
 /** Why an instance stopped (recorded in status and, later, the log). */
 export type StopReason = "idle" | "crash" | "stop" | "restart" | "start-failed";
 
+/**
+ * How long a server that failed to start gets between SIGTERM and SIGKILL,
+ * in ms. Long on purpose: a package runner cut off mid-install (npm under
+ * `npx -y`) rolls the install back on SIGTERM, which takes seconds on a
+ * loaded machine; SIGKILL instead leaves a broken `_npx/<hash>` folder that
+ * fails every later start.
+ */
+export const START_TERM_GRACE_MS = 10_000;
+
+/** How a start runs; the pool passes what the daemon decided (daemon/pool.ts `startOptions`). */
+export interface StartOptions {
+  /** The time `initialize` may take; default `spec.pool.startTimeoutMs` (`startTimeout`). */
+  allowance?: StartAllowance;
+  /** Where the start is listed while it runs (the `starting` operation). */
+  starting?: StartingInstances;
+  /**
+   * Called with each stdout line of a stdio server that is not JSON-RPC (at
+   * most 500 characters), `count` numbering them per instance.
+   */
+  onStrayLine?: (instance: Instance, line: string, count: number) => void;
+}
+
 let nextId = 1;
 
 /** A started, initialized server. Dispose with `close()` or `await using`. */
@@ -66,6 +95,8 @@ export class Instance implements AsyncDisposable {
   readonly client: Client;
   readonly startedAt: number = Date.now();
   lastUsedAt: number = Date.now();
+  /** The time `initialize` was allowed, and the setting that allowed it. */
+  readonly startAllowance: StartAllowance;
   /** Calls answered (successfully or not). */
   calls = 0;
   /** Calls in flight now. */
@@ -83,9 +114,11 @@ export class Instance implements AsyncDisposable {
     client: Client,
     transport: Transport,
     onClose: (i: Instance) => void,
+    allowance: StartAllowance,
   ) {
     this.spec = spec;
     this.key = key;
+    this.startAllowance = allowance;
     this.client = client;
     this.#transport = transport;
     this.#onClose = onClose;
@@ -104,26 +137,38 @@ export class Instance implements AsyncDisposable {
   }
 
   /**
-   * Starts the server and completes the MCP handshake within
-   * `spec.pool.startTimeoutMs`.
+   * Starts the server and completes the MCP handshake within the start
+   * allowance (`options.allowance`, else `spec.pool.startTimeoutMs`). A
+   * stdio server that fails to start is stopped with SIGTERM and
+   * {@link START_TERM_GRACE_MS} before SIGKILL.
    *
    * @param env The daemon's environment, under the server's own `env`.
    * @param onClose Called once when the connection ends for any reason.
    * @throws {ServerError} naming the server and the reason: command not
-   *   found, exited before answering (with exit code and stderr tail),
-   *   `initialize` failed, or did not answer in time.
+   *   found, exited before answering (with exit code and stderr tail, and
+   *   the fix when npm's cache is broken), `initialize` failed (with the
+   *   HTTP status and URL of a remote), or did not answer in time (`bound`
+   *   names the setting that raises the allowance).
    */
   static async start(
     spec: ServerSpec,
     key: string,
     env: Record<string, string>,
     onClose: (i: Instance) => void = () => {},
+    options: StartOptions = {},
   ): Promise<Instance> {
+    const allowance = options.allowance ??
+      { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
     const transport = makeTransport(spec, env);
     const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
-    const instance = new Instance(spec, key, client, transport, onClose);
-    const timeoutMs = spec.pool.startTimeoutMs;
+    const instance = new Instance(spec, key, client, transport, onClose, allowance);
+    if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
+      const report = options.onStrayLine;
+      transport.onstrayline = (line, count) => report(instance, line, count);
+    }
+    const timeoutMs = allowance.ms;
     const abort = new AbortController();
+    const shown = options.starting?.add(instance);
     let timer: TimerId | undefined;
     try {
       const connected = client.connect(transport, { signal: abort.signal, timeout: timeoutMs });
@@ -133,7 +178,9 @@ export class Instance implements AsyncDisposable {
           timer = setTimeout(
             () =>
               reject(
-                new TimeoutError(`did not answer initialize within ${timeoutMs} ms`, timeoutMs),
+                new TimeoutError(startTimeoutText(spec, allowance), timeoutMs, {
+                  bound: allowance.bound,
+                }),
               ),
             timeoutMs,
           )
@@ -152,7 +199,12 @@ export class Instance implements AsyncDisposable {
       }
       await Promise.race(races);
     } catch (error) {
+      // Stop first, with the long grace, so the SDK's own close (on abort) joins it.
+      const stopped = transport instanceof ProcessGroupStdioTransport
+        ? transport.stop(START_TERM_GRACE_MS)
+        : Promise.resolve();
       abort.abort();
+      await stopped;
       // An exited child may still have stderr in the pipe: read it to the end first.
       if (transport instanceof ProcessGroupStdioTransport && transport.stderrDone) {
         await settlesWithin(transport.stderrDone, 500);
@@ -162,9 +214,11 @@ export class Instance implements AsyncDisposable {
       throw new ServerError(spec.name, startFailureMessage(spec, error, stderr), {
         cause: error,
         stderrTail: stderr,
+        ...(error instanceof TimeoutError && error.bound ? { bound: error.bound } : {}),
       });
     } finally {
       clearTimeout(timer);
+      shown?.();
     }
     // Chain, never replace: the SDK's own onclose fails the requests in flight.
     const sdkOnClose = transport.onclose;
@@ -232,7 +286,12 @@ export class Instance implements AsyncDisposable {
       }) as CallToolResult;
     } catch (error) {
       const message = redactFor(this.spec, describe(error));
-      this.lastError = message;
+      // What the caller reads: a remote's HTTP status and URL when it answered with one.
+      const http = this.spec.url ? httpFailureOf(error) : undefined;
+      const shown = http
+        ? redactFor(this.spec, describeHttpFailure(http, this.spec.name, redactUrl(this.spec.url!)))
+        : message;
+      this.lastError = shown;
       if (/timed? ?out/i.test(message)) {
         throw new TimeoutError(
           `${this.spec.namespace}.${tool} did not answer within ${timeoutMs} ms (callTimeout); the request was cancelled`,
@@ -264,10 +323,10 @@ export class Instance implements AsyncDisposable {
         : this.spec.transport === "stdio"
         ? `; the server exited (${exitText(this.exit)})`
         : "; the connection was closed";
-      const tail = this.stderrTail.trim().split("\n").slice(-5).join("\n");
+      const tail = tailExcerpt(this.stderrTail);
       throw new ServerError(
         this.spec.name,
-        `${this.spec.namespace}.${tool}: ${message}${exit}${tail ? `\nstderr tail:\n${tail}` : ""}`,
+        `${this.spec.namespace}.${tool}: ${shown}${exit}${tail ? `\nstderr tail:\n${tail}` : ""}`,
         { cause: error, stderrTail: this.stderrTail },
       );
     } finally {
@@ -408,64 +467,6 @@ class CancellableHTTPClientTransport extends StreamableHTTPClientTransport {
     }
     return await super.send(message, options);
   }
-}
-
-function startFailureMessage(spec: ServerSpec, error: unknown, stderr: string): string {
-  const tail = stderr.trim().split("\n").slice(-5).join("\n");
-  const suffix = tail ? `\nstderr tail:\n${tail}` : "";
-  if (error instanceof Deno.errors.NotFound) {
-    if (spec.cwd && !isDirectory(spec.cwd)) {
-      return `server "${spec.name}": its working directory ${spec.cwd} does not exist; create it or fix mcpServers.${spec.name}.cwd`;
-    }
-    return `server "${spec.name}": command "${spec.command}" was not found; install it or fix mcpServers.${spec.name}.command (PATH is searched)`;
-  }
-  if (error instanceof Deno.errors.PermissionDenied) {
-    return `server "${spec.name}": command "${spec.command}" is not executable; check its permissions or fix mcpServers.${spec.name}.command`;
-  }
-  const where = spec.transport === "stdio" ? "" : ` at ${redactUrl(spec.url!)}`;
-  const reason = redactFor(spec, describe(error));
-  const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
-  return `server "${spec.name}"${where}: ${step}${reason}${suffix}`;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `url` with its credentials and query values replaced by `***`, so an API key
- * in a server URL never reaches an error message or a log record.
- */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.username) parsed.username = "***";
-    if (parsed.password) parsed.password = "***";
-    for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, "***");
-    return parsed.toString().replaceAll("%2A%2A%2A", "***");
-  } catch {
-    return url;
-  }
-}
-
-/** `text` with a remote server's URL secrets redacted (see {@link redactUrl}). */
-function redactFor(spec: ServerSpec, text: string): string {
-  if (spec.transport === "stdio" || !spec.url) return text;
-  return text.replaceAll(spec.url, redactUrl(spec.url))
-    .replace(/(https?:\/\/[^\s)"']*[?&][^=\s&)"']+=)[^&\s)"']+/g, "$1***");
-}
-
-/** A one-line description of any thrown value. */
-export function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const message = error.message.split("\n")[0] || error.name;
-  // fetch says only "fetch failed"; why (connection refused, DNS, TLS) is in `cause`.
-  const cause = error.cause instanceof Error ? error.cause.message.split("\n")[0] : "";
-  return cause && !message.includes(cause) ? `${message}: ${cause}` : message;
 }
 
 function exitText(exit: NonNullable<Instance["exit"]>): string {

@@ -76,6 +76,15 @@ export const OPERATIONS: Record<string, Operation> = {
     params: { type: "object", properties: {} },
     handler: (d) => Promise.resolve(d.live()),
   },
+  starting: {
+    description:
+      "server starts in progress: namespace, key, elapsed ms, allowance and its setting, phase " +
+      "(`installing` while npx downloads the package)",
+    readOnly: true,
+    destructive: false,
+    params: { type: "object", properties: {} },
+    handler: (d) => Promise.resolve(d.starting()),
+  },
   status: {
     description: "every server's state, live instances and last failure with stderr tail",
     readOnly: true,

@@ -14,7 +14,7 @@
 import process from "node:process";
 import type { ServerSpec } from "../config/types.ts";
 import { ServerError, TimeoutError } from "../errors.ts";
-import { Instance, type StopReason } from "./instance.ts";
+import { Instance, type StartOptions, type StopReason } from "./instance.ts";
 import { scopeKey } from "./scope_key.ts";
 import type { CallerContext } from "./scope_key.ts";
 
@@ -43,6 +43,11 @@ export interface PoolHooks {
   failed?(error: ServerError, key: string, count: number): void;
   /** The process a `pid:` key names is gone; `instance` is being stopped. */
   pidExited?(instance: Instance, pid: number): void;
+  /**
+   * How to start an instance for `key` (its start allowance, where it is
+   * shown while it starts): the owner knows whether the server was ever listed.
+   */
+  startOptions?(key: string): StartOptions;
 }
 
 /** Start failures seen by a pool, for backoff and `mcpx status`. */
@@ -305,11 +310,16 @@ export class Pool {
           `${failure.error.message}\n(failed to start ${failure.count} time${
             failure.count === 1 ? "" : "s"
           }; next attempt in ${seconds}s)`,
-          { cause: failure.error, stderrTail: failure.error.stderrTail },
+          {
+            cause: failure.error,
+            stderrTail: failure.error.stderrTail,
+            bound: failure.error.bound,
+          },
         ),
       );
     }
-    const promise = Instance.start(this.spec, key, this.#env, (i) => this.#gone(i))
+    const options = this.#hooks.startOptions?.(key);
+    const promise = Instance.start(this.spec, key, this.#env, (i) => this.#gone(i), options)
       .then((instance) => {
         this.#instances.add(instance);
         this.failure = undefined;

@@ -11,7 +11,8 @@
  *
  * Framing follows MCP 2025-11-25 "Transports: stdio": one JSON-RPC message
  * per line on stdout. A line that is not a JSON-RPC message is not fatal: it
- * is kept in the diagnostics tail, marked `stdout:`.
+ * is kept in the diagnostics tail, marked `stdout:`, and handed to
+ * `onstrayline` (the daemon records it in its log as a warning).
  *
  * @module
  */
@@ -22,7 +23,7 @@ import {
   serializeMessage,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { TailBuffer } from "./tail_buffer.ts";
+import { STDERR_TAIL_CHARS, TailBuffer } from "./tail_buffer.ts";
 import { settlesWithin } from "./deadline.ts";
 import { forgetGroup, recordGroup } from "./process_groups.ts";
 
@@ -37,7 +38,10 @@ export interface StdioLaunch {
 
 /** Grace periods of the teardown, in ms. */
 const CLOSE_STDIN_GRACE_MS = 500;
-const SIGTERM_GRACE_MS = 1500;
+/** How long `close()` waits after SIGTERM before SIGKILL, in ms. */
+export const SIGTERM_GRACE_MS = 1500;
+/** The longest stray stdout line kept or reported, in characters. */
+const STRAY_LINE_CHARS = 500;
 
 /**
  * One child process speaking MCP over stdin/stdout.
@@ -49,9 +53,16 @@ export class ProcessGroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * Called with each stdout line that is not a JSON-RPC message (at most
+   * 500 characters of it), in order; `count` is how many so far, this one included.
+   */
+  onstrayline?: (line: string, count: number) => void;
 
-  /** The last ~8 KiB of stderr (and stray stdout lines), for diagnostics. */
-  readonly stderrTail: TailBuffer = new TailBuffer(8192);
+  /** The last 8,192 characters of stderr (and stray stdout lines), for diagnostics. */
+  readonly stderrTail: TailBuffer = new TailBuffer(STDERR_TAIL_CHARS);
+  #strayLines = 0;
+  #stopping?: Promise<void>;
   #launch: StdioLaunch;
   #child?: Deno.ChildProcess;
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
@@ -110,16 +121,36 @@ export class ProcessGroupStdioTransport implements Transport {
     await this.#writer.write(this.#encoder.encode(serializeMessage(message)));
   }
 
-  async close(): Promise<void> {
-    if (!this.#child) return;
-    const child = this.#child;
+  /** Stops the process group: {@link stop} with the usual SIGTERM grace (1.5 s). */
+  close(): Promise<void> {
+    return this.stop(SIGTERM_GRACE_MS);
+  }
+
+  /**
+   * Stops the process group: closes stdin and waits 500 ms, then SIGTERM
+   * and waits `termGraceMs`, then SIGKILL (MCP SDK teardown order). A
+   * longer grace lets a program that cleans up on SIGTERM finish: npm,
+   * stopped in the middle of `npx -y`'s install, rolls it back, where
+   * SIGKILL would leave a broken `_npx/<hash>` folder behind.
+   *
+   * A stop already under way is joined, not restarted: a later `close()`
+   * (the SDK's, say) does not cut a longer grace short.
+   *
+   * @param termGraceMs Wait between SIGTERM and SIGKILL, in ms.
+   */
+  stop(termGraceMs: number): Promise<void> {
+    if (!this.#child) return Promise.resolve();
+    return this.#stopping ??= this.#stop(this.#child, termGraceMs);
+  }
+
+  async #stop(child: Deno.ChildProcess, termGraceMs: number): Promise<void> {
     const exited = this.#exited!;
     try {
       await this.#writer?.close();
     } catch { /* already closed */ }
     if (!(await settlesWithin(exited, CLOSE_STDIN_GRACE_MS))) {
       killGroup(child.pid, "SIGTERM");
-      if (!(await settlesWithin(exited, SIGTERM_GRACE_MS))) killGroup(child.pid, "SIGKILL");
+      if (!(await settlesWithin(exited, termGraceMs))) killGroup(child.pid, "SIGKILL");
     }
     // The leader may exit on stdin EOF while grandchildren linger: clear the group.
     killGroup(child.pid, "SIGKILL");
@@ -157,7 +188,9 @@ export class ProcessGroupStdioTransport implements Transport {
     try {
       message = deserializeMessage(line);
     } catch {
-      this.stderrTail.append(`stdout: ${line.slice(0, 500)}\n`);
+      const kept = line.slice(0, STRAY_LINE_CHARS);
+      this.stderrTail.append(`stdout: ${kept}\n`);
+      this.onstrayline?.(kept, ++this.#strayLines);
       return;
     }
     this.onmessage?.(message);

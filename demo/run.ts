@@ -3,6 +3,10 @@
  * real servers. Prints each command and what an agent would see, with state,
  * cache and demo files in a temporary folder that is removed afterwards.
  *
+ * Every step must exit 0: the demo ends with a line naming the steps that
+ * did not, and exits 1 when any did (so CI and a new user see a failure,
+ * not a transcript to read).
+ *
  * @module
  */
 
@@ -22,8 +26,12 @@ const env = {
   MCPX_CACHE_DIR: `${tmp}/.cache`,
 };
 
+/** The steps that exited non-zero, as typed. */
+const failed: string[] = [];
+
 async function mcpx(...args: string[]): Promise<void> {
-  console.log(`\n$ mcpx ${args.map((a) => (/[\s{}"']/.test(a) ? `'${a}'` : a)).join(" ")}`);
+  const typed = `mcpx ${args.map((a) => (/[\s{}"']/.test(a) ? `'${a}'` : a)).join(" ")}`;
+  console.log(`\n$ ${typed}`);
   const started = performance.now();
   const { code } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--config", `${root}deno.json`, `${root}cli/main.ts`, ...args],
@@ -34,6 +42,7 @@ async function mcpx(...args: string[]): Promise<void> {
   }).output();
   const ms = Math.round(performance.now() - started);
   console.log(`  (exit ${code}, ${ms} ms)`);
+  if (code !== 0) failed.push(`${typed} (exit ${code})`);
 }
 
 try {
@@ -52,3 +61,11 @@ try {
   await mcpx("stop");
   await Deno.remove(tmp, { recursive: true });
 }
+
+if (failed.length) {
+  console.error(
+    `\ndemo failed: ${failed.length} step(s) did not exit 0:\n  ${failed.join("\n  ")}`,
+  );
+  Deno.exit(1);
+}
+console.log("\ndemo ok: every step exited 0");

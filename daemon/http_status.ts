@@ -1,0 +1,93 @@
+/**
+ * The HTTP status a remote MCP server answered with, read from the SDK's
+ * errors as data (`SdkHttpError.status`, `SseError.code`,
+ * `UnauthorizedError`), and the sentence mcpx prints for it: the status, the
+ * (redacted) URL and what to check.
+ *
+ * @module
+ */
+
+import { SdkHttpError, SseError, UnauthorizedError } from "@modelcontextprotocol/client";
+
+/** An HTTP answer that failed a request to a remote server. */
+export interface HttpFailure {
+  /** The status code, 100–599. */
+  status: number;
+  /** The reason phrase the server sent, when known. */
+  statusText?: string;
+  /** The start of the response body, when the SDK kept it. */
+  body?: string;
+}
+
+/** Reason phrases of the statuses remote servers commonly answer with (RFC 9110, section 15). */
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  408: "Request Timeout",
+  410: "Gone",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/**
+ * The HTTP failure behind `error` (itself or a `cause`, up to 5 deep), or
+ * undefined when none is known.
+ */
+export function httpFailureOf(error: unknown): HttpFailure | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof SdkHttpError && validStatus(current.status)) {
+      const text = current.data.text;
+      return {
+        status: current.status,
+        ...(current.statusText ? { statusText: current.statusText } : {}),
+        ...(typeof text === "string" && text.trim() ? { body: text } : {}),
+      };
+    }
+    if (current instanceof SseError && validStatus(current.code)) {
+      return { status: current.code! };
+    }
+    if (current instanceof UnauthorizedError) return { status: 401 };
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+function validStatus(status: number | undefined): boolean {
+  return typeof status === "number" && Number.isInteger(status) && status >= 100 && status <= 599;
+}
+
+/**
+ * One sentence for an HTTP failure: `HTTP 404 Not Found[ from <url>]: <body>;
+ * <what to check>`.
+ *
+ * @param server The `mcpServers` key, for the configuration path to check.
+ * @param url The server's URL, already redacted; leave it out when the
+ *   sentence follows one that names it.
+ */
+export function describeHttpFailure(failure: HttpFailure, server: string, url?: string): string {
+  const { status } = failure;
+  const reason = failure.statusText || REASONS[status] || "";
+  const body = failure.body?.trim().split("\n")[0].slice(0, 200);
+  const head = `HTTP ${status}${reason ? ` ${reason}` : ""}${url ? ` from ${url}` : ""}${
+    body ? `: ${body}` : ""
+  }`;
+  if (status === 401 || status === 403) {
+    return `${head}; the server refused the credentials: check mcpServers.${server}.headers ` +
+      `(e.g. Authorization) and the token it holds`;
+  }
+  if (status === 404 || status === 405 || status === 410) {
+    return `${head}; no MCP endpoint answers there: check mcpServers.${server}.url ` +
+      `(often …/mcp, or …/sse with "transport": "sse")`;
+  }
+  if (status >= 500) return `${head}; the server failed: check it, or try again later`;
+  return head;
+}

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import {
+  SdkErrorCode,
+  SdkHttpError,
+  SseError,
+  UnauthorizedError,
+} from "@modelcontextprotocol/client";
+import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
+
+Deno.test("httpFailureOf() reads the status from the SDK's errors, through causes", () => {
+  const posted = new SdkHttpError(
+    SdkErrorCode.ClientHttpNotImplemented,
+    "Error POSTing to endpoint: down",
+    {
+      status: 503,
+      statusText: "Service Unavailable",
+      text: "down for maintenance\nmore",
+    },
+  );
+  assert.deepEqual(httpFailureOf(posted), {
+    status: 503,
+    statusText: "Service Unavailable",
+    body: "down for maintenance\nmore",
+  });
+  assert.equal(httpFailureOf(new Error("wrapped", { cause: posted }))?.status, 503);
+  assert.equal(
+    httpFailureOf(new SseError(404, "Non-200 status code (404)", {} as never))?.status,
+    404,
+  );
+  assert.equal(httpFailureOf(new UnauthorizedError())?.status, 401);
+  assert.equal(httpFailureOf(new Error("fetch failed")), undefined);
+});
+
+Deno.test("describeHttpFailure() names the status, the URL and what to check", () => {
+  assert.equal(
+    describeHttpFailure(
+      { status: 503, body: "down for maintenance\nmore" },
+      "web",
+      "https://x.test/mcp",
+    ),
+    "HTTP 503 Service Unavailable from https://x.test/mcp: down for maintenance; the server failed: check it, or try again later",
+  );
+  assert.match(
+    describeHttpFailure({ status: 401 }, "web"),
+    /^HTTP 401 Unauthorized; .*mcpServers\.web\.headers/,
+  );
+  assert.match(describeHttpFailure({ status: 404 }, "web"), /check mcpServers\.web\.url/);
+  assert.equal(
+    describeHttpFailure({ status: 418, statusText: "I'm a teapot" }, "web"),
+    "HTTP 418 I'm a teapot",
+  );
+});
