@@ -30,7 +30,7 @@ Deno.test("a server never listed gets firstStartTimeout; once listed, startTimeo
   });
   const ls = await w.json(["ls"]);
   assert.equal(ls.namespaces[0].state, "ready", JSON.stringify(ls.namespaces[0]));
-  assert.equal(ls.namespaces[0].tools, 4);
+  assert.equal(ls.namespaces[0].tools, 5);
 
   // Listed now: a new start has startTimeout (1 s), which 3 s exceeds.
   await w.mcpx(["restart", "slow"]);
@@ -134,7 +134,7 @@ Deno.test("on a terminal, a command waiting for a start shows what is starting, 
   const text = new TextDecoder().decode(out.stdout);
   assert.equal(out.code, 0, text);
   assert.match(text, new RegExp(`${ERASE}starting slow: \\d+s of 5m…`), JSON.stringify(text));
-  assert.match(text, /^slow\s+4\s/m, "the answer follows");
+  assert.match(text, /^slow\s+5\s/m, "the answer follows");
 
   // Not a terminal (a pipe, as an agent runs it): no progress and no control characters.
   await w.mcpx(["stop"]);
