@@ -48,13 +48,35 @@ export class DaemonUnavailableError extends McpxError {
   }
 }
 
-/** Something did not finish within its limit. `ms` is the limit that passed. */
+/**
+ * The three bounds on a caller's wait (issue 8, "Three bounds on a caller's
+ * wait"), each named as its pool key: waiting for an instance others hold
+ * (`leaseTimeout`), starting one (`startTimeout`, or `firstStartTimeout` for a
+ * server never listed), and the tool call itself (`callTimeout`).
+ */
+export type TimeoutBound = "leaseTimeout" | "startTimeout" | "firstStartTimeout" | "callTimeout";
+
+/**
+ * Something did not finish within its limit. `ms` is the limit that passed;
+ * `bound` says which wait it ended and `setting` what set the limit: the pool
+ * key (`leaseTimeout`, in the server's `mcpx` block or the top-level `pool`
+ * block) or the caller's own (`--timeout`), so callers act on data, never on
+ * the message.
+ */
 export class TimeoutError extends McpxError {
   readonly ms: number;
-  constructor(message: string, ms: number, options?: ErrorOptions) {
+  readonly bound?: TimeoutBound;
+  readonly setting?: string;
+  constructor(
+    message: string,
+    ms: number,
+    options?: ErrorOptions & { bound?: TimeoutBound; setting?: string },
+  ) {
     super("timeout", message, options);
     this.name = "TimeoutError";
     this.ms = ms;
+    if (options?.bound) this.bound = options.bound;
+    if (options?.setting ?? options?.bound) this.setting = options?.setting ?? options?.bound;
   }
 }
 
@@ -94,16 +116,28 @@ export function exitCodeOf(error: unknown): number {
 
 /**
  * Any thrown value as JSON, never with a stack: `{ code, message,
- * suggestions?, stderrTail? }`. The daemon answers failed requests with it
- * and `--json` prints it, so a machine sees one shape everywhere.
+ * suggestions?, stderrTail?, ms?, bound?, setting? }` (the last three for a
+ * {@link TimeoutError}). The daemon answers failed requests with it and
+ * `--json` prints it, so a machine sees one shape everywhere.
  */
 export function errorToJson(
   error: unknown,
-): { code: string; message: string; suggestions?: string[]; stderrTail?: string } {
+): {
+  code: string;
+  message: string;
+  suggestions?: string[];
+  stderrTail?: string;
+  ms?: number;
+  bound?: TimeoutBound;
+  setting?: string;
+} {
   if (error instanceof McpxError) {
     return {
       code: error.code,
       message: error.message,
+      ...(error instanceof TimeoutError && error.bound
+        ? { ms: error.ms, bound: error.bound, setting: error.setting }
+        : {}),
       ...(error instanceof NotFoundError && error.suggestions.length
         ? { suggestions: error.suggestions }
         : {}),

@@ -10,6 +10,7 @@ import {
   McpxError,
   NotFoundError,
   ServerError,
+  type TimeoutBound,
   TimeoutError,
 } from "../errors.ts";
 
@@ -149,6 +150,9 @@ interface WireErrorBody {
   message: string;
   suggestions?: string[];
   stderrTail?: string;
+  ms?: number;
+  bound?: TimeoutBound;
+  setting?: string;
 }
 
 function fromWire(error: WireErrorBody): McpxError {
@@ -158,7 +162,10 @@ function fromWire(error: WireErrorBody): McpxError {
     case "server":
       return new ServerError("", error.message, { stderrTail: error.stderrTail });
     case "timeout":
-      return new TimeoutError(error.message, 0);
+      return new TimeoutError(error.message, error.ms ?? 0, {
+        ...(error.bound ? { bound: error.bound } : {}),
+        ...(error.setting ? { setting: error.setting } : {}),
+      });
     default:
       return new McpxError(error.code, error.message);
   }

@@ -1,6 +1,6 @@
 /**
  * Reading pool keys (sharing, scope, max, min, idleTimeout, callTimeout,
- * startTimeout) from a top-level `pool` block or a server's `mcpx` block.
+ * startTimeout, leaseTimeout, whenFull) from a top-level `pool` block or a server's `mcpx` block.
  * Private to config/.
  *
  * Source: spec 000, "Sharing and scope" and "Configuration" (a top-level pool
@@ -10,7 +10,15 @@
  */
 
 import { DURATION_FORMS, durationLimit, parseDuration } from "./duration.ts";
-import { type PoolSettings, type Scope, SCOPES, type Sharing, SHARINGS } from "./types.ts";
+import {
+  type PoolSettings,
+  type Scope,
+  SCOPES,
+  type Sharing,
+  SHARINGS,
+  WHEN_FULLS,
+  type WhenFull,
+} from "./types.ts";
 import { describeValue } from "./_describe.ts";
 import type { JsonPath, Problems } from "./_problems.ts";
 import { didYouMean } from "./_suggest.ts";
@@ -24,12 +32,15 @@ export const POOL_KEYS: readonly string[] = [
   "idleTimeout",
   "callTimeout",
   "startTimeout",
+  "leaseTimeout",
+  "whenFull",
 ];
 
 const DURATIONS = {
   idleTimeout: "idleTimeoutMs",
   callTimeout: "callTimeoutMs",
   startTimeout: "startTimeoutMs",
+  leaseTimeout: "leaseTimeoutMs",
 } as const;
 
 /**
@@ -93,6 +104,19 @@ export function readPoolKeys(
         [...path, "min"],
         `must be a whole number ≥ 0, got ${describeValue(v)}; set how many instances to keep ` +
           `warm, e.g. 0`,
+      );
+    }
+  }
+  if (has("whenFull")) {
+    const v = block.whenFull;
+    if (typeof v === "string" && (WHEN_FULLS as readonly string[]).includes(v)) {
+      out.whenFull = v as WhenFull;
+    } else {
+      problems.add(
+        [...path, "whenFull"],
+        `must be "evict-idle" or "wait", got ${describeValue(v)}${
+          typeof v === "string" ? didYouMean(v, WHEN_FULLS) : ""
+        }; "evict-idle" stops the least recently used idle instance to make room`,
       );
     }
   }

@@ -145,7 +145,8 @@ function isServerSpec(s: unknown): boolean {
       s[k] === undefined || typeof s[k] === "string"
     ) &&
     isObject(pool) && typeof pool.sharing === "string" && typeof pool.scope === "string" &&
-    ["max", "min", "idleTimeoutMs", "callTimeoutMs", "startTimeoutMs"].every((k) =>
-      typeof pool[k] === "number"
-    );
+    typeof pool.whenFull === "string" &&
+    ["max", "min", "idleTimeoutMs", "callTimeoutMs", "startTimeoutMs", "leaseTimeoutMs"].every((
+      k,
+    ) => typeof pool[k] === "number");
 }

@@ -27,6 +27,16 @@ export type Scope =
   | "call"
   | "pid";
 
+/**
+ * What a pool at `max` does when a caller with a new key needs an instance:
+ * stop the least recently used instance nobody holds (`evict-idle`), or wait
+ * for one to be released or reaped (`wait`). Issue 8, "A full pool makes room".
+ */
+export type WhenFull = "evict-idle" | "wait";
+
+/** Every `whenFull` value, default first. */
+export const WHEN_FULLS: readonly WhenFull[] = ["evict-idle", "wait"];
+
 /** Every sharing value, in documentation order. */
 export const SHARINGS: readonly Sharing[] = ["shared", "exclusive"];
 
@@ -56,6 +66,14 @@ export interface PoolSettings {
   callTimeoutMs: number;
   /** A server that has not answered `initialize` after this long failed to start, in ms. */
   startTimeoutMs: number;
+  /**
+   * The longest a caller waits for an instance others hold (an exclusive
+   * instance's holder, or a free slot of a pool at `max`), in ms; the start
+   * of an instance is bounded by `startTimeoutMs` instead. 0: do not wait.
+   */
+  leaseTimeoutMs: number;
+  /** What a pool at `max` does for a caller with a new key ({@link WhenFull}). */
+  whenFull: WhenFull;
 }
 
 /** The pool defaults that describe a stateless server: one shared global process. */
@@ -67,6 +85,8 @@ export const DEFAULT_POOL: Readonly<PoolSettings> = {
   idleTimeoutMs: 30 * 60_000,
   callTimeoutMs: 60_000,
   startTimeoutMs: 30_000,
+  leaseTimeoutMs: 30_000,
+  whenFull: "evict-idle",
 };
 
 /**

@@ -67,13 +67,15 @@ Deno.test("Pool.lease() serializes exclusive callers at max 1 and times out nami
     const short = new Pool(spec({ sharing: "exclusive", max: 1 }), Deno.env.toObject());
     try {
       const held = await short.lease({});
-      // Only the wait for a free instance should be short, not the server's start (a loaded
-      // machine can take longer than 200 ms to start it).
-      short.spec.pool.startTimeoutMs = 200;
+      // The wait for a free instance has its own bound, leaseTimeout: the start's stays long.
+      short.spec.pool.leaseTimeoutMs = 200;
       await assert.rejects(() => short.lease({}), (error: Error) => {
         assert.ok(error instanceof TimeoutError);
+        assert.equal(error.bound, "leaseTimeout");
+        assert.equal(error.setting, "leaseTimeout");
         assert.match(error.message, /key global/);
         assert.match(error.message, /max 1 instance/);
+        assert.match(error.message, /raise leaseTimeout/);
         return true;
       });
       held.release();
@@ -145,7 +147,12 @@ Deno.test("Pool.lease() waits no longer than the caller's own timeout", async ()
   const pool = new Pool(spec({ sharing: "exclusive", max: 1 }), Deno.env.toObject());
   try {
     const held = await pool.lease({});
-    await assert.rejects(() => pool.lease({}, undefined, 150), /became free within 150 ms/);
+    await assert.rejects(() => pool.lease({}, { waitMs: 150 }), (error: Error) => {
+      assert.ok(error instanceof TimeoutError);
+      assert.match(error.message, /became free within 150 ms \(--timeout;/);
+      assert.equal(error.setting, "--timeout");
+      return true;
+    });
     held.release();
   } finally {
     await pool.stop("stop");
@@ -155,7 +162,7 @@ Deno.test("Pool.lease() waits no longer than the caller's own timeout", async ()
 Deno.test("Pool.warm() starts min instances and reap() keeps them", async () => {
   const pool = new Pool(spec({ min: 1, idleTimeoutMs: 1000 }), Deno.env.toObject());
   try {
-    await pool.warm();
+    await pool.warm(["global"]);
     assert.equal(pool.instances.length, 1, "min 1 starts one at once");
     assert.equal(await pool.reap(Date.now() + 60_000), 0, "min instances are never reaped");
     assert.equal(pool.instances.length, 1);
