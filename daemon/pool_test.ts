@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { DEFAULT_POOL, type PoolSettings, type ServerSpec } from "../config/types.ts";
 import { MAX_BACKOFF_MS, PID_CHECK_MS, pidAlive, Pool } from "./pool.ts";
 import { ServerError, TimeoutError } from "../errors.ts";
+import { LeaseBoard, LeaseDeadlockError } from "./lease_board.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -254,5 +255,162 @@ Deno.test("Pool.end() stops an idle instance of the key at once and a held one w
     assert.equal(other.closed, false);
   } finally {
     await pool.stop("stop");
+  }
+});
+
+/** Resolves true when `promise` settles within `ms`, false when it is still pending. */
+async function settlesIn(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((r) => timer = setTimeout(() => r(false), ms));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+Deno.test("Pool.lease() keeps an exclusive instance for its run between calls until releaseRun()", async () => {
+  const pool = new Pool(spec({ sharing: "exclusive", max: 1 }), Deno.env.toObject());
+  try {
+    const first = await pool.lease({ run: "A", pid: Deno.pid });
+    first.release();
+    assert.equal(pool.runHold(first.instance)?.run, "A");
+    const otherRun = pool.lease({ run: "B", pid: Deno.pid });
+    const plainCall = pool.lease({});
+    assert.equal(await settlesIn(otherRun, 300), false, "another run waits for run A to end");
+    assert.equal(await settlesIn(plainCall, 1), false, "so does a call outside any run");
+    const again = await pool.lease({ run: "A", pid: Deno.pid });
+    assert.equal(again.instance, first.instance, "run A's next call gets its instance at once");
+    again.release();
+    assert.equal(pool.releaseRun("A"), 1);
+    const b = await otherRun;
+    assert.equal(pool.runHold(b.instance)?.run, "B", "run B holds it now");
+    b.release();
+    pool.releaseRun("B");
+    (await plainCall).release();
+  } finally {
+    await pool.stop("stop");
+  }
+});
+
+Deno.test("Pool.lease() drops the hold of a run whose mcpx process is gone", async () => {
+  const gone: string[] = [];
+  const pool = new Pool(spec({ sharing: "exclusive", max: 1 }), Deno.env.toObject(), {
+    runGone: (_instance, run) => gone.push(run),
+  });
+  const runner = new Deno.Command("sleep", { args: ["60"] }).spawn();
+  try {
+    (await pool.lease({ run: "A", pid: runner.pid })).release();
+    const waiting = pool.lease({ run: "B", pid: Deno.pid });
+    assert.equal(await settlesIn(waiting, 200), false);
+    runner.kill("SIGKILL");
+    await runner.status;
+    const lease = await waiting;
+    assert.deepEqual(gone, ["A"]);
+    assert.equal(pool.runHold(lease.instance)?.run, "B");
+    lease.release();
+  } finally {
+    try {
+      runner.kill("SIGKILL");
+    } catch { /* gone */ }
+    await runner.status;
+    await pool.stop("stop");
+  }
+});
+
+Deno.test("Pool.lease() refuses at once a run that would wait for a run waiting for it, across pools", async () => {
+  const board = new LeaseBoard();
+  const env = Deno.env.toObject();
+  const x = new Pool(
+    spec({ sharing: "exclusive", max: 1 }, { name: "x", namespace: "x" }),
+    env,
+    {},
+    board,
+  );
+  const y = new Pool(
+    spec({ sharing: "exclusive", max: 1 }, { name: "y", namespace: "y" }),
+    env,
+    {},
+    board,
+  );
+  try {
+    (await x.lease({ run: "A", pid: Deno.pid })).release();
+    (await y.lease({ run: "B", pid: Deno.pid })).release();
+    const bWaits = x.lease({ run: "B", pid: Deno.pid });
+    assert.equal(await settlesIn(bWaits, 200), false, "B waits for A's instance");
+    await assert.rejects(() => y.lease({ run: "A", pid: Deno.pid }), (error: Error) => {
+      assert.ok(error instanceof LeaseDeadlockError);
+      assert.match(error.message, /run A waits for y \(global\), held by run B/);
+      assert.match(error.message, /run B waits for x \(global\), held by run A/);
+      return true;
+    });
+    x.releaseRun("A"); // run A failed and ended
+    (await bWaits).release();
+  } finally {
+    await Promise.all([x.stop("stop"), y.stop("stop")]);
+  }
+});
+
+Deno.test("Pool.lease() at max stops the least recently used idle instance for a new key, except kept ones", async () => {
+  const evicted: string[] = [];
+  const pool = new Pool(
+    spec({ sharing: "exclusive", scope: "session", max: 2 }),
+    Deno.env.toObject(),
+    {
+      keep: (key) => key === "session:named",
+      evicted: (i, forKey) => evicted.push(`${i.key}>${forKey}`),
+    },
+  );
+  try {
+    (await pool.lease({ session: "named" })).release();
+    (await pool.lease({ session: "a" })).release();
+    const b = await pool.lease({ session: "b" });
+    assert.deepEqual(evicted, ["session:a>session:b"], "a, not the kept named session, made room");
+    assert.deepEqual(pool.instances.map((i) => i.key).sort(), ["session:b", "session:named"]);
+    // Every instance held or kept: a new key waits, bounded by leaseTimeout.
+    pool.spec.pool.leaseTimeoutMs = 300;
+    await assert.rejects(() => pool.lease({ session: "c" }), (error: Error) => {
+      assert.ok(error instanceof TimeoutError);
+      assert.equal(error.bound, "leaseTimeout");
+      assert.match(error.message, /max 2 instances/);
+      return true;
+    });
+    b.release();
+  } finally {
+    await pool.stop("stop");
+  }
+});
+
+Deno.test("Pool.lease() with whenFull wait leaves idle instances alone and waits", async () => {
+  const pool = new Pool(
+    spec({ scope: "session", max: 1, whenFull: "wait", leaseTimeoutMs: 300 }),
+    Deno.env.toObject(),
+  );
+  try {
+    const a = await pool.lease({ session: "a" });
+    a.release();
+    await assert.rejects(() => pool.lease({ session: "b" }), /became free within 300 ms/);
+    assert.equal(a.instance.closed, false);
+  } finally {
+    await pool.stop("stop");
+  }
+});
+
+Deno.test("Pool.warm() keeps min instances for every known key: min for global, one per session key", async () => {
+  const global = new Pool(spec({ min: 2, max: 2, idleTimeoutMs: 1000 }), Deno.env.toObject());
+  const scoped = new Pool(
+    spec({ scope: "session", min: 1, max: 4, idleTimeoutMs: 1000 }),
+    Deno.env.toObject(),
+  );
+  try {
+    await global.warm(["global"]);
+    assert.equal(global.instances.length, 2, "min 2 of a global server: two instances");
+    await scoped.warm(["session:s1", "session:s2"]);
+    assert.deepEqual(scoped.instances.map((i) => i.key).sort(), ["session:s1", "session:s2"]);
+    (await scoped.lease({ session: "s3" })).release();
+    assert.equal(await scoped.reap(Date.now() + 60_000), 0, "each key keeps its one instance");
+    assert.equal(await global.reap(Date.now() + 60_000), 0);
+  } finally {
+    await Promise.all([global.stop("stop"), scoped.stop("stop")]);
   }
 });
