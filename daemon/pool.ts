@@ -49,6 +49,11 @@ export class Pool {
   #ending = new Map<Instance, StopReason>();
   /** Instances being stopped to make room for another key. */
   #evicting = new Set<Instance>();
+  /**
+   * Instances just started, until the caller that started them resumes:
+   * never stopped to make room meanwhile (another waiter wakes first).
+   */
+  #unclaimed = new Set<Instance>();
   #board: LeaseBoard;
   #warming = false;
   /** The pending pid check, while some instance is keyed by a pid. */
@@ -124,6 +129,7 @@ export class Pool {
         const keyTaken = scope !== "global" && this.#hasKey(key);
         if (!keyTaken && this.#room()) {
           const started = await this.#start(key);
+          this.#unclaimed.delete(started);
           if (sharing === "shared" || this.#holds.available(started, ctx, options.ignoreRunHolds)) {
             return this.#hold(started, ctx, waited);
           }
@@ -304,7 +310,7 @@ export class Pool {
       for (const key of keys) {
         const want = this.#perKey();
         for (let tries = 0; tries < want && this.#live(key) < want && this.#room(); tries++) {
-          await this.#start(key);
+          this.#unclaimed.delete(await this.#start(key));
         }
       }
     } catch {
@@ -340,8 +346,8 @@ export class Pool {
     let victim: Instance | undefined;
     for (const i of this.#instances) {
       if (
-        i.closed || this.#ending.has(i) || this.#evicting.has(i) || this.#holds.held(i) ||
-        i.active > 0 || this.#hooks.keep?.(i.key)
+        i.closed || this.#ending.has(i) || this.#evicting.has(i) || this.#unclaimed.has(i) ||
+        this.#holds.held(i) || i.active > 0 || this.#hooks.keep?.(i.key)
       ) continue;
       if (!victim || i.lastUsedAt < victim.lastUsedAt) victim = i;
     }
@@ -441,6 +447,7 @@ export class Pool {
     const promise = Instance.start(this.spec, key, this.#env, (i) => this.#gone(i))
       .then((instance) => {
         this.#instances.add(instance);
+        this.#unclaimed.add(instance);
         this.failure = undefined;
         this.#hooks.started?.(instance);
         this.#watchPids();
@@ -462,6 +469,7 @@ export class Pool {
 
   #gone(instance: Instance): void {
     this.#instances.delete(instance);
+    this.#unclaimed.delete(instance);
     this.#holds.forget(instance);
     this.#ending.delete(instance);
     this.#hooks.exited?.(instance);
