@@ -87,7 +87,8 @@ export class LeaseBoard {
     const now = this.waits.filter((w) => w.token === token && w.id > after);
     if (now.length || this.#closed || signal?.aborted) return Promise.resolve(now);
     return new Promise((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      const onAbort = () => poll.resolve([]);
+      const timer = setTimeout(onAbort, holdMs);
       const poll: Poll = {
         token,
         after,
@@ -98,8 +99,6 @@ export class LeaseBoard {
           resolve(waits);
         },
       };
-      const onAbort = () => poll.resolve([]);
-      timer = setTimeout(onAbort, holdMs);
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#polls.add(poll);
     });
