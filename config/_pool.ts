@@ -116,7 +116,7 @@ export function readPoolKeys(
         [...path, "whenFull"],
         `must be "evict-idle" or "wait", got ${describeValue(v)}${
           typeof v === "string" ? didYouMean(v, WHEN_FULLS) : ""
-        }; "evict-idle" stops the least recently used idle instance to make room`,
+        }; "evict-idle" makes room by stopping the least recently used idle instance`,
       );
     }
   }

@@ -247,6 +247,16 @@ Deno.test("parseConfig() rejects broken configs naming file, path, value and fix
       parts: ["pool.scope", '"everywhere"', "pick"],
     },
     {
+      name: "bad whenFull in the pool block",
+      text: `{ "pool": { "whenFull": "evict_idle" }, "mcpServers": {} }`,
+      parts: ["pool.whenFull", '"evict_idle"', "did you mean `evict-idle`", "makes room"],
+    },
+    {
+      name: "bad leaseTimeout in a server's block",
+      text: fsMcpx(`{ "leaseTimeout": "soon" }`),
+      parts: ["mcpServers.fs.mcpx.leaseTimeout", '"soon"', "duration"],
+    },
+    {
       name: "pool min above a server's max",
       text:
         `{ "pool": { "min": 2 }, "mcpServers": { "fs": { "command": "x", "mcpx": { "max": 1 } } } }`,
@@ -379,7 +389,8 @@ Deno.test("parseConfig() accepts what other hosts write", async (t) => {
         "namespace": "files", "description": "project files", "tags": ["io"],
         "toolTags": { "read_file": ["read"] }, "tools": ["read_*", "/^list/i"],
         "excludeTools": ["delete_*"], "sharing": "exclusive", "scope": "session",
-        "max": 4, "min": 1, "idleTimeout": "5m", "callTimeout": 90000, "startTimeout": "10s"
+        "max": 4, "min": 1, "idleTimeout": "5m", "callTimeout": 90000, "startTimeout": "10s",
+        "leaseTimeout": "5s", "whenFull": "wait"
       }`),
       FILE,
       {},
@@ -398,6 +409,8 @@ Deno.test("parseConfig() accepts what other hosts write", async (t) => {
       idleTimeoutMs: 300_000,
       callTimeoutMs: 90_000,
       startTimeoutMs: 10_000,
+      leaseTimeoutMs: 5_000,
+      whenFull: "wait",
     });
   });
 
