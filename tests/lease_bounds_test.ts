@@ -128,6 +128,11 @@ Deno.test("call: every timeout names its bound and setting; on an exclusive inst
       assert.match(error.message, /no instance for key session:s3 became free within 1000 ms/);
       assert.match(error.message, /held by a call \(pid \d+\) since \d{4}-/);
       assert.match(error.message, /raise leaseTimeout/);
+      assert.match(
+        r.stderr,
+        /note: waiting: slow \(session:s3\) is exclusive and held by a call \(pid \d+\) since \S+; waiting up to 1000 ms \(leaseTimeout\)/,
+        "the waiting call says what it waits for",
+      );
       await holder;
     },
   );
