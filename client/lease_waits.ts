@@ -105,13 +105,7 @@ export async function watchLeaseWaits(
     } catch (error) {
       if (signal.aborted) return;
       if (error instanceof McpxError && error.code !== "daemon-unavailable") return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 250);
-        signal.addEventListener("abort", () => {
-          clearTimeout(timer);
-          resolve();
-        }, { once: true });
-      });
+      await pause(250, signal);
       continue;
     }
     for (const wait of waits) {
@@ -119,5 +113,21 @@ export async function watchLeaseWaits(
       after = wait.id;
       if (!signal.aborted) print(waitNotice(wait));
     }
+    // Nothing before the hold ran out (or a stopping daemon answering at once): ask again
+    // shortly, not in a tight loop.
+    if (waits.length === 0) await pause(250, signal);
   }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts (the timer is cleared). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

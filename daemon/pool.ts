@@ -145,8 +145,12 @@ export class Pool {
         const pending = this.#starting.get(key);
         if (pending && sharing === "shared") return this.#hold(await pending, ctx, waited);
         const holders = this.#holdersFor(keyTaken ? key : undefined);
+        // A run waiting behind its own other call is told nothing: it waits for itself.
+        const token = holders.some((h) => !ctx.run || h.run !== ctx.run)
+          ? ctx.notify ?? ctx.run
+          : undefined;
         wait = this.#board.post({
-          ...(ctx.notify ?? ctx.run ? { token: ctx.notify ?? ctx.run } : {}),
+          ...(token ? { token } : {}),
           ...(ctx.run ? { run: ctx.run } : {}),
           ...(ctx.pid ? { pid: ctx.pid } : {}),
           namespace: this.spec.namespace,

@@ -414,3 +414,23 @@ Deno.test("Pool.warm() keeps min instances for every known key: min for global, 
     await Promise.all([global.stop("stop"), scoped.stop("stop")]);
   }
 });
+
+Deno.test("Pool.lease() posts a wait on the board for the waiter's run, but not a run's wait for itself", async () => {
+  const board = new LeaseBoard();
+  const pool = new Pool(spec({ sharing: "exclusive", max: 1 }), Deno.env.toObject(), {}, board);
+  try {
+    const first = await pool.lease({ run: "A", pid: Deno.pid });
+    const own = pool.lease({ run: "A", pid: Deno.pid });
+    const other = pool.lease({ run: "B", pid: Deno.pid });
+    const waits = await board.poll("B", 0, 5000);
+    assert.deepEqual(waits.map((w) => [w.run, w.holders.map((h) => h.run)]), [["B", ["A"]]]);
+    assert.ok(board.waits.some((w) => w.run === "A" && w.token === undefined), "A waits untold");
+    first.release();
+    (await own).release();
+    pool.releaseRun("A");
+    (await other).release();
+    assert.deepEqual(board.waits, [], "a wait leaves the board when it ends");
+  } finally {
+    await pool.stop("stop");
+  }
+});
