@@ -110,10 +110,16 @@ export class LeaseBoard {
     for (const poll of [...this.#polls]) poll.resolve([]);
   }
 
-  /** Throws when `wait`'s run would wait, through other runs' waits, for itself. */
+  /**
+   * Throws when `wait`'s run would wait, through other runs' waits, for
+   * itself. A wait for one key's instance depends on every holder (the
+   * instance frees when all let go); a wait for any slot of a full pool
+   * (`full`) may be met by any holder, so it counts only when one run holds
+   * every slot, and is otherwise left to its bound.
+   */
   #refuseCycle(wait: Omit<LeaseWait, "id">): void {
     const self = wait.run;
-    if (!self) return;
+    if (!self || !definite(wait)) return;
     // Breadth-first over runs: which run holds what, and what that run waits for.
     const via = new Map<string, { wait: Omit<LeaseWait, "id">; holder: Holder }>();
     const queue: Omit<LeaseWait, "id">[] = [wait];
@@ -125,7 +131,9 @@ export class LeaseBoard {
         if (run === self) throw this.#deadlock(wait, current, holder, via);
         if (via.has(run)) continue;
         via.set(run, { wait: current, holder });
-        for (const next of this.#waits.values()) if (next.run === run) queue.push(next);
+        for (const next of this.#waits.values()) {
+          if (next.run === run && definite(next)) queue.push(next);
+        }
       }
     }
   }
@@ -155,4 +163,11 @@ export class LeaseBoard {
       steps.map((s) => s.holder),
     );
   }
+}
+
+/** Whether a wait can only end when each of its holders lets go (see `#refuseCycle`). */
+function definite(wait: Omit<LeaseWait, "id">): boolean {
+  if (!wait.full) return true;
+  const runs = new Set(wait.holders.map((h) => h.run));
+  return runs.size === 1 && !runs.has(undefined);
 }

@@ -71,3 +71,11 @@ Deno.test("waitNotice() says what is held, by whom, since when, and the bound", 
     /^waiting: all 4 instances of browser are in use; waiting up to 30000 ms/,
   );
 });
+
+Deno.test("LeaseBoard.post() leaves a wait for any slot of a full pool to its bound", () => {
+  const board = new LeaseBoard();
+  // B waits for a slot of a full pool (A holds one of its instances, others may free up).
+  board.post({ ...wait("B", "pool", ["A", "C"]), full: { max: 2 } });
+  assert.doesNotThrow(() => board.post(wait("A", "other", ["B"])));
+  assert.doesNotThrow(() => board.post({ ...wait("C", "third", ["B"]), full: { max: 1 } }));
+});

@@ -145,6 +145,15 @@ export class Pool {
         const pending = this.#starting.get(key);
         if (pending && sharing === "shared") return this.#hold(await pending, ctx, waited);
         const holders = this.#holdersFor(keyTaken ? key : undefined);
+        const remaining = limit - waited;
+        if (remaining <= 0) {
+          const inUse = this.instances.map((i) => ({
+            key: i.key,
+            holders: this.#holds.holdersOf(i),
+            lastUsedAt: i.lastUsedAt,
+          }));
+          throw leaseTimeoutError(this.spec, key, limit, setting, inUse, !keyTaken);
+        }
         // A run waiting behind its own other call is told nothing: it waits for itself.
         const token = holders.some((h) => !ctx.run || h.run !== ctx.run)
           ? ctx.notify ?? ctx.run
@@ -162,15 +171,6 @@ export class Pool {
           holders,
           ...(keyTaken ? {} : { full: { max } }),
         }, wait);
-        const remaining = limit - waited;
-        if (remaining <= 0) {
-          const inUse = this.instances.map((i) => ({
-            key: i.key,
-            holders: this.#holds.holdersOf(i),
-            lastUsedAt: i.lastUsedAt,
-          }));
-          throw leaseTimeoutError(this.spec, key, limit, setting, inUse, !keyTaken);
-        }
         // A run's hold ends when its process does: look again now and then.
         const poll = holders.some((h) => h.run) ? Math.min(remaining, RUN_CHECK_MS) : remaining;
         const before = Date.now();
