@@ -5,8 +5,10 @@
  * process or how it is handed out, see config/pool_id.ts). Inside a pool an
  * instance serves one scope key (`global`, `session:<id>`, `cwd:<dir>`, …);
  * `shared` instances serve every caller with that key at once, `exclusive`
- * ones one lease at a time. `max` bounds live instances per pool.
- * Spec 000, "Sharing and scope" and "Honest failure reporting".
+ * ones one lease at a time (a script run holds one from its first call to
+ * its end: daemon/holds.ts). `max` bounds live instances per pool; a full
+ * pool makes room by stopping its least recently used idle instance.
+ * Spec 000, "Sharing and scope" and "Honest failure reporting"; issue 8.
  *
  * @module
  */
@@ -21,8 +23,6 @@ import { type Holder, LeaseBoard, type LeaseWait } from "./lease_board.ts";
 import { Holds, type RunHold } from "./holds.ts";
 import { leaseTimeoutError } from "./lease_errors.ts";
 import { keyedPid, pidAlive } from "./pid_alive.ts";
-
-export { pidAlive } from "./pid_alive.ts";
 export type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
 
 /** Longest cooldown after repeated start failures, in ms (spec: capped at 30 s). */
@@ -279,33 +279,26 @@ export class Pool {
     this.#dropDeadRuns();
     const idle = this.spec.pool.idleTimeoutMs;
     if (idle <= 0) return 0;
-    const kept = new Set<Instance>();
-    const { min } = this.spec.pool;
-    if (min > 0) {
-      const byKey = Map.groupBy(this.instances.filter((i) => !i.closed), (i) => i.key);
-      for (const group of byKey.values()) {
-        group.sort((a, b) => b.lastUsedAt - a.lastUsedAt)
-          .slice(0, this.#perKey())
-          .forEach((i) => kept.add(i));
-      }
-    }
+    // The most recently used `min` of each key are kept.
+    const byKey = Map.groupBy(this.instances.filter((i) => !i.closed), (i) => i.key);
+    const kept = new Set(
+      [...byKey.values()].flatMap((group) =>
+        group.sort((a, b) => b.lastUsedAt - a.lastUsedAt).slice(0, this.#perKey())
+      ),
+    );
     const doomed = this.instances.filter((i) =>
-      !kept.has(i) && !this.#holds.held(i) && i.active === 0 &&
-      now - i.lastUsedAt >= idle
+      !kept.has(i) && !this.#holds.held(i) && i.active === 0 && now - i.lastUsedAt >= idle
     );
     await Promise.all(doomed.map((i) => i.close("idle")));
     return doomed.length;
   }
 
   /**
-   * Starts the instances `min` asks for, for each of `keys` (spec 000,
-   * "Sharing and scope": `min` keeps warm ones): up to `min` for `global`,
-   * one for a key of any other scope (one live instance per key). The keys
-   * are those known before any call: `global`, or the named sessions of a
-   * session-scoped server; other keys are warmed by their first caller and
-   * then kept by {@linkcode Pool.reap}. Never exceeds `max`, never stops an
-   * instance to make room. Failures are recorded as usual (and their
-   * cooldown holds); a warm-up already running makes this one return.
+   * Starts the instances `min` asks for (spec 000, "Sharing and scope") for
+   * each of `keys`, the keys known before a call (decision 0009): up to `min`
+   * for `global`, one for another scope's key. Never exceeds `max` or stops
+   * an instance; failures are recorded (their cooldown holds); a warm-up
+   * already running makes this one return.
    */
   async warm(keys: string[]): Promise<void> {
     if (this.spec.pool.min < 1 || this.#warming) return;

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_POOL, type PoolSettings, type ServerSpec } from "../config/types.ts";
-import { MAX_BACKOFF_MS, PID_CHECK_MS, pidAlive, Pool } from "./pool.ts";
+import { MAX_BACKOFF_MS, PID_CHECK_MS, Pool } from "./pool.ts";
+import { pidAlive } from "./pid_alive.ts";
 import { ServerError, TimeoutError } from "../errors.ts";
 import { LeaseBoard, LeaseDeadlockError } from "./lease_board.ts";
 
