@@ -79,19 +79,34 @@ export class DaemonLostError extends McpxError {
 }
 
 /**
+ * The three bounds on a caller's wait (issue 8, "Three bounds on a caller's
+ * wait"), each named as its pool key: waiting for an instance others hold
+ * (`leaseTimeout`), starting one (`startTimeout`, or `firstStartTimeout` for a
+ * server never listed), and the tool call itself (`callTimeout`).
+ */
+export type TimeoutBound = "leaseTimeout" | "startTimeout" | "firstStartTimeout" | "callTimeout";
+
+/**
  * Something did not finish within its limit. `ms` is the limit that passed;
- * `bound` names the setting that sets it (`startTimeout`, `firstStartTimeout`,
- * `callTimeout`, …), so a caller can say which one to raise without reading
+ * `bound` says which wait it ended and `setting` what set the limit: the pool
+ * key (`leaseTimeout`, in the server's `mcpx` block or the top-level `pool`
+ * block) or the caller's own (`--timeout`), so callers act on data, never on
  * the message.
  */
 export class TimeoutError extends McpxError {
   readonly ms: number;
-  readonly bound?: string;
-  constructor(message: string, ms: number, options?: ErrorOptions & { bound?: string }) {
+  readonly bound?: TimeoutBound;
+  readonly setting?: string;
+  constructor(
+    message: string,
+    ms: number,
+    options?: ErrorOptions & { bound?: TimeoutBound; setting?: string },
+  ) {
     super("timeout", message, options);
     this.name = "TimeoutError";
     this.ms = ms;
     if (options?.bound) this.bound = options.bound;
+    if (options?.setting ?? options?.bound) this.setting = options?.setting ?? options?.bound;
   }
 }
 
@@ -104,11 +119,11 @@ export class ServerError extends McpxError {
    * Set when the server failed because a time limit passed (it did not start
    * in time): the setting that sets the limit, as on {@link TimeoutError}.
    */
-  readonly bound?: string;
+  readonly bound?: TimeoutBound;
   constructor(
     server: string,
     message: string,
-    options?: ErrorOptions & { stderrTail?: string; bound?: string },
+    options?: ErrorOptions & { stderrTail?: string; bound?: TimeoutBound },
   ) {
     super("server", message, options);
     this.name = "ServerError";
@@ -145,13 +160,21 @@ export function exitCodeOf(error: unknown): number {
 
 /**
  * Any thrown value as JSON, never with a stack: `{ code, message,
- * suggestions?, stderrTail?, bound? }`. The daemon answers failed requests
- * with it and `--json` prints it, so a machine sees one shape everywhere.
- * `bound` is the setting whose time limit passed (see {@link TimeoutError}).
+ * suggestions?, stderrTail?, ms?, bound?, setting? }` (the last three for a
+ * {@link TimeoutError}). The daemon answers failed requests with it and
+ * `--json` prints it, so a machine sees one shape everywhere.
  */
 export function errorToJson(
   error: unknown,
-): { code: string; message: string; suggestions?: string[]; stderrTail?: string; bound?: string } {
+): {
+  code: string;
+  message: string;
+  suggestions?: string[];
+  stderrTail?: string;
+  ms?: number;
+  bound?: TimeoutBound;
+  setting?: string;
+} {
   if (error instanceof McpxError) {
     const bound = error instanceof TimeoutError || error instanceof ServerError
       ? error.bound
@@ -159,6 +182,9 @@ export function errorToJson(
     return {
       code: error.code,
       message: error.message,
+      ...(error instanceof TimeoutError && error.bound
+        ? { ms: error.ms, bound: error.bound, setting: error.setting }
+        : {}),
       ...(error instanceof NotFoundError && error.suggestions.length
         ? { suggestions: error.suggestions }
         : {}),

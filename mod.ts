@@ -36,6 +36,7 @@ export {
   SHARINGS,
   type ToolFilter,
   type TransportKind,
+  type WhenFull,
 } from "./config/types.ts";
 export type {
   CachedServer,
@@ -67,6 +68,7 @@ export {
   McpxError,
   NotFoundError,
   ServerError,
+  type TimeoutBound,
   TimeoutError,
   UsageError,
 } from "./errors.ts";

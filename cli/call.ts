@@ -13,7 +13,9 @@ import type { NamespaceEntry } from "../discovery/types.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
 import { needsListing } from "../daemon/schema_cache.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
-import { McpxError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
+import { REBUILT_META, type RebuiltNote } from "../daemon/rebuilt_note.ts";
+import { VERSION } from "../version.ts";
 
 export async function run(
   ctx: CliContext,
@@ -61,33 +63,49 @@ export async function run(
     tool = entry.tool;
   }
 
-  const note = sessionNote(
-    ctx,
-    (await ctx.config()).servers.find((s) => s.namespace === namespace),
-  );
+  const server = (await ctx.config()).servers.find((s) => s.namespace === namespace);
+  const note = sessionNote(ctx, server);
   if (note) ctx.io.err(`note: ${note}\n`);
 
+  // An exclusive server may be held by another caller: say what this call waits for.
+  const watch = server?.pool.sharing === "exclusive" ? new AbortController() : undefined;
+  const notify = watch ? crypto.randomUUID() : undefined;
+  if (watch) {
+    const { watchLeaseWaits } = await import("../client/lease_waits.ts");
+    watchLeaseWaits(
+      await ctx.existingDaemonSocket(),
+      notify!,
+      (line) => ctx.io.err(`note: ${line}\n`),
+      { signal: watch.signal, version: VERSION },
+    );
+  }
   let result: CallResult;
   try {
     result = await ctx.request<CallResult>("call", {
       namespace,
       tool,
       arguments: args,
-      ...(timeoutMs ? { timeoutMs } : {}),
+      // The daemon names the limit that passed: this call's own when given.
+      ...(timeoutMs ? { timeoutMs, timeoutSetting: "--timeout" } : {}),
+      ...(notify ? { notify } : {}),
     });
-  } catch (error) {
-    // The daemon names the server's setting; the limit was this call's own.
-    if (timeoutMs && error instanceof McpxError) {
-      error.message = error.message.replace("(callTimeout)", "(--timeout)");
-    }
-    throw error;
+  } finally {
+    watch?.abort();
   }
-  const rebuilt = (result as { _meta?: Record<string, { session?: string }> })._meta
-    ?.["mcpx/session-rebuilt"];
+  const rebuilt = (result as { _meta?: Record<string, unknown> })._meta?.[REBUILT_META] as
+    | RebuiltNote
+    | undefined;
   if (rebuilt) {
+    const why = rebuilt.why === "evicted"
+      ? `its idle instance was stopped to make room for another session (max ${
+        server?.pool.max ?? "?"
+      } instances)`
+      : "the daemon restarted or it was stopped";
     ctx.io.err(
-      `note: session ${rebuilt.session} had no live ${namespace} instance (the daemon restarted ` +
-        `or it was stopped); a new one was started and its earlier state is gone\n`,
+      `note: session ${
+        rebuilt.session ?? rebuilt.key
+      } had no live ${namespace} instance (${why}); ` +
+        `a new one was started and its earlier state is gone\n`,
     );
   }
   if (options.raw || await ctx.json()) {

@@ -16,6 +16,7 @@ import {
   McpxError,
   NotFoundError,
   ServerError,
+  type TimeoutBound,
   TimeoutError,
 } from "../errors.ts";
 import {
@@ -147,7 +148,10 @@ function fromWire(error: WireErrorBody): McpxError {
         bound: error.bound,
       });
     case "timeout":
-      return new TimeoutError(error.message, 0, { bound: error.bound });
+      return new TimeoutError(error.message, error.ms ?? 0, {
+        ...(error.bound ? { bound: error.bound } : {}),
+        ...(error.setting ? { setting: error.setting } : {}),
+      });
     default:
       return new McpxError(error.code, error.message);
   }

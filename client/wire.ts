@@ -53,8 +53,12 @@ export interface WireErrorBody {
   message: string;
   suggestions?: string[];
   stderrTail?: string;
-  /** The setting whose time limit passed (errors.ts `TimeoutError.bound`). */
+  /** A timeout's limit, in ms (errors.ts `TimeoutError.ms`). */
+  ms?: number;
+  /** The bound whose time limit passed (errors.ts `TimeoutError.bound`). */
   bound?: string;
+  /** The setting that sets that limit (errors.ts `TimeoutError.setting`). */
+  setting?: string;
 }
 
 /** The JSON body of every answer. */

@@ -1,6 +1,7 @@
 /**
  * Reading pool keys (sharing, scope, max, min, idleTimeout, callTimeout,
- * startTimeout, firstStartTimeout) from a top-level `pool` block or a server's `mcpx` block.
+ * startTimeout, firstStartTimeout, leaseTimeout, whenFull) from a top-level `pool` block or a
+ * server's `mcpx` block.
  * Private to config/.
  *
  * Source: spec 000, "Sharing and scope" and "Configuration" (a top-level pool
@@ -10,7 +11,15 @@
  */
 
 import { DURATION_FORMS, durationLimit, parseDuration } from "./duration.ts";
-import { type PoolSettings, type Scope, SCOPES, type Sharing, SHARINGS } from "./types.ts";
+import {
+  type PoolSettings,
+  type Scope,
+  SCOPES,
+  type Sharing,
+  SHARINGS,
+  WHEN_FULLS,
+  type WhenFull,
+} from "./types.ts";
 import { describeValue } from "./_describe.ts";
 import type { JsonPath, Problems } from "./_problems.ts";
 import { didYouMean } from "./_suggest.ts";
@@ -25,6 +34,8 @@ export const POOL_KEYS: readonly string[] = [
   "callTimeout",
   "startTimeout",
   "firstStartTimeout",
+  "leaseTimeout",
+  "whenFull",
 ];
 
 const DURATIONS = {
@@ -32,6 +43,7 @@ const DURATIONS = {
   callTimeout: "callTimeoutMs",
   startTimeout: "startTimeoutMs",
   firstStartTimeout: "firstStartTimeoutMs",
+  leaseTimeout: "leaseTimeoutMs",
 } as const;
 
 /**
@@ -95,6 +107,19 @@ export function readPoolKeys(
         [...path, "min"],
         `must be a whole number ≥ 0, got ${describeValue(v)}; set how many instances to keep ` +
           `warm, e.g. 0`,
+      );
+    }
+  }
+  if (has("whenFull")) {
+    const v = block.whenFull;
+    if (typeof v === "string" && (WHEN_FULLS as readonly string[]).includes(v)) {
+      out.whenFull = v as WhenFull;
+    } else {
+      problems.add(
+        [...path, "whenFull"],
+        `must be "evict-idle" or "wait", got ${describeValue(v)}${
+          typeof v === "string" ? didYouMean(v, WHEN_FULLS) : ""
+        }; "evict-idle" makes room by stopping the least recently used idle instance`,
       );
     }
   }

@@ -147,6 +147,14 @@ function isServerSpec(s: unknown): boolean {
       s[k] === undefined || typeof s[k] === "string"
     ) &&
     isObject(pool) && typeof pool.sharing === "string" && typeof pool.scope === "string" &&
-    ["max", "min", "idleTimeoutMs", "callTimeoutMs", "startTimeoutMs", "firstStartTimeoutMs"]
-      .every((k) => typeof pool[k] === "number");
+    typeof pool.whenFull === "string" &&
+    [
+      "max",
+      "min",
+      "idleTimeoutMs",
+      "callTimeoutMs",
+      "startTimeoutMs",
+      "firstStartTimeoutMs",
+      "leaseTimeoutMs",
+    ].every((k) => typeof pool[k] === "number");
 }

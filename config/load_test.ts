@@ -237,6 +237,16 @@ Deno.test("parseConfig() rejects broken configs naming file, path, value and fix
       parts: ["pool.scope", '"everywhere"', "pick"],
     },
     {
+      name: "bad whenFull in the pool block",
+      text: `{ "pool": { "whenFull": "evict_idle" }, "mcpServers": {} }`,
+      parts: ["pool.whenFull", '"evict_idle"', "did you mean `evict-idle`", "makes room"],
+    },
+    {
+      name: "bad leaseTimeout in a server's block",
+      text: fsMcpx(`{ "leaseTimeout": "soon" }`),
+      parts: ["mcpServers.fs.mcpx.leaseTimeout", '"soon"', "duration"],
+    },
+    {
       name: "pool min above a server's max",
       text:
         `{ "pool": { "min": 2 }, "mcpServers": { "fs": { "command": "x", "mcpx": { "max": 1 } } } }`,
@@ -370,7 +380,7 @@ Deno.test("parseConfig() accepts what other hosts write", async (t) => {
         "toolTags": { "read_file": ["read"] }, "tools": ["read_*", "/^list/i"],
         "excludeTools": ["delete_*"], "sharing": "exclusive", "scope": "session",
         "max": 4, "min": 1, "idleTimeout": "5m", "callTimeout": 90000, "startTimeout": "10s",
-        "firstStartTimeout": "10m"
+        "firstStartTimeout": "10m", "leaseTimeout": "5s", "whenFull": "wait"
       }`),
       FILE,
       {},
@@ -390,6 +400,8 @@ Deno.test("parseConfig() accepts what other hosts write", async (t) => {
       callTimeoutMs: 90_000,
       startTimeoutMs: 10_000,
       firstStartTimeoutMs: 600_000,
+      leaseTimeoutMs: 5_000,
+      whenFull: "wait",
     });
   });
 

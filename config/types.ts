@@ -27,6 +27,16 @@ export type Scope =
   | "call"
   | "pid";
 
+/**
+ * What a pool at `max` does when a caller with a new key needs an instance:
+ * stop the least recently used instance nobody holds (`evict-idle`), or wait
+ * for one to be released or reaped (`wait`). Issue 8, "A full pool makes room".
+ */
+export type WhenFull = "evict-idle" | "wait";
+
+/** Every `whenFull` value, default first. */
+export const WHEN_FULLS: readonly WhenFull[] = ["evict-idle", "wait"];
+
 /** Every sharing value, in documentation order. */
 export const SHARINGS: readonly Sharing[] = ["shared", "exclusive"];
 
@@ -62,6 +72,14 @@ export interface PoolSettings {
    * (`npx -y`, `uvx`) downloading it. The larger of this and `startTimeoutMs` applies.
    */
   firstStartTimeoutMs: number;
+  /**
+   * The longest a caller waits for an instance others hold (an exclusive
+   * instance's holder, or a free slot of a pool at `max`), in ms; the start
+   * of an instance is bounded by `startTimeoutMs` instead. 0: do not wait.
+   */
+  leaseTimeoutMs: number;
+  /** What a pool at `max` does for a caller with a new key ({@link WhenFull}). */
+  whenFull: WhenFull;
 }
 
 /** The pool defaults that describe a stateless server: one shared global process. */
@@ -74,6 +92,8 @@ export const DEFAULT_POOL: Readonly<PoolSettings> = {
   callTimeoutMs: 60_000,
   startTimeoutMs: 30_000,
   firstStartTimeoutMs: 5 * 60_000,
+  leaseTimeoutMs: 30_000,
+  whenFull: "evict-idle",
 };
 
 /**

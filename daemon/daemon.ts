@@ -8,13 +8,17 @@
 
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
-import { McpxError, NotFoundError, ServerError, UsageError } from "../errors.ts";
+import { McpxError, NotFoundError, ServerError, TimeoutError, UsageError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
 import { dirname } from "../config/posix_path.ts";
 import { describe, type Instance, SessionLostError } from "./instance.ts";
-import { pidAlive, Pool } from "./pool.ts";
+import { Pool } from "./pool.ts";
+import { pidAlive } from "./pid_alive.ts";
+import { LeaseBoard, type LeaseWait } from "./lease_board.ts";
+import { budgetSpentError, callTimeoutError, sessionOfKey } from "./lease_errors.ts";
+import { type RebuiltWhy, withRebuiltNote } from "./rebuilt_note.ts";
 import type { CallerContext } from "./scope_key.ts";
 import {
   emptySchemaCache,
@@ -65,6 +69,20 @@ export interface SessionRow extends NamedSession {
 
 export type { StatusRow } from "./status_row.ts";
 
+/** How one call is bounded by its caller. */
+export interface CallOptions {
+  /**
+   * The caller's own limit on the wait for an instance and the call
+   * together, in ms (a start is not counted); replaces `callTimeout`.
+   */
+  timeoutMs?: number;
+  /** What set `timeoutMs`, as errors name it (default `--timeout`). */
+  timeoutSetting?: string;
+  signal?: AbortSignal;
+}
+
+export { REBUILT_META } from "./rebuilt_note.ts";
+
 /** The daemon for one configuration. */
 export class Daemon {
   readonly config: LoadedConfig;
@@ -97,8 +115,12 @@ export class Daemon {
   #exitRecords = new Set<Promise<void>>();
   /** Why an instance stopped when the instance's own reason is not the whole story. */
   #why = new WeakMap<Instance, string>();
-  /** Instances that replace a named session's earlier one, not yet reported to a call. */
-  #rebuilt = new WeakSet<Instance>();
+  /** Instances that replace a session's earlier one, not yet reported to a call, with why. */
+  #rebuilt = new WeakMap<Instance, RebuiltWhy>();
+  /** `<poolId>\0<key>` of instances stopped to make room, whose key's next instance is a rebuild. */
+  #evictedKeys = new Set<string>();
+  /** Every lease wait of every pool (daemon/lease_board.ts). */
+  readonly leases = new LeaseBoard();
   /** Named sessions (daemon/sessions.ts). */
   readonly sessions: SessionStore;
   /** Server starts in progress (the `starting` operation). */
@@ -169,7 +191,17 @@ export class Daemon {
                 { server: spec.name, localId: instance.id, pid, key: instance.key },
                 { span: this.#spans.get(instance) ?? daemonSpan() },
               ),
-          }),
+            keep: (key) => this.#keepKey(key),
+            evicted: (instance, forKey) => this.#evicted(instance, forKey),
+            runGone: (instance, run, pid) =>
+              log(
+                "info",
+                "lease.run-gone",
+                "run {run} (pid {pid}) is gone, so its hold on {server} ({key}) is dropped",
+                { server: spec.name, localId: instance.id, run, pid, key: instance.key },
+                { span: this.#spans.get(instance) ?? daemonSpan() },
+              ),
+          }, this.leases),
         );
       }
     }
@@ -212,8 +244,16 @@ export class Daemon {
 
   /**
    * Calls `namespace.tool`. `tool` may be the real name or its identifier.
+   *
+   * Three bounds (issue 8, "Three bounds on a caller's wait"): the wait for
+   * an instance others hold (`leaseTimeout`), a start (`startTimeout`, not
+   * counted against the caller's limit), and the call (`callTimeout`).
+   * `options.timeoutMs`, the caller's own limit (`--timeout`), covers the
+   * wait and the call together: the call gets what the wait left.
+   *
    * @returns The MCP `CallToolResult`.
-   * @throws {NotFoundError}, {ServerError}, {TimeoutError}.
+   * @throws {NotFoundError}, {ServerError}, {TimeoutError} with `bound` and
+   *   `setting` saying which limit passed, {LeaseDeadlockError}.
    */
   async call(
     namespace: string,
@@ -267,9 +307,20 @@ export class Daemon {
       bytesIn: jsonBytes(args),
     };
     const asked = performance.now();
+    const own = options.timeoutMs;
+    // A script passes its call's `timeoutMs` option; `mcpx call` names its `--timeout`.
+    const ownSetting = options.timeoutSetting ?? (ctx.run ? "timeoutMs" : "--timeout");
     let lease;
     try {
-      lease = await pool.lease(ctx, options.signal, options.timeoutMs);
+      lease = await pool.lease(ctx, {
+        signal: options.signal,
+        waitMs: own,
+        waitSetting: ownSetting,
+      });
+      if (own !== undefined && own - lease.waitedMs < 1) {
+        lease.release();
+        throw budgetSpentError(pool.spec, lease.instance.key, lease.waitedMs, own, ownSetting);
+      }
     } catch (error) {
       // No instance: the call hangs off the daemon, and ends here.
       const leaseMs = elapsed(asked);
@@ -304,13 +355,31 @@ export class Daemon {
     const started = performance.now();
     let result: unknown;
     let failure: unknown;
+    // The caller's limit covers the wait and the call: the call gets what is left.
+    const callMs = own !== undefined ? own - lease.waitedMs : pool.spec.pool.callTimeoutMs;
     try {
-      result = await lease.instance.callTool(realName, args, options);
-      if (this.#rebuilt.delete(lease.instance)) result = withRebuiltNote(result, lease.instance);
+      result = await lease.instance.callTool(realName, args, {
+        timeoutMs: callMs,
+        signal: options.signal,
+      });
+      const rebuilt = this.#rebuilt.get(lease.instance);
+      if (rebuilt) {
+        this.#rebuilt.delete(lease.instance);
+        result = withRebuiltNote(result, lease.instance, rebuilt);
+      }
       return result;
     } catch (error) {
-      failure = error;
-      throw error;
+      failure = error instanceof TimeoutError
+        ? callTimeoutError(
+          pool.spec,
+          lease.instance.key,
+          realName,
+          callMs,
+          own !== undefined ? ownSetting : undefined,
+          error,
+        )
+        : error;
+      throw failure;
     } finally {
       lease.release();
       const ms = elapsed(started);
@@ -449,6 +518,34 @@ export class Daemon {
   }
 
   /**
+   * Ends a script run's holds: every exclusive instance run `run` held
+   * between its calls is free for others again (issue 8, "a run is one
+   * caller"). The script runner calls it when the run ends; a run whose
+   * `mcpx run` was killed loses its holds when the daemon sees its pid gone.
+   * @returns How many holds were dropped.
+   */
+  endRun(run: string): number {
+    let count = 0;
+    for (const pool of this.#pools.values()) count += pool.releaseRun(run);
+    if (count) {
+      log("info", "lease.run-end", "run {run} ended: {count} exclusive instances are free", {
+        run,
+        count,
+      });
+    }
+    return count;
+  }
+
+  /**
+   * The lease waits reported under `token` (a run id, or the `notify` token
+   * of a call) with an id above `after`: at once when there are some, else
+   * when one begins, or `[]` after `holdMs` (at most 60 s).
+   */
+  waits(token: string, after: number, holdMs: number, signal?: AbortSignal): Promise<LeaseWait[]> {
+    return this.leases.poll(token, after, Math.min(Math.max(0, holdMs), 60_000), signal);
+  }
+
+  /**
    * Makes a named session (`mcpx session new`).
    * @param name Default: a fresh 8-character name.
    * @param ttlMs End it after this long without a call; absent: never.
@@ -468,6 +565,8 @@ export class Daemon {
       session: session.name,
       ...(ttlMs ? { ttlMs } : {}),
     });
+    // A new key known in advance: `min` warms its instances.
+    void this.warm();
     return { ...session, live: [] };
   }
 
@@ -512,6 +611,8 @@ export class Daemon {
       this.sessions.delete(session.name);
     }
     for (const pool of this.#pools.values()) n += await pool.reap(now);
+    // `min` instances that exited (crash, restart, ended session) come back.
+    void this.warm();
     return n;
   }
 
@@ -535,13 +636,27 @@ export class Daemon {
     return min;
   }
 
-  /** Flushes the schema cache and stops every instance (process groups included). */
-  /** Starts the instances each pool's `min` keeps warm, in the background of the caller. */
+  /**
+   * Starts the instances each pool's `min` keeps warm, for every key known
+   * before a call: `global`, and each named session of a session-scoped
+   * server (as `session:<name>`). Pools with `min` 0 start nothing.
+   */
   async warm(): Promise<void> {
-    await Promise.all([...this.#pools.values()].map((pool) => pool.warm()));
+    const named = this.sessions.list().map((s) => `session:${s.name}`);
+    await Promise.all([...this.#pools.values()].map((pool) => {
+      const { scope } = pool.spec.pool;
+      const keys = scope === "global"
+        ? ["global"]
+        : scope === "session" || scope === "parent-session"
+        ? named
+        : [];
+      return pool.warm(keys);
+    }));
   }
 
+  /** Flushes the schema cache and stops every instance (process groups included). */
   async shutdown(): Promise<void> {
+    this.leases.close();
     await this.#cacheWrite;
     await Promise.all([...this.#pools.values()].map((p) => p.stop("stop")));
     await Promise.all(this.#exitRecords);
@@ -588,7 +703,8 @@ export class Daemon {
     const ctx: CallerContext = {};
     const asked = performance.now();
     try {
-      const lease = await pool.lease(ctx);
+      // Listing is not a caller: it waits for a call in flight, not for a run's whole hold.
+      const lease = await pool.lease(ctx, { ignoreRunHolds: true });
       try {
         const { tools, skipped } = await lease.instance.listTools();
         const span = this.#spans.get(lease.instance) ?? daemonSpan();
@@ -682,9 +798,12 @@ export class Daemon {
       startMs: Date.now() - instance.startedAt,
     }, { span, parent: daemonSpan() });
     const named = sessionOfKey(instance.key);
-    if (named && this.sessions.get(named) && this.sessions.served(named, spec.namespace)) {
+    if (this.#evictedKeys.delete(`${spec.poolId}\0${instance.key}`)) {
+      // Its earlier instance was stopped to make room for another key (#evicted).
+      this.#rebuilt.set(instance, "evicted");
+    } else if (named && this.sessions.get(named) && this.sessions.served(named, spec.namespace)) {
       // The session had an instance here before (an earlier daemon, a restart, a reap).
-      this.#rebuilt.add(instance);
+      this.#rebuilt.set(instance, "rebuilt");
       log(
         "info",
         "session.rebuild",
@@ -727,6 +846,35 @@ export class Daemon {
     );
   }
 
+  /** Whether `key`'s instance must not be stopped to make room: a named session within its ttl. */
+  #keepKey(key: string): boolean {
+    const name = sessionOfKey(key);
+    if (!name || !this.sessions.get(name)) return false;
+    return !this.sessions.expired().some((s) => s.name === name);
+  }
+
+  /** An idle instance is stopped to make room in a full pool: logged, and its key's next call told. */
+  #evicted(instance: Instance, forKey: string): void {
+    this.#why.set(instance, "evicted");
+    if (!instance.key.startsWith("call:")) {
+      this.#evictedKeys.add(`${instance.spec.poolId}\0${instance.key}`);
+    }
+    log(
+      "info",
+      "pool.evict",
+      "{server} is at max {max}: its least recently used idle instance ({key}) stops to make room for {forKey}",
+      {
+        server: instance.spec.name,
+        max: instance.spec.pool.max,
+        localId: instance.id,
+        key: instance.key,
+        forKey,
+        idleMs: Date.now() - instance.lastUsedAt,
+      },
+      { span: this.#spans.get(instance) ?? daemonSpan() },
+    );
+  }
+
   #exited(instance: Instance): void {
     const span = this.#spans.get(instance) ?? daemonSpan();
     const record = instance.exitSettled().then(() => {
@@ -755,31 +903,6 @@ function unavailableError(spec: ServerSpec): McpxError {
 
 /** How many non-JSON stdout lines of one instance reach the log (`server.stdout`). */
 const STRAY_LINES_LOGGED = 20;
-
-/** The session a `session:<k>` or `parent-session:<k>` key belongs to, else undefined. */
-function sessionOfKey(key: string): string | undefined {
-  const match = /^(?:parent-)?session:(.+)$/.exec(key);
-  return match?.[1];
-}
-
-/**
- * The result with a note in its `_meta` that this call's instance replaces
- * the named session's earlier one (whose state is gone), for the CLI to show.
- */
-function withRebuiltNote(result: unknown, instance: Instance): unknown {
-  if (typeof result !== "object" || result === null) return result;
-  const r = result as { _meta?: Record<string, unknown> };
-  return {
-    ...r,
-    _meta: {
-      ...r._meta,
-      [REBUILT_META]: { session: sessionOfKey(instance.key), server: instance.spec.name },
-    },
-  };
-}
-
-/** The `_meta` key of a call result whose named session's instance was rebuilt. */
-export const REBUILT_META = "mcpx/session-rebuilt";
 
 async function addDeclarations(tools: CachedTool[]): Promise<void> {
   try {

@@ -49,6 +49,10 @@ const callerSchema = {
     description:
       "the caller's MCPX_TRACE_IDS as written: each pair lands on its records as id.<key>",
   },
+  notify: {
+    type: "string",
+    description: "a token under which this call's lease waits are reported (see waits)",
+  },
 };
 
 /** The operations, keyed by name (the route is `POST /v1/<name>`). */
@@ -103,7 +107,15 @@ export const OPERATIONS: Record<string, Operation> = {
         namespace: { type: "string" },
         tool: { type: "string" },
         arguments: { type: "object" },
-        timeoutMs: { type: "integer", minimum: 1 },
+        timeoutMs: {
+          type: "integer",
+          minimum: 1,
+          description: "the caller's limit on the wait for an instance and the call together, ms",
+        },
+        timeoutSetting: {
+          type: "string",
+          description: "what set timeoutMs, as errors name it (default --timeout)",
+        },
         trace: {
           type: "boolean",
           description:
@@ -120,10 +132,49 @@ export const OPERATIONS: Record<string, Operation> = {
         caller(p),
         {
           timeoutMs: typeof p.timeoutMs === "number" ? p.timeoutMs : undefined,
+          ...(typeof p.timeoutSetting === "string" && p.timeoutSetting
+            ? { timeoutSetting: p.timeoutSetting }
+            : {}),
           signal,
           ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
         },
       ),
+  },
+  endRun: {
+    description:
+      "a script run ended: the exclusive instances it held between its calls are free again",
+    readOnly: false,
+    destructive: false,
+    params: {
+      type: "object",
+      required: ["run"],
+      properties: { run: { type: "string", description: "the run id (MCPX_RUN)" } },
+    },
+    handler: (d, p) => Promise.resolve({ released: d.endRun(str(p, "run")) }),
+  },
+  waits: {
+    description:
+      "long-poll: the lease waits (a call waiting for an instance others hold) reported under a token, " +
+      "answered as soon as there is one, else [] after holdMs",
+    readOnly: true,
+    destructive: false,
+    params: {
+      type: "object",
+      required: ["token"],
+      properties: {
+        token: { type: "string", description: "a run id, or the notify token of a call" },
+        after: { type: "integer", description: "only waits with a higher id (the last one seen)" },
+        holdMs: { type: "integer", minimum: 0, description: "how long to hold the request, ms" },
+      },
+    },
+    handler: async (d, p, signal) => ({
+      waits: await d.waits(
+        str(p, "token"),
+        typeof p.after === "number" ? p.after : 0,
+        typeof p.holdMs === "number" ? p.holdMs : 20_000,
+        signal,
+      ),
+    }),
   },
   list: {
     description: "list tools of servers (all, or named) and write the schema cache",
@@ -264,5 +315,6 @@ function caller(p: Record<string, unknown>): CallerContext {
     gitDir: typeof p.gitDir === "string" && p.gitDir ? p.gitDir : undefined,
     gitWorkTree: typeof p.gitWorkTree === "string" && p.gitWorkTree ? p.gitWorkTree : undefined,
     run: typeof p.run === "string" && p.run ? p.run : undefined,
+    notify: typeof p.notify === "string" && p.notify ? p.notify : undefined,
   };
 }

@@ -5,18 +5,25 @@
  * process or how it is handed out, see config/pool_id.ts). Inside a pool an
  * instance serves one scope key (`global`, `session:<id>`, `cwd:<dir>`, …);
  * `shared` instances serve every caller with that key at once, `exclusive`
- * ones one lease at a time. `max` bounds live instances per pool.
- * Spec 000, "Sharing and scope" and "Honest failure reporting".
+ * ones one lease at a time (a script run holds one from its first call to
+ * its end: daemon/holds.ts). `max` bounds live instances per pool; a full
+ * pool makes room by stopping its least recently used idle instance.
+ * Spec 000, "Sharing and scope" and "Honest failure reporting"; issue 8.
  *
  * @module
  */
 
-import process from "node:process";
 import type { ServerSpec } from "../config/types.ts";
-import { ServerError, TimeoutError } from "../errors.ts";
+import { ServerError } from "../errors.ts";
 import { Instance, type StartOptions, type StopReason } from "./instance.ts";
+import type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
 import { scopeKey } from "./scope_key.ts";
 import type { CallerContext } from "./scope_key.ts";
+import { type Holder, LeaseBoard, type LeaseWait } from "./lease_board.ts";
+import { Holds, type RunHold } from "./holds.ts";
+import { leaseTimeoutError } from "./lease_errors.ts";
+import { keyedPid, pidAlive } from "./pid_alive.ts";
+export type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
 
 /** Longest cooldown after repeated start failures, in ms (spec: capped at 30 s). */
 export const MAX_BACKOFF_MS = 30_000;
@@ -24,39 +31,8 @@ export const MAX_BACKOFF_MS = 30_000;
 export const FIRST_BACKOFF_MS = 1_000;
 /** How often the pids of `pid:`-keyed instances are checked, in ms. */
 export const PID_CHECK_MS = 1_000;
-
-/** A held instance. Release it with `release()` or `await using`. */
-export interface Lease extends AsyncDisposable {
-  readonly instance: Instance;
-  /** How long the caller waited for a slot held by others, in ms (0: none was full). */
-  readonly waitedMs: number;
-  release(): void;
-}
-
-/** What the pool tells its owner. */
-export interface PoolHooks {
-  /** An instance finished `initialize`. */
-  started?(instance: Instance): void;
-  /** An instance is gone (any reason). */
-  exited?(instance: Instance): void;
-  /** Starting an instance for `key` failed; `count` failures in a row so far. */
-  failed?(error: ServerError, key: string, count: number): void;
-  /** The process a `pid:` key names is gone; `instance` is being stopped. */
-  pidExited?(instance: Instance, pid: number): void;
-  /**
-   * How to start an instance for `key` (its start allowance, where it is
-   * shown while it starts): the owner knows whether the server was ever listed.
-   */
-  startOptions?(key: string): StartOptions;
-}
-
-/** Start failures seen by a pool, for backoff and `mcpx status`. */
-export interface StartFailure {
-  count: number;
-  /** Epoch ms before which no start is attempted. */
-  retryAt: number;
-  error: ServerError;
-}
+/** How often a caller waiting for a run's instance checks that the run's process lives, in ms. */
+export const RUN_CHECK_MS = 1_000;
 
 /** Instances of one server. */
 export class Pool {
@@ -66,20 +42,40 @@ export class Pool {
   #hooks: PoolHooks;
   #instances = new Set<Instance>();
   #starting = new Map<string, Promise<Instance>>();
-  #holders = new Map<Instance, number>();
+  /** Leases in use, and exclusive instances runs keep between their calls (daemon/holds.ts). */
+  #holds = new Holds<Instance>();
   #waiters: (() => void)[] = [];
   /** Instances to stop when their last holder releases them (`end`), with the reason. */
   #ending = new Map<Instance, StopReason>();
+  /** Instances being stopped to make room for another key. */
+  #evicting = new Set<Instance>();
+  /**
+   * Instances just started, until the caller that started them resumes:
+   * never stopped to make room meanwhile (another waiter wakes first).
+   */
+  #unclaimed = new Set<Instance>();
+  #board: LeaseBoard;
+  #warming = false;
   /** The pending pid check, while some instance is keyed by a pid. */
   #pidCheck?: ReturnType<typeof setTimeout>;
   /** The last start failure, cleared by a successful start. */
   failure?: StartFailure;
 
-  constructor(spec: ServerSpec, env: Record<string, string>, hooks: PoolHooks = {}) {
+  /**
+   * @param board Where waits are posted; the daemon passes its one board so
+   *   waits across pools are seen together.
+   */
+  constructor(
+    spec: ServerSpec,
+    env: Record<string, string>,
+    hooks: PoolHooks = {},
+    board: LeaseBoard = new LeaseBoard(),
+  ) {
     this.id = spec.poolId;
     this.spec = spec;
     this.#env = env;
     this.#hooks = hooks;
+    this.#board = board;
   }
 
   /** Live instances, oldest first. */
@@ -87,77 +83,118 @@ export class Pool {
     return [...this.#instances];
   }
 
-  /** How many callers hold `instance` now. */
+  /** How many leases are held on `instance` now. */
   holders(instance: Instance): number {
-    return this.#holders.get(instance) ?? 0;
+    return this.#holds.leases(instance);
+  }
+
+  /** The run holding exclusive `instance` between its calls, if any. */
+  runHold(instance: Instance): Readonly<RunHold> | undefined {
+    return this.#holds.run(instance);
   }
 
   /**
    * Leases an instance for the caller's scope key, starting one when none
-   * fits. Waits for a free slot up to `startTimeoutMs` (or `waitMs`, when
-   * shorter: a call's own timeout) when `max` is reached (or, for an
-   * exclusive server, every instance for the key is held).
+   * fits. The start is bounded by `startTimeout` (in Instance.start); the
+   * wait for an instance others hold by `leaseTimeout`, or `options.waitMs`
+   * when shorter. A pool at `max` asked for a new key stops its least
+   * recently used idle instance first (`whenFull: "evict-idle"`), unless
+   * `keep` protects it. An exclusive instance is held by a script run from
+   * its first lease until {@linkcode Pool.releaseRun}.
    *
    * @throws {ServerError} when the server fails to start (or is cooling
-   *   down after failures); {TimeoutError} naming the server, key and limit
-   *   when no instance frees up in time.
+   *   down after failures); {TimeoutError} (`bound: "leaseTimeout"`) naming
+   *   the server, key, holders and what raises the limit when no instance
+   *   frees up in time; {LeaseDeadlockError} when a run would wait for a run
+   *   that waits for it.
    */
-  async lease(ctx: CallerContext, signal?: AbortSignal, waitMs?: number): Promise<Lease> {
+  async lease(ctx: CallerContext, options: LeaseOptions = {}): Promise<Lease> {
+    const { signal } = options;
     const key = scopeKey(this.spec.pool.scope, ctx, this.spec.name);
-    const limit = Math.min(this.spec.pool.startTimeoutMs, waitMs ?? Infinity);
-    const deadline = Date.now() + limit;
+    const ownLimit = options.waitMs !== undefined && options.waitMs < this.spec.pool.leaseTimeoutMs;
+    const limit = ownLimit ? options.waitMs! : this.spec.pool.leaseTimeoutMs;
+    const setting = ownLimit ? options.waitSetting ?? "--timeout" : "leaseTimeout";
+    const { sharing, scope, max } = this.spec.pool;
     let waited = 0;
-    while (true) {
-      signal?.throwIfAborted();
-      const instance = this.#free(key);
-      if (instance) return this.#hold(instance, waited);
-      // A keyed scope has one live instance per key (spec 000, "Sharing and
-      // scope"): a second caller of a session waits for that session's
-      // process rather than getting a second browser. Only `global` may run
-      // several instances of its one key, up to `max`.
-      const keyTaken = this.spec.pool.scope !== "global" && this.#hasKey(key);
-      if (!keyTaken && this.#instances.size + this.#starting.size < this.spec.pool.max) {
-        const started = await this.#start(key);
-        if (this.spec.pool.sharing === "shared" || !this.#holders.get(started)) {
-          return this.#hold(started, waited);
+    let wait: LeaseWait | undefined;
+    try {
+      while (true) {
+        signal?.throwIfAborted();
+        const instance = this.#free(key, ctx, options.ignoreRunHolds);
+        if (instance) return this.#hold(instance, ctx, waited);
+        // A keyed scope has one live instance per key (spec 000, "Sharing and
+        // scope"): a second caller of a session waits for that session's
+        // process rather than getting a second browser. Only `global` may run
+        // several instances of its one key, up to `max`.
+        const keyTaken = scope !== "global" && this.#hasKey(key);
+        if (!keyTaken && this.#room()) {
+          const started = await this.#start(key);
+          this.#unclaimed.delete(started);
+          if (sharing === "shared" || this.#holds.available(started, ctx, options.ignoreRunHolds)) {
+            return this.#hold(started, ctx, waited);
+          }
+          continue;
         }
-        continue;
+        if (!keyTaken && this.spec.pool.whenFull === "evict-idle") {
+          const victim = this.#victim();
+          if (victim) {
+            await this.#evict(victim, key);
+            continue;
+          }
+        }
+        const pending = this.#starting.get(key);
+        if (pending && sharing === "shared") return this.#hold(await pending, ctx, waited);
+        const holders = this.#holdersFor(keyTaken ? key : undefined);
+        const remaining = limit - waited;
+        if (remaining <= 0) {
+          const inUse = this.instances.map((i) => ({
+            key: i.key,
+            holders: this.#holds.holdersOf(i),
+            lastUsedAt: i.lastUsedAt,
+          }));
+          throw leaseTimeoutError(this.spec, key, limit, setting, inUse, !keyTaken);
+        }
+        // A run waiting behind its own other call is told nothing: it waits for itself.
+        const token = holders.some((h) => !ctx.run || h.run !== ctx.run)
+          ? ctx.notify ?? ctx.run
+          : undefined;
+        wait = this.#board.post({
+          ...(token ? { token } : {}),
+          ...(ctx.run ? { run: ctx.run } : {}),
+          ...(ctx.pid ? { pid: ctx.pid } : {}),
+          namespace: this.spec.namespace,
+          server: this.spec.name,
+          key,
+          since: wait?.since ?? Date.now(),
+          limitMs: limit,
+          setting,
+          holders,
+          ...(keyTaken ? {} : { full: { max } }),
+        }, wait);
+        // A run's hold ends when its process does: look again now and then.
+        const poll = holders.some((h) => h.run) ? Math.min(remaining, RUN_CHECK_MS) : remaining;
+        const before = Date.now();
+        await this.#waitForChange(poll, signal);
+        waited += Date.now() - before;
       }
-      const pending = this.#starting.get(key);
-      if (pending && this.spec.pool.sharing === "shared") {
-        return this.#hold(await pending, waited);
-      }
-      const before = Date.now();
-      const changed = await this.#waitForChange(deadline, signal);
-      waited += Date.now() - before;
-      if (!changed) throw this.#busyError(key, limit);
+    } finally {
+      this.#board.remove(wait);
     }
   }
 
-  /** The error for a caller that found every slot taken: which keys hold them, and what to do. */
-  #busyError(key: string, waitedMs: number): TimeoutError {
-    const { max, sharing } = this.spec.pool;
-    const now = Date.now();
-    const holders = this.instances.map((i) => {
-      const held = this.holders(i);
-      return `${i.key} (${
-        held ? `held by ${held}` : `idle ${Math.round((now - i.lastUsedAt) / 1000)}s`
-      })`;
-    });
-    const noSession = key.startsWith("call:") && this.spec.pool.scope !== "call"
-      ? ` No session was given, so this call could not share one: pass --session <key> or set MCPX_SESSION_ID.`
-      : "";
-    return new TimeoutError(
-      `server "${this.spec.name}": no instance for key ${key} became free within ${waitedMs} ms ` +
-        `(max ${max} instance${max === 1 ? "" : "s"}, sharing ${sharing}; in use: ${
-          holders.join(", ") || "none"
-        }). ` +
-        `Raise mcpx.max for this server, or free one with \`mcpx restart ${this.spec.namespace}\`.${noSession}`,
-      waitedMs,
-    );
+  /**
+   * Drops every hold run `run` has on this pool's instances (the run ended),
+   * so the callers waiting for them go on.
+   * @returns How many holds were dropped.
+   */
+  releaseRun(run: string): number {
+    const freed = this.#holds.releaseRun(run);
+    for (const instance of freed) instance.lastUsedAt = Date.now();
+    if (freed.length) this.#wake();
+    return freed.length;
   }
 
-  /** Starts an instance for `key` if none is live (warm-up, listing). */
+  /** Starts an instance for `key` if none is live (listing). */
   async ensure(ctx: CallerContext): Promise<Instance> {
     const lease = await this.lease(ctx);
     lease.release();
@@ -187,6 +224,7 @@ export class Pool {
     const doomed = this.instances.filter((i) => !i.closed && keys.includes(i.key));
     const now: Promise<void>[] = [];
     for (const instance of doomed) {
+      // A run's hold between its calls does not keep an ended session's instance.
       if (!this.holders(instance) && instance.active === 0) now.push(instance.close(reason));
       else this.#ending.set(instance, reason);
     }
@@ -231,32 +269,110 @@ export class Pool {
   }
 
   /**
-   * Stops instances unused for longer than `idleTimeoutMs` and not held.
+   * Stops instances unused for longer than `idleTimeoutMs` and not held (a
+   * run's hold counts, while its process lives). `min` instances of every
+   * key stay however idle they are (one for a keyed scope, which runs one
+   * instance per key); the longest idle go first.
    * @returns How many were stopped.
    */
   async reap(now = Date.now()): Promise<number> {
+    this.#dropDeadRuns();
     const idle = this.spec.pool.idleTimeoutMs;
     if (idle <= 0) return 0;
-    const idleOnes = this.instances.filter((i) =>
-      !this.holders(i) && i.active === 0 && now - i.lastUsedAt >= idle
+    // The most recently used `min` of each key are kept.
+    const byKey = Map.groupBy(this.instances.filter((i) => !i.closed), (i) => i.key);
+    const kept = new Set(
+      [...byKey.values()].flatMap((group) =>
+        group.sort((a, b) => b.lastUsedAt - a.lastUsedAt).slice(0, this.#perKey())
+      ),
     );
-    // `min` instances stay warm however idle they are; the longest idle go first.
-    const removable = Math.max(0, this.instances.length - this.spec.pool.min);
-    const doomed = idleOnes.sort((a, b) => a.lastUsedAt - b.lastUsedAt).slice(0, removable);
+    const doomed = this.instances.filter((i) =>
+      !kept.has(i) && !this.#holds.held(i) && i.active === 0 && now - i.lastUsedAt >= idle
+    );
     await Promise.all(doomed.map((i) => i.close("idle")));
     return doomed.length;
   }
 
   /**
-   * Starts the instances `min` asks for (spec 000, "Sharing and scope": `min`
-   * keeps warm ones). Only a `global` pool has a key known in advance; other
-   * scopes are warmed by their first caller. Failures are recorded as usual.
+   * Starts the instances `min` asks for (spec 000, "Sharing and scope") for
+   * each of `keys`, the keys known before a call (decision 0009): up to `min`
+   * for `global`, one for another scope's key. Never exceeds `max` or stops
+   * an instance; failures are recorded (their cooldown holds); a warm-up
+   * already running makes this one return.
    */
-  async warm(): Promise<void> {
-    if (this.spec.pool.min < 1 || this.spec.pool.scope !== "global") return;
+  async warm(keys: string[]): Promise<void> {
+    if (this.spec.pool.min < 1 || this.#warming) return;
+    this.#warming = true;
     try {
-      await this.ensure({});
-    } catch { /* the failure is kept in `failure` for ls and status */ }
+      for (const key of keys) {
+        const want = this.#perKey();
+        for (let tries = 0; tries < want && this.#live(key) < want && this.#room(); tries++) {
+          this.#unclaimed.delete(await this.#start(key));
+        }
+      }
+    } catch {
+      /* the failure is kept in `failure` for ls and status */
+    } finally {
+      this.#warming = false;
+    }
+  }
+
+  /** How many instances `min` keeps per key: `min` for global, at most one for a keyed scope. */
+  #perKey(): number {
+    const { min, scope } = this.spec.pool;
+    return scope === "global" ? min : Math.min(min, 1);
+  }
+
+  /** Live and starting instances for `key`. */
+  #live(key: string): number {
+    const live = this.instances.filter((i) => !i.closed && i.key === key).length;
+    return live + (this.#starting.has(key) ? 1 : 0);
+  }
+
+  /** Whether one more instance may start (live and starting ones below `max`). */
+  #room(): boolean {
+    return this.#instances.size + this.#starting.size < this.spec.pool.max;
+  }
+
+  /**
+   * The least recently used instance nobody holds or uses and nobody asked
+   * to keep (`keep`), to stop for a caller of a full pool; undefined if none.
+   */
+  #victim(): Instance | undefined {
+    this.#dropDeadRuns();
+    let victim: Instance | undefined;
+    for (const i of this.#instances) {
+      if (
+        i.closed || this.#ending.has(i) || this.#evicting.has(i) || this.#unclaimed.has(i) ||
+        this.#holds.held(i) || i.active > 0 || this.#hooks.keep?.(i.key)
+      ) continue;
+      if (!victim || i.lastUsedAt < victim.lastUsedAt) victim = i;
+    }
+    return victim;
+  }
+
+  /** Stops `victim` to make room for `forKey`; resolves once its process is gone. */
+  async #evict(victim: Instance, forKey: string): Promise<void> {
+    this.#evicting.add(victim);
+    this.#hooks.evicted?.(victim, forKey);
+    try {
+      await victim.close("stop");
+    } finally {
+      this.#evicting.delete(victim);
+    }
+  }
+
+  /** Who holds the instances for `key` (every instance when undefined: a full pool). */
+  #holdersFor(key: string | undefined): Holder[] {
+    return this.instances.filter((i) => key === undefined || i.key === key)
+      .flatMap((i) => this.#holds.holdersOf(i));
+  }
+
+  /** Drops the holds of runs whose `mcpx run` process is gone (killed, so it never said). */
+  #dropDeadRuns(): void {
+    const dropped = this.#holds.dropDeadRuns();
+    for (const { instance, hold } of dropped) this.#hooks.runGone?.(instance, hold.run, hold.pid!);
+    if (dropped.length) this.#wake();
   }
 
   #hasKey(key: string): boolean {
@@ -267,24 +383,35 @@ export class Pool {
     return false;
   }
 
-  #free(key: string): Instance | undefined {
+  /**
+   * An instance for `key` the caller may lease now: for `shared`, any; for
+   * `exclusive`, one with no lease and no other run's hold, the caller's own
+   * run's first.
+   */
+  #free(key: string, ctx: CallerContext, ignoreRunHolds = false): Instance | undefined {
+    if (this.#holds.anyRun) this.#dropDeadRuns();
+    let found: Instance | undefined;
     for (const instance of this.#instances) {
-      if (instance.closed || instance.key !== key || this.#ending.has(instance)) continue;
-      if (this.spec.pool.sharing === "shared" || !this.holders(instance)) return instance;
+      if (
+        instance.closed || instance.key !== key || this.#ending.has(instance) ||
+        this.#evicting.has(instance)
+      ) continue;
+      if (this.spec.pool.sharing === "shared") return instance;
+      if (!this.#holds.available(instance, ctx, ignoreRunHolds)) continue;
+      if (ctx.run && this.#holds.run(instance)?.run === ctx.run) return instance;
+      found ??= instance;
     }
-    return undefined;
+    return found;
   }
 
-  #hold(instance: Instance, waitedMs = 0): Lease {
-    this.#holders.set(instance, this.holders(instance) + 1);
+  #hold(instance: Instance, ctx: CallerContext, waitedMs = 0): Lease {
+    const end = this.#holds.add(instance, ctx, this.spec.pool.sharing === "exclusive");
     instance.lastUsedAt = Date.now();
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
-      const n = this.holders(instance) - 1;
-      if (n > 0) this.#holders.set(instance, n);
-      else this.#holders.delete(instance);
+      const n = end();
       instance.lastUsedAt = Date.now();
       const ending = n > 0 ? undefined : this.#ending.get(instance);
       if (ending) instance.close(ending).catch(() => {});
@@ -322,6 +449,7 @@ export class Pool {
     const promise = Instance.start(this.spec, key, this.#env, (i) => this.#gone(i), options)
       .then((instance) => {
         this.#instances.add(instance);
+        this.#unclaimed.add(instance);
         this.failure = undefined;
         this.#hooks.started?.(instance);
         this.#watchPids();
@@ -343,7 +471,8 @@ export class Pool {
 
   #gone(instance: Instance): void {
     this.#instances.delete(instance);
-    this.#holders.delete(instance);
+    this.#unclaimed.delete(instance);
+    this.#holds.forget(instance);
     this.#ending.delete(instance);
     this.#hooks.exited?.(instance);
     this.#watchPids();
@@ -356,9 +485,8 @@ export class Pool {
     for (const wake of waiters) wake();
   }
 
-  /** Waits until an instance is freed, started or gone, `signal` aborts (true), or the deadline (false). */
-  async #waitForChange(deadline: number, signal?: AbortSignal): Promise<boolean> {
-    const remaining = deadline - Date.now();
+  /** Waits until an instance is freed, started or gone, `signal` aborts (true), or `remaining` ms pass (false). */
+  async #waitForChange(remaining: number, signal?: AbortSignal): Promise<boolean> {
     if (remaining <= 0) return false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -371,34 +499,5 @@ export class Pool {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
     return changed;
-  }
-}
-
-/** The pid a `pid:<n>` scope key names, else undefined. */
-function keyedPid(key: string): number | undefined {
-  if (!key.startsWith("pid:")) return undefined;
-  const pid = Number(key.slice(4));
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-/**
- * Whether process `pid` exists. On Linux `/proc/<pid>` answers without
- * signalling anything; elsewhere `kill(pid, 0)` (POSIX: no signal is sent),
- * where `EPERM` means another user's process, which is alive.
- */
-export function pidAlive(pid: number): boolean {
-  if (Deno.build.os === "linux") {
-    try {
-      Deno.statSync(`/proc/${pid}`);
-      return true;
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return false;
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
   }
 }

@@ -26,8 +26,18 @@ export interface CallerContext {
   gitDir?: string;
   /** The caller's `GIT_WORK_TREE`, when set (never the daemon's own). */
   gitWorkTree?: string;
-  /** The script run making the call (`MCPX_RUN`), recorded on its call records; not a key. */
+  /**
+   * The script run making the call (`MCPX_RUN`), recorded on its call
+   * records; not a key. A run holds an exclusive instance from its first
+   * call until it ends (daemon/pool.ts), and its lease waits are reported
+   * under this id (the `waits` operation).
+   */
   run?: string;
+  /**
+   * A token chosen by a caller outside a run (`mcpx call`) under which its
+   * lease waits are reported to the `waits` operation; not a key.
+   */
+  notify?: string;
 }
 
 let callCounter = 0;

@@ -326,6 +326,20 @@ export async function runScript(
   // A pipe's reader can leave mid-run (`| head`): then the script's output passes through
   // mcpx's own, which ends quietly (decision 0013). A terminal or a file is inherited.
   const passStdout = !json && ctx.io.outBytes !== undefined && ctx.io.passChildStdout?.() === true;
+
+  // A run holds each exclusive instance it uses until it ends: say what it waits for, and
+  // release them at the end (issue 8, "a run is one caller").
+  const config = await ctx.config();
+  const exclusive = config.servers.some((s) => s.pool.sharing === "exclusive");
+  const watch = exclusive ? new AbortController() : undefined;
+  if (watch) {
+    const { watchLeaseWaits } = await import("../client/lease_waits.ts");
+    watchLeaseWaits(socket, runId, (line) => output.note(line), {
+      signal: watch.signal,
+      version: VERSION,
+    });
+  }
+
   const started = performance.now();
   const child = new Deno.Command(rt.path, {
     args: runtimeArgs(rt, entry, script.args, permissions),
@@ -382,7 +396,12 @@ export async function runScript(
 
   // A daemon that died under the script's calls left its servers running: end them.
   await ctx.sweepIfDaemonDied();
-  const config = await ctx.config();
+  watch?.abort();
+  if (exclusive) {
+    try {
+      await ctx.request("endRun", { run: runId });
+    } catch { /* an older daemon: the run's holds end when the daemon sees this pid gone */ }
+  }
   const sessionScoped = config.servers.some((s) =>
     s.pool.scope === "session" || s.pool.scope === "parent-session"
   );

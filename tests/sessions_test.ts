@@ -180,6 +180,8 @@ Deno.test("named sessions: new, ls, rejoin with --session, survive mcpx stop, en
       assert.deepEqual(JSON.parse(r.stdout)._meta?.["mcpx/session-rebuilt"], {
         session: "login-flow",
         server: "sess",
+        key: "session:login-flow",
+        why: "rebuilt",
       });
       assert.deepEqual((await ls()).find((s) => s.name === "login-flow")!.live, ["sess"]);
       const log = await w.mcpx(["log", "--event", "session.rebuild", "--json"]);
