@@ -16,7 +16,6 @@ import {
   McpxError,
   NotFoundError,
   ServerError,
-  type TimeoutBound,
   TimeoutError,
 } from "../errors.ts";
 import {

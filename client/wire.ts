@@ -56,7 +56,7 @@ export interface WireErrorBody {
   /** A timeout's limit, in ms (errors.ts `TimeoutError.ms`). */
   ms?: number;
   /** The bound whose time limit passed (errors.ts `TimeoutError.bound`). */
-  bound?: string;
+  bound?: "leaseTimeout" | "startTimeout" | "firstStartTimeout" | "callTimeout";
   /** The setting that sets that limit (errors.ts `TimeoutError.setting`). */
   setting?: string;
 }

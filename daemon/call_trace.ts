@@ -14,8 +14,13 @@ import { log } from "./log.ts";
 
 /** Options of {@linkcode Daemon.call}. */
 export interface CallOptions {
-  /** The caller's bound on the call (ms). */
+  /**
+   * The caller's own limit on the wait for an instance and the call
+   * together, in ms (a start is not counted); replaces `callTimeout`.
+   */
   timeoutMs?: number;
+  /** What set `timeoutMs`, as errors name it (default `--timeout`). */
+  timeoutSetting?: string;
   signal?: AbortSignal;
   /** Set for a traced call (the caller's `MCPX_TRACE`): told the instance that serves it. */
   trace?: (trace: WireTrace) => void;

@@ -69,18 +69,7 @@ export interface SessionRow extends NamedSession {
 
 export type { StatusRow } from "./status_row.ts";
 
-/** How one call is bounded by its caller. */
-export interface CallOptions {
-  /**
-   * The caller's own limit on the wait for an instance and the call
-   * together, in ms (a start is not counted); replaces `callTimeout`.
-   */
-  timeoutMs?: number;
-  /** What set `timeoutMs`, as errors name it (default `--timeout`). */
-  timeoutSetting?: string;
-  signal?: AbortSignal;
-}
-
+export type { CallOptions } from "./call_trace.ts";
 export { REBUILT_META } from "./rebuilt_note.ts";
 
 /** The daemon for one configuration. */

@@ -15,7 +15,7 @@
 
 import type { ServerSpec } from "../config/types.ts";
 import { ServerError } from "../errors.ts";
-import { Instance, type StartOptions, type StopReason } from "./instance.ts";
+import { Instance, type StopReason } from "./instance.ts";
 import type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
 import { scopeKey } from "./scope_key.ts";
 import type { CallerContext } from "./scope_key.ts";
