@@ -166,7 +166,7 @@ Deno.test("buildCatalog() generates declarations that are not cached", async () 
   const catalog = await buildCatalog([ns], { budget: 1000 });
   assert.ok(
     catalog.text.includes(
-      "  function echo(args: {\n    message: string;\n  }): Promise<ToolResult>;",
+      "  function echo(args: { message: string }): Promise<ToolResult>;",
     ),
   );
 });
