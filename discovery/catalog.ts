@@ -14,6 +14,7 @@
 
 import { FIELD_SCORES, matchTerm, type SearchField } from "./search.ts";
 import { countTokens } from "./tokens.ts";
+import { fold } from "./words.ts";
 import { parsedDeclarations, shareNamespace } from "./typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "./types.ts";
 import { jsdoc } from "./_ts_text.ts";
@@ -71,11 +72,11 @@ interface Candidate {
  * whole `browser` namespace.
  */
 function biasScore(entry: ToolEntry, words: string[]): number {
-  const namespaces = [entry.namespace, entry.server].map((n) => n.toLowerCase());
+  const namespaces = [entry.namespace, entry.server].map(fold);
   const names = namespaces.flatMap((ns) => [ns, `${ns}.${entry.fn}`, `${ns}.${entry.tool}`]);
   let score = 0;
   for (const word of words) {
-    if (names.includes(word.toLowerCase())) {
+    if (names.includes(fold(word))) {
       score += FIELD_SCORES.name;
       continue;
     }
