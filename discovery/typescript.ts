@@ -284,7 +284,7 @@ export function shareNamespace(
   doc.push(...shareSentences(decls));
   const args = shareArgumentDocs(decls);
   if (args.length > 0) {
-    doc.push("Arguments described once, for every tool that takes them:");
+    doc.push("Arguments shown below without a description:");
     for (const a of args) doc.push(`- ${a.name}: ${a.doc}`);
   }
   const types = named.map((n) => printNamed(n, 1)).join("\n");

@@ -84,7 +84,7 @@ Deno.test("renderNamespace() says once what the tools repeat", async () => {
  * memory-server
  * Tools are named here with _ where the server has - (create_entities is create-entities).
  * All tools except read_graph: Changes the knowledge graph.
- * Arguments described once, for every tool that takes them:
+ * Arguments shown below without a description:
  * - limit: How many entities to return at most (default 10)
  */
 declare namespace memory {
