@@ -108,7 +108,10 @@ Deno.test("discovery verbs list a cold cache once, then answer without any serve
     const human = await w.mcpx(["ls"]);
     assert.equal(human.code, 0);
     assert.match(human.stdout, /^NAMESPACE\s+TOOLS\s+SHARING\s+SCOPE\s+LIVE\s+STATE\s+DESCRIPTION/);
-    assert.match(human.stdout, /Next: `mcpx search <words>` finds tools and prints the `mcpx types`/);
+    assert.match(
+      human.stdout,
+      /Next: `mcpx search <words>` finds tools and prints the `mcpx types`/,
+    );
     assert.deepEqual(w.processes(), []);
   });
 
