@@ -334,8 +334,13 @@ export function shareSentences(decls: Declaration[]): string[] {
   }
   if (said.size === 0) return lines;
   for (const d of decls) {
-    d.doc = d.doc.map((line) => sentencesOf(line).filter((s) => !said.has(s)).join(" "))
-      .filter((line, i, all) => line !== "" || (i > 0 && i < all.length - 1));
+    // Only lines that held a sentence said once change (and go when nothing else was on them).
+    d.doc = d.doc.flatMap((line) => {
+      const sentences = sentencesOf(line);
+      if (!sentences.some((s) => said.has(s))) return [line];
+      const rest = sentences.filter((s) => !said.has(s)).join(" ");
+      return rest ? [rest] : [];
+    });
   }
   return lines;
 }

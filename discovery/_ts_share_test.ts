@@ -109,3 +109,13 @@ Deno.test("shareSentences() says a sentence most tools repeat once, naming the e
   ]);
   assert.deepEqual(shareSentences(decls.slice(0, 2)), [], "two tools are not enough");
 });
+
+Deno.test("shareSentences() leaves lines without a shared sentence exactly as they were", () => {
+  const tool = (fn: string, doc: string) =>
+    decl(`/**\n * ${doc}\n * Example:  a  b\n */\nfunction ${fn}(args: {}): Promise<ToolResult>;`);
+  const decls = ["a", "b", "c"].map((fn) => tool(fn, "Only works within allowed directories."));
+  assert.deepEqual(shareSentences(decls), ["All tools: Only works within allowed directories."]);
+  assert.deepEqual(decls.map((d) => d.doc), [["Example:  a  b"], ["Example:  a  b"], [
+    "Example:  a  b",
+  ]]);
+});
