@@ -251,10 +251,10 @@ export interface RenderNamespaceOptions {
 /**
  * One namespace's declarations as the body of a `declare namespace` block,
  * saying once what the tools repeat: named types merged and repeated object
- * types named (`shareTypes`), arguments described alike in several tools
- * described once in the returned `doc` lines (`shareArgumentDocs`), and,
- * when every renamed tool only turned `-` into `_`, one line saying so
- * instead of a note per tool.
+ * types named (`shareTypes`), and in the returned `doc` lines: when every
+ * renamed tool only turned `-` into `_`, one line saying so instead of a
+ * note per tool; sentences most tool descriptions repeat (`shareSentences`);
+ * arguments described alike in several tools (`shareArgumentDocs`).
  *
  * @param decls Parsed declarations, changed in place.
  * @param tools The same tools, for their real names.
