@@ -77,6 +77,10 @@ const cleanup = () =>
       await output(side === "before" ? beforeArgv("stop") : mcpx("stop"), env(side), tmp, 30_000)
         .catch(() => {});
     }
+    // mcporter keeps chrome-devtools in a keep-alive daemon of its own after `list`.
+    if (peerArgv) {
+      await output(peerArgv("daemon", "stop"), env("peer"), tmp, 30_000).catch(() => {});
+    }
     const left = await terminate(() => markedProcesses(marker));
     if (left.length) log(`stopped ${left.length} leftover process(es): ${left}`);
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
@@ -86,6 +90,9 @@ const removeListeners = onInterrupt(async () => {
   await cleanup();
   Deno.exit(130);
 });
+
+/** argv of a mcporter command on the bench's config, once the peer is installed. */
+let peerArgv: ((...args: string[]) => string[]) | undefined;
 
 /** argv of the "before" revision's mcpx, run from its extracted source. */
 function beforeArgv(...args: string[]): string[] {
@@ -202,12 +209,12 @@ try {
   const { peer, problem } = await choosePeer(flags["skip-peer"], { logUnavailable: true });
   if (peer) {
     log(`peer: mcporter ${peer.version} list <server>`);
+    const argv = (
+      ...args: string[]
+    ) => [peer.node, peer.bin, "--config", `${tmp}/mcp.json`, ...args];
+    peerArgv = argv;
     for (const row of rows) {
-      const list = await run(
-        [peer.node, peer.bin, "--config", `${tmp}/mcp.json`, "list", row.server],
-        env("peer"),
-        120_000,
-      );
+      const list = await run(argv("list", row.server), env("peer"), 120_000);
       if (list.code !== 0) row.problems.push(`mcporter: ${failed(list)}`);
       else row.peer = bytes(list.stdout);
     }
