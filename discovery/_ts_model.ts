@@ -307,10 +307,30 @@ function bare(expr: TypeExpr): TypeExpr {
   const first = expr[0];
   const last = expr.at(-1);
   if (typeof first !== "string" || typeof last !== "string" || !first.startsWith("(")) return expr;
-  const text = flat(expr);
-  if (matchBracket(text, 0) !== text.length - 1) return expr;
+  if (!last.endsWith(")") || !wrapsWhole(expr)) return expr;
   if (expr.length === 1) return [first.slice(1, -1)];
   return trimExpr([first.slice(1), ...expr.slice(1, -1), last.slice(0, -1)]);
+}
+
+/**
+ * True when the `(` opening the expression closes at its very end. Object
+ * types are balanced inside, so only the text parts are scanned (string
+ * literals skipped).
+ */
+function wrapsWhole(expr: TypeExpr): boolean {
+  let depth = 0;
+  for (const [p, part] of expr.entries()) {
+    if (typeof part !== "string") continue;
+    const mask = codeMask(part);
+    for (let i = 0; i < part.length; i++) {
+      if (!mask[i]) continue;
+      if ("([{".includes(part[i])) depth++;
+      else if (")]}".includes(part[i]) && --depth === 0) {
+        return p === expr.length - 1 && i === part.length - 1;
+      }
+    }
+  }
+  return false;
 }
 
 function printObject(

@@ -12,7 +12,7 @@
  */
 
 import { countTokens } from "./tokens.ts";
-import { renderTypes } from "./typescript.ts";
+import { namespaceBlock, parsedDeclarations, TYPES_PREAMBLE } from "./typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "./types.ts";
 
 /** What {@link typesHint} returns. */
@@ -49,11 +49,22 @@ export async function typesHint(
   const whole = names.map((n) => namespaces.find((ns) => ns.namespace === n)).filter(
     (ns): ns is NamespaceEntry => ns !== undefined,
   );
-  const picked = whole.map((ns) => ({
-    ...ns,
-    tools: ns.tools.filter((t) => tools.some((h) => h.namespace === t.namespace && h.fn === t.fn)),
+  // Each declaration is parsed once and laid out twice: with the hits alone, and whole.
+  const blocks = await Promise.all(whole.map(async (ns) => {
+    const decls = await parsedDeclarations(ns.tools);
+    const hit = ns.tools.map((t) =>
+      tools.some((h) => h.namespace === t.namespace && h.fn === t.fn)
+    );
+    const pick = <T>(list: T[]) => list.filter((_, i) => hit[i]);
+    return {
+      some: namespaceBlock(ns, pick(ns.tools), pick(decls).map((d) => structuredClone(d))),
+      all: namespaceBlock(ns, ns.tools, decls),
+    };
   }));
-  const [some, all] = await Promise.all([renderTypes(picked), renderTypes(whole)]);
+  // As `mcpx types` prints them (discovery/typescript.ts renderTypes).
+  const text = (part: "some" | "all") =>
+    [TYPES_PREAMBLE, ...blocks.map((b) => b[part])].join("\n\n") + "\n";
+  const [some, all] = [text("some"), text("all")];
   return {
     refs,
     command: `mcpx types ${refs.join(" ")}`,

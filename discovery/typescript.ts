@@ -276,10 +276,8 @@ export function shareNamespace(
       if (last === renamedNote(t.tool)) lines.pop();
       else if (last.endsWith(suffix)) lines[lines.length - 1] = last.slice(0, -suffix.length);
     }
-    const example = renamed[0];
-    doc.push(
-      `Tools are named here with _ where the server has - (${example.fn} is ${example.tool}).`,
-    );
+    const example = renamed.reduce((a, b) => (b.tool.length < a.tool.length ? b : a));
+    doc.push(`Tool names have _ here where the server has - (${example.fn} is ${example.tool}).`);
   }
   doc.push(...shareSentences(decls));
   const args = shareArgumentDocs(decls);
@@ -308,7 +306,23 @@ export async function renderNamespace(
 ): Promise<string> {
   const wanted = opts.tools === undefined ? null : new Set(opts.tools);
   const tools = ns.tools.filter((t) => wanted === null || wanted.has(t.fn) || wanted.has(t.tool));
-  const { doc, body } = shareNamespace(await parsedDeclarations(tools), tools);
+  return namespaceBlock(ns, tools, await parsedDeclarations(tools));
+}
+
+/**
+ * {@link renderNamespace} from declarations already parsed.
+ *
+ * @param ns The namespace (its name and description).
+ * @param tools The tools to show, in order.
+ * @param decls Their parsed declarations (`parsedDeclarations`), changed in place.
+ * @returns The block, no trailing newline.
+ */
+export function namespaceBlock(
+  ns: Pick<NamespaceEntry, "namespace" | "description">,
+  tools: ToolEntry[],
+  decls: Declaration[],
+): string {
+  const { doc, body } = shareNamespace(decls, tools);
   const head = jsdoc([...(ns.description ? [ns.description] : []), ...doc]);
   return `${head}declare namespace ${ns.namespace} {\n${body}${body ? "\n" : ""}}`;
 }

@@ -82,7 +82,7 @@ Deno.test("renderNamespace() says once what the tools repeat", async () => {
     text,
     `/**
  * memory-server
- * Tools are named here with _ where the server has - (create_entities is create-entities).
+ * Tool names have _ here where the server has - (read_graph is read-graph).
  * All tools except read_graph: Changes the knowledge graph.
  * Arguments shown below without a description:
  * - limit: How many entities to return at most (default 10)
