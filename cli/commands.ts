@@ -121,7 +121,7 @@ export const COMMANDS: Command[] = [
   {
     name: "types",
     usage: "mcpx types <namespace>[.<tool>] …",
-    summary: "TypeScript signatures of one namespace, or of one tool",
+    summary: "TypeScript signatures of whole namespaces, or of just the tools named",
     options: {},
     load: () => import("./types.ts"),
   },

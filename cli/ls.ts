@@ -139,7 +139,9 @@ export async function run(ctx: CliContext): Promise<number> {
   if (others) ctx.io.out(`\n${others}`);
   const errors = rows.some((r) => r.state === "error");
   ctx.io.out(
-    `\nNext: \`mcpx types <namespace>\` for signatures, \`mcpx search <words>\` to find a tool.` +
+    // Search first: its last line is the `mcpx types` command for just its hits (the browser
+    // walk in docs/browser-walk.md costs a quarter of loading the whole namespace).
+    `\nNext: \`mcpx search <words>\` finds tools and prints the \`mcpx types\` command for them.` +
       (errors ? " `mcpx status` shows why a server failed." : "") + "\n",
   );
   return 0;

@@ -1,6 +1,10 @@
 /**
  * `mcpx search <words…>`: ranked tools from the schema cache (spec 000,
- * "Search"). FUNCTION and a truncated DESCRIPTION per hit.
+ * "Search"). FUNCTION and a truncated DESCRIPTION per hit, then one line
+ * with the `mcpx types` command for exactly the hits and what it costs next
+ * to their whole namespaces (discovery/types_hint.ts). With no hits, the
+ * namespaces whose servers could not be listed are named, since their tools
+ * were not searched.
  *
  * @module
  */
@@ -8,7 +12,15 @@
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { searchTools } from "../discovery/search.ts";
+import { typesHint, typesHintLine } from "../discovery/types_hint.ts";
+import type { NamespaceEntry } from "../discovery/types.ts";
 import { UsageError } from "../errors.ts";
+
+/** Namespaces whose tools are unknown because listing their server failed. */
+function unlisted(namespaces: NamespaceEntry[]): { namespace: string; error: string }[] {
+  return namespaces.filter((ns) => ns.error !== undefined && ns.tools.length === 0)
+    .map((ns) => ({ namespace: ns.namespace, error: ns.error!.split("\n")[0] }));
+}
 
 export async function run(
   ctx: CliContext,
@@ -28,6 +40,10 @@ export async function run(
     tag: options.tag as string | undefined,
     explain: options.explain === true,
   });
+  const hint = result.hits.length > 0
+    ? await typesHint(namespaces, result.hits.map((h) => h.entry))
+    : undefined;
+  const missing = unlisted(namespaces);
   if (await ctx.json()) {
     ctx.io.out(
       JSON.stringify(
@@ -44,6 +60,8 @@ export async function run(
             ...(h.entry.tags.length ? { tags: h.entry.tags } : {}),
             ...(h.explain ? { explain: h.explain } : {}),
           })),
+          ...(hint ? { types: hint } : {}),
+          ...(missing.length ? { unlisted: missing } : {}),
         },
         null,
         2,
@@ -59,6 +77,14 @@ export async function run(
           words.map((w) => JSON.stringify(w)).join(" ")
         }. Try fewer or other words, or \`mcpx ls\`.\n`,
     );
+    if (missing.length > 0) {
+      const names = missing.map((m) => m.namespace).join(", ");
+      ctx.io.out(
+        `Not searched: ${names} (listing ${
+          missing.length === 1 ? "its server" : "their servers"
+        } failed; \`mcpx status\` shows why).\n`,
+      );
+    }
     return 0;
   }
   const fnWidth = Math.max(
@@ -73,6 +99,7 @@ export async function run(
     if (result.mode === "any") {
       ctx.io.out("(no tool matched every word; showing tools matching any)\n");
     }
+    ctx.io.out(`${typesHintLine(hint!)}\n`);
     return 0;
   }
   ctx.io.out(renderTable(
@@ -81,5 +108,6 @@ export async function run(
       h,
     ) => [`${h.entry.namespace}.${h.entry.fn}`, truncate(h.entry.description, width)]),
   ));
+  ctx.io.out(`${typesHintLine(hint!)}\n`);
   return 0;
 }

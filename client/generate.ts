@@ -16,7 +16,7 @@
  */
 
 import { bundleModule, DECLARATION } from "./bundle.ts";
-import { entryDeclaration } from "../discovery/typescript.ts";
+import { entryDeclaration, namespaceDeclarations } from "../discovery/typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "../discovery/types.ts";
 import { jsdoc } from "../discovery/_ts_text.ts";
 import { sha256 } from "./client_file.ts";
@@ -105,12 +105,14 @@ export async function generateClient(
   const names: string[] = [];
   for (const ns of namespaces) {
     const members: string[] = [];
-    const named: string[] = [];
     const fns: string[] = [];
-    for (const tool of ns.tools) {
-      const declaration = await entryDeclaration(tool);
-      declarations[`${ns.namespace}.${tool.fn}`] = declaration;
-      const part = memberOf(ns.namespace, tool, declaration);
+    // Object types the tools repeat are declared once per namespace, prefixed so two
+    // namespaces' `Entity` never meet in the module's scope.
+    const shared = await namespaceDeclarations(ns.tools, { typePrefix: `${ns.namespace}__` });
+    const named = [...shared.named];
+    for (const [i, tool] of ns.tools.entries()) {
+      declarations[`${ns.namespace}.${tool.fn}`] = await entryDeclaration(tool);
+      const part = memberOf(ns.namespace, tool, shared.functions[i]);
       if (part.named) named.push(part.named);
       members.push(part.member.replace(/^/gm, "  "));
       fns.push(

@@ -38,7 +38,7 @@ Deno.test("the generated client type-checks, and each namespace calls its server
     assert.ok(!/^import\s/m.test(text), "self-contained");
     assert.match(
       text,
-      /read_file\(args: \{[\s\S]*?path: string;[\s\S]*?\}, options\?: CallOptions\): Promise<\{/,
+      /read_file\(args: \{[\s\S]*?path: string[\s\S]*?\}, options\?: CallOptions\): Promise<\{/,
     );
     assert.match(text, /list\(args\?: \{/, "a tool with no required argument may be called bare");
     assert.match(text, /callTool\("files-server", "files", "read-file"/);
@@ -122,6 +122,71 @@ Deno.test("a namespace without tools throws a NamespaceError saying why on any u
     assert.equal(await Promise.resolve(tools.memory), tools.memory, "await does not throw");
     assert.equal(JSON.stringify(tools.memory), "{}");
     assert.equal(String(tools.memory), "[object Object]");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an object type tools repeat is declared once per namespace, and namespaces never clash", async () => {
+  const entity = {
+    type: "object",
+    properties: { name: { type: "string" }, kind: { type: "string" } },
+    required: ["name", "kind"],
+  };
+  const graphTool = (ns: string, fn: string, item: unknown) =>
+    toolEntry(ns, fn, "", {
+      inputSchema: {
+        type: "object",
+        properties: { entities: { type: "array", items: item } },
+        required: ["entities"],
+      },
+      outputSchema: {
+        type: "object",
+        properties: { entities: { type: "array", items: item } },
+        required: ["entities"],
+      },
+    });
+  // Both namespaces name their repeated object `Entity`, with different shapes.
+  const other = {
+    type: "object",
+    properties: {
+      id: { type: "number" },
+      label: { type: "string" },
+      weight: { type: "number" },
+      color: { type: "string" },
+    },
+    required: ["id", "label", "weight", "color"],
+  };
+  const namespaces: NamespaceEntry[] = [
+    {
+      namespace: "a",
+      server: "a",
+      description: "",
+      tools: [graphTool("a", "add", entity), graphTool("a", "remove", entity)],
+    },
+    { namespace: "b", server: "b", description: "", tools: [graphTool("b", "add", other)] },
+  ];
+  const text = await generateClient(namespaces, "9.9.9");
+  assert.equal(text.match(/^interface a__Entity \{/gm)?.length, 1, "declared once");
+  assert.match(text, /^interface b__Entity \{/m);
+  assert.match(text, /remove\(args: \{ entities: a__Entity\[\] \}/);
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/mcpx-client.ts`, text);
+    await Deno.writeTextFile(
+      `${dir}/script.ts`,
+      'import tools from "./mcpx-client.ts";\n' +
+        'const r = await tools.a.add({ entities: [{ name: "n", kind: "k" }] });\n' +
+        "const n: string = r.entities[0].name;\n" +
+        "const b = await tools.b.add({ entities: [{ id: 1, label: 'l', weight: 2, color: 'c' }] });\n" +
+        "const id: number = b.entities[0].id;\n" +
+        "console.log(n, id);\n",
+    );
+    const check = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", `${dir}/script.ts`],
+      stderr: "piped",
+    }).output();
+    assert.ok(check.success, new TextDecoder().decode(check.stderr));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

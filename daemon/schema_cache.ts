@@ -12,7 +12,7 @@
 
 import { join } from "../config/posix_path.ts";
 import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
-import { lastFailure, listingRetryDue } from "../discovery/cache_entry.ts";
+import { DECLARATION_FORMAT, lastFailure, listingRetryDue } from "../discovery/cache_entry.ts";
 import { VERSION } from "../version.ts";
 
 /** The cache file's path for a configuration fingerprint. */
@@ -35,9 +35,9 @@ export function readSchemaCache(path: string): SchemaCacheFile | null {
   try {
     const parsed = JSON.parse(text) as SchemaCacheFile;
     if (parsed?.version !== 1 || typeof parsed.servers !== "object") return null;
-    // Declarations another mcpx version generated may differ from ours: drop
-    // them, and `mcpx types` generates them afresh (the schemas stay valid).
-    if (parsed.mcpxVersion !== VERSION) {
+    // Declarations another mcpx version (or layout) generated may differ from
+    // ours: drop them, and `mcpx types` generates them afresh (the schemas stay valid).
+    if (parsed.mcpxVersion !== VERSION || parsed.declarationFormat !== DECLARATION_FORMAT) {
       for (const server of Object.values(parsed.servers)) {
         for (const tool of server.tools ?? []) delete tool.declaration;
       }
@@ -50,7 +50,13 @@ export function readSchemaCache(path: string): SchemaCacheFile | null {
 
 /** An empty cache for a configuration. */
 export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
-  return { version: 1, mcpxVersion: VERSION, configPath, servers: {} };
+  return {
+    version: 1,
+    mcpxVersion: VERSION,
+    declarationFormat: DECLARATION_FORMAT,
+    configPath,
+    servers: {},
+  };
 }
 
 /**
@@ -63,7 +69,10 @@ export async function writeSchemaCache(path: string, cache: SchemaCacheFile): Pr
   const dir = path.slice(0, path.lastIndexOf("/"));
   await Deno.mkdir(dir, { recursive: true });
   const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify({ ...cache, mcpxVersion: VERSION }));
+  await Deno.writeTextFile(
+    tmp,
+    JSON.stringify({ ...cache, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT }),
+  );
   await Deno.rename(tmp, path);
 }
 

@@ -26,6 +26,9 @@ Deno.test("readSchemaCache() keeps declarations of this version and drops anothe
     const read = readSchemaCache(path);
     assert.equal(read?.servers.s.tools[0].name, "t", "the schemas stay");
     assert.equal(read?.servers.s.tools[0].declaration, undefined);
+    // The same version, but declarations in an older layout (no declarationFormat).
+    await Deno.writeTextFile(path, JSON.stringify(cache(VERSION)));
+    assert.equal(readSchemaCache(path)?.servers.s.tools[0].declaration, undefined);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

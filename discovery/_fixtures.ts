@@ -64,3 +64,23 @@ export function toolEntry(
     ...overrides,
   };
 }
+
+/** Runs `deno check` on one declaration file; returns its diagnostics, or "" when clean. */
+export async function denoCheck(source: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "mcpx_types_" });
+  try {
+    const file = `${dir}/types.d.ts`;
+    await Deno.writeTextFile(file, source);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", "--no-config", file],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return out.success
+      ? ""
+      : new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

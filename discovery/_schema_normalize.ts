@@ -11,6 +11,8 @@
  * @module
  */
 
+import { jsdocSafe } from "./_ts_text.ts";
+
 /** A JSON Schema object after normalization. */
 export type Schema = Record<string, unknown>;
 
@@ -49,7 +51,6 @@ const KNOWN_TYPES = new Set(["string", "number", "integer", "boolean", "object",
 interface Context {
   root: unknown;
   side: string;
-  fn: string;
   named: NamedDefinitions;
   nodes: number;
   /** Pointers that can reach themselves through `$ref`s. */
@@ -61,7 +62,6 @@ interface Context {
  *
  * @param schema The tool's `inputSchema` or `outputSchema` (any JSON value).
  * @param side A short tag (`in`, `out`) keeping both sides' definitions apart.
- * @param fn The function identifier, prefixed to every named definition's title.
  * @param named Where recursive definitions are collected (shared by both sides).
  * @returns The normalized schema.
  * @throws {RangeError} When the schema expands past {@link MAX_NODES} nodes.
@@ -69,10 +69,9 @@ interface Context {
 export function normalizeSchema(
   schema: unknown,
   side: string,
-  fn: string,
   named: NamedDefinitions,
 ): Schema {
-  const ctx: Context = { root: schema, side, fn, named, nodes: 0, cyclic: cyclicPointers(schema) };
+  const ctx: Context = { root: schema, side, named, nodes: 0, cyclic: cyclicPointers(schema) };
   return normalize(schema, ctx, [], 0);
 }
 
@@ -135,7 +134,8 @@ function cyclicPointers(root: unknown): Set<string> {
   return cyclic;
 }
 
-function withNote(schema: Schema, note: string): Schema {
+function withNote(schema: Schema, raw: string): Schema {
+  const note = jsdocSafe(raw);
   const description = typeof schema.description === "string" && schema.description.length > 0
     ? `${schema.description}\n\n${note}`
     : note;
@@ -143,7 +143,7 @@ function withNote(schema: Schema, note: string): Schema {
 }
 
 function brief(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = jsdocSafe(JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
@@ -166,8 +166,9 @@ function followRef(
     if (key === undefined) {
       key = `d${ctx.named.keys.size}`;
       ctx.named.keys.set(id, key);
-      const last = ref === "#" ? "Args" : ref.split("/").at(-1)!;
-      const title = `${ctx.fn}_${last}`;
+      const last = ref === "#" ? "Args" : decodeURIComponent(ref.split("/").at(-1)!);
+      // The generator turns the title into a type name; discovery/_ts_share.ts keeps it unique.
+      const title = last;
       ctx.named.defs[key] = {}; // placeholder while the body is normalized
       ctx.named.defs[key] = { ...normalize(target, ctx, [ref], depth + 1), title };
     }
@@ -221,7 +222,7 @@ function normalize(schema: unknown, ctx: Context, stack: string[], depth: number
     } else if (key === "required") {
       if (Array.isArray(value)) out.required = value.filter((r) => typeof r === "string");
     } else if (key === "description") {
-      if (typeof value === "string") out.description = value;
+      if (typeof value === "string") out.description = jsdocSafe(value);
     } else if (key === "const") {
       out.const = value;
     }
@@ -247,13 +248,31 @@ function normalize(schema: unknown, ctx: Context, stack: string[], depth: number
   return annotate(TYPED_BY.some((k) => k in out) ? out : { ...out, tsType: "unknown" }, schema);
 }
 
-/** Applies `deprecated`, `default` (as JSDoc notes) and `nullable` of `source` to `schema`. */
+/**
+ * Applies `deprecated` (a JSDoc `@deprecated` line), `default` and `nullable`
+ * of `source` to `schema`.
+ */
 function annotate(schema: Schema, source: Record<string, unknown>): Schema {
   let result = schema;
+  if (source.default !== undefined) result = withDefault(result, source.default);
   if (source.deprecated === true) result = withNote(result, "@deprecated");
-  if (source.default !== undefined) result = withNote(result, `@default ${brief(source.default)}`);
   if (source.nullable === true) result = nullable(result);
   return result;
+}
+
+/**
+ * The default at the end of the description's last line, `… (default 3)`,
+ * or the description alone when it already states it (`Defaults to 3.`).
+ */
+function withDefault(schema: Schema, value: unknown): Schema {
+  const shown = brief(value);
+  const description = typeof schema.description === "string" ? schema.description.trimEnd() : "";
+  const plain = typeof value === "string" ? value : shown;
+  if (/\bdefault/i.test(description) && description.includes(plain)) return schema;
+  return {
+    ...schema,
+    description: description ? `${description} (default ${shown})` : `default ${shown}`,
+  };
 }
 
 /** `nullable: true` (OpenAPI 3.0) as a union with `null`. */

@@ -1,8 +1,8 @@
 /**
- * Small text operations on generated TypeScript declarations: finding
- * brackets outside comments and strings, re-indenting, adding member
- * semicolons, compacting one-line JSDoc. They replace running prettier,
- * whose load costs more than generating the types.
+ * Small text operations on TypeScript declarations: finding brackets outside
+ * comments and strings, splitting an object type's members, indenting, and
+ * JSDoc. discovery/_ts_model.ts parses and prints with them, which replaces
+ * running prettier, whose load costs more than generating the types.
  *
  * @module
  */
@@ -88,62 +88,6 @@ export function splitMembers(body: string): string[] {
   }
   flush(body.length);
   return members;
-}
-
-/**
- * Re-indents declarations by bracket depth, `unit` per level, trims trailing
- * spaces, drops blank lines inside brackets, turns one-line JSDoc into
- * `/** text *\/`, and ends each member line of an object type with `;`.
- */
-export function reindent(text: string, unit = "  "): string {
-  const compact = text.replace(/\{\n[ \t]*\n?[ \t]*\}/g, "{}").replace(
-    /\/\*\*\n[ \t]*\* ?([^\n]*)\n[ \t]*\*\//g,
-    (_, line: string) => `/** ${line.trim()} */`,
-  );
-  const mask = codeMask(compact);
-  const lines: string[] = [];
-  /** Open brackets, each with the level of the line that opened it. */
-  const stack: { char: string; level: number }[] = [];
-  let offset = 0;
-  for (const raw of compact.split("\n")) {
-    const start = offset;
-    offset += raw.length + 1;
-    const trimmed = raw.trim();
-    const indentAt = start + raw.length - raw.trimStart().length;
-    const inComment = !mask[indentAt] &&
-      (trimmed.startsWith("*") || trimmed.startsWith("/*") || trimmed.startsWith("//"));
-    if (trimmed.length === 0) {
-      if (stack.length === 0 && lines.length > 0 && lines.at(-1) !== "") lines.push("");
-      continue;
-    }
-    let level = stack.length > 0 ? stack.at(-1)!.level + 1 : 0;
-    let leading = true;
-    for (let i = indentAt; i < start + raw.length; i++) {
-      if (!mask[i]) {
-        leading = false;
-        continue;
-      }
-      const c = compact[i];
-      if (OPEN.includes(c)) {
-        stack.push({ char: c, level: -1 });
-        leading = false;
-      } else if (CLOSE.includes(c)) {
-        const popped = stack.pop();
-        if (leading && popped) level = popped.level;
-      } else if (c !== " ") {
-        leading = false;
-      }
-    }
-    for (const open of stack) if (open.level < 0) open.level = level;
-    let line = trimmed;
-    if (inComment && trimmed.startsWith("*")) line = ` ${trimmed}`;
-    const lastIsCode = mask[start + raw.trimEnd().length - 1];
-    const endsMember = lastIsCode ? !"{([|&,;:=".includes(line.at(-1)!) : !line.endsWith("*/");
-    if (!inComment && stack.at(-1)?.char === "{" && endsMember) line += ";";
-    lines.push(unit.repeat(level) + line);
-  }
-  while (lines.at(-1) === "") lines.pop();
-  return lines.join("\n");
 }
 
 /** Prefixes every non-empty line with `prefix`. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { codeMask, jsdoc, matchBracket, reindent, splitMembers } from "./_ts_text.ts";
+import { codeMask, jsdoc, matchBracket, splitMembers } from "./_ts_text.ts";
 
 Deno.test("matchBracket() skips brackets in comments and strings", () => {
   const text = '{ /* } */ a: "}"; b: { c: 1 } }';
@@ -11,15 +11,6 @@ Deno.test("splitMembers() keeps comments with their member", () => {
     "/**\n * x {\n */\na: { b: 1\n}",
     "c: 2",
   ]);
-});
-
-Deno.test("reindent() indents by line, adds member semicolons, compacts one-line JSDoc", () => {
-  const input =
-    'function f(args: {\n/**\n * hi\n */\na: string\nb?: ({\nq: "}"\n} | null)\n}): Promise<{\n}>;';
-  assert.equal(
-    reindent(input),
-    'function f(args: {\n  /** hi */\n  a: string;\n  b?: ({\n    q: "}";\n  } | null);\n}): Promise<{}>;',
-  );
 });
 
 Deno.test("jsdoc() writes one line compact and several as a block", () => {

@@ -24,6 +24,14 @@ export const LISTING_RETRY_FIRST_MS = 30_000;
 export const LISTING_RETRY_MAX_MS = 30 * 60_000;
 
 /**
+ * The layout of the declarations discovery/typescript.ts writes into the
+ * cache (`CachedTool.declaration`). Raised when that layout changes, so a
+ * cache written in an older layout by the same mcpx version has its
+ * declarations regenerated rather than shown as they were.
+ */
+export const DECLARATION_FORMAT = 2;
+
+/**
  * The entry's listing failure when it is the latest news about the server
  * (newer than its last successful listing), else undefined. A failure older
  * than a success is history, not state.

@@ -14,9 +14,11 @@
 
 import { FIELD_SCORES, matchTerm, type SearchField } from "./search.ts";
 import { countTokens } from "./tokens.ts";
-import { entryDeclaration } from "./typescript.ts";
+import { fold } from "./words.ts";
+import { parsedDeclarations, shareNamespace } from "./typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "./types.ts";
-import { indentLines } from "./_ts_text.ts";
+import { jsdoc } from "./_ts_text.ts";
+import { type Declaration, printDeclaration } from "./_ts_model.ts";
 
 /** Options of {@link buildCatalog}. */
 export interface CatalogOptions {
@@ -56,6 +58,8 @@ const DESCRIPTION_CHARS = 60;
 interface Candidate {
   entry: ToolEntry;
   ns: number;
+  decl: Declaration;
+  /** Its declaration alone, at one indentation level: what it costs at most. */
   text: string;
   tokens: number;
   bias: number;
@@ -68,11 +72,11 @@ interface Candidate {
  * whole `browser` namespace.
  */
 function biasScore(entry: ToolEntry, words: string[]): number {
-  const namespaces = [entry.namespace, entry.server].map((n) => n.toLowerCase());
+  const namespaces = [entry.namespace, entry.server].map(fold);
   const names = namespaces.flatMap((ns) => [ns, `${ns}.${entry.fn}`, `${ns}.${entry.tool}`]);
   let score = 0;
   for (const word of words) {
-    if (names.includes(word.toLowerCase())) {
+    if (names.includes(fold(word))) {
       score += FIELD_SCORES.name;
       continue;
     }
@@ -131,16 +135,15 @@ export async function buildCatalog(
   const nsBias = namespaces.map((ns) =>
     ns.tools.reduce((m, t) => Math.max(m, biasScore(t, words)), 0)
   );
-  const declarations = await Promise.all(
-    namespaces.flatMap((ns) => ns.tools.map((t) => entryDeclaration(t))),
-  );
+  const declarations = await parsedDeclarations(namespaces.flatMap((ns) => ns.tools));
   const candidates: Candidate[] = [];
   let k = 0;
   namespaces.forEach((ns, i) => {
     for (const entry of ns.tools) {
-      const text = indentLines(declarations[k++], "  ");
+      const decl = declarations[k++];
+      const text = printDeclaration(decl).replace(/^(?=.)/gm, "  ");
       const tokens = lineTokens(text) + lineTokens("");
-      candidates.push({ entry, ns: i, text, tokens, bias: biasScore(entry, words) });
+      candidates.push({ entry, ns: i, decl, text, tokens, bias: biasScore(entry, words) });
     }
   });
   const input: LayoutInput = { namespaces, total, budget, nsBias, candidates };
@@ -251,19 +254,19 @@ function layout(input: LayoutInput, terse: boolean): Layout {
     const lines = [header];
     for (const i of [...nsList].sort((a, b) => a - b)) lines.push(nsLine(namespaces[i]));
     if (nsList.length < namespaces.length) lines.push(more(namespaces.length - nsList.length));
+    // Each namespace's signatures as one block, saying once what they repeat
+    // (never longer than the signatures alone, which the budgeting counted).
     const inOrder = [...shownList].sort((a, b) => a.ns - b.ns);
-    let current = -1;
-    for (const c of inOrder) {
-      if (c.ns !== current) {
-        if (current >= 0) lines.push("}");
-        lines.push("", `declare namespace ${namespaces[c.ns].namespace} {`);
-        current = c.ns;
-      } else {
-        lines.push("");
-      }
-      lines.push(c.text);
+    for (const ns of new Set(inOrder.map((c) => c.ns))) {
+      const group = inOrder.filter((c) => c.ns === ns);
+      const shared = shareNamespace(
+        group.map((c) => structuredClone(c.decl)),
+        group.map((c) => c.entry),
+      );
+      lines.push("", `${jsdoc(shared.doc)}declare namespace ${namespaces[ns].namespace} {`);
+      lines.push(shared.body, "}");
     }
-    if (current >= 0) lines.push("}", "");
+    if (inOrder.length > 0) lines.push("");
     const last = footer(shownList.length);
     if (last) lines.push(last);
     return lines.join("\n") + "\n";

@@ -166,7 +166,35 @@ Deno.test("buildCatalog() generates declarations that are not cached", async () 
   const catalog = await buildCatalog([ns], { budget: 1000 });
   assert.ok(
     catalog.text.includes(
-      "  function echo(args: {\n    message: string;\n  }): Promise<ToolResult>;",
+      "  function echo(args: { message: string }): Promise<ToolResult>;",
     ),
   );
+});
+
+Deno.test("buildCatalog() declares an object type the shown tools repeat once per namespace", async () => {
+  const entity = {
+    type: "object",
+    properties: {
+      name: { type: "string", description: "The name of the entity" },
+      entityType: { type: "string", description: "The type of the entity" },
+    },
+    required: ["name", "entityType"],
+  };
+  const graph = {
+    type: "object",
+    properties: { entities: { type: "array", items: entity } },
+    required: ["entities"],
+  };
+  const ns: NamespaceEntry = {
+    namespace: "memory",
+    server: "memory",
+    description: "",
+    tools: ["create_entities", "delete_entities"].map((fn) =>
+      toolEntry("memory", fn, "", { inputSchema: graph, outputSchema: graph })
+    ),
+  };
+  const catalog = await buildCatalog([ns], { budget: 2000 });
+  assert.equal(catalog.shown, 2);
+  assert.equal(catalog.text.match(/interface Entity \{/g)?.length, 1, catalog.text);
+  assert.match(catalog.text, /function delete_entities\(args: \{ entities: Entity\[\] \}\)/);
 });

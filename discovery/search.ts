@@ -5,14 +5,15 @@
  * tag 50, substring 40, split/stemmed name word 40, function path 30,
  * namespace 20, description 10; all terms first, any-term fallback; `--tag`
  * filters exactly; `--explain` shows the per-term, per-field breakdown;
- * `-n` caps results, default 20.
+ * `-n` caps results, default 20. Case and diacritics are folded alike on
+ * both sides (`hello` finds `héllo`; discovery/words.ts `fold`).
  *
  * @module
  */
 
 import { stem } from "./stem.ts";
 import type { ToolEntry } from "./types.ts";
-import { stemmedWords } from "./words.ts";
+import { fold, stemmedWords } from "./words.ts";
 
 /** Which field of a tool a term matched, for `--explain`. */
 export type SearchField =
@@ -84,14 +85,14 @@ interface Indexed {
 }
 
 function index(entry: ToolEntry): Indexed {
-  const names = [...new Set([entry.fn.toLowerCase(), entry.tool.toLowerCase()])];
-  const namespaces = [...new Set([entry.namespace.toLowerCase(), entry.server.toLowerCase()])];
+  const names = [...new Set([fold(entry.fn), fold(entry.tool)])];
+  const namespaces = [...new Set([fold(entry.namespace), fold(entry.server)])];
   return {
     entry,
     names,
     nameWords: new Set([...stemmedWords(entry.fn), ...stemmedWords(entry.tool)]),
-    tags: new Set(entry.tags.flatMap((t) => [t.toLowerCase(), stem(t.toLowerCase())])),
-    path: `${entry.namespace}.${entry.fn}`.toLowerCase(),
+    tags: new Set(entry.tags.flatMap((t) => [fold(t), stem(fold(t))])),
+    path: fold(`${entry.namespace}.${entry.fn}`),
     namespaces,
     namespaceWords: new Set(namespaces.flatMap(stemmedWords)),
     descriptionWords: new Set(stemmedWords(entry.description)),
@@ -99,7 +100,7 @@ function index(entry: ToolEntry): Indexed {
 }
 
 function matchIndexed(tool: Indexed, term: string): TermMatch | null {
-  const t = term.toLowerCase();
+  const t = fold(term);
   const words = stemmedWords(term);
   const all = (set: Set<string>) => words.length > 0 && words.every((w) => set.has(w));
   let field: SearchField | null = null;
@@ -122,7 +123,7 @@ function matchIndexed(tool: Indexed, term: string): TermMatch | null {
  * and by the catalog's `--bias`.
  *
  * @param entry The tool.
- * @param term One query word (case is ignored; it is split and stemmed like names).
+ * @param term One query word (case and diacritics are ignored; it is split and stemmed like names).
  * @returns The best match, or null when the term matches nothing.
  * @example
  * ```ts

@@ -130,3 +130,24 @@ Deno.test("searchTools() with no words lists every tool up to the limit", async 
     assert.throws(() => searchTools(entries, [], { limit: -1 }), RangeError);
   });
 });
+
+Deno.test("searchTools() folds case and diacritics the same on both sides", async (t) => {
+  const tools = [
+    toolEntry("greet", "say", "Say héllo to someone"),
+    toolEntry("greet", "café_menu", "The menu", { tool: "Café-Menu" }),
+    toolEntry("greet", "plain", "Say hello plainly", { tags: ["Grüße"] }),
+  ];
+  const cases: [string, string[]][] = [
+    ["hello", ["greet.plain", "greet.say"]],
+    ["HÉLLO", ["greet.plain", "greet.say"]],
+    ["he\u0301llo", ["greet.plain", "greet.say"]],
+    ["cafe", ["greet.café_menu"]],
+    ["CAFÉ_MENU", ["greet.café_menu"]],
+    ["grüße", ["greet.plain"]],
+  ];
+  for (const [query, want] of cases) {
+    await t.step(query, () => {
+      assert.deepEqual(fns(searchTools(tools, query).hits).sort(), want);
+    });
+  }
+});

@@ -49,6 +49,8 @@ export interface SchemaCacheFile {
   version: 1;
   /** mcpx version that wrote the file (declarations are regenerated on change). */
   mcpxVersion: string;
+  /** Layout of the cached declarations (`DECLARATION_FORMAT`); absent in older files. */
+  declarationFormat?: number;
   configPath: string | null;
   /** Keyed by server name (the `mcpServers` key). */
   servers: Record<string, CachedServer>;

@@ -14,7 +14,18 @@
  */
 
 import { type NamedDefinitions, normalizeSchema, type Schema } from "./_schema_normalize.ts";
-import { codeMask, indentLines, jsdoc, matchBracket, reindent, splitMembers } from "./_ts_text.ts";
+import { jsdoc } from "./_ts_text.ts";
+import {
+  type Declaration,
+  type NamedType,
+  parseDeclaration,
+  parseStatements,
+  printDeclaration,
+  printFunction,
+  printNamed,
+  type TypeExpr,
+} from "./_ts_model.ts";
+import { renameTypes, shareArgumentDocs, shareSentences, shareTypes } from "./_ts_share.ts";
 import type { CachedTool, NamespaceEntry, ToolEntry } from "./types.ts";
 
 type Compile = typeof import("json-schema-to-typescript").compile;
@@ -27,22 +38,18 @@ function loadCompiler(): Promise<Compile> {
 
 const WRAPPER = "McpxToolWrapper";
 
-/** The argument and result types of one tool, and named types they need. */
+/** The argument and result types of one tool, and the named types they use. */
 interface Rendered {
-  args: string;
-  result: string | null;
-  named: string;
+  args: TypeExpr;
+  result: TypeExpr | null;
+  named: NamedType[];
 }
 
-/** Runs the generator on a wrapper `{ args, result? }` and takes its members apart. */
-async function render(
-  input: unknown,
-  output: unknown,
-  fn: string,
-): Promise<Rendered> {
+/** Runs the generator on a wrapper `{ args, result? }` and parses what it emits. */
+async function render(input: unknown, output: unknown): Promise<Rendered> {
   const named: NamedDefinitions = { defs: {}, keys: new Map() };
-  const properties: Record<string, Schema> = { args: normalizeSchema(input, "in", fn, named) };
-  if (output !== undefined) properties.result = normalizeSchema(output, "out", fn, named);
+  const properties: Record<string, Schema> = { args: normalizeSchema(input, "in", named) };
+  if (output !== undefined) properties.result = normalizeSchema(output, "out", named);
   const wrapper = {
     title: WRAPPER,
     type: "object",
@@ -67,47 +74,51 @@ async function render(
     /\/\*\*\n(?:[ \t]*\*[^\n]*\n)*?[ \t]*\* This interface was referenced by[\s\S]*?\*\/\n?/g,
     "",
   );
-  const mask = codeMask(cleaned);
-  const head = new RegExp(`(?:export )?interface ${WRAPPER} \\{`).exec(cleaned);
-  if (!head) throw new Error("the generator did not emit the wrapper interface");
-  const open = head.index + head[0].length - 1;
-  const close = matchBracket(cleaned, open, mask);
-  if (close < 0) throw new Error("the generator emitted an unbalanced wrapper interface");
-  const members = splitMembers(cleaned.slice(open + 1, close));
-  const member = (name: string): string | null => {
-    for (const m of members) {
-      const code = m.replace(/^(?:\s*\/\*[\s\S]*?\*\/\s*)*/, "");
-      const found = new RegExp(`^${name}\\??: ?`).exec(code);
-      if (found) return code.slice(found[0].length).trim();
-    }
-    return null;
-  };
+  const statements = parseStatements(cleaned);
+  const head = statements.named.find((n) => n.name === WRAPPER && n.kind === "interface");
+  const body = head?.type[0];
+  if (!head || typeof body !== "object") {
+    throw new Error("the generator did not emit the wrapper interface");
+  }
+  const member = (name: string) => body.members.find((m) => m.key === name)?.type ?? null;
   const args = member("args");
   if (args === null) throw new Error("the generator dropped the arguments");
-  const result = output === undefined ? null : member("result");
-  const rest = (cleaned.slice(0, head.index) + cleaned.slice(close + 1))
-    .replace(/^export /gm, "")
-    .trim();
-  return { args, result, named: rest };
+  return {
+    args,
+    result: output === undefined ? null : member("result"),
+    named: statements.named.filter((n) => n !== head),
+  };
 }
 
-/** The tool's JSDoc lines: its description and, when renamed, its real name. */
+/** How a renamed tool's JSDoc names the real tool: `MCP tool name "get-sum"`. */
+function renamedNote(name: string): string {
+  return `MCP tool name ${JSON.stringify(name)}`;
+}
+
+/**
+ * The tool's JSDoc lines: its description, the real name when renamed
+ * (appended to the last line as ` (MCP tool name "get-sum")`), and a note.
+ */
 function docLines(tool: CachedTool, fn: string, note?: string): string[] {
-  const lines: string[] = [];
-  const description = tool.description ?? tool.title ?? "";
-  if (description.trim()) lines.push(description.trim());
-  if (tool.name !== fn) lines.push(`MCP tool name: ${JSON.stringify(tool.name)}.`);
+  const description = (tool.description ?? tool.title ?? "").trim();
+  const lines = description ? description.split("\n").map((l) => l.trimEnd()) : [];
+  if (tool.name !== fn) {
+    if (lines.length === 0) lines.push(renamedNote(tool.name));
+    else lines[lines.length - 1] += ` (${renamedNote(tool.name)})`;
+  }
   if (note) lines.push(note);
   return lines;
 }
 
 /**
- * The declaration of one tool's function, at indentation 0:
- * named helper types first (only for recursive `$ref`s, named
- * `<fn>_<Definition>` so tools never collide), then JSDoc from the tool's
- * description (noting the real tool name when it differs from `fn`), then
+ * The declaration of one tool's function, at indentation 0: the named types
+ * it needs first (`interface Entity { … }` for an object type it repeats,
+ * a recursive `$ref`'s definition), then JSDoc from the tool's description
+ * (noting the real tool name when it differs from `fn`), then
  * `function fn(args: {…}): Promise<R>;`, where `args` is typed from
  * `inputSchema` and R from `outputSchema` when given, else `ToolResult`.
+ * Laid out compactly: an object type that fits in 100 columns is one line,
+ * and each argument's JSDoc (with its default) is one line.
  *
  * Never throws for a schema: when generation fails the arguments become
  * `Record<string, unknown>` (and the result `ToolResult`) with a JSDoc note.
@@ -122,29 +133,33 @@ function docLines(tool: CachedTool, fn: string, note?: string): string[] {
  *   { name: "echo", inputSchema: { type: "object", properties: { message: { type: "string" } } } },
  *   "echo",
  * );
- * if (!text.includes("message?: string;")) throw new Error(text);
+ * if (!text.includes("message?: string")) throw new Error(text);
  * ```
  */
 export async function toolDeclaration(tool: CachedTool, fn: string): Promise<string> {
   let rendered: Rendered;
   let note: string | undefined;
   try {
-    rendered = await render(tool.inputSchema, tool.outputSchema, fn);
+    rendered = await render(tool.inputSchema, tool.outputSchema);
   } catch (error) {
     try {
-      rendered = await render(tool.inputSchema, undefined, fn);
+      rendered = await render(tool.inputSchema, undefined);
       note = `(Result type not rendered: ${oneLine(error)}.)`;
     } catch (inner) {
-      rendered = { args: "Record<string, unknown>", result: null, named: "" };
+      rendered = { args: ["Record<string, unknown>"], result: null, named: [] };
       note = `(Argument types not rendered: ${oneLine(inner)}. ` +
         "`mcpx call --raw` shows what the server accepts.)";
     }
   }
-  const named = rendered.named ? `${rendered.named}\n\n` : "";
-  const signature = `function ${fn}(args: ${rendered.args}): Promise<${
-    rendered.result ?? "ToolResult"
-  }>;`;
-  return reindent(named + jsdoc(docLines(tool, fn, note)) + signature);
+  const decl: Declaration = {
+    named: rendered.named,
+    doc: docLines(tool, fn, note),
+    fn,
+    args: rendered.args,
+    result: rendered.result ?? ["ToolResult"],
+  };
+  decl.named = shareTypes([decl]);
+  return printDeclaration(decl);
 }
 
 function oneLine(error: unknown): string {
@@ -162,6 +177,10 @@ function oneLine(error: unknown): string {
  */
 export function entryDeclaration(entry: ToolEntry): Promise<string> {
   if (entry.declaration !== undefined) return Promise.resolve(entry.declaration);
+  return generated(entry);
+}
+
+function generated(entry: ToolEntry): Promise<string> {
   return toolDeclaration(
     {
       name: entry.tool,
@@ -173,6 +192,56 @@ export function entryDeclaration(entry: ToolEntry): Promise<string> {
   );
 }
 
+/**
+ * Each tool's declaration, parsed: the cached one, or (when there is none,
+ * or it does not parse, as one another mcpx wrote might not) generated.
+ *
+ * @param tools Tools from the discovery view.
+ * @returns One declaration per tool, in order, each with its own named types.
+ */
+export async function parsedDeclarations(tools: ToolEntry[]): Promise<Declaration[]> {
+  return await Promise.all(tools.map(async (entry) => {
+    try {
+      return parseDeclaration(await entryDeclaration(entry));
+    } catch {
+      return parseDeclaration(await generated(entry));
+    }
+  }));
+}
+
+/** Declarations of several tools of one namespace, with what they share said once. */
+export interface NamespaceDeclarations {
+  /** Named types the functions use, each printed at indentation 0. */
+  named: string[];
+  /** Each tool's JSDoc and function, in the order given, at indentation 0. */
+  functions: string[];
+}
+
+/**
+ * The declarations of several tools of one namespace with their named types
+ * merged and repeated object types named once (see `shareTypes`), as the
+ * generated client needs them: every argument keeps its own JSDoc.
+ *
+ * @param tools Tools of one namespace.
+ * @param opts `typePrefix` is put before every named type's name (and each
+ *   reference), so several namespaces' types can share one scope.
+ * @returns Named types and functions; the functions reference the named types.
+ */
+export async function namespaceDeclarations(
+  tools: ToolEntry[],
+  opts: { typePrefix?: string } = {},
+): Promise<NamespaceDeclarations> {
+  const decls = await parsedDeclarations(tools);
+  const named = shareTypes(decls);
+  if (opts.typePrefix) {
+    const prefix = opts.typePrefix;
+    const renames = new Map(named.map((n) => [n.name, `${prefix}${n.name}`]));
+    renameTypes({ named, doc: [], fn: "", args: [], result: [] }, renames);
+    for (const d of decls) renameTypes(d, renames);
+  }
+  return { named: named.map((n) => printNamed(n)), functions: decls.map((d) => printFunction(d)) };
+}
+
 /** Options of {@link renderNamespace}. */
 export interface RenderNamespaceOptions {
   /** Only these tools, by function identifier or real name; all when absent. */
@@ -180,9 +249,52 @@ export interface RenderNamespaceOptions {
 }
 
 /**
- * One namespace as a `declare namespace` block: the namespace description as
- * JSDoc, then each tool's declaration (its cached `declaration` when present,
- * else generated), indented two spaces, separated by blank lines.
+ * One namespace's declarations as the body of a `declare namespace` block,
+ * saying once what the tools repeat: named types merged and repeated object
+ * types named (`shareTypes`), and in the returned `doc` lines: when every
+ * renamed tool only turned `-` into `_`, one line saying so instead of a
+ * note per tool; sentences most tool descriptions repeat (`shareSentences`);
+ * arguments described alike in several tools (`shareArgumentDocs`).
+ *
+ * @param decls Parsed declarations, changed in place.
+ * @param tools The same tools, for their real names.
+ * @returns JSDoc lines for the namespace and the body, indented one level.
+ */
+export function shareNamespace(
+  decls: Declaration[],
+  tools: ToolEntry[],
+): { doc: string[]; body: string } {
+  const named = shareTypes(decls);
+  const doc: string[] = [];
+  const renamed = tools.filter((t) => t.tool !== t.fn);
+  if (renamed.length >= 2 && renamed.every((t) => t.tool.replaceAll("-", "_") === t.fn)) {
+    for (const [i, t] of tools.entries()) {
+      if (t.tool === t.fn) continue;
+      const lines = decls[i].doc;
+      const last = lines.at(-1) ?? "";
+      const suffix = ` (${renamedNote(t.tool)})`;
+      if (last === renamedNote(t.tool)) lines.pop();
+      else if (last.endsWith(suffix)) lines[lines.length - 1] = last.slice(0, -suffix.length);
+    }
+    const example = renamed.reduce((a, b) => (b.tool.length < a.tool.length ? b : a));
+    doc.push(`Tool names have _ here where the server has - (${example.fn} is ${example.tool}).`);
+  }
+  doc.push(...shareSentences(decls));
+  const args = shareArgumentDocs(decls);
+  if (args.length > 0) {
+    doc.push("Arguments shown below without a description:");
+    for (const a of args) doc.push(`- ${a.name}: ${a.doc}`);
+  }
+  const types = named.map((n) => printNamed(n, 1)).join("\n");
+  const functions = decls.map((d) => printFunction(d, 1)).join("\n\n");
+  return { doc, body: [types, functions].filter(Boolean).join("\n\n") };
+}
+
+/**
+ * One namespace as a `declare namespace` block: JSDoc with the namespace's
+ * description (and what {@link shareNamespace} says once), then the named
+ * types and each tool's declaration, indented two spaces, tools separated by
+ * blank lines.
  *
  * @param ns The namespace from the discovery view.
  * @param opts `tools` limits the block to some tools (`mcpx types ns.tool`).
@@ -194,22 +306,34 @@ export async function renderNamespace(
 ): Promise<string> {
   const wanted = opts.tools === undefined ? null : new Set(opts.tools);
   const tools = ns.tools.filter((t) => wanted === null || wanted.has(t.fn) || wanted.has(t.tool));
-  const declarations = await Promise.all(tools.map(entryDeclaration));
-  const body = declarations.map((d) => indentLines(d, "  ")).join("\n\n");
-  const doc = jsdoc(ns.description ? [ns.description] : []);
-  return `${doc}declare namespace ${ns.namespace} {\n${body}${body ? "\n" : ""}}`;
+  return namespaceBlock(ns, tools, await parsedDeclarations(tools));
 }
 
 /**
- * The header and shared types every rendering of types starts with: what
- * generated the text, that every function is async and results arrive
- * unwrapped, and `ToolResult` with its `raw` MCP envelope. Kept short: every
- * line costs the agent tokens.
+ * {@link renderNamespace} from declarations already parsed.
+ *
+ * @param ns The namespace (its name and description).
+ * @param tools The tools to show, in order.
+ * @param decls Their parsed declarations (`parsedDeclarations`), changed in place.
+ * @returns The block, no trailing newline.
  */
-export const TYPES_PREAMBLE = `// Generated by mcpx from each server's own schemas.
-// Call one with: mcpx call <namespace>.<tool> '<arguments as JSON>'
-/** What a tool returns: its text, or its structured output as JSON. */
-type ToolResult = unknown;`;
+export function namespaceBlock(
+  ns: Pick<NamespaceEntry, "namespace" | "description">,
+  tools: ToolEntry[],
+  decls: Declaration[],
+): string {
+  const { doc, body } = shareNamespace(decls, tools);
+  const head = jsdoc([...(ns.description ? [ns.description] : []), ...doc]);
+  return `${head}declare namespace ${ns.namespace} {\n${body}${body ? "\n" : ""}}`;
+}
+
+/**
+ * The one line every rendering of types starts with: `ToolResult`, what a
+ * tool returns when its server declares no output schema, and how to call
+ * a tool. Every line costs the agent tokens, so there is only this one.
+ */
+export const TYPES_PREAMBLE =
+  "type ToolResult = unknown; // a tool's text, or its JSON output. Call: mcpx call <ns>.<tool> '<json>'";
 
 /**
  * Every given namespace's declarations after {@link TYPES_PREAMBLE}, blocks

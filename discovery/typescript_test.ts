@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { toolEntry } from "./_fixtures.ts";
+import { denoCheck, toolEntry } from "./_fixtures.ts";
 import type { CachedTool } from "./types.ts";
 import { renderNamespace, renderTypes, toolDeclaration, TYPES_PREAMBLE } from "./typescript.ts";
 
@@ -44,9 +44,8 @@ const cases: Case[] = [
     }, { name: "echo", description: "Echoes back the input" }),
     fn: "echo",
     has: [
-      "/** Echoes back the input */\nfunction echo(args: {",
-      "  /** Message to echo */\n  message: string;",
-      "}): Promise<ToolResult>;",
+      "/** Echoes back the input */\n" +
+      "function echo(args: { /** Message to echo */ message: string }): Promise<ToolResult>;",
     ],
     lacks: ["MCP tool name", "[k: string]"],
   },
@@ -64,7 +63,7 @@ const cases: Case[] = [
       description: "Adds two numbers",
       outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
     }),
-    has: ["a: number;", "b: number;", "}): Promise<{\n  sum: number;\n}>;"],
+    has: ["/** First number */\n  a: number;", "b: number;", "}): Promise<{ sum: number }>;"],
   },
   {
     name: "$ref into $defs and definitions is inlined",
@@ -77,11 +76,11 @@ const cases: Case[] = [
       },
       definitions: { Size: { enum: ["s", "m", "l"] } },
     }),
-    has: ["p: {\n    x?: number;\n    y?: number;\n  };", 'q?: ("s" | "m" | "l");'],
+    has: ['(args: { p: { x?: number; y?: number }; q?: "s" | "m" | "l" })'],
     lacks: ["interface"],
   },
   {
-    name: "self-recursive tree becomes a named interface prefixed by the function",
+    name: "self-recursive tree becomes a named interface",
     tool: tool({
       type: "object",
       properties: { tree: { $ref: "#/$defs/Node" } },
@@ -96,8 +95,8 @@ const cases: Case[] = [
       },
     }),
     has: [
-      "interface Fn_Node {\n  value?: string;\n  children?: Fn_Node[];\n}",
-      "tree?: Fn_Node;",
+      "interface Node { value?: string; children?: Node[] }\n",
+      "function fn(args: { tree?: Node })",
     ],
   },
   {
@@ -110,7 +109,7 @@ const cases: Case[] = [
         B: { type: "object", properties: { a: { $ref: "#/$defs/A" } } },
       },
     }),
-    has: ["interface Fn_A", "interface Fn_B", "interface Fn_Args", "self?: Fn_Args;"],
+    has: ["interface A { b?: B }", "interface B { a?: A }", "interface Args {", "self?: Args"],
   },
   {
     name: "oneOf, anyOf and allOf",
@@ -128,10 +127,9 @@ const cases: Case[] = [
       },
     }),
     has: [
-      "one?: (string | number);",
-      "any?: (boolean | string[]);",
-      /all\?: \(\{\n\s+a: string;/,
-      "} & {",
+      "one?: string | number;",
+      "any?: boolean | string[];",
+      "all?: { a: string } & { b?: number };",
     ],
   },
   {
@@ -150,9 +148,9 @@ const cases: Case[] = [
       },
     }),
     has: [
-      /open\?: \{\n\s+id\?: string;\n\s+\[k: string\]: unknown;/,
-      /env\?: \{\n\s+\[k: string\]: string;\n\s+\};/,
-      /meta\?: \{\n\s+\[k: string\]: unknown;/,
+      "open?: { id?: string; [k: string]: unknown };",
+      "env?: { [k: string]: string };",
+      "meta?: { [k: string]: unknown };",
       "closed?: {};",
     ],
   },
@@ -162,7 +160,7 @@ const cases: Case[] = [
       type: "object",
       properties: { headers: { type: "object", patternProperties: { "^x-": { type: "string" } } } },
     }),
-    has: [/headers\?: \{\n\s+\[k: string\]: string;/],
+    has: ["headers?: { [k: string]: string }"],
     lacks: ["referenced by"],
   },
   {
@@ -201,7 +199,8 @@ const cases: Case[] = [
         flags: { type: "array", items: { type: "string" }, default: ["a"] },
       },
     }),
-    has: ['kind?: "circle";', "Radius in px.", "@default 1", '@default ["a"]'],
+    has: ['kind?: "circle";', "/** Radius in px. (default 1) */\n", '/** default ["a"] */\n'],
+    lacks: ["@default"],
   },
   {
     name: "enums, including mixed types",
@@ -213,7 +212,7 @@ const cases: Case[] = [
       },
       required: ["level"],
     }),
-    has: ['level: ("debug" | "info");', 'mixed?: ("a" | 1 | true | null);'],
+    has: ['level: "debug" | "info";', 'mixed?: "a" | 1 | true | null'],
   },
   {
     name: "nullable and type arrays with null",
@@ -228,10 +227,10 @@ const cases: Case[] = [
       $defs: { C: { type: "object", properties: { z: { type: "string" } } } },
     }),
     has: [
-      "a?: (string | null);",
-      "b?: (number | null);",
-      /c\?: \(\{\n\s+z\?: string;\n\s+\} \| null\);/,
-      'd?: ("x" | null);',
+      "a?: string | null;",
+      "b?: number | null;",
+      "c?: { z?: string } | null;",
+      'd?: "x" | null;',
     ],
   },
   {
@@ -257,7 +256,7 @@ const cases: Case[] = [
   {
     name: "schema with no type but properties",
     tool: tool({ properties: { q: { description: "anything" } }, required: ["q"] }),
-    has: ["/** anything */\n  q: unknown;"],
+    has: ["{ /** anything */ q: unknown }"],
   },
   {
     name: "non-object root",
@@ -277,13 +276,7 @@ const cases: Case[] = [
         f: false,
       },
     }),
-    has: [
-      "a?: string;",
-      "b?: {\n    c?: string;\n  };",
-      /r\?: unknown;/,
-      "t?: unknown;",
-      "f?: never;",
-    ],
+    has: ["a?: string;", "b?: { c?: string };", /r\?: unknown;/, "t?: unknown;", "f?: never;"],
     lacks: ["pwned", "interface Named", "Evil"],
   },
   {
@@ -293,8 +286,7 @@ const cases: Case[] = [
       description: "Takes one */ then more\nSecond line.",
     }),
     has: [
-      'MCP tool name: "take-screenshot".',
-      "Takes one *\\/ then more\n * Second line.",
+      '/**\n * Takes one *\\/ then more\n * Second line. (MCP tool name "take-screenshot")\n */\n',
       "args: {}",
     ],
   },
@@ -308,29 +300,9 @@ const cases: Case[] = [
     tool: tool({ type: "object", properties: { a: { type: "string" } } }, {
       outputSchema: deepDag(24),
     }),
-    has: ["a?: string;", "Promise<ToolResult>", "Result type not rendered"],
+    has: ["{ a?: string }", "Promise<ToolResult>", "Result type not rendered"],
   },
 ];
-
-/** Runs `deno check` on one declaration file; returns its diagnostics, or "" when clean. */
-async function denoCheck(source: string): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "mcpx_types_" });
-  try {
-    const file = `${dir}/types.d.ts`;
-    await Deno.writeTextFile(file, source);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--quiet", "--no-config", file],
-      cwd: dir,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    return out.success
-      ? ""
-      : new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 Deno.test("toolDeclaration() renders hard schemas as valid TypeScript", async (t) => {
   const declarations = await Promise.all(cases.map((c) => toolDeclaration(c.tool, c.fn ?? "fn")));
@@ -366,26 +338,43 @@ Deno.test("renderNamespace() wraps declarations, preferring cached ones", async 
         inputSchema: { type: "object", properties: { message: { type: "string" } } },
       }),
       toolEntry("everything", "add", "", {
-        declaration: "function add(args: {}): Promise<ToolResult>; // cached",
+        declaration: "/** cached */\nfunction add(args: { a: number }): Promise<ToolResult>;",
       }),
     ],
   };
   const all = await renderNamespace(ns);
-  assert.ok(all.startsWith("/** reference server */\ndeclare namespace everything {\n"), all);
-  assert.ok(
-    all.includes(
-      "\n  /** Echoes back the input */\n  function echo(args: {\n    message?: string;\n  }): Promise<ToolResult>;",
-    ),
+  assert.equal(
     all,
+    "/** reference server */\ndeclare namespace everything {\n" +
+      "  /** Echoes back the input */\n" +
+      "  function echo(args: { message?: string }): Promise<ToolResult>;\n\n" +
+      "  /** cached */\n  function add(args: { a: number }): Promise<ToolResult>;\n}",
   );
-  assert.ok(all.includes("\n\n  function add(args: {}): Promise<ToolResult>; // cached\n}"), all);
   const one = await renderNamespace(ns, { tools: ["add"] });
   assert.ok(!one.includes("echo"));
   const none = await renderNamespace({ ...ns, description: "", tools: [] });
   assert.equal(none, "declare namespace everything {\n}");
 });
 
-Deno.test("renderTypes() output starts with the preamble and type-checks", async () => {
+Deno.test("renderNamespace() regenerates a cached declaration it cannot read", async () => {
+  const ns = {
+    namespace: "n",
+    server: "n",
+    description: "",
+    tools: [
+      toolEntry("n", "add", "Adds", {
+        inputSchema: { type: "object", properties: { a: { type: "number" } } },
+        declaration: "export const add = 1; // not a declaration mcpx writes",
+      }),
+    ],
+  };
+  assert.equal(
+    await renderNamespace(ns),
+    "declare namespace n {\n  /** Adds */\n  function add(args: { a?: number }): Promise<ToolResult>;\n}",
+  );
+});
+
+Deno.test("renderTypes() output starts with the one-line preamble and type-checks", async () => {
   const ns = (name: string) => ({
     namespace: name,
     server: name,
@@ -402,11 +391,10 @@ Deno.test("renderTypes() output starts with the preamble and type-checks", async
     ],
   });
   const text = await renderTypes([ns("chrome_devtools"), ns("other")]);
-  assert.ok(text.startsWith("// Generated by mcpx"));
-  assert.ok(text.includes("type ToolResult = unknown;"));
-  assert.ok(text.includes("mcpx call <namespace>.<tool>"), "the header says how to call a tool");
-  assert.ok(!text.includes("mcpx run"), "no command that does not exist yet");
+  assert.ok(text.startsWith(`${TYPES_PREAMBLE}\n\n/**`), text);
+  assert.ok(!TYPES_PREAMBLE.includes("\n"), "one line of boilerplate");
+  assert.ok(TYPES_PREAMBLE.startsWith("type ToolResult = unknown;"));
+  assert.ok(TYPES_PREAMBLE.includes("mcpx call <ns>.<tool>"), "the header says how to call a tool");
   assert.ok(text.endsWith("}\n"));
-  assert.ok(text.split("\n").slice(0, 2).every((l) => l.startsWith("//")));
   assert.equal(await denoCheck(text), "", text);
 });

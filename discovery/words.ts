@@ -10,10 +10,28 @@
 import { stem } from "./stem.ts";
 
 /**
+ * Folds case and diacritics, the same on both sides of a comparison: the text
+ * in compatibility decomposition (NFKD) with combining marks removed, then
+ * lowercased, so `Héllo`, `HELLO` and `hello` meet, and so do `ﬁle` and `file`.
+ *
+ * @param text Any text: a name, a query term, a description.
+ * @returns The folded text.
+ * @example
+ * ```ts
+ * import { fold } from "./words.ts";
+ * if (fold("Héllo Wörld") !== "hello world") throw new Error();
+ * ```
+ */
+export function fold(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+}
+
+/**
  * Splits `text` into lowercase words: on every character that is not a
  * letter or digit (`_`, `-`, `.`, spaces, punctuation) and on camelCase
  * boundaries, where an upper-case run ends before a capitalised word
- * (`HTMLParser` → `html`, `parser`).
+ * (`HTMLParser` → `html`, `parser`); each word is {@link fold}ed (`Héllo` →
+ * `hello`).
  *
  * @param text A tool name, query term or description.
  * @returns The words in order, lowercase, none empty.
@@ -27,9 +45,10 @@ export function splitWords(text: string): string[] {
   return text
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{N}\p{M}]+/u)
     .filter((w) => w.length > 0)
-    .map((w) => w.toLowerCase());
+    .map(fold)
+    .filter((w) => w.length > 0);
 }
 
 /**

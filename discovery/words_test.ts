@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { splitWords, stemmedWords } from "./words.ts";
+import { fold, splitWords, stemmedWords } from "./words.ts";
 
 Deno.test("splitWords() splits on separators and camelCase", () => {
   const cases: [string, string[]][] = [
@@ -19,4 +19,12 @@ Deno.test("splitWords() splits on separators and camelCase", () => {
 
 Deno.test("stemmedWords() stems each word", () => {
   assert.deepEqual(stemmedWords("takeScreenshots of pages"), ["take", "screenshot", "of", "page"]);
+});
+
+Deno.test("fold() and splitWords() fold case and diacritics alike, composed or not", () => {
+  assert.equal(fold("Héllo WÖRLD"), "hello world");
+  assert.equal(fold("he\u0301llo"), "hello");
+  assert.equal(fold("ﬁle"), "file");
+  assert.deepEqual(splitWords("Say he\u0301llo to Zoë"), ["say", "hello", "to", "zoe"]);
+  assert.deepEqual(splitWords("Crème brûlée"), ["creme", "brulee"]);
 });

@@ -133,6 +133,51 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "the walk as AGENTS.md tells it (ls, search, its types line, run) costs at most 2,500 tokens",
+  ignore: !chromium,
+  async fn() {
+    await using w = await browserWorld();
+    await using pages = servePages();
+    // Every byte of mcpx output the agent reads, step by step (docs/browser-walk.md).
+    const read: [string, number][] = [];
+    const size = (text: string) => new TextEncoder().encode(text).length;
+    const step = async (args: string[]) => {
+      const run = await mcpxWithin(w, args);
+      assert.equal(run.code, 0, `mcpx ${args.join(" ")}:\n${run.stdout}${run.stderr}`);
+      read.push([`mcpx ${args.join(" ")}`, size(run.stdout) + size(run.stderr)]);
+      return run;
+    };
+    await step(["ls"]);
+    // The agent loads the signatures each search's last line names (read here as JSON).
+    const refs = new Set<string>();
+    for (const words of [["screenshot", "click"], ["open", "page"], ["wait"]]) {
+      await step(["search", ...words]);
+      const hint = (await w.json(["search", ...words])).types as { refs: string[] };
+      for (const ref of hint.refs) refs.add(ref);
+    }
+    const used = [
+      "new_page",
+      "list_pages",
+      "take_screenshot",
+      "take_snapshot",
+      "click",
+      "wait_for",
+    ];
+    for (const fn of used) assert.ok(refs.has(`chrome_devtools.${fn}`), `${fn} not found`);
+    await step(["types", ...refs]);
+    const run = await step(["run", "shot-flow", pages.url, `${w.dir}/shots`]);
+    const result = parseOneJson(run);
+    await assertTwoDifferentPngs(result.before, result.after);
+
+    const total = read.reduce((sum, [, bytes]) => sum + bytes, 0);
+    const table = read.map(([what, bytes]) => `${String(bytes).padStart(6)}  ${what}`).join("\n");
+    assert.ok(total / 4 <= 2_500, `${Math.ceil(total / 4)} tokens:\n${table}`);
+    await assertBrowsersGone(w);
+  },
+});
+
 /** One durable-log record as `mcpx log --json` prints it (docs/logs.md). */
 interface LogRecord {
   event: string;

@@ -13,6 +13,14 @@ interface LsJson {
   namespaces: { namespace: string; tools: number; state: string; live: number }[];
 }
 
+interface TypesHintJson {
+  refs: string[];
+  command: string;
+  tokens: number;
+  namespaces: string[];
+  namespaceTokens: number;
+}
+
 interface StatusJson {
   daemon: boolean;
   servers: { namespace: string; instances: { id: string; pid?: number }[] }[];
@@ -100,7 +108,10 @@ Deno.test("discovery verbs list a cold cache once, then answer without any serve
     const human = await w.mcpx(["ls"]);
     assert.equal(human.code, 0);
     assert.match(human.stdout, /^NAMESPACE\s+TOOLS\s+SHARING\s+SCOPE\s+LIVE\s+STATE\s+DESCRIPTION/);
-    assert.match(human.stdout, /Next: `mcpx types <namespace>`/);
+    assert.match(
+      human.stdout,
+      /Next: `mcpx search <words>` finds tools and prints the `mcpx types`/,
+    );
     assert.deepEqual(w.processes(), []);
   });
 
@@ -180,6 +191,61 @@ export const missing = () => everything.no_such_tool({});
     );
   });
 
+  await t.step("search ends with the types command for exactly its hits and its cost", async () => {
+    const human = await w.mcpx(["search", "entities"]);
+    assert.equal(human.code, 0, human.stderr);
+    const last = human.stdout.trimEnd().split("\n").at(-1)!;
+    const json = await w.json<SearchJson & { types: TypesHintJson }>(["search", "entities"]);
+    const refs = json.hits.map((h) => h.function);
+    assert.ok(refs.length >= 2, JSON.stringify(refs));
+    assert.equal(json.types.command, `mcpx types ${refs.join(" ")}`);
+    assert.equal(
+      last,
+      `types for these ${refs.length}: ${json.types.command} ` +
+        `(~${json.types.tokens.toLocaleString("en-US")} tokens); ` +
+        `whole namespace ~${json.types.namespaceTokens.toLocaleString("en-US")}`,
+    );
+    // The command runs as given, and costs what the line says (tokens as the catalog counts them).
+    const some = await w.mcpx(["types", ...refs]);
+    assert.equal(some.code, 0, some.stderr);
+    assert.equal(json.types.tokens, Math.ceil(new TextEncoder().encode(some.stdout).length / 3));
+    for (const ref of refs) {
+      assert.match(some.stdout, new RegExp(`function ${ref.split(".")[1]}\\(`));
+    }
+    const whole = await w.mcpx(["types", "memory"]);
+    assert.equal(
+      json.types.namespaceTokens,
+      Math.ceil(new TextEncoder().encode(whole.stdout).length / 3),
+    );
+    assert.ok(json.types.tokens < json.types.namespaceTokens);
+  });
+
+  await t.step("types says once what a namespace's tools repeat", async () => {
+    const memory = (await w.mcpx(["types", "memory"])).stdout;
+    assert.equal(
+      memory.split("\n").filter((l) => l.startsWith("//") || l.startsWith("type ")).length,
+      1,
+    );
+    assert.equal(memory.match(/interface Entity \{/g)?.length, 1, memory);
+    assert.match(
+      memory,
+      /function read_graph\(args: \{\}\): Promise<\{ entities: Entity\[\]; relations: Relation\[\] \}>;/,
+    );
+    // server-memory 2026.8.31 rendered 5,075 bytes before; a quarter less at least.
+    assert.ok(memory.length <= 3806, `${memory.length} bytes:\n${memory}`);
+    const everything = (await w.mcpx(["types", "everything"])).stdout;
+    assert.match(everything, /\/\*\* Whether to include an example image \(default false\) \*\//);
+    assert.doesNotMatch(everything, /@default|MCP tool name/);
+    assert.match(
+      everything,
+      /function echo\(args: \{ \/\*\* Message to echo \*\/ message: string \}\)/,
+    );
+    // One tool alone is laid out the same way.
+    const one = (await w.mcpx(["types", "everything.get_annotated_message"])).stdout;
+    assert.match(one, /\/\*\* Whether to include an example image \(default false\) \*\//);
+    assert.match(one, /messageType: "error" \| "success" \| "debug";/);
+  });
+
   await t.step("catalog --budget never exceeds the budget and lists every namespace", async () => {
     let shownBefore = -1;
     for (const budget of [120, 600, 4000]) {
@@ -199,4 +265,28 @@ export const missing = () => everything.no_such_tool({});
     assert.deepEqual(w.processes(), []);
     assert.deepEqual((await w.json(["daemons"])).daemons, []);
   });
+});
+
+Deno.test("search with no hits names the namespaces it could not search, and points at status", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: {
+      everything: stdioServer("everything", ["stdio"]),
+      broken: { command: "sh", args: ["-c", "echo 'fatal: missing API_KEY' >&2; exit 3"] },
+    },
+  });
+  const none = await w.mcpx(["search", "zzqxj"]);
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stdout, /No tool matches "zzqxj"/);
+  assert.match(
+    none.stdout,
+    /Not searched: broken \(listing its server failed; `mcpx status` shows why\)/,
+  );
+  const json = await w.json(["search", "zzqxj"]);
+  assert.deepEqual(json.unlisted.map((u: { namespace: string }) => u.namespace), ["broken"]);
+  assert.match(json.unlisted[0].error, /exit|API_KEY|closed/i);
+  // With hits, the output stays the table and the types line.
+  const some = await w.mcpx(["search", "echo"]);
+  assert.doesNotMatch(some.stdout, /Not searched/);
+  assert.match(some.stdout, /^types for this one: mcpx types everything\.echo \(~\d+ tokens\)/m);
 });

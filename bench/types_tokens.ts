@@ -1,0 +1,266 @@
+/**
+ * `deno task bench:types`: what `mcpx types <namespace>` costs an agent, in
+ * bytes and tokens, for four real servers, printed by this checkout (after)
+ * and by an earlier revision (before, default a329995: the code before issue
+ * 8's "Token economy of `types`"), next to what the peer prints for the same
+ * servers (`mcporter list <server>`).
+ *
+ * Tokens are bytes / 4, rounded up: the ratio issue 8 measures the walk with.
+ * (`mcpx catalog` and the search hint count bytes / 3, a deliberate
+ * over-estimate; docs/decisions/0003-token-count.md.)
+ *
+ * Nothing here needs a browser: chrome-devtools-mcp answers `tools/list`
+ * without starting Chromium. Each side gets its own XDG folders, so the two
+ * revisions never share a daemon or a schema cache (both are version 0.1.0).
+ *
+ * Flags: --before <rev> (default a329995), --skip-peer, --help.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { markdownTable } from "./stats.ts";
+import {
+  choosePeer,
+  type Exec,
+  failed,
+  helpAndExit,
+  log,
+  markedProcesses,
+  MARKER_VAR,
+  mcpx,
+  onInterrupt,
+  output,
+  RESULTS,
+  ROOT,
+  strippedEnv,
+  terminate,
+  xdgHomes,
+} from "./_world.ts";
+import { SERVERS } from "../tests/_helpers.ts";
+import { chromeDevtoolsServer } from "../tests/fixtures/browser/config.ts";
+
+const USAGE = `usage: deno task bench:types [--before <rev>] [--skip-peer]
+
+  --before <rev>  the revision whose \`mcpx types\` is "before" (default a329995)
+  --skip-peer     do not install or run mcporter`;
+
+const { values: flags } = parseArgs({
+  args: Deno.args,
+  options: {
+    before: { type: "string", default: "a329995" },
+    "skip-peer": { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+helpAndExit(flags.help, USAGE);
+
+/** The servers measured: server key (mcporter's name) → mcpx namespace. */
+const NAMESPACES: Record<string, string> = {
+  everything: "everything",
+  filesystem: "filesystem",
+  memory: "memory",
+  "chrome-devtools": "chrome_devtools",
+};
+
+const bytes = (text: string) => new TextEncoder().encode(text).length;
+/** Tokens as issue 8 counts them: UTF-8 bytes / 4, rounded up. */
+const tokens = (n: number) => Math.ceil(n / 4);
+const thousands = (n: number) => n.toLocaleString("en-US");
+
+const tmp = await Deno.makeTempDir({ prefix: "mcpx_bench_types_" });
+const marker = crypto.randomUUID();
+let cleaning: Promise<void> | undefined;
+const cleanup = () =>
+  cleaning ??= (async () => {
+    for (const side of ["before", "after"]) {
+      await output(side === "before" ? beforeArgv("stop") : mcpx("stop"), env(side), tmp, 30_000)
+        .catch(() => {});
+    }
+    // mcporter keeps chrome-devtools in a keep-alive daemon of its own after `list`.
+    if (peerArgv) {
+      await output(peerArgv("daemon", "stop"), env("peer"), tmp, 30_000).catch(() => {});
+    }
+    const left = await terminate(() => markedProcesses(marker));
+    if (left.length) log(`stopped ${left.length} leftover process(es): ${left}`);
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  })();
+const removeListeners = onInterrupt(async () => {
+  log("\ninterrupted: stopping what the bench started");
+  await cleanup();
+  Deno.exit(130);
+});
+
+/** argv of a mcporter command on the bench's config, once the peer is installed. */
+let peerArgv: ((...args: string[]) => string[]) | undefined;
+
+/** argv of the "before" revision's mcpx, run from its extracted source. */
+function beforeArgv(...args: string[]): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--config",
+    `${tmp}/before/deno.json`,
+    `${tmp}/before/cli/main.ts`,
+    ...args,
+  ];
+}
+
+/** The environment of one side: its own XDG folders, the shared config, the run marker. */
+function env(side: string): Record<string, string> {
+  const base = strippedEnv();
+  return {
+    ...base,
+    ...xdgHomes(`${tmp}/${side}-home`),
+    DENO_DIR: base.DENO_DIR ?? denoDir,
+    MCPX_CONFIG: `${tmp}/mcp.json`,
+    [MARKER_VAR]: marker,
+    NO_COLOR: "1",
+  };
+}
+
+async function run(argv: string[], e: Record<string, string>, timeoutMs = 300_000): Promise<Exec> {
+  try {
+    return await output(argv, e, tmp, timeoutMs);
+  } catch (error) {
+    return { code: -1, stdout: "", stderr: String(error) };
+  }
+}
+
+const denoDir = JSON.parse(
+  new TextDecoder().decode(
+    (await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output()).stdout,
+  ),
+).denoDir as string;
+
+interface Row {
+  server: string;
+  namespace: string;
+  tools?: number;
+  before?: number;
+  after?: number;
+  peer?: number;
+  problems: string[];
+}
+
+try {
+  // One plain `.mcp.json`-style file for both tools (`imports: []` keeps mcporter from
+  // merging editor configs); the browser entry is the walk's, without mcpx's own block.
+  await Deno.mkdir(`${tmp}/files`);
+  const { mcpx: _ignored, ...chrome } = chromeDevtoolsServer({ tmpDir: tmp });
+  const server = (argv: readonly string[]) => ({ command: argv[0], args: argv.slice(1) });
+  await Deno.writeTextFile(
+    `${tmp}/mcp.json`,
+    JSON.stringify(
+      {
+        mcpServers: {
+          everything: server(SERVERS.everything),
+          filesystem: {
+            ...server(SERVERS.filesystem),
+            args: [...SERVERS.filesystem.slice(1), `${tmp}/files`],
+          },
+          memory: server(SERVERS.memory),
+          "chrome-devtools": chrome,
+        },
+        imports: [],
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+
+  log(`before: extracting ${flags.before} (git archive)`);
+  await Deno.mkdir(`${tmp}/before`);
+  const archive = await new Deno.Command("sh", {
+    args: ["-c", `git -C "${ROOT}" archive "${flags.before}" | tar -x -C "${tmp}/before"`],
+  }).output();
+  if (!archive.success) {
+    throw new Error(`git archive ${flags.before}: ${new TextDecoder().decode(archive.stderr)}`);
+  }
+  const commit = new TextDecoder().decode(
+    (await new Deno.Command("git", { args: ["-C", ROOT, "rev-parse", "--short", "HEAD"] }).output())
+      .stdout,
+  ).trim();
+
+  const rows: Row[] = Object.entries(NAMESPACES).map(([server, namespace]) => ({
+    server,
+    namespace,
+    problems: [],
+  }));
+
+  for (const [side, argv] of [["before", beforeArgv], ["after", mcpx]] as const) {
+    log(`${side}: listing the servers once (mcpx ls; first run may fetch them with npx)`);
+    const ls = await run(argv("--json", "ls"), env(side));
+    if (ls.code !== 0) throw new Error(`${side}: mcpx ls ${failed(ls)}`);
+    const listed = JSON.parse(ls.stdout).namespaces as { namespace: string; tools: number }[];
+    for (const row of rows) {
+      const types = await run(argv("types", row.namespace), env(side), 120_000);
+      if (types.code !== 0) {
+        row.problems.push(`${side}: ${failed(types)}`);
+        continue;
+      }
+      row[side] = bytes(types.stdout);
+      row.tools = listed.find((n) => n.namespace === row.namespace)?.tools;
+    }
+    await run(argv("stop"), env(side), 30_000);
+  }
+
+  const { peer, problem } = await choosePeer(flags["skip-peer"], { logUnavailable: true });
+  if (peer) {
+    log(`peer: mcporter ${peer.version} list <server>`);
+    const argv = (
+      ...args: string[]
+    ) => [peer.node, peer.bin, "--config", `${tmp}/mcp.json`, ...args];
+    peerArgv = argv;
+    for (const row of rows) {
+      const list = await run(argv("list", row.server), env("peer"), 120_000);
+      if (list.code !== 0) row.problems.push(`mcporter: ${failed(list)}`);
+      else row.peer = bytes(list.stdout);
+    }
+  }
+
+  const cell = (
+    n?: number,
+  ) => (n === undefined ? "—" : `${thousands(n)} / ${thousands(tokens(n))}`);
+  const change = (r: Row) =>
+    r.before && r.after ? `${Math.round((r.after / r.before - 1) * 100)}%` : "—";
+  const table = markdownTable(
+    [
+      "namespace",
+      "tools",
+      `before (${flags.before}) bytes / tokens`,
+      `after (${commit}) bytes / tokens`,
+      "change",
+      "mcporter list bytes / tokens",
+    ],
+    rows.map((r) => [
+      r.namespace,
+      String(r.tools ?? "—"),
+      cell(r.before),
+      cell(r.after),
+      change(r),
+      cell(r.peer),
+    ]),
+  );
+  const notes = [
+    "Tokens are UTF-8 bytes / 4, rounded up (issue 8's measure).",
+    "mcpx: `mcpx types <namespace>`; mcporter: `mcporter list <server>` " +
+    "(no defaults or output types; every tool, including ones mcpx leaves out as unusable).",
+    ...(problem ? [`mcporter not measured: ${problem}`] : []),
+    ...rows.flatMap((r) => r.problems.map((p) => `${r.namespace}: ${p}`)),
+  ];
+  const markdown = `${table}\n\n${notes.map((n) => `- ${n}`).join("\n")}`;
+  console.log(markdown);
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  await Deno.mkdir(RESULTS, { recursive: true });
+  await Deno.writeTextFile(`${RESULTS}types_tokens-${stamp}.md`, markdown + "\n");
+  await Deno.writeTextFile(
+    `${RESULTS}types_tokens-${stamp}.json`,
+    JSON.stringify({ before: flags.before, after: commit, rows }, null, 2) + "\n",
+  );
+  log(`results: ${RESULTS}types_tokens-${stamp}.md`);
+} finally {
+  await cleanup();
+  removeListeners();
+}
