@@ -50,5 +50,5 @@ Deno.test("a script using a namespace without tools gets a NamespaceError saying
 
   const hidden = await w.mcpx(["exec", "echo.echo({ text: 'x' })"]);
   assert.equal(hidden.code, 1, hidden.stderr);
-  assert.match(hidden.stderr, /namespace echo has no tools: the configuration hides all 4/);
+  assert.match(hidden.stderr, /namespace echo has no tools: the configuration hides all 5/);
 });
