@@ -23,14 +23,7 @@ import { combineToolLists, readToolLists, TOOL_LIST_KEYS, type ToolLists } from 
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
 export const ENTRY_KEYS: readonly string[] = [
-  "command",
-  "args",
-  "env",
-  "cwd",
-  "url",
-  "headers",
-  "transport",
-  "type",
+  ...PROCESS_KEYS,
   "disabled",
   "aliasOf",
   "mcpx",
