@@ -441,6 +441,8 @@ export class CliContext {
       ...(trace ? { trace: true } : {}),
       cwd: this.cwd,
       pid: Deno.ppid,
+      // The daemon refuses a call outside the caller's profiles (decision 0015).
+      selection: selectionFromSettings((await this.settings()).values),
     };
     const { stateDir } = this.paths();
     const { fingerprint } = await this.config();
