@@ -44,11 +44,13 @@ export interface TargetSource {
  * Resolves `namespace.tool` for a caller with `selection`, refusing what the
  * caller may not reach.
  *
- * A server never listed, or whose last listing failed, is listed first (the
- * call would start it anyway), so a hidden tool cannot slip through an empty
- * cache. When it still has no listing, a server with no tool filter gets the
- * call as named (nothing is hidden, and the call reports why the server does
- * not start); one with a filter is refused, since what it hides cannot be told.
+ * A server never listed (or whose failed listing is due again) is listed
+ * first, as `mcpx call` does (the call would start it anyway), so a hidden
+ * tool cannot slip through an empty cache; one with tool lists is listed
+ * again after any failure. When it still has no listing, a server with no
+ * tool lists gets the call as named (nothing is hidden, and the call reports
+ * why the server does not start); one with tool lists is refused, since what
+ * they hide cannot be told.
  * A server the configuration keeps from starting is returned as is: the
  * daemon refuses it (`server-unavailable`).
  *
@@ -73,12 +75,15 @@ export async function callTarget(
   let ns = findNamespace(view.namespaces, namespace, view.disabled);
   const spec = source.servers.find((s) => s.name === ns.server)!;
   if (spec.unavailable) return { spec, namespace: ns.namespace, tool };
-  if (ns.tools.length === 0 && (ns.error !== undefined || source.needsListing(spec))) {
+  const open = hidesNothing(spec.toolFilter);
+  // A failed listing is tried again for a call only when names must be checked:
+  // an open server's call starts it anyway, and says why it does not start.
+  if (ns.tools.length === 0 && (source.needsListing(spec) || (ns.error !== undefined && !open))) {
     await source.list(spec);
     view = source.view(selection);
     ns = findNamespace(view.namespaces, namespace, view.disabled);
   }
-  if (ns.tools.length === 0 && ns.error !== undefined && hidesNothing(spec.toolFilter)) {
+  if (ns.tools.length === 0 && ns.error !== undefined && open) {
     return { spec, namespace: ns.namespace, tool };
   }
   const found = findTool(view.namespaces, `${ns.namespace}.${tool}`, view.disabled);

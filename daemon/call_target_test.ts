@@ -17,7 +17,11 @@ function source(
     servers,
     lists,
     view: (selection) => namespacesFromCache(servers, cache, selection),
-    needsListing: (spec) => !cache.servers[spec.name]?.listedAt,
+    // As daemon/schema_cache.ts: a failed listing waits for its cooldown (here: forever).
+    needsListing: (spec) => {
+      const entry = cache.servers[spec.name];
+      return !entry || (!entry.listedAt && !entry.error);
+    },
     list: (spec) => {
       lists.push(spec.name);
       if (listed[spec.name]) cache.servers[spec.name] = listed[spec.name];
@@ -97,17 +101,21 @@ Deno.test("callTarget() lists a never-listed server first, so an empty cache hid
 
 Deno.test("callTarget() without any listing: a server with no filter gets the call, one with a filter is refused", async () => {
   const failed = { tools: [], error: { message: "spawn nope ENOENT", at: "2026-01-01T00:00:00Z" } };
-  const open = source([serverSpec("ev")], cacheOf({}), { ev: failed });
+  const failedCache = cacheOf({});
+  failedCache.servers.ev = failed;
+  const open = source([serverSpec("ev")], failedCache, { ev: failed });
   assert.deepEqual(
     { ...(await callTarget(open, "ev", "anything")), spec: undefined },
     { spec: undefined, namespace: "ev", tool: "anything" },
   );
+  assert.deepEqual(open.lists, [], "an open server's failed listing is not retried for a call");
   const filtered = source(
     [serverSpec("ev", { toolFilter: { include: ["echo"], exclude: [] } })],
     cacheOf({}),
     { ev: failed },
   );
   await refused(callTarget(filtered, "ev", "echo"), /no tools because listing its server failed/);
+  assert.deepEqual(filtered.lists, ["ev"], "a filtered server is listed again first");
 });
 
 Deno.test("callTarget() leaves a server the configuration keeps from starting to the daemon", async () => {

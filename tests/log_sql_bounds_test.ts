@@ -43,6 +43,8 @@ Deno.test("mcpx log sql stops, refuses and says why", async (t) => {
     assert.equal(r.code, 1, r.stderr);
     const { error } = JSON.parse(r.stdout);
     assert.equal(error.code, "timeout");
+    assert.equal(error.setting, "log.sqlTimeout");
+    assert.equal(error.ms, 1000);
     assert.match(error.message, /longer than log\.sqlTimeout \(1000 ms\) and was stopped/);
     assert.match(r.stderr, /--log-sql-timeout/);
   });
