@@ -161,7 +161,7 @@ export function exitCodeOf(error: unknown): number {
 /**
  * Any thrown value as JSON, never with a stack: `{ code, message,
  * suggestions?, stderrTail?, ms?, bound?, setting? }` (the last three for a
- * {@link TimeoutError}). The daemon answers failed requests with it and
+ * {@link TimeoutError} that names its setting). The daemon answers failed requests with it and
  * `--json` prints it, so a machine sees one shape everywhere.
  */
 export function errorToJson(
@@ -182,8 +182,9 @@ export function errorToJson(
     return {
       code: error.code,
       message: error.message,
-      ...(error instanceof TimeoutError && error.bound
-        ? { ms: error.ms, bound: error.bound, setting: error.setting }
+      // The limit that passed and what set it, whenever the error names a setting.
+      ...(error instanceof TimeoutError && (error.bound || error.setting)
+        ? { ms: error.ms, ...(error.bound ? { bound: error.bound } : {}), setting: error.setting }
         : {}),
       ...(error instanceof NotFoundError && error.suggestions.length
         ? { suggestions: error.suggestions }

@@ -107,6 +107,11 @@ interface RuntimeEnv {
   daemonPid: number | undefined;
   /** Setting `logging.trace` (`MCPX_TRACE`): each call asks the daemon which instance served it. */
   trace: boolean;
+  /**
+   * The run's profile selection (settings `profiles.*`, handed on by the
+   * runner): the daemon refuses a call outside it. Absent: the default set.
+   */
+  selection: { profiles: string[]; skipDefault: boolean; all: boolean } | undefined;
 }
 
 let rtConfig: RuntimeEnv = readRuntimeEnv();
@@ -132,6 +137,20 @@ function readRuntimeEnv(): RuntimeEnv {
     json: rtEnv("MCPX_OUTPUT") === "json",
     daemonPid: rtEnv("MCPX_DAEMON_PID") && Number.isInteger(daemonPid) ? daemonPid : undefined,
     trace: switchOn(rtEnv("MCPX_TRACE") || rtEnv("MCPX_LOGGING_TRACE")),
+    selection: readSelection(),
+  };
+}
+
+/** The settings `profiles.active`, `profiles.skipDefault` and `profiles.all`, when any is set. */
+function readSelection(): RuntimeEnv["selection"] {
+  const active = rtEnv("MCPX_PROFILES_ACTIVE") ?? "";
+  const skipDefault = rtEnv("MCPX_PROFILES_SKIP_DEFAULT") ?? "";
+  const all = rtEnv("MCPX_PROFILES_ALL") ?? "";
+  if (!active && !skipDefault && !all) return undefined;
+  return {
+    profiles: [...new Set(active.split(",").map((p) => p.trim()).filter((p) => p !== ""))],
+    skipDefault: switchOn(skipDefault),
+    all: switchOn(all),
   };
 }
 
@@ -289,6 +308,7 @@ export async function callTool(
   if (env.traceIds) body.traceIds = env.traceIds;
   if (env.span !== "run-unknown") body.run = env.span;
   if (env.trace) body.trace = true;
+  if (env.selection) body.selection = env.selection;
   const request = encodeRequest("call", JSON.stringify(body), CLIENT_VERSION || undefined);
 
   let response: { status: number; body: string };

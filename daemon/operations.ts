@@ -11,6 +11,7 @@ import type { Daemon } from "./daemon.ts";
 import type { CallerContext } from "./scope_key.ts";
 import type { WireTrace } from "../client/wire.ts";
 import { UsageError } from "../errors.ts";
+import { selectionFromWire } from "../config/profiles.ts";
 
 /**
  * What an answer carries besides the result or the error: filled by a
@@ -52,6 +53,16 @@ const callerSchema = {
   notify: {
     type: "string",
     description: "a token under which this call's lease waits are reported (see waits)",
+  },
+  selection: {
+    type: "object",
+    description: "the caller's profile selection (--profile, --skip-default, --all-profiles); " +
+      "a call outside it is refused. Absent: the default set",
+    properties: {
+      profiles: { type: "array", items: { type: "string" } },
+      skipDefault: { type: "boolean" },
+      all: { type: "boolean" },
+    },
   },
 };
 
@@ -316,5 +327,6 @@ function caller(p: Record<string, unknown>): CallerContext {
     gitWorkTree: typeof p.gitWorkTree === "string" && p.gitWorkTree ? p.gitWorkTree : undefined,
     run: typeof p.run === "string" && p.run ? p.run : undefined,
     notify: typeof p.notify === "string" && p.notify ? p.notify : undefined,
+    selection: selectionFromWire(p.selection),
   };
 }

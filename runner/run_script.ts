@@ -291,7 +291,7 @@ export async function runScript(
       logSource: String(value("logging.source")),
       outputJson: json,
     }),
-    ...flagSelection(settings),
+    ...selectionEnv(settings),
     ...(await ctx.traceEnv()),
     ...overrides.env,
   };
@@ -416,14 +416,16 @@ export async function runScript(
 }
 
 /**
- * The profile selection given as flags, as the variables that set it, so an
- * `mcpx` command the script runs sees the same namespaces as its client.
+ * The profile selection given as flags or in a file, as the variables that
+ * set it: the client sends it with every call (the daemon refuses a namespace
+ * outside it, decision 0015), and an `mcpx` command the script runs sees the
+ * same namespaces as its client.
  */
-function flagSelection(settings: ResolvedSettings): Record<string, string> {
+function selectionEnv(settings: ResolvedSettings): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of ["profiles.active", "profiles.skipDefault", "profiles.all"]) {
     const setting = settings.values[name];
-    if (setting?.source.startsWith("flag:")) env[settingEnvName(name)] = String(setting.value);
+    if (setting && setting.source !== "default") env[settingEnvName(name)] = String(setting.value);
   }
   return env;
 }
