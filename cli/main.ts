@@ -21,8 +21,7 @@ import { settingFlags } from "../config/setting_schema.ts";
 import { nearest } from "../discovery/nearest.ts";
 import { VERSION } from "../version.ts";
 import { tailExcerpt } from "../daemon/tail_buffer.ts";
-import { Redactor } from "../core/redact.ts";
-import { configRedactor } from "../config/secrets.ts";
+import type { Redactor } from "../core/redact.ts";
 
 type ParseOptions = Record<
   string,
@@ -87,11 +86,13 @@ export async function main(
 /**
  * The configuration's redactor (config/secrets.ts), for what an error prints:
  * one without known secrets (URL credentials only) when no configuration
- * could be loaded.
+ * could be loaded. Loaded only when there is an error to print.
  */
 async function redactorOf(ctx: CliContext | undefined): Promise<Redactor> {
+  const { Redactor } = await import("../core/redact.ts");
   if (!ctx) return new Redactor();
   try {
+    const { configRedactor } = await import("../config/secrets.ts");
     return configRedactor(await ctx.config(), ctx.env);
   } catch {
     return new Redactor();
@@ -293,7 +294,7 @@ export function help(command?: Command): string {
  */
 export function errorDocument(
   error: unknown,
-  redactor: Redactor = new Redactor(),
+  redactor?: Pick<Redactor, "json">,
 ): Record<string, unknown> {
   return errorToJson(error, redactor);
 }
@@ -302,7 +303,7 @@ function report(
   io: Io,
   error: unknown,
   command: Command | undefined,
-  redactor: Redactor,
+  redactor: Pick<Redactor, "text">,
 ): number {
   // What an error says may hold a server's echo of a secret: shown as its reference.
   const say = (text: string) => io.err(redactor.text(text));

@@ -24,7 +24,6 @@
 
 import type { ParsedConfig } from "./parse.ts";
 import { VERSION } from "../version.ts";
-import { configSecrets } from "./secrets.ts";
 
 /**
  * One stored entry. Version 2 entries also held configurations that name
@@ -85,13 +84,15 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
  * @param text The configuration's text, to find the variables it names.
  * @param parsed The result of parsing `text`.
  */
-export function writeCompiled(
+export async function writeCompiled(
   cacheDir: string,
   fingerprint: string,
   text: string,
   parsed: ParsedConfig,
-): void {
+): Promise<void> {
   const path = entryPath(cacheDir, fingerprint);
+  // Loaded here, after a parse, so reading a compiled entry does not pay for it.
+  const { configSecrets } = await import("./secrets.ts");
   if (referencedVariables(text).length > 0 || configSecrets(parsed.document, {}).length > 0) {
     try {
       Deno.removeSync(path);
