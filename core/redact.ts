@@ -95,12 +95,26 @@ export function isSecretValue(value: string, named = false): boolean {
     !/^\/[^\s]*$/.test(value);
 }
 
+/** Above this many forms of secrets, text is scanned once with an index instead of once per form. */
+const SCAN_ONCE_ABOVE = 16;
+
+/** A form of a secret as it may appear in text, and what replaces it. */
+interface Form {
+  text: string;
+  reference: string;
+}
+
 /** Applies the rules to strings, structured data and log attributes. */
 export class Redactor {
-  /** Each form a secret may take in text, longest first, with its reference. */
-  #forms: { text: string; reference: string }[];
-  /** The secrets long enough for a cut piece of them to be recognised. */
-  #cuttable: Secret[];
+  /** Each form a secret may take in text, longest first. */
+  #forms: Form[];
+  /** The forms by their first {@link MIN_SECRET_LENGTH} characters, longest first (many secrets). */
+  #byPrefix?: Map<string, Form[]>;
+  /**
+   * Every run of {@link MIN_FRAGMENT} characters inside a secret long enough
+   * to be cut, with the secret and where the run starts in it (the first time).
+   */
+  #grams = new Map<string, { secret: Secret; at: number }>();
 
   /**
    * @param secrets The configured secrets (config/secrets.ts `configSecrets()`);
@@ -109,20 +123,31 @@ export class Redactor {
    */
   constructor(secrets: readonly Secret[] = []) {
     const forms = new Map<string, string>();
-    const kept: Secret[] = [];
     for (const secret of secrets) {
       if (secret.value.length < MIN_SECRET_LENGTH || forms.has(secret.value)) continue;
-      kept.push(secret);
       const variants = [
         secret.value,
         JSON.stringify(secret.value).slice(1, -1),
         encodeURIComponent(secret.value),
       ];
       for (const text of variants) if (!forms.has(text)) forms.set(text, secret.reference);
+      if (secret.value.length <= MIN_FRAGMENT) continue;
+      for (let at = 0; at + MIN_FRAGMENT <= secret.value.length; at++) {
+        const gram = secret.value.slice(at, at + MIN_FRAGMENT);
+        if (!this.#grams.has(gram)) this.#grams.set(gram, { secret, at });
+      }
     }
     this.#forms = [...forms].map(([text, reference]) => ({ text, reference }))
       .sort((a, b) => b.text.length - a.text.length);
-    this.#cuttable = kept.filter((s) => s.value.length > MIN_FRAGMENT);
+    if (this.#forms.length > SCAN_ONCE_ABOVE) {
+      this.#byPrefix = new Map();
+      for (const form of this.#forms) {
+        const key = form.text.slice(0, MIN_SECRET_LENGTH);
+        const list = this.#byPrefix.get(key);
+        if (list) list.push(form);
+        else this.#byPrefix.set(key, [form]);
+      }
+    }
   }
 
   /** How many distinct secrets this redactor replaces. */
@@ -132,7 +157,8 @@ export class Redactor {
 
   /**
    * A string with every known secret replaced by its reference (rule 1) and
-   * URL credentials by {@link REDACTED} (rule 2).
+   * URL credentials by {@link REDACTED} (rule 2). Linear in the text's length
+   * whatever the number of secrets.
    *
    * @example
    * ```ts
@@ -143,11 +169,13 @@ export class Redactor {
    * ```
    */
   text(value: string): string {
-    let out = value;
-    for (const { text, reference } of this.#forms) {
-      if (out.includes(text)) out = out.replaceAll(text, reference);
+    let out = this.#byPrefix ? this.#scan(value) : value;
+    if (!this.#byPrefix) {
+      for (const { text, reference } of this.#forms) {
+        if (out.includes(text)) out = out.replaceAll(text, reference);
+      }
     }
-    if (this.#cuttable.length) out = this.#cuts(out);
+    if (this.#grams.size && out.length >= MIN_FRAGMENT) out = this.#cuts(out);
     if (out.includes("://")) {
       out = out
         .replace(
@@ -202,26 +230,60 @@ export class Redactor {
     return this.#object(attrs, 0, true);
   }
 
-  /** Replaces a piece of a secret cut off at the text's ends, a line's ends or before `…`. */
+  /** Every form in one pass, leftmost first, the longest where several start at one place. */
+  #scan(text: string): string {
+    let out = "";
+    let last = 0;
+    for (let i = 0; i + MIN_SECRET_LENGTH <= text.length;) {
+      const forms = this.#byPrefix!.get(text.slice(i, i + MIN_SECRET_LENGTH));
+      const hit = forms?.find((f) => text.startsWith(f.text, i));
+      if (!hit) {
+        i++;
+        continue;
+      }
+      out += text.slice(last, i) + hit.reference;
+      i += hit.text.length;
+      last = i;
+    }
+    return last === 0 ? text : out + text.slice(last);
+  }
+
+  /**
+   * Replaces a piece of a secret, {@link MIN_FRAGMENT} characters or more,
+   * cut off where text was truncated: its end at the start of the text or of
+   * a line, its start at the end of the text or of a line, or before `…`.
+   */
   #cuts(text: string): string {
+    const edits: [number, number, string][] = [];
+    const starts = [0];
+    const ends = [text.length];
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
+      starts.push(i + 1);
+      ends.push(i);
+    }
+    for (let i = text.indexOf("…"); i >= 0; i = text.indexOf("…", i + 1)) ends.push(i);
+    for (const p of starts) {
+      const found = this.#grams.get(text.slice(p, p + MIN_FRAGMENT));
+      if (!found || found.at === 0) continue;
+      const piece = found.secret.value.slice(found.at);
+      if (text.startsWith(piece, p)) edits.push([p, p + piece.length, found.secret.reference]);
+    }
+    for (const e of ends) {
+      const found = e >= MIN_FRAGMENT && this.#grams.get(text.slice(e - MIN_FRAGMENT, e));
+      if (!found) continue;
+      const piece = found.secret.value.slice(0, found.at + MIN_FRAGMENT);
+      if (piece.length < found.secret.value.length && text.slice(e - piece.length, e) === piece) {
+        edits.push([e - piece.length, e, found.secret.reference]);
+      }
+    }
+    if (edits.length === 0) return text;
+    edits.sort((a, b) => b[0] - a[0]);
     let out = text;
-    for (const { value, reference } of this.#cuttable) {
-      // The start of the text or of a line: the end of a secret.
-      out = out.replace(/(^|\n)([^\n]{8,})/g, (all, lead: string, line: string) => {
-        const at = value.indexOf(line.slice(0, MIN_FRAGMENT));
-        if (at <= 0) return all;
-        const piece = value.slice(at);
-        return line.startsWith(piece) ? lead + reference + line.slice(piece.length) : all;
-      });
-      // The end of the text or of a line, or before `…`: the start of a secret.
-      out = out.replace(/([^\n…]{8,})(?=$|\n|…)/g, (all: string) => {
-        const at = value.indexOf(all.slice(-MIN_FRAGMENT));
-        if (at < 0) return all;
-        const piece = value.slice(0, at + MIN_FRAGMENT);
-        return piece.length < value.length && all.endsWith(piece)
-          ? all.slice(0, -piece.length) + reference
-          : all;
-      });
+    let floor = Infinity;
+    for (const [from, to, reference] of edits) {
+      if (to > floor) continue; // overlaps one already made
+      out = out.slice(0, from) + reference + out.slice(to);
+      floor = from;
     }
     return out;
   }

@@ -114,3 +114,19 @@ Deno.test("Redactor keeps the first reference of a value given twice and ignores
   assert.equal(r.text("sk-live-123456 abc"), "${API_TOKEN} abc");
   assert.equal(r.size, 1);
 });
+
+Deno.test("Redactor with many secrets scans the text once and replaces the same way", () => {
+  const secrets = Array.from({ length: 2000 }, (_, i) => ({
+    value: `tok-${String(i).padStart(6, "0")}-secret`,
+    reference: `\${T${i}}`,
+  }));
+  const r = new Redactor(secrets);
+  assert.equal(
+    r.text("a tok-000007-secret b tok-001999-secret c tok-000"),
+    "a ${T7} b ${T1999} c tok-000",
+  );
+  assert.equal(r.text("…6-secret at the start"), "…6-secret at the start", "under 8 characters");
+  assert.equal(r.text("00016-secret is the end of one"), "${T16} is the end of one");
+  const big = "x".repeat(200_000) + " tok-001234-secret";
+  assert.equal(r.text(big), "x".repeat(200_000) + " ${T1234}");
+});
