@@ -208,7 +208,6 @@ export class Redactor {
    * ```
    */
   json<T>(value: T): T {
-    if (this.#forms.length === 0 && !this.#mayHoldUrl(value)) return value;
     return this.#value(value, 0, false) as T;
   }
 
@@ -286,11 +285,6 @@ export class Redactor {
       floor = from;
     }
     return out;
-  }
-
-  #mayHoldUrl(value: unknown): boolean {
-    return value !== null && value !== undefined && typeof value !== "number" &&
-      typeof value !== "boolean";
   }
 
   #object(value: Record<string, unknown>, depth: number, log: boolean): Record<string, unknown> {
