@@ -163,9 +163,13 @@ export function exitCodeOf(error: unknown): number {
  * suggestions?, stderrTail?, ms?, bound?, setting? }` (the last three for a
  * {@link TimeoutError} that names its setting). The daemon answers failed requests with it and
  * `--json` prints it, so a machine sees one shape everywhere.
+ *
+ * @param redactor Applied to the whole document (core/redact.ts): the
+ *   configuration's secrets become their references. Default: none.
  */
 export function errorToJson(
   error: unknown,
+  redactor?: { json<T>(value: T): T },
 ): {
   code: string;
   message: string;
@@ -175,6 +179,7 @@ export function errorToJson(
   bound?: TimeoutBound;
   setting?: string;
 } {
+  if (redactor) return redactor.json(errorToJson(error));
   if (error instanceof McpxError) {
     const bound = error instanceof TimeoutError || error instanceof ServerError
       ? error.bound

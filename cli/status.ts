@@ -17,6 +17,7 @@ import { humanMs, renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { markSharedPools, type StatusRow, statusRow } from "../daemon/status_row.ts";
 import { tailExcerpt } from "../daemon/tail_buffer.ts";
+import { configRedactor } from "../config/secrets.ts";
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
@@ -29,7 +30,10 @@ export async function run(ctx: CliContext): Promise<number> {
   const daemon = rows !== undefined;
   const cache = await ctx.schemaCache();
   if (!rows) {
-    rows = config.servers.map((spec) => statusRow(spec, cache?.servers[listingOf(spec).name]));
+    const redactor = configRedactor(config, ctx.env);
+    rows = config.servers.map((spec) =>
+      statusRow(spec, cache?.servers[listingOf(spec).name], undefined, redactor)
+    );
   }
   markSharedPools(rows);
   if (await ctx.json()) {

@@ -12,6 +12,9 @@
  * stored, since its parsed form holds the expanded values (a `Bearer
  * ${TOKEN}` header with the token, a `?key=` in a url) and a cache file is
  * plain text; such a configuration is parsed on every run (decision 0002).
+ * Nor is one that writes a secret literally (an `env` or `headers` value, a
+ * URL's credentials: config/secrets.ts), so no file under the cache
+ * directory holds a configured secret (decision 0017).
  * Entries are still created with mode 0600 (a cache directory mcpx creates
  * gets mode 0700), and writing one deletes the other `config-*.json` entries
  * written more than 7 days ago.
@@ -70,8 +73,8 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
 
 /**
  * Stores a compiled configuration, readable by its owner only, unless its
- * text names a variable (then an entry left at that path by an older mcpx is
- * deleted instead). Best effort: a read-only cache only costs speed. Creates
+ * text names a variable or its servers are given a literal secret (then an
+ * entry left at that path by an older mcpx is deleted instead). Best effort: a read-only cache only costs speed. Creates
  * `cacheDir` with mode 0700 when it is missing (an existing directory keeps
  * its mode) and deletes the other `config-*.json` entries there written more
  * than {@link COMPILED_MAX_AGE_MS} ago.
@@ -81,14 +84,16 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
  * @param text The configuration's text, to find the variables it names.
  * @param parsed The result of parsing `text`.
  */
-export function writeCompiled(
+export async function writeCompiled(
   cacheDir: string,
   fingerprint: string,
   text: string,
   parsed: ParsedConfig,
-): void {
+): Promise<void> {
   const path = entryPath(cacheDir, fingerprint);
-  if (referencedVariables(text).length > 0) {
+  // Loaded here, after a parse, so reading a compiled entry does not pay for it.
+  const { configSecrets } = await import("./secrets.ts");
+  if (referencedVariables(text).length > 0 || configSecrets(parsed.document, {}).length > 0) {
     try {
       Deno.removeSync(path);
     } catch { /* none: the usual case */ }

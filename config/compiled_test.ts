@@ -71,6 +71,37 @@ Deno.test("writeCompiled() stores nothing for a configuration that names a varia
   assert.deepEqual([...Deno.readDirSync(cacheDir)].map((e) => e.name), []);
 });
 
+Deno.test("writeCompiled() stores nothing for a configuration that writes a secret literally", async () => {
+  await using tmp = await tmpDir();
+  const dir = tmp.path;
+  const cacheDir = `${dir}/cache`;
+  await Deno.mkdir(cacheDir);
+  for (
+    const server of [
+      { url: "https://x.test/mcp", headers: { Authorization: "Bearer literal-token-0042" } },
+      { command: "srv", env: { API_KEY: "literal-key-0042" } },
+      { url: "https://u:literal-pw-0042@x.test/mcp" },
+    ]
+  ) {
+    await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify({ mcpServers: { s: server } }));
+    await loadConfig({ cwd: dir, env: { HOME: dir }, compiledCacheDir: cacheDir });
+    assert.deepEqual(
+      [...Deno.readDirSync(cacheDir)].map((e) => e.name),
+      [],
+      JSON.stringify(server),
+    );
+  }
+  // Values that are no secret (decision 0017) keep the configuration compiled.
+  await Deno.writeTextFile(
+    `${dir}/.mcp.json`,
+    JSON.stringify({
+      mcpServers: { s: { command: "srv", env: { DEBUG: "1", MODE: "production" } } },
+    }),
+  );
+  await loadConfig({ cwd: dir, env: { HOME: dir }, compiledCacheDir: cacheDir });
+  assert.equal([...Deno.readDirSync(cacheDir)].length, 1);
+});
+
 Deno.test("writeCompiled() deletes other entries written more than 7 days ago", async () => {
   await using tmp = await tmpDir();
   const dir = tmp.path;

@@ -34,6 +34,8 @@ import { daemonSpan, log, newSpan } from "./log.ts";
 import { listedUnder, startAllowance, StartingInstances, type StartingRow } from "./starting.ts";
 import { VERSION } from "../version.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
+import type { Redactor } from "../core/redact.ts";
+import { configRedactor } from "../config/secrets.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import { nearest } from "../discovery/nearest.ts";
 import {
@@ -57,6 +59,8 @@ export interface DaemonOptions {
   env: Record<string, string>;
   /** Version reported by `health` (a test seam: `plumbing.version`). */
   version?: string;
+  /** The configuration's redactor (core/redact.ts); default: built from `config` and `env`. */
+  redactor?: Redactor;
   /**
    * The named sessions' file; default `<stateDir>/sessions/<fingerprint>.json`
    * with the state directory resolved from `env`.
@@ -119,9 +123,15 @@ export class Daemon {
   readonly sessions: SessionStore;
   /** Server starts in progress (the `starting` operation). */
   #startingNow = new StartingInstances();
+  /**
+   * Replaces the configuration's secrets with their references in all the
+   * daemon writes or answers: the schema cache, wire bodies, records (decision 0017).
+   */
+  readonly redactor: Redactor;
 
   constructor(options: DaemonOptions) {
     this.config = options.config;
+    this.redactor = options.redactor ?? configRedactor(options.config, options.env);
     this.mode = options.mode;
     this.version = options.version ?? VERSION;
     this.#cachePath = options.cachePath;
@@ -771,7 +781,7 @@ export class Daemon {
     this.#views.clear();
     const snapshot = structuredClone(this.#cache);
     this.#cacheWrite = this.#cacheWrite
-      .then(() => writeSchemaCache(this.#cachePath, snapshot))
+      .then(() => writeSchemaCache(this.#cachePath, snapshot, this.redactor))
       .catch((error) =>
         log("error", "daemon.error", "writing the schema cache failed: {error}", {
           error: describe(error),

@@ -15,7 +15,8 @@
 import { dirname } from "node:path";
 import { errorToJson } from "../errors.ts";
 import type { Daemon } from "./daemon.ts";
-import { OPERATIONS, type Reply } from "./operations.ts";
+import { type Operation, OPERATIONS, type Reply } from "./operations.ts";
+import { Redactor } from "../core/redact.ts";
 import { VERSION_HEADER } from "../client/wire.ts";
 import { withCallerIds } from "./log.ts";
 import {
@@ -34,9 +35,32 @@ export interface WireError {
   stderrTail?: string;
 }
 
-/** Turns any thrown value into the wire shape; never includes a stack. */
-export function toWireError(error: unknown): WireError {
-  return errorToJson(error);
+/**
+ * Turns any thrown value into the wire shape; never includes a stack, and
+ * holds every configured secret as its reference (a server's error or stderr
+ * tail may echo one).
+ *
+ * @param redactor The daemon's (core/redact.ts); default: URL credentials only.
+ */
+export function toWireError(error: unknown, redactor = new Redactor()): WireError {
+  return errorToJson(error, redactor);
+}
+
+/**
+ * The body of an answered request, with the configuration's secrets replaced
+ * by their references in everything but a server's own successful answer
+ * (an operation declared `serverData` whose result does not report
+ * `isError`): that is the caller's data and passes unchanged (decision 0017).
+ */
+export function okBody(
+  operation: Operation,
+  result: unknown,
+  reply: Reply,
+  redactor: Redactor,
+): Record<string, unknown> {
+  const data = operation.serverData &&
+    (result as { isError?: unknown } | null | undefined)?.isError !== true;
+  return { ok: true, result: data ? result : redactor.json(result), ...redactor.json(reply) };
 }
 
 /**
@@ -88,7 +112,9 @@ export async function serveDaemon(
     transport: "unix",
     onListen() {},
     onError(error) {
-      return Response.json({ ok: false, error: toWireError(error) }, { status: 500 });
+      return Response.json({ ok: false, error: toWireError(error, daemon.redactor) }, {
+        status: 500,
+      });
     },
   }, async (request) => {
     const name = new URL(request.url).pathname.replace(/^\/v1\//, "");
@@ -130,9 +156,13 @@ export async function serveDaemon(
         () => operation.handler(daemon, params, request.signal, reply),
       );
       if (name === "stop") queueMicrotask(onStop);
-      return Response.json({ ok: true, result, ...reply });
+      return Response.json(okBody(operation, result, reply, daemon.redactor));
     } catch (error) {
-      return Response.json({ ok: false, error: toWireError(error), ...reply });
+      return Response.json({
+        ok: false,
+        error: toWireError(error, daemon.redactor),
+        ...daemon.redactor.json(reply),
+      });
     } finally {
       daemon.inFlight--;
       daemon.lastActivityAt = Date.now();

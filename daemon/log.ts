@@ -25,7 +25,7 @@ import {
   type SpanKind,
 } from "../logs/record.ts";
 import { renderRecord } from "../logs/render.ts";
-import { Redactor } from "../logs/redact.ts";
+import { Redactor } from "../core/redact.ts";
 import { recordSink, RESERVED } from "../logs/sink.ts";
 import { LogWriter } from "../logs/writer.ts";
 
@@ -47,8 +47,11 @@ export interface DurableLogOptions {
   maxFileSize: number;
   /** Age after which files are removed, in ms (setting `logging.retention`). */
   retentionMs: number;
-  /** Values never written (logs/redact.ts `serverSecrets`). */
-  secrets: readonly string[];
+  /**
+   * What replaces the configuration's secrets in every record (core/redact.ts,
+   * config/secrets.ts `configRedactor()`); default: the one {@link setLogRedactor} set.
+   */
+  redactor?: Redactor;
 }
 
 const TO_LOGTAPE: Record<Level, LogLevel> = {
@@ -126,7 +129,16 @@ export function openDurableLog(options: DurableLogOptions): void {
   state.writer?.close();
   Deno.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
   state.writer = new LogWriter(options);
-  state.redactor = new Redactor(options.secrets);
+  if (options.redactor) state.redactor = options.redactor;
+  apply();
+}
+
+/**
+ * Redacts every record from now on with `redactor`, the mirror's included:
+ * set as soon as the configuration is loaded, before anything is logged about it.
+ */
+export function setLogRedactor(redactor: Redactor): void {
+  state.redactor = redactor;
   apply();
 }
 

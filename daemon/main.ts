@@ -27,9 +27,11 @@ import {
   mirrorToStderr,
   openDurableLog,
   setLogLevel,
+  setLogRedactor,
 } from "./log.ts";
 import { logsDir } from "../logs/writer.ts";
-import { serverSecrets } from "../logs/redact.ts";
+import { Redactor } from "../core/redact.ts";
+import { configRedactor } from "../config/secrets.ts";
 import { describe } from "./instance.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { openGroupLedger, sweepOrphanGroups } from "./process_groups.ts";
@@ -77,6 +79,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     env: options.env,
     path: options.configPath ?? undefined,
   });
+  // Before anything is logged or written about the configuration (decision 0017).
+  redactor = configRedactor(config, options.env);
+  setLogRedactor(redactor);
   const settings = options.settings ??
     await resolveDaemonSettings({ configPath: config.path, cwd: options.cwd, env: options.env });
   setLogLevel(settings["logging.level"] as Level);
@@ -102,7 +107,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     source: `daemon-${config.fingerprint.slice(0, 8)}-${Deno.pid}`,
     maxFileSize: settings["logging.maxFileSize"] as number,
     retentionMs: settings["logging.retention"] as number,
-    secrets: serverSecrets(config.servers),
+    redactor,
   });
   // Servers a killed predecessor left running go before any of ours start (decision 0006).
   for (const group of await sweepOrphanGroups([files.groups])) {
@@ -110,7 +115,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       ...group,
     });
   }
-  openGroupLedger(files.groups);
+  openGroupLedger(files.groups, { redact: (text) => redactor.text(text) });
   try {
     await Deno.remove(files.socket);
   } catch { /* no stale socket */ }
@@ -122,6 +127,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     mode: options.mode,
     env: options.env,
     version: String(settings["plumbing.version"] ?? "") || undefined,
+    redactor,
   });
   // Declared before anything can call stop(): a `stop` request may arrive as
   // soon as the socket listens, while outdated daemons are still being retired.
@@ -224,6 +230,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   closeLog();
   return 0;
 }
+
+/** The configuration's redactor once it is loaded (core/redact.ts): what this process prints. */
+let redactor = new Redactor();
 
 /** The inode of `path`, or null when it cannot be read. */
 function inode(path: string): number | null {
@@ -342,7 +351,9 @@ if (import.meta.main) {
     // The codes of the table (errors.ts EXIT): 2 for a bad command line, else 1.
     code = exitCodeOf(error);
     log("error", "daemon.fail", "daemon failed: {error}", { error: describe(error) });
-    console.error(`mcpx daemon: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `mcpx daemon: ${redactor.text(error instanceof Error ? error.message : String(error))}`,
+    );
   }
   Deno.exit(code);
 }

@@ -29,6 +29,13 @@ export interface Operation {
   destructive: boolean;
   /** JSON Schema of the request body. */
   params: Record<string, unknown>;
+  /**
+   * The result is what a server answered the caller (a tool's result): sent
+   * as the server gave it, while every other answer, and a result that
+   * reports `isError`, has the configuration's secrets replaced by their
+   * references (daemon/http.ts, decision 0017).
+   */
+  serverData?: true;
   handler(
     daemon: Daemon,
     params: Record<string, unknown>,
@@ -111,6 +118,7 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "call one tool",
     readOnly: false,
     destructive: false,
+    serverData: true,
     params: {
       type: "object",
       required: ["namespace", "tool"],

@@ -84,19 +84,34 @@ function stillRunning(pid: number, start: string): boolean {
 }
 
 /** The daemon's own ledger, opened by daemon/main.ts; absent in tests that drive a Daemon directly. */
-let ledger: { dir: string; owner: { pid: number; start: string }; pgids: Set<number> } | undefined;
+let ledger: {
+  dir: string;
+  owner: { pid: number; start: string };
+  pgids: Set<number>;
+  redact: (text: string) => string;
+} | undefined;
 
 /**
  * Starts recording this process's groups in `dir`
  * (`daemonFiles(…).groups`). Called once by the daemon before it serves.
  *
+ * @param options `redact`: applied to each recorded command line, whose
+ *   arguments may hold a secret (the daemon's redactor, core/redact.ts).
  * @throws {Error} when this process's own start time cannot be read.
  */
-export function openGroupLedger(dir: string): void {
+export function openGroupLedger(
+  dir: string,
+  options: { redact?: (text: string) => string } = {},
+): void {
   const self = processStart(Deno.pid);
   if (!self) throw new Error(`cannot read the start time of this daemon (pid ${Deno.pid})`);
   Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  ledger = { dir, owner: { pid: Deno.pid, start: self.start }, pgids: new Set() };
+  ledger = {
+    dir,
+    owner: { pid: Deno.pid, start: self.start },
+    pgids: new Set(),
+    redact: options.redact ?? ((text) => text),
+  };
 }
 
 /**
@@ -114,7 +129,7 @@ export function recordGroup(pgid: number, command: string): void {
     pgid,
     start: start.start,
     owner: ledger.owner,
-    command: command.slice(0, 300),
+    command: ledger.redact(command).slice(0, 300),
     at: new Date().toISOString(),
   };
   try {

@@ -14,6 +14,7 @@ import { join } from "../config/posix_path.ts";
 import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
 import { DECLARATION_FORMAT, lastFailure, listingRetryDue } from "../discovery/cache_entry.ts";
 import { VERSION } from "../version.ts";
+import type { Redactor } from "../core/redact.ts";
 
 /** The cache file's path for a configuration fingerprint. */
 export function schemaCachePath(cacheDir: string, fingerprint: string): string {
@@ -61,18 +62,24 @@ export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
 
 /**
  * Writes the cache atomically (temporary file in the same directory, then
- * rename), creating the directory when missing.
+ * rename), creating the directory when missing, with every configured secret
+ * replaced by its reference (a server's error or stderr may echo one).
  *
+ * @param redactor The configuration's (core/redact.ts; config/secrets.ts
+ *   `configRedactor()`); the daemon always passes its own. Imported as a type
+ *   only, so the CLI's read path does not load it.
  * @throws {Deno.errors.PermissionDenied} when the directory is not writable.
  */
-export async function writeSchemaCache(path: string, cache: SchemaCacheFile): Promise<void> {
+export async function writeSchemaCache(
+  path: string,
+  cache: SchemaCacheFile,
+  redactor?: Redactor,
+): Promise<void> {
   const dir = path.slice(0, path.lastIndexOf("/"));
   await Deno.mkdir(dir, { recursive: true });
   const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  await Deno.writeTextFile(
-    tmp,
-    JSON.stringify({ ...cache, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT }),
-  );
+  const file = { ...cache, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT };
+  await Deno.writeTextFile(tmp, JSON.stringify(redactor ? redactor.json(file) : file));
   await Deno.rename(tmp, path);
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { configRedactor } from "../config/secrets.ts";
 import type { CliContext } from "../cli/context.ts";
 import { envOverrides } from "./env_pairs.ts";
 import { findRuntime, permissionFlags, type Runtime, runtimeArgs } from "./runtime.ts";
@@ -313,6 +314,7 @@ export async function runScript(
     ...(script.name === "exec" && script.path.includes("/exec/")
       ? { alias: { path: script.path, as: "<mcpx exec code>" } }
       : {}),
+    redactor: configRedactor(await ctx.config(), ctx.env),
   });
   output.start({
     script: script.path,
