@@ -14,6 +14,7 @@ import { join } from "../config/posix_path.ts";
 import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
 import { DECLARATION_FORMAT, lastFailure, listingRetryDue } from "../discovery/cache_entry.ts";
 import { VERSION } from "../version.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 
 /** The cache file's path for a configuration fingerprint. */
 export function schemaCachePath(cacheDir: string, fingerprint: string): string {
@@ -64,14 +65,16 @@ export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
  * rename), creating the directory when missing.
  *
  * @throws {Deno.errors.PermissionDenied} when the directory is not writable.
+ * @throws {UnsafeDirectoryError} when it is not the user's alone (core/private_fs.ts).
  */
 export async function writeSchemaCache(path: string, cache: SchemaCacheFile): Promise<void> {
   const dir = path.slice(0, path.lastIndexOf("/"));
-  await Deno.mkdir(dir, { recursive: true });
+  ensurePrivateDir(dir, "mcpx's cache");
   const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   await Deno.writeTextFile(
     tmp,
     JSON.stringify({ ...cache, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT }),
+    { createNew: true, mode: PRIVATE_FILE_MODE },
   );
   await Deno.rename(tmp, path);
 }
