@@ -4,14 +4,16 @@
  * there (configuration paths, pids, error records) nor put a file or socket
  * of their own in it (a socket there would receive every call's arguments).
  *
- * Rules (issue 9, "Nobody else gets in"; spec 000 "One daemon per config"):
- * a directory mcpx uses is owned by the current user and writable by nobody
- * else, checked on the directory itself with `lstat` (its parents, such as
- * macOS `/tmp` or a dotfile-managed `~/.local`, may be symlinks). A symlink
- * as the final directory is accepted only when the link and its target are
- * both the user's. Directories mcpx creates are 0700; one of the user's own
- * that others can read but not write is narrowed to 0700. Files are written
- * 0600, atomically (a temporary file beside them, fsync, rename).
+ * Rules (issue 9, "Nobody else gets in"; spec 000 "One daemon per config";
+ * decision 0014): a directory mcpx uses is owned by the current user and
+ * writable by nobody else, checked on the directory itself with `lstat` (its
+ * parents, such as macOS `/tmp` or a dotfile-managed `~/.local`, may be
+ * symlinks). A symlink as the final directory is accepted only when the link
+ * and its target are both the user's. The rule itself is
+ * core/private_dir_rule.ts, which the generated client shares. Directories
+ * mcpx creates are 0700; one of the user's own that others can read but not
+ * write is narrowed to 0700. Files are written 0600, atomically (a temporary
+ * file beside them, fsync, rename).
  *
  * @module
  */
