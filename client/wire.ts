@@ -129,48 +129,19 @@ export async function checkSocketDir(socket: string): Promise<void> {
   const dir = socket.slice(0, socket.lastIndexOf("/")) || "/";
   if (wirePrivateDirs.has(dir)) return;
   const deno: WireLoose = (globalThis as WireLoose).Deno;
-  let uid: number | null;
-  let look: LookPath;
-  if (deno?.lstatSync) {
-    uid = deno.uid?.() ?? null;
-    look = (path, follow) => {
-      try {
-        const i = follow ? deno.statSync(path) : deno.lstatSync(path);
-        return { isDirectory: i.isDirectory, isSymlink: i.isSymlink, uid: i.uid, mode: i.mode };
-      } catch (error) {
-        if (error instanceof deno.errors.NotFound) return undefined;
-        throw error;
-      }
-    };
-  } else {
-    wireFs ??= import("node:fs");
-    const fs = await wireFs;
-    const proc: WireLoose = (globalThis as WireLoose).process;
-    uid = typeof proc?.getuid === "function" ? proc.getuid() : null;
-    look = (path, follow) => {
-      try {
-        const s = follow ? fs.statSync(path) : fs.lstatSync(path);
-        return {
-          isDirectory: s.isDirectory(),
-          isSymlink: s.isSymbolicLink(),
-          uid: s.uid,
-          mode: s.mode,
-        };
-      } catch (error) {
-        if ((error as WireLoose)?.code === "ENOENT") return undefined;
-        throw error;
-      }
-    };
-  }
+  const fs: WireLoose = deno?.lstatSync ? undefined : await (wireFs ??= import("node:fs"));
+  let uid: number | null = null;
   let verdict: PrivateDirVerdict;
   try {
-    verdict = judgePrivateDir(dir, uid, look);
+    uid = fs ? wireNodeUid() : deno.uid?.() ?? null;
+    verdict = judgePrivateDir(dir, uid, fs ? wireNodeLook(fs) : wireDenoLook(deno));
   } catch (error) {
     throw new UnsafeSocketDirectory(
       dir,
       `cannot examine ${dir}, which holds mcpx's daemon sockets (${
         (error as Error)?.message ?? error
-      }), so nothing was sent: mcpx connects only through a directory it has checked is yours`,
+      }), so nothing was sent: mcpx connects only through a directory it has checked is yours ` +
+        `(under Deno's narrower permissions that takes --allow-sys=uid and reading ${dir})`,
       { cause: error },
     );
   }
@@ -182,6 +153,41 @@ export async function checkSocketDir(socket: string): Promise<void> {
     );
   }
   if (verdict.exists) wirePrivateDirs.add(dir);
+}
+
+function wireDenoLook(deno: WireLoose): LookPath {
+  return (path, follow) => {
+    try {
+      const i = follow ? deno.statSync(path) : deno.lstatSync(path);
+      return { isDirectory: i.isDirectory, isSymlink: i.isSymlink, uid: i.uid, mode: i.mode };
+    } catch (error) {
+      if (error instanceof deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  };
+}
+
+function wireNodeLook(fs: WireLoose): LookPath {
+  return (path, follow) => {
+    try {
+      const s = follow ? fs.statSync(path) : fs.lstatSync(path);
+      return {
+        isDirectory: s.isDirectory(),
+        isSymlink: s.isSymbolicLink(),
+        uid: s.uid,
+        mode: s.mode,
+      };
+    } catch (error) {
+      if ((error as WireLoose)?.code === "ENOENT") return undefined;
+      throw error;
+    }
+  };
+}
+
+/** The user id under node and bun; null where there is none (Windows). */
+function wireNodeUid(): number | null {
+  const proc: WireLoose = (globalThis as WireLoose).process;
+  return typeof proc?.getuid === "function" ? proc.getuid() : null;
 }
 
 const wireEncoder = new TextEncoder();

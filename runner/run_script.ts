@@ -230,6 +230,7 @@ export async function runScript(
     write: [socket],
     // Deno counts a unix socket connection as net access to `unix:<path>`.
     net: [`unix:${socket}`],
+    sys: ["uid"],
   }) as string[];
 
   let entry = script.path;
