@@ -17,6 +17,7 @@ import { sha256 } from "../client/client_file.ts";
 import { join } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
 import { execModule } from "../runner/exec_module.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 
 export async function run(
   ctx: CliContext,
@@ -35,9 +36,9 @@ export async function run(
   }
   const config = await ctx.config();
   const dir = join(ctx.paths().cacheDir, "exec", config.fingerprint.slice(0, 16));
-  await Deno.mkdir(dir, { recursive: true });
+  ensurePrivateDir(dir, "the programs of `mcpx exec`", { from: ctx.paths().cacheDir });
   const text = await execModule(code);
   const path = join(dir, `exec-${(await sha256(text)).slice(0, 24)}.ts`);
-  await Deno.writeTextFile(path, text);
+  await writePrivateFile(path, text);
   return await runScript(ctx, { path, name: "exec", args }, options);
 }

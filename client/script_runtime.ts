@@ -8,7 +8,7 @@
  *
  * - imports only `../discovery/search.ts`, `../discovery/types.ts`,
  *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts` and
- *   `./wire.ts` (the daemon protocol; the list is `RUNTIME_INPUTS` in
+ *   `./wire.ts` (the daemon protocol, with `../core/private_dir_rule.ts`; the list is `RUNTIME_INPUTS` in
  *   client/client_file.ts), without renaming, and defines no top-level name
  *   those modules (or `discovery/stem.ts`, `discovery/words.ts`) define;
  * - runs unchanged under deno, bun and node ≥ 22.6 with type stripping: no
@@ -39,6 +39,7 @@ import {
   exchangeRequest,
   switchOn,
   traceLine,
+  UnsafeSocketDirectory,
 } from "./wire.ts";
 import type { WireAnswer, WireErrorBody } from "./wire.ts";
 
@@ -238,7 +239,9 @@ export class ToolError extends Error {
  * `server`, `timeout`, `version-mismatch`, …), or no daemon answered and
  * nothing was sent (`daemon-unavailable`), or the connection was lost after
  * the call was sent, so it may or may not have run and was not sent again
- * (`daemon-lost`), or the script was not started by mcpx (`no-socket`).
+ * (`daemon-lost`), or the script was not started by mcpx (`no-socket`), or
+ * the socket's directory is not the user's alone, so nothing was sent
+ * (`unsafe-directory`).
  */
 export class McpxCallError extends Error {
   /** The daemon's error code. */
@@ -315,6 +318,9 @@ export async function callTool(
   try {
     response = await exchangeRequest(env.socket, request, options.signal);
   } catch (error) {
+    if (error instanceof UnsafeSocketDirectory) {
+      throw new McpxCallError("unsafe-directory", error.message, { cause: error });
+    }
     if (!(error instanceof ExchangeFailure)) throw error; // the signal's reason
     if (error.sent) {
       // It may have run: never sent again (decision 0007).

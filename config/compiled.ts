@@ -17,13 +17,21 @@
  * directory holds a configured secret (decision 0017).
  * Entries are still created with mode 0600 (a cache directory mcpx creates
  * gets mode 0700), and writing one deletes the other `config-*.json` entries
- * written more than 7 days ago.
+ * written more than 7 days ago. An entry decides which commands mcpx starts,
+ * so one is read only from a directory that is the user's alone
+ * (core/private_fs.ts); another is refused, not read.
  *
  * @module
  */
 
 import type { ParsedConfig } from "./parse.ts";
 import { VERSION } from "../version.ts";
+import {
+  checkPrivateDir,
+  ensurePrivateDir,
+  UnsafeDirectoryError,
+  writePrivateFileSync,
+} from "../core/private_fs.ts";
 
 /**
  * One stored entry. Version 2 entries also held configurations that name
@@ -59,8 +67,11 @@ function entryPath(cacheDir: string, fingerprint: string): string {
  * @param cacheDir The directory of compiled entries.
  * @param fingerprint The configuration's fingerprint (16 hex).
  * @returns The stored result of parsing, or undefined.
+ * @throws {UnsafeDirectoryError} when `cacheDir` is another user's or others
+ *   can write into it (one `lstat`): an entry there could name any command.
  */
 export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfig | undefined {
+  if (!checkPrivateDir(cacheDir, "mcpx's cache")) return undefined;
   let entry: Partial<CompiledEntry> | null;
   try {
     entry = JSON.parse(Deno.readTextFileSync(entryPath(cacheDir, fingerprint)));
@@ -74,15 +85,17 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
 /**
  * Stores a compiled configuration, readable by its owner only, unless its
  * text names a variable or its servers are given a literal secret (then an
- * entry left at that path by an older mcpx is deleted instead). Best effort: a read-only cache only costs speed. Creates
- * `cacheDir` with mode 0700 when it is missing (an existing directory keeps
- * its mode) and deletes the other `config-*.json` entries there written more
- * than {@link COMPILED_MAX_AGE_MS} ago.
+ * entry left at that path by an older mcpx is deleted instead). Best effort:
+ * a read-only cache only costs speed. Creates `cacheDir` with mode 0700 when
+ * it is missing (core/private_fs.ts `ensurePrivateDir`), writes the entry 0600
+ * and atomically, and deletes the other `config-*.json` entries there written
+ * more than {@link COMPILED_MAX_AGE_MS} ago.
  *
  * @param cacheDir The directory of compiled entries.
  * @param fingerprint The configuration's fingerprint (16 hex).
  * @param text The configuration's text, to find the variables it names.
  * @param parsed The result of parsing `text`.
+ * @throws {UnsafeDirectoryError} when `cacheDir` is not the user's alone.
  */
 export async function writeCompiled(
   cacheDir: string,
@@ -101,12 +114,12 @@ export async function writeCompiled(
   }
   const entry: CompiledEntry = { version: 4, mcpxVersion: VERSION, parsed };
   try {
-    Deno.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    // A new file (createNew), so the mode applies: a stale file of that name would keep its own.
-    const tmp = `${path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
-    Deno.writeTextFileSync(tmp, JSON.stringify(entry), { createNew: true, mode: 0o600 });
-    Deno.renameSync(tmp, path);
-  } catch { /* not writable: parse again next time */ }
+    ensurePrivateDir(cacheDir, "mcpx's cache");
+    writePrivateFileSync(path, JSON.stringify(entry));
+  } catch (error) {
+    if (error instanceof UnsafeDirectoryError) throw error;
+    // Not writable: parse again next time.
+  }
   removeOldEntries(cacheDir, path);
 }
 

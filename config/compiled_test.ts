@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "./load.ts";
 import { readCompiled } from "./compiled.ts";
+import { UnsafeDirectoryError } from "../core/private_fs.ts";
 
 /** A temporary directory (real path) removed when disposed. */
 async function tmpDir(): Promise<AsyncDisposable & { path: string }> {
@@ -28,16 +29,27 @@ Deno.test("writeCompiled() stores a configuration privately", async (t) => {
   await t.step("is read back", () => {
     assert.deepEqual(readCompiled(cacheDir, config.fingerprint)?.servers, config.servers);
   });
-  await t.step("leaves the mode of a cache directory it did not create alone", async () => {
+  await t.step("narrows a cache directory of the user's that others can read to 0700", async () => {
     const own = `${dir}/own-cache`;
     await Deno.mkdir(own, { mode: 0o755 });
     await Deno.chmod(own, 0o755);
     await loadConfig({ cwd: dir, env, compiledCacheDir: own });
-    assert.equal((await Deno.stat(own)).mode! & 0o777, 0o755);
+    assert.equal((await Deno.stat(own)).mode! & 0o777, 0o700);
     assert.equal(
       (await Deno.stat(`${own}/config-${config.fingerprint}.json`)).mode! & 0o777,
       0o600,
     );
+  });
+  await t.step("refuses a cache directory others can write into, reading nothing", async () => {
+    const open = `${dir}/open-cache`;
+    await Deno.mkdir(open);
+    await Deno.chmod(open, 0o777);
+    await assert.rejects(
+      loadConfig({ cwd: dir, env, compiledCacheDir: open }),
+      (e: unknown) =>
+        e instanceof UnsafeDirectoryError && e.path === open && e.message.includes("mode 777"),
+    );
+    assert.deepEqual([...Deno.readDirSync(open)], []);
   });
 });
 

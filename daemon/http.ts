@@ -19,6 +19,8 @@ import { type Operation, OPERATIONS, type Reply } from "./operations.ts";
 import { Redactor } from "../core/redact.ts";
 import { VERSION_HEADER } from "../client/wire.ts";
 import { withCallerIds } from "./log.ts";
+import { SOCKET_DIR_WHAT } from "./locate.ts";
+import { ensurePrivateDir } from "../core/private_fs.ts";
 import {
   establishedIds,
   idAttributes,
@@ -106,7 +108,7 @@ export async function serveDaemon(
   socketPath: string,
   onStop: () => void,
 ): Promise<Deno.HttpServer<Deno.UnixAddr>> {
-  await Deno.mkdir(dirname(socketPath), { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dirname(socketPath), SOCKET_DIR_WHAT);
   const server = Deno.serve({
     path: socketPath,
     transport: "unix",

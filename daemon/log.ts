@@ -27,7 +27,8 @@ import {
 import { renderRecord } from "../logs/render.ts";
 import { Redactor } from "../core/redact.ts";
 import { recordSink, RESERVED } from "../logs/sink.ts";
-import { LogWriter } from "../logs/writer.ts";
+import { LOG_DIR_WHAT, LogWriter } from "../logs/writer.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 
 export type { Level } from "../logs/record.ts";
 
@@ -115,7 +116,7 @@ export function mirrorToFile(path: string): void {
   closeMirror();
   state.mirror = {
     kind: "file",
-    file: Deno.openSync(path, { create: true, append: true, write: true }),
+    file: Deno.openSync(path, { create: true, append: true, write: true, mode: PRIVATE_FILE_MODE }),
   };
   apply();
 }
@@ -127,7 +128,7 @@ export function mirrorToFile(path: string): void {
  */
 export function openDurableLog(options: DurableLogOptions): void {
   state.writer?.close();
-  Deno.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(options.dir, LOG_DIR_WHAT);
   state.writer = new LogWriter(options);
   if (options.redactor) state.redactor = options.redactor;
   apply();

@@ -16,7 +16,8 @@ import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import { Daemon, type DaemonMode } from "./daemon.ts";
 import { serveDaemon } from "./http.ts";
-import { daemonFiles, type DaemonRecord, readDaemonRecords } from "./locate.ts";
+import { daemonFiles, type DaemonRecord, readDaemonRecords, SOCKET_DIR_WHAT } from "./locate.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { schemaCachePath } from "./schema_cache.ts";
 import {
   closeLog,
@@ -69,7 +70,9 @@ export interface RunDaemonOptions {
  *
  * @returns 0 once it has stopped.
  * @throws {McpxError} `daemon-running` when another daemon already serves
- *   this configuration; `config-changed` when the configuration's fingerprint
+ *   this configuration; `unsafe-directory` (core/private_fs.ts)
+ *   when the state directory, `daemons/`, the socket's directory or the
+ *   cache directory is not the user's alone; `config-changed` when the configuration's fingerprint
  *   is not the one the starter expected; {ConfigError} for an invalid setting.
  */
 export async function runDaemon(options: RunDaemonOptions): Promise<number> {
@@ -94,6 +97,10 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     );
   }
   const files = daemonFiles(paths.stateDir, config.fingerprint);
+  // Every directory it keeps state or its socket in is the user's alone, or it does not start.
+  ensurePrivateDir(dirname(files.record), "mcpx's daemon records", { from: paths.stateDir });
+  ensurePrivateDir(dirname(files.socket), SOCKET_DIR_WHAT, { from: paths.stateDir });
+  ensurePrivateDir(paths.cacheDir, "mcpx's cache");
   const other = await answers(files.socket);
   if (other) {
     throw new McpxError(
@@ -178,8 +185,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     mode: options.mode,
     startedAt: new Date(daemon.startedAt).toISOString(),
   };
-  await Deno.mkdir(dirname(files.record), { recursive: true });
-  await Deno.writeTextFile(files.record, JSON.stringify(record));
+  await writePrivateFile(files.record, JSON.stringify(record));
   log("info", "daemon.start", "daemon {pid} started for {config}", {
     pid: record.pid,
     version: record.version,

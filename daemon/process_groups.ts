@@ -21,6 +21,10 @@
 
 import { join } from "../config/posix_path.ts";
 import { pollUntil } from "./deadline.ts";
+import { checkPrivateDir, ensurePrivateDir, writePrivateFileSync } from "../core/private_fs.ts";
+
+/** What a ledger directory holds, in the words of a refusal (core/private_fs.ts). */
+const LEDGER_WHAT = "the ledger of mcpx's server process groups";
 
 /** One recorded group, as its file holds it. */
 export interface GroupRecord {
@@ -98,6 +102,7 @@ let ledger: {
  * @param options `redact`: applied to each recorded command line, whose
  *   arguments may hold a secret (the daemon's redactor, core/redact.ts).
  * @throws {Error} when this process's own start time cannot be read.
+ * @throws {UnsafeDirectoryError} when `dir` is not the user's alone.
  */
 export function openGroupLedger(
   dir: string,
@@ -105,7 +110,7 @@ export function openGroupLedger(
 ): void {
   const self = processStart(Deno.pid);
   if (!self) throw new Error(`cannot read the start time of this daemon (pid ${Deno.pid})`);
-  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dir, LEDGER_WHAT);
   ledger = {
     dir,
     owner: { pid: Deno.pid, start: self.start },
@@ -133,7 +138,7 @@ export function recordGroup(pgid: number, command: string): void {
     at: new Date().toISOString(),
   };
   try {
-    Deno.writeTextFileSync(join(ledger.dir, `${pgid}.json`), JSON.stringify(record));
+    writePrivateFileSync(join(ledger.dir, `${pgid}.json`), JSON.stringify(record));
     ledger.pgids.add(pgid);
   } catch { /* the state directory is gone: nothing to protect with */ }
 }
@@ -168,11 +173,14 @@ const ORPHAN_TERM_GRACE_MS = 1000;
  *
  * @param dirs Ledger directories (`daemonFiles(…).groups`); missing ones are skipped.
  * @returns One entry per record removed.
+ * @throws {UnsafeDirectoryError} when a ledger directory is not the user's
+ *   alone: a record another user wrote there could name any process of ours.
  */
 export async function sweepOrphanGroups(dirs: string[]): Promise<SweptGroup[]> {
   const swept: SweptGroup[] = [];
   const ending: Promise<void>[] = [];
   for (const dir of dirs) {
+    if (!checkPrivateDir(dir, LEDGER_WHAT)) continue;
     let names: string[];
     try {
       names = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".json"));

@@ -15,6 +15,7 @@ import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
 import { DECLARATION_FORMAT, lastFailure, listingRetryDue } from "../discovery/cache_entry.ts";
 import { VERSION } from "../version.ts";
 import type { Redactor } from "../core/redact.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 
 /** The cache file's path for a configuration fingerprint. */
 export function schemaCachePath(cacheDir: string, fingerprint: string): string {
@@ -69,6 +70,7 @@ export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
  *   `configRedactor()`); the daemon always passes its own. Imported as a type
  *   only, so the CLI's read path does not load it.
  * @throws {Deno.errors.PermissionDenied} when the directory is not writable.
+ * @throws {UnsafeDirectoryError} when it is not the user's alone (core/private_fs.ts).
  */
 export async function writeSchemaCache(
   path: string,
@@ -76,10 +78,13 @@ export async function writeSchemaCache(
   redactor?: Redactor,
 ): Promise<void> {
   const dir = path.slice(0, path.lastIndexOf("/"));
-  await Deno.mkdir(dir, { recursive: true });
+  ensurePrivateDir(dir, "mcpx's cache");
   const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   const file = { ...cache, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT };
-  await Deno.writeTextFile(tmp, JSON.stringify(redactor ? redactor.json(file) : file));
+  await Deno.writeTextFile(tmp, JSON.stringify(redactor ? redactor.json(file) : file), {
+    createNew: true,
+    mode: PRIVATE_FILE_MODE,
+  });
   await Deno.rename(tmp, path);
 }
 

@@ -16,6 +16,7 @@
 
 import { join } from "../config/posix_path.ts";
 import { log } from "./log.ts";
+import { ensurePrivateDir } from "../core/private_fs.ts";
 
 /** One named session, as stored and as `sessionList` returns it. */
 export interface NamedSession {
@@ -228,7 +229,7 @@ export const TOUCH_WRITE_MS = 5_000;
 async function writeAtomically(path: string, text: string): Promise<void> {
   const dir = path.slice(0, path.lastIndexOf("/"));
   try {
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(dir, "mcpx's named sessions");
     const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
     await Deno.writeTextFile(tmp, text, { mode: 0o600 });
     await Deno.rename(tmp, path);

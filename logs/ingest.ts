@@ -20,7 +20,8 @@ import { join } from "../config/posix_path.ts";
 import { LEVEL_RANK } from "./record.ts";
 import { BULK_INDEXES, indexPath, openIndex } from "./index_db.ts";
 import { errorTemplate } from "./error_template.ts";
-import { listLogFiles } from "./writer.ts";
+import { listLogFiles, LOG_DIR_WHAT } from "./writer.ts";
+import { ensurePrivateDir } from "../core/private_fs.ts";
 
 /** What one ingest did. */
 export interface IngestResult {
@@ -532,7 +533,7 @@ function num(value: unknown): number | null {
  * @throws {Error} from SQLite when the index cannot be written.
  */
 export function openIngested(dir: string): { db: DatabaseSync; ingested: IngestResult } {
-  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dir, LOG_DIR_WHAT);
   const path = indexPath(dir);
   let db: DatabaseSync;
   try {

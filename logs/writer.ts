@@ -17,10 +17,17 @@
  */
 
 import { join } from "../config/posix_path.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
+
+/** What the logs directory holds, in the words of a refusal (core/private_fs.ts). */
+export const LOG_DIR_WHAT = "mcpx's log";
 
 /** Options of a {@link LogWriter}. */
 export interface LogWriterOptions {
-  /** The logs directory (created, mode 0700). */
+  /**
+   * The logs directory (created 0700; refused when another user owns it or
+   * can write into it, core/private_fs.ts). Files are created 0600.
+   */
   dir: string;
   /** Who writes: `[a-z0-9.-]+`, unique among live writers (e.g. `daemon-<fp8>-<pid>`). */
   source: string;
@@ -161,13 +168,17 @@ export class LogWriter implements Disposable {
     } else if (this.#path) {
       this.#seq++;
     }
-    Deno.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(this.dir, LOG_DIR_WHAT);
     if (this.#options.shortLived) {
       // A pid is reused in time: never append to another process's file.
       for (;; this.#seq++) {
         this.#path = join(this.dir, `${day}_${this.source}_${this.#seq}${LOG_FILE_SUFFIX}`);
         try {
-          this.#file = Deno.openSync(this.#path, { createNew: true, append: true, mode: 0o600 });
+          this.#file = Deno.openSync(this.#path, {
+            createNew: true,
+            append: true,
+            mode: PRIVATE_FILE_MODE,
+          });
           break;
         } catch (error) {
           if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
@@ -177,7 +188,11 @@ export class LogWriter implements Disposable {
       return;
     }
     this.#path = join(this.dir, `${day}_${this.source}_${this.#seq}${LOG_FILE_SUFFIX}`);
-    this.#file = Deno.openSync(this.#path, { create: true, append: true, mode: 0o600 });
+    this.#file = Deno.openSync(this.#path, {
+      create: true,
+      append: true,
+      mode: PRIVATE_FILE_MODE,
+    });
     this.#size = this.#file.statSync().size;
     this.prune();
   }

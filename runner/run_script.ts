@@ -39,6 +39,7 @@ import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { VERSION } from "../version.ts";
 import { dirname, join } from "../config/posix_path.ts";
 import { toFileUrl } from "./file_url.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 
 /** What to run. */
 export interface ScriptRun {
@@ -225,10 +226,12 @@ export async function runScript(
   if (client.kept && !json) noteBeforeRun(ctx, client.kept);
   const socket = await ctx.liveDaemonSocket();
   const permissions = permissionFlags(permissionSetting, {
-    read: [scriptDir, launcherDir, socket, dirname(client.cachedPath)],
+    // The socket's directory too: the client checks it is the user's before connecting.
+    read: [scriptDir, launcherDir, socket, dirname(socket), dirname(client.cachedPath)],
     write: [socket],
     // Deno counts a unix socket connection as net access to `unix:<path>`.
     net: [`unix:${socket}`],
+    sys: ["uid"],
   }) as string[];
 
   let entry = script.path;
@@ -238,19 +241,20 @@ export async function runScript(
     entry = join(launcherDir, `${name}.${rt.name === "node" ? "mts" : "ts"}`);
     if (!(await exists(entry))) {
       const launcherText = buildLauncher(launcherOptions(toFileUrl(client.cachedPath)));
-      await Deno.mkdir(launcherDir, { recursive: true });
-      await writeIfChanged(entry, launcherText);
-      await Deno.writeTextFile(validated, "");
+      ensurePrivateDir(launcherDir, "mcpx's script launchers", { from: ctx.paths().cacheDir });
+      await writeIfChanged(entry, launcherText, { private: true });
+      await writePrivateFile(validated, "");
     }
   }
   if (typecheck) {
     // The script as an editor sees it: the globals declared, the client imported.
     const checkPath = join(launcherDir, `check-${(await sha256(script.path)).slice(0, 16)}.ts`);
-    await Deno.mkdir(launcherDir, { recursive: true });
+    ensurePrivateDir(launcherDir, "mcpx's script launchers", { from: ctx.paths().cacheDir });
     await writeIfChanged(
       checkPath,
       `/// <reference path=${JSON.stringify(join(scriptDir, "mcpx-globals.d.ts"))} />\n` +
         `import ${JSON.stringify(toFileUrl(script.path))};\n`,
+      { private: true },
     );
     const check = await new Deno.Command(rt.path, {
       args: ["check", "--quiet", checkPath],
