@@ -53,6 +53,11 @@ const callerSchema = {
     type: "string",
     description: "a token under which this call's lease waits are reported (see waits)",
   },
+  trustCheck: {
+    type: "boolean",
+    description: "whether the caller wants untrusted project servers refused; a daemon that " +
+      "checks otherwise refuses the request unrun (trust-mismatch)",
+  },
 };
 
 /** The operations, keyed by name (the route is `POST /v1/<name>`). */
@@ -71,6 +76,7 @@ export const OPERATIONS: Record<string, Operation> = {
         mode: d.mode,
         startedAt: new Date(d.startedAt).toISOString(),
         stopping: d.stopping,
+        trustCheck: d.trustCheck,
       }),
   },
   live: {
@@ -185,6 +191,7 @@ export const OPERATIONS: Record<string, Operation> = {
       properties: {
         servers: { type: "array", items: { type: "string" } },
         missingOnly: { type: "boolean" },
+        trustCheck: callerSchema.trustCheck,
       },
     },
     handler: (d, p) =>
