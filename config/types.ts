@@ -225,6 +225,8 @@ export interface UntrustedServer {
    * added since (`new-server`), or what this server runs changed since (`changed`).
    */
   reason: "new-file" | "new-server" | "changed";
+  /** Never set: only {@link UnsetVariables} names variables (so `unavailable?.variables` reads either). */
+  variables?: undefined;
 }
 
 /** The result of loading one configuration file. */
