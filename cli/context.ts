@@ -129,9 +129,10 @@ export class CliContext {
    * project's file under `security.trustProjectConfigs=ask` (decision 0018).
    */
   async trustChecked(): Promise<boolean> {
-    const config = await this.#load();
-    if (config.path === null) return false;
-    return trustChecked(this.origin(config.path), await this.setting(TRUST_SETTING));
+    const { path } = await this.#load();
+    // The setting is read only for a project's file, so nothing else depends on settings resolving.
+    if (path === null || this.origin(path) !== "project") return false;
+    return trustChecked("project", await this.setting(TRUST_SETTING));
   }
 
   /** The trust gate of the configuration when {@link trustChecked}, else undefined. */

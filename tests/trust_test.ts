@@ -107,6 +107,8 @@ Deno.test("a project's .mcp.json starts nothing until trusted, by any path", asy
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stdout, /hi/);
   assert.equal(exists(marker), true);
+  const ran = await w.mcpx(["run", "./use.ts"]);
+  assert.equal(ran.code, 0, ran.stderr);
   const listed = await w.json<{ files: { file: string; state: string }[] }>(["trust", "--list"]);
   assert.deepEqual(listed.files.map((f) => f.state), ["current"]);
 
