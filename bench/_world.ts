@@ -76,7 +76,12 @@ export const mcpx = (...args: string[]): string[] => [
   ...args,
 ];
 
-/** The caller's environment without mcpx's or mcporter's own variables. */
+/**
+ * The caller's environment without mcpx's or mcporter's own variables, plus
+ * `MCPX_SECURITY_TRUST_PROJECT_CONFIGS=always`: the benches' configurations are
+ * their own (a round that finds its `.mcp.json` upward, as bench/idle_memory.ts
+ * does, would otherwise wait for `mcpx trust`; config/trust.ts).
+ */
 export function strippedEnv(
   original: Record<string, string> = Deno.env.toObject(),
 ): Record<string, string> {
@@ -84,6 +89,7 @@ export function strippedEnv(
   for (const [k, v] of Object.entries(original)) {
     if (!/^(MCPX_|MCPORTER_)/.test(k)) env[k] = v;
   }
+  env.MCPX_SECURITY_TRUST_PROJECT_CONFIGS = "always";
   return env;
 }
 

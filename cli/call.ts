@@ -8,7 +8,7 @@
 
 import type { CliContext } from "./context.ts";
 import { type CallResult, renderResult } from "./render_result.ts";
-import { findTool } from "../discovery/view.ts";
+import { findTool, noToolsError } from "../discovery/view.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
 import { needsListing } from "../daemon/schema_cache.ts";
@@ -47,6 +47,8 @@ export async function run(
     list.find((n) => n.namespace === namespace) ?? list.find((n) => n.server === namespace);
   let { namespaces, cache, disabled } = await ctx.namespaces({ listMissing: false });
   let known = find(namespaces);
+  // Refused here, before any daemon: the configuration keeps it from starting (untrusted, unset ${VAR}).
+  if (known?.unavailable) throw noToolsError(known)!;
   const spec = (await ctx.config()).servers.find((s) => s.name === known?.server);
   // An alias is listed through its target.
   const listing = spec ? listingOf(spec) : undefined;

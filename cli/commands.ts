@@ -223,6 +223,23 @@ export const COMMANDS: Command[] = [
     load: () => import("./restart.ts"),
   },
   {
+    name: "trust",
+    maxArgs: 1,
+    usage: "mcpx trust [file] | --list",
+    summary:
+      "let mcpx start the servers of a project's configuration as written now (for a person, not an agent)",
+    options: { list: { type: "boolean", help: "the trusted files, and which changed since" } },
+    load: () => import("./trust.ts"),
+  },
+  {
+    name: "untrust",
+    maxArgs: 1,
+    usage: "mcpx untrust [file]",
+    summary: "take back `mcpx trust`: start none of that configuration's servers",
+    options: {},
+    load: async () => ({ run: (await import("./trust.ts")).untrust }),
+  },
+  {
     name: "config",
     maxArgs: 0,
     usage: "mcpx config [--schema] [--plumbing]",

@@ -6,7 +6,13 @@
  */
 
 import { loadConfig, readConfigLayers } from "../config/load.ts";
-import { findConfigLayers, noConfigMessage } from "../config/discover.ts";
+import {
+  type ConfigOrigin,
+  configOrigin,
+  findConfigLayers,
+  noConfigMessage,
+} from "../config/discover.ts";
+import { TRUST_SETTING, trustChecked, TrustGate } from "../config/trust.ts";
 import { type McpxPaths, mcpxPaths } from "../config/paths.ts";
 import {
   parsePathList,
@@ -65,7 +71,10 @@ export class CliContext {
   readonly cwd: string;
   readonly session?: string;
   #options: ContextOptions;
+  /** The configuration as loaded, before {@link config} marks untrusted servers. */
+  #loaded?: Promise<LoadedConfig>;
   #config?: Promise<LoadedConfig>;
+  #trust?: Promise<TrustGate | undefined>;
   #settings?: Promise<ResolvedSettings>;
   #paths?: McpxPaths;
   /** The pid of the daemon last found answering (health), for messages. */
@@ -79,15 +88,65 @@ export class CliContext {
     this.#options = options;
   }
 
-  /** The nearest configuration, validated. @throws {ConfigError}. */
+  /**
+   * The nearest configuration, validated, with each server a project's file
+   * has not trusted with what it runs marked `unavailable` (code `untrusted`;
+   * config/trust.ts), so no command lists or starts it. @throws {ConfigError}.
+   */
   config(): Promise<LoadedConfig> {
-    return this.#config ??= loadConfig({
+    return this.#config ??= (async () => {
+      const config = await this.#load();
+      const gate = await this.trustGate();
+      return gate ? { ...config, servers: gate.mark(config.servers) } : config;
+    })();
+  }
+
+  #load(): Promise<LoadedConfig> {
+    return this.#loaded ??= loadConfig({
       cwd: this.cwd,
       env: this.env,
       path: this.#options.configPath,
       compiledCacheDir: this.paths().cacheDir,
       places: this.#configPlaces(),
     });
+  }
+
+  /**
+   * Where configuration file `path` came from: named by `--config` or
+   * `MCPX_CONFIG`, one of the user's own, or a project's (config/discover.ts).
+   */
+  origin(path: string): ConfigOrigin {
+    return configOrigin(path, {
+      cwd: this.cwd,
+      env: this.env,
+      places: this.#configPlaces(),
+      named: this.#options.configPath !== undefined,
+    });
+  }
+
+  /**
+   * True when the configuration's servers start only once trusted: a
+   * project's file under `security.trustProjectConfigs=ask` (decision 0018).
+   */
+  async trustChecked(): Promise<boolean> {
+    const { path } = await this.#load();
+    // The setting is read only for a project's file, so nothing else depends on settings resolving.
+    if (path === null || this.origin(path) !== "project") return false;
+    return trustChecked("project", await this.setting(TRUST_SETTING));
+  }
+
+  /** The trust gate of the configuration when {@link trustChecked}, else undefined. */
+  trustGate(): Promise<TrustGate | undefined> {
+    return this.#trust ??= (async () => {
+      if (!(await this.trustChecked())) return undefined;
+      const config = await this.#load();
+      return await TrustGate.open({
+        file: config.path!,
+        realPath: config.realPath ?? config.path!,
+        document: config.document,
+        stateDir: this.paths().stateDir,
+      });
+    })();
   }
 
   /**
@@ -108,20 +167,30 @@ export class CliContext {
   /** Every setting, resolved from defaults, files, environment and flags. @throws {ConfigError}, {UsageError}. */
   settings(): Promise<ResolvedSettings> {
     return this.#settings ??= (async () => {
-      const config = await this.config();
+      const config = await this.#load();
       // The nearest file is already parsed; only farther layers (rare) are read here.
       const files = this.#options.configPath || this.env.MCPX_CONFIG
         ? []
         : findConfigLayers({ cwd: this.cwd, env: this.env, places: this.#configPlaces() })
           .filter((f) => f !== config.path);
-      const layers = files.length
-        ? await Promise.all(
-          files.map(async (file) =>
-            (await readConfigLayers({ cwd: this.cwd, env: this.env, path: file }))[0]
-          ),
-        )
-        : [];
-      if (config.path) layers.push({ file: config.path, document: config.document });
+      // A project's file cannot set what decides whether it is trusted (`userOnly` settings).
+      const project = (file: string) => this.origin(file) === "project";
+      const layers: { file: string; document: Record<string, unknown>; project: boolean }[] =
+        files.length
+          ? await Promise.all(
+            files.map(async (file) => ({
+              ...(await readConfigLayers({ cwd: this.cwd, env: this.env, path: file }))[0],
+              project: project(file),
+            })),
+          )
+          : [];
+      if (config.path) {
+        layers.push({
+          file: config.path,
+          document: config.document,
+          project: project(config.path),
+        });
+      }
       const settings = resolveSettings({
         layers,
         env: this.env,
@@ -334,6 +403,7 @@ export class CliContext {
       startWaitMs: settings.values["daemon.startWait"].value as number,
       settings: settingValues(settings),
       env: this.env,
+      trustCheck: await this.trustChecked(),
     });
     this.#daemonPid = pid;
     return socket;
@@ -348,7 +418,8 @@ export class CliContext {
     const socket = await this.existingDaemonSocket();
     try {
       const health = await requestDaemon<DaemonHealth>(socket, "health", {}, { version: VERSION });
-      if (!health.stopping) {
+      // A daemon that checks trust otherwise than this command would is replaced.
+      if (!health.stopping && (health.trustCheck ?? false) === await this.trustChecked()) {
         this.#daemonPid = health.pid;
         return socket;
       }
@@ -454,6 +525,9 @@ export class CliContext {
       // The daemon read its environment once, at its start: the caller's
       // `logging.trace` (MCPX_TRACE) travels with each call instead.
       ...(trace ? { trace: true } : {}),
+      // What may start servers says whether it checks trust; a daemon that
+      // checks otherwise refuses it unrun (`trust-mismatch`) and is replaced.
+      ...(STARTS_SERVERS.has(operation) ? { trustCheck: await this.trustChecked() } : {}),
       cwd: this.cwd,
       pid: Deno.ppid,
       // The daemon refuses a call outside the caller's profiles (decision 0015).
@@ -545,4 +619,7 @@ function needsOtherDaemon(error: unknown): boolean {
 }
 
 /** Daemon error codes that mean the request was refused before anything ran (daemon/http.ts). */
-const REFUSED_UNRUN = new Set(["version-mismatch", "daemon-stopping"]);
+const REFUSED_UNRUN = new Set(["version-mismatch", "daemon-stopping", "trust-mismatch"]);
+
+/** Operations that may start a server, so carry the caller's `trustCheck` (decision 0018). */
+const STARTS_SERVERS = new Set(["call", "list"]);

@@ -30,5 +30,6 @@ export async function run(ctx: CliContext): Promise<number> {
     env: ctx.env,
     cwd: ctx.cwd,
     settings: settingValues(settings),
+    trustCheck: await ctx.trustChecked(),
   });
 }

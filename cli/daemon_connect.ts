@@ -29,6 +29,8 @@ export interface DaemonHealth {
   startedAt: string;
   /** True once it has begun to stop: it runs nothing more, so it is not used. */
   stopping?: boolean;
+  /** True when it starts a server only once its project configuration is trusted (decision 0018). */
+  trustCheck?: boolean;
 }
 
 /** Where to find or how to start the daemon. */
@@ -47,6 +49,12 @@ export interface ConnectOptions {
    */
   settings: Record<string, SettingValue>;
   env: Record<string, string>;
+  /**
+   * Whether the daemon must refuse to start a server its project configuration
+   * has not trusted (cli/context.ts `trustChecked()`): a running daemon that
+   * checks otherwise is replaced.
+   */
+  trustCheck?: boolean;
 }
 
 /** A daemon that answers, as {@link connectDaemon} found or started it. */
@@ -82,7 +90,8 @@ export async function probeDaemon(socket: string): Promise<DaemonHealth | undefi
  */
 export async function connectDaemon(options: ConnectOptions): Promise<ConnectedDaemon> {
   const files = daemonFiles(options.stateDir, options.fingerprint);
-  const usable = (h: DaemonHealth | undefined) => h?.version === VERSION && !h.stopping;
+  const usable = (h: DaemonHealth | undefined) =>
+    h?.version === VERSION && !h.stopping && (h.trustCheck ?? false) === !!options.trustCheck;
   const current = await probeDaemon(files.socket);
   if (usable(current)) return { socket: files.socket, pid: current!.pid };
   ensurePrivateDir(dirname(files.lock), "mcpx's daemon records", { from: options.stateDir });
@@ -158,6 +167,7 @@ function start(options: ConnectOptions, logPath: string): void {
     logPath,
     "--settings",
     JSON.stringify(options.settings),
+    ...(options.trustCheck ? ["--trust-check"] : []),
   );
   try {
     // The daemon must use the directories this CLI resolved (flags included), or

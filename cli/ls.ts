@@ -27,13 +27,19 @@ export interface LsRow {
   sharing: string;
   scope: string;
   live: number;
-  state: "ready" | "error" | "disabled" | "unlisted";
+  /**
+   * `untrusted`: a project's configuration not trusted with what the server
+   * runs, so nothing starts it; `error` says which command trusts it.
+   */
+  state: "ready" | "error" | "disabled" | "unlisted" | "untrusted";
   description: string;
   error?: string;
   /** The server this namespace is an alias of (`aliasOf`). */
   aliasOf?: string;
   /** The profiles the server belongs to (`mcpx.profiles`), when any. */
   profiles?: string[];
+  /** State `untrusted`: the file, the command that trusts it, what the server would run, why. */
+  untrusted?: { file: string; trustCommand: string; runs: string; reason: string };
 }
 
 export async function run(ctx: CliContext): Promise<number> {
@@ -54,6 +60,8 @@ export async function run(ctx: CliContext): Promise<number> {
       : lastFailure(entry);
     const state = spec.disabled
       ? "disabled"
+      : spec.unavailable?.code === "untrusted"
+      ? "untrusted"
       : failed
       ? "error"
       : entry?.listedAt
@@ -71,6 +79,16 @@ export async function run(ctx: CliContext): Promise<number> {
       ...(failed ? { error: failed.message } : {}),
       ...(spec.aliasOf ? { aliasOf: spec.aliasOf.server } : {}),
       ...(spec.profiles?.length ? { profiles: spec.profiles } : {}),
+      ...(state === "untrusted" && spec.unavailable?.code === "untrusted"
+        ? {
+          untrusted: {
+            file: spec.unavailable.file,
+            trustCommand: spec.unavailable.trustCommand,
+            runs: spec.unavailable.runs,
+            reason: spec.unavailable.reason,
+          },
+        }
+        : {}),
     };
   });
   // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
@@ -119,7 +137,8 @@ export async function run(ctx: CliContext): Promise<number> {
       r.scope,
       String(r.live),
       r.state,
-      truncate(r.error ?? r.description, width),
+      // An untrusted server is explained below the table, whole.
+      truncate((r.untrusted ? undefined : r.error) ?? r.description, width),
     ]),
   ));
   // Tools a server lists but mcpx cannot call are said once, briefly: `ls` runs often and an
@@ -139,6 +158,22 @@ export async function run(ctx: CliContext): Promise<number> {
   }
   if (others) ctx.io.out(`\n${others}`);
   const errors = rows.some((r) => r.state === "error");
+  // Said whole, once: the table cuts sentences, and this is the part that matters.
+  const untrusted = shown.filter((s) => !s.disabled && s.unavailable?.code === "untrusted");
+  const first = untrusted[0]?.unavailable;
+  if (first?.code === "untrusted") {
+    const width = Math.max(...untrusted.map((s) => s.namespace.length));
+    const lines = untrusted.map((s) =>
+      `  ${s.namespace.padEnd(width)}  ${
+        s.unavailable?.code === "untrusted" ? s.unavailable.runs : ""
+      }`
+    );
+    ctx.io.out(
+      `\n${first.file} is a project's configuration, not trusted with what these servers run, ` +
+        `so mcpx starts none of them:\n${lines.join("\n")}\nReview it, then run ` +
+        `\`${first.trustCommand}\`. An agent should ask its user to run that, not run it itself.\n`,
+    );
+  }
   ctx.io.out(
     // Search first: its last line is the `mcpx types` command for just its hits (the browser
     // walk in docs/browser-walk.md costs a quarter of loading the whole namespace).

@@ -77,11 +77,21 @@ export async function run(
           words.map((w) => JSON.stringify(w)).join(" ")
         }. Try fewer or other words, or \`mcpx ls\`.\n`,
     );
-    if (missing.length > 0) {
-      const names = missing.map((m) => m.namespace).join(", ");
+    const untrusted = namespaces.filter((ns) => ns.unavailable?.code === "untrusted");
+    if (untrusted.length > 0) {
+      ctx.io.out(
+        `Not searched: ${untrusted.map((ns) => ns.namespace).join(", ")} (not trusted: ` +
+          `\`${untrusted[0].unavailable!.trustCommand}\` lets mcpx start ${
+            untrusted.length === 1 ? "it" : "them"
+          }; an agent should ask its user to run that).\n`,
+      );
+    }
+    const failed = missing.filter((m) => !untrusted.some((ns) => ns.namespace === m.namespace));
+    if (failed.length > 0) {
+      const names = failed.map((m) => m.namespace).join(", ");
       ctx.io.out(
         `Not searched: ${names} (listing ${
-          missing.length === 1 ? "its server" : "their servers"
+          failed.length === 1 ? "its server" : "their servers"
         } failed; \`mcpx status\` shows why).\n`,
       );
     }

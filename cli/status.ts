@@ -79,6 +79,12 @@ export async function run(ctx: CliContext): Promise<number> {
     ], lines),
   );
   for (const row of rows) {
+    if (row.unavailable?.code === "untrusted") {
+      ctx.io.out(
+        `\n${row.namespace} (server "${row.server}") is not trusted:\n  ${row.unavailable.message}\n`,
+      );
+      continue;
+    }
     if (row.unavailable) {
       ctx.io.out(
         `\n${row.namespace} (server "${row.server}") cannot start:\n  ${row.unavailable.message}\n`,

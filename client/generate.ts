@@ -181,6 +181,7 @@ export async function generateClient(
  */
 export function emptyNamespace(ns: NamespaceEntry): EmptyNamespace {
   const base = { namespace: ns.namespace, server: ns.server };
+  if (ns.unavailable?.code === "untrusted") return { ...base, code: "untrusted", detail: ns.error };
   if (ns.error) {
     return { ...base, code: "listing-failed", detail: ns.error.split("\n")[0].trim() };
   }

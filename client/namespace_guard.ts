@@ -16,7 +16,12 @@ export type NamespaceErrorCode =
   /** Its server listed no tools. */
   | "no-tools"
   /** The configuration hides every tool its server lists (`tools` / `excludeTools`). */
-  | "all-hidden";
+  | "all-hidden"
+  /**
+   * Its server belongs to a project's configuration not trusted with what it
+   * runs (decision 0018); `detail` is the sentence naming the command that trusts it.
+   */
+  | "untrusted";
 
 /** Why a namespace has no tools, as the generator knew it. */
 export interface EmptyNamespace {
@@ -65,6 +70,8 @@ export function emptyNamespaceReason(info: EmptyNamespace): string {
         info.detail ?? "no message"
       }); ` +
         `\`mcpx status\` shows why, \`mcpx refresh ${ns}\` lists it again`;
+    case "untrusted":
+      return `namespace ${ns} has no tools: ${info.detail ?? "its server is not trusted"}`;
     case "all-hidden":
       return `namespace ${ns} has no tools: the configuration hides all ${info.hidden ?? 0} its ` +
         `server lists (mcpServers.${info.server}.mcpx.tools / excludeTools)`;

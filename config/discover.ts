@@ -203,6 +203,49 @@ export function findConfigLayers(options: FindConfigOptions): string[] {
 }
 
 /**
+ * Where a configuration file came from, which decides whether mcpx may start
+ * its servers without asking (config/trust.ts, decision 0018):
+ * - `named`: given by `--config` or `MCPX_CONFIG`, the user's explicit choice;
+ * - `user`: one of the user's own files (`$XDG_CONFIG_HOME/mcpx/config.json`,
+ *   `~/.config/mcpx/config.json`, `~/.mcpx.json`, `/etc/mcpx/config.json`) or a
+ *   place the user listed in `paths.config`;
+ * - `project`: found by the upward search from the working directory, i.e. a
+ *   file a cloned repository can bring.
+ */
+export type ConfigOrigin = "project" | "user" | "named";
+
+/**
+ * Tells where the configuration file `path` came from ({@link ConfigOrigin}).
+ *
+ * @param path The file as found (absolute), e.g. {@link FoundConfig.path}.
+ * @param options The search it came from; `named` is true when `--config` named it.
+ * @returns `named`, `user` or `project`.
+ * @example
+ * ```ts
+ * import { configOrigin } from "./discover.ts";
+ * if (configOrigin("/h/.mcpx.json", { cwd: "/h/p", env: { HOME: "/h" } }) !== "user") throw new Error();
+ * if (configOrigin("/h/p/.mcp.json", { cwd: "/h/p", env: { HOME: "/h" } }) !== "project") throw new Error();
+ * ```
+ */
+export function configOrigin(
+  path: string,
+  options: FindConfigOptions & { named?: boolean },
+): ConfigOrigin {
+  if (options.named || options.env.MCPX_CONFIG) return "named";
+  const listed = (options.places ?? []).filter((place): place is string => place !== null);
+  if (listed.length && configCandidates({ ...options, places: listed }).includes(path)) {
+    return "user";
+  }
+  let userFiles: string[];
+  try {
+    userFiles = mcpxPaths(options.env).configFiles;
+  } catch {
+    userFiles = ["/etc/mcpx/config.json"];
+  }
+  return userFiles.includes(path) ? "user" : "project";
+}
+
+/**
  * The sentence for a command that needs a configuration when none was found:
  * where the search looked and how to make one.
  *

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ConfigError } from "../errors.ts";
 import {
   configCandidates,
+  configOrigin,
   describeSearch,
   findConfig,
   findConfigLayers,
@@ -213,4 +214,23 @@ Deno.test("describeSearch() says where the search looked in one sentence", () =>
   const message = noConfigMessage(searched, "/a/b");
   assert.match(message, /^no configuration file found \(looked for /);
   assert.match(message, /create \/a\/b\/\.mcp\.json with \{ "mcpServers"/);
+});
+
+Deno.test("configOrigin() tells a project's file from the user's own and a named one", () => {
+  const env = { HOME: "/h", XDG_CONFIG_HOME: "/x" };
+  const at = (path: string, extra: Parameters<typeof configOrigin>[1] | object = {}) =>
+    configOrigin(path, { cwd: "/h/repo/sub", env, ...extra });
+  assert.equal(at("/h/repo/.mcp.json"), "project");
+  assert.equal(at("/h/repo/sub/.mcpx/config.json"), "project");
+  // In HOME, only ~/.mcpx.json is the user's own; a .mcp.json there is a project's like any other.
+  assert.equal(at("/h/.mcp.json"), "project");
+  assert.equal(at("/h/.mcpx.json"), "user");
+  assert.equal(at("/x/mcpx/config.json"), "user");
+  assert.equal(at("/h/.config/mcpx/config.json"), "user");
+  assert.equal(at("/etc/mcpx/config.json"), "user");
+  assert.equal(at("/h/repo/.mcp.json", { named: true }), "named");
+  assert.equal(at("/h/repo/.mcp.json", { env: { ...env, MCPX_CONFIG: "x" } }), "named");
+  // A place the user listed in paths.config is their choice; the null entry is the usual search.
+  assert.equal(at("/team/mcp.json", { places: ["/team/mcp.json", null] }), "user");
+  assert.equal(at("/h/repo/.mcp.json", { places: ["/team/mcp.json", null] }), "project");
 });

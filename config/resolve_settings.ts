@@ -22,6 +22,7 @@ import {
 import {
   SETTING_SECTIONS,
   settingDeclaration,
+  settingEnvName,
   settingEnvSpelling,
   settingFlagName,
   SETTINGS,
@@ -54,8 +55,11 @@ export interface ResolvedSettings {
 
 /** Inputs of {@link resolveSettings}. */
 export interface ResolveSettingsOptions {
-  /** Parsed configuration files, farthest first, nearest last. */
-  layers: { file: string; document: Record<string, unknown> }[];
+  /**
+   * Parsed configuration files, farthest first, nearest last; `project` marks
+   * a file found by the upward search, which cannot set a `userOnly` setting.
+   */
+  layers: { file: string; document: Record<string, unknown>; project?: boolean }[];
   /** Environment map. */
   env: Record<string, string | undefined>;
   /** Command-line values keyed by dotted name (`{ "catalog.budget": "3000" }`). */
@@ -136,7 +140,13 @@ export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettin
 
     for (const layer of layers) {
       const found = lookup(layer.document, decl.name);
-      if (found.present) {
+      if (found.present && decl.userOnly && layer.project) {
+        warnings.push(
+          `${decl.name} is set in ${layer.file}, a project's configuration, and is ignored: ` +
+            `only your own files (~/.config/mcpx/config.json), ${settingEnvName(decl.name)} ` +
+            `or ${settingFlagName(decl.name)} set it`,
+        );
+      } else if (found.present) {
         apply(found.value, `file:${layer.file}`, join(layer.file, ".."), fileProblems);
       }
     }

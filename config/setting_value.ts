@@ -46,6 +46,12 @@ export interface SettingDeclaration {
   flag?: string;
   /** Older environment spellings read at the same level as the generated one. */
   envAliases?: readonly string[];
+  /**
+   * Read from the environment, flags and the user's own configuration files
+   * only: a project's file (config/discover.ts `ConfigOrigin`) cannot set it,
+   * since a cloned repository would then decide it (decision 0018).
+   */
+  userOnly?: boolean;
 }
 
 /**

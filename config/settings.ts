@@ -238,6 +238,15 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "Overrides the version the daemon reports (for tests of upgrade handling)",
   },
   {
+    name: "security.trustProjectConfigs",
+    type: "enum",
+    values: ["ask", "always"],
+    default: "ask",
+    userOnly: true,
+    help:
+      "ask: start no server of a project's configuration until `mcpx trust` records it; always: no check (CI, tests); not read from project files",
+  },
+  {
     name: "profiles.active",
     type: "string",
     default: "",

@@ -435,3 +435,27 @@ Deno.test("SETTINGS declares every setting spec 000 says is read from the resolv
   assert.equal(settingDeclaration("paths.config").type, "paths");
   assert.equal(settingDeclaration("plumbing.allowTsJsOverlap").plumbing, true);
 });
+
+Deno.test("resolveSettings(): a userOnly setting is not read from a project's file", () => {
+  assert.equal(settingDeclaration("security.trustProjectConfigs").userOnly, true);
+  const document = { security: { trustProjectConfigs: "always" } };
+  const project = resolveSettings({
+    layers: [{ file: "/p/.mcp.json", document, project: true }],
+    env: {},
+  });
+  assert.equal(project.values["security.trustProjectConfigs"].value, "ask");
+  assert.match(
+    project.warnings.join("\n"),
+    /set in \/p\/\.mcp\.json, a project's configuration, and is ignored/,
+  );
+  const own = resolveSettings({ layers: [{ file: "/h/.mcpx.json", document }], env: {} });
+  assert.equal(own.values["security.trustProjectConfigs"].value, "always");
+  const env = resolveSettings({
+    layers: [],
+    env: { MCPX_SECURITY_TRUST_PROJECT_CONFIGS: "always" },
+  });
+  assert.equal(
+    env.values["security.trustProjectConfigs"].source,
+    "env:MCPX_SECURITY_TRUST_PROJECT_CONFIGS",
+  );
+});

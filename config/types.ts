@@ -194,13 +194,39 @@ export function listingOf(
 }
 
 /** Why a configured server cannot be used: {@link ServerSpec.unavailable}. */
-export interface ServerUnavailable {
-  /** `unset-variable`: a `${VAR}` without a default names an unset variable. */
+export type ServerUnavailable = UnsetVariables | UntrustedServer;
+
+/** A `${VAR}` without a default names an unset variable. */
+export interface UnsetVariables {
   code: "unset-variable";
   /** One sentence naming the variables, the server and the fix (config/expand.ts). */
   message: string;
   /** The unset variables, in the order written. */
   variables: string[];
+}
+
+/**
+ * The server belongs to a project's configuration file that has not been
+ * trusted with what the server runs (config/trust.ts; decision 0018): mcpx
+ * starts none of it until the user runs {@link UntrustedServer.trustCommand}.
+ */
+export interface UntrustedServer {
+  code: "untrusted";
+  /** One sentence: the server, the file, what it would run, the command that trusts it. */
+  message: string;
+  /** The configuration file as found (absolute). */
+  file: string;
+  /** The command that trusts it, e.g. `mcpx trust /p/.mcp.json`. */
+  trustCommand: string;
+  /** What it would run as written in the file: a command line, or a URL. */
+  runs: string;
+  /**
+   * Why: the file was never trusted (`new-file`), it was but this server was
+   * added since (`new-server`), or what this server runs changed since (`changed`).
+   */
+  reason: "new-file" | "new-server" | "changed";
+  /** Never set: only {@link UnsetVariables} names variables (so `unavailable?.variables` reads either). */
+  variables?: undefined;
 }
 
 /** The result of loading one configuration file. */

@@ -6,7 +6,13 @@
  * @module
  */
 
-import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
+import {
+  listingOf,
+  type LoadedConfig,
+  type ServerSpec,
+  type UntrustedServer,
+} from "../config/types.ts";
+import type { TrustGate } from "../config/trust.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import { McpxError, NotFoundError, ServerError, TimeoutError, UsageError } from "../errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
@@ -66,6 +72,12 @@ export interface DaemonOptions {
    * with the state directory resolved from `env`.
    */
   sessionsPath?: string;
+  /**
+   * Set for a project's configuration under `security.trustProjectConfigs=ask`:
+   * no server it has not trusted starts, for a call, a listing or `min`
+   * (config/trust.ts, decision 0018). Absent: every server may start.
+   */
+  trust?: TrustGate;
 }
 
 /** A named session as `sessionList` returns it. */
@@ -128,12 +140,14 @@ export class Daemon {
    * daemon writes or answers: the schema cache, wire bodies, records (decision 0017).
    */
   readonly redactor: Redactor;
+  #trust?: TrustGate;
 
   constructor(options: DaemonOptions) {
     this.config = options.config;
     this.redactor = options.redactor ?? configRedactor(options.config, options.env);
     this.mode = options.mode;
     this.version = options.version ?? VERSION;
+    this.#trust = options.trust;
     this.#cachePath = options.cachePath;
     this.sessions = new SessionStore(
       options.sessionsPath ??
@@ -229,6 +243,19 @@ export class Daemon {
     return this.#pools.get(spec.poolId)!;
   }
 
+  /** True when a server starts only once its project configuration trusts it ({@link DaemonOptions.trust}). */
+  get trustCheck(): boolean {
+    return this.#trust !== undefined;
+  }
+
+  /**
+   * Why `spec` may not start: its project configuration has not trusted what it
+   * runs (config/trust.ts). Read at each start, so `mcpx trust` takes effect at once.
+   */
+  #untrusted(spec: ServerSpec): UntrustedServer | undefined {
+    return this.#trust?.problem(spec.name);
+  }
+
   /**
    * Per namespace: live instances (the LIVE column of `ls`) and, when its
    * last start failed, the message, so `ls` does not say `ready` for a server
@@ -276,6 +303,10 @@ export class Daemon {
           `script's calls are refused; start it again with \`mcpx run\``,
       );
     }
+    // An untrusted project server is never started, not even to list it for the check below.
+    const named = this.#byNamespace.get(namespace);
+    const refused = named && this.#untrusted(named);
+    if (refused) throw new McpxError("untrusted-config", refused.message);
     // The caller's selection and the configuration's tool filters, whoever the caller is.
     const target = await callTarget(
       {
@@ -290,6 +321,8 @@ export class Daemon {
     );
     namespace = target.namespace;
     const pool = this.poolFor(namespace);
+    const untrusted = this.#untrusted(pool.spec);
+    if (untrusted) throw new McpxError("untrusted-config", untrusted.message);
     const realName = target.tool;
     for (const key of [ctx.session, ctx.parentSession]) if (key) this.sessions.touch(key);
     try {
@@ -437,10 +470,12 @@ export class Daemon {
   ): Promise<Record<string, { tools?: number; error?: string }>> {
     const specs = this.#select(names);
     const out: Record<string, { tools?: number; error?: string }> = {};
+    const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
     for (const spec of specs) {
-      if (spec.unavailable) out[spec.name] = { error: unavailableError(spec).message };
+      const why = refused(spec);
+      if (why) out[spec.name] = { error: why.message };
     }
-    const todo = specs.filter((s) => !s.unavailable && (!missingOnly || this.#needsListing(s)));
+    const todo = specs.filter((s) => !refused(s) && (!missingOnly || this.#needsListing(s)));
     const results = await Promise.all(todo.map((spec) => this.#list(spec)));
     await this.#cacheWrite;
     todo.forEach((spec, i) => {
@@ -474,7 +509,8 @@ export class Daemon {
         ...(i.stderrTail ? { stderrTail: i.stderrTail } : {}),
       }));
       const failure = pool?.failure;
-      return statusRow(spec, cached, {
+      const untrusted = spec.unavailable ? undefined : this.#untrusted(spec);
+      return statusRow(untrusted ? { ...spec, unavailable: untrusted } : spec, cached, {
         instances,
         ...(failure
           ? {
@@ -662,6 +698,7 @@ export class Daemon {
   async warm(): Promise<void> {
     const named = this.sessions.list().map((s) => `session:${s.name}`);
     await Promise.all([...this.#pools.values()].map((pool) => {
+      if (this.#untrusted(pool.spec)) return;
       const { scope } = pool.spec.pool;
       const keys = scope === "global"
         ? ["global"]

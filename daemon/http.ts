@@ -5,9 +5,10 @@
  * either with `"trace": {…}` when a traced call leased an instance
  * (client/wire.ts has the client side).
  *
- * Two refusals run nothing, so the caller may send the request again to
- * another daemon: `version-mismatch` (the caller is another mcpx version) and
- * `daemon-stopping` (this daemon has begun to stop).
+ * Three refusals run nothing, so the caller may send the request again to
+ * another daemon: `version-mismatch` (the caller is another mcpx version),
+ * `daemon-stopping` (this daemon has begun to stop) and `trust-mismatch` (the
+ * caller checks a project configuration's trust otherwise: decision 0018).
  *
  * @module
  */
@@ -153,6 +154,17 @@ export async function serveDaemon(
     try {
       const text = await request.text();
       const params = text ? JSON.parse(text) : {};
+      // A caller that checks trust otherwise than this daemon (decision 0018): run nothing.
+      if (typeof params.trustCheck === "boolean" && params.trustCheck !== daemon.trustCheck) {
+        return Response.json({
+          ok: false,
+          error: {
+            code: "trust-mismatch",
+            message: `this daemon ${daemon.trustCheck ? "checks" : "does not check"} that its ` +
+              `project configuration is trusted, and the caller wants otherwise; nothing was run`,
+          },
+        });
+      }
       const result = await withCallerIds(
         requestIds(params),
         () => operation.handler(daemon, params, request.signal, reply),

@@ -1,5 +1,5 @@
 /**
- * The daemon process: `deno run -A daemon/main.ts --config <path> --fingerprint <fp> --mode auto|foreground`.
+ * The daemon process: `deno run -A daemon/main.ts --config <path> --fingerprint <fp> --mode auto|foreground [--trust-check]`.
  *
  * Started detached by the CLI on demand (`auto`: exits after the idle
  * timeout, `--settings` carries the values the CLI resolved), or in the
@@ -42,6 +42,7 @@ import {
   type SettingValues,
 } from "./daemon_settings.ts";
 import { EXIT, exitCodeOf, McpxError } from "../errors.ts";
+import { TrustGate } from "../config/trust.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
@@ -62,6 +63,12 @@ export interface RunDaemonOptions {
    * `plumbing.version`.
    */
   settings?: SettingValues;
+  /**
+   * Start no server the configuration file has not trusted with what it runs
+   * (config/trust.ts): set by a starter that found the file as a project's
+   * (`--trust-check`). Absent: the file was named or is the user's own.
+   */
+  trustCheck?: boolean;
 }
 
 /**
@@ -128,8 +135,17 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   } catch { /* no stale socket */ }
 
   const idleTimeoutMs = options.mode === "auto" ? settings["daemon.idleTimeout"] as number : 0;
+  const trust = options.trustCheck && config.path
+    ? await TrustGate.open({
+      file: config.path,
+      realPath: config.realPath ?? config.path,
+      document: config.document,
+      stateDir: paths.stateDir,
+    })
+    : undefined;
   const daemon = new Daemon({
     config,
+    trust,
     cachePath: schemaCachePath(paths.cacheDir, config.fingerprint),
     mode: options.mode,
     env: options.env,
@@ -193,6 +209,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     fingerprint: record.fingerprint,
     config: record.configPath ?? "(none)",
     socket: record.socket,
+    trustCheck: trust !== undefined,
   }, { span: daemonSpan() });
   await stopOutdated(paths.stateDir, record);
 
@@ -341,6 +358,7 @@ if (import.meta.main) {
         mode: { type: "string", default: "foreground" },
         log: { type: "string" },
         settings: { type: "string" },
+        "trust-check": { type: "boolean" },
       },
     });
     if (values.log) mirrorToFile(values.log);
@@ -352,6 +370,7 @@ if (import.meta.main) {
       env: Deno.env.toObject(),
       cwd: Deno.cwd(),
       ...(values.settings ? { settings: parseSettingValues(values.settings) } : {}),
+      trustCheck: values["trust-check"] === true,
     });
   } catch (error) {
     // The codes of the table (errors.ts EXIT): 2 for a bad command line, else 1.

@@ -71,6 +71,11 @@ const callerSchema = {
       all: { type: "boolean" },
     },
   },
+  trustCheck: {
+    type: "boolean",
+    description: "whether the caller wants untrusted project servers refused; a daemon that " +
+      "checks otherwise refuses the request unrun (trust-mismatch)",
+  },
 };
 
 /** The operations, keyed by name (the route is `POST /v1/<name>`). */
@@ -89,6 +94,7 @@ export const OPERATIONS: Record<string, Operation> = {
         mode: d.mode,
         startedAt: new Date(d.startedAt).toISOString(),
         stopping: d.stopping,
+        trustCheck: d.trustCheck,
       }),
   },
   live: {
@@ -204,6 +210,7 @@ export const OPERATIONS: Record<string, Operation> = {
       properties: {
         servers: { type: "array", items: { type: "string" } },
         missingOnly: { type: "boolean" },
+        trustCheck: callerSchema.trustCheck,
       },
     },
     handler: (d, p) =>

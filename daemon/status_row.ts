@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ServerSpec } from "../config/types.ts";
+import type { ServerSpec, ServerUnavailable } from "../config/types.ts";
 import type { CachedServer } from "../discovery/types.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
 import type { Redactor } from "../core/redact.ts";
@@ -19,7 +19,11 @@ export interface StatusRow {
   transport: string;
   sharing: string;
   scope: string;
-  state: "live" | "idle" | "error" | "disabled";
+  /**
+   * `untrusted`: a project's configuration has not trusted what the server
+   * runs, so it is not started (config/trust.ts); `unavailable` says how to trust it.
+   */
+  state: "live" | "idle" | "error" | "disabled" | "untrusted";
   instances: {
     id: string;
     pid?: number;
@@ -34,10 +38,11 @@ export interface StatusRow {
   failure?: { message: string; count: number; retryInMs: number; stderrTail?: string };
   cacheError?: { message: string; at: string; stderr?: string; count?: number; retryAt?: string };
   /**
-   * Why the configuration keeps this server from starting (an unset `${VAR}`):
-   * config/types.ts `ServerSpec.unavailable`. The row's state is `error`.
+   * Why the configuration keeps this server from starting: an unset `${VAR}`
+   * (the row's state is `error`), or a project's file that has not trusted it
+   * (`untrusted`); config/types.ts `ServerSpec.unavailable`.
    */
-  unavailable?: { code: string; message: string; variables: string[] };
+  unavailable?: ServerUnavailable;
   /**
    * The other namespaces served by this row's pool (an alias and its target
    * with the same leasing share one `poolId`): `instances` are theirs too.
@@ -108,6 +113,8 @@ function buildRow(
     scope: spec.pool.scope,
     state: spec.disabled
       ? "disabled"
+      : spec.unavailable?.code === "untrusted"
+      ? "untrusted"
       : spec.unavailable || failure || (cacheError && instances.length === 0)
       ? "error"
       : instances.length

@@ -200,7 +200,9 @@ function layout(input: LayoutInput, terse: boolean): Layout {
   const listOrder = namespaces.map((_, i) => i).sort((a, b) => nsBias[b] - nsBias[a] || a - b);
   const nsLine = (ns: NamespaceEntry) => {
     // A server whose listing failed says so: "0 tools" and "broken" are not the same.
-    const description = ns.error && ns.tools.length === 0
+    const description = ns.unavailable?.code === "untrusted"
+      ? "untrusted: not started until its configuration is trusted (mcpx ls)"
+      : ns.error && ns.tools.length === 0
       ? "unavailable: listing failed (mcpx status)"
       : truncate(ns.description, DESCRIPTION_CHARS);
     return `//   ${ns.namespace} (${ns.tools.length})${description ? ` ${description}` : ""}`;

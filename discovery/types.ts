@@ -89,8 +89,22 @@ export interface NamespaceEntry {
    * is newer than the last success.
    */
   error?: string;
-  /** Set when the configuration keeps the server from starting (config/types.ts). */
-  unavailable?: { code: string; message: string; variables: string[] };
+  /**
+   * Set when the configuration keeps the server from starting (config/types.ts):
+   * an unset `${VAR}` (`unset-variable`, with `variables`), or a project's file
+   * that has not trusted it (`untrusted`, with `file`, `trustCommand`, `runs`,
+   * `reason`). Written out rather than imported: the generated client inlines
+   * this module and must not pull config/ in.
+   */
+  unavailable?: {
+    code: string;
+    message: string;
+    variables?: string[];
+    file?: string;
+    trustCommand?: string;
+    runs?: string;
+    reason?: string;
+  };
   /** Tools the server listed that mcpx cannot use, and why. */
   skipped?: { name: string; reason: string }[];
 }

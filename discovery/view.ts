@@ -104,6 +104,12 @@ export function namespacesFromCache(
       entry.error = server.unavailable.message;
       entry.unavailable = server.unavailable;
     }
+    // Tools of a server nobody trusted are not shown, even from an older listing:
+    // what it would run now is not what was listed (config/trust.ts).
+    if (server.unavailable?.code === "untrusted") {
+      namespaces.push(entry);
+      continue;
+    }
     let visible: ((name: string) => boolean) | undefined;
     let filterError: unknown;
     try {
@@ -292,6 +298,9 @@ export function findTool(
  */
 export function noToolsError(ns: NamespaceEntry): NotFoundError | undefined {
   if (ns.tools.length > 0 || !ns.error) return undefined;
+  if (ns.unavailable?.code === "untrusted") {
+    return new NotFoundError(`namespace "${ns.namespace}" has no tools: ${ns.unavailable.message}`);
+  }
   if (ns.unavailable) {
     return new NotFoundError(
       `namespace "${ns.namespace}" has no tools: its server cannot start: ${ns.unavailable.message}`,

@@ -47,8 +47,18 @@ export interface World extends AsyncDisposable {
   processes(): number[];
 }
 
+/** Options of {@link world}. */
+export interface WorldOptions {
+  /**
+   * `security.trustProjectConfigs` for the world's commands: `always` (the
+   * default here, so a test's own `.mcp.json` starts without `mcpx trust`), or
+   * `ask`, mcpx's own default, for tests of trust itself (config/trust.ts).
+   */
+  trust?: "always" | "ask";
+}
+
 /** Creates an isolated world in a new temporary folder. */
-export async function world(): Promise<World> {
+export async function world(options: WorldOptions = {}): Promise<World> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-test-" }));
   const mark = crypto.randomUUID();
   const env: Record<string, string> = {
@@ -66,6 +76,9 @@ export async function world(): Promise<World> {
   };
   delete env.MCPX_CONFIG;
   delete env.MCPX_SESSION_ID;
+  // The world's `.mcp.json` is a project file found upward: trusted here unless a test asks.
+  if ((options.trust ?? "always") === "always") env.MCPX_SECURITY_TRUST_PROJECT_CONFIGS = "always";
+  else delete env.MCPX_SECURITY_TRUST_PROJECT_CONFIGS;
   const self: World = {
     dir,
     env,

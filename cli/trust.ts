@@ -1,0 +1,207 @@
+/**
+ * `mcpx trust [file]`, `mcpx trust --list`, `mcpx untrust [file]`: which
+ * project configuration files mcpx may start servers of (config/trust.ts,
+ * decision 0018). `trust` records, per server, a hash of what it runs as the
+ * file says now, and prints those command lines so the person typing it sees
+ * what they allow; `untrust` forgets the file. Without `file`, the
+ * configuration this directory uses.
+ *
+ * These are for a person: AGENTS.md tells an agent to ask its user to run
+ * them rather than run them itself.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { loadConfig } from "../config/load.ts";
+import { configOrigin, noConfigMessage } from "../config/discover.ts";
+import { resolve } from "../config/posix_path.ts";
+import { runnableHashes, runsOf, TRUST_SETTING, trustCommand } from "../config/trust.ts";
+import { readTrustStore, trustStorePath, updateTrustStore } from "../config/trust_store.ts";
+import type { LoadedConfig } from "../config/types.ts";
+import { McpxError, NotFoundError, UsageError } from "../errors.ts";
+import { renderTable } from "./table.ts";
+
+/** `mcpx trust [file]` and `mcpx trust --list`. */
+export async function run(
+  ctx: CliContext,
+  args: string[],
+  options: Record<string, unknown>,
+): Promise<number> {
+  if (options.list) {
+    if (args.length) throw new UsageError("`mcpx trust --list` takes no file");
+    return await list(ctx);
+  }
+  const config = await target(ctx, args[0]);
+  const file = config.path!;
+  const realPath = config.realPath ?? file;
+  const servers = config.servers.map((s) => s.name);
+  const ownFile = configOrigin(file, { cwd: ctx.cwd, env: { ...ctx.env, MCPX_CONFIG: "" } }) ===
+    "user";
+  if (!ownFile) {
+    const hashes = await runnableHashes(config.document);
+    await updateTrustStore(ctx.paths().stateDir, (files) => {
+      files[realPath] = { trustedAt: new Date().toISOString(), servers: hashes };
+    });
+  }
+  const checked = (await ctx.setting(TRUST_SETTING)) !== "always";
+  if (await ctx.json()) {
+    ctx.io.out(
+      JSON.stringify(
+        {
+          file,
+          realPath,
+          recorded: !ownFile,
+          servers: servers.map((name) => ({ name, runs: runsOf(config.document, name) })),
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+    return 0;
+  }
+  if (ownFile) {
+    ctx.io.out(
+      `${file} is one of your own configuration files: mcpx starts its servers without asking, ` +
+        `so nothing was recorded.\n`,
+    );
+    return 0;
+  }
+  const width = Math.max(0, ...servers.map((n) => n.length));
+  const lines = servers.map((name) => `  ${name.padEnd(width)}  ${runsOf(config.document, name)}`);
+  ctx.io.out(
+    `trusted ${file}: mcpx may start ${
+      servers.length === 1 ? "its server" : `its ${servers.length} servers`
+    } as written now:\n${lines.join("\n")}${lines.length ? "\n" : ""}` +
+      `An edit that changes what one of them runs (command, args, env, cwd, url, headers) ` +
+      `asks again; \`mcpx untrust\` takes it back.\n` +
+      (checked ? "" : `(${TRUST_SETTING} is "always" here, so mcpx does not check anyway.)\n`),
+  );
+  return 0;
+}
+
+/** `mcpx untrust [file]`: forgets the file; its servers are refused from the next start or call. */
+export async function untrust(ctx: CliContext, args: string[]): Promise<number> {
+  const file = args[0] === undefined
+    ? (await target(ctx, undefined)).path!
+    : resolve(ctx.cwd, args[0]);
+  const realPath = realPathOr(file);
+  const store = readTrustStore(trustStorePath(ctx.paths().stateDir));
+  const key = [realPath, file].find((k) => store.files[k]);
+  if (!key) {
+    throw new NotFoundError(
+      `${file} is not trusted, so there is nothing to take back (\`mcpx trust --list\` lists ` +
+        `the trusted files)`,
+    );
+  }
+  await updateTrustStore(ctx.paths().stateDir, (files) => delete files[key]);
+  if (await ctx.json()) {
+    ctx.io.out(JSON.stringify({ file, realPath: key, removed: true }, null, 2) + "\n");
+    return 0;
+  }
+  ctx.io.out(
+    `untrusted ${file}: mcpx starts none of its servers and refuses calls to them until it is ` +
+      `trusted again; running ones stop when idle, or now with \`mcpx stop\`.\n`,
+  );
+  return 0;
+}
+
+/** One row of `mcpx --json trust --list`. */
+export interface TrustRow {
+  /** The real path recorded. */
+  file: string;
+  trustedAt: string;
+  /** Servers recorded. */
+  servers: string[];
+  /**
+   * `current`: every server still runs what was trusted; `changed`: some do
+   * not, or were added (`changed` names them); `missing`: no file there now;
+   * `unreadable`: it cannot be loaded (`problem` says why).
+   */
+  state: "current" | "changed" | "missing" | "unreadable";
+  changed?: string[];
+  problem?: string;
+}
+
+async function list(ctx: CliContext): Promise<number> {
+  const store = readTrustStore(trustStorePath(ctx.paths().stateDir));
+  const rows: TrustRow[] = [];
+  for (const [file, record] of Object.entries(store.files)) {
+    const row: TrustRow = {
+      file,
+      trustedAt: record.trustedAt,
+      servers: Object.keys(record.servers),
+      state: "current",
+    };
+    try {
+      const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, path: file });
+      const hashes = await runnableHashes(config.document);
+      const changed = Object.keys(hashes).filter((name) => record.servers[name] !== hashes[name]);
+      if (changed.length) Object.assign(row, { state: "changed", changed });
+    } catch (error) {
+      const missing = error instanceof McpxError && !exists(file);
+      Object.assign(
+        row,
+        missing
+          ? { state: "missing" }
+          : { state: "unreadable", problem: (error as Error).message.split("\n")[0] },
+      );
+    }
+    rows.push(row);
+  }
+  for (const problem of store.problems) ctx.io.err(`warning: ${problem}\n`);
+  if (await ctx.json()) {
+    ctx.io.out(JSON.stringify({ files: rows, problems: store.problems }, null, 2) + "\n");
+    return 0;
+  }
+  if (rows.length === 0) {
+    ctx.io.out(
+      "No project configuration is trusted. `mcpx ls` in a project says what `mcpx trust` would allow.\n",
+    );
+    return 0;
+  }
+  ctx.io.out(renderTable(
+    ["FILE", "SERVERS", "TRUSTED", "STATE"],
+    rows.map((r) => [
+      r.file,
+      String(r.servers.length),
+      r.trustedAt.slice(0, 16).replace("T", " "),
+      r.state === "changed"
+        ? `changed: ${r.changed!.join(", ")} (${trustCommand(r.file)} again)`
+        : r.state === "unreadable"
+        ? `unreadable: ${r.problem}`
+        : r.state,
+    ]),
+  ));
+  return 0;
+}
+
+/** The configuration to trust: `file` (resolved against the working directory), else this one's. */
+async function target(ctx: CliContext, file: string | undefined): Promise<LoadedConfig> {
+  if (file !== undefined) {
+    return await loadConfig({ cwd: ctx.cwd, env: ctx.env, path: resolve(ctx.cwd, file) });
+  }
+  const config = await ctx.config();
+  if (config.path === null) {
+    throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
+  }
+  return config;
+}
+
+/** `path` with symlinks resolved, or `path` itself when it cannot be (a file since removed). */
+function realPathOr(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

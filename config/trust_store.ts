@@ -1,0 +1,153 @@
+/**
+ * The trust store: which project configuration files the user trusted, and
+ * with what. One private file, `<stateDir>/trust.json` (0600, written
+ * atomically by core/private_fs.ts), shaped
+ *
+ * ```json
+ * { "version": 1,
+ *   "files": { "/real/path/.mcp.json": {
+ *     "trustedAt": "2026-10-01T12:00:00.000Z",
+ *     "servers": { "fs": "<SHA-256 hex of what the server runs>" } } } }
+ * ```
+ *
+ * keyed by the file's real path (symlinks resolved). A server is trusted when
+ * its current hash (config/trust.ts `runnableHashes()`) equals the recorded
+ * one. Decision 0018 says why the hash covers what runs, not the whole file.
+ *
+ * A damaged store never breaks more than itself: an unreadable file reads as
+ * empty (nothing trusted, so nothing starts) and an entry of the wrong shape
+ * is skipped; each is reported in `problems`, naming the file.
+ *
+ * @module
+ */
+
+import { join } from "./posix_path.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
+
+/** What the user trusted of one configuration file. */
+export interface TrustRecord {
+  /** When `mcpx trust` recorded it (ISO 8601). */
+  trustedAt: string;
+  /** Server name (the key under `mcpServers`) → SHA-256 hex of what it runs. */
+  servers: Record<string, string>;
+}
+
+/** The whole store, as read. */
+export interface TrustStore {
+  /** Real path of a configuration file → its record. */
+  files: Record<string, TrustRecord>;
+  /** What could not be read, one sentence each naming the store file; empty when all was. */
+  problems: string[];
+}
+
+/** The layout version written; a store of another version is read as empty. */
+const STORE_VERSION = 1;
+
+/**
+ * Where the trust store lives.
+ *
+ * @param stateDir mcpx's state directory (config/paths.ts `stateDir`).
+ * @returns `<stateDir>/trust.json`.
+ * @example
+ * ```ts
+ * import { trustStorePath } from "./trust_store.ts";
+ * if (trustStorePath("/s") !== "/s/trust.json") throw new Error();
+ * ```
+ */
+export function trustStorePath(stateDir: string): string {
+  return join(stateDir, "trust.json");
+}
+
+/**
+ * Reads the trust store. Never throws for a missing or damaged file.
+ *
+ * @param path The store file ({@link trustStorePath}).
+ * @returns The readable records and the problems met; a missing file is an empty store.
+ * @example
+ * ```ts
+ * import { readTrustStore } from "./trust_store.ts";
+ * const store = readTrustStore("/nonexistent/trust.json");
+ * if (Object.keys(store.files).length !== 0 || store.problems.length !== 0) throw new Error();
+ * ```
+ */
+export function readTrustStore(path: string): TrustStore {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { files: {}, problems: [] };
+    return {
+      files: {},
+      problems: [`cannot read the trust store ${path}: ${(error as Error).message}`],
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      files: {},
+      problems: [
+        `the trust store ${path} is damaged (${(error as Error).message}); nothing in it is ` +
+        `trusted until \`mcpx trust\` writes it again`,
+      ],
+    };
+  }
+  const doc = value as { version?: unknown; files?: unknown };
+  if (!isObject(doc) || doc.version !== STORE_VERSION || !isObject(doc.files)) {
+    return {
+      files: {},
+      problems: [
+        `the trust store ${path} is not a version ${STORE_VERSION} store; nothing in it is ` +
+        `trusted until \`mcpx trust\` writes it again`,
+      ],
+    };
+  }
+  const files: Record<string, TrustRecord> = {};
+  const problems: string[] = [];
+  for (const [file, record] of Object.entries(doc.files)) {
+    if (isRecord(record)) files[file] = record;
+    else problems.push(`the trust store ${path}: the entry for ${file} is damaged and skipped`);
+  }
+  return { files, problems };
+}
+
+/**
+ * Changes the store: reads it, lets `change` edit the records, writes it back
+ * privately and atomically. Concurrent changes are not merged: the last
+ * writer wins (`mcpx trust` is typed by a person).
+ *
+ * @param stateDir mcpx's state directory; created 0700 when missing.
+ * @param change Edits `files` in place.
+ * @returns The store as written.
+ * @throws {UnsafeDirectoryError} when the state directory is another user's
+ *   or writable by others; the file system's error when it cannot be written.
+ */
+export async function updateTrustStore(
+  stateDir: string,
+  change: (files: Record<string, TrustRecord>) => void,
+): Promise<TrustStore> {
+  ensurePrivateDir(stateDir, "mcpx's state");
+  const path = trustStorePath(stateDir);
+  const store = readTrustStore(path);
+  change(store.files);
+  const sorted = Object.fromEntries(
+    Object.entries(store.files).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
+  );
+  await writePrivateFile(
+    path,
+    JSON.stringify({ version: STORE_VERSION, files: sorted }, null, 2) + "\n",
+  );
+  return { files: sorted, problems: [] };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function isRecord(value: unknown): value is TrustRecord {
+  if (!isObject(value) || typeof value.trustedAt !== "string" || !isObject(value.servers)) {
+    return false;
+  }
+  return Object.values(value.servers).every((hash) => typeof hash === "string");
+}

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { runnableHashes, runsOf, trustChecked, trustCommand, TrustGate } from "./trust.ts";
+import { readTrustStore, trustStorePath, updateTrustStore } from "./trust_store.ts";
+import type { ServerSpec } from "./types.ts";
+
+const doc = (server: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  mcpServers: { s: server, ...extra },
+});
+const base = {
+  command: "npx",
+  args: ["-y", "pkg"],
+  env: { TOKEN: "${TOKEN}" },
+  mcpx: { description: "one" },
+};
+
+Deno.test("runnableHashes() changes with what runs, not with descriptions or pool settings", async (t) => {
+  const [before] = [await runnableHashes(doc(base))];
+  const cases: [string, Record<string, unknown>, boolean][] = [
+    ["description", { ...base, mcpx: { description: "two", tags: ["x"] } }, false],
+    ["pool settings", { ...base, mcpx: { ...base.mcpx, min: 2, scope: "session" } }, false],
+    ["tool filters", { ...base, mcpx: { ...base.mcpx, excludeTools: ["a"] } }, false],
+    ["key order", { mcpx: base.mcpx, env: base.env, args: base.args, command: "npx" }, false],
+    ["command", { ...base, command: "sh" }, true],
+    ["args", { ...base, args: ["-y", "pkg", "--evil"] }, true],
+    ["env", { ...base, env: { TOKEN: "${OTHER}" } }, true],
+    ["cwd", { ...base, cwd: "/tmp" }, true],
+    ["url", { url: "https://a.test/mcp" }, true],
+    ["headers", { ...base, headers: { Authorization: "Bearer ${GH}" } }, true],
+    ["type", { ...base, type: "stdio" }, true],
+  ];
+  for (const [what, server, changes] of cases) {
+    await t.step(`${what}: ${changes ? "changes" : "keeps"} the hash`, async () => {
+      const after = await runnableHashes(doc(server));
+      assert.equal(after.s !== before.s, changes);
+    });
+  }
+});
+
+Deno.test("runnableHashes() of an alias covers its target's process", async () => {
+  const alias = { aliasOf: "t", mcpx: { tools: ["a"] } };
+  const one = await runnableHashes(doc(alias, { t: { command: "a" } }));
+  const two = await runnableHashes(doc(alias, { t: { command: "b" } }));
+  assert.notEqual(one.s, two.s);
+});
+
+Deno.test("runsOf() shows the command line as written, quoted, without expanding variables", () => {
+  const d = doc(
+    { command: "sh", args: ["-c", "touch it; echo '${SECRET}'"] },
+    { r: { url: "https://x.test/mcp" }, a: { aliasOf: "r" } },
+  );
+  assert.equal(runsOf(d, "s"), `sh -c 'touch it; echo '\\''\${SECRET}'\\'''`);
+  assert.equal(runsOf(d, "r"), "https://x.test/mcp");
+  assert.equal(runsOf(d, "a"), "(alias of r) https://x.test/mcp");
+});
+
+Deno.test("trustChecked() asks only for a project's file under ask", () => {
+  assert.equal(trustChecked("project", "ask"), true);
+  assert.equal(trustChecked("project", "always"), false);
+  assert.equal(trustChecked("user", "ask"), false);
+  assert.equal(trustChecked("named", "ask"), false);
+});
+
+Deno.test("TrustGate: new file, trusted, changed server, added server; the store is read again", async () => {
+  const stateDir = await Deno.makeTempDir();
+  try {
+    const open = (document: Record<string, unknown>) =>
+      TrustGate.open({ file: "/p/.mcp.json", realPath: "/real/.mcp.json", document, stateDir });
+    const first = await open(doc(base));
+    assert.equal(first.problem("s")?.reason, "new-file");
+    assert.equal(first.problem("s")?.trustCommand, trustCommand("/p/.mcp.json"));
+    assert.match(first.problem("s")!.message, /ask its user to run that, not run it itself/);
+    await updateTrustStore(stateDir, (files) => {
+      files["/real/.mcp.json"] = { trustedAt: "2026-01-01T00:00:00Z", servers: first.hashes };
+    });
+    // The same gate sees the store change on disk (a running daemon after `mcpx trust`).
+    assert.equal(first.problem("s"), undefined);
+    const edited = await open(doc({ ...base, args: ["other"] }, { n: { command: "x" } }));
+    assert.equal(edited.problem("s")?.reason, "changed");
+    assert.equal(edited.problem("n")?.reason, "new-server");
+    const spec = (name: string) => ({ name }) as ServerSpec;
+    const marked = edited.mark([spec("s"), spec("n")]);
+    assert.deepEqual(marked.map((s) => s.unavailable?.code), ["untrusted", "untrusted"]);
+    assert.equal((await Deno.stat(trustStorePath(stateDir))).mode! & 0o777, 0o600);
+  } finally {
+    await Deno.remove(stateDir, { recursive: true });
+  }
+});
+
+Deno.test("readTrustStore(): a damaged store trusts nothing and says so; a bad entry is skipped", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = trustStorePath(dir);
+    await Deno.writeTextFile(path, '{"version":1,"files":{');
+    const damaged = readTrustStore(path);
+    assert.deepEqual(damaged.files, {});
+    assert.match(damaged.problems[0], /trust store .* is damaged/);
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({
+        version: 1,
+        files: { "/a": null, "/b": { trustedAt: "t", servers: { s: "h" } } },
+      }),
+    );
+    const partly = readTrustStore(path);
+    assert.deepEqual(Object.keys(partly.files), ["/b"]);
+    assert.match(partly.problems[0], /entry for \/a is damaged/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
