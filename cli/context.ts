@@ -441,6 +441,8 @@ export class CliContext {
       ...(trace ? { trace: true } : {}),
       cwd: this.cwd,
       pid: Deno.ppid,
+      // What the daemon could not say on its own (records it could not write, damaged state).
+      notices: true,
     };
     const { stateDir } = this.paths();
     const { fingerprint } = await this.config();
@@ -448,6 +450,9 @@ export class CliContext {
       version: VERSION,
       daemonPid: () => this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint),
       onTrace: (t) => this.io.err(traceLine(t) + "\n"),
+      onNotices: (notices) => {
+        for (const notice of notices) this.io.err(`warning: ${notice.message}\n`);
+      },
     };
     const send = async (socket: string) => {
       try {

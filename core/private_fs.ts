@@ -16,7 +16,7 @@
  * @module
  */
 
-import { McpxError } from "../errors.ts";
+import { McpxError, storageErrorOf } from "../errors.ts";
 
 /** A directory another user owns or can write into: mcpx will not use it. */
 export class UnsafeDirectoryError extends McpxError {
@@ -112,7 +112,7 @@ export function ensurePrivateDir(path: string, what: string): void {
   try {
     Deno.mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw storageErrorOf(error, path) ?? error;
   }
   // mkdir's mode is narrowed by the umask, never widened; the check settles it either way.
   checkPrivateDir(path, what);
@@ -124,7 +124,9 @@ export function ensurePrivateDir(path: string, what: string): void {
  * old file or the new one, never a part; on failure (a full disk, say) the
  * temporary file is removed and `path` keeps what it had.
  *
- * @throws the file system's error ({@link Deno.errors}), after cleaning up.
+ * @throws {StorageError} naming `path` and the fix when the file system refuses
+ *   (no space, quota, read-only, permission: errors.ts `STORAGE_CODES`); any other
+ *   file system error ({@link Deno.errors}) as it came, after cleaning up either way.
  */
 export function writePrivateFileSync(path: string, data: string | Uint8Array): void {
   const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
@@ -139,7 +141,7 @@ export function writePrivateFileSync(path: string, data: string | Uint8Array): v
     try {
       Deno.removeSync(tmp);
     } catch { /* never created */ }
-    throw error;
+    throw storageErrorOf(error, path) ?? error;
   }
   try {
     Deno.renameSync(tmp, path);
@@ -147,7 +149,7 @@ export function writePrivateFileSync(path: string, data: string | Uint8Array): v
     try {
       Deno.removeSync(tmp);
     } catch { /* already gone */ }
-    throw error;
+    throw storageErrorOf(error, path) ?? error;
   }
 }
 
@@ -166,6 +168,6 @@ export async function writePrivateFile(path: string, data: string | Uint8Array):
     try {
       await Deno.remove(tmp);
     } catch { /* never created, or renamed */ }
-    throw error;
+    throw storageErrorOf(error, path) ?? error;
   }
 }

@@ -538,9 +538,10 @@ export class Daemon {
    * Makes a named session (`mcpx session new`).
    * @param name Default: a fresh 8-character name.
    * @param ttlMs End it after this long without a call; absent: never.
-   * @throws {UsageError} for a malformed name; {McpxError} `session-exists` for a taken one.
+   * @throws {UsageError} for a malformed name; {McpxError} `session-exists` for a taken one;
+   *   {StorageError} when its record cannot be written (daemon/sessions.ts `create`).
    */
-  sessionNew(name: string | undefined, ttlMs?: number): SessionRow {
+  async sessionNew(name: string | undefined, ttlMs?: number): Promise<SessionRow> {
     const chosen = name ?? freshSessionName();
     if (!SESSION_NAME.test(chosen)) throw new UsageError(sessionNameProblem(chosen));
     if (this.sessions.get(chosen)) {
@@ -549,7 +550,7 @@ export class Daemon {
         `session "${chosen}" already exists; rejoin it with --session ${chosen}, or end it first with \`mcpx session end ${chosen}\``,
       );
     }
-    const session = this.sessions.create(chosen, ttlMs);
+    const session = await this.sessions.create(chosen, ttlMs);
     log("info", "session.new", "named session {session} made", {
       session: session.name,
       ...(ttlMs ? { ttlMs } : {}),

@@ -2,8 +2,9 @@
  * The daemon's HTTP/1.1 JSON API on a unix socket (mode 0600):
  * `POST /v1/<operation>` with a JSON body, answered
  * `{ "ok": true, "result": … }` or `{ "ok": false, "error": { code, message, … } }`,
- * either with `"trace": {…}` when a traced call leased an instance
- * (client/wire.ts has the client side).
+ * either with `"trace": {…}` when a traced call leased an instance, and with
+ * `"notices": […]` when the caller sent `notices: true` and the daemon has
+ * something to tell it (daemon/notices.ts; client/wire.ts has the client side).
  *
  * Two refusals run nothing, so the caller may send the request again to
  * another daemon: `version-mismatch` (the caller is another mcpx version) and
@@ -18,6 +19,7 @@ import type { Daemon } from "./daemon.ts";
 import { OPERATIONS, type Reply } from "./operations.ts";
 import { VERSION_HEADER } from "../client/wire.ts";
 import { withCallerIds } from "./log.ts";
+import { takeNotices } from "./notices.ts";
 import {
   establishedIds,
   idAttributes,
@@ -122,17 +124,24 @@ export async function serveDaemon(
     daemon.inFlight++;
     daemon.lastActivityAt = Date.now();
     const reply: Reply = {};
+    let params: Record<string, unknown> = {};
+    // What the daemon has to tell the person at the shell goes to `mcpx`, which asks for it.
+    const withNotices = () => {
+      if (params.notices !== true) return reply;
+      const notices = takeNotices();
+      return notices.length ? { ...reply, notices } : reply;
+    };
     try {
       const text = await request.text();
-      const params = text ? JSON.parse(text) : {};
+      params = text ? JSON.parse(text) : {};
       const result = await withCallerIds(
         requestIds(params),
         () => operation.handler(daemon, params, request.signal, reply),
       );
       if (name === "stop") queueMicrotask(onStop);
-      return Response.json({ ok: true, result, ...reply });
+      return Response.json({ ok: true, result, ...withNotices() });
     } catch (error) {
-      return Response.json({ ok: false, error: toWireError(error), ...reply });
+      return Response.json({ ok: false, error: toWireError(error), ...withNotices() });
     } finally {
       daemon.inFlight--;
       daemon.lastActivityAt = Date.now();

@@ -27,7 +27,8 @@ import {
 import { renderRecord } from "../logs/render.ts";
 import { Redactor } from "../logs/redact.ts";
 import { recordSink, RESERVED } from "../logs/sink.ts";
-import { LogWriter } from "../logs/writer.ts";
+import { type DroppedRecords, LogWriter } from "../logs/writer.ts";
+import { storageProblem } from "../errors.ts";
 
 export type { Level } from "../logs/record.ts";
 
@@ -124,10 +125,24 @@ export function mirrorToFile(path: string): void {
  */
 export function openDurableLog(options: DurableLogOptions): void {
   state.writer?.close();
-  Deno.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  try {
+    Deno.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // A full disk: the writer tries again at each record and counts what it cannot write.
+    if (!storageProblem(error)) throw error;
+  }
   state.writer = new LogWriter(options);
   state.redactor = new Redactor(options.secrets);
   apply();
+}
+
+/**
+ * The records this daemon could not write to its durable log (a full disk),
+ * with the log's directory; undefined when none were lost (logs/writer.ts).
+ */
+export function droppedRecords(): (DroppedRecords & { dir: string }) | undefined {
+  const dropped = state.writer?.dropped;
+  return dropped && { ...dropped, dir: state.writer!.dir };
 }
 
 /** Closes the durable log and the mirror file (records after this are dropped). */
@@ -175,9 +190,8 @@ function closeMirror(): void {
 }
 
 function emit(record: LogRecord): void {
-  try {
-    state.writer?.write(encodeRecord(record));
-  } catch { /* a full disk must not take the daemon down */ }
+  // A record the disk refuses is counted (droppedRecords), never the daemon's end.
+  state.writer?.append(encodeRecord(record));
   const mirror = state.mirror;
   if (!mirror) return;
   try {
