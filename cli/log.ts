@@ -20,7 +20,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { McpxError, NotFoundError, UsageError } from "../errors.ts";
-import { ingest, openIngested } from "../logs/ingest.ts";
+import { ingest, openIngested, rebuildWhenDamaged } from "../logs/ingest.ts";
 import { indexPath, openIndexReadOnly } from "../logs/index_db.ts";
 import { chainOf, findRecords, recentCalls, type RecordQuery } from "../logs/query.ts";
 import { encodeRecord, type Level, LEVEL_RANK, type LogRecord } from "../logs/record.ts";
@@ -33,6 +33,15 @@ const DEFAULT_LIMIT = 100;
 const FOLLOW_MS = 200;
 
 export async function run(
+  ctx: CliContext,
+  positionals: string[],
+  options: Record<string, unknown>,
+): Promise<number> {
+  // A query that finds index.db damaged: rebuilt from the log files, asked again.
+  return await rebuildWhenDamaged(await ctx.logsDir(), () => runLog(ctx, positionals, options));
+}
+
+async function runLog(
   ctx: CliContext,
   positionals: string[],
   options: Record<string, unknown>,

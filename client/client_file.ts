@@ -11,6 +11,8 @@
 
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { join } from "../config/posix_path.ts";
+import { storageErrorOf } from "../errors.ts";
+import { writePrivateFile } from "../core/private_fs.ts";
 
 /** What {@link ensureClient} did. */
 export interface EnsuredClient {
@@ -42,7 +44,8 @@ export const CHECKED_IN = " (mcpx client -o)";
  * @param cacheDir mcpx's cache directory (`<cache>/clients/` holds generated texts).
  * @param options `fileName` (default `mcpx-client.ts`); `owner`: `client` marks
  *   the file as written by `mcpx client -o`, which a later `run` does not replace.
- * @throws {Deno.errors.PermissionDenied} and other filesystem errors when `dir` is not writable.
+ * @throws {StorageError} naming the file and the fix when `dir` or the cache
+ *   cannot be written (full, read-only, no permission); other file system errors as they came.
  */
 export async function ensureClient(
   namespaces: NamespaceEntry[],
@@ -59,8 +62,12 @@ export async function ensureClient(
   } catch {
     const { generateClient } = await import("./generate.ts");
     text = await generateClient(namespaces, version);
-    await Deno.mkdir(join(cacheDir, "clients"), { recursive: true });
-    await atomicWrite(cachedPath, text);
+    try {
+      await Deno.mkdir(join(cacheDir, "clients"), { recursive: true });
+    } catch (error) {
+      throw storageErrorOf(error, join(cacheDir, "clients")) ?? error;
+    }
+    await writePrivateFile(cachedPath, text);
   }
   const path = join(dir, options.fileName ?? "mcpx-client.ts");
   if (options.owner === "client") {
@@ -154,10 +161,23 @@ export async function sha256(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * Writes a file beside a script (the user's folder, so the user's umask, not
+ * mcpx's private mode): a temporary file, then rename, the temporary file
+ * removed when either fails.
+ *
+ * @throws {StorageError} naming `path` when the file system refuses (full,
+ *   read-only, no permission); other file system errors as they came.
+ */
 async function atomicWrite(path: string, text: string): Promise<void> {
   const tmp = `${path}.${Deno.pid}.tmp`;
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
+  try {
+    await Deno.writeTextFile(tmp, text);
+    await Deno.rename(tmp, path);
+  } catch (error) {
+    await Deno.remove(tmp).catch(() => {});
+    throw storageErrorOf(error, path) ?? error;
+  }
 }
 
 /**

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { writePrivateFileSync } from "../core/private_fs.ts";
 import type { ParsedConfig } from "./parse.ts";
 import { VERSION } from "../version.ts";
 
@@ -97,11 +98,9 @@ export function writeCompiled(
   const entry: CompiledEntry = { version: 4, mcpxVersion: VERSION, parsed };
   try {
     Deno.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    // A new file (createNew), so the mode applies: a stale file of that name would keep its own.
-    const tmp = `${path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
-    Deno.writeTextFileSync(tmp, JSON.stringify(entry), { createNew: true, mode: 0o600 });
-    Deno.renameSync(tmp, path);
-  } catch { /* not writable: parse again next time */ }
+    // Atomic and private, the temporary file removed on failure (core/private_fs.ts).
+    writePrivateFileSync(path, JSON.stringify(entry));
+  } catch { /* not writable (a full disk): parse again next time */ }
   removeOldEntries(cacheDir, path);
 }
 

@@ -97,6 +97,8 @@ export class Daemon {
   #cache: SchemaCacheFile;
   #cachePath: string;
   #cacheWrite: Promise<void> = Promise.resolve();
+  /** The last schema cache write's failure, until a write succeeds (a full disk). */
+  #cacheWriteError: unknown;
   #listing = new Map<string, Promise<CachedServer>>();
   /** The log span of each live instance (`ins-…`). */
   #spans = new WeakMap<Instance, string>();
@@ -414,6 +416,8 @@ export class Daemon {
     const todo = specs.filter((s) => !s.unavailable && (!missingOnly || this.#needsListing(s)));
     const results = await Promise.all(todo.map((spec) => this.#list(spec)));
     await this.#cacheWrite;
+    // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.
+    if (todo.length && this.#cacheWriteError) throw this.#cacheWriteError;
     todo.forEach((spec, i) => {
       const entry = results[i];
       const failure = lastFailure(entry);
@@ -753,11 +757,12 @@ export class Daemon {
     const snapshot = structuredClone(this.#cache);
     this.#cacheWrite = this.#cacheWrite
       .then(() => writeSchemaCache(this.#cachePath, snapshot))
-      .catch((error) =>
+      .then(() => this.#cacheWriteError = undefined, (error) => {
+        this.#cacheWriteError = error;
         log("error", "daemon.error", "writing the schema cache failed: {error}", {
           error: describe(error),
-        })
-      );
+        });
+      });
   }
 
   #realToolName(spec: ServerSpec, tool: string): string {

@@ -39,6 +39,7 @@ import {
   type SettingValues,
 } from "./daemon_settings.ts";
 import { EXIT, exitCodeOf, McpxError } from "../errors.ts";
+import { writePrivateFile } from "../core/private_fs.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
@@ -172,8 +173,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     mode: options.mode,
     startedAt: new Date(daemon.startedAt).toISOString(),
   };
-  await Deno.mkdir(dirname(files.record), { recursive: true });
-  await Deno.writeTextFile(files.record, JSON.stringify(record));
+  // A full disk must not keep the daemon from serving: without its record it is
+  // still found by its socket, and the record is written once the disk allows.
+  let recorded = await writeRecord(files.record, record);
   log("info", "daemon.start", "daemon {pid} started for {config}", {
     pid: record.pid,
     version: record.version,
@@ -208,8 +210,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
 
     // Nobody can reach a daemon whose socket was removed (a deleted state
     // directory): leaving it up would only keep its servers running.
-    watch = setInterval(() => {
+    watch = setInterval(async () => {
       if (!exists(files.socket)) stop("socket removed");
+      if (!recorded && !stopping) recorded = await writeRecord(files.record, record, false);
       if (daemon.retiring && daemon.inFlight === 0) {
         stop("a daemon for the edited config took over");
       }
@@ -223,6 +226,29 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   }
   closeLog();
   return 0;
+}
+
+/**
+ * Writes the daemon's record (`mcpx daemons` lists it) atomically and
+ * privately (core/private_fs.ts).
+ *
+ * @param report Log a failure (the first attempt; retries stay quiet).
+ * @returns False when it could not be written (a full disk), which is logged.
+ */
+async function writeRecord(path: string, record: DaemonRecord, report = true): Promise<boolean> {
+  try {
+    await Deno.mkdir(dirname(path), { recursive: true });
+    await writePrivateFile(path, JSON.stringify(record));
+    return true;
+  } catch (error) {
+    if (report) {
+      log("error", "daemon.error", "writing the daemon's record {path} failed: {error}", {
+        path,
+        error: describe(error),
+      });
+    }
+    return false;
+  }
 }
 
 /** The inode of `path`, or null when it cannot be read. */

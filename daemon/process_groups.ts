@@ -19,6 +19,7 @@
  * @module
  */
 
+import { writePrivateFileSync } from "../core/private_fs.ts";
 import { join } from "../config/posix_path.ts";
 import { pollUntil } from "./deadline.ts";
 
@@ -118,7 +119,7 @@ export function recordGroup(pgid: number, command: string): void {
     at: new Date().toISOString(),
   };
   try {
-    Deno.writeTextFileSync(join(ledger.dir, `${pgid}.json`), JSON.stringify(record));
+    writePrivateFileSync(join(ledger.dir, `${pgid}.json`), JSON.stringify(record));
     ledger.pgids.add(pgid);
   } catch { /* the state directory is gone: nothing to protect with */ }
 }
