@@ -414,6 +414,8 @@ export class Daemon {
       if (spec.unavailable) out[spec.name] = { error: unavailableError(spec).message };
     }
     const todo = specs.filter((s) => !s.unavailable && (!missingOnly || this.#needsListing(s)));
+    // Asked for entries this daemon holds: the file lost them (damaged, deleted), so write it again.
+    if (todo.length < specs.filter((s) => !s.unavailable).length) this.#persist();
     const results = await Promise.all(todo.map((spec) => this.#list(spec)));
     await this.#cacheWrite;
     // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.
