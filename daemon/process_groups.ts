@@ -20,6 +20,7 @@
  */
 
 import { writePrivateFileSync } from "../core/private_fs.ts";
+import { storageProblem } from "../errors.ts";
 import { join } from "../config/posix_path.ts";
 import { pollUntil } from "./deadline.ts";
 
@@ -96,7 +97,12 @@ let ledger: { dir: string; owner: { pid: number; start: string }; pgids: Set<num
 export function openGroupLedger(dir: string): void {
   const self = processStart(Deno.pid);
   if (!self) throw new Error(`cannot read the start time of this daemon (pid ${Deno.pid})`);
-  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // A full disk costs the protection (recordGroup cannot write), never the daemon.
+    if (!storageProblem(error)) throw error;
+  }
   ledger = { dir, owner: { pid: Deno.pid, start: self.start }, pgids: new Set() };
 }
 
