@@ -127,7 +127,7 @@ export async function serveDaemon(
     let params: Record<string, unknown> = {};
     // What the daemon has to tell the person at the shell goes to `mcpx`, which asks for it.
     const withNotices = () => {
-      if (params.notices !== true) return reply;
+      if (params?.notices !== true) return reply;
       const notices = takeNotices();
       return notices.length ? { ...reply, notices } : reply;
     };
