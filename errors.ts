@@ -224,10 +224,12 @@ export class StorageError extends McpxError {
 }
 
 /**
- * The {@link StorageProblem} of a thrown value, read from its `code` (an
- * errno name, {@link STORAGE_CODES}); undefined for anything else.
+ * The {@link StorageProblem} of a thrown value: a {@link StorageError}'s own
+ * `problem` (core/private_fs.ts has already mapped it), else read from its
+ * `code` (an errno name, {@link STORAGE_CODES}); undefined for anything else.
  */
 export function storageProblem(error: unknown): StorageProblem | undefined {
+  if (error instanceof StorageError) return error.problem;
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" ? STORAGE_CODES[code] : undefined;
 }
@@ -270,11 +272,15 @@ export function exitCodeOf(error: unknown): number {
 /**
  * Any thrown value as JSON, never with a stack: `{ code, message,
  * suggestions?, stderrTail?, ms?, bound?, setting? }` (the last three for a
- * {@link TimeoutError}). The daemon answers failed requests with it and
+ * {@link TimeoutError} that names its setting). The daemon answers failed requests with it and
  * `--json` prints it, so a machine sees one shape everywhere.
+ *
+ * @param redactor Applied to the whole document (core/redact.ts): the
+ *   configuration's secrets become their references. Default: none.
  */
 export function errorToJson(
   error: unknown,
+  redactor?: { json<T>(value: T): T },
 ): {
   code: string;
   message: string;
@@ -284,6 +290,7 @@ export function errorToJson(
   bound?: TimeoutBound;
   setting?: string;
 } {
+  if (redactor) return redactor.json(errorToJson(error));
   if (error instanceof McpxError) {
     const bound = error instanceof TimeoutError || error instanceof ServerError
       ? error.bound
@@ -291,8 +298,9 @@ export function errorToJson(
     return {
       code: error.code,
       message: error.message,
-      ...(error instanceof TimeoutError && error.bound
-        ? { ms: error.ms, bound: error.bound, setting: error.setting }
+      // The limit that passed and what set it, whenever the error names a setting.
+      ...(error instanceof TimeoutError && (error.bound || error.setting)
+        ? { ms: error.ms, ...(error.bound ? { bound: error.bound } : {}), setting: error.setting }
         : {}),
       ...(error instanceof NotFoundError && error.suggestions.length
         ? { suggestions: error.suggestions }

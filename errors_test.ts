@@ -30,6 +30,10 @@ Deno.test("storageErrorOf() names the path, the problem and the fix for each err
     assert.equal(storageErrorOf(new Error("plain"), "/x"), undefined);
     assert.equal(storageProblem(null), undefined);
   });
+  await t.step("a StorageError already made keeps its problem", () => {
+    // ensurePrivateDir throws one; the log writer and the ledger read its problem back.
+    assert.equal(storageProblem(new StorageError("/s/logs", "quota")), "quota");
+  });
 });
 
 Deno.test("errorToJson() reads an unmapped full disk as a storage error, with the system's message", () => {

@@ -225,22 +225,37 @@ export class CliContext {
    */
   async logsDir(): Promise<string> {
     const { logsDir } = await import("../logs/writer.ts");
-    let setting: string;
+    const setting = String(await this.settingBesideConfig("logging.dir"));
+    return logsDir(this.paths().stateDir, setting);
+  }
+
+  /**
+   * One setting's typed value for a command that works without a loadable
+   * configuration (`mcpx log`): resolved as usual, or, when the configuration
+   * cannot be loaded, from the flag, else the environment, else the default.
+   *
+   * @throws {ConfigError} for a flag or variable holding an invalid value.
+   */
+  async settingBesideConfig(name: string): Promise<SettingValue> {
     try {
-      setting = String(await this.setting("logging.dir"));
+      return await this.setting(name);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      const flag = this.#options.flags["logging.dir"];
-      const variable = settingEnvSpelling("logging.dir", this.env);
-      const raw = typeof flag === "string" ? flag : variable ? this.env[variable] ?? "" : "";
-      setting = String(
-        parseSettingValue(settingDeclaration("logging.dir"), raw, {
-          baseDir: this.cwd,
-          home: this.env.HOME,
-        }),
-      );
     }
-    return logsDir(this.paths().stateDir, setting);
+    const decl = settingDeclaration(name);
+    const flag = this.#options.flags[name];
+    const variable = settingEnvSpelling(name, this.env);
+    const raw = flag !== undefined
+      ? String(flag)
+      : variable
+      ? this.env[variable] ?? ""
+      : decl.default;
+    try {
+      return parseSettingValue(decl, raw, { baseDir: this.cwd, home: this.env.HOME });
+    } catch (error) {
+      const source = flag !== undefined ? settingFlagName(name) : variable ?? "default";
+      throw new ConfigError("environment", source, (error as Error).message);
+    }
   }
 
   /** The schema cache for this configuration, or null when cold. */
@@ -443,6 +458,8 @@ export class CliContext {
       pid: Deno.ppid,
       // What the daemon could not say on its own (records it could not write, damaged state).
       notices: true,
+      // The daemon refuses a call outside the caller's profiles (decision 0015).
+      selection: selectionFromSettings((await this.settings()).values),
     };
     const { stateDir } = this.paths();
     const { fingerprint } = await this.config();

@@ -16,6 +16,7 @@ import { requestDaemon } from "../client/daemon_request.ts";
 import { daemonFiles } from "../daemon/locate.ts";
 import { pollUntil } from "../daemon/deadline.ts";
 import { DaemonUnavailableError } from "../errors.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE, UnsafeDirectoryError } from "../core/private_fs.ts";
 import type { SettingValue } from "../config/settings.ts";
 import { VERSION } from "../version.ts";
 
@@ -60,11 +61,17 @@ export interface ConnectedDaemon {
   pid: number;
 }
 
-/** Asks the daemon on `socket` who it is; undefined when nothing answers. */
+/**
+ * Asks the daemon on `socket` who it is; undefined when nothing answers.
+ *
+ * @throws {UnsafeDirectoryError} when the socket's directory is not the
+ *   user's alone: neither talking there nor starting a daemon there is safe.
+ */
 export async function probeDaemon(socket: string): Promise<DaemonHealth | undefined> {
   try {
     return await requestDaemon<DaemonHealth>(socket, "health", {}, { timeoutMs: 2000 });
-  } catch {
+  } catch (error) {
+    if (error instanceof UnsafeDirectoryError) throw error;
     return undefined;
   }
 }
@@ -76,14 +83,20 @@ export async function probeDaemon(socket: string): Promise<DaemonHealth | undefi
  *
  * @throws {DaemonUnavailableError} naming the socket, the daemon log and
  *   its last lines when a started daemon does not answer within `startWaitMs`.
+ * @throws {UnsafeDirectoryError} when the state directory, its `daemons/` or
+ *   the socket's directory is not the user's alone (core/private_fs.ts).
  */
 export async function connectDaemon(options: ConnectOptions): Promise<ConnectedDaemon> {
   const files = daemonFiles(options.stateDir, options.fingerprint);
   const usable = (h: DaemonHealth | undefined) => h?.version === VERSION && !h.stopping;
   const current = await probeDaemon(files.socket);
   if (usable(current)) return { socket: files.socket, pid: current!.pid };
-  await Deno.mkdir(dirname(files.lock), { recursive: true });
-  using lock = await Deno.open(files.lock, { create: true, write: true });
+  ensurePrivateDir(dirname(files.lock), "mcpx's daemon records", { from: options.stateDir });
+  using lock = await Deno.open(files.lock, {
+    create: true,
+    write: true,
+    mode: PRIVATE_FILE_MODE,
+  });
   await lock.lock(true);
   try {
     const again = await probeDaemon(files.socket);

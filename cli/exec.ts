@@ -15,9 +15,9 @@ import type { CliContext } from "./context.ts";
 import { runScript } from "../runner/run_script.ts";
 import { sha256 } from "../client/client_file.ts";
 import { join } from "../config/posix_path.ts";
-import { storageErrorOf, UsageError } from "../errors.ts";
-import { writePrivateFile } from "../core/private_fs.ts";
+import { UsageError } from "../errors.ts";
 import { execModule } from "../runner/exec_module.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 
 export async function run(
   ctx: CliContext,
@@ -36,13 +36,9 @@ export async function run(
   }
   const config = await ctx.config();
   const dir = join(ctx.paths().cacheDir, "exec", config.fingerprint.slice(0, 16));
+  ensurePrivateDir(dir, "the programs of `mcpx exec`", { from: ctx.paths().cacheDir });
   const text = await execModule(code);
   const path = join(dir, `exec-${(await sha256(text)).slice(0, 24)}.ts`);
-  try {
-    await Deno.mkdir(dir, { recursive: true });
-  } catch (error) {
-    throw storageErrorOf(error, dir) ?? error;
-  }
   // Atomic: a run of the same code at the same moment never imports half a file.
   await writePrivateFile(path, text);
   return await runScript(ctx, { path, name: "exec", args }, options);

@@ -19,9 +19,13 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { McpxError, NotFoundError, UsageError } from "../errors.ts";
+import { NotFoundError, UsageError } from "../errors.ts";
 import { ingest, openIngested, rebuildWhenDamaged } from "../logs/ingest.ts";
 import { indexPath, openIndexReadOnly } from "../logs/index_db.ts";
+import { runSqlBounded } from "../logs/sql_bounded.ts";
+import { isBlankSql } from "../logs/sql_guard.ts";
+import type { SqlStop } from "../logs/sql_query.ts";
+import { settingFlagName } from "../config/settings.ts";
 import { chainOf, findRecords, recentCalls, type RecordQuery } from "../logs/query.ts";
 import { encodeRecord, type Level, LEVEL_RANK, type LogRecord } from "../logs/record.ts";
 import { localTime, renderRecord } from "../logs/render.ts";
@@ -48,7 +52,7 @@ async function runLog(
 ): Promise<number> {
   const dir = await ctx.logsDir();
   const json = options.json === true || await ctx.json().catch(() => false);
-  if (positionals[0] === "sql") return sql(ctx, dir, positionals.slice(1), options, json);
+  if (positionals[0] === "sql") return await sql(ctx, dir, positionals.slice(1), options, json);
   if (options.schema || options.path) {
     throw new UsageError("--schema and --path belong to `mcpx log sql`");
   }
@@ -230,75 +234,65 @@ function chain(
 }
 
 /** `mcpx log sql`. */
-function sql(
+async function sql(
   ctx: CliContext,
   dir: string,
   args: string[],
   options: Record<string, unknown>,
   json: boolean,
-): number {
+): Promise<number> {
   const path = indexPath(dir);
   if (options.path) {
     ctx.io.out(json ? JSON.stringify({ path }) + "\n" : `${path}\n`);
     return 0;
   }
-  if (!options.schema && args.length !== 1) {
+  if (!options.schema && (args.length !== 1 || isBlankSql(args[0]))) {
     throw new UsageError(
-      args.length === 0
-        ? "give a query: `mcpx log sql 'SELECT event, count(*) FROM records GROUP BY event'` (`--schema` shows the tables)"
-        : `one query is expected, got ${args.length} words; quote the query as one word`,
+      args.length > 1
+        ? `one query is expected, got ${args.length} words; quote the query as one word`
+        : "give a query: `mcpx log sql 'SELECT event, count(*) FROM records GROUP BY event'` (`--schema` shows the tables)",
     );
   }
   openIngested(dir).db.close();
-  // Read-only by construction: SQLite refuses any statement that would write.
-  const db = openIndexReadOnly(path);
-  try {
-    if (options.schema) {
+  if (options.schema) {
+    const db = openIndexReadOnly(path);
+    try {
       const rows = db.prepare(
         "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid",
       ).all();
       if (json) ctx.io.out(JSON.stringify({ schema: rows }, null, 2) + "\n");
       else ctx.io.out(rows.map((r) => `${r.sql};`).join("\n\n") + "\n");
       return 0;
+    } finally {
+      db.close();
     }
-    let columns: string[];
-    let rows: unknown[][];
-    try {
-      const statement = db.prepare(args[0]);
-      // Rows as arrays, so two columns of one name both show (missing from Deno's types).
-      (statement as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
-      columns = statement.columns().map((c) => c.name);
-      rows = statement.all() as unknown as unknown[][];
-    } catch (error) {
-      const message = (error as Error).message;
-      if (/readonly|read-only|query_only/i.test(message)) {
-        throw new McpxError(
-          "read-only",
-          `\`mcpx log sql\` only reads: the index is opened read-only and SQLite refused the statement (${message})`,
-          { cause: error },
-        );
-      }
-      throw new McpxError("sql", `sql: ${message} (\`mcpx log sql --schema\` shows the tables)`, {
-        cause: error,
-      });
-    }
-    const values = rows.map((row) => row.map(plain));
-    if (json) {
-      ctx.io.out(JSON.stringify({ columns, rows: values }, null, 2) + "\n");
-    } else {
-      ctx.io.out(renderTable(
-        columns.map((c) => c.toUpperCase()),
-        values.map((row) => row.map((v) => truncate(v === null ? "" : String(v), 100))),
-      ));
-    }
-    return 0;
-  } finally {
-    db.close();
   }
+  // In a child process killed at log.sqlTimeout; read-only by the authorizer
+  // and by the index being opened read-only (logs/sql_guard.ts).
+  const timeoutMs = Number(await ctx.settingBesideConfig("log.sqlTimeout"));
+  const { columns, rows, stopped } = await runSqlBounded(path, args[0], {
+    timeoutMs: timeoutMs > 0 ? timeoutMs : Infinity,
+    maxRows: Number(await ctx.settingBesideConfig("log.sqlMaxRows")),
+    maxBytes: Number(await ctx.settingBesideConfig("log.sqlMaxBytes")),
+  });
+  if (json) {
+    ctx.io.out(JSON.stringify({ columns, rows, ...(stopped ? { stopped } : {}) }, null, 2) + "\n");
+  } else {
+    ctx.io.out(renderTable(
+      columns.map((c) => c.toUpperCase()),
+      rows.map((row) => row.map((v) => truncate(v === null ? "" : String(v), 100))),
+    ));
+  }
+  if (stopped) ctx.io.err(`note: ${stoppedNote(stopped)}\n`);
+  return 0;
 }
 
-function plain(value: unknown): unknown {
-  if (value instanceof Uint8Array) return `<${value.length} bytes>`;
-  if (typeof value === "bigint") return Number(value);
-  return value ?? null;
+/** What a note says when a bound cut the answer short. */
+function stoppedNote(stopped: SqlStop): string {
+  const flag = settingFlagName(stopped.setting);
+  return stopped.limit === "rows"
+    ? `stopped at ${stopped.rows} rows (${stopped.setting}); more rows match: narrow the query ` +
+      `(WHERE, LIMIT) or raise the limit with ${flag} <n>`
+    : `stopped at ${stopped.rows} rows, before the answer passed ${stopped.max} bytes ` +
+      `(${stopped.setting}); select fewer or shorter columns, or raise the limit with ${flag} <bytes>`;
 }

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { UnsafeDirectoryError } from "../core/private_fs.ts";
 import type { CliContext } from "./context.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
 import { listingOf } from "../config/types.ts";
@@ -152,7 +153,9 @@ async function liveCounts(
 ): Promise<Record<string, { live: number; failure?: string }>> {
   try {
     return await requestDaemon(await ctx.existingDaemonSocket(), "live", {}, { timeoutMs: 1000 });
-  } catch {
+  } catch (error) {
+    // A socket directory another user controls is said, not passed over (decision 0014).
+    if (error instanceof UnsafeDirectoryError) throw error;
     return {};
   }
 }

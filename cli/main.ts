@@ -22,6 +22,7 @@ import { settingFlags } from "../config/setting_schema.ts";
 import { nearest } from "../discovery/nearest.ts";
 import { VERSION } from "../version.ts";
 import { tailExcerpt } from "../daemon/tail_buffer.ts";
+import type { Redactor } from "../core/redact.ts";
 
 type ParseOptions = Record<
   string,
@@ -41,6 +42,7 @@ export async function main(
   cwd: string = Deno.cwd(),
 ): Promise<number> {
   let command: Command | undefined;
+  let ctx: CliContext | undefined;
   try {
     let helpWord: boolean;
     ({ command, help: helpWord } = findCommand(argv));
@@ -53,7 +55,7 @@ export async function main(
       io.out(help(command));
       return 0;
     }
-    const ctx = new CliContext({
+    ctx = new CliContext({
       io,
       env,
       cwd,
@@ -76,8 +78,25 @@ export async function main(
   } catch (error) {
     const json = argv.includes("--json") || /^(true|1)$/.test(env.MCPX_OUTPUT_JSON ?? "") ||
       env.MCPX_OUTPUT_FORMAT === "json";
-    if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error) }) + "\n");
-    return report(io, error, command);
+    const redactor = await redactorOf(ctx);
+    if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error, redactor) }) + "\n");
+    return report(io, error, command, redactor);
+  }
+}
+
+/**
+ * The configuration's redactor (config/secrets.ts), for what an error prints:
+ * one without known secrets (URL credentials only) when no configuration
+ * could be loaded. Loaded only when there is an error to print.
+ */
+async function redactorOf(ctx: CliContext | undefined): Promise<Redactor> {
+  const { Redactor } = await import("../core/redact.ts");
+  if (!ctx) return new Redactor();
+  try {
+    const { configRedactor } = await import("../config/secrets.ts");
+    return configRedactor(await ctx.config(), ctx.env);
+  } catch {
+    return new Redactor();
   }
 }
 
@@ -271,32 +290,43 @@ export function help(command?: Command): string {
 
 /**
  * The error as `--json` prints it on stdout, so a caller parsing stdout gets a
- * document either way: `{ ok: false, error: { code, message, suggestions?, stderrTail? } }`.
+ * document either way: `{ ok: false, error: { code, message, suggestions?, stderrTail? } }`,
+ * with the configuration's secrets shown as their references (decision 0017).
  */
-export function errorDocument(error: unknown): Record<string, unknown> {
-  return errorToJson(error);
+export function errorDocument(
+  error: unknown,
+  redactor?: Pick<Redactor, "json">,
+): Record<string, unknown> {
+  return errorToJson(error, redactor);
 }
 
-function report(io: Io, error: unknown, command: Command | undefined): number {
+function report(
+  io: Io,
+  error: unknown,
+  command: Command | undefined,
+  redactor: Pick<Redactor, "text">,
+): number {
+  // What an error says may hold a server's echo of a secret: shown as its reference.
+  const say = (text: string) => io.err(redactor.text(text));
   if (error instanceof UsageError) {
     // The usage line, not the whole help: an agent pays for every line printed.
-    io.err(command ? `usage: ${command.usage}\n` : "usage: mcpx <command> [options]\n");
-    io.err(`error: ${error.message}\n`);
-    io.err(`(\`mcpx ${command ? `${command.name} ` : ""}--help\` shows every option)\n`);
+    say(command ? `usage: ${command.usage}\n` : "usage: mcpx <command> [options]\n");
+    say(`error: ${error.message}\n`);
+    say(`(\`mcpx ${command ? `${command.name} ` : ""}--help\` shows every option)\n`);
     return exitCodeOf(error);
   }
   if (error instanceof McpxError) {
-    io.err(`error: ${error.message}\n`);
+    say(`error: ${error.message}\n`);
     if (
       error instanceof NotFoundError && error.suggestions.length &&
       !/did you mean/.test(error.message)
     ) {
-      io.err(`did you mean: ${error.suggestions.slice(0, 3).join(", ")}?\n`);
+      say(`did you mean: ${error.suggestions.slice(0, 3).join(", ")}?\n`);
     }
     const tail = error instanceof ServerError && error.stderrTail
       ? tailExcerpt(error.stderrTail)
       : "";
-    if (tail && !error.message.includes("stderr")) io.err(`stderr tail:\n${tail}\n`);
+    if (tail && !error.message.includes("stderr")) say(`stderr tail:\n${tail}\n`);
     return exitCodeOf(error);
   }
   // A file system refusal (full disk, quota, read-only, permission) is the machine's state,
@@ -306,7 +336,7 @@ function report(io: Io, error: unknown, command: Command | undefined): number {
     return exitCodeOf(error);
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  io.err(`error: ${message}\n(this is a bug in mcpx; please report it with the command you ran)\n`);
+  say(`error: ${message}\n(this is a bug in mcpx; please report it with the command you ran)\n`);
   return 1;
 }
 

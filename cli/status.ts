@@ -19,6 +19,7 @@ import { markSharedPools, type StatusRow, statusRow } from "../daemon/status_row
 import { tailExcerpt } from "../daemon/tail_buffer.ts";
 import type { DaemonHealth } from "./daemon_connect.ts";
 import { droppedSentence } from "../logs/writer.ts";
+import { configRedactor } from "../config/secrets.ts";
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
@@ -34,7 +35,10 @@ export async function run(ctx: CliContext): Promise<number> {
   const daemon = rows !== undefined;
   const cache = await ctx.schemaCache();
   if (!rows) {
-    rows = config.servers.map((spec) => statusRow(spec, cache?.servers[listingOf(spec).name]));
+    const redactor = configRedactor(config, ctx.env);
+    rows = config.servers.map((spec) =>
+      statusRow(spec, cache?.servers[listingOf(spec).name], undefined, redactor)
+    );
   }
   markSharedPools(rows);
   if (await ctx.json()) {

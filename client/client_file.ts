@@ -11,8 +11,8 @@
 
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { join } from "../config/posix_path.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { storageErrorOf } from "../errors.ts";
-import { writePrivateFile } from "../core/private_fs.ts";
 
 /** What {@link ensureClient} did. */
 export interface EnsuredClient {
@@ -40,12 +40,17 @@ export const CHECKED_IN = " (mcpx client -o)";
  * Makes `<dir>/mcpx-client.ts` and `<dir>/mcpx-globals.d.ts` current for
  * `namespaces`.
  *
- * @param dir The script's directory (or where `mcpx client -o` writes).
- * @param cacheDir mcpx's cache directory (`<cache>/clients/` holds generated texts).
+ * @param dir The script's directory (or where `mcpx client -o` writes). One
+ *   inside `cacheDir` (an `mcpx exec` program's) gets its files 0600, as every
+ *   cache file; elsewhere they are the user's files, made as the umask says.
+ * @param cacheDir mcpx's cache directory (`<cache>/clients/` holds generated texts,
+ *   0600 in a 0700 directory).
  * @param options `fileName` (default `mcpx-client.ts`); `owner`: `client` marks
  *   the file as written by `mcpx client -o`, which a later `run` does not replace.
  * @throws {StorageError} naming the file and the fix when `dir` or the cache
  *   cannot be written (full, read-only, no permission); other file system errors as they came.
+ * @throws {UnsafeDirectoryError} when `<cache>/clients/` (or the cache) is not
+ *   the user's alone (core/private_fs.ts).
  */
 export async function ensureClient(
   namespaces: NamespaceEntry[],
@@ -62,13 +67,10 @@ export async function ensureClient(
   } catch {
     const { generateClient } = await import("./generate.ts");
     text = await generateClient(namespaces, version);
-    try {
-      await Deno.mkdir(join(cacheDir, "clients"), { recursive: true });
-    } catch (error) {
-      throw storageErrorOf(error, join(cacheDir, "clients")) ?? error;
-    }
+    ensurePrivateDir(join(cacheDir, "clients"), "mcpx's generated clients", { from: cacheDir });
     await writePrivateFile(cachedPath, text);
   }
+  const inCache = { private: dir === cacheDir || dir.startsWith(`${cacheDir}/`) };
   const path = join(dir, options.fileName ?? "mcpx-client.ts");
   if (options.owner === "client") {
     const newline = text.indexOf("\n");
@@ -89,11 +91,15 @@ export async function ensureClient(
       };
     }
   }
-  const wrote = await writeIfChanged(path, text);
+  const wrote = await writeIfChanged(path, text, inCache);
   const globalsPath = join(dir, "mcpx-globals.d.ts");
   if (wrote || !(await exists(globalsPath))) {
     const { generateGlobals } = await import("./generate.ts");
-    await writeIfChanged(globalsPath, generateGlobals(namespaces.map((n) => n.namespace)));
+    await writeIfChanged(
+      globalsPath,
+      generateGlobals(namespaces.map((n) => n.namespace)),
+      inCache,
+    );
   }
   return { path, cachedPath, wrote };
 }
@@ -122,6 +128,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./syntax_location.ts",
   "./namespace_guard.ts",
   "./wire.ts",
+  "../core/private_dir_rule.ts",
   "../discovery/search.ts",
   "../discovery/stem.ts",
   "../discovery/words.ts",
@@ -186,10 +193,17 @@ async function atomicWrite(path: string, text: string): Promise<void> {
  * Atomic (temporary file, then rename), so a running script never imports a
  * half-written client.
  *
+ * @param options.private True for a file in mcpx's cache: written 0600 with
+ *   core/private_fs.ts `writePrivateFile` (fsync included); else as the umask says.
  * @returns True when the file was written.
- * @throws {Deno.errors.PermissionDenied} When the directory is not writable.
+ * @throws {StorageError} naming `path` when the file system refuses (full,
+ *   read-only, no permission); other file system errors as they came.
  */
-export async function writeIfChanged(path: string, text: string): Promise<boolean> {
+export async function writeIfChanged(
+  path: string,
+  text: string,
+  options: { private?: boolean } = {},
+): Promise<boolean> {
   const firstLine = text.slice(0, text.indexOf("\n") + 1);
   try {
     if (firstLine.includes("sha256:")) {
@@ -208,6 +222,7 @@ export async function writeIfChanged(path: string, text: string): Promise<boolea
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  await atomicWrite(path, text);
+  if (options.private) await writePrivateFile(path, text);
+  else await atomicWrite(path, text);
   return true;
 }

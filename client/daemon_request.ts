@@ -23,11 +23,13 @@ import {
   encodeRequest,
   ExchangeFailure,
   exchangeRequest,
+  UnsafeSocketDirectory,
   type WireAnswer,
   type WireErrorBody,
   type WireNotice,
   type WireTrace,
 } from "./wire.ts";
+import { UnsafeDirectoryError } from "../core/private_fs.ts";
 
 export { VERSION_HEADER, type WireTrace } from "./wire.ts";
 
@@ -59,6 +61,9 @@ export interface RequestOptions {
  *   daemon (no socket, connection refused, nothing written): safe to send again.
  * @throws {DaemonLostError} when the connection was lost after the request
  *   was written: the operation may have run; never send it again.
+ * @throws {UnsafeDirectoryError} when the socket's directory is not the
+ *   user's alone (client/wire.ts `checkSocketDir`): nothing was sent, and no
+ *   daemon should be started there either.
  * @throws {TimeoutError} when `timeoutMs` passed after the request was written.
  * @throws the daemon's own error (rebuilt as {@link McpxError} with its `code`)
  *   when the operation fails; the signal's reason when `signal` aborts.
@@ -82,6 +87,9 @@ export async function requestDaemon<T = unknown>(
       signals.length > 1 ? AbortSignal.any(signals) : signals[0],
     );
   } catch (error) {
+    if (error instanceof UnsafeSocketDirectory) {
+      throw new UnsafeDirectoryError(error.path, error.message, { cause: error });
+    }
     if (error instanceof ExchangeFailure) {
       if (!error.sent) {
         throw new DaemonUnavailableError(`no daemon answers on ${socket} (${error.message})`, {

@@ -8,7 +8,7 @@
  *
  * - imports only `../discovery/search.ts`, `../discovery/types.ts`,
  *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts` and
- *   `./wire.ts` (the daemon protocol; the list is `RUNTIME_INPUTS` in
+ *   `./wire.ts` (the daemon protocol, with `../core/private_dir_rule.ts`; the list is `RUNTIME_INPUTS` in
  *   client/client_file.ts), without renaming, and defines no top-level name
  *   those modules (or `discovery/stem.ts`, `discovery/words.ts`) define;
  * - runs unchanged under deno, bun and node ≥ 22.6 with type stripping: no
@@ -39,6 +39,7 @@ import {
   exchangeRequest,
   switchOn,
   traceLine,
+  UnsafeSocketDirectory,
 } from "./wire.ts";
 import type { WireAnswer, WireErrorBody } from "./wire.ts";
 
@@ -107,6 +108,11 @@ interface RuntimeEnv {
   daemonPid: number | undefined;
   /** Setting `logging.trace` (`MCPX_TRACE`): each call asks the daemon which instance served it. */
   trace: boolean;
+  /**
+   * The run's profile selection (settings `profiles.*`, handed on by the
+   * runner): the daemon refuses a call outside it. Absent: the default set.
+   */
+  selection: { profiles: string[]; skipDefault: boolean; all: boolean } | undefined;
 }
 
 let rtConfig: RuntimeEnv = readRuntimeEnv();
@@ -132,6 +138,20 @@ function readRuntimeEnv(): RuntimeEnv {
     json: rtEnv("MCPX_OUTPUT") === "json",
     daemonPid: rtEnv("MCPX_DAEMON_PID") && Number.isInteger(daemonPid) ? daemonPid : undefined,
     trace: switchOn(rtEnv("MCPX_TRACE") || rtEnv("MCPX_LOGGING_TRACE")),
+    selection: readSelection(),
+  };
+}
+
+/** The settings `profiles.active`, `profiles.skipDefault` and `profiles.all`, when any is set. */
+function readSelection(): RuntimeEnv["selection"] {
+  const active = rtEnv("MCPX_PROFILES_ACTIVE") ?? "";
+  const skipDefault = rtEnv("MCPX_PROFILES_SKIP_DEFAULT") ?? "";
+  const all = rtEnv("MCPX_PROFILES_ALL") ?? "";
+  if (!active && !skipDefault && !all) return undefined;
+  return {
+    profiles: [...new Set(active.split(",").map((p) => p.trim()).filter((p) => p !== ""))],
+    skipDefault: switchOn(skipDefault),
+    all: switchOn(all),
   };
 }
 
@@ -219,7 +239,9 @@ export class ToolError extends Error {
  * `server`, `timeout`, `version-mismatch`, …), or no daemon answered and
  * nothing was sent (`daemon-unavailable`), or the connection was lost after
  * the call was sent, so it may or may not have run and was not sent again
- * (`daemon-lost`), or the script was not started by mcpx (`no-socket`).
+ * (`daemon-lost`), or the script was not started by mcpx (`no-socket`), or
+ * the socket's directory is not the user's alone, so nothing was sent
+ * (`unsafe-directory`).
  */
 export class McpxCallError extends Error {
   /** The daemon's error code. */
@@ -289,12 +311,16 @@ export async function callTool(
   if (env.traceIds) body.traceIds = env.traceIds;
   if (env.span !== "run-unknown") body.run = env.span;
   if (env.trace) body.trace = true;
+  if (env.selection) body.selection = env.selection;
   const request = encodeRequest("call", JSON.stringify(body), CLIENT_VERSION || undefined);
 
   let response: { status: number; body: string };
   try {
     response = await exchangeRequest(env.socket, request, options.signal);
   } catch (error) {
+    if (error instanceof UnsafeSocketDirectory) {
+      throw new McpxCallError("unsafe-directory", error.message, { cause: error });
+    }
     if (!(error instanceof ExchangeFailure)) throw error; // the signal's reason
     if (error.sent) {
       // It may have run: never sent again (decision 0007).

@@ -13,12 +13,25 @@
  * connection means the operation may or may not have run, and it is never
  * sent again.
  *
+ * Before connecting, the socket's directory is held to the rule of a private
+ * directory (core/private_dir_rule.ts: the user's own, writable by nobody
+ * else), once per directory per process: a socket in a directory another user
+ * controls could be theirs, and would receive every call's arguments.
+ *
  * Portable: runs under deno, bun and node ≥ 22.6 (spec 000, "Runtime
- * portability"), imports nothing, and defines no top-level name the script
- * runtime defines (client/bundle.ts checks).
+ * portability"), imports only core/private_dir_rule.ts (which imports
+ * nothing), and defines no top-level name the script runtime defines
+ * (client/bundle.ts checks).
  *
  * @module
  */
+
+import {
+  judgePrivateDir,
+  type LookPath,
+  privateDirMessage,
+  type PrivateDirVerdict,
+} from "../core/private_dir_rule.ts";
 
 /**
  * The request header naming the caller's mcpx version; a daemon of another
@@ -95,6 +108,99 @@ export class ExchangeFailure extends Error {
   }
 }
 
+/**
+ * The socket's directory is not private to the user (another user owns it, or
+ * others can write into it): nothing was sent. `code` is `unsafe-directory`,
+ * as core/private_fs.ts `UnsafeDirectoryError`'s.
+ */
+export class UnsafeSocketDirectory extends Error {
+  readonly code = "unsafe-directory";
+  /** The directory refused. */
+  readonly path: string;
+  constructor(path: string, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "UnsafeSocketDirectory";
+    this.path = path;
+  }
+}
+
+/** Socket directories this process found private; each is checked once. */
+const wirePrivateDirs = new Set<string>();
+let wireFs: Promise<WireLoose> | undefined;
+
+/**
+ * Holds the directory of `socket` to core/private_dir_rule.ts: one `lstat`
+ * the first time a process connects there, nothing after. A directory that
+ * does not exist passes (the connection then fails as "no daemon", unsent).
+ *
+ * @throws {UnsafeSocketDirectory} naming the directory, what is wrong and the
+ *   fix, when it is not private or cannot be examined.
+ */
+export async function checkSocketDir(socket: string): Promise<void> {
+  const dir = socket.slice(0, socket.lastIndexOf("/")) || "/";
+  if (wirePrivateDirs.has(dir)) return;
+  const deno: WireLoose = (globalThis as WireLoose).Deno;
+  const fs: WireLoose = deno?.lstatSync ? undefined : await (wireFs ??= import("node:fs"));
+  let uid: number | null = null;
+  let verdict: PrivateDirVerdict;
+  try {
+    uid = fs ? wireNodeUid() : deno.uid?.() ?? null;
+    verdict = judgePrivateDir(dir, uid, fs ? wireNodeLook(fs) : wireDenoLook(deno));
+  } catch (error) {
+    throw new UnsafeSocketDirectory(
+      dir,
+      `cannot examine ${dir}, which holds mcpx's daemon sockets (${
+        (error as Error)?.message ?? error
+      }), so nothing was sent: mcpx connects only through a directory it has checked is yours ` +
+        `(under Deno's narrower permissions that takes --allow-sys=uid and reading ${dir})`,
+      { cause: error },
+    );
+  }
+  if (verdict.problem) {
+    throw new UnsafeSocketDirectory(
+      dir,
+      privateDirMessage(dir, "mcpx's daemon sockets", uid, verdict.problem) +
+        "; nothing was sent",
+    );
+  }
+  if (verdict.exists) wirePrivateDirs.add(dir);
+}
+
+function wireDenoLook(deno: WireLoose): LookPath {
+  return (path, follow) => {
+    try {
+      const i = follow ? deno.statSync(path) : deno.lstatSync(path);
+      return { isDirectory: i.isDirectory, isSymlink: i.isSymlink, uid: i.uid, mode: i.mode };
+    } catch (error) {
+      if (error instanceof deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  };
+}
+
+function wireNodeLook(fs: WireLoose): LookPath {
+  return (path, follow) => {
+    try {
+      const s = follow ? fs.statSync(path) : fs.lstatSync(path);
+      return {
+        isDirectory: s.isDirectory(),
+        isSymlink: s.isSymbolicLink(),
+        uid: s.uid,
+        mode: s.mode,
+      };
+    } catch (error) {
+      if ((error as WireLoose)?.code === "ENOENT") return undefined;
+      throw error;
+    }
+  };
+}
+
+/** The user id under node and bun; null where there is none (Windows). */
+function wireNodeUid(): number | null {
+  const proc: WireLoose = (globalThis as WireLoose).process;
+  return typeof proc?.getuid === "function" ? proc.getuid() : null;
+}
+
 const wireEncoder = new TextEncoder();
 const wireDecoder = new TextDecoder();
 
@@ -126,6 +232,8 @@ type WireLoose = any;
  * file, with `Deno.connect` where it exists, else `node:net`.
  *
  * @returns The whole response, split into status and body (chunked bodies decoded).
+ * @throws {UnsafeSocketDirectory} before connecting, when the socket's
+ *   directory is not private ({@link checkSocketDir}).
  * @throws {ExchangeFailure} when the connection fails or closes before a
  *   whole response; `sent` says whether any byte had been written.
  * @throws the signal's reason when `signal` aborts.
@@ -136,6 +244,7 @@ export async function exchangeRequest(
   signal?: AbortSignal,
 ): Promise<{ status: number; body: string }> {
   signal?.throwIfAborted();
+  await checkSocketDir(socket);
   const deno: WireLoose = (globalThis as WireLoose).Deno;
   const progress = { sent: false };
   let bytes: Uint8Array;

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { decodeResponse, encodeRequest, ExchangeFailure, exchangeRequest } from "./wire.ts";
+import {
+  decodeResponse,
+  encodeRequest,
+  ExchangeFailure,
+  exchangeRequest,
+  UnsafeSocketDirectory,
+} from "./wire.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -69,5 +75,52 @@ Deno.test("exchangeRequest() says the request was sent when the peer closes with
     await peer;
     listener.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+const ROOT_ONLY = Deno.uid() === 0 ? undefined : "needs root to give a directory to another user";
+
+Deno.test("exchangeRequest() connects through no directory another user controls, sending nothing", async (t) => {
+  const root = await Deno.realPath(await Deno.makeTempDir());
+  /** Listens in `dir` as another user's server would, then expects the request refused unsent. */
+  const refusedIn = async (dir: string, setup: () => void): Promise<UnsafeSocketDirectory> => {
+    Deno.mkdirSync(dir, { mode: 0o700 });
+    const listener = Deno.listen({ transport: "unix", path: `${dir}/d.sock` });
+    let connected = false;
+    const accepting = listener.accept().then((c) => {
+      connected = true;
+      c.close();
+    }, () => {});
+    setup();
+    const error = await exchangeRequest(`${dir}/d.sock`, encodeRequest("health", "{}")).then(
+      () => assert.fail("expected a refusal"),
+      (e) => e,
+    );
+    listener.close();
+    await accepting;
+    assert.equal(connected, false, "the socket was connected to");
+    assert.ok(error instanceof UnsafeSocketDirectory, String(error));
+    assert.equal(error.path, dir);
+    assert.equal(error.code, "unsafe-directory");
+    return error;
+  };
+  try {
+    await t.step("one others can write into", async () => {
+      const dir = `${root}/open`;
+      const error = await refusedIn(dir, () => Deno.chmodSync(dir, 0o777));
+      assert.match(error.message, /mode 777/);
+      assert.match(error.message, /nothing was sent/);
+    });
+    await t.step({
+      name: "one another user owns" + (ROOT_ONLY ? ` (skipped: ${ROOT_ONLY})` : ""),
+      ignore: ROOT_ONLY !== undefined,
+      fn: async () => {
+        const dir = `${root}/theirs`;
+        const error = await refusedIn(dir, () => Deno.chownSync(dir, 65534, 65534));
+        assert.match(error.message, /owned by user 65534, not by you/);
+      },
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });

@@ -12,16 +12,26 @@
  * stored, since its parsed form holds the expanded values (a `Bearer
  * ${TOKEN}` header with the token, a `?key=` in a url) and a cache file is
  * plain text; such a configuration is parsed on every run (decision 0002).
+ * Nor is one that writes a secret literally (an `env` or `headers` value, a
+ * URL's credentials: config/secrets.ts), so no file under the cache
+ * directory holds a configured secret (decision 0017).
  * Entries are still created with mode 0600 (a cache directory mcpx creates
  * gets mode 0700), and writing one deletes the other `config-*.json` entries
- * written more than 7 days ago.
+ * written more than 7 days ago. An entry decides which commands mcpx starts,
+ * so one is read only from a directory that is the user's alone
+ * (core/private_fs.ts); another is refused, not read.
  *
  * @module
  */
 
-import { writePrivateFileSync } from "../core/private_fs.ts";
 import type { ParsedConfig } from "./parse.ts";
 import { VERSION } from "../version.ts";
+import {
+  checkPrivateDir,
+  ensurePrivateDir,
+  UnsafeDirectoryError,
+  writePrivateFileSync,
+} from "../core/private_fs.ts";
 
 /**
  * One stored entry. Version 2 entries also held configurations that name
@@ -57,8 +67,11 @@ function entryPath(cacheDir: string, fingerprint: string): string {
  * @param cacheDir The directory of compiled entries.
  * @param fingerprint The configuration's fingerprint (16 hex).
  * @returns The stored result of parsing, or undefined.
+ * @throws {UnsafeDirectoryError} when `cacheDir` is another user's or others
+ *   can write into it (one `lstat`): an entry there could name any command.
  */
 export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfig | undefined {
+  if (!checkPrivateDir(cacheDir, "mcpx's cache")) return undefined;
   let entry: Partial<CompiledEntry> | null;
   try {
     entry = JSON.parse(Deno.readTextFileSync(entryPath(cacheDir, fingerprint)));
@@ -71,25 +84,29 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
 
 /**
  * Stores a compiled configuration, readable by its owner only, unless its
- * text names a variable (then an entry left at that path by an older mcpx is
- * deleted instead). Best effort: a read-only cache only costs speed. Creates
- * `cacheDir` with mode 0700 when it is missing (an existing directory keeps
- * its mode) and deletes the other `config-*.json` entries there written more
- * than {@link COMPILED_MAX_AGE_MS} ago.
+ * text names a variable or its servers are given a literal secret (then an
+ * entry left at that path by an older mcpx is deleted instead). Best effort:
+ * a read-only cache only costs speed. Creates `cacheDir` with mode 0700 when
+ * it is missing (core/private_fs.ts `ensurePrivateDir`), writes the entry 0600
+ * and atomically, and deletes the other `config-*.json` entries there written
+ * more than {@link COMPILED_MAX_AGE_MS} ago.
  *
  * @param cacheDir The directory of compiled entries.
  * @param fingerprint The configuration's fingerprint (16 hex).
  * @param text The configuration's text, to find the variables it names.
  * @param parsed The result of parsing `text`.
+ * @throws {UnsafeDirectoryError} when `cacheDir` is not the user's alone.
  */
-export function writeCompiled(
+export async function writeCompiled(
   cacheDir: string,
   fingerprint: string,
   text: string,
   parsed: ParsedConfig,
-): void {
+): Promise<void> {
   const path = entryPath(cacheDir, fingerprint);
-  if (referencedVariables(text).length > 0) {
+  // Loaded here, after a parse, so reading a compiled entry does not pay for it.
+  const { configSecrets } = await import("./secrets.ts");
+  if (referencedVariables(text).length > 0 || configSecrets(parsed.document, {}).length > 0) {
     try {
       Deno.removeSync(path);
     } catch { /* none: the usual case */ }
@@ -97,10 +114,13 @@ export function writeCompiled(
   }
   const entry: CompiledEntry = { version: 4, mcpxVersion: VERSION, parsed };
   try {
-    Deno.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(cacheDir, "mcpx's cache");
     // Atomic and private, the temporary file removed on failure (core/private_fs.ts).
     writePrivateFileSync(path, JSON.stringify(entry));
-  } catch { /* not writable (a full disk): parse again next time */ }
+  } catch (error) {
+    if (error instanceof UnsafeDirectoryError) throw error;
+    // Not writable (a full disk): parse again next time.
+  }
   removeOldEntries(cacheDir, path);
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "./load.ts";
 import { readCompiled } from "./compiled.ts";
+import { UnsafeDirectoryError } from "../core/private_fs.ts";
 
 /** A temporary directory (real path) removed when disposed. */
 async function tmpDir(): Promise<AsyncDisposable & { path: string }> {
@@ -28,16 +29,27 @@ Deno.test("writeCompiled() stores a configuration privately", async (t) => {
   await t.step("is read back", () => {
     assert.deepEqual(readCompiled(cacheDir, config.fingerprint)?.servers, config.servers);
   });
-  await t.step("leaves the mode of a cache directory it did not create alone", async () => {
+  await t.step("narrows a cache directory of the user's that others can read to 0700", async () => {
     const own = `${dir}/own-cache`;
     await Deno.mkdir(own, { mode: 0o755 });
     await Deno.chmod(own, 0o755);
     await loadConfig({ cwd: dir, env, compiledCacheDir: own });
-    assert.equal((await Deno.stat(own)).mode! & 0o777, 0o755);
+    assert.equal((await Deno.stat(own)).mode! & 0o777, 0o700);
     assert.equal(
       (await Deno.stat(`${own}/config-${config.fingerprint}.json`)).mode! & 0o777,
       0o600,
     );
+  });
+  await t.step("refuses a cache directory others can write into, reading nothing", async () => {
+    const open = `${dir}/open-cache`;
+    await Deno.mkdir(open);
+    await Deno.chmod(open, 0o777);
+    await assert.rejects(
+      loadConfig({ cwd: dir, env, compiledCacheDir: open }),
+      (e: unknown) =>
+        e instanceof UnsafeDirectoryError && e.path === open && e.message.includes("mode 777"),
+    );
+    assert.deepEqual([...Deno.readDirSync(open)], []);
   });
 });
 
@@ -69,6 +81,37 @@ Deno.test("writeCompiled() stores nothing for a configuration that names a varia
   const again = await loadConfig({ cwd: dir, env, compiledCacheDir: cacheDir });
   assert.equal(again.servers[0].headers.Authorization, `Bearer ${token}`);
   assert.deepEqual([...Deno.readDirSync(cacheDir)].map((e) => e.name), []);
+});
+
+Deno.test("writeCompiled() stores nothing for a configuration that writes a secret literally", async () => {
+  await using tmp = await tmpDir();
+  const dir = tmp.path;
+  const cacheDir = `${dir}/cache`;
+  await Deno.mkdir(cacheDir);
+  for (
+    const server of [
+      { url: "https://x.test/mcp", headers: { Authorization: "Bearer literal-token-0042" } },
+      { command: "srv", env: { API_KEY: "literal-key-0042" } },
+      { url: "https://u:literal-pw-0042@x.test/mcp" },
+    ]
+  ) {
+    await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify({ mcpServers: { s: server } }));
+    await loadConfig({ cwd: dir, env: { HOME: dir }, compiledCacheDir: cacheDir });
+    assert.deepEqual(
+      [...Deno.readDirSync(cacheDir)].map((e) => e.name),
+      [],
+      JSON.stringify(server),
+    );
+  }
+  // Values that are no secret (decision 0017) keep the configuration compiled.
+  await Deno.writeTextFile(
+    `${dir}/.mcp.json`,
+    JSON.stringify({
+      mcpServers: { s: { command: "srv", env: { DEBUG: "1", MODE: "production" } } },
+    }),
+  );
+  await loadConfig({ cwd: dir, env: { HOME: dir }, compiledCacheDir: cacheDir });
+  assert.equal([...Deno.readDirSync(cacheDir)].length, 1);
 });
 
 Deno.test("writeCompiled() deletes other entries written more than 7 days ago", async () => {

@@ -37,6 +37,12 @@ export interface Expansion {
   missing: string[];
   /** References with no name or no closing `}`, in order. */
   malformed: Malformed[];
+  /**
+   * The references substituted, in order: the variable and the text put in
+   * its place (its value, or the default). config/secrets.ts reads them to
+   * show `${NAME}` wherever that text would be printed.
+   */
+  used: { name: string; value: string }[];
 }
 
 /**
@@ -45,7 +51,7 @@ export interface Expansion {
  *
  * @param text The string as written in the configuration.
  * @param env The variables to read (never the process environment implicitly).
- * @returns `{ value, missing, malformed }`.
+ * @returns `{ value, missing, malformed, used }`.
  * @example
  * ```ts
  * import { expandVars } from "./expand.ts";
@@ -56,6 +62,7 @@ export interface Expansion {
 export function expandVars(text: string, env: Record<string, string | undefined>): Expansion {
   const missing: string[] = [];
   const malformed: Malformed[] = [];
+  const used: { name: string; value: string }[] = [];
   const value = text.replace(PATTERN, (match, name?: string, fallback?: string, at?: number) => {
     if (name === undefined && match !== "${") return "${"; // `$${` or `\${`
     if (name === undefined) {
@@ -73,14 +80,18 @@ export function expandVars(text: string, env: Record<string, string | undefined>
       return match; // an invalid name such as `${1}` or `${A B}` is left as text
     }
     const set = env[name];
-    if (fallback !== undefined) return set ? set : fallback;
+    if (fallback !== undefined) {
+      used.push({ name, value: set ? set : fallback });
+      return set ? set : fallback;
+    }
     if (set === undefined) {
       missing.push(name);
       return match;
     }
+    used.push({ name, value: set });
     return set;
   });
-  return { value, missing, malformed };
+  return { value, missing, malformed, used };
 }
 
 /** Where an expanded string sits, for error messages. */

@@ -33,9 +33,19 @@ Deno.test("expandVars() behaviour", async (t) => {
   ];
   for (const [input, value, missing, malformed = []] of cases) {
     await t.step(`expands ${JSON.stringify(input)}`, () => {
-      assert.deepEqual(expandVars(input, env), { value, missing, malformed });
+      const { used: _, ...got } = expandVars(input, env);
+      assert.deepEqual(got, { value, missing, malformed });
     });
   }
+});
+
+Deno.test("expandVars() lists each substituted reference with the text put in its place", () => {
+  const { used } = expandVars("Bearer ${T} ${B:-dflt} ${A:-x} ${U} $${T}", { T: "t0", A: "1" });
+  assert.deepEqual(used, [
+    { name: "T", value: "t0" },
+    { name: "B", value: "dflt" },
+    { name: "A", value: "1" },
+  ]);
 });
 
 Deno.test("expandString() behaviour", async (t) => {

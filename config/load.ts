@@ -116,7 +116,7 @@ export async function loadConfig(
   let parsed = dir ? readCompiled(dir, fingerprint) : undefined;
   if (!parsed) {
     parsed = await parseConfigText(text, path, options.env);
-    if (dir) writeCompiled(dir, fingerprint, text, parsed);
+    if (dir) await writeCompiled(dir, fingerprint, text, parsed);
   }
   return { path, realPath, fingerprint, contentHash, ...parsed };
 }

@@ -70,6 +70,61 @@ export function selectionFromSettings(
   };
 }
 
+/**
+ * Reads the profile selection a caller sent the daemon (the `selection` field
+ * of a request, daemon/operations.ts): `{ profiles: string[], skipDefault?,
+ * all? }`. The daemon applies it to every call, so a namespace outside it is
+ * refused whichever path the call took (issue 9, "Nobody else gets in").
+ *
+ * @param value The field as sent; `undefined` when the caller sent none.
+ * @returns The selection, or `undefined` when none was sent (the daemon then
+ *   applies {@link DEFAULT_SELECTION}: the default set, never more).
+ * @throws {UsageError} When the field has the wrong shape, naming the part and the value.
+ * @example
+ * ```ts
+ * import { selectionFromWire } from "./profiles.ts";
+ * const s = selectionFromWire({ profiles: ["web"], skipDefault: true });
+ * if (!s?.skipDefault || s.all || s.profiles[0] !== "web") throw new Error();
+ * if (selectionFromWire(undefined) !== undefined) throw new Error();
+ * ```
+ */
+export function selectionFromWire(value: unknown): ProfileSelection | undefined {
+  if (value === undefined || value === null) return undefined;
+  const bad = (part: string, expected: string, got: unknown) =>
+    new UsageError(`"selection${part}" must be ${expected}, got ${JSON.stringify(got)}`);
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw bad("", "an object { profiles, skipDefault, all }", value);
+  }
+  const { profiles = [], skipDefault = false, all = false } = value as Record<string, unknown>;
+  if (!Array.isArray(profiles) || profiles.some((p) => typeof p !== "string")) {
+    throw bad(".profiles", "an array of profile names", profiles);
+  }
+  if (typeof skipDefault !== "boolean") throw bad(".skipDefault", "true or false", skipDefault);
+  if (typeof all !== "boolean") throw bad(".all", "true or false", all);
+  return { profiles: parseProfileList(profiles.join(",")), skipDefault, all };
+}
+
+/**
+ * A stable key for a selection (the same selection in another order or with
+ * repeats gives the same key), for caching what it shows.
+ *
+ * @example
+ * ```ts
+ * import { selectionKey } from "./profiles.ts";
+ * const a = selectionKey({ profiles: ["web", "db"], skipDefault: false, all: false });
+ * if (a !== selectionKey({ profiles: ["db", "web", "db"], skipDefault: false, all: false })) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function selectionKey(selection: ProfileSelection): string {
+  return JSON.stringify([
+    [...new Set(selection.profiles)].sort(),
+    selection.skipDefault,
+    selection.all,
+  ]);
+}
+
 /** Every profile name the servers mention, sorted. */
 export function knownProfiles(servers: Pick<ServerSpec, "profiles">[]): string[] {
   return [...new Set(servers.flatMap((s) => s.profiles ?? []))].sort();

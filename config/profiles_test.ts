@@ -7,6 +7,8 @@ import {
   parseProfileList,
   type ProfileSelection,
   selectionFromSettings,
+  selectionFromWire,
+  selectionKey,
 } from "./profiles.ts";
 
 const sel = (profiles: string[], skipDefault = false, all = false): ProfileSelection => ({
@@ -64,4 +66,29 @@ Deno.test("howToSelect() names the profile and the flag", () => {
   assert.match(howToSelect({ profiles: ["web"], default: false }), /profile "web".*--profile web/);
   assert.match(howToSelect({ profiles: [], default: false }), /no profile.*--all-profiles/);
   assert.match(howToSelect({ profiles: ["web"], default: true }), /--skip-default/);
+});
+
+Deno.test("selectionFromWire() reads the caller's selection and refuses a wrong shape, naming the part", () => {
+  assert.equal(selectionFromWire(undefined), undefined);
+  assert.deepEqual(selectionFromWire({ profiles: ["web", " db ", "web"] }), sel(["web", "db"]));
+  assert.deepEqual(selectionFromWire({ profiles: [], all: true }), sel([], false, true));
+  for (
+    const [value, part] of [
+      ["web", /"selection" must be an object/],
+      [{ profiles: "web" }, /"selection\.profiles" must be an array of profile names, got "web"/],
+      [{ profiles: [1] }, /"selection\.profiles"/],
+      [{ skipDefault: "yes" }, /"selection\.skipDefault" must be true or false, got "yes"/],
+      [{ all: 1 }, /"selection\.all"/],
+    ] as const
+  ) {
+    assert.throws(
+      () => selectionFromWire(value),
+      (e) => e instanceof UsageError && part.test(e.message),
+    );
+  }
+});
+
+Deno.test("selectionKey() is the same for the same selection in any order", () => {
+  assert.equal(selectionKey(sel(["a", "b"])), selectionKey(sel(["b", "a", "b"])));
+  assert.notEqual(selectionKey(sel(["a"])), selectionKey(sel(["a"], true)));
 });

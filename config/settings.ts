@@ -148,6 +148,26 @@ export const SETTINGS: readonly SettingDeclaration[] = [
       "Each tool call prints one line on stderr, and logs it, naming the instance that served it",
   },
   {
+    name: "log.sqlTimeout",
+    type: "duration",
+    default: "10s",
+    help: "`mcpx log sql` stops a statement that runs longer than this (0 = no limit)",
+  },
+  {
+    name: "log.sqlMaxRows",
+    type: "int",
+    min: 1,
+    default: "1000",
+    help: "`mcpx log sql` prints at most this many rows and says where it stopped",
+  },
+  {
+    name: "log.sqlMaxBytes",
+    type: "int",
+    min: 1024,
+    default: "8388608",
+    help: "`mcpx log sql` returns at most this many bytes of JSON, and no longer value",
+  },
+  {
     name: "script.runtime",
     type: "enum",
     values: ["auto", "deno", "bun", "node"],

@@ -4,19 +4,22 @@
  * there (configuration paths, pids, error records) nor put a file or socket
  * of their own in it (a socket there would receive every call's arguments).
  *
- * Rules (issue 9, "Nobody else gets in"; spec 000 "One daemon per config"):
- * a directory mcpx uses is owned by the current user and writable by nobody
- * else, checked on the directory itself with `lstat` (its parents, such as
- * macOS `/tmp` or a dotfile-managed `~/.local`, may be symlinks). A symlink
- * as the final directory is accepted only when the link and its target are
- * both the user's. Directories mcpx creates are 0700; one of the user's own
- * that others can read but not write is narrowed to 0700. Files are written
- * 0600, atomically (a temporary file beside them, fsync, rename).
+ * Rules (issue 9, "Nobody else gets in"; spec 000 "One daemon per config";
+ * decision 0014): a directory mcpx uses is owned by the current user and
+ * writable by nobody else, checked on the directory itself with `lstat` (its
+ * parents, such as macOS `/tmp` or a dotfile-managed `~/.local`, may be
+ * symlinks). A symlink as the final directory is accepted only when the link
+ * and its target are both the user's. The rule itself is
+ * core/private_dir_rule.ts, which the generated client shares. Directories
+ * mcpx creates are 0700; one of the user's own that others can read but not
+ * write is narrowed to 0700. Files are written 0600, atomically (a temporary
+ * file beside them, fsync, rename).
  *
  * @module
  */
 
 import { McpxError, storageErrorOf } from "../errors.ts";
+import { judgePrivateDir, type PathFacts, privateDirMessage } from "./private_dir_rule.ts";
 
 /** A directory another user owns or can write into: mcpx will not use it. */
 export class UnsafeDirectoryError extends McpxError {
@@ -33,18 +36,26 @@ export class UnsafeDirectoryError extends McpxError {
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** The current user's id, or null where the platform has none (Windows). */
-function currentUid(): number | null {
-  return Deno.uid();
-}
-
-function octal(mode: number): string {
-  return (mode & 0o777).toString(8).padStart(3, "0");
+/** What `lstat` (`follow` false) or `stat` says of `path`; undefined when nothing is there. */
+function look(path: string, follow: boolean): PathFacts | undefined {
+  try {
+    const info = follow ? Deno.statSync(path) : Deno.lstatSync(path);
+    return {
+      isDirectory: info.isDirectory,
+      isSymlink: info.isSymlink,
+      uid: info.uid,
+      mode: info.mode,
+    };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
 }
 
 /**
  * Checks that `path` is a directory the current user owns and nobody else can
- * write into, narrowing a readable one of the user's own to 0700.
+ * write into (core/private_dir_rule.ts), narrowing a readable one of the
+ * user's own to 0700. One `lstat` (two for a symlink).
  *
  * @param what What mcpx keeps there, for the message (`"the daemon's socket"`).
  * @returns false when `path` does not exist.
@@ -53,69 +64,55 @@ function octal(mode: number): string {
  *   world-writable, or it is not a directory.
  */
 export function checkPrivateDir(path: string, what: string): boolean {
-  const uid = currentUid();
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.lstatSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
+  const uid = Deno.uid();
+  const verdict = judgePrivateDir(path, uid, look);
+  if (verdict.problem) {
+    throw new UnsafeDirectoryError(path, privateDirMessage(path, what, uid, verdict.problem));
   }
-  if (uid === null) return true;
-  if (info.isSymlink) {
-    if (info.uid !== uid) throw notOurs(path, info.uid, what, "a symbolic link");
-    try {
-      info = Deno.statSync(path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return false;
-      throw error;
-    }
-  }
-  if (!info.isDirectory) {
-    throw new UnsafeDirectoryError(
-      path,
-      `${path} should be a directory for ${what}, but it is not; move it away and run the command again`,
-    );
-  }
-  if (info.uid !== uid) throw notOurs(path, info.uid, what, "a directory");
-  const mode = info.mode ?? PRIVATE_DIR_MODE;
-  if (mode & 0o022) {
-    throw new UnsafeDirectoryError(
-      path,
-      `${path} holds ${what} but other users can write into it (mode ${
-        octal(mode)
-      }), so one of them could replace what is there; run \`chmod 700 ${path}\` and check what it holds`,
-    );
-  }
-  if (mode & 0o077) Deno.chmodSync(path, PRIVATE_DIR_MODE);
-  return true;
-}
-
-function notOurs(path: string, owner: number | null, what: string, kind: string): Error {
-  return new UnsafeDirectoryError(
-    path,
-    `${path} holds ${what} but it is ${kind} owned by user ${owner}, not by you (user ${currentUid()}), ` +
-      `so mcpx will not use it: another user could read or replace what is there. Remove it ` +
-      `(or ask its owner to), or point mcpx elsewhere (\`MCPX_STATE_DIR\`, \`XDG_RUNTIME_DIR\`)`,
-  );
+  if (verdict.readable) Deno.chmodSync(path, PRIVATE_DIR_MODE);
+  return verdict.exists;
 }
 
 /**
  * Creates `path` (and missing parents) as 0700 when absent, then holds it to
- * {@link checkPrivateDir}.
+ * {@link checkPrivateDir}. With `options.from` (an ancestor of `path`, such
+ * as the state directory), every directory from that one down to `path` is
+ * held to it too, so a directory of another user's between the two is refused
+ * rather than trusted.
  *
+ * @param what What mcpx keeps there, for the message.
  * @throws {UnsafeDirectoryError} as {@link checkPrivateDir}; a
- *   {@link Deno.errors} error when it cannot be created.
+ *   {@link StorageError} naming the directory and the fix when the file system
+ *   refuses to create it (no space, quota, read-only, permission: errors.ts
+ *   `STORAGE_CODES`); any other {@link Deno.errors} error as it came.
  */
-export function ensurePrivateDir(path: string, what: string): void {
-  if (checkPrivateDir(path, what)) return;
-  try {
-    Deno.mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw storageErrorOf(error, path) ?? error;
+export function ensurePrivateDir(
+  path: string,
+  what: string,
+  options: { from?: string } = {},
+): void {
+  const from = options.from?.replace(/\/+$/, "");
+  const chain = [path];
+  if (from && path.startsWith(`${from}/`)) {
+    for (let dir = parentOf(path); dir.length >= from.length; dir = parentOf(dir)) {
+      chain.unshift(dir);
+      if (dir === from) break;
+    }
   }
-  // mkdir's mode is narrowed by the umask, never widened; the check settles it either way.
-  checkPrivateDir(path, what);
+  for (const dir of chain) {
+    if (checkPrivateDir(dir, what)) continue;
+    try {
+      Deno.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw storageErrorOf(error, dir) ?? error;
+    }
+    // mkdir's mode is narrowed by the umask, never widened; the check settles it either way.
+    checkPrivateDir(dir, what);
+  }
+}
+
+function parentOf(path: string): string {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
 }
 
 /**

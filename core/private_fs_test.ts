@@ -1,4 +1,5 @@
 import * as assert from "node:assert/strict";
+import { lchownSync } from "node:fs";
 import {
   checkPrivateDir,
   ensurePrivateDir,
@@ -69,4 +70,60 @@ Deno.test("writePrivateFile() replaces the file whole, 0600, leaving no temporar
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+/** Another user's id for tests that chown (root only). */
+const OTHER_UID = 65534;
+const ROOT_ONLY = Deno.uid() === 0 ? undefined : "needs root to give a directory to another user";
+
+Deno.test({
+  name: "ensurePrivateDir() with from refuses another user's directory anywhere on the way down" +
+    (ROOT_ONLY ? ` (skipped: ${ROOT_ONLY})` : ""),
+  ignore: ROOT_ONLY !== undefined,
+  fn: async () => {
+    const root = await Deno.realPath(await Deno.makeTempDir());
+    try {
+      const state = `${root}/state`;
+      Deno.mkdirSync(`${state}/daemons`, { recursive: true, mode: 0o700 });
+      Deno.chownSync(`${state}/daemons`, OTHER_UID, OTHER_UID);
+      assert.throws(
+        () => ensurePrivateDir(`${state}/daemons/x.groups`, "a ledger", { from: state }),
+        (e: unknown) =>
+          e instanceof UnsafeDirectoryError && e.path === `${state}/daemons` &&
+          e.message.includes(`owned by user ${OTHER_UID}, not by you (user 0)`),
+      );
+      assert.equal(checkPrivateDir(`${state}/daemons/x.groups`, "a ledger"), false);
+      // Without `from` only the final directory is judged (its parents may be anything).
+      Deno.chownSync(`${state}/daemons`, 0, 0);
+      Deno.chmodSync(root, 0o755);
+      ensurePrivateDir(`${state}/daemons/x.groups`, "a ledger", { from: state });
+      assert.equal(Deno.statSync(state).mode! & 0o777, 0o700);
+      assert.equal(Deno.statSync(`${state}/daemons/x.groups`).mode! & 0o777, 0o700);
+      assert.equal(Deno.statSync(root).mode! & 0o777, 0o755);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "checkPrivateDir() refuses another user's link to a directory of ours" +
+    (ROOT_ONLY ? ` (skipped: ${ROOT_ONLY})` : ""),
+  ignore: ROOT_ONLY !== undefined,
+  fn: async () => {
+    const root = await Deno.realPath(await Deno.makeTempDir());
+    try {
+      Deno.mkdirSync(`${root}/real`, { mode: 0o700 });
+      Deno.symlinkSync(`${root}/real`, `${root}/link`);
+      lchownSync(`${root}/link`, OTHER_UID, OTHER_UID);
+      assert.throws(
+        () => checkPrivateDir(`${root}/link`, "state"),
+        (e: unknown) =>
+          e instanceof UnsafeDirectoryError &&
+          /a symbolic link owned by user 65534/.test(e.message),
+      );
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
 });

@@ -20,6 +20,9 @@ import { LeaseBoard, type LeaseWait } from "./lease_board.ts";
 import { budgetSpentError, callTimeoutError, sessionOfKey } from "./lease_errors.ts";
 import { type RebuiltWhy, withRebuiltNote } from "./rebuilt_note.ts";
 import type { CallerContext } from "./scope_key.ts";
+import { callTarget } from "./call_target.ts";
+import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
+import { type ProfileSelection, selectionKey } from "../config/profiles.ts";
 import {
   emptySchemaCache,
   needsListing,
@@ -31,6 +34,8 @@ import { daemonSpan, log, newSpan } from "./log.ts";
 import { listedUnder, startAllowance, StartingInstances, type StartingRow } from "./starting.ts";
 import { VERSION } from "../version.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
+import type { Redactor } from "../core/redact.ts";
+import { configRedactor } from "../config/secrets.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import { nearest } from "../discovery/nearest.ts";
 import {
@@ -54,6 +59,8 @@ export interface DaemonOptions {
   env: Record<string, string>;
   /** Version reported by `health` (a test seam: `plumbing.version`). */
   version?: string;
+  /** The configuration's redactor (core/redact.ts); default: built from `config` and `env`. */
+  redactor?: Redactor;
   /**
    * The named sessions' file; default `<stateDir>/sessions/<fingerprint>.json`
    * with the state directory resolved from `env`.
@@ -100,6 +107,8 @@ export class Daemon {
   /** The last schema cache write's failure, until a write succeeds (a full disk). */
   #cacheWriteError: unknown;
   #listing = new Map<string, Promise<CachedServer>>();
+  /** What each profile selection shows of the cache (emptied whenever the cache changes). */
+  #views = new Map<string, NamespaceView>();
   /** The log span of each live instance (`ins-…`). */
   #spans = new WeakMap<Instance, string>();
   /** `server.exit` records waiting for their exit status (awaited by `shutdown`). */
@@ -116,9 +125,15 @@ export class Daemon {
   readonly sessions: SessionStore;
   /** Server starts in progress (the `starting` operation). */
   #startingNow = new StartingInstances();
+  /**
+   * Replaces the configuration's secrets with their references in all the
+   * daemon writes or answers: the schema cache, wire bodies, records (decision 0017).
+   */
+  readonly redactor: Redactor;
 
   constructor(options: DaemonOptions) {
     this.config = options.config;
+    this.redactor = options.redactor ?? configRedactor(options.config, options.env);
     this.mode = options.mode;
     this.version = options.version ?? VERSION;
     this.#cachePath = options.cachePath;
@@ -148,7 +163,8 @@ export class Daemon {
       const spec = configured.transport === "stdio" && !configured.cwd && home
         ? { ...configured, cwd: home }
         : configured;
-      this.#byNamespace.set(spec.namespace, spec);
+      // Two servers of one namespace: the first is the one discovery shows (discovery/view.ts).
+      if (!this.#byNamespace.has(spec.namespace)) this.#byNamespace.set(spec.namespace, spec);
       // A server the configuration keeps from starting (an unset `${VAR}`) gets no pool:
       // nothing can start it, not even a pool's `min` (poolFor says why).
       if (configured.unavailable) continue;
@@ -262,8 +278,21 @@ export class Daemon {
           `script's calls are refused; start it again with \`mcpx run\``,
       );
     }
+    // The caller's selection and the configuration's tool filters, whoever the caller is.
+    const target = await callTarget(
+      {
+        servers: this.config.servers,
+        view: (selection) => this.#view(selection),
+        needsListing: (spec) => this.#needsListing(spec),
+        list: (spec) => this.#list(spec),
+      },
+      namespace,
+      tool,
+      ctx.selection,
+    );
+    namespace = target.namespace;
     const pool = this.poolFor(namespace);
-    const realName = this.#realToolName(pool.spec, tool);
+    const realName = target.tool;
     for (const key of [ctx.session, ctx.parentSession]) if (key) this.sessions.touch(key);
     try {
       return await this.#callOnce(pool, namespace, realName, args, ctx, options);
@@ -756,9 +785,10 @@ export class Daemon {
   }
 
   #persist(): void {
+    this.#views.clear();
     const snapshot = structuredClone(this.#cache);
     this.#cacheWrite = this.#cacheWrite
-      .then(() => writeSchemaCache(this.#cachePath, snapshot))
+      .then(() => writeSchemaCache(this.#cachePath, snapshot, this.redactor))
       .then(() => this.#cacheWriteError = undefined, (error) => {
         this.#cacheWriteError = error;
         log("error", "daemon.error", "writing the schema cache failed: {error}", {
@@ -767,12 +797,15 @@ export class Daemon {
       });
   }
 
-  #realToolName(spec: ServerSpec, tool: string): string {
-    const tools = this.#cache.servers[listingOf(spec).name]?.tools ?? [];
-    const exact = tools.find((t) => t.name === tool);
-    if (exact) return exact.name;
-    const byId = tools.find((t) => toIdentifier(t.name) === tool);
-    return byId ? byId.name : tool;
+  /** The namespaces `selection` shows of the schema cache, built once per cache change. */
+  #view(selection: ProfileSelection): NamespaceView {
+    const key = selectionKey(selection);
+    let view = this.#views.get(key);
+    if (!view) {
+      view = namespacesFromCache(this.config.servers, this.#cache, selection);
+      this.#views.set(key, view);
+    }
+    return view;
   }
 
   #started(instance: Instance): void {

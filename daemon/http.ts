@@ -16,10 +16,13 @@
 import { dirname } from "node:path";
 import { errorToJson } from "../errors.ts";
 import type { Daemon } from "./daemon.ts";
-import { OPERATIONS, type Reply } from "./operations.ts";
+import { type Operation, OPERATIONS, type Reply } from "./operations.ts";
+import { Redactor } from "../core/redact.ts";
 import { VERSION_HEADER } from "../client/wire.ts";
 import { withCallerIds } from "./log.ts";
 import { takeNotices } from "./notices.ts";
+import { SOCKET_DIR_WHAT } from "./locate.ts";
+import { ensurePrivateDir } from "../core/private_fs.ts";
 import {
   establishedIds,
   idAttributes,
@@ -36,9 +39,33 @@ export interface WireError {
   stderrTail?: string;
 }
 
-/** Turns any thrown value into the wire shape; never includes a stack. */
-export function toWireError(error: unknown): WireError {
-  return errorToJson(error);
+/**
+ * Turns any thrown value into the wire shape; never includes a stack, and
+ * holds every configured secret as its reference (a server's error or stderr
+ * tail may echo one).
+ *
+ * @param redactor The daemon's (core/redact.ts); default: URL credentials only.
+ */
+export function toWireError(error: unknown, redactor = new Redactor()): WireError {
+  return errorToJson(error, redactor);
+}
+
+/**
+ * The body of an answered request, with the configuration's secrets replaced
+ * by their references in everything but a server's own successful answer
+ * (an operation declared `serverData` whose result does not report
+ * `isError`): that is the caller's data and passes unchanged (decision 0017).
+ * `reply` (a trace, the notices asked for) is redacted as the rest.
+ */
+export function okBody(
+  operation: Operation,
+  result: unknown,
+  reply: Reply,
+  redactor: Redactor,
+): Record<string, unknown> {
+  const data = operation.serverData &&
+    (result as { isError?: unknown } | null | undefined)?.isError !== true;
+  return { ok: true, result: data ? result : redactor.json(result), ...redactor.json(reply) };
 }
 
 /**
@@ -84,13 +111,15 @@ export async function serveDaemon(
   socketPath: string,
   onStop: () => void,
 ): Promise<Deno.HttpServer<Deno.UnixAddr>> {
-  await Deno.mkdir(dirname(socketPath), { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dirname(socketPath), SOCKET_DIR_WHAT);
   const server = Deno.serve({
     path: socketPath,
     transport: "unix",
     onListen() {},
     onError(error) {
-      return Response.json({ ok: false, error: toWireError(error) }, { status: 500 });
+      return Response.json({ ok: false, error: toWireError(error, daemon.redactor) }, {
+        status: 500,
+      });
     },
   }, async (request) => {
     const name = new URL(request.url).pathname.replace(/^\/v1\//, "");
@@ -139,9 +168,13 @@ export async function serveDaemon(
         () => operation.handler(daemon, params, request.signal, reply),
       );
       if (name === "stop") queueMicrotask(onStop);
-      return Response.json({ ok: true, result, ...withNotices() });
+      return Response.json(okBody(operation, result, withNotices(), daemon.redactor));
     } catch (error) {
-      return Response.json({ ok: false, error: toWireError(error), ...withNotices() });
+      return Response.json({
+        ok: false,
+        error: toWireError(error, daemon.redactor),
+        ...daemon.redactor.json(withNotices()),
+      });
     } finally {
       daemon.inFlight--;
       daemon.lastActivityAt = Date.now();

@@ -2,7 +2,7 @@
  * The HTTP status a remote MCP server answered with, read from the SDK's
  * errors as data (`SdkHttpError.status`, `SseError.code`,
  * `UnauthorizedError`), and the sentence mcpx prints for it: the status, the
- * (redacted) URL and what to check.
+ * URL and what to check.
  *
  * @module
  */
@@ -70,8 +70,9 @@ function validStatus(status: number | undefined): boolean {
  * <what to check>`.
  *
  * @param server The `mcpServers` key, for the configuration path to check.
- * @param url The server's URL, already redacted; leave it out when the
- *   sentence follows one that names it.
+ * @param url The server's URL (its secrets are replaced where the message
+ *   leaves the daemon, core/redact.ts); leave it out when the sentence
+ *   follows one that names it.
  */
 export function describeHttpFailure(failure: HttpFailure, server: string, url?: string): string {
   const { status } = failure;

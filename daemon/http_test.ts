@@ -33,3 +33,31 @@ Deno.test("serveDaemon() refuses every request but health, unrun, once the daemo
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("okBody() and toWireError() show secrets as references, except in a server's successful answer", async () => {
+  const { okBody, toWireError } = await import("./http.ts");
+  const { OPERATIONS } = await import("./operations.ts");
+  const { Redactor } = await import("../core/redact.ts");
+  const { ServerError } = await import("../errors.ts");
+  const r = new Redactor([{ value: "sk-live-123456", reference: "${API_TOKEN}" }]);
+  const answer = { content: [{ type: "text", text: "the token is sk-live-123456" }] };
+  assert.deepEqual(okBody(OPERATIONS.call, answer, {}, r).result, answer, "data passes unchanged");
+  const failed = { ...answer, isError: true };
+  assert.equal(
+    JSON.stringify(okBody(OPERATIONS.call, failed, {}, r).result),
+    JSON.stringify({ ...failed, content: [{ type: "text", text: "the token is ${API_TOKEN}" }] }),
+  );
+  const rows = [{ failure: { message: "got sk-live-123456", stderrTail: "sk-live-123456\n" } }];
+  assert.deepEqual(okBody(OPERATIONS.status, rows, {}, r).result, [
+    { failure: { message: "got ${API_TOKEN}", stderrTail: "${API_TOKEN}\n" } },
+  ]);
+  const wire = toWireError(
+    new ServerError("api", "refused sk-live-123456", { stderrTail: "token sk-live-123456" }),
+    r,
+  );
+  assert.deepEqual(wire, {
+    code: "server",
+    message: "refused ${API_TOKEN}",
+    stderrTail: "token ${API_TOKEN}",
+  });
+});

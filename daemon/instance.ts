@@ -30,10 +30,10 @@ import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 import type { StartAllowance, StartingInstances } from "./starting.ts";
 import { tailExcerpt } from "./tail_buffer.ts";
 import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
-import { describe, redactFor, redactUrl } from "./error_text.ts";
+import { describe } from "./error_text.ts";
 import { startFailureMessage, startTimeoutText } from "./start_failure.ts";
 
-export { describe, redactUrl } from "./error_text.ts";
+export { describe } from "./error_text.ts";
 
 /** A remote's answer meaning it does not know our `Mcp-Session-Id` (restarted or expired). */
 const SESSION_LOST = {
@@ -256,7 +256,7 @@ export class Instance implements AsyncDisposable {
       const message = error instanceof Error ? error.message : String(error);
       throw new ServerError(
         this.spec.name,
-        `server "${this.spec.name}": tools/list: ${redactFor(this.spec, message).slice(0, 2000)}`,
+        `server "${this.spec.name}": tools/list: ${message.slice(0, 2000)}`,
         { cause: error, stderrTail: this.stderrTail },
       );
     }
@@ -285,12 +285,10 @@ export class Instance implements AsyncDisposable {
         signal: options.signal,
       }) as CallToolResult;
     } catch (error) {
-      const message = redactFor(this.spec, describe(error));
+      const message = describe(error);
       // What the caller reads: a remote's HTTP status and URL when it answered with one.
       const http = this.spec.url ? httpFailureOf(error) : undefined;
-      const shown = http
-        ? redactFor(this.spec, describeHttpFailure(http, this.spec.name, redactUrl(this.spec.url!)))
-        : message;
+      const shown = http ? describeHttpFailure(http, this.spec.name, this.spec.url) : message;
       this.lastError = shown;
       if (/timed? ?out/i.test(message)) {
         throw new TimeoutError(

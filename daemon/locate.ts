@@ -7,12 +7,12 @@
  * @module
  */
 
-import { join, tmpdir } from "../config/posix_path.ts";
+import { join } from "../config/posix_path.ts";
 
 /**
  * Longest socket path used as is, in bytes. `sun_path` holds 108 bytes on
  * Linux and 104 on macOS, including the terminating NUL; beyond this a short
- * fallback under the temporary directory is used instead.
+ * fallback ({@link socketFallbackDirs}) is used instead.
  */
 export const MAX_SOCKET_PATH_BYTES = 100;
 
@@ -49,21 +49,35 @@ export interface DaemonRecord {
   startedAt: string;
 }
 
+/** Reads one environment variable (the process's own by default). */
+export type EnvLookup = (name: string) => string | undefined;
+
+const processEnv: EnvLookup = (name) => Deno.env.get(name);
+
 /**
  * The paths for the daemon of `fingerprint`.
  *
+ * The socket is `<stateDir>/sockets/<fingerprint>.sock` unless that path is
+ * longer than {@link MAX_SOCKET_PATH_BYTES}; then it goes to the first of
+ * {@link socketFallbackDirs} where it fits, named by the fingerprint and a
+ * hash of the state directory (two state directories never share a daemon).
+ *
  * @param stateDir e.g. `~/.local/state/mcpx`.
  * @param fingerprint 16 hex chars from config/fingerprint.ts.
+ * @param env Where `XDG_RUNTIME_DIR` and `TMPDIR` are read (default: this process's environment).
  */
-export function daemonFiles(stateDir: string, fingerprint: string): DaemonFiles {
+export function daemonFiles(
+  stateDir: string,
+  fingerprint: string,
+  env: EnvLookup = processEnv,
+): DaemonFiles {
   let socket = join(stateDir, "sockets", `${fingerprint}.sock`);
-  if (new TextEncoder().encode(socket).length > MAX_SOCKET_PATH_BYTES) {
-    // Keyed by the state directory too: two state directories must never share a daemon.
-    socket = join(
-      tmpdir(),
-      `mcpx-${Deno.uid() ?? "u"}`,
-      `${fingerprint}-${shortHash(stateDir)}.sock`,
-    );
+  if (byteLength(socket) > MAX_SOCKET_PATH_BYTES) {
+    const name = `${fingerprint}-${shortHash(stateDir)}.sock`;
+    const dirs = socketFallbackDirs(env);
+    const dir = dirs.find((d) => byteLength(join(d, name)) <= MAX_SOCKET_PATH_BYTES) ??
+      dirs.at(-1)!;
+    socket = join(dir, name);
   }
   return {
     socket,
@@ -72,6 +86,35 @@ export function daemonFiles(stateDir: string, fingerprint: string): DaemonFiles 
     log: join(stateDir, "daemons", `${fingerprint}.log`),
     groups: join(stateDir, "daemons", `${fingerprint}.groups`),
   };
+}
+
+/**
+ * Where sockets go whose path under the state directory would be too long,
+ * most preferred first: `$XDG_RUNTIME_DIR/mcpx` when that variable is an
+ * absolute path (the XDG Base Directory spec makes that directory the user's
+ * own, mode 0700, so no other user can have made `mcpx` in it first), then
+ * `<temporary directory>/mcpx-<uid>`, then `/tmp/mcpx-<uid>`. Either way the
+ * directory is held to core/private_dir_rule.ts before it is used: another
+ * user can create `/tmp/mcpx-<uid>` before mcpx does, and is then refused.
+ *
+ * @param env Where `XDG_RUNTIME_DIR`, `TMPDIR`, `TMP` and `TEMP` are read.
+ * @returns Absolute directories, deduplicated.
+ */
+export function socketFallbackDirs(env: EnvLookup = processEnv): string[] {
+  const dirs: string[] = [];
+  const runtime = env("XDG_RUNTIME_DIR")?.replace(/(.)\/+$/, "$1");
+  if (runtime?.startsWith("/")) dirs.push(join(runtime, "mcpx"));
+  const user = `mcpx-${Deno.uid() ?? "u"}`;
+  const tmp = (env("TMPDIR") || env("TMP") || env("TEMP") || "/tmp").replace(/(.)\/+$/, "$1");
+  dirs.push(join(tmp, user), join("/tmp", user));
+  return [...new Set(dirs)];
+}
+
+/** What the sockets' directory holds, in the words of a refusal (core/private_dir_rule.ts). */
+export const SOCKET_DIR_WHAT = "mcpx's daemon sockets";
+
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
 }
 
 /** 8 hex chars of FNV-1a (32-bit) over `text`: a short, stable name part. */

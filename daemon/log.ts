@@ -25,10 +25,11 @@ import {
   type SpanKind,
 } from "../logs/record.ts";
 import { renderRecord } from "../logs/render.ts";
-import { Redactor } from "../logs/redact.ts";
+import { Redactor } from "../core/redact.ts";
 import { recordSink, RESERVED } from "../logs/sink.ts";
-import { type DroppedRecords, LogWriter } from "../logs/writer.ts";
-import { storageProblem } from "../errors.ts";
+import { type DroppedRecords, LOG_DIR_WHAT, LogWriter } from "../logs/writer.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
+import { StorageError } from "../errors.ts";
 
 export type { Level } from "../logs/record.ts";
 
@@ -48,8 +49,11 @@ export interface DurableLogOptions {
   maxFileSize: number;
   /** Age after which files are removed, in ms (setting `logging.retention`). */
   retentionMs: number;
-  /** Values never written (logs/redact.ts `serverSecrets`). */
-  secrets: readonly string[];
+  /**
+   * What replaces the configuration's secrets in every record (core/redact.ts,
+   * config/secrets.ts `configRedactor()`); default: the one {@link setLogRedactor} set.
+   */
+  redactor?: Redactor;
 }
 
 const TO_LOGTAPE: Record<Level, LogLevel> = {
@@ -113,7 +117,7 @@ export function mirrorToFile(path: string): void {
   closeMirror();
   state.mirror = {
     kind: "file",
-    file: Deno.openSync(path, { create: true, append: true, write: true }),
+    file: Deno.openSync(path, { create: true, append: true, write: true, mode: PRIVATE_FILE_MODE }),
   };
   apply();
 }
@@ -126,13 +130,22 @@ export function mirrorToFile(path: string): void {
 export function openDurableLog(options: DurableLogOptions): void {
   state.writer?.close();
   try {
-    Deno.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(options.dir, LOG_DIR_WHAT);
   } catch (error) {
     // A full disk: the writer tries again at each record and counts what it cannot write.
-    if (!storageProblem(error)) throw error;
+    if (!(error instanceof StorageError)) throw error;
   }
   state.writer = new LogWriter(options);
-  state.redactor = new Redactor(options.secrets);
+  if (options.redactor) state.redactor = options.redactor;
+  apply();
+}
+
+/**
+ * Redacts every record from now on with `redactor`, the mirror's included:
+ * set as soon as the configuration is loaded, before anything is logged about it.
+ */
+export function setLogRedactor(redactor: Redactor): void {
+  state.redactor = redactor;
   apply();
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { closeLog, daemonSpan, log, newSpan, openDurableLog, setLogLevel } from "./log.ts";
 import { listLogFiles } from "../logs/writer.ts";
+import { Redactor } from "../core/redact.ts";
 
 Deno.test("log() writes redacted records with spans to the durable log, above the level", async () => {
   const dir = await Deno.makeTempDir({ prefix: "mcpx-daemon-log-" });
@@ -10,7 +11,7 @@ Deno.test("log() writes redacted records with spans to the durable log, above th
       source: "daemon-test-1",
       maxFileSize: 1 << 20,
       retentionMs: 0,
-      secrets: ["hunter2-hunter2"],
+      redactor: new Redactor([{ value: "hunter2-hunter2", reference: "${FS_TOKEN}" }]),
     });
     setLogLevel("info");
     const instance = newSpan("instance");
@@ -33,7 +34,7 @@ Deno.test("log() writes redacted records with spans to the durable log, above th
     assert.equal(records[0].parent, daemonSpan());
     assert.equal(records[1].span, daemonSpan(), "the daemon's span unless one is given");
     assert.equal(records[1].parent, undefined);
-    assert.equal(records[1].msg, "listing fs failed: bad token [redacted]");
+    assert.equal(records[1].msg, "listing fs failed: bad token ${FS_TOKEN}");
     assert.ok(!JSON.stringify(records).includes("hunter2"));
   } finally {
     closeLog();

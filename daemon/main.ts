@@ -16,7 +16,8 @@ import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import { Daemon, type DaemonMode } from "./daemon.ts";
 import { serveDaemon } from "./http.ts";
-import { daemonFiles, type DaemonRecord, readDaemonRecords } from "./locate.ts";
+import { daemonFiles, type DaemonRecord, readDaemonRecords, SOCKET_DIR_WHAT } from "./locate.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { schemaCachePath } from "./schema_cache.ts";
 import {
   closeLog,
@@ -27,9 +28,11 @@ import {
   mirrorToStderr,
   openDurableLog,
   setLogLevel,
+  setLogRedactor,
 } from "./log.ts";
 import { logsDir } from "../logs/writer.ts";
-import { serverSecrets } from "../logs/redact.ts";
+import { Redactor } from "../core/redact.ts";
+import { configRedactor } from "../config/secrets.ts";
 import { describe } from "./instance.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { openGroupLedger, sweepOrphanGroups } from "./process_groups.ts";
@@ -38,8 +41,7 @@ import {
   resolveDaemonSettings,
   type SettingValues,
 } from "./daemon_settings.ts";
-import { EXIT, exitCodeOf, McpxError } from "../errors.ts";
-import { writePrivateFile } from "../core/private_fs.ts";
+import { EXIT, exitCodeOf, McpxError, StorageError } from "../errors.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
@@ -68,7 +70,9 @@ export interface RunDaemonOptions {
  *
  * @returns 0 once it has stopped.
  * @throws {McpxError} `daemon-running` when another daemon already serves
- *   this configuration; `config-changed` when the configuration's fingerprint
+ *   this configuration; `unsafe-directory` (core/private_fs.ts)
+ *   when the state directory, `daemons/`, the socket's directory or the
+ *   cache directory is not the user's alone; `config-changed` when the configuration's fingerprint
  *   is not the one the starter expected; {ConfigError} for an invalid setting.
  */
 export async function runDaemon(options: RunDaemonOptions): Promise<number> {
@@ -78,6 +82,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     env: options.env,
     path: options.configPath ?? undefined,
   });
+  // Before anything is logged or written about the configuration (decision 0017).
+  redactor = configRedactor(config, options.env);
+  setLogRedactor(redactor);
   const settings = options.settings ??
     await resolveDaemonSettings({ configPath: config.path, cwd: options.cwd, env: options.env });
   setLogLevel(settings["logging.level"] as Level);
@@ -90,6 +97,12 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     );
   }
   const files = daemonFiles(paths.stateDir, config.fingerprint);
+  // Every directory it keeps state or its socket in is the user's alone, or it does not start.
+  // One a full disk keeps it from making costs only what it would hold: the record is
+  // written once the disk allows (writeRecord), a schema cache write is logged.
+  ensurePrivateDirUnlessFull(dirname(files.record), RECORDS_WHAT, { from: paths.stateDir });
+  ensurePrivateDir(dirname(files.socket), SOCKET_DIR_WHAT, { from: paths.stateDir });
+  ensurePrivateDirUnlessFull(paths.cacheDir, "mcpx's cache");
   const other = await answers(files.socket);
   if (other) {
     throw new McpxError(
@@ -103,7 +116,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     source: `daemon-${config.fingerprint.slice(0, 8)}-${Deno.pid}`,
     maxFileSize: settings["logging.maxFileSize"] as number,
     retentionMs: settings["logging.retention"] as number,
-    secrets: serverSecrets(config.servers),
+    redactor,
   });
   // Servers a killed predecessor left running go before any of ours start (decision 0006).
   for (const group of await sweepOrphanGroups([files.groups])) {
@@ -111,7 +124,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       ...group,
     });
   }
-  openGroupLedger(files.groups);
+  openGroupLedger(files.groups, { redact: (text) => redactor.text(text) });
   try {
     await Deno.remove(files.socket);
   } catch { /* no stale socket */ }
@@ -123,6 +136,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     mode: options.mode,
     env: options.env,
     version: String(settings["plumbing.version"] ?? "") || undefined,
+    redactor,
   });
   // Declared before anything can call stop(): a `stop` request may arrive as
   // soon as the socket listens, while outdated daemons are still being retired.
@@ -175,7 +189,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   };
   // A full disk must not keep the daemon from serving: without its record it is
   // still found by its socket, and the record is written once the disk allows.
-  let recorded = await writeRecord(files.record, record);
+  let recorded = await writeRecord(files.record, record, { stateDir: paths.stateDir });
   log("info", "daemon.start", "daemon {pid} started for {config}", {
     pid: record.pid,
     version: record.version,
@@ -212,7 +226,12 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     // directory): leaving it up would only keep its servers running.
     watch = setInterval(async () => {
       if (!exists(files.socket)) stop("socket removed");
-      if (!recorded && !stopping) recorded = await writeRecord(files.record, record, false);
+      if (!recorded && !stopping) {
+        recorded = await writeRecord(files.record, record, {
+          stateDir: paths.stateDir,
+          report: false,
+        });
+      }
       if (daemon.retiring && daemon.inFlight === 0) {
         stop("a daemon for the edited config took over");
       }
@@ -228,16 +247,47 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   return 0;
 }
 
+/** What the daemon records' directory holds, in the words of a refusal (core/private_fs.ts). */
+const RECORDS_WHAT = "mcpx's daemon records";
+
+/**
+ * {@link ensurePrivateDir}, except that a directory the file system refuses
+ * to make (a {@link StorageError}: a full disk) is left for later; a directory
+ * that is not the user's alone still stops the daemon.
+ */
+function ensurePrivateDirUnlessFull(
+  path: string,
+  what: string,
+  options: { from?: string } = {},
+): void {
+  try {
+    ensurePrivateDir(path, what, options);
+  } catch (error) {
+    if (!(error instanceof StorageError)) throw error;
+    log("error", "daemon.error", "cannot make {path} yet: {error}", {
+      path,
+      error: describe(error),
+    });
+  }
+}
+
 /**
  * Writes the daemon's record (`mcpx daemons` lists it) atomically and
- * privately (core/private_fs.ts).
+ * privately (core/private_fs.ts), in a directory held to the private rule
+ * from `options.stateDir` down.
  *
- * @param report Log a failure (the first attempt; retries stay quiet).
- * @returns False when it could not be written (a full disk), which is logged.
+ * @param options `report`: log a failure (the first attempt; retries stay quiet).
+ * @returns False when it could not be written (a full disk, a directory not
+ *   the user's alone), which is logged.
  */
-async function writeRecord(path: string, record: DaemonRecord, report = true): Promise<boolean> {
+async function writeRecord(
+  path: string,
+  record: DaemonRecord,
+  options: { stateDir: string; report?: boolean },
+): Promise<boolean> {
+  const report = options.report ?? true;
   try {
-    await Deno.mkdir(dirname(path), { recursive: true });
+    ensurePrivateDir(dirname(path), RECORDS_WHAT, { from: options.stateDir });
     await writePrivateFile(path, JSON.stringify(record));
     return true;
   } catch (error) {
@@ -250,6 +300,8 @@ async function writeRecord(path: string, record: DaemonRecord, report = true): P
     return false;
   }
 }
+/** The configuration's redactor once it is loaded (core/redact.ts): what this process prints. */
+let redactor = new Redactor();
 
 /** The inode of `path`, or null when it cannot be read. */
 function inode(path: string): number | null {
@@ -368,7 +420,9 @@ if (import.meta.main) {
     // The codes of the table (errors.ts EXIT): 2 for a bad command line, else 1.
     code = exitCodeOf(error);
     log("error", "daemon.fail", "daemon failed: {error}", { error: describe(error) });
-    console.error(`mcpx daemon: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `mcpx daemon: ${redactor.text(error instanceof Error ? error.message : String(error))}`,
+    );
   }
   Deno.exit(code);
 }

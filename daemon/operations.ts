@@ -12,6 +12,7 @@ import type { CallerContext } from "./scope_key.ts";
 import type { WireTrace } from "../client/wire.ts";
 import { UsageError } from "../errors.ts";
 import { droppedRecords } from "./log.ts";
+import { selectionFromWire } from "../config/profiles.ts";
 
 /**
  * What an answer carries besides the result or the error: filled by a
@@ -29,6 +30,13 @@ export interface Operation {
   destructive: boolean;
   /** JSON Schema of the request body. */
   params: Record<string, unknown>;
+  /**
+   * The result is what a server answered the caller (a tool's result): sent
+   * as the server gave it, while every other answer, and a result that
+   * reports `isError`, has the configuration's secrets replaced by their
+   * references (daemon/http.ts, decision 0017).
+   */
+  serverData?: true;
   handler(
     daemon: Daemon,
     params: Record<string, unknown>,
@@ -53,6 +61,16 @@ const callerSchema = {
   notify: {
     type: "string",
     description: "a token under which this call's lease waits are reported (see waits)",
+  },
+  selection: {
+    type: "object",
+    description: "the caller's profile selection (--profile, --skip-default, --all-profiles); " +
+      "a call outside it is refused. Absent: the default set",
+    properties: {
+      profiles: { type: "array", items: { type: "string" } },
+      skipDefault: { type: "boolean" },
+      all: { type: "boolean" },
+    },
   },
 };
 
@@ -102,6 +120,7 @@ export const OPERATIONS: Record<string, Operation> = {
     description: "call one tool",
     readOnly: false,
     destructive: false,
+    serverData: true,
     params: {
       type: "object",
       required: ["namespace", "tool"],
@@ -318,5 +337,6 @@ function caller(p: Record<string, unknown>): CallerContext {
     gitWorkTree: typeof p.gitWorkTree === "string" && p.gitWorkTree ? p.gitWorkTree : undefined,
     run: typeof p.run === "string" && p.run ? p.run : undefined,
     notify: typeof p.notify === "string" && p.notify ? p.notify : undefined,
+    selection: selectionFromWire(p.selection),
   };
 }

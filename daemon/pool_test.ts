@@ -136,15 +136,6 @@ Deno.test("serverEnvironment() keeps the shell's variables but not mcpx's own", 
   assert.deepEqual(env, { PATH: "/bin", HOME: "/h", MY_TOKEN: "t" });
 });
 
-Deno.test("redactUrl() hides credentials and query values", async () => {
-  const { redactUrl } = await import("./instance.ts");
-  assert.equal(
-    redactUrl("https://user:pw@host.test/mcp?key=secret&x=1"),
-    "https://***:***@host.test/mcp?key=***&x=***",
-  );
-  assert.equal(redactUrl("http://127.0.0.1:3000/mcp"), "http://127.0.0.1:3000/mcp");
-});
-
 Deno.test("Pool.lease() waits no longer than the caller's own timeout", async () => {
   const pool = new Pool(spec({ sharing: "exclusive", max: 1 }), Deno.env.toObject());
   try {

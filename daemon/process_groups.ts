@@ -19,10 +19,13 @@
  * @module
  */
 
-import { writePrivateFileSync } from "../core/private_fs.ts";
 import { storageProblem } from "../errors.ts";
 import { join } from "../config/posix_path.ts";
 import { pollUntil } from "./deadline.ts";
+import { checkPrivateDir, ensurePrivateDir, writePrivateFileSync } from "../core/private_fs.ts";
+
+/** What a ledger directory holds, in the words of a refusal (core/private_fs.ts). */
+const LEDGER_WHAT = "the ledger of mcpx's server process groups";
 
 /** One recorded group, as its file holds it. */
 export interface GroupRecord {
@@ -86,24 +89,42 @@ function stillRunning(pid: number, start: string): boolean {
 }
 
 /** The daemon's own ledger, opened by daemon/main.ts; absent in tests that drive a Daemon directly. */
-let ledger: { dir: string; owner: { pid: number; start: string }; pgids: Set<number> } | undefined;
+let ledger: {
+  dir: string;
+  owner: { pid: number; start: string };
+  pgids: Set<number>;
+  redact: (text: string) => string;
+} | undefined;
 
 /**
  * Starts recording this process's groups in `dir`
  * (`daemonFiles(…).groups`). Called once by the daemon before it serves.
  *
+ * @param options `redact`: applied to each recorded command line, whose
+ *   arguments may hold a secret (the daemon's redactor, core/redact.ts).
  * @throws {Error} when this process's own start time cannot be read.
+ * @throws {UnsafeDirectoryError} when `dir` is not the user's alone (a
+ *   directory the file system refuses to make, a full disk, costs only the
+ *   protection: {@link recordGroup} then records nothing).
  */
-export function openGroupLedger(dir: string): void {
+export function openGroupLedger(
+  dir: string,
+  options: { redact?: (text: string) => string } = {},
+): void {
   const self = processStart(Deno.pid);
   if (!self) throw new Error(`cannot read the start time of this daemon (pid ${Deno.pid})`);
   try {
-    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(dir, LEDGER_WHAT);
   } catch (error) {
     // A full disk costs the protection (recordGroup cannot write), never the daemon.
     if (!storageProblem(error)) throw error;
   }
-  ledger = { dir, owner: { pid: Deno.pid, start: self.start }, pgids: new Set() };
+  ledger = {
+    dir,
+    owner: { pid: Deno.pid, start: self.start },
+    pgids: new Set(),
+    redact: options.redact ?? ((text) => text),
+  };
 }
 
 /**
@@ -121,7 +142,7 @@ export function recordGroup(pgid: number, command: string): void {
     pgid,
     start: start.start,
     owner: ledger.owner,
-    command: command.slice(0, 300),
+    command: ledger.redact(command).slice(0, 300),
     at: new Date().toISOString(),
   };
   try {
@@ -160,11 +181,14 @@ const ORPHAN_TERM_GRACE_MS = 1000;
  *
  * @param dirs Ledger directories (`daemonFiles(…).groups`); missing ones are skipped.
  * @returns One entry per record removed.
+ * @throws {UnsafeDirectoryError} when a ledger directory is not the user's
+ *   alone: a record another user wrote there could name any process of ours.
  */
 export async function sweepOrphanGroups(dirs: string[]): Promise<SweptGroup[]> {
   const swept: SweptGroup[] = [];
   const ending: Promise<void>[] = [];
   for (const dir of dirs) {
+    if (!checkPrivateDir(dir, LEDGER_WHAT)) continue;
     let names: string[];
     try {
       names = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".json"));

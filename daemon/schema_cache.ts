@@ -19,8 +19,9 @@ import {
   listingRetryDue,
 } from "../discovery/cache_entry.ts";
 import { parseSalvaging } from "../core/damaged_json.ts";
-import { writePrivateFile } from "../core/private_fs.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { VERSION } from "../version.ts";
+import type { Redactor } from "../core/redact.ts";
 
 /** The cache file's path for a configuration fingerprint. */
 export function schemaCachePath(cacheDir: string, fingerprint: string): string {
@@ -89,17 +90,24 @@ export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
 /**
  * Writes the cache atomically and privately (core/private_fs.ts: a temporary
  * file in the same directory, fsync, rename; mode 0600), creating the
- * directory when missing.
+ * directory when missing, with every configured secret replaced by its
+ * reference (a server's error or stderr may echo one).
  *
+ * @param redactor The configuration's (core/redact.ts; config/secrets.ts
+ *   `configRedactor()`); the daemon always passes its own. Imported as a type
+ *   only, so the CLI's read path does not load it.
  * @throws {StorageError} (errors.ts) when the disk is full or the directory not writable.
+ * @throws {UnsafeDirectoryError} when it is not the user's alone (core/private_fs.ts).
  */
-export async function writeSchemaCache(path: string, cache: SchemaCacheFile): Promise<void> {
+export async function writeSchemaCache(
+  path: string,
+  cache: SchemaCacheFile,
+  redactor?: Redactor,
+): Promise<void> {
   const dir = path.slice(0, path.lastIndexOf("/"));
-  await Deno.mkdir(dir, { recursive: true });
-  await writePrivateFile(
-    path,
-    JSON.stringify({ ...cache, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT }),
-  );
+  ensurePrivateDir(dir, "mcpx's cache");
+  const file = { ...cache, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT };
+  await writePrivateFile(path, JSON.stringify(redactor ? redactor.json(file) : file));
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 
 import type { Scope } from "../config/types.ts";
+import type { ProfileSelection } from "../config/profiles.ts";
 import { findGitKeys } from "./git_discovery.ts";
 import { log } from "./log.ts";
 
@@ -38,6 +39,13 @@ export interface CallerContext {
    * lease waits are reported to the `waits` operation; not a key.
    */
   notify?: string;
+  /**
+   * The profiles the caller sees (`--profile`, `--skip-default`,
+   * `--all-profiles`, or their settings); not a key. A call to a namespace
+   * outside it is refused (daemon/call_target.ts). Absent: the default set
+   * (config/profiles.ts `DEFAULT_SELECTION`), never more (decision 0015).
+   */
+  selection?: ProfileSelection;
 }
 
 let callCounter = 0;

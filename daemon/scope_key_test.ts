@@ -65,7 +65,6 @@ Deno.test("scopeKey() isolates an unresolvable repo scope per call and logs once
       source: "test",
       maxFileSize: 1 << 20,
       retentionMs: 0,
-      secrets: [],
     });
     setLogLevel("info");
     const outside = { cwd: `${l.dir}/plain` };

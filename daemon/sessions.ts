@@ -25,7 +25,7 @@ import { join } from "../config/posix_path.ts";
 import { log } from "./log.ts";
 import { postNotice } from "./notices.ts";
 import { keepDamagedCopy, parseSalvaging } from "../core/damaged_json.ts";
-import { writePrivateFile } from "../core/private_fs.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { McpxError, StorageError, storageErrorOf } from "../errors.ts";
 
 /** One named session, as stored and as `sessionList` returns it. */
@@ -276,8 +276,9 @@ export class SessionStore {
    *
    * @throws {RangeError} when `name` is taken or not a valid name.
    * @throws {StorageError} naming the file and the fix when the disk is full
-   *   (or the file system refuses otherwise); {McpxError} `state-write` for
-   *   any other write failure. No temporary file is left behind either way.
+   *   (or the file system refuses otherwise); {UnsafeDirectoryError} when its
+   *   directory is not the user's alone; {McpxError} `state-write` for any
+   *   other write failure. No temporary file is left behind either way.
    */
   async create(name: string, ttlMs?: number): Promise<NamedSession> {
     if (!SESSION_NAME.test(name)) throw new RangeError(sessionNameProblem(name));
@@ -302,6 +303,8 @@ export class SessionStore {
       const doing = `the named session "${name}" was not made`;
       const storage = storageErrorOf(error, this.path);
       if (storage) throw new StorageError(storage.path, storage.problem, { cause: error, doing });
+      // Already said as the user's to fix (`unsafe-directory`, core/private_fs.ts).
+      if (error instanceof McpxError) throw error;
       throw new McpxError(
         "state-write",
         `cannot write ${this.path} (${doing}): ${
@@ -388,10 +391,7 @@ export class SessionStore {
   }
 
   async #writeFile(text: string): Promise<void> {
-    await Deno.mkdir(this.path.slice(0, this.path.lastIndexOf("/")), {
-      recursive: true,
-      mode: 0o700,
-    });
+    ensurePrivateDir(this.path.slice(0, this.path.lastIndexOf("/")), "mcpx's named sessions");
     if (this.#damaged) {
       // Never write over a damaged file before its bytes are kept (decision 0019).
       const copy = keepDamagedCopy(this.path, this.#damaged, this.#now());

@@ -2,7 +2,9 @@
  * The message of a server that failed to start: what went wrong, with the
  * value and the fix (spec 000, "Honest failure reporting"): the setting to
  * raise after a timeout, the HTTP status and URL of a remote, the npm cache
- * folder to delete, and the stderr lines that matter.
+ * folder to delete, and the stderr lines that matter. Secrets in it (the
+ * URL's key, a token the server echoed) are replaced by their references
+ * where the message leaves the daemon (core/redact.ts, decision 0017).
  *
  * @module
  */
@@ -13,7 +15,7 @@ import type { StartAllowance } from "./starting.ts";
 import { tailExcerpt } from "./tail_buffer.ts";
 import { packageCacheFailure } from "./npm_cache.ts";
 import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
-import { describe, redactFor, redactUrl } from "./error_text.ts";
+import { describe } from "./error_text.ts";
 
 /**
  * The start-timeout sentence: the allowance, the setting that sets it and
@@ -53,9 +55,9 @@ export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: st
   if (error instanceof Deno.errors.PermissionDenied) {
     return `server "${spec.name}": command "${spec.command}" is not executable; check its permissions or fix mcpServers.${spec.name}.command`;
   }
-  const where = spec.transport === "stdio" ? "" : ` at ${redactUrl(spec.url!)}`;
+  const where = spec.transport === "stdio" ? "" : ` at ${spec.url}`;
   const http = spec.url ? httpFailureOf(error) : undefined;
-  const reason = redactFor(spec, http ? describeHttpFailure(http, spec.name) : describe(error));
+  const reason = http ? describeHttpFailure(http, spec.name) : describe(error);
   const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
   return `server "${spec.name}"${where}: ${step}${reason}${suffix}`;
 }

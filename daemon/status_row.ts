@@ -9,6 +9,7 @@
 import type { ServerSpec } from "../config/types.ts";
 import type { CachedServer } from "../discovery/types.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
+import type { Redactor } from "../core/redact.ts";
 
 /** One row of `mcpx status`. */
 export interface StatusRow {
@@ -75,11 +76,26 @@ export function markSharedPools(rows: StatusRow[]): StatusRow[] {
 /**
  * The row for `spec`: the cache's current failure, plus what a daemon knows
  * (live instances, a start failure) when it is the caller.
+ *
+ * @param redactor Applied to the whole row (core/redact.ts): a failure's
+ *   message and stderr tail may echo a configured secret, shown as its
+ *   reference. The daemon's rows are also redacted on the wire; the CLI
+ *   passes its own for rows it builds from the cache.
  */
 export function statusRow(
   spec: ServerSpec,
   cached: CachedServer | undefined,
   live: Pick<StatusRow, "instances" | "failure"> = { instances: [] },
+  redactor?: Redactor,
+): StatusRow {
+  const row = buildRow(spec, cached, live);
+  return redactor ? redactor.json(row) : row;
+}
+
+function buildRow(
+  spec: ServerSpec,
+  cached: CachedServer | undefined,
+  live: Pick<StatusRow, "instances" | "failure">,
 ): StatusRow {
   const cacheError = lastFailure(cached);
   const { instances, failure } = live;

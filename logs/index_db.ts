@@ -188,6 +188,8 @@ export function discardIndex(path: string): void {
  * @throws {Error} from SQLite when the file cannot be opened.
  */
 export function openIndex(path: string): DatabaseSync {
+  // Created 0600 before SQLite opens it (its journal takes the same mode); an existing file is kept.
+  Deno.openSync(path, { create: true, write: true, mode: 0o600 }).close();
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     execute(

@@ -29,8 +29,9 @@ import {
 } from "./index_db.ts";
 import { StorageError, storageErrorOf } from "../errors.ts";
 import { errorTemplate } from "./error_template.ts";
-import { listLogFiles } from "./writer.ts";
+import { listLogFiles, LOG_DIR_WHAT } from "./writer.ts";
 import { epochMs, recordFields } from "./_record_line.ts";
+import { ensurePrivateDir } from "../core/private_fs.ts";
 
 /** What one ingest did. */
 export interface IngestResult {
@@ -377,14 +378,16 @@ function num(value: unknown): number | null {
  *
  * @param dir The logs directory (created when missing).
  * @returns The open index (close it) and what the ingest did.
- * @throws {StorageError} naming the index and the fix when the disk is full
- *   (or the directory cannot be written).
+ * @throws {StorageError} naming the index (or the directory) and the fix when
+ *   the disk is full (or the directory cannot be written).
+ * @throws {UnsafeDirectoryError} when the directory is not the user's alone
+ *   (core/private_fs.ts).
  * @throws {Error} from SQLite for anything else.
  */
 export function openIngested(dir: string): { db: DatabaseSync; ingested: IngestResult } {
   const path = indexPath(dir);
   try {
-    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(dir, LOG_DIR_WHAT);
     try {
       return openAndIngest(path, dir);
     } catch (error) {

@@ -42,7 +42,7 @@ export interface LogRecord {
   span: string;
   /** Only on the record that creates `span`: the span it was created inside. */
   parent?: string;
-  /** Everything else, redacted (logs/redact.ts). */
+  /** Everything else, redacted (core/redact.ts). */
   attrs: Record<string, unknown>;
 }
 

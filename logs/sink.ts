@@ -13,7 +13,7 @@
 
 import type { LogRecord as LogTapeRecord, Sink } from "@logtape/logtape";
 import { type Level, type LogRecord, recordIds, renderTemplate } from "./record.ts";
-import type { Redactor } from "./redact.ts";
+import type { Redactor } from "../core/redact.ts";
 
 /** Property names the daemon passes to LogTape that become record fields, not attributes. */
 export const RESERVED = { event: "@event", span: "@span", parent: "@parent" } as const;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { configureSync, getLogger, resetSync } from "@logtape/logtape";
 import type { LogRecord } from "./record.ts";
-import { Redactor } from "./redact.ts";
+import { Redactor } from "../core/redact.ts";
 import { recordSink, RESERVED } from "./sink.ts";
 
 Deno.test("recordSink() turns LogTape records into redacted mcpx records", () => {
@@ -10,7 +10,7 @@ Deno.test("recordSink() turns LogTape records into redacted mcpx records", () =>
     reset: true,
     sinks: {
       records: recordSink({
-        redactor: new Redactor(["hunter2-secret"]),
+        redactor: new Redactor([{ value: "hunter2-secret", reference: "${PW}" }]),
         defaultSpan: () => "dmn-000000000000",
         emit: (r) => seen.push(r),
       }),
@@ -37,8 +37,8 @@ Deno.test("recordSink() turns LogTape records into redacted mcpx records", () =>
   assert.equal(a.span, "cal-1");
   assert.equal(a.parent, "ins-1");
   assert.equal(a.template, "login as {user} failed: {error}");
-  assert.equal(a.msg, "login as ada failed: bad password [redacted]");
-  assert.deepEqual(a.attrs, { user: "ada", error: "bad password [redacted]" });
+  assert.equal(a.msg, "login as ada failed: bad password ${PW}");
+  assert.deepEqual(a.attrs, { user: "ada", error: "bad password ${PW}" });
   assert.match(a.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   assert.equal(b.event, "log");
   assert.equal(b.span, "dmn-000000000000");

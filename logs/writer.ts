@@ -25,6 +25,10 @@
 
 import { join } from "../config/posix_path.ts";
 import { type StorageProblem, storageProblem } from "../errors.ts";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
+
+/** What the logs directory holds, in the words of a refusal (core/private_fs.ts). */
+export const LOG_DIR_WHAT = "mcpx's log";
 
 /** Records a {@link LogWriter} could not write, counted. */
 export interface DroppedRecords {
@@ -61,7 +65,10 @@ export function droppedSentence(dropped: DroppedRecords & { dir: string }): stri
 
 /** Options of a {@link LogWriter}. */
 export interface LogWriterOptions {
-  /** The logs directory (created, mode 0700). */
+  /**
+   * The logs directory (created 0700; refused when another user owns it or
+   * can write into it, core/private_fs.ts). Files are created 0600.
+   */
   dir: string;
   /** Who writes: `[a-z0-9.-]+`, unique among live writers (e.g. `daemon-<fp8>-<pid>`). */
   source: string;
@@ -145,7 +152,9 @@ export class LogWriter implements Disposable {
    * Appends one line (which must end in `\n`), opening or rotating the file first
    * when needed. A line that fails half-way is cut back off the file.
    *
-   * @throws {Deno.errors.*} when the directory or file cannot be written.
+   * @throws {StorageError} when the directory cannot be made (a full disk);
+   *   {UnsafeDirectoryError} when it is not the user's alone (core/private_fs.ts);
+   *   {Deno.errors.*} when the file cannot be written.
    */
   write(line: string): void {
     const now = this.#now();
@@ -248,13 +257,17 @@ export class LogWriter implements Disposable {
     } else if (this.#path) {
       this.#seq++;
     }
-    Deno.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(this.dir, LOG_DIR_WHAT);
     if (this.#options.shortLived) {
       // A pid is reused in time: never append to another process's file.
       for (;; this.#seq++) {
         this.#path = join(this.dir, `${day}_${this.source}_${this.#seq}${LOG_FILE_SUFFIX}`);
         try {
-          this.#file = Deno.openSync(this.#path, { createNew: true, append: true, mode: 0o600 });
+          this.#file = Deno.openSync(this.#path, {
+            createNew: true,
+            append: true,
+            mode: PRIVATE_FILE_MODE,
+          });
           break;
         } catch (error) {
           if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
@@ -264,7 +277,11 @@ export class LogWriter implements Disposable {
       return;
     }
     this.#path = join(this.dir, `${day}_${this.source}_${this.#seq}${LOG_FILE_SUFFIX}`);
-    this.#file = Deno.openSync(this.#path, { create: true, append: true, mode: 0o600 });
+    this.#file = Deno.openSync(this.#path, {
+      create: true,
+      append: true,
+      mode: PRIVATE_FILE_MODE,
+    });
     this.#size = this.#file.statSync().size;
     this.prune();
   }

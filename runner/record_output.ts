@@ -13,6 +13,7 @@ import { droppedSentence, logsDir, LogWriter } from "../logs/writer.ts";
 import { encodeRecord, type Level, LEVEL_RANK, type LogRecord, recordIds } from "../logs/record.ts";
 import { localTime, renderRecord } from "../logs/render.ts";
 import { withIds } from "../logs/trace_ids.ts";
+import { Redactor } from "../core/redact.ts";
 
 /** Options of a {@link RecordOutput}. */
 export interface RecordOutputOptions {
@@ -39,6 +40,13 @@ export interface RecordOutputOptions {
   ids?: Record<string, unknown>;
   /** A generated script file and what to call it in messages (`mcpx exec`'s code). */
   alias?: { path: string; as: string };
+  /**
+   * Applied to every record before it is written, shown or collected: the
+   * configuration's secrets become their references (config/secrets.ts
+   * `configRedactor()`, decision 0017). The script's own stdout, stderr and
+   * values are its output and pass unchanged.
+   */
+  redactor?: Redactor;
 }
 
 /** Attributes a terminal line leaves out (they stay in the durable record). */
@@ -59,9 +67,11 @@ export class RecordOutput {
   #runtime = "";
   #startedAt = new Date().toISOString();
   #decoder = new TextDecoder();
+  #redactor: Redactor;
 
   constructor(options: RecordOutputOptions) {
     this.#o = options;
+    this.#redactor = options.redactor ?? new Redactor();
     try {
       // The writer makes the folder (0700) when it opens its file.
       this.#writer = new LogWriter({
@@ -110,11 +120,13 @@ export class RecordOutput {
       time: typeof raw.time === "string" ? raw.time : new Date().toISOString(),
       level,
       event,
-      msg: typeof raw.msg === "string" ? raw.msg : "",
-      template: typeof raw.template === "string" ? raw.template : String(raw.msg ?? ""),
+      msg: this.#redactor.text(typeof raw.msg === "string" ? raw.msg : ""),
+      template: this.#redactor.text(
+        typeof raw.template === "string" ? raw.template : String(raw.msg ?? ""),
+      ),
       id: typeof raw.id === "string" ? raw.id : this.#nextId(),
       span: this.#o.runId,
-      attrs,
+      attrs: this.#redactor.attrs(attrs),
     };
     if (!VALUE_EVENTS.has(event)) this.#durable(record);
     if (attrs.fileOnly === true) return;
@@ -172,7 +184,8 @@ export class RecordOutput {
 
   #durable(record: LogRecord): void {
     // A full disk must not fail the run: what the writer cannot write it counts, and end() says so.
-    this.#writer?.append(encodeRecord({ ...record, attrs: withIds(record.attrs, this.#o.ids) }));
+    const attrs = this.#redactor.attrs(withIds(record.attrs, this.#o.ids));
+    this.#writer?.append(encodeRecord({ ...record, msg: this.#redactor.text(record.msg), attrs }));
   }
 
   #render(record: LogRecord): string {

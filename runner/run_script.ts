@@ -8,6 +8,7 @@
  * @module
  */
 
+import { configRedactor } from "../config/secrets.ts";
 import type { CliContext } from "../cli/context.ts";
 import { envOverrides } from "./env_pairs.ts";
 import { findRuntime, permissionFlags, type Runtime, runtimeArgs } from "./runtime.ts";
@@ -38,6 +39,7 @@ import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { VERSION } from "../version.ts";
 import { dirname, join } from "../config/posix_path.ts";
 import { toFileUrl } from "./file_url.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 
 /** What to run. */
 export interface ScriptRun {
@@ -226,10 +228,12 @@ export async function runScript(
   if (client.kept && !json) noteBeforeRun(ctx, client.kept);
   const socket = await ctx.liveDaemonSocket();
   const permissions = permissionFlags(permissionSetting, {
-    read: [scriptDir, launcherDir, socket, dirname(client.cachedPath)],
+    // The socket's directory too: the client checks it is the user's before connecting.
+    read: [scriptDir, launcherDir, socket, dirname(socket), dirname(client.cachedPath)],
     write: [socket],
     // Deno counts a unix socket connection as net access to `unix:<path>`.
     net: [`unix:${socket}`],
+    sys: ["uid"],
   }) as string[];
 
   let entry = script.path;
@@ -239,19 +243,20 @@ export async function runScript(
     entry = join(launcherDir, `${name}.${rt.name === "node" ? "mts" : "ts"}`);
     if (!(await exists(entry))) {
       const launcherText = buildLauncher(launcherOptions(toFileUrl(client.cachedPath)));
-      await Deno.mkdir(launcherDir, { recursive: true });
-      await writeIfChanged(entry, launcherText);
-      await Deno.writeTextFile(validated, "");
+      ensurePrivateDir(launcherDir, "mcpx's script launchers", { from: ctx.paths().cacheDir });
+      await writeIfChanged(entry, launcherText, { private: true });
+      await writePrivateFile(validated, "");
     }
   }
   if (typecheck) {
     // The script as an editor sees it: the globals declared, the client imported.
     const checkPath = join(launcherDir, `check-${(await sha256(script.path)).slice(0, 16)}.ts`);
-    await Deno.mkdir(launcherDir, { recursive: true });
+    ensurePrivateDir(launcherDir, "mcpx's script launchers", { from: ctx.paths().cacheDir });
     await writeIfChanged(
       checkPath,
       `/// <reference path=${JSON.stringify(join(scriptDir, "mcpx-globals.d.ts"))} />\n` +
         `import ${JSON.stringify(toFileUrl(script.path))};\n`,
+      { private: true },
     );
     const check = await new Deno.Command(rt.path, {
       args: ["check", "--quiet", checkPath],
@@ -293,7 +298,7 @@ export async function runScript(
       logSource: String(value("logging.source")),
       outputJson: json,
     }),
-    ...flagSelection(settings),
+    ...selectionEnv(settings),
     ...(await ctx.traceEnv()),
     ...overrides.env,
   };
@@ -315,6 +320,7 @@ export async function runScript(
     ...(script.name === "exec" && script.path.includes("/exec/")
       ? { alias: { path: script.path, as: "<mcpx exec code>" } }
       : {}),
+    redactor: configRedactor(await ctx.config(), ctx.env),
   });
   output.start({
     script: script.path,
@@ -418,14 +424,16 @@ export async function runScript(
 }
 
 /**
- * The profile selection given as flags, as the variables that set it, so an
- * `mcpx` command the script runs sees the same namespaces as its client.
+ * The profile selection given as flags or in a file, as the variables that
+ * set it: the client sends it with every call (the daemon refuses a namespace
+ * outside it, decision 0015), and an `mcpx` command the script runs sees the
+ * same namespaces as its client.
  */
-function flagSelection(settings: ResolvedSettings): Record<string, string> {
+function selectionEnv(settings: ResolvedSettings): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of ["profiles.active", "profiles.skipDefault", "profiles.all"]) {
     const setting = settings.values[name];
-    if (setting?.source.startsWith("flag:")) env[settingEnvName(name)] = String(setting.value);
+    if (setting && setting.source !== "default") env[settingEnvName(name)] = String(setting.value);
   }
   return env;
 }

@@ -89,13 +89,15 @@ export async function findRuntime(
  * Deno's permission flags for `script.permissions`: `all` is `-A`, `none`
  * nothing, else a comma list of `read`, `write`, `net`, `env`, `run`, `sys`,
  * `ffi` (each `--allow-<name>`). The daemon's socket and the launcher's
- * files are always allowed, so the client works under any list.
+ * files are always allowed, so the client works under any list (and, in
+ * `always.sys`, the user id the client compares the socket directory's
+ * owner with: `uid`).
  *
  * @returns The flags, or a problem sentence.
  */
 export function permissionFlags(
   setting: string,
-  always: { read: string[]; write: string[]; net?: string[] },
+  always: { read: string[]; write: string[]; net?: string[]; sys?: string[] },
 ): string[] | { problem: string } {
   const value = setting.trim();
   if (value === "" || value === "all") return ["-A"];
@@ -113,6 +115,9 @@ export function permissionFlags(
   if (!names.includes("write")) flags.push(`--allow-write=${always.write.join(",")}`);
   if (!names.includes("net") && always.net?.length) {
     flags.push(`--allow-net=${always.net.join(",")}`);
+  }
+  if (!names.includes("sys") && always.sys?.length) {
+    flags.push(`--allow-sys=${always.sys.join(",")}`);
   }
   if (!names.includes("env")) flags.push("--allow-env");
   return flags;

@@ -197,7 +197,8 @@ export function stdioServer(
 /**
  * A server entry for `mcpServers` that starts one of our fixture servers over
  * stdio: by default tests/fixtures/servers/misbehaving.ts (echo, sleep, count,
- * hang, crash); `fixture: "stateful"` is stateful.ts (remember, recall, whoami).
+ * hang, crash); `fixture: "stateful"` is stateful.ts (remember, recall, whoami);
+ * `fixture: "echo_secret"` is echo_secret.ts (repeats its credentials everywhere).
  *
  * @param options `env` and `mcpx` go into the entry as given; `extraArgs` follow the script.
  */
@@ -206,7 +207,7 @@ export function fixtureServer(
     env?: Record<string, string>;
     mcpx?: Record<string, unknown>;
     extraArgs?: string[];
-    fixture?: "misbehaving" | "stateful";
+    fixture?: "misbehaving" | "stateful" | "echo_secret";
   } = {},
 ): {
   command: string;

@@ -144,6 +144,8 @@ Deno.test("an index.db with pages overwritten is rebuilt from the log files by l
   const commands = [
     ["log", "--limit", "5"],
     ["log", "--chain"],
+    // Run in a child process (logs/sql_bounded.ts), which reports SQLite's result code.
+    ["log", "sql", "SELECT count(*), max(length(attrs)) FROM records"],
     ...["calls", "slowest", "servers", "instances", "errors", "sessions", "volume"].map((
       view,
     ) => ["stats", view]),

@@ -82,7 +82,11 @@ Deno.test("mcpx log and mcpx stats answer from the records of real calls", async
 
   await t.step("a value given in a server's env never reaches a record", async () => {
     const starts = await w.json(["log", "--event", "server.start"]);
-    assert.match(starts.records[0].attrs.command, /--token=\[redacted\]/);
+    // The literal value shows as the place it is written (decision 0017).
+    assert.match(
+      starts.records[0].attrs.command,
+      /--token=\$\{mcpServers\.slow\.env\.FIXTURE_TOKEN\}/,
+    );
     for (const entry of Deno.readDirSync(logs)) {
       if (!entry.name.endsWith(".jsonl")) continue;
       assert.ok(!Deno.readTextFileSync(`${logs}/${entry.name}`).includes(SECRET), entry.name);

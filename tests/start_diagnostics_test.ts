@@ -1,6 +1,6 @@
 /**
  * What a failed or noisy server leaves for the user (issue 8, "The first
- * start on a fresh machine"): a remote's HTTP status and (redacted) URL, the
+ * start on a fresh machine"): a remote's HTTP status and URL (its key shown as its place, decision 0017), the
  * stderr line that says what went wrong however long the trace under it,
  * and stdout lines that are not JSON-RPC kept in the durable log as warnings.
  */
@@ -33,7 +33,9 @@ Deno.test("a remote server that answers 404, 401 or 503 is reported with the HTT
           const error: string = ls.namespaces[0].error ?? "";
           assert.match(error, new RegExp(`HTTP ${code} ${reason}`), error);
           assert.ok(
-            error.includes(`${base}/${transport === "sse" ? "sse" : "mcp"}?key=***`),
+            error.includes(
+              `${base}/${transport === "sse" ? "sse" : "mcp"}?key=\${mcpServers.web.url.query.key}`,
+            ),
             error,
           );
           assert.match(error, advice);

@@ -26,5 +26,6 @@ Deno.test("a remote server's URL secrets stay out of error messages", async () =
   }
   const ls = await w.json(["ls"]);
   assert.equal(ls.namespaces[0].state, "error");
-  assert.match(ls.namespaces[0].error, /key=\*\*\*/);
+  // The value shows as the place it is written (decision 0017).
+  assert.match(ls.namespaces[0].error, /key=\$\{mcpServers\.web\.url\.query\.key\}/);
 });

@@ -1,0 +1,170 @@
+/**
+ * The secrets a configuration gives its servers, each with the reference
+ * shown in its place (decision 0017): read from the document as written, so
+ * a value that came from `${API_TOKEN}` is shown as `${API_TOKEN}` and a
+ * literal one as the place it is written, `${mcpServers.api.env.API_KEY}`.
+ *
+ * Where secrets are looked for, per server entry:
+ *
+ * - every `${VAR}` expanded in any field (`command`, `args`, `env`, `cwd`,
+ *   `url`, `headers`, `auth`): its value, shown as `${VAR}`;
+ * - literal values of `env` and `headers`, and every string in `auth` but its
+ *   `type`: the whole value, and for a header each word after the first (the
+ *   token of `Bearer <token>`);
+ * - the `url`'s user name, password and query values (`?key=…`);
+ * - a literal `args` value given to a flag named like a secret
+ *   (`--token=…`, or `--api-key` followed by the value).
+ *
+ * Which of those values count is core/redact.ts `isSecretValue()`: values
+ * under 6 characters never do, and ordinary ones (a word, a number, an
+ * absolute path) only when their key, variable or place says credential.
+ *
+ * @module
+ */
+
+import { isSecretValue, Redactor, type Secret, SECRET_NAME } from "../core/redact.ts";
+import { expandVars } from "./expand.ts";
+import { formatPath, type JsonPath } from "./_problems.ts";
+
+const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/g;
+const FLAG_WITH_VALUE = /^--?([A-Za-z][\w.-]*)=(.+)$/s;
+const FLAG = /^--?([A-Za-z][\w.-]*)$/;
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Every secret the document's servers are given, variables' values before
+ * literals (so a value written both ways shows as its variable).
+ *
+ * @param document The configuration as parsed (`LoadedConfig.document`), before expansion.
+ * @param env The variables it is expanded with.
+ * @returns Secrets in the order found; a value may repeat (the first reference wins in
+ *   core/redact.ts `Redactor`).
+ * @example
+ * ```ts
+ * import { configSecrets } from "./secrets.ts";
+ * const secrets = configSecrets({ mcpServers: { api: {
+ *   url: "https://x.test/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" },
+ * } } }, { API_TOKEN: "sk-live-123456" });
+ * if (secrets[0].reference !== "${API_TOKEN}") throw new Error();
+ * ```
+ */
+export function configSecrets(document: Obj, env: Record<string, string | undefined>): Secret[] {
+  const variables: Secret[] = [];
+  const literals: Secret[] = [];
+  const servers = isObject(document.mcpServers) ? document.mcpServers : {};
+  for (const [name, entry] of Object.entries(servers)) {
+    if (!isObject(entry)) continue;
+    const at: JsonPath = ["mcpServers", name];
+    const ref = (path: JsonPath) => `\${${formatPath(path)}}`;
+    /** Adds the variables `raw` expands to, and returns its literal text. */
+    const expand = (raw: string, named: boolean): { value: string; literal: string } => {
+      const { value, used } = expandVars(raw, env);
+      for (const u of used) {
+        if (isSecretValue(u.value, named || SECRET_NAME.test(u.name))) {
+          variables.push({ value: u.value, reference: `\${${u.name}}` });
+        }
+      }
+      return { value, literal: raw.replace(REFERENCE, " ") };
+    };
+    const literal = (value: string, named: boolean, path: JsonPath) => {
+      if (isSecretValue(value, named)) literals.push({ value, reference: ref(path) });
+    };
+
+    for (const [key, raw] of stringsOf(entry.env)) {
+      const named = SECRET_NAME.test(key);
+      const { value, literal: text } = expand(raw, named);
+      if (text === raw) literal(value, named, [...at, "env", key]);
+    }
+    for (const [key, raw] of stringsOf(entry.headers)) {
+      const { value, literal: text } = expand(raw, true);
+      const path = [...at, "headers", key];
+      if (text === raw) literal(value, true, path);
+      // The first word of a header is its scheme (`Bearer`), the rest its credentials.
+      const parts = words(raw.replace(REFERENCE, " "));
+      const skip = /^\s*\S+\s/.test(raw) ? 1 : 0;
+      for (const word of parts.slice(skip)) literal(word, true, path);
+    }
+    for (const [path, raw] of leaves(entry.auth, [...at, "auth"])) {
+      if (path.at(-1) === "type") continue;
+      const { value, literal: text } = expand(raw, true);
+      if (text === raw) literal(value, true, path);
+    }
+    if (typeof entry.url === "string") {
+      const { value } = expand(entry.url, false);
+      for (const [part, v, named] of urlParts(value)) literal(v, named, [...at, "url", ...part]);
+    }
+    const args = Array.isArray(entry.args) ? entry.args : [];
+    args.forEach((arg, i) => {
+      if (typeof arg !== "string") return;
+      const { value, literal: text } = expand(arg, false);
+      if (text !== arg) return;
+      const given = FLAG_WITH_VALUE.exec(value);
+      const previous = typeof args[i - 1] === "string" ? FLAG.exec(args[i - 1] as string) : null;
+      if (given && SECRET_NAME.test(given[1])) literal(given[2], true, [...at, "args", i]);
+      else if (previous && SECRET_NAME.test(previous[1])) literal(value, true, [...at, "args", i]);
+    });
+    for (const key of ["command", "cwd"]) {
+      if (typeof entry[key] === "string") expand(entry[key] as string, false);
+    }
+  }
+  return [...variables, ...literals];
+}
+
+/**
+ * The redactor for a loaded configuration: its {@link configSecrets}.
+ *
+ * @param config A configuration as loaded (its `document` is read).
+ * @param env The variables it was expanded with.
+ * @returns A core/redact.ts `Redactor`.
+ */
+export function configRedactor(
+  config: { document: Obj },
+  env: Record<string, string | undefined>,
+): Redactor {
+  return new Redactor(configSecrets(config.document, env));
+}
+
+function stringsOf(value: unknown): [string, string][] {
+  if (!isObject(value)) return [];
+  return Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string");
+}
+
+/** Every string inside `value` with its JSON path. */
+function leaves(value: unknown, at: JsonPath, depth = 0): [JsonPath, string][] {
+  if (typeof value === "string") return [[at, value]];
+  if (depth > 8 || value === null || typeof value !== "object") return [];
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
+  return entries.flatMap(([k, v]) => leaves(v, [...at, k], depth + 1));
+}
+
+function words(text: string): string[] {
+  return text.split(/[\s,;]+/).filter((w) => w !== "");
+}
+
+/** A URL's user name, password and query values: `[path under url, value, named]`. */
+function urlParts(url: string): [JsonPath, string, boolean][] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const out: [JsonPath, string, boolean][] = [];
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  if (parsed.username) out.push([["username"], decode(parsed.username), true]);
+  if (parsed.password) out.push([["password"], decode(parsed.password), true]);
+  for (const [key, value] of parsed.searchParams) {
+    out.push([["query", key], value, SECRET_NAME.test(key)]);
+  }
+  return out;
+}

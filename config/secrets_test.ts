@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { configRedactor, configSecrets } from "./secrets.ts";
+
+const ENV = { API_TOKEN: "sk-live-123456", HOME: "/home/me", REGION: "eu-west-1", DEBUG: "1" };
+
+Deno.test("configSecrets() names each variable's value by its variable and each literal by its place", () => {
+  const secrets = configSecrets({
+    mcpServers: {
+      api: {
+        url: "https://u:pa55word-x@api.test/mcp?key=lit-key-0001&region=${REGION}&page=2",
+        headers: { Authorization: "Bearer ${API_TOKEN}", "X-Extra": "Token extra-token-77" },
+        auth: { type: "bearer", token: "literal-auth-999" },
+      },
+      local: {
+        command: "${HOME}/bin/server",
+        args: ["--token=argtoken-1", "--api-key", "argkey-22", "--name", "plain-name-1"],
+        env: {
+          API_KEY: "env-literal-42",
+          MODE: "production",
+          FLAG: "${DEBUG}",
+          PASSWORD: "hunter",
+        },
+        cwd: "${HOME}",
+      },
+    },
+  }, ENV);
+  const byValue = Object.fromEntries(secrets.map((s) => [s.value, s.reference]).reverse());
+  assert.deepEqual(byValue, {
+    "sk-live-123456": "${API_TOKEN}",
+    "eu-west-1": "${REGION}",
+    "Token extra-token-77": "${mcpServers.api.headers.X-Extra}",
+    "extra-token-77": "${mcpServers.api.headers.X-Extra}",
+    "literal-auth-999": "${mcpServers.api.auth.token}",
+    "pa55word-x": "${mcpServers.api.url.password}",
+    "lit-key-0001": "${mcpServers.api.url.query.key}",
+    "argtoken-1": "${mcpServers.local.args[0]}",
+    "argkey-22": "${mcpServers.local.args[2]}",
+    "env-literal-42": "${mcpServers.local.env.API_KEY}",
+    "hunter": "${mcpServers.local.env.PASSWORD}",
+  });
+});
+
+Deno.test("configRedactor() shows a server's echo of its secrets as the references", () => {
+  const r = configRedactor({
+    document: {
+      mcpServers: {
+        api: { url: "https://api.test/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } },
+        lit: { command: "x", env: { SERVICE_KEY: "k-9f8e7d6c5b" } },
+      },
+    },
+  }, ENV);
+  assert.equal(
+    r.text("unauthorized: got Bearer sk-live-123456 (k-9f8e7d6c5b) in production at /home/me"),
+    "unauthorized: got Bearer ${API_TOKEN} (${mcpServers.lit.env.SERVICE_KEY}) in production at /home/me",
+  );
+});
+
+Deno.test("configSecrets() of a document without servers, or with odd entries, is empty", () => {
+  assert.deepEqual(configSecrets({}, ENV), []);
+  assert.deepEqual(configSecrets({ mcpServers: { a: 1, b: null, c: { env: [1] } } }, ENV), []);
+});

@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { isSecretValue, REDACTED, Redactor } from "./redact.ts";
+
+const TOKEN = { value: "sk-live-123456", reference: "${API_TOKEN}" };
+
+Deno.test("isSecretValue() leaves short and ordinary values alone unless named like a secret", () => {
+  const cases: [string, boolean, boolean][] = [
+    // [value, named, secret]
+    ["1", false, false],
+    ["true", true, false],
+    ["abcde", true, false],
+    ["production", false, false],
+    ["localhost", false, false],
+    ["8080", false, false],
+    ["127.0.0.1", false, false],
+    ["2026-01-01", false, false],
+    ["/home/me/projects", false, false],
+    ["production", true, true],
+    ["123456", true, true],
+    ["sk-live-123456", false, true],
+    ["api.example.com", false, true],
+    ["ghp_0123456789abcdef", false, true],
+  ];
+  for (const [value, named, secret] of cases) {
+    assert.equal(isSecretValue(value, named), secret, `${value} (named: ${named})`);
+  }
+});
+
+Deno.test("Redactor.text() replaces each secret by its reference, longest first", () => {
+  const r = new Redactor([
+    TOKEN,
+    { value: "Bearer sk-live-123456", reference: "${mcpServers.api.headers.Authorization}" },
+    { value: "tiny", reference: "${T}" },
+  ]);
+  assert.equal(
+    r.text("unauthorized: got Bearer sk-live-123456; key sk-live-123456; tiny stays"),
+    "unauthorized: got ${mcpServers.api.headers.Authorization}; key ${API_TOKEN}; tiny stays",
+  );
+});
+
+Deno.test("Redactor.text() replaces the JSON-escaped and percent-encoded forms too", () => {
+  const r = new Redactor([{ value: 'a"b/c+d=e', reference: "${K}" }]);
+  assert.equal(r.text('{"v":"a\\"b/c+d=e"} ?k=a%22b%2Fc%2Bd%3De'), '{"v":"${K}"} ?k=${K}');
+});
+
+Deno.test("Redactor.text() replaces a piece of a secret cut off at a line's ends or before …", () => {
+  const r = new Redactor([{ value: "sk-live-0123456789abcdef", reference: "${API_TOKEN}" }]);
+  assert.equal(
+    r.text("6789abcdef rest\ngot sk-live-0123…"),
+    "${API_TOKEN} rest\ngot ${API_TOKEN}…",
+  );
+  assert.equal(r.text("ends with sk-live-01"), "ends with ${API_TOKEN}");
+  assert.equal(r.text("sk-live- and 0123456789"), "sk-live- and 0123456789", "pieces elsewhere");
+});
+
+Deno.test("Redactor.text() hides URL credentials and secret-named query values it does not know", () => {
+  const r = new Redactor([TOKEN]);
+  assert.equal(
+    r.text("at https://u:pw@h.test/x?api_key=zz&page=2 and https://h.test/?token=sk-live-123456"),
+    `at https://${REDACTED}@h.test/x?api_key=${REDACTED}&page=2 and https://h.test/?token=\${API_TOKEN}`,
+  );
+});
+
+Deno.test("Redactor.json() redacts every string of a document, keys included, and keeps the rest", () => {
+  const r = new Redactor([TOKEN]);
+  const input = {
+    servers: { api: { error: { message: "got sk-live-123456", count: 2, at: null, ok: false } } },
+    list: ["x sk-live-123456 y", 3],
+    ["sk-live-123456"]: "key",
+  };
+  const out = r.json(input);
+  assert.deepEqual(out, {
+    servers: { api: { error: { message: "got ${API_TOKEN}", count: 2, at: null, ok: false } } },
+    list: ["x ${API_TOKEN} y", 3],
+    ["${API_TOKEN}"]: "key",
+  });
+  assert.equal(input.list[0], "x sk-live-123456 y", "the input is not changed");
+  assert.equal(r.json(7), 7);
+});
+
+Deno.test("Redactor.attrs() blanks secret-named attributes and redacts the others", () => {
+  const r = new Redactor([{
+    value: "sk-live-123456",
+    reference: "${mcpServers.s.env.TOKEN_VALUE}",
+  }]);
+  const out = r.attrs({
+    error: "auth failed for sk-live-123456",
+    nested: { list: ["x sk-live-123456 y"] },
+    env: { TOKEN_VALUE: "sk-live-123456" },
+    headers: { Authorization: "Bearer x" },
+    accessToken: "abc",
+    password: "p",
+    tokens: 12,
+    command: "npx server --url https://user:pw@host/x?api_key=zzz&page=2",
+  });
+  assert.deepEqual(out, {
+    error: "auth failed for ${mcpServers.s.env.TOKEN_VALUE}",
+    nested: { list: ["x ${mcpServers.s.env.TOKEN_VALUE} y"] },
+    env: { TOKEN_VALUE: REDACTED },
+    headers: { Authorization: REDACTED },
+    accessToken: REDACTED,
+    password: REDACTED,
+    tokens: 12,
+    command: `npx server --url https://${REDACTED}@host/x?api_key=${REDACTED}&page=2`,
+  });
+  assert.ok(!JSON.stringify(out).includes("sk-live"));
+});
+
+Deno.test("Redactor keeps the first reference of a value given twice and ignores short ones", () => {
+  const r = new Redactor([TOKEN, { value: TOKEN.value, reference: "${OTHER}" }, {
+    value: "abc",
+    reference: "${X}",
+  }]);
+  assert.equal(r.text("sk-live-123456 abc"), "${API_TOKEN} abc");
+  assert.equal(r.size, 1);
+});
+
+Deno.test("Redactor with many secrets scans the text once and replaces the same way", () => {
+  const secrets = Array.from({ length: 2000 }, (_, i) => ({
+    value: `tok-${String(i).padStart(6, "0")}-secret`,
+    reference: `\${T${i}}`,
+  }));
+  const r = new Redactor(secrets);
+  assert.equal(
+    r.text("a tok-000007-secret b tok-001999-secret c tok-000"),
+    "a ${T7} b ${T1999} c tok-000",
+  );
+  assert.equal(r.text("…6-secret at the start"), "…6-secret at the start", "under 8 characters");
+  assert.equal(r.text("00016-secret is the end of one"), "${T16} is the end of one");
+  const big = "x".repeat(200_000) + " tok-001234-secret";
+  assert.equal(r.text(big), "x".repeat(200_000) + " ${T1234}");
+});
