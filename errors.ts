@@ -144,6 +144,117 @@ export class NotFoundError extends McpxError {
 }
 
 /**
+ * Why the file system refused to store something, read from the error's
+ * `code` (the errno name Deno and Node put on file system errors):
+ * `ENOSPC` no space left, `EDQUOT` the user's quota is used up, `EROFS` a
+ * read-only file system, `EACCES`/`EPERM` no permission.
+ */
+export type StorageProblem = "no-space" | "quota" | "read-only" | "permission";
+
+/** Errno names (an error's `code`) of the failures {@link StorageError} reports. */
+export const STORAGE_CODES: Readonly<Record<string, StorageProblem>> = {
+  ENOSPC: "no-space",
+  EDQUOT: "quota",
+  EROFS: "read-only",
+  EACCES: "permission",
+  EPERM: "permission",
+};
+
+const STORAGE_PHRASES: Record<StorageProblem, string> = {
+  "no-space": "no space left on device",
+  quota: "disk quota exceeded",
+  "read-only": "read-only file system",
+  permission: "permission denied",
+};
+
+/** Where mcpx can be told to keep its files instead (docs/configuration.md). */
+const ELSEWHERE = "or point mcpx elsewhere (settings paths.state, paths.cache, logging.dir)";
+
+function storageFix(problem: StorageProblem, dir: string | undefined): string {
+  const at = dir ?? "the file system mcpx writes to";
+  switch (problem) {
+    case "no-space":
+      return `free space on the file system that holds ${at}${
+        dir ? ` (\`df -h ${dir}\` shows it)` : ""
+      }, ${ELSEWHERE}`;
+    case "quota":
+      return `free space within your quota on ${at} (\`quota -s\` shows it), ${ELSEWHERE}`;
+    case "read-only":
+      return `${at} is on a read-only file system: remount it writable, ${ELSEWHERE}`;
+    case "permission":
+      return `make ${at} writable by you${
+        dir ? ` (\`ls -ld ${dir}\` shows who owns it)` : ""
+      }, ${ELSEWHERE}`;
+  }
+}
+
+/**
+ * The file system would not store a file mcpx writes (a full disk, a used-up
+ * quota, a read-only file system, no permission). `path` is the file (or
+ * directory) that could not be written, `problem` why; the message names
+ * both and the fix. Exit code 1.
+ */
+export class StorageError extends McpxError {
+  /** The file or directory that could not be written. */
+  readonly path: string;
+  readonly problem: StorageProblem;
+  /**
+   * @param path The file (or directory) that could not be written.
+   * @param problem Why ({@link storageProblem}).
+   * @param options `doing`: what did not happen because of it, said after the
+   *   path (`the named session "a" was not made`); `cause`: the original error.
+   */
+  constructor(
+    path: string,
+    problem: StorageProblem,
+    options?: ErrorOptions & { doing?: string },
+  ) {
+    const dir = path.slice(0, Math.max(1, path.lastIndexOf("/"))) || path;
+    super(
+      "storage",
+      `${STORAGE_PHRASES[problem]}: cannot write ${path}${
+        options?.doing ? ` (${options.doing})` : ""
+      }; ${storageFix(problem, dir)}`,
+      options,
+    );
+    this.name = "StorageError";
+    this.path = path;
+    this.problem = problem;
+  }
+}
+
+/**
+ * The {@link StorageProblem} of a thrown value: a {@link StorageError}'s own
+ * `problem` (core/private_fs.ts has already mapped it), else read from its
+ * `code` (an errno name, {@link STORAGE_CODES}); undefined for anything else.
+ */
+export function storageProblem(error: unknown): StorageProblem | undefined {
+  if (error instanceof StorageError) return error.problem;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? STORAGE_CODES[code] : undefined;
+}
+
+/**
+ * A file system error of a write to `path` as a {@link StorageError} naming
+ * the path and the fix, or undefined when it is not one of the failures
+ * {@link STORAGE_CODES} lists (the caller rethrows it as it was).
+ *
+ * @param error What the write threw.
+ * @param path The file (or directory) being written.
+ * @example
+ * ```ts
+ * import { storageErrorOf } from "./errors.ts";
+ * const full = Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
+ * if (storageErrorOf(full, "/s/mcpx/x.json")?.problem !== "no-space") throw new Error();
+ * ```
+ */
+export function storageErrorOf(error: unknown, path: string): StorageError | undefined {
+  if (error instanceof StorageError) return error;
+  const problem = storageProblem(error);
+  return problem ? new StorageError(path, problem, { cause: error }) : undefined;
+}
+
+/**
  * Process exit codes, documented in one place (CONVENTIONS.md, rule 5;
  * docs/cli.md, "Exit codes"): 0 ok, 1 failure, 2 usage error, 75 waiting for
  * an answer (EX_TEMPFAIL). The daemon process (daemon/main.ts) uses the same
@@ -198,5 +309,15 @@ export function errorToJson(
       ...(bound ? { bound } : {}),
     };
   }
-  return { code: "internal", message: error instanceof Error ? error.message : String(error) };
+  const message = error instanceof Error ? error.message : String(error);
+  // A file system refusal that no caller mapped to its path ({@link storageErrorOf}):
+  // still a storage error, named as such, with the system's own message (which names the path).
+  const problem = storageProblem(error);
+  if (problem) {
+    return {
+      code: "storage",
+      message: `${STORAGE_PHRASES[problem]} (${message}); ${storageFix(problem, undefined)}`,
+    };
+  }
+  return { code: "internal", message };
 }

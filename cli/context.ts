@@ -530,6 +530,8 @@ export class CliContext {
       ...(STARTS_SERVERS.has(operation) ? { trustCheck: await this.trustChecked() } : {}),
       cwd: this.cwd,
       pid: Deno.ppid,
+      // What the daemon could not say on its own (records it could not write, damaged state).
+      notices: true,
       // The daemon refuses a call outside the caller's profiles (decision 0015).
       selection: selectionFromSettings((await this.settings()).values),
     };
@@ -539,6 +541,9 @@ export class CliContext {
       version: VERSION,
       daemonPid: () => this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint),
       onTrace: (t) => this.io.err(traceLine(t) + "\n"),
+      onNotices: (notices) => {
+        for (const notice of notices) this.io.err(`warning: ${notice.message}\n`);
+      },
     };
     const send = async (socket: string) => {
       try {

@@ -10,6 +10,7 @@
  * @module
  */
 
+import type { DroppedRecords } from "../logs/writer.ts";
 import { dirname } from "../config/posix_path.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { daemonFiles } from "../daemon/locate.ts";
@@ -31,6 +32,11 @@ export interface DaemonHealth {
   stopping?: boolean;
   /** True when it starts a server only once its project configuration is trusted (decision 0018). */
   trustCheck?: boolean;
+  /**
+   * Records the daemon could not write to its durable log (a full disk):
+   * how many, since when, why and where (logs/writer.ts `DroppedRecords`).
+   */
+  logDropped?: DroppedRecords & { dir: string };
 }
 
 /** Where to find or how to start the daemon. */

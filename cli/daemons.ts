@@ -7,15 +7,33 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable } from "./table.ts";
-import { type DaemonRecord, readDaemonRecords } from "../daemon/locate.ts";
+import { type DaemonRecord, listSockets, readDaemonRecords } from "../daemon/locate.ts";
 import { probeDaemon } from "./daemon_connect.ts";
 
-/** Live daemons, pruning stale records. */
+/**
+ * Live daemons: those of the records that answer, and those answering on a
+ * socket of the state directory without a record (one that could not write
+ * it, on a full disk), described by what they say of themselves.
+ */
 export async function liveDaemons(stateDir: string): Promise<DaemonRecord[]> {
   const records = readDaemonRecords(stateDir);
-  const live = await Promise.all(
-    records.map(async (r) => (await probeDaemon(r.socket)) ? r : undefined),
-  );
+  const known = new Set(records.map((r) => r.socket));
+  const unrecorded = listSockets(stateDir).filter((socket) => !known.has(socket));
+  const live = await Promise.all([
+    ...records.map(async (r) => (await probeDaemon(r.socket)) ? r : undefined),
+    ...unrecorded.map(async (socket): Promise<DaemonRecord | undefined> => {
+      const health = await probeDaemon(socket);
+      return health && {
+        fingerprint: health.fingerprint,
+        pid: health.pid,
+        socket,
+        configPath: health.configPath,
+        version: health.version,
+        mode: health.mode,
+        startedAt: health.startedAt,
+      };
+    }),
+  ]);
   return live.filter((r): r is DaemonRecord => r !== undefined);
 }
 

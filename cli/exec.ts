@@ -39,6 +39,7 @@ export async function run(
   ensurePrivateDir(dir, "the programs of `mcpx exec`", { from: ctx.paths().cacheDir });
   const text = await execModule(code);
   const path = join(dir, `exec-${(await sha256(text)).slice(0, 24)}.ts`);
+  // Atomic: a run of the same code at the same moment never imports half a file.
   await writePrivateFile(path, text);
   return await runScript(ctx, { path, name: "exec", args }, options);
 }

@@ -20,7 +20,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { NotFoundError, UsageError } from "../errors.ts";
-import { ingest, openIngested } from "../logs/ingest.ts";
+import { ingest, openIngested, rebuildWhenDamaged } from "../logs/ingest.ts";
 import { indexPath, openIndexReadOnly } from "../logs/index_db.ts";
 import { runSqlBounded } from "../logs/sql_bounded.ts";
 import { isBlankSql } from "../logs/sql_guard.ts";
@@ -37,6 +37,15 @@ const DEFAULT_LIMIT = 100;
 const FOLLOW_MS = 200;
 
 export async function run(
+  ctx: CliContext,
+  positionals: string[],
+  options: Record<string, unknown>,
+): Promise<number> {
+  // A query that finds index.db damaged: rebuilt from the log files, asked again.
+  return await rebuildWhenDamaged(await ctx.logsDir(), () => runLog(ctx, positionals, options));
+}
+
+async function runLog(
   ctx: CliContext,
   positionals: string[],
   options: Record<string, unknown>,

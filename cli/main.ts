@@ -15,6 +15,7 @@ import {
   McpxError,
   NotFoundError,
   ServerError,
+  storageProblem,
   UsageError,
 } from "../errors.ts";
 import { settingFlags } from "../config/setting_schema.ts";
@@ -326,6 +327,12 @@ function report(
       ? tailExcerpt(error.stderrTail)
       : "";
     if (tail && !error.message.includes("stderr")) say(`stderr tail:\n${tail}\n`);
+    return exitCodeOf(error);
+  }
+  // A file system refusal (full disk, quota, read-only, permission) is the machine's state,
+  // not a bug: errors.ts names it and the fix, from the error's errno code.
+  if (storageProblem(error)) {
+    io.err(`error: ${errorToJson(error).message}\n`);
     return exitCodeOf(error);
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -81,10 +81,11 @@ async function list(ctx: CliContext): Promise<number> {
   if (await probeDaemon(await ctx.existingDaemonSocket())) {
     rows = await ctx.request<SessionRow[]>("sessionList");
   } else {
-    const { readSessions, sessionsPath } = await import("../daemon/sessions.ts");
+    const { readSessionsFile, sessionsPath } = await import("../daemon/sessions.ts");
     const config = await ctx.config();
-    rows = readSessions(sessionsPath(ctx.paths().stateDir, config.fingerprint))
-      .map((s) => ({ ...s, live: [] }));
+    const read = readSessionsFile(sessionsPath(ctx.paths().stateDir, config.fingerprint));
+    for (const problem of read?.problems ?? []) ctx.io.err(`warning: ${problem}\n`);
+    rows = (read?.sessions ?? []).map((s) => ({ ...s, live: [] }));
   }
   if (await ctx.json()) {
     ctx.io.out(JSON.stringify({ sessions: rows }, null, 2) + "\n");

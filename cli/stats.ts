@@ -13,7 +13,7 @@
 import type { CliContext } from "./context.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
 import { UsageError } from "../errors.ts";
-import { openIngested } from "../logs/ingest.ts";
+import { openIngested, rebuildWhenDamaged } from "../logs/ingest.ts";
 import { parseSince } from "../logs/since.ts";
 import { localTime } from "../logs/render.ts";
 import {
@@ -30,6 +30,15 @@ import {
 import { nearest } from "../discovery/nearest.ts";
 
 export async function run(
+  ctx: CliContext,
+  positionals: string[],
+  options: Record<string, unknown>,
+): Promise<number> {
+  // A query that finds index.db damaged: rebuilt from the log files, asked again.
+  return await rebuildWhenDamaged(await ctx.logsDir(), () => runStats(ctx, positionals, options));
+}
+
+async function runStats(
   ctx: CliContext,
   positionals: string[],
   options: Record<string, unknown>,

@@ -17,15 +17,20 @@ import { humanMs, renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { markSharedPools, type StatusRow, statusRow } from "../daemon/status_row.ts";
 import { tailExcerpt } from "../daemon/tail_buffer.ts";
+import type { DaemonHealth } from "./daemon_connect.ts";
+import { droppedSentence } from "../logs/writer.ts";
 import { configRedactor } from "../config/secrets.ts";
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
   let rows: StatusRow[] | undefined;
+  let logDropped: DaemonHealth["logDropped"];
   try {
-    rows = await requestDaemon<StatusRow[]>(await ctx.existingDaemonSocket(), "status", {}, {
+    const socket = await ctx.existingDaemonSocket();
+    rows = await requestDaemon<StatusRow[]>(socket, "status", {}, { timeoutMs: 5000 });
+    ({ logDropped } = await requestDaemon<DaemonHealth>(socket, "health", {}, {
       timeoutMs: 5000,
-    });
+    }));
   } catch { /* no daemon */ }
   const daemon = rows !== undefined;
   const cache = await ctx.schemaCache();
@@ -38,8 +43,11 @@ export async function run(ctx: CliContext): Promise<number> {
   markSharedPools(rows);
   if (await ctx.json()) {
     ctx.io.out(
-      JSON.stringify({ daemon, config: config.path, servers: rows }, null, 2) +
-        "\n",
+      JSON.stringify(
+        { daemon, config: config.path, servers: rows, ...(logDropped ? { logDropped } : {}) },
+        null,
+        2,
+      ) + "\n",
     );
     return 0;
   }
@@ -121,5 +129,6 @@ export async function run(ctx: CliContext): Promise<number> {
       ctx.io.out(`  stderr tail:\n    ${excerpt.replaceAll("\n", "\n    ")}\n`);
     }
   }
+  if (logDropped) ctx.io.out(`\nlog: ${droppedSentence(logDropped)}\n`);
   return 0;
 }

@@ -12,6 +12,7 @@
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { join } from "../config/posix_path.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
+import { storageErrorOf } from "../errors.ts";
 
 /** What {@link ensureClient} did. */
 export interface EnsuredClient {
@@ -46,7 +47,8 @@ export const CHECKED_IN = " (mcpx client -o)";
  *   0600 in a 0700 directory).
  * @param options `fileName` (default `mcpx-client.ts`); `owner`: `client` marks
  *   the file as written by `mcpx client -o`, which a later `run` does not replace.
- * @throws {Deno.errors.PermissionDenied} and other filesystem errors when `dir` is not writable.
+ * @throws {StorageError} naming the file and the fix when `dir` or the cache
+ *   cannot be written (full, read-only, no permission); other file system errors as they came.
  * @throws {UnsafeDirectoryError} when `<cache>/clients/` (or the cache) is not
  *   the user's alone (core/private_fs.ts).
  */
@@ -166,10 +168,23 @@ export async function sha256(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * Writes a file beside a script (the user's folder, so the user's umask, not
+ * mcpx's private mode): a temporary file, then rename, the temporary file
+ * removed when either fails.
+ *
+ * @throws {StorageError} naming `path` when the file system refuses (full,
+ *   read-only, no permission); other file system errors as they came.
+ */
 async function atomicWrite(path: string, text: string): Promise<void> {
   const tmp = `${path}.${Deno.pid}.tmp`;
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
+  try {
+    await Deno.writeTextFile(tmp, text);
+    await Deno.rename(tmp, path);
+  } catch (error) {
+    await Deno.remove(tmp).catch(() => {});
+    throw storageErrorOf(error, path) ?? error;
+  }
 }
 
 /**
@@ -181,7 +196,8 @@ async function atomicWrite(path: string, text: string): Promise<void> {
  * @param options.private True for a file in mcpx's cache: written 0600 with
  *   core/private_fs.ts `writePrivateFile` (fsync included); else as the umask says.
  * @returns True when the file was written.
- * @throws {Deno.errors.PermissionDenied} When the directory is not writable.
+ * @throws {StorageError} naming `path` when the file system refuses (full,
+ *   read-only, no permission); other file system errors as they came.
  */
 export async function writeIfChanged(
   path: string,

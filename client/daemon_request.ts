@@ -26,6 +26,7 @@ import {
   UnsafeSocketDirectory,
   type WireAnswer,
   type WireErrorBody,
+  type WireNotice,
   type WireTrace,
 } from "./wire.ts";
 import { UnsafeDirectoryError } from "../core/private_fs.ts";
@@ -46,6 +47,8 @@ export interface RequestOptions {
   daemonPid?: number | (() => number | undefined);
   /** Called with the instance that served a traced call (`trace: true` in `params`). */
   onTrace?: (trace: WireTrace) => void;
+  /** Called with what the daemon tells a caller that sent `notices: true` in `params`. */
+  onNotices?: (notices: WireNotice[]) => void;
 }
 
 /**
@@ -116,6 +119,7 @@ export async function requestDaemon<T = unknown>(
     );
   }
   if (body.trace) options.onTrace?.(body.trace);
+  if (body.notices?.length) options.onNotices?.(body.notices);
   if (body.ok) return body.result as T;
   throw fromWire(
     body.error ?? { code: "internal", message: "the daemon failed without a message" },

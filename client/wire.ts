@@ -74,12 +74,23 @@ export interface WireErrorBody {
   setting?: string;
 }
 
+/**
+ * Something the daemon tells the person at the shell (daemon/notices.ts):
+ * sent only to a caller that asked with `notices: true` in its body.
+ */
+export interface WireNotice {
+  /** `log-records-dropped` or `state-damaged`. */
+  code: string;
+  message: string;
+}
+
 /** The JSON body of every answer. */
 export interface WireAnswer {
   ok: boolean;
   result?: unknown;
   error?: WireErrorBody;
   trace?: WireTrace;
+  notices?: WireNotice[];
 }
 
 /**

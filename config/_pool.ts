@@ -10,7 +10,7 @@
  * @module
  */
 
-import { DURATION_FORMS, durationLimit, parseDuration } from "./duration.ts";
+import { DURATION_FORMS, DurationError, parseDuration } from "./duration.ts";
 import {
   type PoolSettings,
   type Scope,
@@ -127,12 +127,14 @@ export function readPoolKeys(
     if (!has(key)) continue;
     try {
       out[field] = parseDuration(block[key]);
-    } catch {
+    } catch (error) {
+      // The format's problem or the limit's, never both (config/duration.ts).
+      const refused = error instanceof DurationError ? error : undefined;
       problems.add(
         [...path, key],
-        `must be a duration of at most ${durationLimit()}, got ${
-          describeValue(block[key])
-        }; write ${DURATION_FORMS}`,
+        `must be ${refused?.requirement ?? DURATION_FORMS}, got ${describeValue(block[key])}; ${
+          refused?.fix ?? `write ${DURATION_FORMS}`
+        }`,
       );
     }
   }

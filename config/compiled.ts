@@ -115,10 +115,11 @@ export async function writeCompiled(
   const entry: CompiledEntry = { version: 4, mcpxVersion: VERSION, parsed };
   try {
     ensurePrivateDir(cacheDir, "mcpx's cache");
+    // Atomic and private, the temporary file removed on failure (core/private_fs.ts).
     writePrivateFileSync(path, JSON.stringify(entry));
   } catch (error) {
     if (error instanceof UnsafeDirectoryError) throw error;
-    // Not writable: parse again next time.
+    // Not writable (a full disk): parse again next time.
   }
   removeOldEntries(cacheDir, path);
 }

@@ -22,6 +22,7 @@
 import { basename, dirname, join, resolve } from "./posix_path.ts";
 import { ConfigError } from "../errors.ts";
 import { mcpxPaths } from "./paths.ts";
+import { notAConfigFile } from "./config_file.ts";
 
 /** The file names looked for in each directory of the upward search, in order. */
 export const PROJECT_CONFIG_NAMES: readonly string[] = [
@@ -158,7 +159,9 @@ export function describeSearch(searched: readonly string[]): string {
  * @param options Start directory and environment.
  * @returns `{ path, searched }`; `path` is null when no file exists anywhere.
  * @throws {ConfigError} When `MCPX_CONFIG` names a file that does not exist (the message names
- *   the variable and the path), or a candidate cannot be inspected (e.g. permission denied).
+ *   the variable and the path), a candidate cannot be inspected (e.g. permission denied), or
+ *   something that cannot be a configuration file is where one is looked for (a directory, a
+ *   symbolic link to nothing, a pipe, a device: config/config_file.ts).
  * @example
  * ```ts
  * import { findConfig } from "./discover.ts";
@@ -170,7 +173,7 @@ export function findConfig(options: FindConfigOptions): FoundConfig {
   const searched: string[] = [];
   for (const candidate of configCandidates(options)) {
     searched.push(candidate);
-    if (isFile(candidate)) return { path: candidate, searched };
+    if (isFile(candidate, Boolean(options.env.MCPX_CONFIG))) return { path: candidate, searched };
   }
   if (options.env.MCPX_CONFIG) {
     throw new ConfigError(
@@ -199,7 +202,7 @@ export function findConfig(options: FindConfigOptions): FoundConfig {
  */
 export function findConfigLayers(options: FindConfigOptions): string[] {
   if (options.env.MCPX_CONFIG) return [findConfig(options).path!];
-  return configCandidates(options).filter(isFile).reverse();
+  return configCandidates(options).filter((path) => isFile(path)).reverse();
 }
 
 /**
@@ -268,13 +271,20 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function isFile(path: string): boolean {
+/**
+ * True when a configuration file is at `path`, false when nothing is there.
+ * Something there that cannot be one (a directory, a link to nothing, a
+ * pipe, a device) is an error naming it, never passed over as if absent:
+ * otherwise a `.mcp.json` directory would read as "no configuration found"
+ * (config/config_file.ts).
+ *
+ * @throws {ConfigError} naming the path, what is there, and the fix.
+ */
+function isFile(path: string, named = false): boolean {
+  let problem: string | undefined;
   try {
-    return Deno.statSync(path).isFile;
+    problem = notAConfigFile(path, named);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return false;
-    }
     throw new ConfigError(
       path,
       "",
@@ -282,5 +292,16 @@ function isFile(path: string): boolean {
         `MCPX_CONFIG to the file you mean`,
       { cause: error },
     );
+  }
+  if (problem) throw new ConfigError(path, "", problem);
+  return exists(path);
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }

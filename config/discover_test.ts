@@ -107,12 +107,34 @@ Deno.test("findConfig() behaviour", async (t) => {
       if (found.path) assert.equal(found.searched.at(-1), found.path);
     });
   }
-  await t.step("ignores a directory named like a config file", async () => {
-    await using tmp = await tree();
-    await Deno.mkdir(join(tmp.deep, ".mcp.json"));
-    const parent = await tmp.write("proj/sub/.mcp.json");
-    assert.equal(findConfig({ cwd: tmp.deep, env: tmp.env }).path, parent);
-  });
+  // Passing over it would read as "no configuration found", or pick a farther file.
+  const notFiles: [string, (path: string) => void, RegExp][] = [
+    ["a directory", (p) => Deno.mkdirSync(p), /is a directory.*rename or remove the directory/],
+    [
+      "a symbolic link to nothing",
+      (p) => Deno.symlinkSync(`${p}.gone`, p),
+      /is a symbolic link to .*\.gone, which does not exist; fix the link or remove it/,
+    ],
+    [
+      "a named pipe",
+      (p) => new Deno.Command("mkfifo", { args: [p] }).outputSync(),
+      /is a named pipe \(FIFO\), not a configuration file/,
+    ],
+  ];
+  for (const [what, make, message] of notFiles) {
+    await t.step(`reports ${what} named like a config file, naming it`, async () => {
+      await using tmp = await tree();
+      const path = join(tmp.deep, ".mcp.json");
+      make(path);
+      await tmp.write("proj/sub/.mcp.json");
+      for (const find of [findConfig, findConfigLayers]) {
+        assert.throws(
+          () => find({ cwd: tmp.deep, env: tmp.env }),
+          (e: unknown) => e instanceof ConfigError && e.file === path && message.test(e.message),
+        );
+      }
+    });
+  }
   await t.step("lets MCPX_CONFIG override a nearer file", async () => {
     await using tmp = await tree();
     await tmp.write("proj/sub/deep/.mcpx.json");

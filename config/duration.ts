@@ -28,6 +28,85 @@ export function durationLimit(maxMs: number = MAX_DURATION_MS): string {
   return `${formatDuration(maxMs)} (${maxMs} ms)`;
 }
 
+/** Why {@link parseDuration} refused a value. */
+export type DurationProblem = "format" | "negative" | "too-long";
+
+/**
+ * A value {@link parseDuration} refused, saying why as data: `problem`, what
+ * the value must be (`requirement`, for "must be …" sentences) and how to
+ * write it instead (`fix`), so a message about the format never talks about
+ * the limit and the other way round.
+ */
+export class DurationError extends RangeError {
+  readonly problem: DurationProblem;
+  /** e.g. `a number of milliseconds or a string like "500ms", …` or `a duration of at most 24d (…)`. */
+  readonly requirement: string;
+  /** e.g. `write "5m"`. */
+  readonly fix: string;
+  constructor(
+    message: string,
+    facts: { problem: DurationProblem; requirement: string; fix: string },
+  ) {
+    super(message);
+    this.name = "DurationError";
+    this.problem = facts.problem;
+    this.requirement = facts.requirement;
+    this.fix = facts.fix;
+  }
+}
+
+/** Unit words people write, by the unit mcpx reads. */
+const UNIT_WORDS: [RegExp, keyof typeof UNIT_MS][] = [
+  [/^(msecs?|millis(econds?)?|milliseconds?)$/i, "ms"],
+  [/^(secs?|seconds?)$/i, "s"],
+  [/^(mins?|minutes?)$/i, "m"],
+  [/^(hrs?|hours?)$/i, "h"],
+  [/^(days?)$/i, "d"],
+];
+
+/** The way to write a value such as `"5 mins"` (`"5m"`), or undefined. */
+function spelledOut(text: string): string | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*$/.exec(text);
+  if (!m) return undefined;
+  const unit = UNIT_WORDS.find(([words]) => words.test(m[2]))?.[1];
+  return unit ? `${m[1]}${unit}` : undefined;
+}
+
+function formatError(value: unknown): DurationError {
+  const text = typeof value === "string" ? value : undefined;
+  if (
+    (typeof value === "number" && value < 0) ||
+    (text !== undefined && /^\s*-\s*\d/.test(text))
+  ) {
+    const positive = text === undefined
+      ? String(-(value as number))
+      : JSON.stringify(text.replace(/^\s*-\s*/, ""));
+    return new DurationError(
+      `invalid duration ${
+        describeValue(value)
+      }: a duration cannot be negative; use ${DURATION_FORMS}`,
+      {
+        problem: "negative",
+        requirement: `a duration (${DURATION_FORMS}), never negative`,
+        fix: `write it without the minus sign, e.g. ${positive}`,
+      },
+    );
+  }
+  const respelled = text === undefined ? undefined : spelledOut(text);
+  return new DurationError(
+    `invalid duration ${describeValue(value)}; use ${DURATION_FORMS}${
+      respelled ? ` (here ${JSON.stringify(respelled)})` : ""
+    }`,
+    {
+      problem: "format",
+      requirement: `a duration (${DURATION_FORMS})`,
+      fix: respelled
+        ? `write ${JSON.stringify(respelled)}: the unit's short name right after the number`
+        : `write e.g. "30s" or "5m"`,
+    },
+  );
+}
+
 /**
  * Parses a duration into milliseconds.
  *
@@ -36,8 +115,10 @@ export function durationLimit(maxMs: number = MAX_DURATION_MS): string {
  * @param options `maxMs`: the longest accepted, in ms (default {@link MAX_DURATION_MS},
  *   the timer limit; `Infinity` for a duration no timer waits on, such as a retention).
  * @returns Whole milliseconds (rounded), ≥ 0 and ≤ `maxMs`.
- * @throws {RangeError} When `value` is not one of the accepted forms (the message names the
- *   value and lists the forms), or is longer than `maxMs` (naming the value and the limit).
+ * @throws {DurationError} (a `RangeError`) When `value` is not one of the accepted forms or is
+ *   negative (`problem` `format` or `negative`: the message names the value and lists the
+ *   forms, and a spelled-out unit such as `"5 mins"` gets its short form), or is longer than
+ *   `maxMs` (`too-long`: naming the value and the limit).
  * @example
  * ```ts
  * import { parseDuration } from "./duration.ts";
@@ -53,14 +134,17 @@ export function parseDuration(value: unknown, options: { maxMs?: number } = {}):
     const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(value);
     if (m) ms = Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? "ms") as keyof typeof UNIT_MS]);
   }
-  if (ms === undefined) {
-    throw new RangeError(`invalid duration ${describeValue(value)}; use ${DURATION_FORMS}`);
-  }
+  if (ms === undefined) throw formatError(value);
   const maxMs = options.maxMs ?? MAX_DURATION_MS;
   if (ms > maxMs) {
-    throw new RangeError(
+    throw new DurationError(
       `duration ${describeValue(value)} is longer than the limit of ${durationLimit(maxMs)}; ` +
         `use at most ${formatDuration(maxMs)}`,
+      {
+        problem: "too-long",
+        requirement: `a duration of at most ${durationLimit(maxMs)}`,
+        fix: `write at most ${JSON.stringify(formatDuration(maxMs))}`,
+      },
     );
   }
   return ms;

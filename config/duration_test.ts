@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatDuration, parseDuration } from "./duration.ts";
+import { DurationError, type DurationProblem, formatDuration, parseDuration } from "./duration.ts";
 
 Deno.test("parseDuration() behaviour", async (t) => {
   const good: [unknown, number][] = [
@@ -70,4 +70,30 @@ Deno.test("formatDuration() behaviour", async (t) => {
     assert.throws(() => formatDuration(-1), RangeError);
     assert.throws(() => formatDuration(1.5), RangeError);
   });
+});
+
+Deno.test("parseDuration() says what is wrong with the format, never the limit", async (t) => {
+  const cases: [unknown, DurationProblem, RegExp][] = [
+    ["5 mins", "format", /write "5m"/],
+    ["10 seconds", "format", /write "10s"/],
+    ["2 hours", "format", /write "2h"/],
+    ["5x", "format", /write e\.g\. "30s"/],
+    ["-5s", "negative", /without the minus sign, e\.g\. "5s"/],
+    [-250, "negative", /without the minus sign, e\.g\. 250/],
+    ["30d", "too-long", /at most "24d"/],
+  ];
+  for (const [input, problem, fix] of cases) {
+    await t.step(JSON.stringify(input), () => {
+      assert.throws(() => parseDuration(input), (e: unknown) => {
+        assert.ok(e instanceof DurationError);
+        assert.equal(e.problem, problem);
+        assert.match(e.fix, fix);
+        if (problem !== "too-long") {
+          assert.doesNotMatch(e.message, /24d|at most|limit/);
+          assert.doesNotMatch(e.requirement, /24d|at most/);
+        }
+        return true;
+      });
+    });
+  }
 });

@@ -14,6 +14,7 @@
 // WebCrypto rather than node:crypto: loading node:crypto costs every CLI run
 // ~25 ms of start-up (measured), more than the whole warm `mcpx ls` budget.
 
+import { readConfigBytes } from "./config_file.ts";
 import { referencedVariables } from "./compiled.ts";
 
 /** The fingerprint used when no configuration file exists: SHA-256 of `"no config"`, 16 hex. */
@@ -121,8 +122,9 @@ export async function fingerprintFile(
   options: { env: Record<string, string | undefined>; signal?: AbortSignal },
 ): Promise<FingerprintedFile> {
   options.signal?.throwIfAborted();
+  // Only a regular file, and a bounded read: never a device or a pipe read forever.
+  const bytes = await readConfigBytes(path, options.signal);
   const realPath = await Deno.realPath(path);
-  const bytes = await Deno.readFile(realPath, { signal: options.signal });
   return {
     realPath,
     bytes,

@@ -21,6 +21,7 @@ import type { LoadedConfig } from "./types.ts";
 import { describeValue } from "./_describe.ts";
 import { readCompiled, writeCompiled } from "./compiled.ts";
 import type { ParsedConfig } from "./parse.ts";
+import { checkNesting } from "./_depth.ts";
 
 export type { ParsedConfig } from "./parse.ts";
 
@@ -150,6 +151,7 @@ export async function readConfigLayers(
       layers.push({ file, document: {} });
       continue;
     }
+    checkNesting(text, file);
     const { parseJsonc } = await import("./_jsonc.ts");
     const { value } = parseJsonc(text, file);
     if (value === undefined) {
@@ -179,6 +181,8 @@ async function readFile(
     return await fingerprintFile(path, { env, signal });
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") throw error;
+    // Not a regular file, or too large (config/config_file.ts): said already.
+    if (error instanceof ConfigError) throw error;
     if (error instanceof Deno.errors.NotFound) {
       throw new ConfigError(
         path,

@@ -6,6 +6,7 @@ import { loadConfig, readConfigLayers } from "./load.ts";
 import { parseConfig } from "./parse.ts";
 import { resolveSettings } from "./resolve_settings.ts";
 import { DEFAULT_POOL } from "./types.ts";
+import { MAX_CONFIG_BYTES } from "./config_file.ts";
 
 const FILE = "/x/.mcp.json";
 
@@ -642,6 +643,33 @@ Deno.test("loadConfig() says a directory named as the config is a directory", as
       () => loadConfig({ cwd: dir, env: { HOME: dir }, path: dir }),
       /is a directory, not a configuration file; name a file such as .*\/\.mcp\.json/,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadConfig() and readConfigLayers() read only regular files, at most MAX_CONFIG_BYTES", async (t) => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fifo = join(dir, "fifo.json");
+    new Deno.Command("mkfifo", { args: [fifo] }).outputSync();
+    const big = join(dir, "big.json");
+    Deno.writeFileSync(big, new Uint8Array(MAX_CONFIG_BYTES + 1).fill(0x20));
+    const cases: [string, string, RegExp][] = [
+      ["a character device", "/dev/zero", /is a character device, not a configuration file/],
+      ["a named pipe", fifo, /is a named pipe \(FIFO\), not a configuration file/],
+      ["a file over the cap", big, new RegExp(`more than ${MAX_CONFIG_BYTES} bytes`)],
+    ];
+    for (const [what, path, message] of cases) {
+      await t.step(what, async () => {
+        for (const load of [loadConfig, readConfigLayers]) {
+          await assert.rejects(
+            () => load({ cwd: dir, env: { HOME: dir }, path }),
+            (e: unknown) => e instanceof ConfigError && e.file === path && message.test(e.message),
+          );
+        }
+      });
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

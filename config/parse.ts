@@ -14,6 +14,7 @@ import { SETTING_SECTIONS } from "./settings.ts";
 import type { PoolSettings, ServerSpec } from "./types.ts";
 import { describeValue } from "./_describe.ts";
 import { parseJsonc } from "./_jsonc.ts";
+import { checkNesting } from "./_depth.ts";
 import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
 import { formatPath, Problems } from "./_problems.ts";
 import { MCPX_KEYS, MODE_REPLACED, parseServer } from "./_server.ts";
@@ -40,9 +41,9 @@ export interface ParsedConfig {
  * @param file The file's path for messages and for resolving a relative `cwd`, or null.
  * @param env Variables for `${VAR}` expansion.
  * @returns `{ servers, document, warnings }`.
- * @throws {ConfigError} When the text is empty, is not valid JSONC (naming
- *   `file:line:column` and the parser's error name), or fails validation; all validation
- *   problems are listed together, one per line.
+ * @throws {ConfigError} When the text is empty, nests deeper than config/_depth.ts
+ *   `MAX_CONFIG_DEPTH`, is not valid JSONC (naming `file:line:column` and the parser's error
+ *   name), or fails validation; all validation problems are listed together, one per line.
  * @example
  * ```ts
  * import { parseConfig } from "./parse.ts";
@@ -61,6 +62,7 @@ export function parseConfig(
 ): ParsedConfig {
   const emptyFix = `write at least { "mcpServers": {} }`;
   if (text.trim() === "") throw new ConfigError(file, "", `the file is empty, got ""; ${emptyFix}`);
+  checkNesting(text, file);
   const { value, duplicates } = parseJsonc(text, file);
   if (value === undefined) {
     throw new ConfigError(file, "", `the file holds only comments, got no value; ${emptyFix}`);

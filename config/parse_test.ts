@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { parseConfig } from "./parse.ts";
 import { compileToolFilter } from "./tool_filter.ts";
 import { ConfigError } from "../errors.ts";
+import { MAX_CONFIG_DEPTH } from "./_depth.ts";
 
 const FILE = "/p/.mcp.json";
 
@@ -109,4 +110,24 @@ Deno.test("parseConfig() an unset ${VAR} makes only its server unavailable, nami
 Deno.test("parseConfig() a malformed ${ is still a problem of the whole file", () => {
   const text = `{ "mcpServers": { "a": { "command": "x", "args": ["\${"] } } }`;
   assert.throws(() => parseConfig(text, FILE, {}), /has a \$\{ without a closing \}/);
+});
+
+Deno.test("parseConfig() refuses a document nested 20,000 levels deep, naming where", () => {
+  const deep = `{ "mcpServers": {},\n  "x": ${"[".repeat(20_000)}${"]".repeat(20_000)} }`;
+  assert.throws(
+    () => parseConfig(deep, "/p/.mcp.json", {}),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      e.message.includes(`more than ${MAX_CONFIG_DEPTH} levels deep at /p/.mcp.json:2:`),
+  );
+});
+
+Deno.test("parseConfig() counts no brackets inside strings and comments", () => {
+  const brackets = "[".repeat(MAX_CONFIG_DEPTH + 1);
+  const text = `{ "mcpServers": { "a": { "command": "x", "args": ["${brackets}"] } },
+    // ${brackets}
+    /* ${brackets}
+       ${brackets} */
+    "pool": {} }`;
+  assert.deepEqual(parseConfig(text, null, {}).servers[0].args, [brackets]);
 });

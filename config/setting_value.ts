@@ -10,7 +10,13 @@
  */
 
 import { isAbsolute, join, resolve } from "./posix_path.ts";
-import { DURATION_FORMS, durationLimit, MAX_DURATION_MS, parseDuration } from "./duration.ts";
+import {
+  DURATION_FORMS,
+  DurationError,
+  durationLimit,
+  MAX_DURATION_MS,
+  parseDuration,
+} from "./duration.ts";
 
 /** The value kinds a setting may hold. */
 export type SettingType = "int" | "string" | "bool" | "duration" | "enum" | "path" | "paths";
@@ -136,7 +142,9 @@ export function parseSettingValue(
     case "duration":
       try {
         return parseDuration(raw, { maxMs: decl.maxMs });
-      } catch {
+      } catch (error) {
+        // The format's problem or the limit's, never both (config/duration.ts).
+        if (error instanceof DurationError) throw new RangeError(`must be ${error.requirement}`);
         return fail();
       }
     case "enum":

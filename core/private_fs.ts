@@ -18,7 +18,7 @@
  * @module
  */
 
-import { McpxError } from "../errors.ts";
+import { McpxError, storageErrorOf } from "../errors.ts";
 import { judgePrivateDir, type PathFacts, privateDirMessage } from "./private_dir_rule.ts";
 
 /** A directory another user owns or can write into: mcpx will not use it. */
@@ -82,7 +82,9 @@ export function checkPrivateDir(path: string, what: string): boolean {
  *
  * @param what What mcpx keeps there, for the message.
  * @throws {UnsafeDirectoryError} as {@link checkPrivateDir}; a
- *   {@link Deno.errors} error when it cannot be created.
+ *   {@link StorageError} naming the directory and the fix when the file system
+ *   refuses to create it (no space, quota, read-only, permission: errors.ts
+ *   `STORAGE_CODES`); any other {@link Deno.errors} error as it came.
  */
 export function ensurePrivateDir(
   path: string,
@@ -102,7 +104,7 @@ export function ensurePrivateDir(
     try {
       Deno.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw storageErrorOf(error, dir) ?? error;
     }
     // mkdir's mode is narrowed by the umask, never widened; the check settles it either way.
     checkPrivateDir(dir, what);
@@ -119,7 +121,9 @@ function parentOf(path: string): string {
  * old file or the new one, never a part; on failure (a full disk, say) the
  * temporary file is removed and `path` keeps what it had.
  *
- * @throws the file system's error ({@link Deno.errors}), after cleaning up.
+ * @throws {StorageError} naming `path` and the fix when the file system refuses
+ *   (no space, quota, read-only, permission: errors.ts `STORAGE_CODES`); any other
+ *   file system error ({@link Deno.errors}) as it came, after cleaning up either way.
  */
 export function writePrivateFileSync(path: string, data: string | Uint8Array): void {
   const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
@@ -134,7 +138,7 @@ export function writePrivateFileSync(path: string, data: string | Uint8Array): v
     try {
       Deno.removeSync(tmp);
     } catch { /* never created */ }
-    throw error;
+    throw storageErrorOf(error, path) ?? error;
   }
   try {
     Deno.renameSync(tmp, path);
@@ -142,7 +146,7 @@ export function writePrivateFileSync(path: string, data: string | Uint8Array): v
     try {
       Deno.removeSync(tmp);
     } catch { /* already gone */ }
-    throw error;
+    throw storageErrorOf(error, path) ?? error;
   }
 }
 
@@ -161,6 +165,6 @@ export async function writePrivateFile(path: string, data: string | Uint8Array):
     try {
       await Deno.remove(tmp);
     } catch { /* never created, or renamed */ }
-    throw error;
+    throw storageErrorOf(error, path) ?? error;
   }
 }

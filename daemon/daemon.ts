@@ -116,6 +116,8 @@ export class Daemon {
   #cache: SchemaCacheFile;
   #cachePath: string;
   #cacheWrite: Promise<void> = Promise.resolve();
+  /** The last schema cache write's failure, until a write succeeds (a full disk). */
+  #cacheWriteError: unknown;
   #listing = new Map<string, Promise<CachedServer>>();
   /** What each profile selection shows of the cache (emptied whenever the cache changes). */
   #views = new Map<string, NamespaceView>();
@@ -476,8 +478,12 @@ export class Daemon {
       if (why) out[spec.name] = { error: why.message };
     }
     const todo = specs.filter((s) => !refused(s) && (!missingOnly || this.#needsListing(s)));
+    // Asked for entries this daemon holds: the file lost them (damaged, deleted), so write it again.
+    if (todo.length < specs.filter((s) => !refused(s)).length) this.#persist();
     const results = await Promise.all(todo.map((spec) => this.#list(spec)));
     await this.#cacheWrite;
+    // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.
+    if (todo.length && this.#cacheWriteError) throw this.#cacheWriteError;
     todo.forEach((spec, i) => {
       const entry = results[i];
       const failure = lastFailure(entry);
@@ -603,9 +609,10 @@ export class Daemon {
    * Makes a named session (`mcpx session new`).
    * @param name Default: a fresh 8-character name.
    * @param ttlMs End it after this long without a call; absent: never.
-   * @throws {UsageError} for a malformed name; {McpxError} `session-exists` for a taken one.
+   * @throws {UsageError} for a malformed name; {McpxError} `session-exists` for a taken one;
+   *   {StorageError} when its record cannot be written (daemon/sessions.ts `create`).
    */
-  sessionNew(name: string | undefined, ttlMs?: number): SessionRow {
+  async sessionNew(name: string | undefined, ttlMs?: number): Promise<SessionRow> {
     const chosen = name ?? freshSessionName();
     if (!SESSION_NAME.test(chosen)) throw new UsageError(sessionNameProblem(chosen));
     if (this.sessions.get(chosen)) {
@@ -614,7 +621,7 @@ export class Daemon {
         `session "${chosen}" already exists; rejoin it with --session ${chosen}, or end it first with \`mcpx session end ${chosen}\``,
       );
     }
-    const session = this.sessions.create(chosen, ttlMs);
+    const session = await this.sessions.create(chosen, ttlMs);
     log("info", "session.new", "named session {session} made", {
       session: session.name,
       ...(ttlMs ? { ttlMs } : {}),
@@ -819,11 +826,12 @@ export class Daemon {
     const snapshot = structuredClone(this.#cache);
     this.#cacheWrite = this.#cacheWrite
       .then(() => writeSchemaCache(this.#cachePath, snapshot, this.redactor))
-      .catch((error) =>
+      .then(() => this.#cacheWriteError = undefined, (error) => {
+        this.#cacheWriteError = error;
         log("error", "daemon.error", "writing the schema cache failed: {error}", {
           error: describe(error),
-        })
-      );
+        });
+      });
   }
 
   /** The namespaces `selection` shows of the schema cache, built once per cache change. */

@@ -2,8 +2,9 @@
  * The daemon's HTTP/1.1 JSON API on a unix socket (mode 0600):
  * `POST /v1/<operation>` with a JSON body, answered
  * `{ "ok": true, "result": … }` or `{ "ok": false, "error": { code, message, … } }`,
- * either with `"trace": {…}` when a traced call leased an instance
- * (client/wire.ts has the client side).
+ * either with `"trace": {…}` when a traced call leased an instance, and with
+ * `"notices": […]` when the caller sent `notices: true` and the daemon has
+ * something to tell it (daemon/notices.ts; client/wire.ts has the client side).
  *
  * Three refusals run nothing, so the caller may send the request again to
  * another daemon: `version-mismatch` (the caller is another mcpx version),
@@ -20,6 +21,7 @@ import { type Operation, OPERATIONS, type Reply } from "./operations.ts";
 import { Redactor } from "../core/redact.ts";
 import { VERSION_HEADER } from "../client/wire.ts";
 import { withCallerIds } from "./log.ts";
+import { takeNotices } from "./notices.ts";
 import { SOCKET_DIR_WHAT } from "./locate.ts";
 import { ensurePrivateDir } from "../core/private_fs.ts";
 import {
@@ -54,6 +56,7 @@ export function toWireError(error: unknown, redactor = new Redactor()): WireErro
  * by their references in everything but a server's own successful answer
  * (an operation declared `serverData` whose result does not report
  * `isError`): that is the caller's data and passes unchanged (decision 0017).
+ * `reply` (a trace, the notices asked for) is redacted as the rest.
  */
 export function okBody(
   operation: Operation,
@@ -151,9 +154,16 @@ export async function serveDaemon(
     daemon.inFlight++;
     daemon.lastActivityAt = Date.now();
     const reply: Reply = {};
+    let params: Record<string, unknown> = {};
+    // What the daemon has to tell the person at the shell goes to `mcpx`, which asks for it.
+    const withNotices = () => {
+      if (params?.notices !== true) return reply;
+      const notices = takeNotices();
+      return notices.length ? { ...reply, notices } : reply;
+    };
     try {
       const text = await request.text();
-      const params = text ? JSON.parse(text) : {};
+      params = text ? JSON.parse(text) : {};
       // A caller that checks trust otherwise than this daemon (decision 0018): run nothing.
       if (typeof params.trustCheck === "boolean" && params.trustCheck !== daemon.trustCheck) {
         return Response.json({
@@ -170,12 +180,12 @@ export async function serveDaemon(
         () => operation.handler(daemon, params, request.signal, reply),
       );
       if (name === "stop") queueMicrotask(onStop);
-      return Response.json(okBody(operation, result, reply, daemon.redactor));
+      return Response.json(okBody(operation, result, withNotices(), daemon.redactor));
     } catch (error) {
       return Response.json({
         ok: false,
         error: toWireError(error, daemon.redactor),
-        ...daemon.redactor.json(reply),
+        ...daemon.redactor.json(withNotices()),
       });
     } finally {
       daemon.inFlight--;

@@ -168,8 +168,28 @@ export function readDaemonRecords(stateDir: string): DaemonRecord[] {
   for (const entry of entries) {
     if (!entry.name.endsWith(".json")) continue;
     try {
-      records.push(JSON.parse(Deno.readTextFileSync(join(dir, entry.name))));
+      const record = JSON.parse(Deno.readTextFileSync(join(dir, entry.name)));
+      // A damaged record (hand-edited, cut short) is skipped, never a crash of every reader.
+      if (
+        record !== null && typeof record === "object" && typeof record.socket === "string" &&
+        typeof record.pid === "number" && typeof record.fingerprint === "string"
+      ) records.push(record);
     } catch { /* being written or removed */ }
   }
   return records;
+}
+
+/**
+ * Sockets in `<stateDir>/sockets/` (`*.sock`), live or stale: a daemon that
+ * could not write its record (a full disk) is still found by its socket.
+ */
+export function listSockets(stateDir: string): string[] {
+  const dir = join(stateDir, "sockets");
+  try {
+    return [...Deno.readDirSync(dir)]
+      .filter((e) => e.name.endsWith(".sock"))
+      .map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
 }

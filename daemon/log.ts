@@ -27,8 +27,9 @@ import {
 import { renderRecord } from "../logs/render.ts";
 import { Redactor } from "../core/redact.ts";
 import { recordSink, RESERVED } from "../logs/sink.ts";
-import { LOG_DIR_WHAT, LogWriter } from "../logs/writer.ts";
+import { type DroppedRecords, LOG_DIR_WHAT, LogWriter } from "../logs/writer.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
+import { StorageError } from "../errors.ts";
 
 export type { Level } from "../logs/record.ts";
 
@@ -128,7 +129,12 @@ export function mirrorToFile(path: string): void {
  */
 export function openDurableLog(options: DurableLogOptions): void {
   state.writer?.close();
-  ensurePrivateDir(options.dir, LOG_DIR_WHAT);
+  try {
+    ensurePrivateDir(options.dir, LOG_DIR_WHAT);
+  } catch (error) {
+    // A full disk: the writer tries again at each record and counts what it cannot write.
+    if (!(error instanceof StorageError)) throw error;
+  }
   state.writer = new LogWriter(options);
   if (options.redactor) state.redactor = options.redactor;
   apply();
@@ -141,6 +147,15 @@ export function openDurableLog(options: DurableLogOptions): void {
 export function setLogRedactor(redactor: Redactor): void {
   state.redactor = redactor;
   apply();
+}
+
+/**
+ * The records this daemon could not write to its durable log (a full disk),
+ * with the log's directory; undefined when none were lost (logs/writer.ts).
+ */
+export function droppedRecords(): (DroppedRecords & { dir: string }) | undefined {
+  const dropped = state.writer?.dropped;
+  return dropped && { ...dropped, dir: state.writer!.dir };
 }
 
 /** Closes the durable log and the mirror file (records after this are dropped). */
@@ -188,9 +203,8 @@ function closeMirror(): void {
 }
 
 function emit(record: LogRecord): void {
-  try {
-    state.writer?.write(encodeRecord(record));
-  } catch { /* a full disk must not take the daemon down */ }
+  // A record the disk refuses is counted (droppedRecords), never the daemon's end.
+  state.writer?.append(encodeRecord(record));
   const mirror = state.mirror;
   if (!mirror) return;
   try {

@@ -41,7 +41,7 @@ import {
   resolveDaemonSettings,
   type SettingValues,
 } from "./daemon_settings.ts";
-import { EXIT, exitCodeOf, McpxError } from "../errors.ts";
+import { EXIT, exitCodeOf, McpxError, StorageError } from "../errors.ts";
 import { TrustGate } from "../config/trust.ts";
 
 /** Options of one daemon run. */
@@ -105,9 +105,11 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   }
   const files = daemonFiles(paths.stateDir, config.fingerprint);
   // Every directory it keeps state or its socket in is the user's alone, or it does not start.
-  ensurePrivateDir(dirname(files.record), "mcpx's daemon records", { from: paths.stateDir });
+  // One a full disk keeps it from making costs only what it would hold: the record is
+  // written once the disk allows (writeRecord), a schema cache write is logged.
+  ensurePrivateDirUnlessFull(dirname(files.record), RECORDS_WHAT, { from: paths.stateDir });
   ensurePrivateDir(dirname(files.socket), SOCKET_DIR_WHAT, { from: paths.stateDir });
-  ensurePrivateDir(paths.cacheDir, "mcpx's cache");
+  ensurePrivateDirUnlessFull(paths.cacheDir, "mcpx's cache");
   const other = await answers(files.socket);
   if (other) {
     throw new McpxError(
@@ -201,7 +203,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     mode: options.mode,
     startedAt: new Date(daemon.startedAt).toISOString(),
   };
-  await writePrivateFile(files.record, JSON.stringify(record));
+  // A full disk must not keep the daemon from serving: without its record it is
+  // still found by its socket, and the record is written once the disk allows.
+  let recorded = await writeRecord(files.record, record, { stateDir: paths.stateDir });
   log("info", "daemon.start", "daemon {pid} started for {config}", {
     pid: record.pid,
     version: record.version,
@@ -237,8 +241,14 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
 
     // Nobody can reach a daemon whose socket was removed (a deleted state
     // directory): leaving it up would only keep its servers running.
-    watch = setInterval(() => {
+    watch = setInterval(async () => {
       if (!exists(files.socket)) stop("socket removed");
+      if (!recorded && !stopping) {
+        recorded = await writeRecord(files.record, record, {
+          stateDir: paths.stateDir,
+          report: false,
+        });
+      }
       if (daemon.retiring && daemon.inFlight === 0) {
         stop("a daemon for the edited config took over");
       }
@@ -254,6 +264,59 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   return 0;
 }
 
+/** What the daemon records' directory holds, in the words of a refusal (core/private_fs.ts). */
+const RECORDS_WHAT = "mcpx's daemon records";
+
+/**
+ * {@link ensurePrivateDir}, except that a directory the file system refuses
+ * to make (a {@link StorageError}: a full disk) is left for later; a directory
+ * that is not the user's alone still stops the daemon.
+ */
+function ensurePrivateDirUnlessFull(
+  path: string,
+  what: string,
+  options: { from?: string } = {},
+): void {
+  try {
+    ensurePrivateDir(path, what, options);
+  } catch (error) {
+    if (!(error instanceof StorageError)) throw error;
+    log("error", "daemon.error", "cannot make {path} yet: {error}", {
+      path,
+      error: describe(error),
+    });
+  }
+}
+
+/**
+ * Writes the daemon's record (`mcpx daemons` lists it) atomically and
+ * privately (core/private_fs.ts), in a directory held to the private rule
+ * from `options.stateDir` down.
+ *
+ * @param options `report`: log a failure (the first attempt; retries stay quiet).
+ * @returns False when it could not be written (a full disk, a directory not
+ *   the user's alone), which is logged.
+ */
+async function writeRecord(
+  path: string,
+  record: DaemonRecord,
+  options: { stateDir: string; report?: boolean },
+): Promise<boolean> {
+  const report = options.report ?? true;
+  try {
+    ensurePrivateDir(dirname(path), RECORDS_WHAT, { from: options.stateDir });
+    await writePrivateFile(path, JSON.stringify(record));
+    return true;
+  } catch (error) {
+    if (report) {
+      log("error", "daemon.error", "writing the daemon's record {path} failed: {error}", {
+        path,
+        error: describe(error),
+      });
+    }
+    return false;
+  }
+}
 /** The configuration's redactor once it is loaded (core/redact.ts): what this process prints. */
 let redactor = new Redactor();
 

@@ -11,6 +11,7 @@ import type { Daemon } from "./daemon.ts";
 import type { CallerContext } from "./scope_key.ts";
 import type { WireTrace } from "../client/wire.ts";
 import { UsageError } from "../errors.ts";
+import { droppedRecords } from "./log.ts";
 import { selectionFromWire } from "../config/profiles.ts";
 
 /**
@@ -81,7 +82,7 @@ const callerSchema = {
 /** The operations, keyed by name (the route is `POST /v1/<name>`). */
 export const OPERATIONS: Record<string, Operation> = {
   health: {
-    description: "who this daemon is: version, pid, configuration",
+    description: "who this daemon is: version, pid, configuration; log records it could not write",
     readOnly: true,
     destructive: false,
     params: { type: "object", properties: {} },
@@ -95,6 +96,7 @@ export const OPERATIONS: Record<string, Operation> = {
         startedAt: new Date(d.startedAt).toISOString(),
         stopping: d.stopping,
         trustCheck: d.trustCheck,
+        ...(droppedRecords() ? { logDropped: droppedRecords() } : {}),
       }),
   },
   live: {

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { storageProblem } from "../errors.ts";
 import { join } from "../config/posix_path.ts";
 import { pollUntil } from "./deadline.ts";
 import { checkPrivateDir, ensurePrivateDir, writePrivateFileSync } from "../core/private_fs.ts";
@@ -102,7 +103,9 @@ let ledger: {
  * @param options `redact`: applied to each recorded command line, whose
  *   arguments may hold a secret (the daemon's redactor, core/redact.ts).
  * @throws {Error} when this process's own start time cannot be read.
- * @throws {UnsafeDirectoryError} when `dir` is not the user's alone.
+ * @throws {UnsafeDirectoryError} when `dir` is not the user's alone (a
+ *   directory the file system refuses to make, a full disk, costs only the
+ *   protection: {@link recordGroup} then records nothing).
  */
 export function openGroupLedger(
   dir: string,
@@ -110,7 +113,12 @@ export function openGroupLedger(
 ): void {
   const self = processStart(Deno.pid);
   if (!self) throw new Error(`cannot read the start time of this daemon (pid ${Deno.pid})`);
-  ensurePrivateDir(dir, LEDGER_WHAT);
+  try {
+    ensurePrivateDir(dir, LEDGER_WHAT);
+  } catch (error) {
+    // A full disk costs the protection (recordGroup cannot write), never the daemon.
+    if (!storageProblem(error)) throw error;
+  }
   ledger = {
     dir,
     owner: { pid: Deno.pid, start: self.start },

@@ -4,7 +4,7 @@
  * (spec 000, "Zero-context discovery").
  *
  * The file is `<cacheDir>/schemas-<fingerprint>.json`. The daemon writes it
- * (atomically: a temporary file, then rename); the CLI only reads it. This
+ * (atomically: a temporary file, fsync, rename); the CLI only reads it. This
  * module imports nothing heavy, so reading costs the CLI one file read.
  *
  * @module
@@ -12,10 +12,16 @@
 
 import { join } from "../config/posix_path.ts";
 import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
-import { DECLARATION_FORMAT, lastFailure, listingRetryDue } from "../discovery/cache_entry.ts";
+import {
+  cachedServerOf,
+  DECLARATION_FORMAT,
+  lastFailure,
+  listingRetryDue,
+} from "../discovery/cache_entry.ts";
+import { parseSalvaging } from "../core/damaged_json.ts";
+import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { VERSION } from "../version.ts";
 import type { Redactor } from "../core/redact.ts";
-import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 
 /** The cache file's path for a configuration fingerprint. */
 export function schemaCachePath(cacheDir: string, fingerprint: string): string {
@@ -26,6 +32,13 @@ export function schemaCachePath(cacheDir: string, fingerprint: string): string {
  * Reads the cache file, or returns null when it is missing or unreadable
  * (an unreadable cache is a cold cache, never an error: the servers can be
  * listed again).
+ *
+ * Damage costs only what is damaged (issue 9): each entry is checked on its
+ * own (discovery/cache_entry.ts `cachedServerOf`) and one of the wrong shape
+ * is left out, as if never listed; a `servers` that is not an object is no
+ * entries; a file cut short keeps the entries before the cut
+ * (core/damaged_json.ts). The daemon lists what is missing and writes the
+ * file whole again.
  */
 export function readSchemaCache(path: string): SchemaCacheFile | null {
   let text: string;
@@ -34,21 +47,34 @@ export function readSchemaCache(path: string): SchemaCacheFile | null {
   } catch {
     return null;
   }
-  try {
-    const parsed = JSON.parse(text) as SchemaCacheFile;
-    if (parsed?.version !== 1 || typeof parsed.servers !== "object") return null;
-    // Declarations another mcpx version (or layout) generated may differ from
-    // ours: drop them, and `mcpx types` generates them afresh (the schemas stay valid).
-    if (parsed.mcpxVersion !== VERSION || parsed.declarationFormat !== DECLARATION_FORMAT) {
-      for (const server of Object.values(parsed.servers)) {
-        for (const tool of server.tools ?? []) delete tool.declaration;
-      }
-    }
-    return parsed;
-  } catch {
-    return null;
+  const { value } = parseSalvaging(text);
+  if (!isObject(value) || value.version !== 1) return null;
+  const servers: Record<string, CachedServer> = {};
+  for (const [name, raw] of Object.entries(isObject(value.servers) ? value.servers : {})) {
+    const entry = cachedServerOf(raw);
+    if (entry && name !== "__proto__") servers[name] = entry;
   }
+  const cache: SchemaCacheFile = {
+    version: 1,
+    mcpxVersion: typeof value.mcpxVersion === "string" ? value.mcpxVersion : "",
+    ...(typeof value.declarationFormat === "number"
+      ? { declarationFormat: value.declarationFormat }
+      : {}),
+    configPath: typeof value.configPath === "string" ? value.configPath : null,
+    servers,
+  };
+  // Declarations another mcpx version (or layout) generated may differ from
+  // ours: drop them, and `mcpx types` generates them afresh (the schemas stay valid).
+  if (cache.mcpxVersion !== VERSION || cache.declarationFormat !== DECLARATION_FORMAT) {
+    for (const server of Object.values(servers)) {
+      for (const tool of server.tools) delete tool.declaration;
+    }
+  }
+  return cache;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** An empty cache for a configuration. */
 export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
@@ -62,14 +88,15 @@ export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
 }
 
 /**
- * Writes the cache atomically (temporary file in the same directory, then
- * rename), creating the directory when missing, with every configured secret
- * replaced by its reference (a server's error or stderr may echo one).
+ * Writes the cache atomically and privately (core/private_fs.ts: a temporary
+ * file in the same directory, fsync, rename; mode 0600), creating the
+ * directory when missing, with every configured secret replaced by its
+ * reference (a server's error or stderr may echo one).
  *
  * @param redactor The configuration's (core/redact.ts; config/secrets.ts
  *   `configRedactor()`); the daemon always passes its own. Imported as a type
  *   only, so the CLI's read path does not load it.
- * @throws {Deno.errors.PermissionDenied} when the directory is not writable.
+ * @throws {StorageError} (errors.ts) when the disk is full or the directory not writable.
  * @throws {UnsafeDirectoryError} when it is not the user's alone (core/private_fs.ts).
  */
 export async function writeSchemaCache(
@@ -79,13 +106,8 @@ export async function writeSchemaCache(
 ): Promise<void> {
   const dir = path.slice(0, path.lastIndexOf("/"));
   ensurePrivateDir(dir, "mcpx's cache");
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   const file = { ...cache, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT };
-  await Deno.writeTextFile(tmp, JSON.stringify(redactor ? redactor.json(file) : file), {
-    createNew: true,
-    mode: PRIVATE_FILE_MODE,
-  });
-  await Deno.rename(tmp, path);
+  await writePrivateFile(path, JSON.stringify(redactor ? redactor.json(file) : file));
 }
 
 /**

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
-import { needsListing, readSchemaCache, writeSchemaCache } from "./schema_cache.ts";
-import { failedListing } from "../discovery/cache_entry.ts";
+import {
+  needsListing,
+  readSchemaCache,
+  seedFromSiblings,
+  writeSchemaCache,
+} from "./schema_cache.ts";
+import { DECLARATION_FORMAT, failedListing } from "../discovery/cache_entry.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";
 import { VERSION } from "../version.ts";
 
@@ -58,4 +63,64 @@ Deno.test("needsListing() lists a failed server again only once its cooldown is 
   assert.equal(needsListing(failed, "other", t0 + 1_000), true, "another process now");
   const listed = { tools: [], poolId: "p", listedAt: "2025-12-31T00:00:00Z", error: failed.error };
   assert.equal(needsListing(listed, "p", t0 + 60_000), false, "keeps its tools until refresh");
+});
+
+Deno.test("readSchemaCache() leaves out only the entries of the wrong shape", async (t) => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/schemas-x.json`;
+    const good = cache(VERSION).servers.s;
+    const cases: [string, unknown, string[]][] = [
+      ['"servers": null', null, []],
+      ['"servers": a list', [good], []],
+      ["a null entry", { s: good, n: null }, ["s"]],
+      ["tools not a list", { s: good, bad: { tools: null } }, ["s"]],
+      ["a tool without a name", { s: good, bad: { tools: [{ inputSchema: {} }] } }, ["s"]],
+      ["an error without a time", { s: good, bad: { tools: [], error: { message: "x" } } }, ["s"]],
+    ];
+    for (const [what, servers, names] of cases) {
+      await t.step(what, () => {
+        Deno.writeTextFileSync(path, JSON.stringify({ ...cache(VERSION), servers }));
+        const read = readSchemaCache(path);
+        assert.deepEqual(Object.keys(read?.servers ?? {}), names);
+        assert.equal(read?.configPath, "/p/.mcp.json");
+      });
+    }
+    await t.step("a file cut short keeps the entries before the cut", () => {
+      const whole = JSON.stringify({
+        ...cache(VERSION),
+        servers: { a: good, b: good, c: good },
+      });
+      Deno.writeTextFileSync(path, whole.slice(0, whole.lastIndexOf('"c"') + 10));
+      assert.deepEqual(Object.keys(readSchemaCache(path)?.servers ?? {}), ["a", "b"]);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("seedFromSiblings() reads past a sibling cache whose servers is null", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // As this version writes it: nothing is regenerated on the way in.
+    const current = { ...cache(VERSION), declarationFormat: DECLARATION_FORMAT };
+    Deno.writeTextFileSync(
+      `${dir}/schemas-aaaa.json`,
+      JSON.stringify({ ...current, servers: null }),
+    );
+    const good = { ...cache(VERSION).servers.s, poolId: "p" };
+    Deno.writeTextFileSync(
+      `${dir}/schemas-bbbb.json`,
+      JSON.stringify({ ...current, servers: { s: good, t: { tools: "no" } } }),
+    );
+    const mine: SchemaCacheFile = { ...cache(VERSION), servers: {} };
+    const seeded = seedFromSiblings(dir, "cccc", mine, [
+      { name: "s", poolId: "p" },
+      { name: "t", poolId: "p" },
+    ]);
+    assert.equal(seeded, 1);
+    assert.deepEqual(Object.keys(mine.servers), ["s"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -114,3 +114,61 @@ export function listingRetryDue(failure: ListingFailure, now: number): boolean {
     : Date.parse(failure.at) + listingRetryMs(failure.count ?? 1);
   return !(now < retryAt);
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
+const isString = (v: unknown) => typeof v === "string";
+const isCount = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0;
+
+/** True for a tool as `tools/list` gave it: a name, an input schema, the optional fields typed. */
+function isCachedTool(v: unknown): boolean {
+  return isObject(v) && isString(v.name) && isObject(v.inputSchema) &&
+    optional(v.title, isString) && optional(v.description, isString) &&
+    optional(v.outputSchema, isObject) && optional(v.annotations, isObject) &&
+    optional(v.declaration, isString);
+}
+
+function isFailure(v: unknown): boolean {
+  return isObject(v) && isString(v.message) && isString(v.at) && optional(v.stderr, isString) &&
+    optional(v.count, isCount) && optional(v.retryAt, isString);
+}
+
+/**
+ * One server's entry as read from a cache file, or undefined when it does not
+ * have the shape mcpx writes ({@link CachedServer}): a file edited by hand,
+ * damaged, or written by something else. The caller treats such an entry as
+ * absent, so the server is listed again, while the file's other entries are
+ * used as they are (issue 9: a wrong shape costs that entry, never the file,
+ * the command or another configuration's daemon).
+ *
+ * @param value An entry of the file's `servers` object.
+ * @returns The entry, typed, or undefined.
+ * @example
+ * ```ts
+ * import { cachedServerOf } from "./cache_entry.ts";
+ * if (cachedServerOf(null) !== undefined) throw new Error();
+ * if (!cachedServerOf({ tools: [{ name: "t", inputSchema: {} }] })) throw new Error();
+ * ```
+ */
+export function cachedServerOf(value: unknown): CachedServer | undefined {
+  if (!isObject(value) || !Array.isArray(value.tools) || !value.tools.every(isCachedTool)) {
+    return undefined;
+  }
+  const info = value.serverInfo;
+  const ok = optional(value.listedAt, isString) && optional(value.instructions, isString) &&
+    optional(value.poolId, isString) && optional(value.error, isFailure) &&
+    optional(
+      info,
+      (i) =>
+        isObject(i) && optional(i.name, isString) && optional(i.version, isString) &&
+        optional(i.title, isString),
+    ) &&
+    optional(
+      value.skipped,
+      (list) =>
+        Array.isArray(list) &&
+        list.every((s) => isObject(s) && isString(s.name) && isString(s.reason)),
+    );
+  return ok ? value as unknown as CachedServer : undefined;
+}

@@ -2,7 +2,9 @@
  * `index.db`: the SQLite index beside the log files (`node:sqlite`). It
  * exists only to answer queries; every row comes from a file, so deleting it
  * costs a rescan and no data (spec 000, "Reading the log"). A database of an
- * older layout is emptied and rebuilt the same way.
+ * older layout is emptied and rebuilt the same way, and a damaged one
+ * ({@link isDamagedIndex}, whichever statement finds the damage) is deleted
+ * and rebuilt (logs/ingest.ts `openIngested`, `readIndex`).
  *
  * Tables: `files` (what has been read of each log file), `records` (one row
  * per record, with the attributes queries filter and group on lifted into
@@ -135,6 +137,48 @@ const VIEWS: readonly string[] = [
 export const SCHEMA: readonly string[] = [...TABLES, ...LIVE_INDEXES, ...BULK_INDEXES, ...VIEWS];
 
 /**
+ * Runs statements one at a time through `prepare`, not `exec`: Deno's
+ * `exec` throws without SQLite's result code (`errcode`), which
+ * {@link isDamagedIndex} and a full disk's {@link SQLITE_FULL} are read from.
+ *
+ * @param db The index.
+ * @param statements One statement each (no `;`-separated lists).
+ */
+export function execute(db: DatabaseSync, ...statements: string[]): void {
+  for (const statement of statements) db.prepare(statement).run();
+}
+
+/** SQLite's primary result codes that say a file is damaged: SQLITE_CORRUPT, SQLITE_NOTADB. */
+const DAMAGED_CODES: ReadonlySet<number> = new Set([11, 26]);
+
+/**
+ * True when SQLite says the index file is damaged or not a database
+ * (`database disk image is malformed`, `file is not a database`), read from
+ * the error's `errcode` (node:sqlite; extended codes carry the primary one in
+ * their low byte), whichever statement found it: opening, ingesting or a query.
+ */
+export function isDamagedIndex(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof code === "number" && DAMAGED_CODES.has(code & 0xff);
+}
+
+/** SQLITE_FULL: the disk (or the file system's quota) is full. */
+export const SQLITE_FULL = 13;
+
+/**
+ * Deletes the index and SQLite's files beside it: it is rebuilt from the log
+ * files by the next ingest (spec 000, "Reading the log": deleting it costs a
+ * rescan and no data).
+ */
+export function discardIndex(path: string): void {
+  for (const file of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) {
+    try {
+      Deno.removeSync(file);
+    } catch { /* gone */ }
+  }
+}
+
+/**
  * Opens (creating when missing) the index for writing: schema in place, an
  * index of another layout emptied, a busy timeout so two commands
  * ingesting at once wait for each other.
@@ -148,9 +192,12 @@ export function openIndex(path: string): DatabaseSync {
   Deno.openSync(path, { create: true, write: true, mode: 0o600 }).close();
   const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
   try {
-    db.exec(
-      "PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; " +
-        "PRAGMA temp_store = MEMORY",
+    execute(
+      db,
+      "PRAGMA journal_mode = DELETE",
+      "PRAGMA synchronous = NORMAL",
+      "PRAGMA cache_size = -65536",
+      "PRAGMA temp_store = MEMORY",
     );
     const hasMeta = db.prepare(
       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
@@ -161,14 +208,16 @@ export function openIndex(path: string): DatabaseSync {
         | undefined)?.value
       : undefined;
     if (hasMeta && version !== SCHEMA_VERSION) {
-      db.exec("DROP VIEW IF EXISTS log; DROP VIEW IF EXISTS calls; DROP VIEW IF EXISTS instances");
-      db.exec(
-        "DROP TABLE IF EXISTS records; DROP TABLE IF EXISTS templates; DROP TABLE IF EXISTS files; " +
-          "DROP TABLE IF EXISTS call_totals; DROP TABLE IF EXISTS meta",
+      execute(
+        db,
+        ...["log", "calls", "instances"].map((view) => `DROP VIEW IF EXISTS ${view}`),
+        ...["records", "templates", "files", "call_totals", "meta"].map((table) =>
+          `DROP TABLE IF EXISTS ${table}`
+        ),
       );
     }
     if (version !== SCHEMA_VERSION) {
-      for (const statement of SCHEMA) db.exec(statement);
+      execute(db, ...SCHEMA);
       db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)").run(
         SCHEMA_VERSION,
       );

@@ -18,9 +18,19 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { join } from "../config/posix_path.ts";
 import { LEVEL_RANK } from "./record.ts";
-import { BULK_INDEXES, indexPath, openIndex } from "./index_db.ts";
+import {
+  BULK_INDEXES,
+  discardIndex,
+  execute,
+  indexPath,
+  isDamagedIndex,
+  openIndex,
+  SQLITE_FULL,
+} from "./index_db.ts";
+import { StorageError, storageErrorOf } from "../errors.ts";
 import { errorTemplate } from "./error_template.ts";
 import { listLogFiles, LOG_DIR_WHAT } from "./writer.ts";
+import { epochMs, recordFields } from "./_record_line.ts";
 import { ensurePrivateDir } from "../core/private_fs.ts";
 
 /** What one ingest did. */
@@ -90,10 +100,10 @@ export function ingest(db: DatabaseSync, dir: string): IngestResult {
     if (cold) dropIndexes(db);
     const before = lastSeq(db);
     const kept = ingestFiles(db, dir, onDisk, known, rows, result);
-    if (cold) { for (const statement of BULK_INDEXES) db.exec(statement); }
+    if (cold) execute(db, ...BULK_INDEXES);
     // Rows gone (a removed or replaced file): count again; else add the new rows.
     const recount = result.removed > 0 || !kept;
-    if (recount) db.exec("DELETE FROM call_totals");
+    if (recount) execute(db, "DELETE FROM call_totals");
     addCallTotals(db, recount ? 0 : before);
   });
   return result;
@@ -170,17 +180,18 @@ function ingestFiles(
 function dropIndexes(db: DatabaseSync): void {
   for (const statement of BULK_INDEXES) {
     const name = statement.match(/EXISTS (\w+)/)![1];
-    db.exec(`DROP INDEX IF EXISTS ${name}`);
+    execute(db, `DROP INDEX IF EXISTS ${name}`);
   }
 }
 
 function transaction(db: DatabaseSync, rows: Inserter | undefined, body: () => void): void {
-  db.exec("BEGIN IMMEDIATE");
+  execute(db, "BEGIN IMMEDIATE");
   try {
     body();
-    db.exec("COMMIT");
+    execute(db, "COMMIT");
   } catch (error) {
-    db.exec("ROLLBACK");
+    // SQLite has already rolled back after some errors (a full disk): the error is the news.
+    if (db.isTransaction) execute(db, "ROLLBACK");
     rows?.reset();
     throw error;
   }
@@ -320,7 +331,7 @@ const RANK: Record<string, number> = LEVEL_RANK;
  * the two message strings; any other line is parsed whole.
  */
 function insertLine(rows: Inserter, file: number, line: string): boolean {
-  const r = byPosition(line) ?? byParsing(line);
+  const r = recordFields(line);
   if (!r) return false;
   const ts = epochMs(r.time);
   if (Number.isNaN(ts)) return false;
@@ -350,171 +361,6 @@ function insertLine(rows: Inserter, file: number, line: string): boolean {
   return true;
 }
 
-let hourKey = "";
-let hourMs = 0;
-
-/**
- * Milliseconds since the epoch of an ISO 8601 time. The writer's form
- * (`2026-10-01T12:34:56.789Z`) is read by position, the hour cached (records
- * come in time order); any other form goes to `Date.parse`.
- */
-function epochMs(time: string): number {
-  if (time.length !== 24 || time.charCodeAt(23) !== 90 /* Z */ || time.charCodeAt(19) !== 46) {
-    return Date.parse(time);
-  }
-  const hour = time.slice(0, 13);
-  if (hour !== hourKey) {
-    const base = Date.parse(`${hour}:00:00.000Z`);
-    if (Number.isNaN(base)) return base;
-    hourKey = hour;
-    hourMs = base;
-  }
-  const d = (i: number) => time.charCodeAt(i) - 48;
-  const minutes = d(14) * 10 + d(15);
-  const seconds = d(17) * 10 + d(18);
-  const ms = d(20) * 100 + d(21) * 10 + d(22);
-  if (!(minutes < 60 && seconds < 61 && ms >= 0 && ms < 1000 && minutes >= 0 && seconds >= 0)) {
-    return Date.parse(time);
-  }
-  return hourMs + minutes * 60_000 + seconds * 1000 + ms;
-}
-
-interface Fields {
-  time: string;
-  level: string;
-  event: string;
-  msg: string;
-  template: string;
-  id: string;
-  span: string;
-  parent: string | null;
-  attrs: Record<string, unknown>;
-  attrsText: string;
-}
-
-/**
- * The fields of a line in the writer's key order, or undefined when the line
- * is not in that shape. A JSON string cannot contain an unescaped `"`, so
- * each key found after a closing quote is a top-level key.
- */
-function byPosition(line: string): Fields | undefined {
-  if (!line.startsWith('{"time":"') || !line.endsWith("}}")) return undefined;
-  let at = 9;
-  const time = plain(line, at);
-  if (time === undefined) return undefined;
-  at += time.length;
-  const level = after(line, '","level":"', at);
-  if (level === undefined) return undefined;
-  at += 11 + level.length;
-  const event = after(line, '","event":"', at);
-  if (event === undefined) return undefined;
-  at += 11 + event.length;
-  if (!line.startsWith('","msg":"', at)) return undefined;
-  const msgStart = at + 9;
-  const msgEnd = closingQuote(line, msgStart);
-  if (msgEnd < 0 || !line.startsWith(',"template":"', msgEnd + 1)) return undefined;
-  const templateEnd = closingQuote(line, msgEnd + 14);
-  if (templateEnd < 0) return undefined;
-  const id = after(line, ',"id":"', templateEnd + 1);
-  if (id === undefined) return undefined;
-  at = templateEnd + 1 + 7 + id.length;
-  const span = after(line, '","span":"', at);
-  if (span === undefined) return undefined;
-  at += 10 + span.length + 1;
-  let parent: string | null = null;
-  if (line.startsWith(',"parent":"', at)) {
-    const value = plain(line, at + 11);
-    if (value === undefined) return undefined;
-    parent = value;
-    at += 11 + value.length + 1;
-  }
-  if (!line.startsWith(',"attrs":{', at)) return undefined;
-  const attrsText = line.slice(at + 9, -1);
-  let attrs: unknown;
-  let msg: unknown;
-  let template: unknown;
-  try {
-    attrs = JSON.parse(attrsText);
-    msg = text(line, msgStart, msgEnd);
-    template = text(line, msgEnd + 14, templateEnd);
-  } catch {
-    return undefined;
-  }
-  if (attrs === null || typeof attrs !== "object" || Array.isArray(attrs)) return undefined;
-  return {
-    time,
-    level,
-    event,
-    msg: msg as string,
-    template: template as string,
-    id,
-    span,
-    parent,
-    attrs: attrs as Record<string, unknown>,
-    attrsText,
-  };
-}
-
-/** The string whose characters run from `start` to the closing quote at `end`, unescaped. */
-function text(line: string, start: number, end: number): string {
-  const raw = line.slice(start, end);
-  return raw.includes("\\") ? JSON.parse(line.slice(start - 1, end + 1)) : raw;
-}
-
-/** The index of the `"` closing a string whose characters start at `from`, or -1. */
-function closingQuote(line: string, from: number): number {
-  let at = from;
-  while (true) {
-    const quote = line.indexOf('"', at);
-    if (quote < 0) return -1;
-    let slashes = 0;
-    for (let i = quote - 1; i >= from && line.charCodeAt(i) === 92; i--) slashes++;
-    if (slashes % 2 === 0) return quote;
-    at = quote + 1;
-  }
-}
-
-/** The string value starting after `key` at `from`. */
-function after(line: string, key: string, from: number): string | undefined {
-  return line.startsWith(key, from) ? plain(line, from + key.length) : undefined;
-}
-
-/** The characters from `from` to the next `"`, or undefined when they hold an escape. */
-function plain(line: string, from: number): string | undefined {
-  const end = line.indexOf('"', from);
-  if (end < 0) return undefined;
-  const value = line.slice(from, end);
-  return value.includes("\\") ? undefined : value;
-}
-
-function byParsing(line: string): Fields | undefined {
-  let r: Record<string, unknown>;
-  try {
-    r = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (
-    r === null || typeof r !== "object" || typeof r.time !== "string" ||
-    typeof r.id !== "string" || typeof r.span !== "string" || typeof r.msg !== "string"
-  ) return undefined;
-  const attrs = r.attrs !== null && typeof r.attrs === "object" && !Array.isArray(r.attrs)
-    ? r.attrs as Record<string, unknown>
-    : {};
-  return {
-    time: r.time,
-    level: typeof r.level === "string" ? r.level : "info",
-    event: typeof r.event === "string" ? r.event : "log",
-    msg: r.msg,
-    template: typeof r.template === "string" ? r.template : r.msg,
-    id: r.id,
-    span: r.span,
-    parent: typeof r.parent === "string" && r.parent ? r.parent : null,
-    attrs,
-    attrsText: JSON.stringify(attrs),
-  };
-}
-
 function str(value: unknown): string | null {
   return typeof value === "string" ? value : null;
 }
@@ -525,32 +371,73 @@ function num(value: unknown): number | null {
 
 /**
  * Opens the index of a logs directory and brings it up to date: what
- * `mcpx log` and `mcpx stats` do before answering. An index SQLite cannot
- * read (damaged, or not a database) is deleted and rebuilt from the files.
+ * `mcpx log` and `mcpx stats` do before answering. An index SQLite finds
+ * damaged (or not a database) while opening or ingesting is deleted and
+ * rebuilt from the files; one a later query finds damaged is rebuilt by
+ * {@link readIndex}.
  *
  * @param dir The logs directory (created when missing).
  * @returns The open index (close it) and what the ingest did.
- * @throws {Error} from SQLite when the index cannot be written.
+ * @throws {StorageError} naming the index (or the directory) and the fix when
+ *   the disk is full (or the directory cannot be written).
+ * @throws {UnsafeDirectoryError} when the directory is not the user's alone
+ *   (core/private_fs.ts).
+ * @throws {Error} from SQLite for anything else.
  */
 export function openIngested(dir: string): { db: DatabaseSync; ingested: IngestResult } {
-  ensurePrivateDir(dir, LOG_DIR_WHAT);
   const path = indexPath(dir);
-  let db: DatabaseSync;
   try {
-    db = openIndex(path);
-  } catch (error) {
-    if (!/not a database|malformed|corrupt/i.test(String((error as Error)?.message))) throw error;
-    for (const file of [path, `${path}-journal`]) {
-      try {
-        Deno.removeSync(file);
-      } catch { /* gone */ }
+    ensurePrivateDir(dir, LOG_DIR_WHAT);
+    try {
+      return openAndIngest(path, dir);
+    } catch (error) {
+      if (!isDamagedIndex(error)) throw error;
+      discardIndex(path);
+      return openAndIngest(path, dir);
     }
-    db = openIndex(path);
+  } catch (error) {
+    throw storageErrorOf(error, path) ?? storageErrorOfSqlite(error, path) ?? error;
   }
+}
+
+function openAndIngest(path: string, dir: string): { db: DatabaseSync; ingested: IngestResult } {
+  const db = openIndex(path);
   try {
     return { db, ingested: ingest(db, dir) };
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+/** SQLite's "database or disk is full" as a {@link StorageError} naming the index. */
+function storageErrorOfSqlite(error: unknown, path: string): StorageError | undefined {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof code === "number" && (code & 0xff) === SQLITE_FULL
+    ? new StorageError(path, "no-space", { cause: error })
+    : undefined;
+}
+
+/**
+ * Runs a command that reads the index of `dir` (`mcpx log`, `mcpx stats`);
+ * when SQLite finds the index damaged in one of its queries (opening and
+ * ingesting are covered by {@link openIngested} itself), the index is
+ * deleted and the command runs once more, ingesting into a new one from the
+ * log files (spec 000, "Reading the log": the index is disposable;
+ * docs/logs.md). Commands query before they print, so the second run prints
+ * what the first did not; `mcpx log -f` may show its last records twice.
+ *
+ * @param dir The logs directory.
+ * @param command The command; it opens (and closes) the index itself.
+ * @returns What `command` returns.
+ * @throws what `command` throws, other than a damaged index the first time.
+ */
+export async function rebuildWhenDamaged<T>(dir: string, command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch (error) {
+    if (!isDamagedIndex(error)) throw error;
+  }
+  discardIndex(indexPath(dir));
+  return await command();
 }

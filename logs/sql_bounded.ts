@@ -14,7 +14,23 @@
 import { fileURLToPath } from "node:url";
 import { McpxError, TimeoutError } from "../errors.ts";
 import type { SqlAnswer, SqlLimits } from "./sql_query.ts";
-import type { SqlChildRequest } from "./sql_child.ts";
+import type { SqlChildFailure, SqlChildRequest } from "./sql_child.ts";
+
+/**
+ * A failure the child reported, as an error: `code` as the child gave it and,
+ * when SQLite raised it, SQLite's result code as `errcode` (the field
+ * node:sqlite errors carry), so logs/index_db.ts `isDamagedIndex` recognises a
+ * damaged index found by the statement and the index is rebuilt.
+ */
+export class SqlChildError extends McpxError {
+  /** SQLite's result code, or undefined when SQLite did not raise the error. */
+  readonly errcode?: number;
+  constructor(failure: SqlChildFailure) {
+    super(failure.code, failure.message);
+    this.name = "SqlChildError";
+    if (typeof failure.errcode === "number") this.errcode = failure.errcode;
+  }
+}
 
 /** The bounds of one statement, the time included. */
 export interface SqlBounds extends SqlLimits {
@@ -32,9 +48,10 @@ export interface SqlBounds extends SqlLimits {
  * @returns The answer; `stopped` says which bound cut it short.
  * @throws {TimeoutError} `setting: "log.sqlTimeout"` when the statement ran
  *   longer than `timeoutMs` (the child is killed).
- * @throws {McpxError} `read-only` / `sql-statements` for a refused statement
- *   (logs/sql_guard.ts), `sql` for SQLite's own error, `sql-child` when the
- *   child could not run.
+ * @throws {SqlChildError} `read-only` / `sql-statements` for a refused
+ *   statement (logs/sql_guard.ts), `sql` for SQLite's own error (with its
+ *   `errcode`: 11 or 26 for a damaged index).
+ * @throws {McpxError} `sql-child` when the child could not run.
  */
 export async function runSqlBounded(
   path: string,
@@ -94,10 +111,7 @@ export async function runSqlBounded(
       );
     }
     const text = new TextDecoder().decode(out.stdout);
-    let reply: { ok: true; answer: SqlAnswer } | {
-      ok: false;
-      error: { code: string; message: string };
-    };
+    let reply: { ok: true; answer: SqlAnswer } | { ok: false; error: SqlChildFailure };
     try {
       reply = JSON.parse(text);
     } catch {
@@ -115,7 +129,7 @@ export async function runSqlBounded(
       );
     }
     if (reply.ok) return reply.answer;
-    throw new McpxError(reply.error.code, reply.error.message);
+    throw new SqlChildError(reply.error);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", kill);

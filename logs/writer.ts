@@ -13,14 +13,55 @@
  * returns, in the order written; a process killed mid-write leaves at most
  * one torn last line, which readers skip.
  *
+ * A record that cannot be written (a full disk, a used-up quota, a folder
+ * made read-only) is counted, never dropped without trace: {@link
+ * LogWriter.append} returns false and {@link LogWriter.dropped} says how many,
+ * since when and why, for `mcpx status` and the next command's warning
+ * (issue 9). A write that failed half-way is cut back off the file, so the
+ * next record starts on a line of its own.
+ *
  * @module
  */
 
 import { join } from "../config/posix_path.ts";
+import { type StorageProblem, storageProblem } from "../errors.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 
 /** What the logs directory holds, in the words of a refusal (core/private_fs.ts). */
 export const LOG_DIR_WHAT = "mcpx's log";
+
+/** Records a {@link LogWriter} could not write, counted. */
+export interface DroppedRecords {
+  /** How many records were not written. */
+  records: number;
+  /** ISO time of the first record not written. */
+  since: string;
+  /** ISO time of the latest one. */
+  last: string;
+  /** Why the latest failed, when the file system said (no space, quota, read-only, permission). */
+  problem?: StorageProblem;
+  /** The file system's message for the latest failure. */
+  error: string;
+}
+
+/**
+ * The sentence about records lost: how many, since when, where and why.
+ *
+ * @example
+ * ```ts
+ * import { droppedSentence } from "./writer.ts";
+ * const text = droppedSentence({
+ *   records: 3, since: "2026-10-01T00:00:00.000Z", last: "2026-10-01T00:00:01.000Z",
+ *   problem: "no-space", error: "No space left on device (os error 28)", dir: "/s/logs",
+ * });
+ * if (!text.includes("3 log records")) throw new Error();
+ * ```
+ */
+export function droppedSentence(dropped: DroppedRecords & { dir: string }): string {
+  const why = dropped.problem === "no-space" ? "no space left on device" : dropped.error;
+  return `${dropped.records} log record${dropped.records === 1 ? "" : "s"} could not be written ` +
+    `to ${dropped.dir} since ${dropped.since} (${why}); free space there`;
+}
 
 /** Options of a {@link LogWriter}. */
 export interface LogWriterOptions {
@@ -84,6 +125,7 @@ export class LogWriter implements Disposable {
   #day = "";
   #dayEnd = 0;
   #lastWrite = 0;
+  #dropped?: DroppedRecords;
 
   /** @throws {TypeError} when `source` has characters other than `[a-z0-9.-]`. */
   constructor(options: LogWriterOptions) {
@@ -101,11 +143,18 @@ export class LogWriter implements Disposable {
     return this.#path;
   }
 
+  /** Records not written since this writer was made, or undefined when every one was. */
+  get dropped(): DroppedRecords | undefined {
+    return this.#dropped && { ...this.#dropped };
+  }
+
   /**
    * Appends one line (which must end in `\n`), opening or rotating the file first
-   * when needed.
+   * when needed. A line that fails half-way is cut back off the file.
    *
-   * @throws {Deno.errors.*} when the directory or file cannot be written.
+   * @throws {StorageError} when the directory cannot be made (a full disk);
+   *   {UnsafeDirectoryError} when it is not the user's alone (core/private_fs.ts);
+   *   {Deno.errors.*} when the file cannot be written.
    */
   write(line: string): void {
     const now = this.#now();
@@ -117,10 +166,50 @@ export class LogWriter implements Disposable {
     ) {
       this.#open(now);
     }
+    const file = this.#file!;
     let rest = bytes;
-    while (rest.length > 0) rest = rest.subarray(this.#file!.writeSync(rest));
+    try {
+      while (rest.length > 0) rest = rest.subarray(file.writeSync(rest));
+    } catch (error) {
+      if (rest.length < bytes.length) this.#cutBack(file);
+      throw error;
+    }
     this.#size += bytes.length;
     this.#lastWrite = now;
+  }
+
+  /**
+   * {@link write}, counting a line that cannot be written in {@link dropped}
+   * instead of throwing.
+   *
+   * @returns True when the line was written.
+   */
+  append(line: string): boolean {
+    try {
+      this.write(line);
+      return true;
+    } catch (error) {
+      const at = new Date(this.#now()).toISOString();
+      const problem = storageProblem(error);
+      this.#dropped = {
+        records: (this.#dropped?.records ?? 0) + 1,
+        since: this.#dropped?.since ?? at,
+        last: at,
+        ...(problem ? { problem } : {}),
+        error: error instanceof Error ? error.message : String(error),
+      };
+      return false;
+    }
+  }
+
+  /** Removes the part of a line a failed write left, or starts a new file when that fails too. */
+  #cutBack(file: Deno.FsFile): void {
+    try {
+      file.truncateSync(this.#size);
+    } catch {
+      // The torn part stays, as a line readers skip; the next record opens the next file.
+      this.close();
+    }
   }
 
   /** Closes the current file. Later writes open a new one. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { listLogFiles, LogWriter } from "./writer.ts";
+import { mountTmpfs, TMPFS_REFUSED } from "../tests/_tmpfs.ts";
 
 async function tmp(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "mcpx-logs-" });
@@ -105,4 +106,40 @@ Deno.test("a short-lived writer takes a fresh file without listing the folder, a
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name:
+    "LogWriter.append() counts the lines a full disk refuses, and cuts a half-written one back off",
+  ignore: TMPFS_REFUSED !== undefined,
+  async fn() {
+    const root = await Deno.makeTempDir();
+    try {
+      await using disk = mountTmpfs(`${root}/disk`, 64 * 1024);
+      const writer = new LogWriter({
+        dir: `${disk.path}/logs`,
+        source: "test",
+        maxFileSize: 1 << 30,
+        retentionMs: 0,
+        now: () => Date.parse("2026-10-01T12:00:00Z"),
+      });
+      const line = (i: number) => JSON.stringify({ i, pad: "x".repeat(900) }) + "\n";
+      assert.equal(writer.append(line(0)), true);
+      disk.fill();
+      let written = 1;
+      while (writer.append(line(written))) written++;
+      for (let i = 0; i < 3; i++) writer.append(line(written + 1 + i));
+      assert.equal(writer.dropped?.records, 4);
+      assert.equal(writer.dropped?.problem, "no-space");
+      disk.free();
+      assert.equal(writer.append(line(99)), true, "writes again once there is space");
+      writer.close();
+      const text = Deno.readTextFileSync(writer.path);
+      assert.ok(text.endsWith("\n"));
+      const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l).i);
+      assert.deepEqual(lines, [...Array(written).keys(), 99], "whole lines only, none torn");
+    } finally {
+      await Deno.remove(root, { recursive: true }).catch(() => {});
+    }
+  },
 });

@@ -9,7 +9,7 @@
  */
 
 import type { Io } from "../cli/io.ts";
-import { logsDir, LogWriter } from "../logs/writer.ts";
+import { droppedSentence, logsDir, LogWriter } from "../logs/writer.ts";
 import { encodeRecord, type Level, LEVEL_RANK, type LogRecord, recordIds } from "../logs/record.ts";
 import { localTime, renderRecord } from "../logs/render.ts";
 import { withIds } from "../logs/trace_ids.ts";
@@ -163,6 +163,8 @@ export class RecordOutput {
       attrs: { exitCode: outcome.exitCode, ms: outcome.durationMs },
     });
     this.#writer?.close();
+    const dropped = this.#writer?.dropped;
+    if (dropped) this.note(droppedSentence({ ...dropped, dir: this.#writer!.dir }));
     if (!this.#o.json) return;
     const stderr = this.#decoder.decode(concat(this.#stderr));
     const document: Record<string, unknown> = {
@@ -181,10 +183,9 @@ export class RecordOutput {
   }
 
   #durable(record: LogRecord): void {
-    try {
-      const attrs = this.#redactor.attrs(withIds(record.attrs, this.#o.ids));
-      this.#writer?.write(encodeRecord({ ...record, msg: this.#redactor.text(record.msg), attrs }));
-    } catch { /* a full disk must not fail the run */ }
+    // A full disk must not fail the run: what the writer cannot write it counts, and end() says so.
+    const attrs = this.#redactor.attrs(withIds(record.attrs, this.#o.ids));
+    this.#writer?.append(encodeRecord({ ...record, msg: this.#redactor.text(record.msg), attrs }));
   }
 
   #render(record: LogRecord): string {

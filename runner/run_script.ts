@@ -34,7 +34,7 @@ import { scriptEnv } from "../scripts/script_env.ts";
 import { type ResolvedSettings, settingEnvName } from "../config/settings.ts";
 import { establishedIds, idAttributes } from "../logs/trace_ids.ts";
 import { newSpanId } from "../logs/record.ts";
-import { McpxError, UsageError } from "../errors.ts";
+import { McpxError, StorageError, UsageError } from "../errors.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { VERSION } from "../version.ts";
 import { dirname, join } from "../config/posix_path.ts";
@@ -217,6 +217,8 @@ export async function runScript(
   try {
     client = await ensureClient(namespaces, VERSION, scriptDir, ctx.paths().cacheDir);
   } catch (error) {
+    // The cache's copy failing (a full disk) is not the script's folder's fault: it names its own path.
+    if (error instanceof StorageError && dirname(error.path) !== scriptDir) throw error;
     throw new UsageError(
       `cannot write the generated client beside the script (${clientPath}): ${
         (error as Error).message

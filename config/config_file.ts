@@ -1,0 +1,124 @@
+/**
+ * What may be read as a configuration file: a regular file (symbolic links
+ * followed) of at most {@link MAX_CONFIG_BYTES}. Anything else is refused
+ * before a byte is read, naming what it is: a directory, a named pipe
+ * (which would block the read until someone writes to it), a device such as
+ * `/dev/zero` (which would be read forever), a socket, or a symbolic link to
+ * nothing (issue 9, "Configuration edge cases").
+ *
+ * @module
+ */
+
+import { ConfigError } from "../errors.ts";
+
+/**
+ * The largest configuration file mcpx reads, in bytes (16 MiB). A file of
+ * ten thousand servers is about 2 MB; anything near this size is not a
+ * configuration someone wrote.
+ */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+/** What a file system entry is, in words, when it is not a regular file. */
+export function entryKind(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a named pipe (FIFO)";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  if (info.isSocket) return "a socket";
+  if (info.isSymlink) return "a symbolic link";
+  return "not a regular file";
+}
+
+/**
+ * Why `path` cannot be a configuration file, or undefined when it is a
+ * regular file or does not exist at all (nothing, not even a link, is there).
+ *
+ * @param path The candidate.
+ * @param named True for a path the user named (`--config`, `MCPX_CONFIG`),
+ *   false for one the search looked at: the fix differs for a directory.
+ * @returns A sentence: what is there and the fix.
+ * @throws the file system's error when `path` cannot be inspected (permission denied).
+ */
+export function notAConfigFile(path: string, named = true): string | undefined {
+  let link: Deno.FileInfo;
+  try {
+    link = Deno.lstatSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    throw error;
+  }
+  let info = link;
+  if (link.isSymlink) {
+    try {
+      info = Deno.statSync(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      let target = "";
+      try {
+        target = ` to ${Deno.readLinkSync(path)}`;
+      } catch { /* gone meanwhile */ }
+      return `is a symbolic link${target}, which does not exist; fix the link or remove it`;
+    }
+  }
+  if (info.isFile) return undefined;
+  const kind = `is ${entryKind(info)}, not a configuration file`;
+  if (info.isDirectory) {
+    return named
+      ? `${kind}; name a file such as ${path.replace(/\/$/, "")}/.mcp.json`
+      : `${kind}, and mcpx looks for a file of that name here; rename or remove the directory`;
+  }
+  return `${kind}; mcpx reads configuration only from regular files${
+    named ? ": name one, such as .mcp.json" : ": replace it with one, or remove it"
+  }`;
+}
+
+/**
+ * Reads a configuration file's bytes: only a regular file, and at most
+ * {@link MAX_CONFIG_BYTES} of it (a file that grows past the limit while it
+ * is read is refused too).
+ *
+ * @param path The file (symbolic links are followed).
+ * @param signal Aborts the read.
+ * @returns The bytes.
+ * @throws {ConfigError} naming the file when it is not a regular file or is too large.
+ * @throws the file system's error when it cannot be read ({@link Deno.errors}).
+ */
+export async function readConfigBytes(path: string, signal?: AbortSignal): Promise<Uint8Array> {
+  const problem = notAConfigFile(path);
+  if (problem) throw new ConfigError(path, "", problem);
+  const info = await Deno.stat(path);
+  if (!info.isFile) {
+    throw new ConfigError(path, "", notAConfigFile(path) ?? "is not a regular file");
+  }
+  if (info.size > MAX_CONFIG_BYTES) throw tooLarge(path, info.size);
+  using file = await Deno.open(path, { read: true });
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const buffer = new Uint8Array(64 * 1024);
+  for (;;) {
+    signal?.throwIfAborted();
+    const n = await file.read(buffer);
+    if (n === null) break;
+    total += n;
+    if (total > MAX_CONFIG_BYTES) throw tooLarge(path, total);
+    chunks.push(buffer.slice(0, n));
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+function tooLarge(path: string, size: number): ConfigError {
+  return new ConfigError(
+    path,
+    "",
+    `the file holds more than ${MAX_CONFIG_BYTES} bytes (${size} read), more than a ` +
+      `configuration needs; name the right file, or split what it holds`,
+  );
+}
