@@ -13,7 +13,7 @@ import type { NamespaceEntry } from "../discovery/types.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
 import { needsListing } from "../daemon/schema_cache.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
-import { UsageError } from "../errors.ts";
+import { McpxError, UsageError } from "../errors.ts";
 import { REBUILT_META, type RebuiltNote } from "../daemon/rebuilt_note.ts";
 import { VERSION } from "../version.ts";
 
@@ -48,7 +48,11 @@ export async function run(
   let { namespaces, cache, disabled } = await ctx.namespaces({ listMissing: false });
   let known = find(namespaces);
   // Refused here, before any daemon: the configuration keeps it from starting (untrusted, unset ${VAR}).
-  if (known?.unavailable) throw noToolsError(known)!;
+  if (known?.unavailable) {
+    throw known.unavailable.code === "untrusted"
+      ? noToolsError(known)!
+      : new McpxError("server-unavailable", known.unavailable.message);
+  }
   const spec = (await ctx.config()).servers.find((s) => s.name === known?.server);
   // An alias is listed through its target.
   const listing = spec ? listingOf(spec) : undefined;
