@@ -5,7 +5,8 @@
  * 1. Launcher overhead: `mcpx run ./ret.ts` (`export default () => 42;`)
  *    against `deno run -A ret.ts` (the floor) and `mcpx --version` (the CLI's
  *    own start-up), plus where the time goes (`mcpx --json run` reports the
- *    script process's own duration; `--no-launcher` runs it bare).
+ *    script process's own duration; `--no-launcher` runs it bare), and what
+ *    the sandbox of a narrowed `script.permissions` adds (`none`, `read`).
  * 2. 100 sequential `everything.echo` calls: one `mcpx run` of a script that
  *    makes them (whole run, and the script's own loop timed inside it), 100
  *    `mcpx call` processes, and 100 `mcporter call` processes against its
@@ -100,6 +101,8 @@ const { tmp, env, keepAliveEnv, caStripped, exec, mcporter, show } = world;
 const loopLog = `${tmp}/echo100.jsonl`;
 
 const RET_SOURCE = "export default () => 42;\n";
+/** `script.permissions` levels measured in the sandbox: nothing granted, and read. */
+const SANDBOXED = ["none", "read"] as const;
 const ECHO_SOURCE = `// ${CALLS} sequential everything.echo calls, timed from inside.
 export default async () => {
   const per = [];
@@ -255,6 +258,15 @@ try {
     env,
     { expect: /^$/ },
   );
+  // A narrowed level runs the script in bubblewrap (decision 0016): its cost over `all`.
+  for (const level of SANDBOXED) {
+    r[`sandbox ${level}`] = await measure(
+      `mcpx run --script-permissions ${level} ./ret.ts`,
+      mcpx("run", "--script-permissions", level, "./ret.ts"),
+      env,
+      { expect: /^42\n?$/ },
+    );
+  }
   log("  mcpx --json run ./ret.ts: the script process's own time (durationMs)");
   for (let i = 0; i < warmup + runs; i++) {
     const t0 = performance.now();
@@ -355,6 +367,18 @@ const launcherRows: string[][] = [
     ratio(med(r.bare), floorMs),
   ],
 ];
+for (const level of SANDBOXED) {
+  const x = r[`sandbox ${level}`];
+  launcherRows.push([
+    `\`mcpx run --script-permissions ${level} ./ret.ts\` (sandboxed; − \`all\` ${
+      num(diff(med(x), runMs))
+    } ms)`,
+    cell(x),
+    cell(x, "p90"),
+    num(diff(med(x), floorMs)),
+    ratio(med(x), floorMs),
+  ]);
+}
 const childMed = split.childMs.length ? median(split.childMs) : undefined;
 const wallMed = split.wallMs.length ? median(split.wallMs) : undefined;
 if (childMed !== undefined && wallMed !== undefined) {
@@ -496,6 +520,7 @@ const commands: [string, Result | undefined][] = [
   ["CLI start-up", r.version],
   ["launcher overhead", r.run],
   ["bare run", r.bare],
+  ...SANDBOXED.map((l) => [`sandboxed run (${l})`, r[`sandbox ${l}`]] as [string, Result]),
   [`${CALLS}-call script`, r.script],
   ["one call", r.callOne],
   ["call loop", r.callLoop],

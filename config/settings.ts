@@ -186,7 +186,8 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     name: "script.permissions",
     type: "string",
     default: "all",
-    help: "Deno permissions for scripts: all, none, or a list such as read,write,net,env,run",
+    help:
+      "What a script may do: all (no sandbox), none, or a list of read,write,net,env,run,sys,ffi,import; narrower than all runs it in a bubblewrap sandbox (Linux; refused where none can run) and is refused under a runtime that cannot enforce it; the environment is inherited unfiltered under every level (docs/scripts.md)",
   },
   {
     name: "paths.scripts",

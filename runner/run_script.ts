@@ -11,7 +11,14 @@
 import { configRedactor } from "../config/secrets.ts";
 import type { CliContext } from "../cli/context.ts";
 import { envOverrides } from "./env_pairs.ts";
-import { findRuntime, permissionFlags, type Runtime, runtimeArgs } from "./runtime.ts";
+import { findRuntime, type Runtime } from "./runtime.ts";
+import {
+  checkConfinement,
+  confinedCommand,
+  type Confinement,
+  sandboxNote,
+  signalTargets,
+} from "./confine.ts";
 import { exportedNames } from "./exports.ts";
 import { concat, RecordOutput } from "./record_output.ts";
 import { StderrDemux } from "./stderr_demux.ts";
@@ -198,9 +205,13 @@ export async function runScript(
       problems.push(error.message);
     }
   }
-  const permissionSetting = String(value("script.permissions"));
-  const checked = permissionFlags(permissionSetting, { read: [], write: [] });
-  if ("problem" in checked) problems.push(checked.problem);
+  const confinement = checkConfinement(
+    String(value("script.permissions")),
+    "problem" in runtime ? null : runtime,
+    runtimeSource(settings),
+    ctx.env,
+  );
+  if ("problems" in confinement) problems.push(...confinement.problems);
 
   if (problems.length) {
     throw new UsageError(
@@ -227,14 +238,6 @@ export async function runScript(
   }
   if (client.kept && !json) noteBeforeRun(ctx, client.kept);
   const socket = await ctx.liveDaemonSocket();
-  const permissions = permissionFlags(permissionSetting, {
-    // The socket's directory too: the client checks it is the user's before connecting.
-    read: [scriptDir, launcherDir, socket, dirname(socket), dirname(client.cachedPath)],
-    write: [socket],
-    // Deno counts a unix socket connection as net access to `unix:<path>`.
-    net: [`unix:${socket}`],
-    sys: ["uid"],
-  }) as string[];
 
   let entry = script.path;
   if (!noLauncher) {
@@ -348,20 +351,30 @@ export async function runScript(
     });
   }
 
+  const confined = confinement as Confinement;
+  const command = await confinedCommand(confined, rt, {
+    scriptDir,
+    entry,
+    client: noLauncher ? clientPath : client.cachedPath,
+    socket,
+  }, { args: script.args, cwd: ctx.cwd, env });
   const started = performance.now();
-  const child = new Deno.Command(rt.path, {
-    args: runtimeArgs(rt, entry, script.args, permissions),
+  const child = new Deno.Command(command.path, {
+    args: command.args,
     cwd: ctx.cwd,
     env,
     clearEnv: true,
     stdin: "inherit",
     stdout: json || passStdout ? "piped" : "inherit",
     stderr: "piped",
+    detached: command.detached,
   }).spawn();
   const forward = (signal: Deno.Signal) => () => {
-    try {
-      child.kill(signal);
-    } catch { /* gone */ }
+    for (const pid of signalTargets(command, child.pid)) {
+      try {
+        Deno.kill(pid, signal);
+      } catch { /* gone */ }
+    }
   };
   const handlers = (["SIGINT", "SIGTERM"] as const).map((s) => [s, forward(s)] as const);
   for (const [s, h] of handlers) Deno.addSignalListener(s, h);
@@ -401,6 +414,10 @@ export async function runScript(
   for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
   const exitCode = status.signal ? 128 + signalNumber(status.signal) : status.code;
   const durationMs = Math.round(performance.now() - started);
+  if (exitCode === 1) {
+    const note = await sandboxNote(command, rt, confined.level);
+    if (note) output.note(note);
+  }
 
   // A daemon that died under the script's calls left its servers running: end them.
   await ctx.sweepIfDaemonDied();
@@ -436,6 +453,15 @@ function selectionEnv(settings: ResolvedSettings): Record<string, string> {
     if (setting && setting.source !== "default") env[settingEnvName(name)] = String(setting.value);
   }
   return env;
+}
+
+/** Where `script.runtime` was set, as the user wrote it (`--runtime node`), for a refusal. */
+function runtimeSource(settings: ResolvedSettings): string {
+  const { value, source } = settings.values["script.runtime"];
+  if (source.startsWith("flag:")) return `${source.slice(5)} ${value}`;
+  if (source.startsWith("env:")) return `${source.slice(4)}=${value}`;
+  if (source.startsWith("file:")) return `script.runtime ${value} (${source.slice(5)})`;
+  return `script.runtime ${value}`;
 }
 
 /** The runtime a setting names (the launcher's extension depends on it). */

@@ -6,6 +6,9 @@
  * @module
  */
 
+import { dirname } from "../config/posix_path.ts";
+import type { Permission, PermissionLevel } from "./permissions.ts";
+
 /** A runtime mcpx can start a script on. */
 export type RuntimeName = "deno" | "bun" | "node";
 
@@ -14,6 +17,8 @@ export interface Runtime {
   name: RuntimeName;
   /** The executable's absolute path. */
   path: string;
+  /** node's [major, minor] (its permission flag's name depends on it). */
+  version?: [number, number];
 }
 
 /** Finds `name` on `PATH`, or null. */
@@ -80,69 +85,99 @@ export async function findRuntime(
         }, and scripts need 22.6 or later (type stripping); upgrade Node or use --runtime deno`,
       };
     }
-    return { name: "node", path };
+    return { name: "node", path, version };
   }
   return { problem: `--runtime must be deno, bun or node, got "${wanted}"` };
 }
 
+/** What a script always reaches, whatever its level: absolute paths. */
+export interface Reachable {
+  scriptDir: string;
+  /** The file the runtime starts (the launcher, or the script under `--no-launcher`). */
+  entry: string;
+  /** The generated client the entry imports. */
+  client: string;
+  /** The daemon's unix socket. */
+  socket: string;
+}
+
+/** The variables the generated client reads (client/script_runtime.ts), granted under any level. */
+export const CLIENT_ENV = ["MCPX_*", "GIT_DIR", "GIT_WORK_TREE"] as const;
+
+/** A path in a Deno permission list, where a comma is written twice. */
+function listed(paths: string[]): string {
+  return paths.map((p) => p.replaceAll(",", ",,")).join(",");
+}
+
 /**
- * Deno's permission flags for `script.permissions`: `all` is `-A`, `none`
- * nothing, else a comma list of `read`, `write`, `net`, `env`, `run`, `sys`,
- * `ffi` (each `--allow-<name>`). The daemon's socket and the launcher's
- * files are always allowed, so the client works under any list (and, in
- * `always.sys`, the user id the client compares the socket directory's
- * owner with: `uid`).
+ * The runtime's own permission flags for `level` (runner/permissions.ts says
+ * what each withholds; the sandbox around them is runner/sandbox.ts). `all`
+ * adds nothing but deno's `-A`. Otherwise the daemon's socket, the script's
+ * folder, the entry and the client stay reachable, so the client works under
+ * any level.
  *
- * @returns The flags, or a problem sentence.
+ * - deno: `--no-prompt` (a level is decided, never asked), and `--allow-*`
+ *   per granted name, else narrowed to what the client needs.
+ * - node: `--permission` (22.13+; `--experimental-permission` before), with
+ *   reads of the reachable paths and per granted name the rest; worker
+ *   threads stay refused (node warns that allowing them could undo the model).
+ * - bun: nothing (it has no permission model; the sandbox does the work).
+ *
+ * @returns The flags, placed by {@link runtimeArgs}.
  */
-export function permissionFlags(
-  setting: string,
-  always: { read: string[]; write: string[]; net?: string[]; sys?: string[] },
-): string[] | { problem: string } {
-  const value = setting.trim();
-  if (value === "" || value === "all") return ["-A"];
-  const known = ["read", "write", "net", "env", "run", "sys", "ffi", "import"];
-  const names = value === "none" ? [] : value.split(",").map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !known.includes(n));
-  if (unknown.length) {
-    return {
-      problem: `script.permissions: unknown ${unknown.map((u) => `"${u}"`).join(", ")}; use all, ` +
-        `none, or a comma list of ${known.join(", ")}`,
-    };
+export function runtimeFlags(
+  runtime: Runtime,
+  level: PermissionLevel,
+  reach: Reachable,
+): string[] {
+  if (runtime.name === "bun") return [];
+  if (level.all) return runtime.name === "deno" ? ["-A"] : [];
+  const has = (p: Permission) => level.granted.has(p);
+  const readable = [reach.scriptDir, reach.entry, reach.client, dirname(reach.socket)];
+  if (runtime.name === "node") {
+    const [major, minor] = runtime.version ?? [22, 13];
+    const flags = [
+      major > 22 || (major === 22 && minor >= 13) ? "--permission" : "--experimental-permission",
+      ...(has("read") ? ["--allow-fs-read=*"] : readable.map((p) => `--allow-fs-read=${p}`)),
+    ];
+    if (has("write")) flags.push("--allow-fs-write=*");
+    if (has("run")) flags.push("--allow-child-process");
+    if (has("ffi")) flags.push("--allow-addons", "--allow-wasi");
+    return flags;
   }
-  const flags = names.map((n) => `--allow-${n}`);
-  if (!names.includes("read")) flags.push(`--allow-read=${always.read.join(",")}`);
-  if (!names.includes("write")) flags.push(`--allow-write=${always.write.join(",")}`);
-  if (!names.includes("net") && always.net?.length) {
-    flags.push(`--allow-net=${always.net.join(",")}`);
-  }
-  if (!names.includes("sys") && always.sys?.length) {
-    flags.push(`--allow-sys=${always.sys.join(",")}`);
-  }
-  if (!names.includes("env")) flags.push("--allow-env");
+  const flags = ["--no-prompt"];
+  flags.push(has("read") ? "--allow-read" : `--allow-read=${listed([...readable, reach.socket])}`);
+  flags.push(has("write") ? "--allow-write" : `--allow-write=${listed([reach.socket])}`);
+  // Deno counts a unix socket connection as net access to `unix:<path>`.
+  flags.push(has("net") ? "--allow-net" : `--allow-net=${listed([`unix:${reach.socket}`])}`);
+  flags.push(has("env") ? "--allow-env" : `--allow-env=${CLIENT_ENV.join(",")}`);
+  // The client compares the socket directory's owner with the user's id before connecting.
+  flags.push(has("sys") ? "--allow-sys" : "--allow-sys=uid");
+  for (const p of ["run", "ffi", "import"] as const) if (has(p)) flags.push(`--allow-${p}`);
   return flags;
 }
 
 /**
  * The command line that runs `entry` with `args` on `runtime`.
  *
- * @param permissions Deno's permission flags (ignored by bun and node).
+ * @param flags The runtime's permission flags ({@link runtimeFlags}).
  */
 export function runtimeArgs(
   runtime: Runtime,
   entry: string,
   args: string[],
-  permissions: string[],
+  flags: string[],
 ): string[] {
   switch (runtime.name) {
     case "deno":
-      return ["run", "--no-check", "--quiet", ...permissions, entry, ...args];
+      return ["run", "--no-check", "--quiet", ...flags, entry, ...args];
     case "bun":
-      return ["run", entry, ...args];
+      return ["run", ...flags, entry, ...args];
     case "node":
       return [
         "--experimental-strip-types",
         "--disable-warning=ExperimentalWarning",
+        ...flags,
         entry,
         ...args,
       ];
