@@ -287,9 +287,13 @@ export class CliContext {
       seedFromSiblings(this.paths().cacheDir, config.fingerprint, cache, listings);
     }
     // One listing per cache entry: an alias and its target share one.
-    const missing = enabled.filter((s, i) =>
-      stale(s) && enabled.findIndex((o) => listingOf(o).name === listingOf(s).name) === i
-    );
+    const asked = new Set<string>();
+    const missing = enabled.filter((s) => {
+      const name = listingOf(s).name;
+      if (asked.has(name)) return false;
+      asked.add(name);
+      return stale(s);
+    });
     const unlisted: string[] = [];
     if (options.listMissing !== false && missing.length > 0) {
       try {

@@ -655,8 +655,15 @@ export class Daemon {
   #select(names: string[]): ServerSpec[] {
     const enabled = this.config.servers.filter((s) => !s.disabled);
     if (names.length === 0) return enabled;
+    // One map, not a search per name: `ls` may ask for thousands of servers at once.
+    const byName = new Map<string, ServerSpec>();
+    for (const s of enabled) {
+      // The first server in file order that has the name, as either, wins.
+      if (!byName.has(s.name)) byName.set(s.name, s);
+      if (!byName.has(s.namespace)) byName.set(s.namespace, s);
+    }
     return names.map((name) => {
-      const spec = enabled.find((s) => s.name === name || s.namespace === name);
+      const spec = byName.get(name);
       if (!spec) {
         throw new NotFoundError(
           `unknown namespace "${name}"; run \`mcpx ls\` to see the namespaces`,
