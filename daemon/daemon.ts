@@ -6,6 +6,7 @@
  * @module
  */
 
+import { jsonByteLength } from "./json_stream.ts";
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import { McpxError, NotFoundError, ServerError, TimeoutError, UsageError } from "../errors.ts";
@@ -293,7 +294,7 @@ export class Daemon {
       server: pool.spec.name,
       ...(ctx.session ? { session: ctx.session } : {}),
       ...(ctx.run ? { run: ctx.run } : {}),
-      bytesIn: jsonBytes(args),
+      bytesIn: jsonByteLength(args),
     };
     const asked = performance.now();
     const own = options.timeoutMs;
@@ -384,7 +385,7 @@ export class Daemon {
         ok: error === undefined,
         ...(error === undefined ? {} : { error }),
         ...(failure === undefined && error !== undefined ? { isError: true } : {}),
-        bytesOut: result === undefined ? 0 : jsonBytes(result),
+        bytesOut: result === undefined ? 0 : jsonByteLength(result),
       };
       if (error === undefined) {
         log("info", "call.end", "{namespace}.{tool} answered in {ms} ms", end, { span });
@@ -920,17 +921,6 @@ function describeFull(error: unknown): string {
 /** Milliseconds since `start` (a `performance.now()`), to 0.1 ms. */
 function elapsed(start: number): number {
   return Math.round((performance.now() - start) * 10) / 10;
-}
-
-/** The size of a value as JSON in UTF-8, in bytes. */
-function jsonBytes(value: unknown): number {
-  const text = JSON.stringify(value) ?? "";
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) bytes += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
 }
 
 /** The text of a tool result that reports `isError` (first 300 characters), else undefined. */

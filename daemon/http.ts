@@ -16,6 +16,7 @@ import { dirname } from "node:path";
 import { errorToJson } from "../errors.ts";
 import type { Daemon } from "./daemon.ts";
 import { OPERATIONS, type Reply } from "./operations.ts";
+import { jsonResponse } from "./json_response.ts";
 import { VERSION_HEADER } from "../client/wire.ts";
 import { withCallerIds } from "./log.ts";
 import {
@@ -130,7 +131,8 @@ export async function serveDaemon(
         () => operation.handler(daemon, params, request.signal, reply),
       );
       if (name === "stop") queueMicrotask(onStop);
-      return Response.json({ ok: true, result, ...reply });
+      // A large result (a tool's MB of text) is streamed, not turned into one string and bytes.
+      return jsonResponse({ ok: true, result, ...reply });
     } catch (error) {
       return Response.json({ ok: false, error: toWireError(error), ...reply });
     } finally {

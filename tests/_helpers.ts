@@ -206,7 +206,7 @@ export function fixtureServer(
     env?: Record<string, string>;
     mcpx?: Record<string, unknown>;
     extraArgs?: string[];
-    fixture?: "misbehaving" | "stateful";
+    fixture?: "misbehaving" | "stateful" | "big_result";
   } = {},
 ): {
   command: string;
