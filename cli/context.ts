@@ -370,9 +370,10 @@ export class CliContext {
       const listings = enabled.map((s) => listingOf(s));
       seedFromSiblings(this.paths().cacheDir, config.fingerprint, cache, listings);
     }
-    // One listing per cache entry: an alias and its target share one.
-    const missing = enabled.filter((s, i) =>
-      stale(s) && enabled.findIndex((o) => listingOf(o).name === listingOf(s).name) === i
+    // One listing per cache entry (an alias and its target share one); a set, not a search each.
+    const seen = new Set<string>();
+    const missing = enabled.filter((s) =>
+      !seen.has(listingOf(s).name) && seen.add(listingOf(s).name) && stale(s)
     );
     const unlisted: string[] = [];
     if (options.listMissing !== false && missing.length > 0) {

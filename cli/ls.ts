@@ -47,10 +47,13 @@ export async function run(ctx: CliContext): Promise<number> {
   const { namespaces, problems, cache, disabled } = await ctx.namespaces({ optional: true });
   const unselected = disabled.filter((d) => d.unselected !== undefined).map((d) => d.namespace);
   const live = await liveCounts(ctx);
-  const shown = config.servers.filter((spec) => !unselected.includes(spec.namespace));
+  // Sets and maps, not a search per server: a configuration may hold thousands of servers.
+  const hidden = new Set(unselected);
+  const byServer = new Map(namespaces.map((n) => [n.server, n]));
+  const shown = config.servers.filter((spec) => !hidden.has(spec.namespace));
   const rows: LsRow[] = shown.map((spec) => {
     const entry = cache?.servers[listingOf(spec).name];
-    const ns = namespaces.find((n) => n.server === spec.name);
+    const ns = byServer.get(spec.name);
     const running = live[spec.namespace];
     // A start failure the daemon saw is newer news than the cache's last listing.
     const failed = spec.unavailable
@@ -144,8 +147,9 @@ export async function run(ctx: CliContext): Promise<number> {
   // Tools a server lists but mcpx cannot call are said once, briefly: `ls` runs often and an
   // agent pays for every line (`ls --json` and `types` give each reason).
   const unusable = problems.filter((p) => p.includes(" is unusable and left out: "));
+  const said = new Set(unusable);
   for (const problem of problems) {
-    if (!unusable.includes(problem)) ctx.io.err(`warning: ${problem}\n`);
+    if (!said.has(problem)) ctx.io.err(`warning: ${problem}\n`);
   }
   if (unusable.length) {
     const names = unusable.map((p) => p.match(/^server "([^"]+)": tool "([^"]+)"/))

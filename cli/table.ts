@@ -20,7 +20,13 @@ export function truncate(text: string, max: number): string {
  * @returns The table, one line per row, ending in a newline.
  */
 export function renderTable(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  // A loop, not Math.max(...cells): spreading 100,000 rows would overflow the call stack.
+  const widths = header.map((h) => h.length);
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      if (i < widths.length) widths[i] = Math.max(widths[i], (cell ?? "").length);
+    });
+  }
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
   return [line(header), ...rows.map(line)].join("\n") + "\n";

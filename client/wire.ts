@@ -259,6 +259,8 @@ export async function exchangeRequest(
     });
   }
   const response = decodeResponse(bytes);
+  // The text is decoded: a large answer's bytes (ours, from exchangeDeno) go back now.
+  if (response && deno?.connect) wireRelease(bytes);
   if (!response) {
     throw new ExchangeFailure(
       true,
@@ -296,7 +298,7 @@ async function exchangeDeno(
       if (n === null) break;
       chunks.push(buffer.slice(0, n));
     }
-    return concatBytes(chunks);
+    return concatBytes(chunks, true);
   } finally {
     signal?.removeEventListener("abort", close);
     close();
@@ -341,7 +343,12 @@ async function exchangeNode(
   });
 }
 
-function concatBytes(chunks: Uint8Array[]): Uint8Array {
+/**
+ * The chunks as one buffer, copied once. With `release`, each chunk's memory
+ * is given back as soon as it is copied (the caller owns them), so joining a
+ * large answer holds it once, not twice.
+ */
+function concatBytes(chunks: Uint8Array[], release = false): Uint8Array {
   if (chunks.length === 1) return chunks[0];
   let total = 0;
   for (const c of chunks) total += c.length;
@@ -350,8 +357,24 @@ function concatBytes(chunks: Uint8Array[]): Uint8Array {
   for (const c of chunks) {
     out.set(c, offset);
     offset += c.length;
+    if (release) wireRelease(c);
   }
   return out;
+}
+
+/**
+ * Gives back the memory of `bytes` now (`ArrayBuffer.prototype.transfer(0)`,
+ * where the runtime has it) when it is the whole of its buffer; it must not
+ * be used again.
+ */
+function wireRelease(bytes: Uint8Array): void {
+  const buffer = bytes.buffer as WireLoose;
+  if (
+    typeof buffer?.transfer === "function" && !buffer.detached && bytes.byteOffset === 0 &&
+    bytes.byteLength === buffer.byteLength
+  ) {
+    buffer.transfer(0);
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import type { PoolSettings, ServerSpec } from "./types.ts";
 import { describeValue } from "./_describe.ts";
 import { parseJsonc } from "./_jsonc.ts";
 import { checkNesting } from "./_depth.ts";
+import { AliasResolver, aliasTargetOf } from "./_alias.ts";
 import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
 import { formatPath, Problems } from "./_problems.ts";
 import { MCPX_KEYS, MODE_REPLACED, parseServer } from "./_server.ts";
@@ -121,10 +122,11 @@ export function parseConfig(
     for (const [name, entry] of Object.entries(entries)) {
       if (aliasTargetOf(entry) === undefined) parsed.set(name, parseServer(name, entry, ctx));
     }
+    const aliases = new AliasResolver(entries, parsed, problems);
     for (const [name, entry] of Object.entries(entries)) {
       const wanted = aliasTargetOf(entry);
       if (wanted === undefined) continue;
-      const target = resolveAliasTarget(name, wanted, entries, parsed, problems);
+      const target = aliases.resolve(name, wanted);
       if (!target) continue;
       const alias = parseServer(name, entry, ctx, target);
       parsed.set(name, alias);
@@ -153,76 +155,6 @@ export function parseConfig(
 
   problems.throwIfAny();
   return { servers, document, warnings };
-}
-
-/** The server an entry is an alias of: its `aliasOf` value when it has one, else undefined. */
-function aliasTargetOf(entry: unknown): unknown {
-  return entry !== null && typeof entry === "object" && !Array.isArray(entry)
-    ? (entry as Record<string, unknown>).aliasOf
-    : undefined;
-}
-
-/**
- * The parsed server an alias names, or undefined with a problem recorded: the
- * name must be a string naming another entry, and that entry must not be an
- * alias itself (the error names the server it ends at). A target that had
- * problems of its own records nothing more here.
- */
-function resolveAliasTarget(
-  name: string,
-  wanted: unknown,
-  entries: Record<string, unknown>,
-  parsed: Map<string, ServerSpec | undefined>,
-  problems: Problems,
-): ServerSpec | undefined {
-  const at = ["mcpServers", name, "aliasOf"];
-  const others = Object.keys(entries).filter((n) => n !== name);
-  if (typeof wanted !== "string" || wanted === "") {
-    problems.add(
-      at,
-      `must be the name of another server under "mcpServers", got ${describeValue(wanted)}; ` +
-        `write e.g. ${JSON.stringify(others[0] ?? "chrome-devtools")}`,
-    );
-    return undefined;
-  }
-  if (wanted === name) {
-    problems.add(at, `names this entry itself, got ${JSON.stringify(wanted)}; name another server`);
-    return undefined;
-  }
-  if (!Object.hasOwn(entries, wanted)) {
-    const servers = others.filter((n) => aliasTargetOf(entries[n]) === undefined);
-    problems.add(
-      at,
-      `names no server, got ${JSON.stringify(wanted)}${
-        didYouMean(wanted, servers) ||
-        `; the servers are ${servers.map((s) => `"${s}"`).join(", ")}`
-      }`,
-    );
-    return undefined;
-  }
-  const further = aliasTargetOf(entries[wanted]);
-  if (further !== undefined) {
-    let original: unknown = further;
-    const seen = new Set([name, wanted]);
-    while (typeof original === "string" && !seen.has(original)) {
-      const next = aliasTargetOf(entries[original]);
-      if (next === undefined) break;
-      seen.add(original);
-      original = next;
-    }
-    const fix = typeof original === "string" && !seen.has(original) &&
-        Object.hasOwn(entries, original)
-      ? `write "aliasOf": ${JSON.stringify(original)}, the server it is an alias of`
-      : `point it at a server that has "command" or "url"`;
-    problems.add(
-      at,
-      `names ${JSON.stringify(wanted)}, which is itself an alias (of ${
-        describeValue(further)
-      }), and an alias of an alias is not allowed; ${fix}`,
-    );
-    return undefined;
-  }
-  return parsed.get(wanted);
 }
 
 /** The pool block's keys besides the pool settings: the default-set switch and the tool lists. */

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { jsonByteLength } from "./json_stream.ts";
 import {
   listingOf,
   type LoadedConfig,
@@ -357,7 +358,7 @@ export class Daemon {
       server: pool.spec.name,
       ...(ctx.session ? { session: ctx.session } : {}),
       ...(ctx.run ? { run: ctx.run } : {}),
-      bytesIn: jsonBytes(args),
+      bytesIn: jsonByteLength(args),
     };
     const asked = performance.now();
     const own = options.timeoutMs;
@@ -448,7 +449,7 @@ export class Daemon {
         ok: error === undefined,
         ...(error === undefined ? {} : { error }),
         ...(failure === undefined && error !== undefined ? { isError: true } : {}),
-        bytesOut: result === undefined ? 0 : jsonBytes(result),
+        bytesOut: result === undefined ? 0 : jsonByteLength(result),
       };
       if (error === undefined) {
         log("info", "call.end", "{namespace}.{tool} answered in {ms} ms", end, { span });
@@ -728,8 +729,15 @@ export class Daemon {
   #select(names: string[]): ServerSpec[] {
     const enabled = this.config.servers.filter((s) => !s.disabled);
     if (names.length === 0) return enabled;
+    // One map, not a search per name: `ls` may ask for thousands of servers at once.
+    const byName = new Map<string, ServerSpec>();
+    for (const s of enabled) {
+      // The first server in file order that has the name, as either, wins.
+      if (!byName.has(s.name)) byName.set(s.name, s);
+      if (!byName.has(s.namespace)) byName.set(s.namespace, s);
+    }
     return names.map((name) => {
-      const spec = enabled.find((s) => s.name === name || s.namespace === name);
+      const spec = byName.get(name);
       if (!spec) {
         throw new NotFoundError(
           `unknown namespace "${name}"; run \`mcpx ls\` to see the namespaces`,
@@ -991,17 +999,6 @@ function describeFull(error: unknown): string {
 /** Milliseconds since `start` (a `performance.now()`), to 0.1 ms. */
 function elapsed(start: number): number {
   return Math.round((performance.now() - start) * 10) / 10;
-}
-
-/** The size of a value as JSON in UTF-8, in bytes. */
-function jsonBytes(value: unknown): number {
-  const text = JSON.stringify(value) ?? "";
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) bytes += c >= 0x800 && (c < 0xd800 || c > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
 }
 
 /** The text of a tool result that reports `isError` (first 300 characters), else undefined. */

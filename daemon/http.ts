@@ -19,6 +19,7 @@ import { errorToJson } from "../errors.ts";
 import type { Daemon } from "./daemon.ts";
 import { type Operation, OPERATIONS, type Reply } from "./operations.ts";
 import { Redactor } from "../core/redact.ts";
+import { jsonResponse } from "./json_response.ts";
 import { VERSION_HEADER } from "../client/wire.ts";
 import { withCallerIds } from "./log.ts";
 import { takeNotices } from "./notices.ts";
@@ -180,7 +181,8 @@ export async function serveDaemon(
         () => operation.handler(daemon, params, request.signal, reply),
       );
       if (name === "stop") queueMicrotask(onStop);
-      return Response.json(okBody(operation, result, withNotices(), daemon.redactor));
+      // A large result (a tool's MB of text) is streamed, not turned into one string and bytes.
+      return jsonResponse(okBody(operation, result, withNotices(), daemon.redactor));
     } catch (error) {
       return Response.json({
         ok: false,

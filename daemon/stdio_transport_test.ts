@@ -74,3 +74,41 @@ Deno.test("ProcessGroupStdioTransport.start() throws NotFound for a missing comm
   });
   assert.throws(() => transport.start(), Deno.errors.NotFound);
 });
+
+Deno.test("ProcessGroupStdioTransport reads a message written in many pieces once, byte by byte", async () => {
+  // A 4 MiB message written 1,000 bytes at a time, then a small one. The earlier reader
+  // rescanned and rebuilt its whole buffer for every chunk: quadratic in the message.
+  const text = "z".repeat(4 << 20);
+  const script = `
+    const message = { jsonrpc: "2.0", method: "big", params: { text: "z".repeat(${text.length}) } };
+    const line = new TextEncoder().encode(JSON.stringify(message) + "\\n");
+    for (let at = 0; at < line.length; at += 1000) {
+      let rest = line.subarray(at, Math.min(at + 1000, line.length));
+      while (rest.length) rest = rest.subarray(Deno.stdout.writeSync(rest));
+    }
+    Deno.stdout.writeSync(new TextEncoder().encode('{"jsonrpc":"2.0","method":"small"}\\n'));
+    await new Promise((r) => setTimeout(r, 300_000));
+  `;
+  const transport = new ProcessGroupStdioTransport({
+    command: Deno.execPath(),
+    args: ["eval", script],
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1" },
+  });
+  const messages: { method?: string; params?: { text?: string } }[] = [];
+  transport.onmessage = (m) => messages.push(m as (typeof messages)[number]);
+  await transport.start();
+  const deadline = Date.now() + 30_000;
+  while (messages.length < 2 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await transport.close();
+  assert.deepEqual(messages.map((m) => m.method), ["big", "small"]);
+  assert.equal(messages[0].params?.text, text);
+  const big = JSON.stringify({ jsonrpc: "2.0", method: "big", params: { text } }).length + 1;
+  const small = '{"jsonrpc":"2.0","method":"small"}\n'.length;
+  const work = transport.stdoutWork;
+  assert.equal(work.scanned, big + small, "each byte scanned once");
+  assert.equal(work.decoded, big + small - 2, "each byte but the newlines decoded once");
+  assert.ok(work.joins <= 2, `${work.joins} joins`);
+  assert.ok(work.copied <= 2 * (big + small), `${work.copied} bytes copied`);
+});

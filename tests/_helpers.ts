@@ -220,7 +220,7 @@ export function fixtureServer(
     env?: Record<string, string>;
     mcpx?: Record<string, unknown>;
     extraArgs?: string[];
-    fixture?: "misbehaving" | "stateful" | "echo_secret";
+    fixture?: "misbehaving" | "stateful" | "echo_secret" | "big_result";
   } = {},
 ): {
   command: string;

@@ -1,0 +1,104 @@
+/**
+ * Before and after, for the benches that compare this checkout with an
+ * earlier revision (private to bench/): the revision is extracted with
+ * `git archive` into the bench's temporary folder and run from there, and
+ * each side gets its own XDG folders, so two revisions of the same version
+ * never share a daemon, a socket or a cache.
+ *
+ * @module
+ */
+
+import { MARKER_VAR, ROOT, strippedEnv, xdgHomes } from "./_world.ts";
+
+/** The revision issue 9's benches call "before": main when that work began. */
+export const ISSUE9_BASE = "9a774f0";
+
+/** One side of a comparison: where its source is and how to run its mcpx. */
+export interface Side {
+  /** `before` or `after`. */
+  name: "before" | "after";
+  /** The source tree, ending in `/`. */
+  root: string;
+  /** argv of an mcpx command run from that tree. */
+  mcpx(...args: string[]): string[];
+  /** Its environment: own XDG folders under `<tmp>/<name>-home`, the run marker, `extra`. */
+  env(extra?: Record<string, string>): Record<string, string>;
+}
+
+const denoDir = (): string =>
+  JSON.parse(
+    new TextDecoder().decode(
+      new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).outputSync().stdout,
+    ),
+  ).denoDir;
+
+/**
+ * The side run from `root`.
+ *
+ * @param name Which side.
+ * @param root Its source tree, ending in `/`.
+ * @param tmp The bench's temporary folder.
+ * @param marker The run marker every process it starts inherits.
+ */
+export function side(name: Side["name"], root: string, tmp: string, marker: string): Side {
+  const base = strippedEnv();
+  const dir = base.DENO_DIR ?? denoDir();
+  return {
+    name,
+    root,
+    mcpx: (...args) => [
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--config",
+      `${root}deno.json`,
+      `${root}cli/main.ts`,
+      ...args,
+    ],
+    env: (extra = {}) => ({
+      ...base,
+      ...xdgHomes(`${tmp}/${name}-home`),
+      DENO_DIR: dir,
+      [MARKER_VAR]: marker,
+      NO_COLOR: "1",
+      ...extra,
+    }),
+  };
+}
+
+/**
+ * Extracts `rev` into `<tmp>/before/` and returns that side.
+ *
+ * @throws {Error} When `git archive` fails (an unknown revision, no git).
+ */
+export async function beforeSide(rev: string, tmp: string, marker: string): Promise<Side> {
+  await Deno.mkdir(`${tmp}/before`, { recursive: true });
+  const archive = await new Deno.Command("sh", {
+    args: ["-c", `git -C "${ROOT}" archive "${rev}" | tar -x -C "${tmp}/before"`],
+  }).output();
+  if (!archive.success) {
+    throw new Error(`git archive ${rev}: ${new TextDecoder().decode(archive.stderr)}`);
+  }
+  return side("before", `${tmp}/before/`, tmp, marker);
+}
+
+/** The short commit of this checkout, with `+dirty` when the tree has changes. */
+export async function thisCommit(): Promise<string> {
+  const git = async (...args: string[]) =>
+    new TextDecoder().decode(
+      (await new Deno.Command("git", { args: ["-C", ROOT, ...args] }).output()).stdout,
+    ).trim();
+  const commit = await git("rev-parse", "--short", "HEAD");
+  return (await git("status", "--porcelain")) ? `${commit}+dirty` : commit;
+}
+
+/** Reads `/proc/<pid>/status` fields in KiB (`VmRSS`, `VmHWM`); NaN when absent. */
+export function procStatusKiB(pid: number, field: "VmRSS" | "VmHWM"): number {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+    return m ? Number(m[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
