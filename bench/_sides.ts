@@ -3,15 +3,73 @@
  * earlier revision (private to bench/): the revision is extracted with
  * `git archive` into the bench's temporary folder and run from there, and
  * each side gets its own XDG folders, so two revisions of the same version
- * never share a daemon, a socket or a cache.
+ * never share a daemon, a socket or a cache. {@link scratch} is the
+ * temporary folder, run marker and cleanup these benches share.
  *
  * @module
  */
 
-import { MARKER_VAR, ROOT, strippedEnv, xdgHomes } from "./_world.ts";
+import {
+  log,
+  markedProcesses,
+  MARKER_VAR,
+  onInterrupt,
+  ROOT,
+  strippedEnv,
+  terminate,
+  xdgHomes,
+} from "./_world.ts";
 
 /** The revision issue 9's benches call "before": main when that work began. */
 export const ISSUE9_BASE = "9a774f0";
+
+/**
+ * A bench's temporary folder and run marker, and the one cleanup of what it
+ * started, run on SIGINT/SIGTERM (then exit 130) or by the bench when done.
+ */
+export interface Scratch {
+  /** The temporary folder; removed by {@link cleanup}. */
+  tmp: string;
+  /** The run marker ({@link MARKER_VAR}) every process the bench starts inherits. */
+  marker: string;
+  /**
+   * Runs the bench's own `stop`, then SIGTERM/SIGKILL to every process still
+   * carrying the marker (logged), then removes the folder. Every caller awaits
+   * the same run of it.
+   */
+  cleanup(): Promise<void>;
+  /** Removes the SIGINT/SIGTERM listeners. */
+  removeListeners(): void;
+}
+
+/**
+ * Makes the temporary folder (`prefix` + random) and the marker, and calls
+ * {@link Scratch.cleanup} on SIGINT/SIGTERM.
+ *
+ * @param prefix The folder's name prefix, e.g. `mcpx_bench_big_`.
+ * @param stop What the bench stops first (its daemons); its failures are its own to catch.
+ */
+export async function scratch(
+  prefix: string,
+  stop: () => Promise<void> = () => Promise.resolve(),
+): Promise<Scratch> {
+  const tmp = await Deno.makeTempDir({ prefix });
+  const marker = crypto.randomUUID();
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    cleaning ??= (async () => {
+      await stop();
+      const left = await terminate(() => markedProcesses(marker));
+      if (left.length) log(`stopped ${left.length} leftover process(es): ${left}`);
+      await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    })();
+  const removeListeners = onInterrupt(async () => {
+    log("\ninterrupted: stopping what the bench started");
+    await cleanup();
+    Deno.exit(130);
+  });
+  return { tmp, marker, cleanup, removeListeners };
+}
 
 /** One side of a comparison: where its source is and how to run its mcpx. */
 export interface Side {

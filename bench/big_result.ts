@@ -23,18 +23,16 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
+import { counter, helpAndExit, log, RESULTS, ROOT, sleep } from "./_world.ts";
 import {
-  counter,
-  helpAndExit,
-  log,
-  markedProcesses,
-  onInterrupt,
-  RESULTS,
-  ROOT,
-  sleep,
-  terminate,
-} from "./_world.ts";
-import { beforeSide, ISSUE9_BASE, procStatusKiB, type Side, side, thisCommit } from "./_sides.ts";
+  beforeSide,
+  ISSUE9_BASE,
+  procStatusKiB,
+  scratch,
+  type Side,
+  side,
+  thisCommit,
+} from "./_sides.ts";
 import { bigText } from "../tests/fixtures/servers/big_result.ts";
 
 const USAGE = `usage: deno task bench:big-result [options]
@@ -74,21 +72,9 @@ const hasTime = (() => {
   }
 })();
 
-const tmp = await Deno.makeTempDir({ prefix: "mcpx_bench_big_" });
-const marker = crypto.randomUUID();
 const sides: Side[] = [];
-let cleaning: Promise<void> | undefined;
-const cleanup = () =>
-  cleaning ??= (async () => {
-    for (const s of sides) await exec(s.mcpx("stop"), s.env(), 30_000).catch(() => {});
-    const left = await terminate(() => markedProcesses(marker));
-    if (left.length) log(`stopped ${left.length} leftover process(es): ${left}`);
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-  })();
-const removeListeners = onInterrupt(async () => {
-  log("\ninterrupted: stopping what the bench started");
-  await cleanup();
-  Deno.exit(130);
+const { tmp, marker, cleanup, removeListeners } = await scratch("mcpx_bench_big_", async () => {
+  for (const s of sides) await exec(s.mcpx("stop"), s.env(), 30_000).catch(() => {});
 });
 
 interface Exec {

@@ -25,18 +25,9 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
-import {
-  counter,
-  helpAndExit,
-  log,
-  markedProcesses,
-  onInterrupt,
-  RESULTS,
-  ROOT,
-  terminate,
-} from "./_world.ts";
+import { counter, helpAndExit, log, RESULTS, ROOT } from "./_world.ts";
 import { fingerprintFile } from "../config/fingerprint.ts";
-import { beforeSide, ISSUE9_BASE, type Side, side, thisCommit } from "./_sides.ts";
+import { beforeSide, ISSUE9_BASE, scratch, type Side, side, thisCommit } from "./_sides.ts";
 
 const USAGE = `usage: deno task bench:config [options]
 
@@ -69,20 +60,7 @@ if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
   Deno.exit(2);
 }
 
-const tmp = await Deno.makeTempDir({ prefix: "mcpx_bench_config_" });
-const marker = crypto.randomUUID();
-let cleaning: Promise<void> | undefined;
-const cleanup = () =>
-  cleaning ??= (async () => {
-    const left = await terminate(() => markedProcesses(marker));
-    if (left.length) log(`stopped ${left.length} leftover process(es): ${left}`);
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-  })();
-const removeListeners = onInterrupt(async () => {
-  log("\ninterrupted: stopping what the bench started");
-  await cleanup();
-  Deno.exit(130);
-});
+const { tmp, marker, cleanup, removeListeners } = await scratch("mcpx_bench_config_");
 
 /** A configuration of `n` servers, each as a user would write one, with an `mcpx` block. */
 function configText(n: number): string {

@@ -26,17 +26,15 @@ import {
   failed,
   helpAndExit,
   log,
-  markedProcesses,
   MARKER_VAR,
   mcpx,
-  onInterrupt,
   output,
   RESULTS,
   ROOT,
   strippedEnv,
-  terminate,
   xdgHomes,
 } from "./_world.ts";
+import { scratch } from "./_sides.ts";
 import { SERVERS } from "../tests/_helpers.ts";
 import { chromeDevtoolsServer } from "../tests/fixtures/browser/config.ts";
 
@@ -68,27 +66,15 @@ const bytes = (text: string) => new TextEncoder().encode(text).length;
 const tokens = (n: number) => Math.ceil(n / 4);
 const thousands = (n: number) => n.toLocaleString("en-US");
 
-const tmp = await Deno.makeTempDir({ prefix: "mcpx_bench_types_" });
-const marker = crypto.randomUUID();
-let cleaning: Promise<void> | undefined;
-const cleanup = () =>
-  cleaning ??= (async () => {
-    for (const side of ["before", "after"]) {
-      await output(side === "before" ? beforeArgv("stop") : mcpx("stop"), env(side), tmp, 30_000)
-        .catch(() => {});
-    }
-    // mcporter keeps chrome-devtools in a keep-alive daemon of its own after `list`.
-    if (peerArgv) {
-      await output(peerArgv("daemon", "stop"), env("peer"), tmp, 30_000).catch(() => {});
-    }
-    const left = await terminate(() => markedProcesses(marker));
-    if (left.length) log(`stopped ${left.length} leftover process(es): ${left}`);
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-  })();
-const removeListeners = onInterrupt(async () => {
-  log("\ninterrupted: stopping what the bench started");
-  await cleanup();
-  Deno.exit(130);
+const { tmp, marker, cleanup, removeListeners } = await scratch("mcpx_bench_types_", async () => {
+  for (const side of ["before", "after"]) {
+    await output(side === "before" ? beforeArgv("stop") : mcpx("stop"), env(side), tmp, 30_000)
+      .catch(() => {});
+  }
+  // mcporter keeps chrome-devtools in a keep-alive daemon of its own after `list`.
+  if (peerArgv) {
+    await output(peerArgv("daemon", "stop"), env("peer"), tmp, 30_000).catch(() => {});
+  }
 });
 
 /** argv of a mcporter command on the bench's config, once the peer is installed. */
