@@ -23,6 +23,19 @@ import {
 /** The revision issue 9's benches call "before": main when that work began. */
 export const ISSUE9_BASE = "9a774f0";
 
+/** The flags every before/after bench takes, for `parseArgs` (the bench adds its own). */
+export const SIDES_FLAGS = {
+  runs: { type: "string" },
+  before: { type: "string", default: ISSUE9_BASE },
+  "skip-before": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** The usage lines of `--before` and `--skip-before` ({@link SIDES_FLAGS}), ending a bench's usage. */
+export const SIDES_USAGE =
+  `  --before REV     the revision measured as "before" (default ${ISSUE9_BASE})
+  --skip-before    measure this checkout only`;
+
 /**
  * A bench's temporary folder and run marker, and the one cleanup of what it
  * started, run on SIGINT/SIGTERM (then exit 130) or by the bench when done.

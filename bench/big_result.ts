@@ -26,11 +26,12 @@ import { markdownTable, median } from "./stats.ts";
 import { counter, helpAndExit, log, RESULTS, ROOT, sleep } from "./_world.ts";
 import {
   beforeSide,
-  ISSUE9_BASE,
   procStatusKiB,
   scratch,
   type Side,
   side,
+  SIDES_FLAGS,
+  SIDES_USAGE,
   thisCommit,
 } from "./_sides.ts";
 import { bigText } from "../tests/fixtures/servers/big_result.ts";
@@ -39,17 +40,13 @@ const USAGE = `usage: deno task bench:big-result [options]
 
   --sizes LIST     result sizes in MiB, comma-separated (default 8,32,64)
   --runs N         measurements per size and side; medians are shown (default 3)
-  --before REV     the revision measured as "before" (default ${ISSUE9_BASE})
-  --skip-before    measure this checkout only`;
+${SIDES_USAGE}`;
 
 const { values: flags } = parseArgs({
   args: Deno.args,
   options: {
     sizes: { type: "string", default: "8,32,64" },
-    runs: { type: "string" },
-    before: { type: "string", default: ISSUE9_BASE },
-    "skip-before": { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+    ...SIDES_FLAGS,
   },
 });
 helpAndExit(flags.help, USAGE);

@@ -27,25 +27,29 @@ import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
 import { counter, helpAndExit, log, RESULTS, ROOT } from "./_world.ts";
 import { fingerprintFile } from "../config/fingerprint.ts";
-import { beforeSide, ISSUE9_BASE, scratch, type Side, side, thisCommit } from "./_sides.ts";
+import {
+  beforeSide,
+  scratch,
+  type Side,
+  side,
+  SIDES_FLAGS,
+  SIDES_USAGE,
+  thisCommit,
+} from "./_sides.ts";
 
 const USAGE = `usage: deno task bench:config [options]
 
   --servers LIST   configuration sizes, comma-separated (default 100,1000,10000)
   --runs N         runs per cell; medians are shown (default 3)
   --limit S        seconds a run may take before it is stopped (default 120)
-  --before REV     the revision measured as "before" (default ${ISSUE9_BASE})
-  --skip-before    measure this checkout only`;
+${SIDES_USAGE}`;
 
 const { values: flags } = parseArgs({
   args: Deno.args,
   options: {
     servers: { type: "string", default: "100,1000,10000" },
-    runs: { type: "string" },
     limit: { type: "string" },
-    before: { type: "string", default: ISSUE9_BASE },
-    "skip-before": { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+    ...SIDES_FLAGS,
   },
 });
 helpAndExit(flags.help, USAGE);
