@@ -153,6 +153,42 @@ export async function beforeSide(rev: string, tmp: string, marker: string): Prom
   return side("before", `${tmp}/before/`, tmp, marker);
 }
 
+/** The {@link SIDES_FLAGS} values that choose the sides. */
+export interface SidesChoice {
+  before: string;
+  "skip-before"?: boolean;
+}
+
+/**
+ * The sides `flags` ask for, in report order: before (extracted from
+ * `flags.before`, logged) unless `--skip-before`, then after (this checkout).
+ *
+ * @throws {Error} From {@link beforeSide}.
+ */
+export async function chooseSides(
+  flags: SidesChoice,
+  tmp: string,
+  marker: string,
+): Promise<Side[]> {
+  const sides: Side[] = [];
+  if (!flags["skip-before"]) {
+    log(`before: extracting ${flags.before} (git archive)`);
+    sides.push(await beforeSide(flags.before, tmp, marker));
+  }
+  sides.push(side("after", ROOT, tmp, marker));
+  return sides;
+}
+
+/**
+ * The line under a before/after report's title: the two revisions, the runs
+ * per cell and the machine's load average (1, 5, 15 min).
+ */
+export const sidesNote = (commit: string, flags: SidesChoice, runs: number): string =>
+  `after: ${commit}; before: ${flags["skip-before"] ? "(skipped)" : flags.before}; ` +
+  `${runs} run(s) per cell, medians; load average ${
+    Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
+  }`;
+
 /** The short commit of this checkout, with `+dirty` when the tree has changes. */
 export async function thisCommit(): Promise<string> {
   const git = async (...args: string[]) =>

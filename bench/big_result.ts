@@ -25,13 +25,13 @@ import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
 import { counter, helpAndExit, log, RESULTS, ROOT, sleep } from "./_world.ts";
 import {
-  beforeSide,
+  chooseSides,
   procStatusKiB,
   scratch,
   type Side,
-  side,
   SIDES_FLAGS,
   SIDES_USAGE,
+  sidesNote,
   thisCommit,
 } from "./_sides.ts";
 import { bigText } from "../tests/fixtures/servers/big_result.ts";
@@ -158,12 +158,7 @@ try {
     }),
   );
   const env = { MCPX_CONFIG: `${tmp}/mcp.json` };
-  const after = side("after", ROOT, tmp, marker);
-  if (!flags["skip-before"]) {
-    log(`before: extracting ${flags.before} (git archive)`);
-    sides.push(await beforeSide(flags.before, tmp, marker));
-  }
-  sides.push(after);
+  sides.push(...await chooseSides(flags, tmp, marker));
   const withEnv = (s: Side): Side => ({ ...s, env: (extra) => s.env({ ...env, ...extra }) });
 
   const rows: Record<string, unknown>[] = [];
@@ -239,10 +234,7 @@ try {
   const lines = [
     `# bench:big-result — ${new Date().toISOString()}`,
     "",
-    `after: ${commit}; before: ${flags["skip-before"] ? "(skipped)" : flags.before}; ` +
-    `${runs} run(s) per cell, medians; load average ${
-      Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
-    }`,
+    sidesNote(commit, flags, runs),
     "",
     markdownTable(
       [

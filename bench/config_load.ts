@@ -27,15 +27,7 @@ import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
 import { counter, helpAndExit, log, RESULTS, ROOT } from "./_world.ts";
 import { fingerprintFile } from "../config/fingerprint.ts";
-import {
-  beforeSide,
-  scratch,
-  type Side,
-  side,
-  SIDES_FLAGS,
-  SIDES_USAGE,
-  thisCommit,
-} from "./_sides.ts";
+import { chooseSides, scratch, SIDES_FLAGS, SIDES_USAGE, sidesNote, thisCommit } from "./_sides.ts";
 
 const USAGE = `usage: deno task bench:config [options]
 
@@ -151,12 +143,7 @@ const msText = (values: number[]) => {
 };
 
 try {
-  const sides: Side[] = [];
-  if (!flags["skip-before"]) {
-    log(`before: extracting ${flags.before} (git archive)`);
-    sides.push(await beforeSide(flags.before, tmp, marker));
-  }
-  sides.push(side("after", ROOT, tmp, marker));
+  const sides = await chooseSides(flags, tmp, marker);
 
   type Times = { loader: number[]; config: number[]; ls: number[] };
   const results: Record<string, Record<number, Times>> = {};
@@ -225,10 +212,7 @@ try {
   const lines = [
     `# bench:config — ${new Date().toISOString()}`,
     "",
-    `after: ${commit}; before: ${flags["skip-before"] ? "(skipped)" : flags.before}; ` +
-    `${runs} run(s) per cell, medians; load average ${
-      Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
-    }`,
+    sidesNote(commit, flags, runs),
     "",
     markdownTable(header, rows),
     "",
