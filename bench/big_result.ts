@@ -23,7 +23,7 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
-import { counter, helpAndExit, log, RESULTS, ROOT, sleep } from "./_world.ts";
+import { counter, helpAndExit, log, ROOT, sleep, writeResults } from "./_world.ts";
 import {
   chooseSides,
   procStatusKiB,
@@ -272,13 +272,7 @@ try {
   }
   const report = lines.join("\n") + "\n";
   console.log(report);
-  await Deno.mkdir(RESULTS, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  await Deno.writeTextFile(`${RESULTS}big_result-${stamp}.md`, report);
-  await Deno.writeTextFile(
-    `${RESULTS}big_result-${stamp}.json`,
-    JSON.stringify({ commit, before: flags.before, runs, rows }, null, 2) + "\n",
-  );
+  await writeResults("big_result", report, { commit, before: flags.before, runs, rows });
 } finally {
   removeListeners();
   await cleanup();

@@ -25,7 +25,7 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
-import { counter, helpAndExit, log, RESULTS, ROOT } from "./_world.ts";
+import { counter, helpAndExit, log, ROOT, writeResults } from "./_world.ts";
 import { fingerprintFile } from "../config/fingerprint.ts";
 import { chooseSides, scratch, SIDES_FLAGS, SIDES_USAGE, sidesNote, thisCommit } from "./_sides.ts";
 
@@ -233,14 +233,14 @@ try {
   }
   const report = lines.join("\n") + "\n";
   console.log(report);
-  await Deno.mkdir(RESULTS, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  await Deno.writeTextFile(`${RESULTS}config_load-${stamp}.md`, report);
-  await Deno.writeTextFile(
-    `${RESULTS}config_load-${stamp}.json`,
-    JSON.stringify({ commit, before: flags.before, runs, limitMs, fileBytes, results }, null, 2) +
-      "\n",
-  );
+  await writeResults("config_load", report, {
+    commit,
+    before: flags.before,
+    runs,
+    limitMs,
+    fileBytes,
+    results,
+  });
 } finally {
   removeListeners();
   await cleanup();

@@ -29,9 +29,9 @@ import {
   MARKER_VAR,
   mcpx,
   output,
-  RESULTS,
   ROOT,
   strippedEnv,
+  writeResults,
   xdgHomes,
 } from "./_world.ts";
 import { scratch } from "./_sides.ts";
@@ -238,14 +238,12 @@ try {
   ];
   const markdown = `${table}\n\n${notes.map((n) => `- ${n}`).join("\n")}`;
   console.log(markdown);
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  await Deno.mkdir(RESULTS, { recursive: true });
-  await Deno.writeTextFile(`${RESULTS}types_tokens-${stamp}.md`, markdown + "\n");
-  await Deno.writeTextFile(
-    `${RESULTS}types_tokens-${stamp}.json`,
-    JSON.stringify({ before: flags.before, after: commit, rows }, null, 2) + "\n",
-  );
-  log(`results: ${RESULTS}types_tokens-${stamp}.md`);
+  const report = await writeResults("types_tokens", markdown + "\n", {
+    before: flags.before,
+    after: commit,
+    rows,
+  });
+  log(`results: ${report}`);
 } finally {
   await cleanup();
   removeListeners();
