@@ -116,6 +116,33 @@ export interface Exec {
   stderr: string;
 }
 
+/**
+ * Runs `argv` with exactly `env` in `cwd`, no stdin, stdout and stderr read
+ * whole, and times it from spawn to exit.
+ *
+ * @returns Its output and how long it took, in ms.
+ * @throws When it cannot start, or outlives `timeoutMs` (the signal's `TimeoutError`).
+ */
+export async function timedOutput(
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs: number,
+): Promise<{ out: Deno.CommandOutput; ms: number }> {
+  const started = performance.now();
+  const out = await new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    env,
+    clearEnv: true,
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(timeoutMs),
+  }).output();
+  return { out, ms: performance.now() - started };
+}
+
 /** Runs `argv` with exactly `env`; throws when it cannot start or outlives `timeoutMs`. */
 export async function output(
   argv: string[],
@@ -123,14 +150,7 @@ export async function output(
   cwd: string,
   timeoutMs: number,
 ): Promise<Exec> {
-  const out = await new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    env,
-    clearEnv: true,
-    cwd,
-    stdin: "null",
-    signal: AbortSignal.timeout(timeoutMs),
-  }).output();
+  const { out } = await timedOutput(argv, env, cwd, timeoutMs);
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }

@@ -23,7 +23,7 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
-import { counter, helpAndExit, log, ROOT, sleep, writeResults } from "./_world.ts";
+import { counter, helpAndExit, log, ROOT, sleep, timedOutput, writeResults } from "./_world.ts";
 import {
   chooseSides,
   procStatusKiB,
@@ -83,18 +83,7 @@ interface Exec {
 
 /** Runs `argv`, its stdout read whole by the bench, and times it from spawn to exit. */
 async function exec(argv: string[], env: Record<string, string>, timeoutMs = 600_000) {
-  const started = performance.now();
-  const out = await new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    env,
-    clearEnv: true,
-    cwd: tmp,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(timeoutMs),
-  }).output();
-  const ms = performance.now() - started;
+  const { out, ms } = await timedOutput(argv, env, tmp, timeoutMs);
   return { code: out.code, stdout: out.stdout, stderr: new TextDecoder().decode(out.stderr), ms };
 }
 

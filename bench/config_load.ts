@@ -25,7 +25,7 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
-import { counter, helpAndExit, log, ROOT, writeResults } from "./_world.ts";
+import { counter, helpAndExit, log, ROOT, timedOutput, writeResults } from "./_world.ts";
 import { fingerprintFile } from "../config/fingerprint.ts";
 import { chooseSides, scratch, SIDES_FLAGS, SIDES_USAGE, sidesNote, thisCommit } from "./_sides.ts";
 
@@ -95,19 +95,8 @@ async function timed(
   argv: string[],
   env: Record<string, string>,
 ): Promise<{ ms: number; out: string }> {
-  const started = performance.now();
   try {
-    const r = await new Deno.Command(argv[0], {
-      args: argv.slice(1),
-      env,
-      clearEnv: true,
-      cwd: tmp,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: AbortSignal.timeout(limitMs),
-    }).output();
-    const ms = performance.now() - started;
+    const { out: r, ms } = await timedOutput(argv, env, tmp, limitMs);
     const text = (b: Uint8Array) => new TextDecoder().decode(b);
     if (!r.success) {
       if (ms >= limitMs - 50) return { ms: Infinity, out: "" };
