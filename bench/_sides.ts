@@ -104,6 +104,33 @@ const denoDir = (): string =>
   ).denoDir;
 
 /**
+ * The environment of a side named `name` (or of anything else a bench runs
+ * apart, such as the peer): the caller's without mcpx's variables, its own
+ * XDG folders under `<tmp>/<name>-home`, the caller's `DENO_DIR`, the run
+ * marker, then `extra`.
+ *
+ * @param name Names its XDG folders.
+ * @param tmp The bench's temporary folder.
+ * @param marker The run marker every process it starts inherits.
+ */
+export function sideEnv(
+  name: string,
+  tmp: string,
+  marker: string,
+): (extra?: Record<string, string>) => Record<string, string> {
+  const base = strippedEnv();
+  const dir = base.DENO_DIR ?? denoDir();
+  return (extra = {}) => ({
+    ...base,
+    ...xdgHomes(`${tmp}/${name}-home`),
+    DENO_DIR: dir,
+    [MARKER_VAR]: marker,
+    NO_COLOR: "1",
+    ...extra,
+  });
+}
+
+/**
  * The side run from `root`.
  *
  * @param name Which side.
@@ -112,8 +139,6 @@ const denoDir = (): string =>
  * @param marker The run marker every process it starts inherits.
  */
 export function side(name: Side["name"], root: string, tmp: string, marker: string): Side {
-  const base = strippedEnv();
-  const dir = base.DENO_DIR ?? denoDir();
   return {
     name,
     root,
@@ -126,23 +151,17 @@ export function side(name: Side["name"], root: string, tmp: string, marker: stri
       `${root}cli/main.ts`,
       ...args,
     ],
-    env: (extra = {}) => ({
-      ...base,
-      ...xdgHomes(`${tmp}/${name}-home`),
-      DENO_DIR: dir,
-      [MARKER_VAR]: marker,
-      NO_COLOR: "1",
-      ...extra,
-    }),
+    env: sideEnv(name, tmp, marker),
   };
 }
 
 /**
- * Extracts `rev` into `<tmp>/before/` and returns that side.
+ * Extracts `rev` with `git archive` into `<tmp>/before/`.
  *
+ * @returns That folder, ending in `/`.
  * @throws {Error} When `git archive` fails (an unknown revision, no git).
  */
-export async function beforeSide(rev: string, tmp: string, marker: string): Promise<Side> {
+export async function extractRevision(rev: string, tmp: string): Promise<string> {
   await Deno.mkdir(`${tmp}/before`, { recursive: true });
   const archive = await new Deno.Command("sh", {
     args: ["-c", `git -C "${ROOT}" archive "${rev}" | tar -x -C "${tmp}/before"`],
@@ -150,7 +169,16 @@ export async function beforeSide(rev: string, tmp: string, marker: string): Prom
   if (!archive.success) {
     throw new Error(`git archive ${rev}: ${new TextDecoder().decode(archive.stderr)}`);
   }
-  return side("before", `${tmp}/before/`, tmp, marker);
+  return `${tmp}/before/`;
+}
+
+/**
+ * Extracts `rev` into `<tmp>/before/` and returns that side.
+ *
+ * @throws {Error} From {@link extractRevision}.
+ */
+export async function beforeSide(rev: string, tmp: string, marker: string): Promise<Side> {
+  return side("before", await extractRevision(rev, tmp), tmp, marker);
 }
 
 /** The {@link SIDES_FLAGS} values that choose the sides. */

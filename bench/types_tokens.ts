@@ -26,15 +26,11 @@ import {
   failed,
   helpAndExit,
   log,
-  MARKER_VAR,
-  mcpx,
   output,
   ROOT,
-  strippedEnv,
   writeResults,
-  xdgHomes,
 } from "./_world.ts";
-import { scratch } from "./_sides.ts";
+import { extractRevision, scratch, side, sideEnv } from "./_sides.ts";
 import { SERVERS } from "../tests/_helpers.ts";
 import { chromeDevtoolsServer } from "../tests/fixtures/browser/config.ts";
 
@@ -67,44 +63,25 @@ const tokens = (n: number) => Math.ceil(n / 4);
 const thousands = (n: number) => n.toLocaleString("en-US");
 
 const { tmp, marker, cleanup, removeListeners } = await scratch("mcpx_bench_types_", async () => {
-  for (const side of ["before", "after"]) {
-    await output(side === "before" ? beforeArgv("stop") : mcpx("stop"), env(side), tmp, 30_000)
-      .catch(() => {});
+  for (const s of [before, after]) {
+    await output(s.mcpx("stop"), s.env(config), tmp, 30_000).catch(() => {});
   }
   // mcporter keeps chrome-devtools in a keep-alive daemon of its own after `list`.
   if (peerArgv) {
-    await output(peerArgv("daemon", "stop"), env("peer"), tmp, 30_000).catch(() => {});
+    await output(peerArgv("daemon", "stop"), peerEnv, tmp, 30_000).catch(() => {});
   }
 });
 
+/** What every side's environment adds: the bench's one config. */
+const config = { MCPX_CONFIG: `${tmp}/mcp.json` };
+/** The "before" revision's mcpx, run from its source extracted into `<tmp>/before/`. */
+const before = side("before", `${tmp}/before/`, tmp, marker);
+const after = side("after", ROOT, tmp, marker);
+/** The peer's environment: XDG folders of its own, the same config and marker. */
+const peerEnv = sideEnv("peer", tmp, marker)(config);
+
 /** argv of a mcporter command on the bench's config, once the peer is installed. */
 let peerArgv: ((...args: string[]) => string[]) | undefined;
-
-/** argv of the "before" revision's mcpx, run from its extracted source. */
-function beforeArgv(...args: string[]): string[] {
-  return [
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--config",
-    `${tmp}/before/deno.json`,
-    `${tmp}/before/cli/main.ts`,
-    ...args,
-  ];
-}
-
-/** The environment of one side: its own XDG folders, the shared config, the run marker. */
-function env(side: string): Record<string, string> {
-  const base = strippedEnv();
-  return {
-    ...base,
-    ...xdgHomes(`${tmp}/${side}-home`),
-    DENO_DIR: base.DENO_DIR ?? denoDir,
-    MCPX_CONFIG: `${tmp}/mcp.json`,
-    [MARKER_VAR]: marker,
-    NO_COLOR: "1",
-  };
-}
 
 async function run(argv: string[], e: Record<string, string>, timeoutMs = 300_000): Promise<Exec> {
   try {
@@ -113,12 +90,6 @@ async function run(argv: string[], e: Record<string, string>, timeoutMs = 300_00
     return { code: -1, stdout: "", stderr: String(error) };
   }
 }
-
-const denoDir = JSON.parse(
-  new TextDecoder().decode(
-    (await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output()).stdout,
-  ),
-).denoDir as string;
 
 interface Row {
   server: string;
@@ -157,13 +128,7 @@ try {
   );
 
   log(`before: extracting ${flags.before} (git archive)`);
-  await Deno.mkdir(`${tmp}/before`);
-  const archive = await new Deno.Command("sh", {
-    args: ["-c", `git -C "${ROOT}" archive "${flags.before}" | tar -x -C "${tmp}/before"`],
-  }).output();
-  if (!archive.success) {
-    throw new Error(`git archive ${flags.before}: ${new TextDecoder().decode(archive.stderr)}`);
-  }
+  await extractRevision(flags.before, tmp);
   const commit = new TextDecoder().decode(
     (await new Deno.Command("git", { args: ["-C", ROOT, "rev-parse", "--short", "HEAD"] }).output())
       .stdout,
@@ -175,13 +140,13 @@ try {
     problems: [],
   }));
 
-  for (const [side, argv] of [["before", beforeArgv], ["after", mcpx]] as const) {
+  for (const { name: side, mcpx: argv, env } of [before, after]) {
     log(`${side}: listing the servers once (mcpx ls; first run may fetch them with npx)`);
-    const ls = await run(argv("--json", "ls"), env(side));
+    const ls = await run(argv("--json", "ls"), env(config));
     if (ls.code !== 0) throw new Error(`${side}: mcpx ls ${failed(ls)}`);
     const listed = JSON.parse(ls.stdout).namespaces as { namespace: string; tools: number }[];
     for (const row of rows) {
-      const types = await run(argv("types", row.namespace), env(side), 120_000);
+      const types = await run(argv("types", row.namespace), env(config), 120_000);
       if (types.code !== 0) {
         row.problems.push(`${side}: ${failed(types)}`);
         continue;
@@ -189,7 +154,7 @@ try {
       row[side] = bytes(types.stdout);
       row.tools = listed.find((n) => n.namespace === row.namespace)?.tools;
     }
-    await run(argv("stop"), env(side), 30_000);
+    await run(argv("stop"), env(config), 30_000);
   }
 
   const { peer, problem } = await choosePeer(flags["skip-peer"], { logUnavailable: true });
@@ -200,7 +165,7 @@ try {
     ) => [peer.node, peer.bin, "--config", `${tmp}/mcp.json`, ...args];
     peerArgv = argv;
     for (const row of rows) {
-      const list = await run(argv("list", row.server), env("peer"), 120_000);
+      const list = await run(argv("list", row.server), peerEnv, 120_000);
       if (list.code !== 0) row.problems.push(`mcporter: ${failed(list)}`);
       else row.peer = bytes(list.stdout);
     }
