@@ -19,6 +19,7 @@ import {
   terminate,
   xdgHomes,
 } from "./_world.ts";
+import { mcpxArgv } from "../tests/_helpers.ts";
 
 /** The revision issue 9's benches call "before": main when that work began. */
 export const ISSUE9_BASE = "9a774f0";
@@ -142,15 +143,7 @@ export function side(name: Side["name"], root: string, tmp: string, marker: stri
   return {
     name,
     root,
-    mcpx: (...args) => [
-      Deno.execPath(),
-      "run",
-      "-A",
-      "--config",
-      `${root}deno.json`,
-      `${root}cli/main.ts`,
-      ...args,
-    ],
+    mcpx: (...args) => mcpxArgv(args, root),
     env: sideEnv(name, tmp, marker),
   };
 }

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { ms, summarize, type Summary } from "./stats.ts";
 import { shellQuote, time, type Timer } from "./timer.ts";
 import { atLeast, type Peer, PEER_DIR, preparePeer } from "./peer.ts";
+import { mcpxArgv } from "../tests/_helpers.ts";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const RESULTS = `${ROOT}bench/results/`;
@@ -66,15 +67,7 @@ export function counter(
 // ---------------------------------------------------------------- environment and argv
 
 /** argv of an mcpx command, run from source the way `deno task` runs it. */
-export const mcpx = (...args: string[]): string[] => [
-  Deno.execPath(),
-  "run",
-  "-A",
-  "--config",
-  `${ROOT}deno.json`,
-  `${ROOT}cli/main.ts`,
-  ...args,
-];
+export const mcpx = (...args: string[]): string[] => mcpxArgv(args, ROOT);
 
 /**
  * The caller's environment without mcpx's or mcporter's own variables, plus

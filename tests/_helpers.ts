@@ -11,6 +11,25 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 /** The repository root, with a trailing slash. */
 export const ROOT: string = fromFileUrl(new URL("../", import.meta.url));
 
+/**
+ * argv of `mcpx <args>` run from the source tree at `root` the way
+ * `deno task` runs it: `deno run -A --config <root>deno.json <root>cli/main.ts <args>`.
+ *
+ * @param args The CLI's arguments.
+ * @param root The source tree, ending in `/` (default: this checkout, {@link ROOT}).
+ */
+export function mcpxArgv(args: string[] = [], root: string = ROOT): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--config",
+    `${root}deno.json`,
+    `${root}cli/main.ts`,
+    ...args,
+  ];
+}
+
 /** Pinned real servers from npm, started the way users start them. */
 export const SERVERS = {
   everything: ["npx", "-y", "@modelcontextprotocol/server-everything@2026.8.31"],
@@ -94,8 +113,9 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     async mcpx(args, options = {}) {
       // A bounded command is killed, and the test fails, when it outlives its limit.
       const limit = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-      const child = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
+      const [deno, ...denoArgs] = mcpxArgv(args);
+      const child = new Deno.Command(deno, {
+        args: denoArgs,
         env: { ...env, ...options.env },
         clearEnv: true,
         cwd: options.cwd ?? dir,
@@ -319,11 +339,8 @@ export function backgroundMcpx(
   args: string[],
   options: { env?: Record<string, string> } = {},
 ): Background {
-  return background(
-    Deno.execPath(),
-    ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
-    { env: { ...w.env, ...options.env }, cwd: w.dir },
-  );
+  const [deno, ...denoArgs] = mcpxArgv(args);
+  return background(deno, denoArgs, { env: { ...w.env, ...options.env }, cwd: w.dir });
 }
 
 /** A remote server-everything a test started, and the URL of its endpoint. */
