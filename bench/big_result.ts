@@ -23,7 +23,7 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
-import { counter, helpAndExit, log, ROOT, sleep, timedOutput, writeResults } from "./_world.ts";
+import { counter, helpAndExit, log, sleep, timedOutput, writeResults } from "./_world.ts";
 import {
   chooseSides,
   procStatusKiB,
@@ -35,6 +35,7 @@ import {
   thisCommit,
 } from "./_sides.ts";
 import { bigText } from "../tests/fixtures/servers/big_result.ts";
+import { fixtureServer } from "../tests/_helpers.ts";
 
 const USAGE = `usage: deno task bench:big-result [options]
 
@@ -134,17 +135,9 @@ const mib = (kib: number) => (Number.isFinite(kib) ? (kib / 1024).toFixed(0) : "
 const msText = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(0) : "—");
 
 try {
-  const fixture = `${ROOT}tests/fixtures/servers/big_result.ts`;
   await Deno.writeTextFile(
     `${tmp}/mcp.json`,
-    JSON.stringify({
-      mcpServers: {
-        big: {
-          command: Deno.execPath(),
-          args: ["run", "-A", "--config", `${ROOT}deno.json`, fixture],
-        },
-      },
-    }),
+    JSON.stringify({ mcpServers: { big: fixtureServer({ fixture: "big_result" }) } }),
   );
   const env = { MCPX_CONFIG: `${tmp}/mcp.json` };
   sides.push(...await chooseSides(flags, tmp, marker));

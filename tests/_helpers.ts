@@ -227,6 +227,25 @@ export function stdioServer(
   return { command, args: [...args, ...extraArgs], ...(mcpx ? { mcpx } : {}) };
 }
 
+/** One of our fixture servers, by its file under tests/fixtures/servers/ without `.ts`. */
+export type Fixture = "misbehaving" | "stateful" | "echo_secret" | "big_result" | "hanging_http";
+
+/**
+ * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)
+ * with this checkout's deno.json, followed by `extraArgs`.
+ */
+export function fixtureArgv(fixture: Fixture, extraArgs: string[] = []): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--config",
+    `${ROOT}deno.json`,
+    `${ROOT}tests/fixtures/servers/${fixture}.ts`,
+    ...extraArgs,
+  ];
+}
+
 /**
  * A server entry for `mcpServers` that starts one of our fixture servers over
  * stdio: by default tests/fixtures/servers/misbehaving.ts (echo, sleep, count,
@@ -240,7 +259,7 @@ export function fixtureServer(
     env?: Record<string, string>;
     mcpx?: Record<string, unknown>;
     extraArgs?: string[];
-    fixture?: "misbehaving" | "stateful" | "echo_secret" | "big_result";
+    fixture?: Fixture;
   } = {},
 ): {
   command: string;
@@ -248,16 +267,10 @@ export function fixtureServer(
   env?: Record<string, string>;
   mcpx?: Record<string, unknown>;
 } {
+  const [command, ...args] = fixtureArgv(options.fixture ?? "misbehaving", options.extraArgs);
   return {
-    command: Deno.execPath(),
-    args: [
-      "run",
-      "-A",
-      "--config",
-      `${ROOT}deno.json`,
-      `${ROOT}tests/fixtures/servers/${options.fixture ?? "misbehaving"}.ts`,
-      ...(options.extraArgs ?? []),
-    ],
+    command,
+    args,
     ...(options.env ? { env: options.env } : {}),
     ...(options.mcpx ? { mcpx: options.mcpx } : {}),
   };
