@@ -19,15 +19,12 @@ export const ROOT: string = fromFileUrl(new URL("../", import.meta.url));
  * @param root The source tree, ending in `/` (default: this checkout, {@link ROOT}).
  */
 export function mcpxArgv(args: string[] = [], root: string = ROOT): string[] {
-  return [
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--config",
-    `${root}deno.json`,
-    `${root}cli/main.ts`,
-    ...args,
-  ];
+  return denoRunArgv(root, "cli/main.ts", args);
+}
+
+/** argv that runs `root` + `file` with all permissions and `root`'s deno.json, then `args`. */
+function denoRunArgv(root: string, file: string, args: string[]): string[] {
+  return [Deno.execPath(), "run", "-A", "--config", `${root}deno.json`, `${root}${file}`, ...args];
 }
 
 /** Pinned real servers from npm, started the way users start them. */
@@ -235,15 +232,7 @@ export type Fixture = "misbehaving" | "stateful" | "echo_secret" | "big_result" 
  * with this checkout's deno.json, followed by `extraArgs`.
  */
 export function fixtureArgv(fixture: Fixture, extraArgs: string[] = []): string[] {
-  return [
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--config",
-    `${ROOT}deno.json`,
-    `${ROOT}tests/fixtures/servers/${fixture}.ts`,
-    ...extraArgs,
-  ];
+  return denoRunArgv(ROOT, `tests/fixtures/servers/${fixture}.ts`, extraArgs);
 }
 
 /**
