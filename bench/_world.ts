@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { ms, summarize, type Summary } from "./stats.ts";
 import { shellQuote, time, type Timer } from "./timer.ts";
 import { atLeast, type Peer, PEER_DIR, preparePeer } from "./peer.ts";
+import { mcpxArgv } from "../tests/_helpers.ts";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const RESULTS = `${ROOT}bench/results/`;
@@ -66,15 +67,7 @@ export function counter(
 // ---------------------------------------------------------------- environment and argv
 
 /** argv of an mcpx command, run from source the way `deno task` runs it. */
-export const mcpx = (...args: string[]): string[] => [
-  Deno.execPath(),
-  "run",
-  "-A",
-  "--config",
-  `${ROOT}deno.json`,
-  `${ROOT}cli/main.ts`,
-  ...args,
-];
+export const mcpx = (...args: string[]): string[] => mcpxArgv(args, ROOT);
 
 /**
  * The caller's environment without mcpx's or mcporter's own variables, plus
@@ -116,6 +109,33 @@ export interface Exec {
   stderr: string;
 }
 
+/**
+ * Runs `argv` with exactly `env` in `cwd`, no stdin, stdout and stderr read
+ * whole, and times it from spawn to exit.
+ *
+ * @returns Its output and how long it took, in ms.
+ * @throws When it cannot start, or outlives `timeoutMs` (the signal's `TimeoutError`).
+ */
+export async function timedOutput(
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs: number,
+): Promise<{ out: Deno.CommandOutput; ms: number }> {
+  const started = performance.now();
+  const out = await new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    env,
+    clearEnv: true,
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(timeoutMs),
+  }).output();
+  return { out, ms: performance.now() - started };
+}
+
 /** Runs `argv` with exactly `env`; throws when it cannot start or outlives `timeoutMs`. */
 export async function output(
   argv: string[],
@@ -123,14 +143,7 @@ export async function output(
   cwd: string,
   timeoutMs: number,
 ): Promise<Exec> {
-  const out = await new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    env,
-    clearEnv: true,
-    cwd,
-    stdin: "null",
-    signal: AbortSignal.timeout(timeoutMs),
-  }).output();
+  const { out } = await timedOutput(argv, env, cwd, timeoutMs);
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
@@ -487,6 +500,25 @@ export interface Target {
 export const loadNote = (start: number[], end: number[]): string =>
   `Load average (1 min) ${start[0].toFixed(2)} at start, ${end[0].toFixed(2)} at end, on ` +
   `${navigator.hardwareConcurrency} CPUs: other work on the machine widens the p90s.`;
+
+/**
+ * Writes a bench's report into {@link RESULTS} as `<name>-<time>.md` and its
+ * data as `<name>-<time>.json` (indented, newline-terminated); the time is
+ * the ISO time with `:` and `.` written `-`.
+ *
+ * @param name The bench's file stem, e.g. `big_result`.
+ * @param markdown The report, written as given.
+ * @param data What the JSON file holds.
+ * @returns The report's path.
+ */
+export async function writeResults(name: string, markdown: string, data: unknown): Promise<string> {
+  await Deno.mkdir(RESULTS, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const report = `${RESULTS}${name}-${stamp}.md`;
+  await Deno.writeTextFile(report, markdown);
+  await Deno.writeTextFile(`${RESULTS}${name}-${stamp}.json`, JSON.stringify(data, null, 2) + "\n");
+  return report;
+}
 
 /** The machine and the mcpx commit, for a results file. */
 export async function machineAndCommit(

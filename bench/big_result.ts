@@ -23,35 +23,31 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
+import { counter, helpAndExit, log, sleep, timedOutput, writeResults } from "./_world.ts";
 import {
-  counter,
-  helpAndExit,
-  log,
-  markedProcesses,
-  onInterrupt,
-  RESULTS,
-  ROOT,
-  sleep,
-  terminate,
-} from "./_world.ts";
-import { beforeSide, ISSUE9_BASE, procStatusKiB, type Side, side, thisCommit } from "./_sides.ts";
+  chooseSides,
+  procStatusKiB,
+  scratch,
+  type Side,
+  SIDES_FLAGS,
+  SIDES_USAGE,
+  sidesNote,
+  thisCommit,
+} from "./_sides.ts";
 import { bigText } from "../tests/fixtures/servers/big_result.ts";
+import { fixtureServer } from "../tests/_helpers.ts";
 
 const USAGE = `usage: deno task bench:big-result [options]
 
   --sizes LIST     result sizes in MiB, comma-separated (default 8,32,64)
   --runs N         measurements per size and side; medians are shown (default 3)
-  --before REV     the revision measured as "before" (default ${ISSUE9_BASE})
-  --skip-before    measure this checkout only`;
+${SIDES_USAGE}`;
 
 const { values: flags } = parseArgs({
   args: Deno.args,
   options: {
     sizes: { type: "string", default: "8,32,64" },
-    runs: { type: "string" },
-    before: { type: "string", default: ISSUE9_BASE },
-    "skip-before": { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+    ...SIDES_FLAGS,
   },
 });
 helpAndExit(flags.help, USAGE);
@@ -74,21 +70,9 @@ const hasTime = (() => {
   }
 })();
 
-const tmp = await Deno.makeTempDir({ prefix: "mcpx_bench_big_" });
-const marker = crypto.randomUUID();
 const sides: Side[] = [];
-let cleaning: Promise<void> | undefined;
-const cleanup = () =>
-  cleaning ??= (async () => {
-    for (const s of sides) await exec(s.mcpx("stop"), s.env(), 30_000).catch(() => {});
-    const left = await terminate(() => markedProcesses(marker));
-    if (left.length) log(`stopped ${left.length} leftover process(es): ${left}`);
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-  })();
-const removeListeners = onInterrupt(async () => {
-  log("\ninterrupted: stopping what the bench started");
-  await cleanup();
-  Deno.exit(130);
+const { tmp, marker, cleanup, removeListeners } = await scratch("mcpx_bench_big_", async () => {
+  for (const s of sides) await exec(s.mcpx("stop"), s.env(), 30_000).catch(() => {});
 });
 
 interface Exec {
@@ -100,18 +84,7 @@ interface Exec {
 
 /** Runs `argv`, its stdout read whole by the bench, and times it from spawn to exit. */
 async function exec(argv: string[], env: Record<string, string>, timeoutMs = 600_000) {
-  const started = performance.now();
-  const out = await new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    env,
-    clearEnv: true,
-    cwd: tmp,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(timeoutMs),
-  }).output();
-  const ms = performance.now() - started;
+  const { out, ms } = await timedOutput(argv, env, tmp, timeoutMs);
   return { code: out.code, stdout: out.stdout, stderr: new TextDecoder().decode(out.stderr), ms };
 }
 
@@ -162,25 +135,12 @@ const mib = (kib: number) => (Number.isFinite(kib) ? (kib / 1024).toFixed(0) : "
 const msText = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(0) : "—");
 
 try {
-  const fixture = `${ROOT}tests/fixtures/servers/big_result.ts`;
   await Deno.writeTextFile(
     `${tmp}/mcp.json`,
-    JSON.stringify({
-      mcpServers: {
-        big: {
-          command: Deno.execPath(),
-          args: ["run", "-A", "--config", `${ROOT}deno.json`, fixture],
-        },
-      },
-    }),
+    JSON.stringify({ mcpServers: { big: fixtureServer({ fixture: "big_result" }) } }),
   );
   const env = { MCPX_CONFIG: `${tmp}/mcp.json` };
-  const after = side("after", ROOT, tmp, marker);
-  if (!flags["skip-before"]) {
-    log(`before: extracting ${flags.before} (git archive)`);
-    sides.push(await beforeSide(flags.before, tmp, marker));
-  }
-  sides.push(after);
+  sides.push(...await chooseSides(flags, tmp, marker));
   const withEnv = (s: Side): Side => ({ ...s, env: (extra) => s.env({ ...env, ...extra }) });
 
   const rows: Record<string, unknown>[] = [];
@@ -256,10 +216,7 @@ try {
   const lines = [
     `# bench:big-result — ${new Date().toISOString()}`,
     "",
-    `after: ${commit}; before: ${flags["skip-before"] ? "(skipped)" : flags.before}; ` +
-    `${runs} run(s) per cell, medians; load average ${
-      Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
-    }`,
+    sidesNote(commit, flags, runs),
     "",
     markdownTable(
       [
@@ -297,13 +254,7 @@ try {
   }
   const report = lines.join("\n") + "\n";
   console.log(report);
-  await Deno.mkdir(RESULTS, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  await Deno.writeTextFile(`${RESULTS}big_result-${stamp}.md`, report);
-  await Deno.writeTextFile(
-    `${RESULTS}big_result-${stamp}.json`,
-    JSON.stringify({ commit, before: flags.before, runs, rows }, null, 2) + "\n",
-  );
+  await writeResults("big_result", report, { commit, before: flags.before, runs, rows });
 } finally {
   removeListeners();
   await cleanup();

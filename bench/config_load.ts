@@ -25,36 +25,23 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
-import {
-  counter,
-  helpAndExit,
-  log,
-  markedProcesses,
-  onInterrupt,
-  RESULTS,
-  ROOT,
-  terminate,
-} from "./_world.ts";
+import { counter, helpAndExit, log, ROOT, timedOutput, writeResults } from "./_world.ts";
 import { fingerprintFile } from "../config/fingerprint.ts";
-import { beforeSide, ISSUE9_BASE, type Side, side, thisCommit } from "./_sides.ts";
+import { chooseSides, scratch, SIDES_FLAGS, SIDES_USAGE, sidesNote, thisCommit } from "./_sides.ts";
 
 const USAGE = `usage: deno task bench:config [options]
 
   --servers LIST   configuration sizes, comma-separated (default 100,1000,10000)
   --runs N         runs per cell; medians are shown (default 3)
   --limit S        seconds a run may take before it is stopped (default 120)
-  --before REV     the revision measured as "before" (default ${ISSUE9_BASE})
-  --skip-before    measure this checkout only`;
+${SIDES_USAGE}`;
 
 const { values: flags } = parseArgs({
   args: Deno.args,
   options: {
     servers: { type: "string", default: "100,1000,10000" },
-    runs: { type: "string" },
     limit: { type: "string" },
-    before: { type: "string", default: ISSUE9_BASE },
-    "skip-before": { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+    ...SIDES_FLAGS,
   },
 });
 helpAndExit(flags.help, USAGE);
@@ -69,20 +56,7 @@ if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
   Deno.exit(2);
 }
 
-const tmp = await Deno.makeTempDir({ prefix: "mcpx_bench_config_" });
-const marker = crypto.randomUUID();
-let cleaning: Promise<void> | undefined;
-const cleanup = () =>
-  cleaning ??= (async () => {
-    const left = await terminate(() => markedProcesses(marker));
-    if (left.length) log(`stopped ${left.length} leftover process(es): ${left}`);
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-  })();
-const removeListeners = onInterrupt(async () => {
-  log("\ninterrupted: stopping what the bench started");
-  await cleanup();
-  Deno.exit(130);
-});
+const { tmp, marker, cleanup, removeListeners } = await scratch("mcpx_bench_config_");
 
 /** A configuration of `n` servers, each as a user would write one, with an `mcpx` block. */
 function configText(n: number): string {
@@ -121,19 +95,8 @@ async function timed(
   argv: string[],
   env: Record<string, string>,
 ): Promise<{ ms: number; out: string }> {
-  const started = performance.now();
   try {
-    const r = await new Deno.Command(argv[0], {
-      args: argv.slice(1),
-      env,
-      clearEnv: true,
-      cwd: tmp,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: AbortSignal.timeout(limitMs),
-    }).output();
-    const ms = performance.now() - started;
+    const { out: r, ms } = await timedOutput(argv, env, tmp, limitMs);
     const text = (b: Uint8Array) => new TextDecoder().decode(b);
     if (!r.success) {
       if (ms >= limitMs - 50) return { ms: Infinity, out: "" };
@@ -169,12 +132,7 @@ const msText = (values: number[]) => {
 };
 
 try {
-  const sides: Side[] = [];
-  if (!flags["skip-before"]) {
-    log(`before: extracting ${flags.before} (git archive)`);
-    sides.push(await beforeSide(flags.before, tmp, marker));
-  }
-  sides.push(side("after", ROOT, tmp, marker));
+  const sides = await chooseSides(flags, tmp, marker);
 
   type Times = { loader: number[]; config: number[]; ls: number[] };
   const results: Record<string, Record<number, Times>> = {};
@@ -243,10 +201,7 @@ try {
   const lines = [
     `# bench:config — ${new Date().toISOString()}`,
     "",
-    `after: ${commit}; before: ${flags["skip-before"] ? "(skipped)" : flags.before}; ` +
-    `${runs} run(s) per cell, medians; load average ${
-      Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
-    }`,
+    sidesNote(commit, flags, runs),
     "",
     markdownTable(header, rows),
     "",
@@ -267,14 +222,14 @@ try {
   }
   const report = lines.join("\n") + "\n";
   console.log(report);
-  await Deno.mkdir(RESULTS, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  await Deno.writeTextFile(`${RESULTS}config_load-${stamp}.md`, report);
-  await Deno.writeTextFile(
-    `${RESULTS}config_load-${stamp}.json`,
-    JSON.stringify({ commit, before: flags.before, runs, limitMs, fileBytes, results }, null, 2) +
-      "\n",
-  );
+  await writeResults("config_load", report, {
+    commit,
+    before: flags.before,
+    runs,
+    limitMs,
+    fileBytes,
+    results,
+  });
 } finally {
   removeListeners();
   await cleanup();

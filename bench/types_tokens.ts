@@ -26,17 +26,11 @@ import {
   failed,
   helpAndExit,
   log,
-  markedProcesses,
-  MARKER_VAR,
-  mcpx,
-  onInterrupt,
   output,
-  RESULTS,
   ROOT,
-  strippedEnv,
-  terminate,
-  xdgHomes,
+  writeResults,
 } from "./_world.ts";
+import { extractRevision, scratch, side, sideEnv } from "./_sides.ts";
 import { SERVERS } from "../tests/_helpers.ts";
 import { chromeDevtoolsServer } from "../tests/fixtures/browser/config.ts";
 
@@ -68,57 +62,26 @@ const bytes = (text: string) => new TextEncoder().encode(text).length;
 const tokens = (n: number) => Math.ceil(n / 4);
 const thousands = (n: number) => n.toLocaleString("en-US");
 
-const tmp = await Deno.makeTempDir({ prefix: "mcpx_bench_types_" });
-const marker = crypto.randomUUID();
-let cleaning: Promise<void> | undefined;
-const cleanup = () =>
-  cleaning ??= (async () => {
-    for (const side of ["before", "after"]) {
-      await output(side === "before" ? beforeArgv("stop") : mcpx("stop"), env(side), tmp, 30_000)
-        .catch(() => {});
-    }
-    // mcporter keeps chrome-devtools in a keep-alive daemon of its own after `list`.
-    if (peerArgv) {
-      await output(peerArgv("daemon", "stop"), env("peer"), tmp, 30_000).catch(() => {});
-    }
-    const left = await terminate(() => markedProcesses(marker));
-    if (left.length) log(`stopped ${left.length} leftover process(es): ${left}`);
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-  })();
-const removeListeners = onInterrupt(async () => {
-  log("\ninterrupted: stopping what the bench started");
-  await cleanup();
-  Deno.exit(130);
+const { tmp, marker, cleanup, removeListeners } = await scratch("mcpx_bench_types_", async () => {
+  for (const s of [before, after]) {
+    await output(s.mcpx("stop"), s.env(config), tmp, 30_000).catch(() => {});
+  }
+  // mcporter keeps chrome-devtools in a keep-alive daemon of its own after `list`.
+  if (peerArgv) {
+    await output(peerArgv("daemon", "stop"), peerEnv, tmp, 30_000).catch(() => {});
+  }
 });
+
+/** What every side's environment adds: the bench's one config. */
+const config = { MCPX_CONFIG: `${tmp}/mcp.json` };
+/** The "before" revision's mcpx, run from its source extracted into `<tmp>/before/`. */
+const before = side("before", `${tmp}/before/`, tmp, marker);
+const after = side("after", ROOT, tmp, marker);
+/** The peer's environment: XDG folders of its own, the same config and marker. */
+const peerEnv = sideEnv("peer", tmp, marker)(config);
 
 /** argv of a mcporter command on the bench's config, once the peer is installed. */
 let peerArgv: ((...args: string[]) => string[]) | undefined;
-
-/** argv of the "before" revision's mcpx, run from its extracted source. */
-function beforeArgv(...args: string[]): string[] {
-  return [
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--config",
-    `${tmp}/before/deno.json`,
-    `${tmp}/before/cli/main.ts`,
-    ...args,
-  ];
-}
-
-/** The environment of one side: its own XDG folders, the shared config, the run marker. */
-function env(side: string): Record<string, string> {
-  const base = strippedEnv();
-  return {
-    ...base,
-    ...xdgHomes(`${tmp}/${side}-home`),
-    DENO_DIR: base.DENO_DIR ?? denoDir,
-    MCPX_CONFIG: `${tmp}/mcp.json`,
-    [MARKER_VAR]: marker,
-    NO_COLOR: "1",
-  };
-}
 
 async function run(argv: string[], e: Record<string, string>, timeoutMs = 300_000): Promise<Exec> {
   try {
@@ -127,12 +90,6 @@ async function run(argv: string[], e: Record<string, string>, timeoutMs = 300_00
     return { code: -1, stdout: "", stderr: String(error) };
   }
 }
-
-const denoDir = JSON.parse(
-  new TextDecoder().decode(
-    (await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output()).stdout,
-  ),
-).denoDir as string;
 
 interface Row {
   server: string;
@@ -171,13 +128,7 @@ try {
   );
 
   log(`before: extracting ${flags.before} (git archive)`);
-  await Deno.mkdir(`${tmp}/before`);
-  const archive = await new Deno.Command("sh", {
-    args: ["-c", `git -C "${ROOT}" archive "${flags.before}" | tar -x -C "${tmp}/before"`],
-  }).output();
-  if (!archive.success) {
-    throw new Error(`git archive ${flags.before}: ${new TextDecoder().decode(archive.stderr)}`);
-  }
+  await extractRevision(flags.before, tmp);
   const commit = new TextDecoder().decode(
     (await new Deno.Command("git", { args: ["-C", ROOT, "rev-parse", "--short", "HEAD"] }).output())
       .stdout,
@@ -189,13 +140,13 @@ try {
     problems: [],
   }));
 
-  for (const [side, argv] of [["before", beforeArgv], ["after", mcpx]] as const) {
+  for (const { name: side, mcpx: argv, env } of [before, after]) {
     log(`${side}: listing the servers once (mcpx ls; first run may fetch them with npx)`);
-    const ls = await run(argv("--json", "ls"), env(side));
+    const ls = await run(argv("--json", "ls"), env(config));
     if (ls.code !== 0) throw new Error(`${side}: mcpx ls ${failed(ls)}`);
     const listed = JSON.parse(ls.stdout).namespaces as { namespace: string; tools: number }[];
     for (const row of rows) {
-      const types = await run(argv("types", row.namespace), env(side), 120_000);
+      const types = await run(argv("types", row.namespace), env(config), 120_000);
       if (types.code !== 0) {
         row.problems.push(`${side}: ${failed(types)}`);
         continue;
@@ -203,7 +154,7 @@ try {
       row[side] = bytes(types.stdout);
       row.tools = listed.find((n) => n.namespace === row.namespace)?.tools;
     }
-    await run(argv("stop"), env(side), 30_000);
+    await run(argv("stop"), env(config), 30_000);
   }
 
   const { peer, problem } = await choosePeer(flags["skip-peer"], { logUnavailable: true });
@@ -214,7 +165,7 @@ try {
     ) => [peer.node, peer.bin, "--config", `${tmp}/mcp.json`, ...args];
     peerArgv = argv;
     for (const row of rows) {
-      const list = await run(argv("list", row.server), env("peer"), 120_000);
+      const list = await run(argv("list", row.server), peerEnv, 120_000);
       if (list.code !== 0) row.problems.push(`mcporter: ${failed(list)}`);
       else row.peer = bytes(list.stdout);
     }
@@ -252,14 +203,12 @@ try {
   ];
   const markdown = `${table}\n\n${notes.map((n) => `- ${n}`).join("\n")}`;
   console.log(markdown);
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  await Deno.mkdir(RESULTS, { recursive: true });
-  await Deno.writeTextFile(`${RESULTS}types_tokens-${stamp}.md`, markdown + "\n");
-  await Deno.writeTextFile(
-    `${RESULTS}types_tokens-${stamp}.json`,
-    JSON.stringify({ before: flags.before, after: commit, rows }, null, 2) + "\n",
-  );
-  log(`results: ${RESULTS}types_tokens-${stamp}.md`);
+  const report = await writeResults("types_tokens", markdown + "\n", {
+    before: flags.before,
+    after: commit,
+    rows,
+  });
+  log(`results: ${report}`);
 } finally {
   await cleanup();
   removeListeners();

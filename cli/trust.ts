@@ -21,6 +21,7 @@ import { readTrustStore, trustStorePath, updateTrustStore } from "../config/trus
 import type { LoadedConfig } from "../config/types.ts";
 import { McpxError, NotFoundError, UsageError } from "../errors.ts";
 import { renderTable } from "./table.ts";
+import { existsSync } from "../core/exists.ts";
 
 /** `mcpx trust [file]` and `mcpx trust --list`. */
 export async function run(
@@ -139,7 +140,7 @@ async function list(ctx: CliContext): Promise<number> {
       const changed = Object.keys(hashes).filter((name) => record.servers[name] !== hashes[name]);
       if (changed.length) Object.assign(row, { state: "changed", changed });
     } catch (error) {
-      const missing = error instanceof McpxError && !exists(file);
+      const missing = error instanceof McpxError && !existsSync(file);
       Object.assign(
         row,
         missing
@@ -194,14 +195,5 @@ function realPathOr(path: string): string {
     return Deno.realPathSync(path);
   } catch {
     return path;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -30,42 +30,50 @@ const NAMESPACES: NamespaceEntry[] = [
   { namespace: "search", server: "search", description: "", tools: [toolEntry("search", "web")] },
 ];
 
-Deno.test("the generated client type-checks, and each namespace calls its server's real tool names", async () => {
+/** Type-checks `path` with `deno check`; fails with its diagnostics. */
+async function assertTypeChecks(path: string): Promise<void> {
+  const check = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", path],
+    stderr: "piped",
+  }).output();
+  assert.ok(check.success, new TextDecoder().decode(check.stderr));
+}
+
+/** Writes `files` (name → text) into a new temporary folder and type-checks its `script.ts`. */
+async function assertScriptTypeChecks(files: Record<string, string>): Promise<void> {
   const dir = await Deno.makeTempDir();
   try {
-    const text = await generateClient(NAMESPACES, "9.9.9");
-    assert.match(text, /^\/\/ mcpx-client 9\.9\.9 sha256:[0-9a-f]{64}\n/);
-    assert.ok(!/^import\s/m.test(text), "self-contained");
-    assert.match(
-      text,
-      /read_file\(args: \{[\s\S]*?path: string[\s\S]*?\}, options\?: CallOptions\): Promise<\{/,
-    );
-    assert.match(text, /list\(args\?: \{/, "a tool with no required argument may be called bare");
-    assert.match(text, /callTool\("files-server", "files", "read-file"/);
-    assert.match(text, /"read-file": files_Tools\["read_file"\];/, "the real name is typed");
-    assert.match(text, /const ns__search: search_Tools/);
-    assert.match(text, /export const tools = \{ files, search: ns__search \}/);
-    await Deno.writeTextFile(`${dir}/mcpx-client.ts`, text);
-    await Deno.writeTextFile(
-      `${dir}/mcpx-globals.d.ts`,
-      generateGlobals(NAMESPACES.map((n) => n.namespace)),
-    );
-    await Deno.writeTextFile(
-      `${dir}/script.ts`,
-      '/// <reference path="./mcpx-globals.d.ts" />\n' +
-        'import tools from "./mcpx-client.ts";\n' +
-        'const r: { content: string } = await files.read_file({ path: "x" });\n' +
-        "await tools.search.web();\nsearch('read');\nconsole.log(r.content);\n" +
-        'await files["read-file"]({ path: "y" });\n',
-    );
-    const check = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--quiet", `${dir}/script.ts`],
-      stderr: "piped",
-    }).output();
-    assert.ok(check.success, new TextDecoder().decode(check.stderr));
+    for (const [name, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${dir}/${name}`, text);
+    }
+    await assertTypeChecks(`${dir}/script.ts`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("the generated client type-checks, and each namespace calls its server's real tool names", async () => {
+  const text = await generateClient(NAMESPACES, "9.9.9");
+  assert.match(text, /^\/\/ mcpx-client 9\.9\.9 sha256:[0-9a-f]{64}\n/);
+  assert.ok(!/^import\s/m.test(text), "self-contained");
+  assert.match(
+    text,
+    /read_file\(args: \{[\s\S]*?path: string[\s\S]*?\}, options\?: CallOptions\): Promise<\{/,
+  );
+  assert.match(text, /list\(args\?: \{/, "a tool with no required argument may be called bare");
+  assert.match(text, /callTool\("files-server", "files", "read-file"/);
+  assert.match(text, /"read-file": files_Tools\["read_file"\];/, "the real name is typed");
+  assert.match(text, /const ns__search: search_Tools/);
+  assert.match(text, /export const tools = \{ files, search: ns__search \}/);
+  await assertScriptTypeChecks({
+    "mcpx-client.ts": text,
+    "mcpx-globals.d.ts": generateGlobals(NAMESPACES.map((n) => n.namespace)),
+    "script.ts": '/// <reference path="./mcpx-globals.d.ts" />\n' +
+      'import tools from "./mcpx-client.ts";\n' +
+      'const r: { content: string } = await files.read_file({ path: "x" });\n' +
+      "await tools.search.web();\nsearch('read');\nconsole.log(r.content);\n" +
+      'await files["read-file"]({ path: "y" });\n',
+  });
 });
 
 Deno.test("the client's hash changes with the schemas and with mcpx's version", async () => {
@@ -94,11 +102,7 @@ Deno.test("a namespace without tools throws a NamespaceError saying why on any u
     ];
     const text = await generateClient([...NAMESPACES, ...empty], "9.9.9");
     await Deno.writeTextFile(`${dir}/mcpx-client.ts`, text);
-    const check = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--quiet", `${dir}/mcpx-client.ts`],
-      stderr: "piped",
-    }).output();
-    assert.ok(check.success, new TextDecoder().decode(check.stderr));
+    await assertTypeChecks(`${dir}/mcpx-client.ts`);
     const client = await import(`file://${dir}/mcpx-client.ts`);
     const tools = client.default;
     const expected = [
@@ -170,24 +174,13 @@ Deno.test("an object type tools repeat is declared once per namespace, and names
   assert.equal(text.match(/^interface a__Entity \{/gm)?.length, 1, "declared once");
   assert.match(text, /^interface b__Entity \{/m);
   assert.match(text, /remove\(args: \{ entities: a__Entity\[\] \}/);
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(`${dir}/mcpx-client.ts`, text);
-    await Deno.writeTextFile(
-      `${dir}/script.ts`,
-      'import tools from "./mcpx-client.ts";\n' +
-        'const r = await tools.a.add({ entities: [{ name: "n", kind: "k" }] });\n' +
-        "const n: string = r.entities[0].name;\n" +
-        "const b = await tools.b.add({ entities: [{ id: 1, label: 'l', weight: 2, color: 'c' }] });\n" +
-        "const id: number = b.entities[0].id;\n" +
-        "console.log(n, id);\n",
-    );
-    const check = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--quiet", `${dir}/script.ts`],
-      stderr: "piped",
-    }).output();
-    assert.ok(check.success, new TextDecoder().decode(check.stderr));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  await assertScriptTypeChecks({
+    "mcpx-client.ts": text,
+    "script.ts": 'import tools from "./mcpx-client.ts";\n' +
+      'const r = await tools.a.add({ entities: [{ name: "n", kind: "k" }] });\n' +
+      "const n: string = r.entities[0].name;\n" +
+      "const b = await tools.b.add({ entities: [{ id: 1, label: 'l', weight: 2, color: 'c' }] });\n" +
+      "const id: number = b.entities[0].id;\n" +
+      "console.log(n, id);\n",
+  });
 });

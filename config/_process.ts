@@ -206,8 +206,20 @@ export function parseProcess(
       }: ignored for a stdio server`,
     );
   }
+  return { unset, ...processFields({ transport, command, args, env, cwd, url, headers }) };
+}
+
+/**
+ * The process fields as a {@link ServerSpec} holds them: only these seven
+ * keys, in the spec's order, with `command`, `cwd` and `url` left out when
+ * unset (never present as `undefined`).
+ *
+ * @param fields The fields, e.g. an alias's target spec.
+ * @returns A new object.
+ */
+export function processFields(fields: ProcessFields): ProcessFields {
+  const { transport, command, args, env, cwd, url, headers } = fields;
   return {
-    unset,
     transport,
     ...(command !== undefined ? { command } : {}),
     args,

@@ -18,7 +18,7 @@ import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
 import { formatPath, type JsonPath, type Problems } from "./_problems.ts";
 import { didYouMean } from "./_suggest.ts";
 import { isObject, type Obj, readBool, readStringArray } from "./_read.ts";
-import { parseProcess, PROCESS_KEYS, type ProcessFields } from "./_process.ts";
+import { parseProcess, PROCESS_KEYS, type ProcessFields, processFields } from "./_process.ts";
 import { combineToolLists, readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
@@ -152,8 +152,7 @@ export function parseServer(
           `here, or remove "aliasOf" to make this a server of its own`,
       );
     }
-    const { transport, command, args, env, cwd, url, headers } = target;
-    process = { transport, command, args, env, cwd, url, headers };
+    process = processFields(target);
   } else {
     const { unset, ...fields } = parseProcess(name, entry, at, ctx);
     process = fields;
@@ -168,7 +167,6 @@ export function parseServer(
       };
     }
   }
-  const { transport, command, args, env, cwd, url, headers } = process;
 
   // The mcpx block.
   const mcpxAt: JsonPath = [...at, "mcpx"];
@@ -287,13 +285,7 @@ export function parseServer(
     tags,
     toolTags,
     toolFilter: lists.filter,
-    transport,
-    ...(command !== undefined ? { command } : {}),
-    args,
-    env,
-    ...(cwd !== undefined ? { cwd } : {}),
-    ...(url !== undefined ? { url } : {}),
-    headers,
+    ...process,
     pool,
     profiles,
     default: isDefault,

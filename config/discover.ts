@@ -23,6 +23,7 @@ import { basename, dirname, join, resolve } from "./posix_path.ts";
 import { ConfigError } from "../errors.ts";
 import { mcpxPaths } from "./paths.ts";
 import { notAConfigFile } from "./config_file.ts";
+import { existsSync } from "../core/exists.ts";
 
 /** The file names looked for in each directory of the upward search, in order. */
 export const PROJECT_CONFIG_NAMES: readonly string[] = [
@@ -294,14 +295,5 @@ function isFile(path: string, named = false): boolean {
     );
   }
   if (problem) throw new ConfigError(path, "", problem);
-  return exists(path);
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return existsSync(path);
 }

@@ -32,6 +32,7 @@ import {
 } from "./log.ts";
 import { logsDir } from "../logs/writer.ts";
 import { Redactor } from "../core/redact.ts";
+import { existsSync } from "../core/exists.ts";
 import { configRedactor } from "../config/secrets.ts";
 import { describe } from "./instance.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
@@ -242,7 +243,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     // Nobody can reach a daemon whose socket was removed (a deleted state
     // directory): leaving it up would only keep its servers running.
     watch = setInterval(async () => {
-      if (!exists(files.socket)) stop("socket removed");
+      if (!existsSync(files.socket)) stop("socket removed");
       if (!recorded && !stopping) {
         recorded = await writeRecord(files.record, record, {
           stateDir: paths.stateDir,
@@ -350,15 +351,6 @@ function removeRecordIfOurs(path: string): void {
 
 /** How often the daemon checks that its socket still exists, in ms. */
 const SOCKET_CHECK_MS = 2000;
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Retires daemons serving an older version of the same configuration file:

@@ -27,6 +27,28 @@ export function serverSpec(name: string, overrides: Partial<ServerSpec> = {}): S
   };
 }
 
+/**
+ * The memory server's knowledge-graph schema, `{ entities: Entity[] }`, its
+ * Entity a described `name` and `entityType`: an object type its tools repeat.
+ */
+export const GRAPH_SCHEMA: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    entities: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "The name of the entity" },
+          entityType: { type: "string", description: "The type of the entity" },
+        },
+        required: ["name", "entityType"],
+      },
+    },
+  },
+  required: ["entities"],
+};
+
 /** A cache file holding `tools` per server name. */
 export function cacheOf(tools: Record<string, CachedTool[]>): SchemaCacheFile {
   return {

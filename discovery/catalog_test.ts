@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { toolEntry } from "./_fixtures.ts";
+import { GRAPH_SCHEMA, toolEntry } from "./_fixtures.ts";
 import { buildCatalog } from "./catalog.ts";
 import { countTokens } from "./tokens.ts";
 import type { NamespaceEntry } from "./types.ts";
@@ -172,25 +172,12 @@ Deno.test("buildCatalog() generates declarations that are not cached", async () 
 });
 
 Deno.test("buildCatalog() declares an object type the shown tools repeat once per namespace", async () => {
-  const entity = {
-    type: "object",
-    properties: {
-      name: { type: "string", description: "The name of the entity" },
-      entityType: { type: "string", description: "The type of the entity" },
-    },
-    required: ["name", "entityType"],
-  };
-  const graph = {
-    type: "object",
-    properties: { entities: { type: "array", items: entity } },
-    required: ["entities"],
-  };
   const ns: NamespaceEntry = {
     namespace: "memory",
     server: "memory",
     description: "",
     tools: ["create_entities", "delete_entities"].map((fn) =>
-      toolEntry("memory", fn, "", { inputSchema: graph, outputSchema: graph })
+      toolEntry("memory", fn, "", { inputSchema: GRAPH_SCHEMA, outputSchema: GRAPH_SCHEMA })
     ),
   };
   const catalog = await buildCatalog([ns], { budget: 2000 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { denoCheck, toolEntry } from "./_fixtures.ts";
+import { denoCheck, GRAPH_SCHEMA, toolEntry } from "./_fixtures.ts";
 import type { CachedTool } from "./types.ts";
 import { renderNamespace, toolDeclaration, TYPES_PREAMBLE } from "./typescript.ts";
 
@@ -30,20 +30,7 @@ Deno.test("a */ in any description is written *\\/, in tool and argument alike",
 
 /** A memory-server-like namespace: a repeated entity, alike arguments, renamed tools. */
 const GRAPH = (() => {
-  const entity = {
-    type: "object",
-    properties: {
-      name: { type: "string", description: "The name of the entity" },
-      entityType: { type: "string", description: "The type of the entity" },
-    },
-    required: ["name", "entityType"],
-  };
-  const entities = { type: "array", items: entity };
-  const graph = {
-    type: "object",
-    properties: { entities },
-    required: ["entities"],
-  };
+  const graph = GRAPH_SCHEMA;
   const limit = { type: "number", description: "How many entities to return at most", default: 10 };
   return {
     namespace: "memory",

@@ -26,6 +26,7 @@
 import { join } from "../config/posix_path.ts";
 import { type StorageProblem, storageProblem } from "../errors.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
+import { existsSync } from "../core/exists.ts";
 
 /** What the logs directory holds, in the words of a refusal (core/private_fs.ts). */
 export const LOG_DIR_WHAT = "mcpx's log";
@@ -162,7 +163,7 @@ export class LogWriter implements Disposable {
     if (
       !this.#file || now >= this.#dayEnd ||
       (this.#size > 0 && this.#size + bytes.length > this.#options.maxFileSize) ||
-      (now - this.#lastWrite > RECHECK_MS && !exists(this.#path))
+      (now - this.#lastWrite > RECHECK_MS && !existsSync(this.#path))
     ) {
       this.#open(now);
     }
@@ -325,13 +326,4 @@ function byDayWriterSequence(a: string, b: string): number {
   const [stemA, nA] = split(a);
   const [stemB, nB] = split(b);
   return stemA < stemB ? -1 : stemA > stemB ? 1 : nA - nB;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

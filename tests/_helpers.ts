@@ -11,6 +11,22 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 /** The repository root, with a trailing slash. */
 export const ROOT: string = fromFileUrl(new URL("../", import.meta.url));
 
+/**
+ * argv of `mcpx <args>` run from the source tree at `root` the way
+ * `deno task` runs it: `deno run -A --config <root>deno.json <root>cli/main.ts <args>`.
+ *
+ * @param args The CLI's arguments.
+ * @param root The source tree, ending in `/` (default: this checkout, {@link ROOT}).
+ */
+export function mcpxArgv(args: string[] = [], root: string = ROOT): string[] {
+  return denoRunArgv(root, "cli/main.ts", args);
+}
+
+/** argv that runs `root` + `file` with all permissions and `root`'s deno.json, then `args`. */
+function denoRunArgv(root: string, file: string, args: string[]): string[] {
+  return [Deno.execPath(), "run", "-A", "--config", `${root}deno.json`, `${root}${file}`, ...args];
+}
+
 /** Pinned real servers from npm, started the way users start them. */
 export const SERVERS = {
   everything: ["npx", "-y", "@modelcontextprotocol/server-everything@2026.8.31"],
@@ -94,8 +110,9 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     async mcpx(args, options = {}) {
       // A bounded command is killed, and the test fails, when it outlives its limit.
       const limit = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-      const child = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
+      const [deno, ...denoArgs] = mcpxArgv(args);
+      const child = new Deno.Command(deno, {
+        args: denoArgs,
         env: { ...env, ...options.env },
         clearEnv: true,
         cwd: options.cwd ?? dir,
@@ -207,6 +224,17 @@ export function stdioServer(
   return { command, args: [...args, ...extraArgs], ...(mcpx ? { mcpx } : {}) };
 }
 
+/** One of our fixture servers, by its file under tests/fixtures/servers/ without `.ts`. */
+export type Fixture = "misbehaving" | "stateful" | "echo_secret" | "big_result" | "hanging_http";
+
+/**
+ * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)
+ * with this checkout's deno.json, followed by `extraArgs`.
+ */
+export function fixtureArgv(fixture: Fixture, extraArgs: string[] = []): string[] {
+  return denoRunArgv(ROOT, `tests/fixtures/servers/${fixture}.ts`, extraArgs);
+}
+
 /**
  * A server entry for `mcpServers` that starts one of our fixture servers over
  * stdio: by default tests/fixtures/servers/misbehaving.ts (echo, sleep, count,
@@ -220,7 +248,7 @@ export function fixtureServer(
     env?: Record<string, string>;
     mcpx?: Record<string, unknown>;
     extraArgs?: string[];
-    fixture?: "misbehaving" | "stateful" | "echo_secret" | "big_result";
+    fixture?: Fixture;
   } = {},
 ): {
   command: string;
@@ -228,16 +256,10 @@ export function fixtureServer(
   env?: Record<string, string>;
   mcpx?: Record<string, unknown>;
 } {
+  const [command, ...args] = fixtureArgv(options.fixture ?? "misbehaving", options.extraArgs);
   return {
-    command: Deno.execPath(),
-    args: [
-      "run",
-      "-A",
-      "--config",
-      `${ROOT}deno.json`,
-      `${ROOT}tests/fixtures/servers/${options.fixture ?? "misbehaving"}.ts`,
-      ...(options.extraArgs ?? []),
-    ],
+    command,
+    args,
     ...(options.env ? { env: options.env } : {}),
     ...(options.mcpx ? { mcpx: options.mcpx } : {}),
   };
@@ -319,11 +341,8 @@ export function backgroundMcpx(
   args: string[],
   options: { env?: Record<string, string> } = {},
 ): Background {
-  return background(
-    Deno.execPath(),
-    ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
-    { env: { ...w.env, ...options.env }, cwd: w.dir },
-  );
+  const [deno, ...denoArgs] = mcpxArgv(args);
+  return background(deno, denoArgs, { env: { ...w.env, ...options.env }, cwd: w.dir });
 }
 
 /** A remote server-everything a test started, and the URL of its endpoint. */

@@ -134,3 +134,22 @@ export async function runtimeBinary(name: "bun" | "node"): Promise<string | null
 export function nodeTypeScriptArgs(): string[] {
   return ["--experimental-strip-types", "--disable-warning=ExperimentalWarning"];
 }
+
+/**
+ * argv that runs the TypeScript file `script` (relative to the cwd) under
+ * `runtime` without type-checking it: `deno run -A --no-check`, `bun`, or
+ * `node` with {@link nodeTypeScriptArgs}.
+ *
+ * @param runtime Which runtime; bun and node as {@link runtimeBinary} finds them.
+ * @param script The file to run.
+ * @returns The argv, or null when that runtime could not be found or installed.
+ */
+export async function scriptArgv(
+  runtime: "deno" | "bun" | "node",
+  script: string,
+): Promise<string[] | null> {
+  if (runtime === "deno") return [Deno.execPath(), "run", "-A", "--no-check", script];
+  const binary = await runtimeBinary(runtime);
+  if (!binary) return null;
+  return runtime === "node" ? [binary, ...nodeTypeScriptArgs(), script] : [binary, script];
+}

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ROOT, STACK_LINE, world } from "./_helpers.ts";
+import { mcpxArgv, STACK_LINE, world } from "./_helpers.ts";
 import { runtimeBinary } from "./_runtimes.ts";
 
 /** Emits many lines, returns a large text, then leaves a mark: the reader is long gone by then. */
@@ -29,13 +29,7 @@ async function intoHead(
       "-c",
       '"$@" | head -c 10; exit "${PIPESTATUS[0]}"',
       "bash",
-      Deno.execPath(),
-      "run",
-      "-A",
-      "--config",
-      `${ROOT}deno.json`,
-      `${ROOT}cli/main.ts`,
-      ...args,
+      ...mcpxArgv(args),
     ],
     env,
     clearEnv: true,
@@ -85,14 +79,7 @@ Deno.test("exec and --json into a closed pipe end quietly; a file still gets eve
       "-c",
       '"$@" > out.txt',
       "bash",
-      Deno.execPath(),
-      "run",
-      "-A",
-      "--config",
-      `${ROOT}deno.json`,
-      `${ROOT}cli/main.ts`,
-      "exec",
-      '"x".repeat(1_000_000)',
+      ...mcpxArgv(["exec", '"x".repeat(1_000_000)']),
     ],
     env: w.env,
     clearEnv: true,

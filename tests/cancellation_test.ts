@@ -11,8 +11,8 @@ import {
   type Background,
   background,
   eventually,
+  fixtureArgv,
   fixtureServer,
-  ROOT,
   type RunResult,
   STACK_LINE,
   type World,
@@ -60,13 +60,8 @@ function events(process: Background): Record<string, any>[] {
 async function hangingHttp(w: World): Promise<{ url: string; process: Background }> {
   const env = { ...w.env };
   delete env.MCPX_TEST_MARK;
-  const process = background(Deno.execPath(), [
-    "run",
-    "-A",
-    "--config",
-    `${ROOT}deno.json`,
-    `${ROOT}tests/fixtures/servers/hanging_http.ts`,
-  ], { env, cwd: w.dir });
+  const [deno, ...args] = fixtureArgv("hanging_http");
+  const process = background(deno, args, { env, cwd: w.dir });
   const listening = () => events(process).find((e) => e.event === "listening");
   await eventually(() => process.exited() || listening() !== undefined, 30_000);
   const port = listening()?.port;

@@ -10,7 +10,7 @@
 import { deepStrictEqual as deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { runtimeSource } from "../client/generate.ts";
-import { nodeTypeScriptArgs, runtimeBinary } from "./_runtimes.ts";
+import { scriptArgv } from "./_runtimes.ts";
 
 /**
  * The client as client/generate.ts builds it: the runtime bundled by
@@ -140,20 +140,9 @@ Deno.test("the bundled client calls a tool under deno, bun and node with the cal
     await Deno.writeTextFile(join(dir, "main.ts"), SCRIPT);
     await Deno.writeTextFile(join(dir, "package.json"), '{ "type": "module" }\n');
 
-    const runtimes: [string, () => Promise<string[] | null>][] = [
-      ["deno", () => Promise.resolve([Deno.execPath(), "run", "-A", "--no-check", "main.ts"])],
-      ["bun", async () => {
-        const bun = await runtimeBinary("bun");
-        return bun ? [bun, "main.ts"] : null;
-      }],
-      ["node", async () => {
-        const node = await runtimeBinary("node");
-        return node ? [node, ...nodeTypeScriptArgs(), "main.ts"] : null;
-      }],
-    ];
-    for (const [name, command] of runtimes) {
+    for (const name of ["deno", "bun", "node"] as const) {
       await t.step(name, async () => {
-        const argv = await command();
+        const argv = await scriptArgv(name, "main.ts");
         ok(argv, `no ${name} could be found or installed (tests/_runtimes.ts)`);
         const session = `sess-${name}`;
         const before = daemon.sessions.length;

@@ -9,6 +9,7 @@ import {
   background,
   commandLine,
   eventually,
+  mcpxArgv,
   ROOT,
   stdioServer,
   world,
@@ -110,15 +111,7 @@ Deno.test("stop returns once the daemon has exited, even when its parent never r
   await w.writeConfig({ mcpServers: {} });
   // The daemon's parent becomes `sleep`, which never waits for children: once
   // the daemon exits it stays a zombie, as under an init that reaps late.
-  const mcpx = [
-    Deno.execPath(),
-    "run",
-    "-A",
-    "--config",
-    `${ROOT}deno.json`,
-    `${ROOT}cli/main.ts`,
-  ]
-    .map((a) => `'${a}'`).join(" ");
+  const mcpx = mcpxArgv().map((a) => `'${a}'`).join(" ");
   await using parent = background("sh", ["-c", `${mcpx} daemon & exec sleep 600`], {
     env: w.env,
     cwd: w.dir,

@@ -13,18 +13,22 @@ import { backgroundMcpx, eventually, fixtureServer, type World, world } from "./
 import { browserConfig, CHROMIUM } from "./fixtures/browser/config.ts";
 import { servePages } from "./fixtures/browser/pages.ts";
 
-/** Calls `slow.echo`, says so in file `held`, waits for file `gate`, calls again. */
-const HOLD = `export default async function main([tag, held, gate]: string[]) {
-  await slow.echo({ text: tag + "-first" });
-  await Deno.writeTextFile(held, "");
-  for (const until = Date.now() + 90_000; Date.now() < until;) {
+/** Script lines that wait, up to 90 s, until file `path` (a variable of the script) exists. */
+const waitForFile = (path: string) =>
+  `  for (const until = Date.now() + 90_000; Date.now() < until;) {
     try {
-      await Deno.stat(gate);
+      await Deno.stat(${path});
       break;
     } catch {
       await new Promise((r) => setTimeout(r, 50));
     }
-  }
+  }`;
+
+/** Calls `slow.echo`, says so in file `held`, waits for file `gate`, calls again. */
+const HOLD = `export default async function main([tag, held, gate]: string[]) {
+  await slow.echo({ text: tag + "-first" });
+  await Deno.writeTextFile(held, "");
+${waitForFile("gate")}
   await slow.echo({ text: tag + "-second" });
   return "done";
 }
@@ -42,14 +46,7 @@ const ONCE = `export default async function main([after]: string[]) {
 const CROSS = `export default async function main([first, second, mine, theirs]: string[]) {
   await tools[first].echo({ text: "hold " + first });
   await Deno.writeTextFile(mine, "");
-  for (const until = Date.now() + 90_000; Date.now() < until;) {
-    try {
-      await Deno.stat(theirs);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+${waitForFile("theirs")}
   await tools[second].echo({ text: "then " + second });
   return "done";
 }
@@ -150,14 +147,7 @@ const chromium = await Deno.stat(CHROMIUM).then((s) => s.isFile, () => false);
 const BROWSE = `export default async function main([url, held, gate]: string[]) {
   await chrome_devtools.new_page({ url });
   await Deno.writeTextFile(held, "");
-  for (const until = Date.now() + 90_000; Date.now() < until;) {
-    try {
-      await Deno.stat(gate);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+${waitForFile("gate")}
   return String(await chrome_devtools.list_pages({}));
 }
 `;

@@ -17,7 +17,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runtimeSource } from "../client/generate.ts";
-import { nodeTypeScriptArgs, runtimeBinary } from "./_runtimes.ts";
+import { scriptArgv } from "./_runtimes.ts";
 import { fixtureServer, STACK_LINE, type World, world } from "./_helpers.ts";
 
 /** The second user's name, unique to this file. */
@@ -314,20 +314,9 @@ try {
 }
 `,
     );
-    const runtimes: [string, () => Promise<string[] | null>][] = [
-      ["deno", () => Promise.resolve([Deno.execPath(), "run", "-A", "--no-check", "main.ts"])],
-      ["bun", async () => {
-        const bun = await runtimeBinary("bun");
-        return bun ? [bun, "main.ts"] : null;
-      }],
-      ["node", async () => {
-        const node = await runtimeBinary("node");
-        return node ? [node, ...nodeTypeScriptArgs(), "main.ts"] : null;
-      }],
-    ];
-    for (const [name, command] of runtimes) {
+    for (const name of ["deno", "bun", "node"] as const) {
       await t.step(name, async () => {
-        const argv = await command();
+        const argv = await scriptArgv(name, "main.ts");
         assert.ok(argv, `no ${name} could be found or installed (tests/_runtimes.ts)`);
         const out = await new Deno.Command(argv[0], {
           args: argv.slice(1),

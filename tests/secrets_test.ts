@@ -8,7 +8,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { background, eventually, fixtureServer, ROOT, type RunResult, world } from "./_helpers.ts";
+import {
+  background,
+  eventually,
+  fixtureArgv,
+  fixtureServer,
+  type RunResult,
+  world,
+} from "./_helpers.ts";
 
 /** Given as `${API_TOKEN}` to a stdio server's env, a remote's header and a flag. */
 const TOKEN = "sk-test-0123456789-TOKEN";
@@ -46,15 +53,8 @@ function leaks(text: string): string[] {
 }
 
 Deno.test("no configured secret reaches a state or cache file or any command's output; its reference does", async (t) => {
-  const http = background(Deno.execPath(), [
-    "run",
-    "-A",
-    "--config",
-    `${ROOT}deno.json`,
-    `${ROOT}tests/fixtures/servers/echo_secret.ts`,
-    "--http",
-    "0",
-  ], { env: Deno.env.toObject() });
+  const [deno, ...args] = fixtureArgv("echo_secret", ["--http", "0"]);
+  const http = background(deno, args, { env: Deno.env.toObject() });
   await using _http = http;
   await eventually(() => /"listening"/.test(http.output()) || http.exited(), 30_000);
   const port = JSON.parse(http.output().split("\n").find((l) => l.includes("listening"))!).port;

@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { eventually, SERVERS, STACK_LINE, type World, world } from "./_helpers.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
 import { McpxError } from "../errors.ts";
+import { existsSync } from "../core/exists.ts";
 
 /** A server entry whose command writes `marker`, then runs server-everything over stdio. */
 function markedServer(marker: string, extra: Record<string, unknown> = {}, wrapper = "; exec") {
@@ -21,15 +22,6 @@ function markedServer(marker: string, extra: Record<string, unknown> = {}, wrapp
     args: ["-c", `touch "$0"${wrapper} "$@"`, marker, ...SERVERS.everything, "stdio"],
     ...extra,
   };
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The socket of the one live daemon of `w`, once it answers. */
@@ -97,7 +89,7 @@ Deno.test("a project's .mcp.json starts nothing until trusted, by any path", asy
   );
   const status = await w.json<{ servers: { state: string }[] }>(["status"]);
   assert.equal(status.servers[0].state, "untrusted");
-  assert.equal(exists(marker), false, "something started the untrusted server");
+  assert.equal(existsSync(marker), false, "something started the untrusted server");
 
   // Trusted: it works.
   const trusted = await w.mcpx(["trust"]);
@@ -106,7 +98,7 @@ Deno.test("a project's .mcp.json starts nothing until trusted, by any path", asy
   const ok = await w.mcpx(["call", "everything.echo", '{"message":"hi"}']);
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stdout, /hi/);
-  assert.equal(exists(marker), true);
+  assert.equal(existsSync(marker), true);
   const ran = await w.mcpx(["run", "./use.ts"]);
   assert.equal(ran.code, 0, ran.stderr);
   const listed = await w.json<{ files: { file: string; state: string }[] }>(["trust", "--list"]);
@@ -128,7 +120,7 @@ Deno.test("a project's .mcp.json starts nothing until trusted, by any path", asy
   assert.equal(edited.namespaces[0].state, "untrusted");
   assert.equal(edited.namespaces[0].untrusted.reason, "changed");
   assert.equal((await w.mcpx(["call", "everything.echo", '{"message":"hi"}'])).code, 1);
-  assert.equal(exists(marker), false);
+  assert.equal(existsSync(marker), false);
   const changed = await w.json<{ files: { state: string; changed: string[] }[] }>([
     "trust",
     "--list",
@@ -150,7 +142,7 @@ Deno.test("no trust is asked under always, for a named file, or for the user's o
     const env = { MCPX_SECURITY_TRUST_PROJECT_CONFIGS: "always" };
     const ls = await w.json(["ls"], { env });
     assert.equal(ls.namespaces[0].state, "ready");
-    assert.equal(exists(marker), true);
+    assert.equal(existsSync(marker), true);
   });
   await t.step("--config names the file", async () => {
     await using w = await world({ trust: "ask" });
@@ -158,7 +150,7 @@ Deno.test("no trust is asked under always, for a named file, or for the user's o
     await w.writeConfig({ mcpServers: { everything: markedServer(marker) } });
     const ls = await w.json(["--config", ".mcp.json", "ls"]);
     assert.equal(ls.namespaces[0].state, "ready");
-    assert.equal(exists(marker), true);
+    assert.equal(existsSync(marker), true);
   });
   await t.step("~/.config/mcpx/config.json", async () => {
     await using w = await world({ trust: "ask" });
@@ -170,7 +162,7 @@ Deno.test("no trust is asked under always, for a named file, or for the user's o
     );
     const ls = await w.json(["ls"]);
     assert.equal(ls.namespaces[0].state, "ready");
-    assert.equal(exists(marker), true);
+    assert.equal(existsSync(marker), true);
     const trust = await w.mcpx(["trust"]);
     assert.match(trust.stdout, /one of your own configuration files/);
   });
@@ -189,5 +181,5 @@ Deno.test("a daemon that checks trust otherwise than its caller is replaced, not
   assert.equal(call.code, 0, call.stderr);
   const after = await w.json<{ daemons: { pid: number }[] }>(["daemons"]);
   assert.notEqual(after.daemons[0].pid, before.daemons[0].pid);
-  assert.equal(exists(marker), true);
+  assert.equal(existsSync(marker), true);
 });
