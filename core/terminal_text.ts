@@ -18,10 +18,12 @@
  * @module
  */
 
-/** The characters {@link terminalText} replaces. */
+/** Any control character but newline and tab: one class, the quick test for clean text. */
 // deno-lint-ignore no-control-regex -- control characters are what it finds
-const CONTROL = /\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
-const CONTROLS = new RegExp(CONTROL.source, "g");
+const ANY_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+/** The characters {@link terminalText} replaces: those, less the CR of a CRLF. */
+// deno-lint-ignore no-control-regex -- control characters are what it finds
+const CONTROLS = /\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
 /**
  * `text` with every C0 and C1 control character and DEL but newline, tab and
@@ -38,6 +40,6 @@ const CONTROLS = new RegExp(CONTROL.source, "g");
  * ```
  */
 export function terminalText(text: string): string {
-  if (!CONTROL.test(text)) return text;
+  if (!ANY_CONTROL.test(text)) return text;
   return text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
