@@ -504,7 +504,7 @@ export class CliContext {
           version: VERSION,
           timeoutMs: 2000,
         }),
-      write: (text) => this.io.err(text),
+      write: (text) => this.io.errRaw ? this.io.errRaw(text) : this.io.err(text),
       columns: terminalColumns() - 1,
     });
   }

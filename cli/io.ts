@@ -9,15 +9,37 @@
  * command, the way a Unix filter's output ends, never with a BrokenPipe
  * stack trace (issue 8; decision 0013).
  *
+ * It is also the one place text is made safe for a terminal: what
+ * {@link Io.out} and {@link Io.err} print has its control characters shown
+ * as `\uXXXX` (core/terminal_text.ts), so a server's stderr, a tool's name,
+ * description, error or text result cannot clear the screen, retitle the
+ * terminal or move the cursor, whichever command prints it. JSON stays the
+ * same JSON (only how DEL and C1 characters are spelled can change). Only
+ * two things are written as they are: mcpx's own terminal control (the
+ * progress line, {@link Io.errRaw}) and a script's own output (its stdout
+ * through {@link Io.outBytes} or inherited, its stderr through
+ * {@link Io.errRaw}): a script's output is the script's to shape.
+ *
  * @module
  */
 
+import { terminalText } from "../core/terminal_text.ts";
+
 /** Where a command writes. */
 export interface Io {
-  /** Writes text to stdout as is (callers add newlines); dropped once stdout's reader is gone. */
+  /**
+   * Writes text to stdout (callers add newlines), control characters but
+   * newline and tab shown as `\uXXXX`; dropped once stdout's reader is gone.
+   */
   out(text: string): void;
-  /** Writes text to stderr as is; dropped once stderr's reader is gone. */
+  /** Writes text to stderr, control characters shown as {@link Io.out} does; dropped once stderr's reader is gone. */
   err(text: string): void;
+  /**
+   * Writes text to stderr exactly as given, control characters included:
+   * only for mcpx's own terminal control (cli/start_progress.ts) and a
+   * script's own stderr. Absent means {@link Io.err}.
+   */
+  errRaw?(text: string): void;
   /** Reads all of stdin as text. */
   readStdin(): Promise<string>;
   /**
@@ -77,8 +99,9 @@ function stdoutIsPipe(): boolean {
 
 /** The process's real stdout, stderr and stdin. */
 export const processIo: Io = {
-  out: (text) => writeAll("stdout", text),
-  err: (text) => writeAll("stderr", text),
+  out: (text) => writeAll("stdout", terminalText(text)),
+  err: (text) => writeAll("stderr", terminalText(text)),
+  errRaw: (text) => writeAll("stderr", text),
   readStdin: () => new Response(Deno.stdin.readable).text(),
   async outBytes(bytes) {
     let rest = bytes;
@@ -96,16 +119,19 @@ export const processIo: Io = {
   errIsTerminal: () => Deno.stderr.isTerminal(),
 };
 
-/** An Io that records output, for tests. */
+/** An Io that records output as the process's would print it (control characters shown), for tests. */
 export function memoryIo(stdin = ""): Io & { stdout: string; stderr: string } {
   const decoder = new TextDecoder();
   const io = {
     stdout: "",
     stderr: "",
     out(text: string) {
-      io.stdout += text;
+      io.stdout += terminalText(text);
     },
     err(text: string) {
+      io.stderr += terminalText(text);
+    },
+    errRaw(text: string) {
       io.stderr += text;
     },
     readStdin: () => Promise.resolve(stdin),

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { terminalText } from "../core/terminal_text.ts";
+
 /** Shortens `text` to `max` characters, ending in `…` when cut; newlines become spaces. */
 export function truncate(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -20,6 +22,8 @@ export function truncate(text: string, max: number): string {
  * @returns The table, one line per row, ending in a newline.
  */
 export function renderTable(header: string[], rows: string[][]): string {
+  // Control characters are shown as cli/io.ts would show them, before the widths are measured.
+  rows = rows.map((row) => row.map((cell) => terminalText(cell ?? "")));
   // A loop, not Math.max(...cells): spreading 100,000 rows would overflow the call stack.
   const widths = header.map((h) => h.length);
   for (const row of rows) {

@@ -18,3 +18,10 @@ Deno.test("renderTable() renders 200,000 rows (a configuration of that many serv
     table.startsWith(`${"NAMESPACE".padEnd(13)}  STATE\n${"server-0".padEnd(13)}  ready\n`),
   );
 });
+
+Deno.test("renderTable() measures cells as they are shown, so columns stay aligned", () => {
+  const table = renderTable(["A", "B"], [["x\x1b[2Jy", "#1"], ["long-enough-cell", "#2"]]);
+  const lines = table.trimEnd().split("\n");
+  assert.equal(lines[1], "x\\u001b[2Jy       #1");
+  assert.equal(lines[1].indexOf("#"), lines[2].indexOf("#"));
+});

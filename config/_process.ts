@@ -20,6 +20,7 @@ import { expandVars, malformedReferenceMessage } from "./expand.ts";
 import { describeValue } from "./_describe.ts";
 import { formatPath, type JsonPath, type Problems } from "./_problems.ts";
 import { didYouMean } from "./_suggest.ts";
+import { authorizationHeader, urlCredentials } from "./url_credentials.ts";
 import { mapValues, type Obj, readStringArray, readStringMap } from "./_read.ts";
 
 const TRANSPORTS: Record<string, TransportKind> = {
@@ -198,6 +199,15 @@ export function parseProcess(
             `(${transport}) server`,
         );
       }
+    }
+    const authorization = authorizationHeader(headers);
+    if (url !== undefined && authorization !== undefined && urlCredentials(url)) {
+      ctx.warnings.push(
+        `config ${ctx.file ?? "(none)"}: ${formatPath([...at, "url"])}: its user information ` +
+          `(user:password@) is not sent, because ${
+            formatPath([...at, "headers", authorization])
+          } is; remove one of them`,
+      );
     }
   } else if (entry.headers !== undefined) {
     ctx.warnings.push(

@@ -10,8 +10,11 @@
  *   `url`, `headers`, `auth`): its value, shown as `${VAR}`;
  * - literal values of `env` and `headers`, and every string in `auth` but its
  *   `type`: the whole value, and for a header each word after the first (the
- *   token of `Bearer <token>`);
- * - the `url`'s user name, password and query values (`?key=…`);
+ *   token of `Bearer <token>`) and, for `Basic <base64>`, the `user:password`
+ *   it decodes to and the password;
+ * - the `url`'s user name, password and query values (`?key=…`), and its
+ *   `user:password` (shown as `${mcpServers.<name>.url.userinfo}`), which mcpx
+ *   sends as a Basic header (config/url_credentials.ts);
  * - a literal `args` value given to a flag named like a secret
  *   (`--token=…`, or `--api-key` followed by the value).
  *
@@ -25,6 +28,7 @@
 import { isSecretValue, Redactor, type Secret, SECRET_NAME } from "../core/redact.ts";
 import { expandVars } from "./expand.ts";
 import { formatPath, type JsonPath } from "./_problems.ts";
+import { basicCredentials, urlCredentials } from "./url_credentials.ts";
 
 const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/g;
 const FLAG_WITH_VALUE = /^--?([A-Za-z][\w.-]*)=(.+)$/s;
@@ -85,6 +89,8 @@ export function configSecrets(document: Obj, env: Record<string, string | undefi
       const parts = words(raw.replace(REFERENCE, " "));
       const skip = /^\s*\S+\s/.test(raw) ? 1 : 0;
       for (const word of parts.slice(skip)) literal(word, true, path);
+      // A Basic credential's decoded `user:password` and password, as a server may echo them.
+      for (const decoded of basicParts(value)) literal(decoded, true, path);
     }
     for (const [path, raw] of leaves(entry.auth, [...at, "auth"])) {
       if (path.at(-1) === "type") continue;
@@ -141,11 +147,32 @@ function leaves(value: unknown, at: JsonPath, depth = 0): [JsonPath, string][] {
   return entries.flatMap(([k, v]) => leaves(v, [...at, k], depth + 1));
 }
 
+/**
+ * The `user:password` and the password inside a header value
+ * `Basic <base64>` (RFC 7617), or nothing when it is not one.
+ */
+function basicParts(header: string): string[] {
+  const match = /^\s*basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(header);
+  if (!match) return [];
+  let userPass: string;
+  try {
+    userPass = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.fromBase64(match[1]));
+  } catch {
+    return [];
+  }
+  const colon = userPass.indexOf(":");
+  return colon < 0 ? [] : [userPass, userPass.slice(colon + 1)];
+}
+
 function words(text: string): string[] {
   return text.split(/[\s,;]+/).filter((w) => w !== "");
 }
 
-/** A URL's user name, password and query values: `[path under url, value, named]`. */
+/**
+ * A URL's user name, password, its `user:password` as a Basic header carries
+ * it (config/url_credentials.ts, shown as `url.userinfo`), and its query
+ * values: `[path under url, value, named]`.
+ */
 function urlParts(url: string): [JsonPath, string, boolean][] {
   let parsed: URL;
   try {
@@ -154,15 +181,12 @@ function urlParts(url: string): [JsonPath, string, boolean][] {
     return [];
   }
   const out: [JsonPath, string, boolean][] = [];
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  if (parsed.username) out.push([["username"], decode(parsed.username), true]);
-  if (parsed.password) out.push([["password"], decode(parsed.password), true]);
+  const credentials = urlCredentials(url);
+  if (credentials) {
+    out.push([["userinfo"], basicCredentials(credentials), true]);
+    if (credentials.username) out.push([["username"], credentials.username, true]);
+    if (credentials.password) out.push([["password"], credentials.password, true]);
+  }
   for (const [key, value] of parsed.searchParams) {
     out.push([["query", key], value, SECRET_NAME.test(key)]);
   }

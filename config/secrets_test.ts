@@ -31,6 +31,7 @@ Deno.test("configSecrets() names each variable's value by its variable and each 
     "Token extra-token-77": "${mcpServers.api.headers.X-Extra}",
     "extra-token-77": "${mcpServers.api.headers.X-Extra}",
     "literal-auth-999": "${mcpServers.api.auth.token}",
+    "u:pa55word-x": "${mcpServers.api.url.userinfo}",
     "pa55word-x": "${mcpServers.api.url.password}",
     "lit-key-0001": "${mcpServers.api.url.query.key}",
     "argtoken-1": "${mcpServers.local.args[0]}",
@@ -58,4 +59,28 @@ Deno.test("configRedactor() shows a server's echo of its secrets as the referenc
 Deno.test("configSecrets() of a document without servers, or with odd entries, is empty", () => {
   assert.deepEqual(configSecrets({}, ENV), []);
   assert.deepEqual(configSecrets({ mcpServers: { a: 1, b: null, c: { env: [1] } } }, ENV), []);
+});
+
+Deno.test("configRedactor() shows a URL's credentials and a Basic header, as sent and as echoed, by their place", () => {
+  const b64 = (text: string) => new TextEncoder().encode(text).toBase64();
+  const r = configRedactor({
+    document: {
+      mcpServers: {
+        remote: { url: "http://user:pa55word-xyz@h.test/mcp" },
+        basic: {
+          url: "http://h.test/mcp",
+          headers: { Authorization: `Basic ${b64("me:b4sic-pw-99")}` },
+        },
+      },
+    },
+  }, ENV);
+  assert.equal(
+    r.text(`got Basic ${b64("user:pa55word-xyz")} for http://user:pa55word-xyz@h.test/mcp`),
+    "got Basic ${mcpServers.remote.url.userinfo} for http://${mcpServers.remote.url.userinfo}@h.test/mcp",
+  );
+  assert.equal(r.text(`token ${b64("pa55word-xyz")}`), "token ${mcpServers.remote.url.password}");
+  assert.equal(
+    r.text("user me:b4sic-pw-99 refused; password b4sic-pw-99"),
+    "user ${mcpServers.basic.headers.Authorization} refused; password ${mcpServers.basic.headers.Authorization}",
+  );
 });

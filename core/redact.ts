@@ -10,8 +10,9 @@
  *    in the configuration by config/secrets.ts) is replaced by its reference:
  *    `got Bearer sk-live-123` becomes `got Bearer ${API_TOKEN}`. Longest first,
  *    so a secret inside another does not split it. Also replaced: the secret
- *    as it appears JSON-escaped or percent-encoded, and a piece of it of 8
- *    characters or more cut off at the start or end of the text, of a line,
+ *    as it appears JSON-escaped, percent-encoded or base64-encoded, alone or
+ *    inside longer encoded bytes ({@link encodedForms}), and a piece of it of
+ *    8 characters or more cut off at the start or end of the text, of a line,
  *    or before `…` (a truncated stderr tail or message).
  * 2. URLs lose what is left of their user information and the values of
  *    query parameters named like secrets (`?token=…`, `?api_key=…`): those
@@ -96,7 +97,24 @@ export function isSecretValue(value: string, named = false): boolean {
 }
 
 /** Above this many forms of secrets, text is scanned once with an index instead of once per form. */
-const SCAN_ONCE_ABOVE = 16;
+const SCAN_ONCE_ABOVE = 128;
+
+/** The multiplier of {@link prefixHash}, and its power for the character leaving the window. */
+const HASH_BASE = 31;
+const HASH_TOP = HASH_BASE ** (MIN_SECRET_LENGTH - 1);
+
+/**
+ * A 32-bit polynomial hash of the {@link MIN_SECRET_LENGTH} characters of
+ * `text` from `at` (callers check they exist), which {@link Redactor}'s scan
+ * rolls forward one character at a time.
+ */
+function prefixHash(text: string, at: number): number {
+  let hash = 0;
+  for (let j = at; j < at + MIN_SECRET_LENGTH; j++) {
+    hash = (Math.imul(hash, HASH_BASE) + text.charCodeAt(j)) >>> 0;
+  }
+  return hash;
+}
 
 /** A form of a secret as it may appear in text, and what replaces it. */
 interface Form {
@@ -109,7 +127,7 @@ export class Redactor {
   /** Each form a secret may take in text, longest first. */
   #forms: Form[];
   /** The forms by their first {@link MIN_SECRET_LENGTH} characters, longest first (many secrets). */
-  #byPrefix?: Map<string, Form[]>;
+  #byPrefix?: Map<number, Form[]>;
   /**
    * Every run of {@link MIN_FRAGMENT} characters inside a secret long enough
    * to be cut, with the secret and where the run starts in it (the first time).
@@ -125,12 +143,9 @@ export class Redactor {
     const forms = new Map<string, string>();
     for (const secret of secrets) {
       if (secret.value.length < MIN_SECRET_LENGTH || forms.has(secret.value)) continue;
-      const variants = [
-        secret.value,
-        JSON.stringify(secret.value).slice(1, -1),
-        encodeURIComponent(secret.value),
-      ];
-      for (const text of variants) if (!forms.has(text)) forms.set(text, secret.reference);
+      for (const text of encodedForms(secret.value)) {
+        if (!forms.has(text)) forms.set(text, secret.reference);
+      }
       if (secret.value.length <= MIN_FRAGMENT) continue;
       for (let at = 0; at + MIN_FRAGMENT <= secret.value.length; at++) {
         const gram = secret.value.slice(at, at + MIN_FRAGMENT);
@@ -142,7 +157,7 @@ export class Redactor {
     if (this.#forms.length > SCAN_ONCE_ABOVE) {
       this.#byPrefix = new Map();
       for (const form of this.#forms) {
-        const key = form.text.slice(0, MIN_SECRET_LENGTH);
+        const key = prefixHash(form.text, 0);
         const list = this.#byPrefix.get(key);
         if (list) list.push(form);
         else this.#byPrefix.set(key, [form]);
@@ -229,20 +244,32 @@ export class Redactor {
     return this.#object(attrs, 0, true);
   }
 
-  /** Every form in one pass, leftmost first, the longest where several start at one place. */
+  /**
+   * Every form in one pass, leftmost first, the longest where several start
+   * at one place. Each position's first {@link MIN_SECRET_LENGTH} characters
+   * are looked up by a rolling hash (no string made per position).
+   */
   #scan(text: string): string {
+    const n = MIN_SECRET_LENGTH;
+    if (text.length < n) return text;
     let out = "";
     let last = 0;
-    for (let i = 0; i + MIN_SECRET_LENGTH <= text.length;) {
-      const forms = this.#byPrefix!.get(text.slice(i, i + MIN_SECRET_LENGTH));
+    let hash = prefixHash(text, 0);
+    for (let i = 0; i + n <= text.length;) {
+      const forms = this.#byPrefix!.get(hash);
       const hit = forms?.find((f) => text.startsWith(f.text, i));
-      if (!hit) {
-        i++;
+      if (hit) {
+        out += text.slice(last, i) + hit.reference;
+        i += hit.text.length;
+        last = i;
+        if (i + n <= text.length) hash = prefixHash(text, i);
         continue;
       }
-      out += text.slice(last, i) + hit.reference;
-      i += hit.text.length;
-      last = i;
+      if (i + n < text.length) {
+        hash = (Math.imul(hash - Math.imul(text.charCodeAt(i), HASH_TOP), HASH_BASE) +
+          text.charCodeAt(i + n)) >>> 0;
+      }
+      i++;
     }
     return last === 0 ? text : out + text.slice(last);
   }
@@ -305,6 +332,48 @@ export class Redactor {
     if (Array.isArray(value)) return value.map((v) => this.#value(v, depth + 1, log));
     return this.#object(value as Record<string, unknown>, depth, log);
   }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A secret's value and the encodings of it a server may echo (rule 1), each
+ * at least {@link MIN_SECRET_LENGTH} characters: JSON-escaped; percent-encoded
+ * (upper- and lower-case hex); base64 padded and unpadded, and base64url
+ * (RFC 4648 sections 4 and 5) of its UTF-8 bytes, as a header of its own
+ * (`Basic <base64 of user:password>`) is echoed; and the part of its base64
+ * that is the same wherever it sits inside longer encoded bytes
+ * (`base64("x-token:" + secret)`): one per alignment (0, 1 or 2 bytes before
+ * it), without the characters its neighbours share, kept when
+ * {@link MIN_FRAGMENT} characters or more.
+ *
+ * @param value The secret (at least {@link MIN_SECRET_LENGTH} characters).
+ * @returns Distinct forms, the value first.
+ */
+export function encodedForms(value: string): string[] {
+  const percent = encodeURIComponent(value);
+  const forms = [
+    value,
+    JSON.stringify(value).slice(1, -1),
+    percent,
+    percent.replace(/%[0-9A-F]{2}/g, (p) => p.toLowerCase()),
+  ];
+  const bytes = encoder.encode(value);
+  const padded = bytes.toBase64();
+  forms.push(padded, padded.replace(/=+$/, ""));
+  forms.push(bytes.toBase64({ alphabet: "base64url", omitPadding: true }));
+  for (let before = 0; before < 3; before++) {
+    const shifted = new Uint8Array(before + bytes.length);
+    shifted.set(bytes, before);
+    // Characters of 6 bits that hold only the secret's bits: from bit 8·before to its last byte.
+    const from = Math.ceil((8 * before) / 6);
+    const to = Math.floor((8 * (before + bytes.length)) / 6);
+    if (to - from < MIN_FRAGMENT) continue;
+    for (const alphabet of ["base64", "base64url"] as const) {
+      forms.push(shifted.toBase64({ alphabet, omitPadding: true }).slice(from, to));
+    }
+  }
+  return [...new Set(forms)];
 }
 
 /** A secret-named value: objects keep their keys, everything else becomes {@link REDACTED}. */

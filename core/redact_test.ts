@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isSecretValue, REDACTED, Redactor } from "./redact.ts";
+import { encodedForms, isSecretValue, REDACTED, Redactor } from "./redact.ts";
 
 const TOKEN = { value: "sk-live-123456", reference: "${API_TOKEN}" };
 
@@ -41,6 +41,39 @@ Deno.test("Redactor.text() replaces each secret by its reference, longest first"
 Deno.test("Redactor.text() replaces the JSON-escaped and percent-encoded forms too", () => {
   const r = new Redactor([{ value: 'a"b/c+d=e', reference: "${K}" }]);
   assert.equal(r.text('{"v":"a\\"b/c+d=e"} ?k=a%22b%2Fc%2Bd%3De'), '{"v":"${K}"} ?k=${K}');
+});
+
+Deno.test("Redactor.text() replaces a secret's base64 forms: alone, url-safe, and inside longer encoded bytes", () => {
+  const r = new Redactor([
+    { value: "pa55word-xyz", reference: "${P}" },
+    { value: "user:pa55word-xyz", reference: "${U}" },
+    { value: "a~b?c>d~~", reference: "${Q}" },
+  ]);
+  const b64 = (text: string) => new TextEncoder().encode(text).toBase64();
+  const url = (text: string) =>
+    new TextEncoder().encode(text).toBase64({ alphabet: "base64url", omitPadding: true });
+  assert.equal(r.text(`got Basic ${b64("user:pa55word-xyz")}`), "got Basic ${U}");
+  assert.equal(r.text(`token ${b64("pa55word-xyz")}.`), "token ${P}.");
+  assert.equal(r.text(`q=${b64("a~b?c>d~~")} u=${url("a~b?c>d~~")}`), "q=${Q} u=${Q}");
+  assert.notEqual(b64("a~b?c>d~~").replace(/=+$/, ""), url("a~b?c>d~~"), "the alphabets differ");
+  assert.equal(r.text("a~b%3fc%3ed~~ a~b%3Fc%3Ed~~"), "${Q} ${Q}", "percent-encoded, either case");
+  // Inside longer bytes, whatever the alignment, only the secret's own characters go.
+  for (const before of ["", "a", "ab", "x-access-token:"]) {
+    const text = b64(`${before}pa55word-xyz and more`);
+    const out = r.text(text);
+    assert.ok(out.includes("${P}"), `${before}: ${out}`);
+    const [head, tail] = out.split("${P}");
+    assert.ok(text.startsWith(head) && text.endsWith(tail), `${before}: ${out}`);
+    assert.ok(text.length - head.length - tail.length >= 14, "at least the secret's characters");
+  }
+});
+
+Deno.test("encodedForms() are distinct, the value first, none shorter than 6 characters", () => {
+  const forms = encodedForms("sk-live-123456");
+  assert.equal(forms[0], "sk-live-123456");
+  assert.equal(new Set(forms).size, forms.length);
+  assert.ok(forms.every((f) => f.length >= 6), forms.join(" "));
+  assert.ok(forms.includes("c2stbGl2ZS0xMjM0NTY="));
 });
 
 Deno.test("Redactor.text() replaces a piece of a secret cut off at a line's ends or before …", () => {
@@ -124,6 +157,11 @@ Deno.test("Redactor with many secrets scans the text once and replaces the same 
   assert.equal(
     r.text("a tok-000007-secret b tok-001999-secret c tok-000"),
     "a ${T7} b ${T1999} c tok-000",
+  );
+  assert.equal(
+    r.text("é🙂tok-000008-secrettok-000009-secret, then dG9rLTAwMDAxMC1zZWNyZXQ="),
+    "é🙂${T8}${T9}, then ${T10}",
+    "beside other text, back to back, and encoded",
   );
   assert.equal(r.text("…6-secret at the start"), "…6-secret at the start", "under 8 characters");
   assert.equal(r.text("00016-secret is the end of one"), "${T16} is the end of one");

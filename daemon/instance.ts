@@ -20,6 +20,7 @@ import {
   type TransportSendOptions,
 } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
+import { remoteEndpoint } from "../config/url_credentials.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../errors.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
@@ -416,8 +417,9 @@ function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport
       cwd: spec.cwd,
     });
   }
-  const url = new URL(spec.url!);
-  const requestInit = { headers: spec.headers };
+  // Credentials in the URL become an explicit header, never fetch's own (config/url_credentials.ts).
+  const { url, headers } = remoteEndpoint(spec.url!, spec.headers);
+  const requestInit = { headers };
   return spec.transport === "sse"
     ? new SSEClientTransport(url, { requestInit })
     : new CancellableHTTPClientTransport(url, { requestInit });

@@ -30,6 +30,7 @@ import { recordSink, RESERVED } from "../logs/sink.ts";
 import { type DroppedRecords, LOG_DIR_WHAT, LogWriter } from "../logs/writer.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 import { StorageError } from "../errors.ts";
+import { terminalText } from "../core/terminal_text.ts";
 
 export type { Level } from "../logs/record.ts";
 
@@ -208,8 +209,10 @@ function emit(record: LogRecord): void {
   const mirror = state.mirror;
   if (!mirror) return;
   try {
-    if (mirror.kind === "stderr") console.error(renderRecord(record, { date: false }));
-    else if (record.level === "error") {
+    // `mcpx daemon` on a terminal: a server's stderr line must not drive it (core/terminal_text.ts).
+    if (mirror.kind === "stderr") {
+      console.error(terminalText(renderRecord(record, { date: false })));
+    } else if (record.level === "error") {
       mirror.file.writeSync(encoder.encode(encodeRecord(record)));
     }
   } catch { /* the mirror is gone */ }

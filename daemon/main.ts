@@ -44,6 +44,7 @@ import {
 } from "./daemon_settings.ts";
 import { EXIT, exitCodeOf, McpxError, StorageError } from "../errors.ts";
 import { TrustGate } from "../config/trust.ts";
+import { terminalText } from "../core/terminal_text.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
@@ -432,7 +433,9 @@ if (import.meta.main) {
     code = exitCodeOf(error);
     log("error", "daemon.fail", "daemon failed: {error}", { error: describe(error) });
     console.error(
-      `mcpx daemon: ${redactor.text(error instanceof Error ? error.message : String(error))}`,
+      terminalText(
+        `mcpx daemon: ${redactor.text(error instanceof Error ? error.message : String(error))}`,
+      ),
     );
   }
   Deno.exit(code);

@@ -138,10 +138,14 @@ export class RecordOutput {
     this.#o.io.err(this.#render(record) + "\n");
   }
 
-  /** Bytes of the script's own stderr. */
+  /** Bytes of the script's own stderr: the script's output, passed on as they are. */
   stderr(bytes: Uint8Array): void {
     if (this.#o.json) this.#stderr.push(bytes.slice());
-    else this.#o.io.err(this.#decoder.decode(bytes, { stream: true }));
+    else {
+      const text = this.#decoder.decode(bytes, { stream: true });
+      if (this.#o.io.errRaw) this.#o.io.errRaw(text);
+      else this.#o.io.err(text);
+    }
   }
 
   /** A line from mcpx itself about the run (not the script's). */

@@ -225,7 +225,13 @@ export function stdioServer(
 }
 
 /** One of our fixture servers, by its file under tests/fixtures/servers/ without `.ts`. */
-export type Fixture = "misbehaving" | "stateful" | "echo_secret" | "big_result" | "hanging_http";
+export type Fixture =
+  | "misbehaving"
+  | "stateful"
+  | "echo_secret"
+  | "escapes"
+  | "big_result"
+  | "hanging_http";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)
@@ -239,7 +245,8 @@ export function fixtureArgv(fixture: Fixture, extraArgs: string[] = []): string[
  * A server entry for `mcpServers` that starts one of our fixture servers over
  * stdio: by default tests/fixtures/servers/misbehaving.ts (echo, sleep, count,
  * hang, crash); `fixture: "stateful"` is stateful.ts (remember, recall, whoami);
- * `fixture: "echo_secret"` is echo_secret.ts (repeats its credentials everywhere).
+ * `fixture: "echo_secret"` is echo_secret.ts (repeats its credentials everywhere);
+ * `fixture: "escapes"` is escapes.ts (terminal control sequences in all it says).
  *
  * @param options `env` and `mcpx` go into the entry as given; `extraArgs` follow the script.
  */

@@ -25,7 +25,23 @@ const LITERAL_ENV = "literal-env-secret-4242";
 const LITERAL_HEADER = "literal-header-secret-7777";
 /** Written literally as a remote URL's `api_key`. */
 const LITERAL_QUERY = "literal-query-secret-9999";
-const SECRETS = [TOKEN, LITERAL_ENV, LITERAL_HEADER, LITERAL_QUERY];
+/** The password of a remote URL that also configures an `Authorization` header. */
+const URL_PASSWORD = "url-password-5555";
+/** The password of a remote URL with no `Authorization` header (sent as Basic). */
+const BASIC_PASSWORD = "basic-password-6666";
+/** Base64 of a text's UTF-8 bytes, as an HTTP Basic header carries `user:password`. */
+const b64 = (text: string) => new TextEncoder().encode(text).toBase64();
+const SECRETS = [
+  TOKEN,
+  LITERAL_ENV,
+  LITERAL_HEADER,
+  LITERAL_QUERY,
+  URL_PASSWORD,
+  BASIC_PASSWORD,
+  b64(`user:${URL_PASSWORD}`),
+  b64(`user:${BASIC_PASSWORD}`),
+  b64(TOKEN),
+];
 
 /** Every regular file under `dir`, recursively, with its bytes as text. */
 function filesUnder(dir: string): { path: string; text: string }[] {
@@ -76,6 +92,14 @@ Deno.test("no configured secret reaches a state or cache file or any command's o
         url: `http://127.0.0.1:${port}/deny/mcp?api_key=${LITERAL_QUERY}`,
         headers: { Authorization: `Bearer ${LITERAL_HEADER}` },
       },
+      // URL credentials: the configured header wins; without one they are sent as Basic.
+      both: {
+        url: `http://user:${URL_PASSWORD}@127.0.0.1:${port}/deny/mcp`,
+        headers: { Authorization: "Bearer ${API_TOKEN}" },
+      },
+      basic: { url: `http://user:${BASIC_PASSWORD}@127.0.0.1:${port}/deny/mcp` },
+      // A server that echoes the token base64-encoded.
+      encoded: echo({ SERVICE_TOKEN: "${API_TOKEN}", ECHO_ENCODING: "base64" }),
     },
   });
   await Deno.writeTextFile(
@@ -116,6 +140,9 @@ Deno.test("no configured secret reaches a state or cache file or any command's o
     assert.match(error("denied"), /HTTP 401/);
     assert.ok(error("denied").includes("got ${mcpServers.denied.headers.Authorization}"));
     assert.ok(error("denied").includes("api_key=${mcpServers.denied.url.query.api_key}"));
+    // The server saw the configured header alone, not fetch's Basic header from the URL.
+    assert.match(error("both"), /unauthorized: got Bearer \$\{API_TOKEN\};/);
+    assert.match(error("basic"), /unauthorized: got Basic \$\{mcpServers\.basic\.url\.userinfo\};/);
   });
 
   await t.step("search and types show a description's echo as the reference", async () => {
@@ -144,6 +171,13 @@ Deno.test("no configured secret reaches a state or cache file or any command's o
     await mcpx("call", "broken.ok", "{}");
     await mcpx("call", "--json", "lit.ok", "{}");
     await mcpx("call", "denied.ok", "{}");
+    const both = await mcpx("call", "both.ok", "{}");
+    assert.match(both.stderr, /got Bearer \$\{API_TOKEN\}/);
+    assert.doesNotMatch(both.stderr, /Basic/);
+    const basic = await mcpx("call", "basic.ok", "{}");
+    assert.match(basic.stderr, /got Basic \$\{mcpServers\.basic\.url\.userinfo\}/);
+    const encoded = await mcpx("call", "encoded.whoami", "{}");
+    assert.match(encoded.stderr, /unauthorized: got \$\{API_TOKEN\}/);
   });
 
   await t.step("refresh, a script run, log and stats", async () => {
