@@ -3,23 +3,27 @@
  * decides whether to trust it (`mcpx ls`, `mcpx trust`, an untrusted call's
  * error, `untrusted.runnable` in `--json`): everything the trust hash covers
  * (config/trust.ts `runnables()`: command, args, env, cwd, url, headers,
- * transport; an alias's target), so an edit that asks for trust again always
- * shows what changed. Issue 9 found `NODE_OPTIONS` added to a server's `env`
+ * transport; an alias's target), so an edit that asks for trust again shows
+ * in what is shown. Issue 9 found `NODE_OPTIONS` added to a server's `env`
  * asking again while the prompt showed the same command line.
  *
- * Values are as written, `${VAR}` unexpanded; a literal secret (the value of
- * an `env` variable named like a credential, a secret flag's value, URL
- * credentials, a header's literal value) is shown as its reference through the
- * one redactor (core/redact.ts, config/secrets.ts `configSecrets`); any other
- * `env` value is shown as written, since it is what the person must judge. The directory a stdio
- * server starts in is the configuration file's real directory when the entry
- * sets none (config/_process.ts), and is shown either way.
+ * Values are as written, `${VAR}` unexpanded, and pass through the one
+ * redactor (core/redact.ts, config/secrets.ts `configSecrets`) as everything
+ * mcpx prints does (decision 0017): a value it takes for a secret (a literal
+ * `env` or header value that is not an ordinary word, number or path, a
+ * secret flag's value, URL credentials) is shown as the reference to where it
+ * is written, `${mcpServers.<name>.env.<KEY>}`, so the person sees that it is
+ * set and where to read it in the file, and an agent's transcript never holds
+ * it (an edit of such a value alone asks again with the same line shown).
+ * The directory a stdio server starts in is the configuration file's real
+ * directory when the entry sets none (config/_process.ts), and is shown
+ * either way.
  *
  * @module
  */
 
 import { isAbsolute, resolve } from "./posix_path.ts";
-import { Redactor, SECRET_NAME } from "../core/redact.ts";
+import { Redactor } from "../core/redact.ts";
 import { configSecrets } from "./secrets.ts";
 
 /** What one server would run, as data: the fields of its entry the trust hash covers. */
@@ -177,14 +181,9 @@ function processOf(entry: unknown, redactor: Redactor, dir: string | undefined):
     };
   }
   const args = Array.isArray(entry.args) ? entry.args.map((a) => redactor.text(String(a))) : [];
-  // A variable named like a credential shows its reference; any other shows its value, since
-  // what NODE_OPTIONS, LD_PRELOAD or PATH makes the server do is what the person must judge
-  // (the redactor alone would hide `--require /tmp/evil.js` as a secret by its shape).
   const env = isObject(entry.env)
     ? Object.fromEntries(
-      Object.entries(entry.env).map((
-        [key, value],
-      ) => [key, SECRET_NAME.test(key) ? redactor.text(String(value)) : String(value)]),
+      Object.entries(entry.env).map(([key, value]) => [key, redactor.text(String(value))]),
     )
     : undefined;
   const written = typeof entry.cwd === "string" && entry.cwd !== "" ? entry.cwd : undefined;

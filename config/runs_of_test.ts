@@ -44,9 +44,12 @@ Deno.test("runsOf() shows env, the directory, the transport and headers: every e
       );
     });
   }
+  // An ordinary value (a path) is shown; one the redactor takes for a secret by its shape is
+  // shown as where it is written, so the line still says the variable is set and where to look.
+  const env = { LD_PRELOAD: "/tmp/evil.so", NODE_OPTIONS: "--require /tmp/evil.js" };
   assert.equal(
-    runsOf(doc({ ...base, env: { NODE_OPTIONS: "--require /tmp/evil.js" } }), "s", { dir: "/p" }),
-    "cd /p && NODE_OPTIONS='--require /tmp/evil.js' npx -y pkg",
+    runsOf(doc({ ...base, env }), "s", { dir: "/p" }),
+    "cd /p && LD_PRELOAD=/tmp/evil.so NODE_OPTIONS='${mcpServers.s.env.NODE_OPTIONS}' npx -y pkg",
   );
 });
 
