@@ -25,6 +25,7 @@
 import { isAbsolute, resolve } from "./posix_path.ts";
 import { Redactor } from "../core/redact.ts";
 import { configSecrets } from "./secrets.ts";
+import { shellWord } from "./shell_word.ts";
 
 /** What one server would run, as data: the fields of its entry the trust hash covers. */
 export interface Runnable {
@@ -72,9 +73,9 @@ export interface RunsOfOptions {
  * @example
  * ```ts
  * import { runnableOf } from "./runs_of.ts";
- * const doc = { mcpServers: { m: { command: "npx", env: { NODE_OPTIONS: "--require x.js" } } } };
+ * const doc = { mcpServers: { m: { command: "npx", env: { LD_PRELOAD: "/tmp/x.so" } } } };
  * const r = runnableOf(doc, "m", { dir: "/p" });
- * if (r.cwd !== "/p" || r.env?.NODE_OPTIONS !== "--require x.js") throw new Error();
+ * if (r.cwd !== "/p" || r.env?.LD_PRELOAD !== "/tmp/x.so") throw new Error();
  * ```
  */
 export function runnableOf(
@@ -146,11 +147,6 @@ export function runsText(r: Runnable): string {
   ];
   const cd = r.cwd !== undefined ? `cd ${shellWord(r.cwd)} && ` : "";
   return `${alias}${cd}${words.join(" ")}`;
-}
-
-/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The redactor of the document's literal secrets (its `${VAR}`s are shown unexpanded anyway). */

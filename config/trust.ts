@@ -28,12 +28,14 @@ import { canonicalJson } from "./_canonical_json.ts";
 import { PROCESS_KEYS } from "./_process.ts";
 import { readTrustStore, type TrustRecord, trustStorePath } from "./trust_store.ts";
 import { dirname } from "./posix_path.ts";
-import { documentRedactor, runnableOf, runsText, shellWord } from "./runs_of.ts";
+import { shellWord } from "./shell_word.ts";
 import type { Redactor } from "../core/redact.ts";
 import { SETTING_SECTIONS, SETTINGS } from "./settings.ts";
 
 /** The settings a project's file never sets (`userOnly` in config/settings.ts). */
 const USER_ONLY = new Set(SETTINGS.filter((s) => s.userOnly).map((s) => s.name));
+
+type RunsOfModule = typeof import("./runs_of.ts");
 
 /** The setting that turns the check off (`always`) or on (`ask`, the default). */
 export const TRUST_SETTING = "security.trustProjectConfigs";
@@ -217,7 +219,15 @@ export class TrustGate {
   #problems: string[] = [];
   #redactor?: Redactor;
 
-  private constructor(options: TrustGateOptions, hashes: Record<string, string>) {
+  /** config/runs_of.ts, loaded with the gate (it loads the redactor, which the CLI loads lazily). */
+  #shown: RunsOfModule;
+
+  private constructor(
+    options: TrustGateOptions,
+    hashes: Record<string, string>,
+    shown: RunsOfModule,
+  ) {
+    this.#shown = shown;
     this.file = options.file;
     this.realPath = options.realPath;
     this.#document = options.document;
@@ -225,9 +235,13 @@ export class TrustGate {
     this.#store = trustStorePath(options.stateDir);
   }
 
-  /** Computes the file's hashes; reads nothing yet. */
+  /** Computes the file's hashes and loads what shows a server (config/runs_of.ts); reads no store yet. */
   static async open(options: TrustGateOptions): Promise<TrustGate> {
-    return new TrustGate(options, await runnableHashes(options.document));
+    const [hashes, shown] = await Promise.all([
+      runnableHashes(options.document),
+      import("./runs_of.ts"),
+    ]);
+    return new TrustGate(options, hashes, shown);
   }
 
   /** Server name → its current hash (what `mcpx trust` records). */
@@ -245,6 +259,7 @@ export class TrustGate {
     const hash = this.#hashes[name];
     const recorded = record?.servers[name];
     if (hash !== undefined && recorded === hash) return undefined;
+    const { documentRedactor, runnableOf, runsText } = this.#shown;
     this.#redactor ??= documentRedactor(this.#document);
     const runnable = runnableOf(this.#document, name, {
       dir: dirname(this.realPath),
