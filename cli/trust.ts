@@ -97,17 +97,21 @@ export async function run(
   }
   const width = Math.max(0, ...servers.map((n) => n.length));
   const lines = servers.map((name) => `  ${name.padEnd(width)}  ${runsText(runnable(name))}`);
+  const edits = [
+    ...(servers.length ? ["what a server runs (command, args, env, cwd, url, headers)"] : []),
+    ...(settings.length ? ["a setting"] : []),
+  ];
   ctx.io.out(
     (servers.length
       ? `trusted ${file}: mcpx may start ${
         servers.length === 1 ? "its server" : `its ${servers.length} servers`
       } as written now:\n${lines.join("\n")}\n`
-      : `trusted ${file}, which declares no servers,\n`) +
+      : `trusted ${file}, which declares no servers.\n`) +
       (settings.length
-        ? `and its settings apply over yours:\n${settings.map((l) => `  ${l}\n`).join("")}`
+        ? `Its settings apply over yours:\n${settings.map((l) => `  ${l}\n`).join("")}`
         : "") +
-      `An edit that changes what one of them runs (command, args, env, cwd, url, headers)` +
-      `${settings.length ? " or a setting" : ""} asks again; \`mcpx untrust\` takes it back.\n` +
+      (edits.length ? `An edit that changes ${edits.join(" or ")} asks again; ` : "") +
+      `\`mcpx untrust\` takes it back.\n` +
       (checked ? "" : `(${TRUST_SETTING} is "always" here, so mcpx does not check anyway.)\n`),
   );
   return 0;
