@@ -26,9 +26,15 @@ import {
   type ResolveSettingsOptions,
   type SettingsLayer,
 } from "./resolve_settings.ts";
-import { projectSettingNames, settingsHash, TRUST_SETTING, trustCommand } from "./trust.ts";
+import {
+  projectSettingNames,
+  settingsHash,
+  TRUST_SETTING,
+  trustCommand,
+  USER_ONLY_SETTINGS,
+} from "./trust.ts";
 import { readTrustStore, trustStorePath } from "./trust_store.ts";
-import { SETTING_SECTIONS, SETTINGS } from "./settings.ts";
+import { SETTING_SECTIONS } from "./settings.ts";
 
 /** What {@link trustedSettingLayers} needs besides the layers. */
 export interface TrustedLayersOptions extends Omit<ResolveSettingsOptions, "layers"> {
@@ -124,18 +130,20 @@ function trustMode(layers: SettingsLayer[], options: TrustedLayersOptions): unkn
 }
 
 const SECTIONS = new Set(SETTING_SECTIONS);
-const USER_ONLY = SETTINGS.filter((s) => s.userOnly).map((s) => s.name.split("."));
 
-/** The document without its settings sections, but for any `userOnly` setting (warned about). */
+/**
+ * The document with its settings left out, but for the `userOnly` ones, which
+ * resolveSettings() ignores in a project's file with a warning of their own.
+ */
 function withoutSettings(document: Record<string, unknown>): Record<string, unknown> {
-  const out = Object.fromEntries(Object.entries(document).filter(([key]) => !SECTIONS.has(key)));
-  for (const [section, key] of USER_ONLY) {
-    const value = document[section];
-    if (value !== null && typeof value === "object" && Object.hasOwn(value, key)) {
-      out[section] = {
-        ...(out[section] as object),
-        [key]: (value as Record<string, unknown>)[key],
-      };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (!SECTIONS.has(key)) out[key] = value;
+    else if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const kept = Object.entries(value).filter(([name]) =>
+        USER_ONLY_SETTINGS.has(`${key}.${name}`)
+      );
+      if (kept.length) out[key] = Object.fromEntries(kept);
     }
   }
   return out;

@@ -32,8 +32,10 @@ import { shellWord } from "./shell_word.ts";
 import type { Redactor } from "../core/redact.ts";
 import { SETTING_SECTIONS, SETTINGS } from "./settings.ts";
 
-/** The settings a project's file never sets (`userOnly` in config/settings.ts). */
-const USER_ONLY = new Set(SETTINGS.filter((s) => s.userOnly).map((s) => s.name));
+/** The settings a project's file never sets, trusted or not (`userOnly` in config/settings.ts). */
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(
+  SETTINGS.filter((s) => s.userOnly).map((s) => s.name),
+);
 
 type RunsOfModule = typeof import("./runs_of.ts");
 
@@ -126,7 +128,9 @@ export function projectSettings(document: Record<string, unknown>): Record<strin
       out[section] = value;
       continue;
     }
-    const kept = Object.entries(value).filter(([key]) => !USER_ONLY.has(`${section}.${key}`));
+    const kept = Object.entries(value).filter(([key]) =>
+      !USER_ONLY_SETTINGS.has(`${section}.${key}`)
+    );
     if (kept.length) out[section] = Object.fromEntries(kept);
   }
   return out;
