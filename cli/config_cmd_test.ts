@@ -11,7 +11,9 @@ Deno.test("config --json shows the paths.state and paths.cache in use, by either
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-config-cmd-" }));
   const run = async (env: Record<string, string>, argv: string[] = []) => {
     const io = memoryIo();
-    const code = await main(["--json", "config", ...argv], io, { HOME: dir, ...env }, dir);
+    // `.mcp.json` there is a project's: its settings apply untrusted only under `always`.
+    const base = { HOME: dir, MCPX_SECURITY_TRUST_PROJECT_CONFIGS: "always" };
+    const code = await main(["--json", "config", ...argv], io, { ...base, ...env }, dir);
     return { code, io };
   };
   const shown = async (env: Record<string, string>, argv: string[] = []) => {

@@ -24,7 +24,8 @@ import {
   settingFlagName,
   type SettingValue,
 } from "../config/settings.ts";
-import { resolveSettings } from "../config/resolve_settings.ts";
+import type { SettingsLayer } from "../config/resolve_settings.ts";
+import { resolveTrustedSettings } from "../config/project_settings.ts";
 import { settingValues } from "../daemon/daemon_settings.ts";
 import { listingOf, type LoadedConfig } from "../config/types.ts";
 import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
@@ -97,7 +98,11 @@ export class CliContext {
     return this.#config ??= (async () => {
       const config = await this.#load();
       const gate = await this.trustGate();
-      return gate ? { ...config, servers: gate.mark(config.servers) } : config;
+      if (!gate) return config;
+      const servers = gate.mark(config.servers);
+      // A damaged store trusts less than it did: say so, naming the file, on every command.
+      for (const problem of gate.storeProblems) this.io.err(`warning: ${problem}\n`);
+      return { ...config, servers };
     })();
   }
 
@@ -175,24 +180,26 @@ export class CliContext {
           .filter((f) => f !== config.path);
       // A project's file cannot set what decides whether it is trusted (`userOnly` settings).
       const project = (file: string) => this.origin(file) === "project";
-      const layers: { file: string; document: Record<string, unknown>; project: boolean }[] =
-        files.length
-          ? await Promise.all(
-            files.map(async (file) => ({
-              ...(await readConfigLayers({ cwd: this.cwd, env: this.env, path: file }))[0],
-              project: project(file),
-            })),
-          )
-          : [];
+      const found: SettingsLayer[] = files.length
+        ? await Promise.all(
+          files.map(async (file) => ({
+            ...(await readConfigLayers({ cwd: this.cwd, env: this.env, path: file }))[0],
+            project: project(file),
+          })),
+        )
+        : [];
       if (config.path) {
-        layers.push({
+        found.push({
           file: config.path,
+          ...(config.realPath ? { realPath: config.realPath } : {}),
           document: config.document,
           project: project(config.path),
         });
       }
-      const settings = resolveSettings({
-        layers,
+      // A project's file sets nothing until trusted with its settings (decision 0022).
+      const settings = await resolveTrustedSettings({
+        layers: found,
+        stateDir: this.paths().stateDir,
         env: this.env,
         // A repeatable flag (`--profile a --profile b`) arrives as a list: one comma-separated value.
         flags: Object.fromEntries(

@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { Runnable } from "../config/runs_of.ts";
 import { UnsafeDirectoryError } from "../core/private_fs.ts";
 import type { CliContext } from "./context.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
@@ -39,7 +40,14 @@ export interface LsRow {
   /** The profiles the server belongs to (`mcpx.profiles`), when any. */
   profiles?: string[];
   /** State `untrusted`: the file, the command that trusts it, what the server would run, why. */
-  untrusted?: { file: string; trustCommand: string; runs: string; reason: string };
+  untrusted?: {
+    file: string;
+    trustCommand: string;
+    runs: string;
+    /** Every field the trust hash covers, as data (config/runs_of.ts `Runnable`). */
+    runnable: Runnable;
+    reason: string;
+  };
 }
 
 export async function run(ctx: CliContext): Promise<number> {
@@ -88,6 +96,7 @@ export async function run(ctx: CliContext): Promise<number> {
             file: spec.unavailable.file,
             trustCommand: spec.unavailable.trustCommand,
             runs: spec.unavailable.runs,
+            runnable: spec.unavailable.runnable,
             reason: spec.unavailable.reason,
           },
         }

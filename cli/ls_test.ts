@@ -13,7 +13,9 @@ async function ls(argv: string[], config: unknown) {
   };
   try {
     await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify(config));
-    const code = await main(argv, io, { HOME: dir }, dir);
+    // The file is a project's: its settings apply without `mcpx trust` only under `always`.
+    const env = { HOME: dir, MCPX_SECURITY_TRUST_PROJECT_CONFIGS: "always" };
+    const code = await main(argv, io, env, dir);
     const text = (stream: "out" | "err") =>
       events.filter((e) => e.stream === stream).map((e) => e.text).join("");
     return { code, events, stdout: text("out"), stderr: text("err"), file: `${dir}/.mcp.json` };

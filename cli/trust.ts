@@ -15,8 +15,16 @@
 import type { CliContext } from "./context.ts";
 import { loadConfig } from "../config/load.ts";
 import { configOrigin, noConfigMessage } from "../config/discover.ts";
-import { resolve } from "../config/posix_path.ts";
-import { runnableHashes, runsOf, TRUST_SETTING, trustCommand } from "../config/trust.ts";
+import { dirname, resolve } from "../config/posix_path.ts";
+import {
+  projectSettingNames,
+  projectSettings,
+  runnableHashes,
+  settingsHash,
+  TRUST_SETTING,
+  trustCommand,
+} from "../config/trust.ts";
+import { documentRedactor, runnableOf, runsText } from "../config/runs_of.ts";
 import { readTrustStore, trustStorePath, updateTrustStore } from "../config/trust_store.ts";
 import type { LoadedConfig } from "../config/types.ts";
 import { McpxError, NotFoundError, UsageError } from "../errors.ts";
@@ -40,12 +48,26 @@ export async function run(
   const ownFile = configOrigin(file, { cwd: ctx.cwd, env: { ...ctx.env, MCPX_CONFIG: "" } }) ===
     "user";
   if (!ownFile) {
-    const hashes = await runnableHashes(config.document);
-    await updateTrustStore(ctx.paths().stateDir, (files) => {
-      files[realPath] = { trustedAt: new Date().toISOString(), servers: hashes };
+    const [hashes, settings] = await Promise.all([
+      runnableHashes(config.document),
+      settingsHash(config.document),
+    ]);
+    const { keptDamaged } = await updateTrustStore(ctx.paths().stateDir, (files) => {
+      files[realPath] = { trustedAt: new Date().toISOString(), servers: hashes, settings };
     });
+    if (keptDamaged) {
+      ctx.io.err(
+        `warning: the trust store was damaged; its bytes are kept as ${keptDamaged}, and what ` +
+          `could not be read of it is no longer trusted\n`,
+      );
+    }
   }
   const checked = (await ctx.setting(TRUST_SETTING)) !== "always";
+  // Everything the hash covers, shown whole: the directory, env, command line; a URL, headers.
+  const redactor = documentRedactor(config.document);
+  const runnable = (name: string) =>
+    runnableOf(config.document, name, { dir: dirname(realPath), redactor });
+  const settings = settingLines(config.document);
   if (await ctx.json()) {
     ctx.io.out(
       JSON.stringify(
@@ -53,7 +75,12 @@ export async function run(
           file,
           realPath,
           recorded: !ownFile,
-          servers: servers.map((name) => ({ name, runs: runsOf(config.document, name) })),
+          servers: servers.map((name) => ({
+            name,
+            runs: runsText(runnable(name)),
+            runnable: runnable(name),
+          })),
+          settings: projectSettings(config.document),
         },
         null,
         2,
@@ -69,16 +96,34 @@ export async function run(
     return 0;
   }
   const width = Math.max(0, ...servers.map((n) => n.length));
-  const lines = servers.map((name) => `  ${name.padEnd(width)}  ${runsOf(config.document, name)}`);
+  const lines = servers.map((name) => `  ${name.padEnd(width)}  ${runsText(runnable(name))}`);
+  const edits = [
+    ...(servers.length ? ["what a server runs (command, args, env, cwd, url, headers)"] : []),
+    ...(settings.length ? ["a setting"] : []),
+  ];
   ctx.io.out(
-    `trusted ${file}: mcpx may start ${
-      servers.length === 1 ? "its server" : `its ${servers.length} servers`
-    } as written now:\n${lines.join("\n")}${lines.length ? "\n" : ""}` +
-      `An edit that changes what one of them runs (command, args, env, cwd, url, headers) ` +
-      `asks again; \`mcpx untrust\` takes it back.\n` +
+    (servers.length
+      ? `trusted ${file}: mcpx may start ${
+        servers.length === 1 ? "its server" : `its ${servers.length} servers`
+      } as written now:\n${lines.join("\n")}\n`
+      : `trusted ${file}, which declares no servers.\n`) +
+      (settings.length
+        ? `Its settings apply over yours:\n${settings.map((l) => `  ${l}\n`).join("")}`
+        : "") +
+      (edits.length ? `An edit that changes ${edits.join(" or ")} asks again; ` : "") +
+      `\`mcpx untrust\` takes it back.\n` +
       (checked ? "" : `(${TRUST_SETTING} is "always" here, so mcpx does not check anyway.)\n`),
   );
   return 0;
+}
+
+/** The file's settings as `name = value` lines (config/trust.ts `projectSettings`). */
+function settingLines(document: Record<string, unknown>): string[] {
+  return Object.entries(projectSettings(document)).flatMap(([section, value]) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.entries(value).map(([key, v]) => `${section}.${key} = ${JSON.stringify(v)}`)
+      : [`${section} = ${JSON.stringify(value)}`]
+  );
 }
 
 /** `mcpx untrust [file]`: forgets the file; its servers are refused from the next start or call. */
@@ -121,6 +166,8 @@ export interface TrustRow {
    */
   state: "current" | "changed" | "missing" | "unreadable";
   changed?: string[];
+  /** True when the file's settings are not the ones trusted (so they are ignored). */
+  settingsChanged?: boolean;
   problem?: string;
 }
 
@@ -138,7 +185,11 @@ async function list(ctx: CliContext): Promise<number> {
       const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, path: file });
       const hashes = await runnableHashes(config.document);
       const changed = Object.keys(hashes).filter((name) => record.servers[name] !== hashes[name]);
-      if (changed.length) Object.assign(row, { state: "changed", changed });
+      const settingsChanged = projectSettingNames(config.document).length > 0 &&
+        record.settings !== await settingsHash(config.document);
+      if (changed.length || settingsChanged) {
+        Object.assign(row, { state: "changed", changed, settingsChanged });
+      }
     } catch (error) {
       const missing = error instanceof McpxError && !existsSync(file);
       Object.assign(
@@ -168,7 +219,9 @@ async function list(ctx: CliContext): Promise<number> {
       String(r.servers.length),
       r.trustedAt.slice(0, 16).replace("T", " "),
       r.state === "changed"
-        ? `changed: ${r.changed!.join(", ")} (${trustCommand(r.file)} again)`
+        ? `changed: ${[...r.changed!, ...(r.settingsChanged ? ["settings"] : [])].join(", ")} (${
+          trustCommand(r.file)
+        } again)`
         : r.state === "unreadable"
         ? `unreadable: ${r.problem}`
         : r.state,

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { dirname, isAbsolute, resolve } from "./posix_path.ts";
+import { isAbsolute, resolve } from "./posix_path.ts";
 import type { ServerSpec, TransportKind } from "./types.ts";
 import { expandVars, malformedReferenceMessage } from "./expand.ts";
 import { describeValue } from "./_describe.ts";
@@ -34,6 +34,13 @@ const TRANSPORTS: Record<string, TransportKind> = {
 /** What {@link parseProcess} needs besides the entry. */
 export interface ProcessContext {
   file: string | null;
+  /**
+   * The directory a stdio server starts in when its entry sets no `cwd`, and
+   * what a relative `cwd` resolves against: the configuration file's real
+   * directory (symlinks resolved, config/load.ts), so a file reached through a
+   * link in another directory never runs that directory's code. Null: no file.
+   */
+  dir: string | null;
   env: Record<string, string | undefined>;
   problems: Problems;
   warnings: string[];
@@ -182,7 +189,7 @@ export function parseProcess(
   if (entry.cwd !== undefined) {
     if (typeof entry.cwd === "string" && entry.cwd !== "") {
       cwd = expand(entry.cwd, [...at, "cwd"]);
-      if (!isAbsolute(cwd) && ctx.file !== null) cwd = resolve(dirname(ctx.file), cwd);
+      if (!isAbsolute(cwd) && ctx.dir !== null) cwd = resolve(ctx.dir, cwd);
     } else {
       problems.add(
         [...at, "cwd"],
@@ -191,6 +198,12 @@ export function parseProcess(
       );
     }
   }
+  // A stdio server always has a working directory: relative paths in its
+  // command and args, and `npx`'s search for a local package, mean the
+  // configuration file's directory, and the directory is part of its pool
+  // identity (config/pool_id.ts), so two projects' `node server.js` never
+  // share a process or a listing.
+  if (transport === "stdio" && cwd === undefined && ctx.dir !== null) cwd = ctx.dir;
   if (transport !== "stdio") {
     for (const key of ["args", "env", "cwd"]) {
       if (entry[key] !== undefined) {

@@ -54,6 +54,8 @@ export const MODE_REPLACED =
 /** What {@link parseServer} needs besides the entry. */
 export interface ServerContext {
   file: string | null;
+  /** The configuration file's real directory (config/_process.ts `ProcessContext.dir`). */
+  dir: string | null;
   env: Record<string, string | undefined>;
   problems: Problems;
   warnings: string[];

@@ -37,11 +37,13 @@ import {
  * One stored entry. Version 2 entries also held configurations that name
  * variables (with their expanded values); version 3 never does. Version 4
  * entries combine the pool block's tool lists with a server's and give an
- * alias its target's profiles, which version 3 did not. An entry of another
- * version is neither read nor kept.
+ * alias its target's profiles, which version 3 did not. Version 5 entries
+ * give every stdio server its working directory (the configuration file's
+ * real directory when the entry sets none), which version 4 left to the
+ * daemon. An entry of another version is neither read nor kept.
  */
 interface CompiledEntry {
-  version: 4;
+  version: 5;
   mcpxVersion: string;
   parsed: ParsedConfig;
 }
@@ -78,7 +80,7 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
   } catch {
     return undefined;
   }
-  if (entry?.version !== 4 || entry.mcpxVersion !== VERSION) return undefined;
+  if (entry?.version !== 5 || entry.mcpxVersion !== VERSION) return undefined;
   return isParsedConfig(entry.parsed) ? entry.parsed : undefined;
 }
 
@@ -112,7 +114,7 @@ export async function writeCompiled(
     } catch { /* none: the usual case */ }
     return;
   }
-  const entry: CompiledEntry = { version: 4, mcpxVersion: VERSION, parsed };
+  const entry: CompiledEntry = { version: 5, mcpxVersion: VERSION, parsed };
   try {
     ensurePrivateDir(cacheDir, "mcpx's cache");
     // Atomic and private, the temporary file removed on failure (core/private_fs.ts).

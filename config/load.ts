@@ -13,7 +13,7 @@
  * @module
  */
 
-import { isAbsolute, resolve } from "./posix_path.ts";
+import { dirname, isAbsolute, resolve } from "./posix_path.ts";
 import { ConfigError } from "../errors.ts";
 import { findConfig, findConfigLayers } from "./discover.ts";
 import { fingerprintFile, NO_CONFIG_FINGERPRINT } from "./fingerprint.ts";
@@ -22,6 +22,7 @@ import { describeValue } from "./_describe.ts";
 import { readCompiled, writeCompiled } from "./compiled.ts";
 import type { ParsedConfig } from "./parse.ts";
 import { checkNesting } from "./_depth.ts";
+import type { SettingsLayer } from "./resolve_settings.ts";
 
 export type { ParsedConfig } from "./parse.ts";
 
@@ -33,9 +34,10 @@ export async function parseConfigText(
   text: string,
   file: string | null,
   env: Record<string, string | undefined>,
+  options: { dir?: string } = {},
 ): Promise<ParsedConfig> {
   const { parseConfig } = await import("./parse.ts");
-  return parseConfig(text, file, env);
+  return parseConfig(text, file, env, options);
 }
 /** Options of {@link loadConfig} and {@link readConfigLayers}. */
 export interface LoadConfigOptions {
@@ -115,7 +117,12 @@ export async function loadConfig(
   const dir = options.compiledCacheDir;
   let parsed = dir ? readCompiled(dir, fingerprint) : undefined;
   if (!parsed) {
-    parsed = await parseConfigText(text, path, options.env);
+    // One directory for everything that means "the file's directory": its real
+    // one. A link to the file elsewhere (a cloned repository's `.mcp.json`
+    // pointing at a trusted project's) must not make the servers start, or
+    // `npx` look for packages, in the link's directory; the compiled entry is
+    // keyed by the real path, so it holds for every way of reaching the file.
+    parsed = await parseConfigText(text, path, options.env, { dir: dirname(realPath) });
     if (dir) await writeCompiled(dir, fingerprint, text, parsed);
   }
   return { path, realPath, fingerprint, contentHash, ...parsed };
@@ -126,7 +133,7 @@ export async function loadConfig(
  * parsing each as JSONC (servers are not validated here: they come from the nearest file).
  *
  * @param options Start directory, environment, signal (`path` pins a single layer).
- * @returns `{ file, document }[]`, the `layers` of `resolveSettings()` in settings.ts.
+ * @returns `{ file, realPath, document }[]`, the `layers` of `resolveSettings()` in settings.ts.
  * @throws {ConfigError} When a file cannot be read, is not UTF-8, is not valid JSONC, or its
  *   top level is not an object.
  * @example
@@ -138,24 +145,24 @@ export async function loadConfig(
  */
 export async function readConfigLayers(
   options: LoadConfigOptions,
-): Promise<{ file: string; document: Record<string, unknown> }[]> {
+): Promise<SettingsLayer[]> {
   options.signal?.throwIfAborted();
   const files = options.path !== undefined
     ? [isAbsolute(options.path) ? options.path : resolve(options.cwd, options.path)]
     : findConfigLayers({ cwd: options.cwd, env: options.env, places: options.places });
-  const layers: { file: string; document: Record<string, unknown> }[] = [];
+  const layers: SettingsLayer[] = [];
   for (const file of files) {
-    const { bytes } = await readFile(file, options.env, options.signal, options.path);
+    const { bytes, realPath } = await readFile(file, options.env, options.signal, options.path);
     const text = decode(bytes, file);
     if (text.trim() === "") {
-      layers.push({ file, document: {} });
+      layers.push({ file, realPath, document: {} });
       continue;
     }
     checkNesting(text, file);
     const { parseJsonc } = await import("./_jsonc.ts");
     const { value } = parseJsonc(text, file);
     if (value === undefined) {
-      layers.push({ file, document: {} });
+      layers.push({ file, realPath, document: {} });
     } else if (value === null || typeof value !== "object" || Array.isArray(value)) {
       throw new ConfigError(
         file,
@@ -165,7 +172,7 @@ export async function readConfigLayers(
         }; write { "mcpServers": { … } }`,
       );
     } else {
-      layers.push({ file, document: value as Record<string, unknown> });
+      layers.push({ file, realPath, document: value as Record<string, unknown> });
     }
   }
   return layers;

@@ -21,6 +21,7 @@ import { formatPath, Problems } from "./_problems.ts";
 import { MCPX_KEYS, MODE_REPLACED, parseServer } from "./_server.ts";
 import { readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 import { didYouMean } from "./_suggest.ts";
+import { dirname } from "./posix_path.ts";
 
 /** Top-level keys that are not settings sections. */
 const DOCUMENT_KEYS: readonly string[] = ["mcpServers", "pool", "$schema"];
@@ -39,8 +40,11 @@ export interface ParsedConfig {
  * Parses and validates configuration text. Pure: reads no files and no process state.
  *
  * @param text The file's contents (JSONC: comments and trailing commas allowed).
- * @param file The file's path for messages and for resolving a relative `cwd`, or null.
+ * @param file The file's path as found, for messages, or null.
  * @param env Variables for `${VAR}` expansion.
+ * @param options `dir`: the directory a stdio server without `cwd` starts in and a relative
+ *   `cwd` resolves against — the file's real directory, symlinks resolved (config/load.ts
+ *   passes it); absent: the directory of `file`.
  * @returns `{ servers, document, warnings }`.
  * @throws {ConfigError} When the text is empty, nests deeper than config/_depth.ts
  *   `MAX_CONFIG_DEPTH`, is not valid JSONC (naming `file:line:column` and the parser's error
@@ -60,6 +64,7 @@ export function parseConfig(
   text: string,
   file: string | null,
   env: Record<string, string | undefined> = {},
+  options: { dir?: string } = {},
 ): ParsedConfig {
   const emptyFix = `write at least { "mcpServers": {} }`;
   if (text.trim() === "") throw new ConfigError(file, "", `the file is empty, got ""; ${emptyFix}`);
@@ -116,7 +121,8 @@ export function parseConfig(
     );
   } else {
     const entries = raw as Record<string, unknown>;
-    const ctx = { file, env, problems, warnings, poolDefaults, defaultSelected, poolTools };
+    const dir = options.dir ?? (file === null ? null : dirname(file));
+    const ctx = { file, dir, env, problems, warnings, poolDefaults, defaultSelected, poolTools };
     // Servers first, then aliases, which take their process from a parsed server.
     const parsed = new Map<string, ServerSpec | undefined>();
     for (const [name, entry] of Object.entries(entries)) {

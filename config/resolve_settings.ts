@@ -9,7 +9,7 @@
  * @module
  */
 
-import { join } from "./posix_path.ts";
+import { dirname } from "./posix_path.ts";
 import { ConfigError, UsageError } from "../errors.ts";
 import { describeValue } from "./_describe.ts";
 import { didYouMean } from "./_suggest.ts";
@@ -53,13 +53,27 @@ export interface ResolvedSettings {
   warnings: string[];
 }
 
+/** One configuration file's settings, as {@link resolveSettings} reads them. */
+export interface SettingsLayer {
+  /** The file as found (absolute): what sources and messages name. */
+  file: string;
+  /** Its path with symlinks resolved: a relative `path` value means its directory. */
+  realPath?: string;
+  /** The parsed file. */
+  document: Record<string, unknown>;
+  /** Found by the upward search from the working directory (config/discover.ts `configOrigin`). */
+  project?: boolean;
+}
+
 /** Inputs of {@link resolveSettings}. */
 export interface ResolveSettingsOptions {
   /**
    * Parsed configuration files, farthest first, nearest last; `project` marks
-   * a file found by the upward search, which cannot set a `userOnly` setting.
+   * a file found by the upward search, which cannot set a `userOnly` setting;
+   * `realPath` is the file with symlinks resolved, whose directory a relative
+   * `path` value means (absent: `file`'s).
    */
-  layers: { file: string; document: Record<string, unknown>; project?: boolean }[];
+  layers: SettingsLayer[];
   /** Environment map. */
   env: Record<string, string | undefined>;
   /** Command-line values keyed by dotted name (`{ "catalog.budget": "3000" }`). */
@@ -147,7 +161,9 @@ export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettin
             `or ${settingFlagName(decl.name)} set it`,
         );
       } else if (found.present) {
-        apply(found.value, `file:${layer.file}`, join(layer.file, ".."), fileProblems);
+        // A relative path means the real file's directory, not a link's (as a server's cwd).
+        const dir = dirname(layer.realPath ?? layer.file);
+        apply(found.value, `file:${layer.file}`, dir, fileProblems);
       }
     }
 

@@ -27,6 +27,17 @@ import type { ConfigOrigin } from "./discover.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { PROCESS_KEYS } from "./_process.ts";
 import { readTrustStore, type TrustRecord, trustStorePath } from "./trust_store.ts";
+import { dirname } from "./posix_path.ts";
+import { shellWord } from "./shell_word.ts";
+import type { Redactor } from "../core/redact.ts";
+import { SETTING_SECTIONS, SETTINGS } from "./settings.ts";
+
+/** The settings a project's file never sets, trusted or not (`userOnly` in config/settings.ts). */
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(
+  SETTINGS.filter((s) => s.userOnly).map((s) => s.name),
+);
+
+type RunsOfModule = typeof import("./runs_of.ts");
 
 /** The setting that turns the check off (`always`) or on (`ask`, the default). */
 export const TRUST_SETTING = "security.trustProjectConfigs";
@@ -99,28 +110,58 @@ export async function runnableHashes(
 }
 
 /**
- * What a server runs, for a person to read: its command line as written
- * (words with spaces or quotes quoted), or its URL; an alias says whose.
- * `${VAR}` references stay unexpanded, so no secret is shown.
+ * The settings a project's file sets (decision 0022): its settings sections
+ * (config/settings.ts `SETTING_SECTIONS`: `script`, `logging`, `paths`,
+ * `daemon`, …) as written, without the `userOnly` settings, which a project's
+ * file never sets whether trusted or not. They apply only once `mcpx trust`
+ * has recorded their hash ({@link settingsHash}), or under `always`.
  *
  * @param document The parsed configuration file.
- * @param name The server's key under `mcpServers`.
- * @returns e.g. `npx -y @modelcontextprotocol/server-memory`, `https://x.test/mcp`,
- *   `(alias of fs) npx -y …`; at most 300 characters.
+ * @returns Section → its value as written; `{}` when the file sets none.
  */
-export function runsOf(document: Record<string, unknown>, name: string): string {
-  const servers = isObject(document.mcpServers) ? document.mcpServers : {};
-  const describeEntry = (entry: unknown): string => {
-    if (!isObject(entry)) return "(nothing)";
-    if (typeof entry.url === "string") return entry.url;
-    const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
-    return [String(entry.command ?? "(no command)"), ...args].map(shellWord).join(" ");
-  };
-  const entry = servers[name];
-  const text = isObject(entry) && typeof entry.aliasOf === "string"
-    ? `(alias of ${entry.aliasOf}) ${describeEntry(servers[entry.aliasOf])}`
-    : describeEntry(entry);
-  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+export function projectSettings(document: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const section of SETTING_SECTIONS) {
+    if (!Object.hasOwn(document, section)) continue;
+    const value = document[section];
+    if (!isObject(value)) {
+      out[section] = value;
+      continue;
+    }
+    const kept = Object.entries(value).filter(([key]) =>
+      !USER_ONLY_SETTINGS.has(`${section}.${key}`)
+    );
+    if (kept.length) out[section] = Object.fromEntries(kept);
+  }
+  return out;
+}
+
+/**
+ * The dotted names of what {@link projectSettings} holds, for a person:
+ * `script.permissions`, `logging.dir`, or a bare section that is not an object.
+ *
+ * @example
+ * ```ts
+ * import { projectSettingNames } from "./trust.ts";
+ * const names = projectSettingNames({ script: { permissions: "all" }, mcpServers: {} });
+ * if (names.join() !== "script.permissions") throw new Error();
+ * ```
+ */
+export function projectSettingNames(document: Record<string, unknown>): string[] {
+  return Object.entries(projectSettings(document)).flatMap(([section, value]) =>
+    isObject(value) ? Object.keys(value).map((key) => `${section}.${key}`) : [section]
+  );
+}
+
+/**
+ * The hash `mcpx trust` records of a file's settings: SHA-256 hex of the
+ * canonical JSON of {@link projectSettings}, so any edit to them asks again.
+ *
+ * @param document The parsed configuration file.
+ * @returns 64 hex chars (the hash of `{}` when the file sets none).
+ */
+export async function settingsHash(document: Record<string, unknown>): Promise<string> {
+  return await sha256Hex(canonicalJson(projectSettings(document)));
 }
 
 /**
@@ -179,8 +220,18 @@ export class TrustGate {
   #store: string;
   #stamp = "";
   #record: TrustRecord | undefined;
+  #problems: string[] = [];
+  #redactor?: Redactor;
 
-  private constructor(options: TrustGateOptions, hashes: Record<string, string>) {
+  /** config/runs_of.ts, loaded with the gate (it loads the redactor, which the CLI loads lazily). */
+  #shown: RunsOfModule;
+
+  private constructor(
+    options: TrustGateOptions,
+    hashes: Record<string, string>,
+    shown: RunsOfModule,
+  ) {
+    this.#shown = shown;
     this.file = options.file;
     this.realPath = options.realPath;
     this.#document = options.document;
@@ -188,9 +239,13 @@ export class TrustGate {
     this.#store = trustStorePath(options.stateDir);
   }
 
-  /** Computes the file's hashes; reads nothing yet. */
+  /** Computes the file's hashes and loads what shows a server (config/runs_of.ts); reads no store yet. */
   static async open(options: TrustGateOptions): Promise<TrustGate> {
-    return new TrustGate(options, await runnableHashes(options.document));
+    const [hashes, shown] = await Promise.all([
+      runnableHashes(options.document),
+      import("./runs_of.ts"),
+    ]);
+    return new TrustGate(options, hashes, shown);
   }
 
   /** Server name → its current hash (what `mcpx trust` records). */
@@ -208,10 +263,17 @@ export class TrustGate {
     const hash = this.#hashes[name];
     const recorded = record?.servers[name];
     if (hash !== undefined && recorded === hash) return undefined;
+    const { documentRedactor, runnableOf, runsText } = this.#shown;
+    this.#redactor ??= documentRedactor(this.#document);
+    const runnable = runnableOf(this.#document, name, {
+      dir: dirname(this.realPath),
+      redactor: this.#redactor,
+    });
     const u = {
       file: this.file,
       trustCommand: trustCommand(this.file),
-      runs: runsOf(this.#document, name),
+      runs: runsText(runnable),
+      runnable,
       reason: !record ? "new-file" as const : recorded ? "changed" as const : "new-server" as const,
     };
     return { code: "untrusted", message: untrustedMessage({ ...u, server: name }), ...u };
@@ -230,6 +292,16 @@ export class TrustGate {
     });
   }
 
+  /**
+   * What could not be read of the store (a damaged file, a skipped entry), one
+   * sentence each naming the store file (config/trust_store.ts); empty when
+   * all was. Read with the record, so after {@link problem} or {@link mark}.
+   */
+  get storeProblems(): string[] {
+    this.#current();
+    return [...this.#problems];
+  }
+
   /** The store's record of this file, read again when the store changed on disk. */
   #current(): TrustRecord | undefined {
     let stamp: string;
@@ -241,17 +313,12 @@ export class TrustGate {
     }
     if (stamp !== this.#stamp) {
       this.#stamp = stamp;
-      this.#record = stamp === "absent"
-        ? undefined
-        : readTrustStore(this.#store).files[this.realPath];
+      const store = stamp === "absent" ? undefined : readTrustStore(this.#store);
+      this.#record = store?.files[this.realPath];
+      this.#problems = store?.problems ?? [];
     }
     return this.#record;
   }
-}
-
-/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

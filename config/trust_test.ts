@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { runnableHashes, runsOf, trustChecked, trustCommand, TrustGate } from "./trust.ts";
+import {
+  projectSettingNames,
+  runnableHashes,
+  settingsHash,
+  trustChecked,
+  trustCommand,
+  TrustGate,
+} from "./trust.ts";
 import { readTrustStore, trustStorePath, updateTrustStore } from "./trust_store.ts";
 import type { ServerSpec } from "./types.ts";
 
@@ -43,16 +50,6 @@ Deno.test("runnableHashes() of an alias covers its target's process", async () =
   assert.notEqual(one.s, two.s);
 });
 
-Deno.test("runsOf() shows the command line as written, quoted, without expanding variables", () => {
-  const d = doc(
-    { command: "sh", args: ["-c", "touch it; echo '${SECRET}'"] },
-    { r: { url: "https://x.test/mcp" }, a: { aliasOf: "r" } },
-  );
-  assert.equal(runsOf(d, "s"), `sh -c 'touch it; echo '\\''\${SECRET}'\\'''`);
-  assert.equal(runsOf(d, "r"), "https://x.test/mcp");
-  assert.equal(runsOf(d, "a"), "(alias of r) https://x.test/mcp");
-});
-
 Deno.test("trustChecked() asks only for a project's file under ask", () => {
   assert.equal(trustChecked("project", "ask"), true);
   assert.equal(trustChecked("project", "always"), false);
@@ -86,14 +83,14 @@ Deno.test("TrustGate: new file, trusted, changed server, added server; the store
   }
 });
 
-Deno.test("readTrustStore(): a damaged store trusts nothing and says so; a bad entry is skipped", async () => {
+Deno.test("readTrustStore(): a damaged store keeps what it can read and says so; a bad entry is skipped", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = trustStorePath(dir);
-    await Deno.writeTextFile(path, '{"version":1,"files":{');
+    await Deno.writeTextFile(path, "{");
     const damaged = readTrustStore(path);
     assert.deepEqual(damaged.files, {});
-    assert.match(damaged.problems[0], /trust store .* is damaged/);
+    assert.match(damaged.problems[0], /trust store .*trust\.json is damaged/);
     await Deno.writeTextFile(
       path,
       JSON.stringify({
@@ -104,7 +101,48 @@ Deno.test("readTrustStore(): a damaged store trusts nothing and says so; a bad e
     const partly = readTrustStore(path);
     assert.deepEqual(Object.keys(partly.files), ["/b"]);
     assert.match(partly.problems[0], /entry for \/a is damaged/);
+    // Cut short after one whole record: that one stays trusted, nothing else is.
+    const whole = JSON.stringify({
+      version: 1,
+      files: {
+        "/b": { trustedAt: "t", servers: { s: "h" } },
+        "/c": { trustedAt: "t", servers: { s: "h" } },
+      },
+    });
+    await Deno.writeTextFile(path, whole.slice(0, whole.indexOf('"/c"') + 8));
+    const cut = readTrustStore(path);
+    assert.deepEqual(Object.keys(cut.files), ["/b"]);
+    assert.match(cut.problems[0], /is damaged .* the 1 file read before the damage stay trusted/);
+    // Written over by `mcpx trust`: the damaged bytes are kept beside it first.
+    const { keptDamaged } = await updateTrustStore(dir, (files) => {
+      files["/d"] = { trustedAt: "t", servers: {} };
+    });
+    assert.ok(keptDamaged?.startsWith(`${path}.damaged-`), keptDamaged);
+    assert.equal(Deno.readTextFileSync(keptDamaged!), whole.slice(0, whole.indexOf('"/c"') + 8));
+    assert.deepEqual(Object.keys(readTrustStore(path).files), ["/b", "/d"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("settingsHash() covers a project's settings, not its servers or userOnly settings", async (t) => {
+  const base = { mcpServers: { s: { command: "x" } }, script: { permissions: "none" } };
+  const before = await settingsHash(base);
+  const cases: [string, Record<string, unknown>, boolean][] = [
+    ["a server", { ...base, mcpServers: { s: { command: "y" } } }, false],
+    ["the trust setting", { ...base, security: { trustProjectConfigs: "always" } }, false],
+    ["key order", { script: { permissions: "none" }, mcpServers: base.mcpServers }, false],
+    ["a setting's value", { ...base, script: { permissions: "all" } }, true],
+    ["a setting added", { ...base, logging: { dir: "./logs" } }, true],
+    ["an unknown key", { ...base, paths: { scripst: "x" } }, true],
+  ];
+  for (const [what, document, changes] of cases) {
+    await t.step(`${what}: ${changes ? "changes" : "keeps"} the hash`, async () => {
+      assert.equal((await settingsHash(document)) !== before, changes);
+    });
+  }
+  assert.deepEqual(
+    projectSettingNames({ ...base, logging: { dir: "d" }, security: { trustProjectConfigs: "x" } }),
+    ["logging.dir", "script.permissions"],
+  );
 });

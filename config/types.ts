@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { Runnable } from "./runs_of.ts";
+
 /** How mcpx reaches a server: a child process over stdio, or a remote URL. */
 export type TransportKind = "stdio" | "http" | "sse";
 
@@ -218,8 +220,14 @@ export interface UntrustedServer {
   file: string;
   /** The command that trusts it, e.g. `mcpx trust /p/.mcp.json`. */
   trustCommand: string;
-  /** What it would run as written in the file: a command line, or a URL. */
+  /**
+   * What it would run, one line (config/runs_of.ts `runsOf`): the directory it
+   * starts in, its `env`, command and args, or its URL, transport and header
+   * names; a literal secret shown as its reference.
+   */
   runs: string;
+  /** The same as data: every field the trust hash covers (config/runs_of.ts `Runnable`). */
+  runnable: Runnable;
   /**
    * Why: the file was never trusted (`new-file`), it was but this server was
    * added since (`new-server`), or what this server runs changed since (`changed`).

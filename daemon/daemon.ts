@@ -19,7 +19,6 @@ import { McpxError, NotFoundError, ServerError, TimeoutError, UsageError } from 
 import { toIdentifier } from "../config/identifiers.ts";
 import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
-import { dirname } from "../config/posix_path.ts";
 import { describe, type Instance, SessionLostError } from "./instance.ts";
 import { Pool } from "./pool.ts";
 import { pidAlive } from "./pid_alive.ts";
@@ -169,20 +168,16 @@ export class Daemon {
     ) {
       this.#persist();
     }
-    // A stdio server without a `cwd` starts in its configuration file's
-    // directory, so relative paths in its arguments mean what the file says
-    // (the daemon itself runs in `/`).
-    const home = options.config.path ? dirname(options.config.path) : undefined;
-    for (const configured of options.config.servers) {
-      if (configured.disabled) continue;
-      const spec = configured.transport === "stdio" && !configured.cwd && home
-        ? { ...configured, cwd: home }
-        : configured;
+    // A stdio server's `cwd` is set when the configuration is parsed (the
+    // file's real directory when its entry sets none: config/_process.ts), so
+    // its pool identity covers it; the daemon itself runs in `/`.
+    for (const spec of options.config.servers) {
+      if (spec.disabled) continue;
       // Two servers of one namespace: the first is the one discovery shows (discovery/view.ts).
       if (!this.#byNamespace.has(spec.namespace)) this.#byNamespace.set(spec.namespace, spec);
       // A server the configuration keeps from starting (an unset `${VAR}`) gets no pool:
       // nothing can start it, not even a pool's `min` (poolFor says why).
-      if (configured.unavailable) continue;
+      if (spec.unavailable) continue;
       if (!this.#pools.has(spec.poolId)) {
         this.#pools.set(
           spec.poolId,

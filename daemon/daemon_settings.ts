@@ -10,6 +10,8 @@
 
 import { readConfigLayers } from "../config/load.ts";
 import { type ResolvedSettings, resolveSettings } from "../config/resolve_settings.ts";
+import { resolveTrustedSettings } from "../config/project_settings.ts";
+import { mcpxPaths } from "../config/paths.ts";
 import type { SettingValue } from "../config/setting_value.ts";
 import { UsageError } from "../errors.ts";
 
@@ -60,18 +62,30 @@ export function parseSettingValues(json: string): SettingValues {
  * Resolves the settings for a daemon started without `--settings` (by hand):
  * defaults, the configuration files (only `configPath` when given, else
  * every layer found from `cwd`), then the environment — what a CLI there
- * would resolve without flags.
+ * would resolve without flags. With `trustCheck` (the file is a project's),
+ * the file's settings apply only once trusted (config/project_settings.ts).
  *
  * @throws {ConfigError} for a file or variable holding an invalid value (never
  *   silently replaced by a default).
  */
 export async function resolveDaemonSettings(
-  options: { configPath: string | null; cwd: string; env: Record<string, string> },
+  options: {
+    configPath: string | null;
+    cwd: string;
+    env: Record<string, string>;
+    trustCheck?: boolean;
+  },
 ): Promise<SettingValues> {
   const layers = await readConfigLayers({
     cwd: options.cwd,
     env: options.env,
     ...(options.configPath ? { path: options.configPath } : {}),
   });
-  return settingValues(resolveSettings({ layers, env: options.env, cwd: options.cwd }));
+  const resolved = await resolveTrustedSettings({
+    layers: layers.map((layer) => ({ ...layer, project: options.trustCheck === true })),
+    env: options.env,
+    cwd: options.cwd,
+    stateDir: mcpxPaths(options.env).stateDir,
+  });
+  return settingValues(resolved);
 }

@@ -95,7 +95,12 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   redactor = configRedactor(config, options.env);
   setLogRedactor(redactor);
   const settings = options.settings ??
-    await resolveDaemonSettings({ configPath: config.path, cwd: options.cwd, env: options.env });
+    await resolveDaemonSettings({
+      configPath: config.path,
+      cwd: options.cwd,
+      env: options.env,
+      trustCheck: options.trustCheck,
+    });
   setLogLevel(settings["logging.level"] as Level);
   if (options.fingerprint && options.fingerprint !== config.fingerprint) {
     throw new McpxError(
