@@ -48,6 +48,7 @@ import { VERSION } from "../version.ts";
 import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
 import { withStartProgress } from "./start_progress.ts";
 import type { StartingRow } from "../daemon/starting.ts";
+import { own } from "../core/own.ts";
 
 /** Inputs of a CLI run. */
 export interface ContextOptions {
@@ -357,7 +358,7 @@ export class CliContext {
     checkSelection(config.servers, selection);
     let cache = await this.schemaCache();
     const stale = (s: { name: string; poolId: string }) =>
-      needsListing(cache?.servers[listingOf(s).name], listingOf(s).poolId);
+      needsListing(own(cache?.servers, listingOf(s).name), listingOf(s).poolId);
     // A server the configuration keeps from starting (an unset `${VAR}`) is not listed:
     // the view shows it as an error, and every other server is listed as usual.
     const enabled = config.servers.filter((s) =>

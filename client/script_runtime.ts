@@ -7,7 +7,8 @@
  * inlined (their `import` lines removed), so this file:
  *
  * - imports only `../discovery/search.ts`, `../discovery/types.ts`,
- *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts` and
+ *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts`,
+ *   `./namespace_object.ts` and
  *   `./wire.ts` (the daemon protocol, with `../core/private_dir_rule.ts`; the list is `RUNTIME_INPUTS` in
  *   client/client_file.ts), without renaming, and defines no top-level name
  *   those modules (or `discovery/stem.ts`, `discovery/words.ts`) define;
@@ -30,8 +31,9 @@ import { LEVEL_RANK, renderTemplate, show } from "../logs/record.ts";
 import type { Level, LogRecord } from "../logs/record.ts";
 import { syntaxLocation } from "./syntax_location.ts";
 import { NamespaceError, namespaceWithoutTools } from "./namespace_guard.ts";
+import { namespaceObject } from "./namespace_object.ts";
 
-export { NamespaceError, namespaceWithoutTools };
+export { NamespaceError, namespaceObject, namespaceWithoutTools };
 import {
   daemonLostMessage,
   encodeRequest,
@@ -921,14 +923,17 @@ function editDistance(a: string, b: string): number {
  * @throws {Error} naming the nearest known names when `ref` is unknown.
  */
 export function describe(ref: string): string {
-  const direct = clientDeclarations[ref];
+  // Keys are `namespace.fn`: `describe("constructor")` must not find Object's.
+  const declared = (key: string) =>
+    Object.hasOwn(clientDeclarations, key) ? clientDeclarations[key] : undefined;
+  const direct = declared(ref);
   if (direct !== undefined) return direct;
   const dot = ref.indexOf(".");
   if (dot > 0) {
     const ns = ref.slice(0, dot);
     const name = ref.slice(dot + 1);
     const entry = clientTools.find((t) => t.namespace === ns && t.tool === name);
-    const byReal = entry && clientDeclarations[`${ns}.${entry.fn}`];
+    const byReal = entry && declared(`${ns}.${entry.fn}`);
     if (byReal !== undefined) return byReal;
   } else {
     const inNamespace = Object.keys(clientDeclarations).filter((k) => k.startsWith(`${ref}.`));

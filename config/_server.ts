@@ -20,6 +20,7 @@ import { didYouMean } from "./_suggest.ts";
 import { isObject, type Obj, readBool, readStringArray } from "./_read.ts";
 import { parseProcess, PROCESS_KEYS, type ProcessFields, processFields } from "./_process.ts";
 import { combineToolLists, readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
+import { setOwn } from "../core/own.ts";
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
 export const ENTRY_KEYS: readonly string[] = [
@@ -216,7 +217,7 @@ export function parseServer(
           problems,
           `e.g. ["image"]`,
         );
-        if (list) toolTags[tool] = list;
+        if (list) setOwn(toolTags, tool, list);
       }
     }
   }

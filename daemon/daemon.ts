@@ -53,6 +53,7 @@ import {
   sessionsPath,
   SessionStore,
 } from "./sessions.ts";
+import { own, setOwn } from "../core/own.ts";
 
 /** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
 export type DaemonMode = "auto" | "foreground";
@@ -200,7 +201,7 @@ export class Daemon {
               // Never listed under these settings: the first start may include `npx -y`'s install.
               allowance: startAllowance(
                 spec.pool,
-                listedUnder(this.#cache.servers[listingOf(spec).name], listingOf(spec).poolId),
+                listedUnder(own(this.#cache.servers, listingOf(spec).name), listingOf(spec).poolId),
               ),
               starting: this.#startingNow,
               onStrayLine: (instance, line, count) => this.#strayLine(instance, line, count),
@@ -269,10 +270,10 @@ export class Daemon {
     for (const [namespace, spec] of this.#byNamespace) {
       const pool = this.#pools.get(spec.poolId);
       if (!pool) continue;
-      out[namespace] = {
+      setOwn(out, namespace, {
         live: pool.instances.length,
         ...(pool.failure ? { failure: pool.failure.error.message } : {}),
-      };
+      });
     }
     return out;
   }
@@ -476,7 +477,7 @@ export class Daemon {
     const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
     for (const spec of specs) {
       const why = refused(spec);
-      if (why) out[spec.name] = { error: why.message };
+      if (why) setOwn(out, spec.name, { error: why.message });
     }
     const todo = specs.filter((s) => !refused(s) && (!missingOnly || this.#needsListing(s)));
     // Asked for entries this daemon holds: the file lost them (damaged, deleted), so write it again.
@@ -488,7 +489,7 @@ export class Daemon {
     todo.forEach((spec, i) => {
       const entry = results[i];
       const failure = lastFailure(entry);
-      out[spec.name] = failure ? { error: failure.message } : { tools: entry.tools.length };
+      setOwn(out, spec.name, failure ? { error: failure.message } : { tools: entry.tools.length });
     });
     return out;
   }
@@ -503,7 +504,7 @@ export class Daemon {
     const now = Date.now();
     return this.config.servers.map((spec) => {
       const pool = this.#pools.get(spec.poolId);
-      const cached = this.#cache.servers[listingOf(spec).name];
+      const cached = own(this.#cache.servers, listingOf(spec).name);
       const instances = spec.disabled || !pool ? [] : pool.instances.map((i) => ({
         id: i.id,
         pid: i.pid,
@@ -751,7 +752,7 @@ export class Daemon {
   // An alias reads and fills its target's entry (config/types.ts `listingOf()`): one listing for both.
   #needsListing(spec: ServerSpec): boolean {
     const { name, poolId } = listingOf(spec);
-    return needsListing(this.#cache.servers[name], poolId);
+    return needsListing(own(this.#cache.servers, name), poolId);
   }
 
   #list(spec: ServerSpec): Promise<CachedServer> {
@@ -766,7 +767,7 @@ export class Daemon {
   async #listNow(spec: ServerSpec): Promise<CachedServer> {
     const pool = this.#pools.get(spec.poolId)!;
     const listing = listingOf(spec);
-    const previous = this.#cache.servers[listing.name];
+    const previous = own(this.#cache.servers, listing.name);
     let entry: CachedServer;
     // A global server lists through the instance calls will use; any other
     // scope lists through a throwaway per-call instance.
@@ -824,7 +825,7 @@ export class Daemon {
         error: describeFull(error).split("\n")[0],
       });
     }
-    this.#cache.servers[listing.name] = entry;
+    setOwn(this.#cache.servers, listing.name, entry);
     this.#persist();
     return entry;
   }
@@ -888,7 +889,7 @@ export class Daemon {
       );
     }
     // Relist when the cache has nothing, or only a failure: the server works now.
-    const entry = this.#cache.servers[listingOf(instance.spec).name];
+    const entry = own(this.#cache.servers, listingOf(instance.spec).name);
     const failedBefore = lastFailure(entry) !== undefined;
     if (
       (this.#needsListing(instance.spec) || failedBefore) &&

@@ -22,6 +22,7 @@ import { parseSalvaging } from "../core/damaged_json.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { VERSION } from "../version.ts";
 import type { Redactor } from "../core/redact.ts";
+import { own, setOwn } from "../core/own.ts";
 
 /** The cache file's path for a configuration fingerprint. */
 export function schemaCachePath(cacheDir: string, fingerprint: string): string {
@@ -52,7 +53,7 @@ export function readSchemaCache(path: string): SchemaCacheFile | null {
   const servers: Record<string, CachedServer> = {};
   for (const [name, raw] of Object.entries(isObject(value.servers) ? value.servers : {})) {
     const entry = cachedServerOf(raw);
-    if (entry && name !== "__proto__") servers[name] = entry;
+    if (entry) setOwn(servers, name, entry);
   }
   const cache: SchemaCacheFile = {
     version: 1,
@@ -151,7 +152,7 @@ export function seedFromSiblings(
   cache: SchemaCacheFile,
   specs: { name: string; poolId: string; disabled?: boolean }[],
 ): number {
-  const wanted = specs.filter((s) => !s.disabled && needsListing(cache.servers[s.name], s.poolId));
+  const wanted = specs.filter((s) => !s.disabled && needsListing(own(cache.servers, s.name), s.poolId));
   if (wanted.length === 0) return 0;
   let siblings: { path: string; mtime: number }[];
   try {
@@ -174,10 +175,10 @@ export function seedFromSiblings(
     const other = readSchemaCache(sibling.path);
     if (!other) continue;
     for (const spec of wanted) {
-      if (!needsListing(cache.servers[spec.name], spec.poolId)) continue;
-      const entry = other.servers[spec.name];
+      if (!needsListing(own(cache.servers, spec.name), spec.poolId)) continue;
+      const entry = own(other.servers, spec.name);
       if (entry?.listedAt && entry.poolId === spec.poolId && !lastFailure(entry)) {
-        cache.servers[spec.name] = structuredClone(entry);
+        setOwn(cache.servers, spec.name, structuredClone(entry));
         seeded++;
       }
     }
