@@ -128,6 +128,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./syntax_location.ts",
   "./namespace_guard.ts",
   "./namespace_object.ts",
+  "./content_text.ts",
   "./wire.ts",
   "../core/private_dir_rule.ts",
   "../discovery/search.ts",

@@ -27,6 +27,7 @@ import type { ConfigOrigin } from "./discover.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { PROCESS_KEYS } from "./_process.ts";
 import { readTrustStore, type TrustRecord, trustStorePath } from "./trust_store.ts";
+import { own, setOwn } from "../core/own.ts";
 
 /** The setting that turns the check off (`always`) or on (`ask`, the default). */
 export const TRUST_SETTING = "security.trustProjectConfigs";
@@ -64,9 +65,13 @@ export function runnables(document: Record<string, unknown>): Record<string, unk
   const out: Record<string, unknown> = {};
   for (const [name, entry] of Object.entries(servers)) {
     const target = isObject(entry) && typeof entry.aliasOf === "string" ? entry.aliasOf : undefined;
-    out[name] = target === undefined
-      ? pick(entry)
-      : { ...pick(entry), aliasOf: { server: target, ...pick(servers[target]) } };
+    setOwn(
+      out,
+      name,
+      target === undefined
+        ? pick(entry)
+        : { ...pick(entry), aliasOf: { server: target, ...pick(own(servers, target)) } },
+    );
   }
   return out;
 }
@@ -116,9 +121,9 @@ export function runsOf(document: Record<string, unknown>, name: string): string 
     const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
     return [String(entry.command ?? "(no command)"), ...args].map(shellWord).join(" ");
   };
-  const entry = servers[name];
+  const entry = own(servers, name);
   const text = isObject(entry) && typeof entry.aliasOf === "string"
-    ? `(alias of ${entry.aliasOf}) ${describeEntry(servers[entry.aliasOf])}`
+    ? `(alias of ${entry.aliasOf}) ${describeEntry(own(servers, entry.aliasOf))}`
     : describeEntry(entry);
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
@@ -205,8 +210,8 @@ export class TrustGate {
    */
   problem(name: string): UntrustedServer | undefined {
     const record = this.#current();
-    const hash = this.#hashes[name];
-    const recorded = record?.servers[name];
+    const hash = own(this.#hashes, name);
+    const recorded = own(record?.servers, name);
     if (hash !== undefined && recorded === hash) return undefined;
     const u = {
       file: this.file,

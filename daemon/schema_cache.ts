@@ -152,7 +152,9 @@ export function seedFromSiblings(
   cache: SchemaCacheFile,
   specs: { name: string; poolId: string; disabled?: boolean }[],
 ): number {
-  const wanted = specs.filter((s) => !s.disabled && needsListing(own(cache.servers, s.name), s.poolId));
+  const wanted = specs.filter((s) =>
+    !s.disabled && needsListing(own(cache.servers, s.name), s.poolId)
+  );
   if (wanted.length === 0) return 0;
   let siblings: { path: string; mtime: number }[];
   try {

@@ -148,7 +148,7 @@ export async function toolDeclaration(tool: CachedTool, fn: string): Promise<str
     } catch (inner) {
       rendered = { args: ["Record<string, unknown>"], result: null, named: [] };
       note = `(Argument types not rendered: ${oneLine(inner)}. ` +
-        "`mcpx call --raw` shows what the server accepts.)";
+        `\`mcpx --json types <namespace>.${fn}\` prints the JSON Schema the server accepts.)`;
     }
   }
   const decl: Declaration = {
