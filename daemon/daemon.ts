@@ -54,6 +54,7 @@ import {
   SessionStore,
 } from "./sessions.ts";
 import { own, setOwn } from "../core/own.ts";
+import type { ListedBy, ListResult } from "./tool_listing.ts";
 
 /** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
 export type DaemonMode = "auto" | "foreground";
@@ -121,6 +122,11 @@ export class Daemon {
   /** The last schema cache write's failure, until a write succeeds (a full disk). */
   #cacheWriteError: unknown;
   #listing = new Map<string, Promise<CachedServer>>();
+  /**
+   * Per listed server name: the process its latest listing went through when that
+   * process was already running before the listing began (a fresh start is absent).
+   */
+  #listedBy = new Map<string, ListedBy>();
   /** What each profile selection shows of the cache (emptied whenever the cache changes). */
   #views = new Map<string, NamespaceView>();
   /** The log span of each live instance (`ins-…`). */
@@ -466,14 +472,17 @@ export class Daemon {
    *
    * @param names Server names (`mcpServers` keys) or namespaces; all enabled servers when empty.
    * @param missingOnly Only servers with no usable cache entry.
-   * @returns Per server: tools count or the error message.
+   * @returns Per server: tools count or the error message, and `listedBy` when
+   *   the listing went through a process that was already running (a server
+   *   whose code changed since it started still answers with its old tools;
+   *   `mcpx restart` replaces it, decision 0025).
    */
   async list(
     names: string[] = [],
     missingOnly = false,
-  ): Promise<Record<string, { tools?: number; error?: string }>> {
+  ): Promise<Record<string, ListResult>> {
     const specs = this.#select(names);
-    const out: Record<string, { tools?: number; error?: string }> = {};
+    const out: Record<string, ListResult> = {};
     const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
     for (const spec of specs) {
       const why = refused(spec);
@@ -489,7 +498,14 @@ export class Daemon {
     todo.forEach((spec, i) => {
       const entry = results[i];
       const failure = lastFailure(entry);
-      setOwn(out, spec.name, failure ? { error: failure.message } : { tools: entry.tools.length });
+      const by = this.#listedBy.get(listingOf(spec).name);
+      setOwn(
+        out,
+        spec.name,
+        failure
+          ? { error: failure.message }
+          : { tools: entry.tools.length, ...(by ? { listedBy: by } : {}) },
+      );
     });
     return out;
   }
@@ -773,11 +789,19 @@ export class Daemon {
     // scope lists through a throwaway per-call instance.
     const ctx: CallerContext = {};
     const asked = performance.now();
+    const askedAt = Date.now();
+    this.#listedBy.delete(listing.name);
     try {
       // Listing is not a caller: it waits for a call in flight, not for a run's whole hold.
       const lease = await pool.lease(ctx, { ignoreRunHolds: true });
       try {
         const { tools, skipped } = await lease.instance.listTools();
+        if (lease.instance.startedAt < askedAt) {
+          this.#listedBy.set(listing.name, {
+            ...(lease.instance.pid ? { pid: lease.instance.pid } : {}),
+            startedAt: new Date(lease.instance.startedAt).toISOString(),
+          });
+        }
         const span = this.#spans.get(lease.instance) ?? daemonSpan();
         log("info", "server.list", "listed {server}: {tools} tools in {ms} ms", {
           server: spec.name,
