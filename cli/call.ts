@@ -57,7 +57,7 @@ export async function run(
   const spec = (await ctx.config()).servers.find((s) => s.name === known?.server);
   // An alias is listed through its target.
   const listing = spec ? listingOf(spec) : undefined;
-  if (known && listing && needsListing(own(cache?.servers, listing.name), listing.poolId)) {
+  if (known && listing && needsListing(own(cache?.servers, listing.name), listing.listingId)) {
     // Never listed: list it first (the call starts it anyway), so a typo is
     // answered with suggestions rather than the server's bare "not found".
     await ctx.request("list", { servers: [listing.name], missingOnly: true });

@@ -7,6 +7,9 @@
  * @module
  */
 
+import { canonicalJson } from "./_canonical_json.ts";
+import { fnv1a64 } from "./pool_id.ts";
+
 /** How mcpx reaches a server: a child process over stdio, or a remote URL. */
 export type TransportKind = "stdio" | "http" | "sse";
 
@@ -170,27 +173,48 @@ export interface ServerSpec {
   poolId: string;
 }
 
+/** What decides a server's answer to `tools/list`: the process it runs, not how it is pooled. */
+export type ListingIdentity = Pick<
+  ServerSpec,
+  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers"
+>;
+
+const listingIds = new WeakMap<object, string>();
+
 /**
- * The schema cache entry a server's tools come from: its own (`name`, listed
- * under its `poolId`), or for an alias its target's, since an alias runs the
- * same program and so lists the same tools.
+ * The schema cache entry a server's tools come from, and the identity it must
+ * have been listed under to be current.
+ *
+ * The entry is the server's own (`name`), or for an alias its target's, since
+ * an alias runs the same program and so lists the same tools. The identity
+ * (`listingId`) is a hash of what changes the server's answer (command, args,
+ * env, cwd, url, headers, transport), not of the pool settings (`sharing`,
+ * `scope`, `callTimeout`, …) that `poolId` also covers: editing how a server
+ * is pooled does not start it again to list the same tools (decision 0025).
+ * An alias carries its target's process fields, so both compute one identity.
  *
  * @param spec A server.
- * @returns The entry's key in the cache's `servers` and the `poolId` it must
- *   have been listed under to be current.
+ * @returns The entry's key in the cache's `servers` and its listing identity (16 hex).
  * @example
  * ```ts
  * import { listingOf } from "./types.ts";
- * const { name } = listingOf({ name: "peek", poolId: "a", aliasOf: { server: "chrome", poolId: "b" } });
- * if (name !== "chrome") throw new Error();
+ * const fields = { transport: "stdio" as const, command: "x", args: [], env: {}, headers: {} };
+ * const peek = listingOf({ name: "peek", aliasOf: { server: "chrome", poolId: "b" }, ...fields });
+ * if (peek.name !== "chrome" || peek.listingId !== listingOf({ name: "chrome", ...fields }).listingId) {
+ *   throw new Error();
+ * }
  * ```
  */
 export function listingOf(
-  spec: Pick<ServerSpec, "name" | "poolId" | "aliasOf">,
-): { name: string; poolId: string } {
-  return spec.aliasOf
-    ? { name: spec.aliasOf.server, poolId: spec.aliasOf.poolId }
-    : { name: spec.name, poolId: spec.poolId };
+  spec: Pick<ServerSpec, "name" | "aliasOf"> & ListingIdentity,
+): { name: string; listingId: string } {
+  let listingId = listingIds.get(spec);
+  if (listingId === undefined) {
+    const { transport, command, args, env, cwd, url, headers } = spec;
+    listingId = fnv1a64(canonicalJson({ transport, command, args, env, cwd, url, headers }));
+    listingIds.set(spec, listingId);
+  }
+  return { name: spec.aliasOf ? spec.aliasOf.server : spec.name, listingId };
 }
 
 /** Why a configured server cannot be used: {@link ServerSpec.unavailable}. */

@@ -207,7 +207,10 @@ export class Daemon {
               // Never listed under these settings: the first start may include `npx -y`'s install.
               allowance: startAllowance(
                 spec.pool,
-                listedUnder(own(this.#cache.servers, listingOf(spec).name), listingOf(spec).poolId),
+                listedUnder(
+                  own(this.#cache.servers, listingOf(spec).name),
+                  listingOf(spec).listingId,
+                ),
               ),
               starting: this.#startingNow,
               onStrayLine: (instance, line, count) => this.#strayLine(instance, line, count),
@@ -767,8 +770,8 @@ export class Daemon {
 
   // An alias reads and fills its target's entry (config/types.ts `listingOf()`): one listing for both.
   #needsListing(spec: ServerSpec): boolean {
-    const { name, poolId } = listingOf(spec);
-    return needsListing(own(this.#cache.servers, name), poolId);
+    const { name, listingId } = listingOf(spec);
+    return needsListing(own(this.#cache.servers, name), listingId);
   }
 
   #list(spec: ServerSpec): Promise<CachedServer> {
@@ -820,7 +823,7 @@ export class Daemon {
         const instructions = lease.instance.client.getInstructions();
         entry = {
           listedAt: new Date().toISOString(),
-          poolId: listing.poolId,
+          listingId: listing.listingId,
           ...(info
             ? { serverInfo: { name: info.name, version: info.version, title: info.title } }
             : {}),
@@ -834,14 +837,14 @@ export class Daemon {
       }
     } catch (error) {
       const stderr = error instanceof ServerError ? error.stderrTail : undefined;
-      const same = previous?.poolId === listing.poolId ? previous : undefined;
+      const same = previous?.listingId === listing.listingId ? previous : undefined;
       // The failure, how many in a row and when discovery may try again; no
       // `listedAt` (discovery/cache_entry.ts), so it never reads as "0 tools".
       entry = {
         ...(same?.listedAt
           ? { listedAt: same.listedAt, tools: same.tools, serverInfo: same.serverInfo }
           : { tools: [] }),
-        poolId: listing.poolId,
+        listingId: listing.listingId,
         error: failedListing(same, { message: describeFull(error), stderr }, Date.now()),
       };
       log("warn", "server.list", "listing {server} failed: {error}", {

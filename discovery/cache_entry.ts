@@ -159,7 +159,7 @@ export function cachedServerOf(value: unknown): CachedServer | undefined {
   }
   const info = value.serverInfo;
   const ok = optional(value.listedAt, isString) && optional(value.instructions, isString) &&
-    optional(value.poolId, isString) && optional(value.error, isFailure) &&
+    optional(value.listingId, isString) && optional(value.error, isFailure) &&
     optional(
       info,
       (i) =>
