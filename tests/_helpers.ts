@@ -225,7 +225,13 @@ export function stdioServer(
 }
 
 /** One of our fixture servers, by its file under tests/fixtures/servers/ without `.ts`. */
-export type Fixture = "misbehaving" | "stateful" | "echo_secret" | "big_result" | "hanging_http";
+export type Fixture =
+  | "misbehaving"
+  | "stateful"
+  | "echo_secret"
+  | "big_result"
+  | "hanging_http"
+  | "odd_names";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)
