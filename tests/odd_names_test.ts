@@ -59,6 +59,7 @@ Deno.test("tools named like Object.prototype's members work through ls, search, 
     const types = await w.mcpx(["types", "odd"]);
     assert.equal(types.code, 0, types.stderr);
     for (const name of ODD_NAMES) assert.match(types.stdout, new RegExp(`function ${name}\\(`));
+    assert.match(types.stdout, /In a script: `<namespace>\.then\.call\(args\)`/);
     assert.match(types.stdout, /anything: unknown/);
     assert.match(types.stdout, /"\*\/"\?: boolean/);
     assert.doesNotMatch(types.stdout, /not rendered/);
