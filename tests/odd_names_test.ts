@@ -62,6 +62,8 @@ Deno.test("tools named like Object.prototype's members work through ls, search, 
     assert.match(types.stdout, /In a script: `<namespace>\.then\.call\(args\)`/);
     assert.match(types.stdout, /anything: unknown/);
     assert.match(types.stdout, /"\*\/"\?: boolean/);
+    assert.match(types.stdout, /__proto__\?: string/);
+    assert.match(types.stdout, /constructor\?: number/);
     assert.doesNotMatch(types.stdout, /not rendered/);
   });
 
@@ -71,6 +73,14 @@ Deno.test("tools named like Object.prototype's members work through ls, search, 
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout.trim(), `called ${name} with {"x":"1"}`);
     }
+    const args = '{"anything":[1],"__proto__":"p","constructor":2}';
+    const odd = await w.mcpx(["call", "odd.odd_schema", args]);
+    assert.equal(odd.code, 0, odd.stderr);
+    assert.equal(
+      odd.stdout.trim(),
+      `called odd_schema with ${args}`,
+      "argument names pass as given",
+    );
     const echo = await w.mcpx(["call", "echo.echo", '{"text":"hi"}']);
     assert.equal(echo.code, 0, echo.stderr);
     assert.equal(echo.stdout.trim(), "hi");
