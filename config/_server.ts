@@ -11,7 +11,13 @@
 
 import { isIdentifier, toIdentifier } from "./identifiers.ts";
 import { poolId } from "./pool_id.ts";
-import { DEFAULT_POOL, DEFAULT_SCOPED_MAX, type PoolSettings, type ServerSpec } from "./types.ts";
+import {
+  DEFAULT_POOL,
+  DEFAULT_SCOPED_MAX,
+  listingIdOf,
+  type PoolSettings,
+  type ServerSpec,
+} from "./types.ts";
 import { unsetVariablesMessage } from "./expand.ts";
 import { describeValue } from "./_describe.ts";
 import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
@@ -290,10 +296,16 @@ export function parseServer(
     pool,
     profiles,
     default: isDefault,
-    ...(target ? { aliasOf: { server: target.name, poolId: target.poolId } } : {}),
+    ...(target
+      ? {
+        aliasOf: { server: target.name, poolId: target.poolId, listingId: target.listingId },
+      }
+      : {}),
     ...(unavailable ? { unavailable } : {}),
     poolId: "",
+    listingId: "",
   };
   spec.poolId = poolId(spec);
+  spec.listingId = listingIdOf(spec);
   return spec;
 }

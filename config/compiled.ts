@@ -38,7 +38,8 @@ import {
  * variables (with their expanded values); version 3 never does. Version 4
  * entries combine the pool block's tool lists with a server's and give an
  * alias its target's profiles, which version 3 did not. An entry of another
- * version is neither read nor kept.
+ * version is neither read nor kept, nor is one whose servers lack a
+ * `listingId` (written before listing identities, decision 0025).
  */
 interface CompiledEntry {
   version: 4;
@@ -157,6 +158,7 @@ function isServerSpec(s: unknown): boolean {
   const { toolFilter, pool } = s;
   return typeof s.name === "string" && typeof s.namespace === "string" &&
     typeof s.disabled === "boolean" && typeof s.poolId === "string" &&
+    typeof s.listingId === "string" &&
     ["stdio", "http", "sse"].includes(s.transport as string) &&
     isStrings(s.tags) && isObject(s.toolTags) && Object.values(s.toolTags).every(isStrings) &&
     isObject(toolFilter) && isStrings(toolFilter.exclude) &&
