@@ -16,6 +16,7 @@ import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { McpxError, UsageError } from "../errors.ts";
 import { REBUILT_META, type RebuiltNote } from "../daemon/rebuilt_note.ts";
 import { VERSION } from "../version.ts";
+import { own } from "../core/own.ts";
 
 export async function run(
   ctx: CliContext,
@@ -56,7 +57,7 @@ export async function run(
   const spec = (await ctx.config()).servers.find((s) => s.name === known?.server);
   // An alias is listed through its target.
   const listing = spec ? listingOf(spec) : undefined;
-  if (known && listing && needsListing(cache?.servers[listing.name], listing.poolId)) {
+  if (known && listing && needsListing(own(cache?.servers, listing.name), listing.listingId)) {
     // Never listed: list it first (the call starts it anyway), so a typo is
     // answered with suggestions rather than the server's bare "not found".
     await ctx.request("list", { servers: [listing.name], missingOnly: true });

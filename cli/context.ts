@@ -27,7 +27,7 @@ import {
 import type { SettingsLayer } from "../config/resolve_settings.ts";
 import { resolveTrustedSettings } from "../config/project_settings.ts";
 import { settingValues } from "../daemon/daemon_settings.ts";
-import { listingOf, type LoadedConfig } from "../config/types.ts";
+import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";
 import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
@@ -49,6 +49,7 @@ import { VERSION } from "../version.ts";
 import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
 import { withStartProgress } from "./start_progress.ts";
 import type { StartingRow } from "../daemon/starting.ts";
+import { own } from "../core/own.ts";
 
 /** Inputs of a CLI run. */
 export interface ContextOptions {
@@ -363,8 +364,8 @@ export class CliContext {
     const selection = selectionFromSettings((await this.settings()).values);
     checkSelection(config.servers, selection);
     let cache = await this.schemaCache();
-    const stale = (s: { name: string; poolId: string }) =>
-      needsListing(cache?.servers[listingOf(s).name], listingOf(s).poolId);
+    const stale = (s: ServerSpec) =>
+      needsListing(own(cache?.servers, listingOf(s).name), listingOf(s).listingId);
     // A server the configuration keeps from starting (an unset `${VAR}`) is not listed:
     // the view shows it as an error, and every other server is listed as usual.
     const enabled = config.servers.filter((s) =>

@@ -19,6 +19,7 @@ import { listingOf } from "../config/types.ts";
 import { noConfigMessage } from "../config/discover.ts";
 import { renderTable, truncate } from "./table.ts";
 import { requestDaemon } from "../client/daemon_request.ts";
+import { own } from "../core/own.ts";
 
 /** One row of `mcpx --json ls`. */
 export interface LsRow {
@@ -60,9 +61,9 @@ export async function run(ctx: CliContext): Promise<number> {
   const byServer = new Map(namespaces.map((n) => [n.server, n]));
   const shown = config.servers.filter((spec) => !hidden.has(spec.namespace));
   const rows: LsRow[] = shown.map((spec) => {
-    const entry = cache?.servers[listingOf(spec).name];
+    const entry = own(cache?.servers, listingOf(spec).name);
     const ns = byServer.get(spec.name);
-    const running = live[spec.namespace];
+    const running = own(live, spec.namespace);
     // A start failure the daemon saw is newer news than the cache's last listing.
     const failed = spec.unavailable
       ? { message: spec.unavailable.message }

@@ -2,16 +2,21 @@
  * `mcpx refresh [namespace…]`: list servers again (all, or the named ones)
  * and rewrite the schema cache.
  *
+ * A server is listed through the process calls use, when one is running, so
+ * refreshing never costs a browser its pages or a server its memory. That
+ * process answers as the code it started with: when a listing came from one
+ * already running, refresh says since when and that `mcpx restart` replaces
+ * it (decision 0025).
+ *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
+import type { ListResult } from "../daemon/tool_listing.ts";
 
 export async function run(ctx: CliContext, names: string[]): Promise<number> {
-  const result = await ctx.request<Record<string, { tools?: number; error?: string }>>("list", {
-    servers: names,
-  });
+  const result = await ctx.request<Record<string, ListResult>>("list", { servers: names });
   if (await ctx.json()) {
     ctx.io.out(JSON.stringify({ servers: result }, null, 2) + "\n");
   } else {
@@ -23,6 +28,17 @@ export async function run(ctx: CliContext, names: string[]): Promise<number> {
         r.error ? truncate(`error: ${r.error}`, 100) : "ok",
       ]),
     ));
+    const namespaces = new Map((await ctx.config()).servers.map((s) => [s.name, s.namespace]));
+    for (const [name, r] of Object.entries(result)) {
+      if (!r.listedBy) continue;
+      const ns = namespaces.get(name) ?? name;
+      const pid = r.listedBy.pid ? `pid ${r.listedBy.pid}, ` : "";
+      ctx.io.out(
+        `${name}: listed by its running process (${pid}started ${r.listedBy.startedAt}), which ` +
+          `answers as the code it started with; if the server changed since, ` +
+          `\`mcpx restart ${ns}\` then \`mcpx refresh ${ns}\` lists the new one.\n`,
+      );
+    }
   }
   return Object.values(result).some((r) => r.error) ? 1 : 0;
 }

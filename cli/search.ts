@@ -4,7 +4,8 @@
  * with the `mcpx types` command for exactly the hits and what it costs next
  * to their whole namespaces (discovery/types_hint.ts). With no hits, the
  * namespaces whose servers could not be listed are named, since their tools
- * were not searched.
+ * were not searched. Without words (and without `--tag`) it is a usage error:
+ * there is nothing to rank by.
  *
  * @module
  */
@@ -27,6 +28,13 @@ export async function run(
   words: string[],
   options: Record<string, unknown>,
 ): Promise<number> {
+  // Nothing to rank by: an arbitrary page of tools would read as an answer.
+  if (words.every((w) => w.trim() === "") && options.tag === undefined) {
+    throw new UsageError(
+      "say what the tool should do, e.g. `mcpx search screenshot` or `mcpx search read file`; " +
+        "`--tag <tag>` alone lists the tools carrying that tag, `mcpx ls` lists the namespaces",
+    );
+  }
   const limit = Number(await ctx.setting("search.limit"));
   if (!Number.isInteger(limit) || limit < 1) {
     throw new UsageError(

@@ -20,6 +20,7 @@ import { tailExcerpt } from "../daemon/tail_buffer.ts";
 import type { DaemonHealth } from "./daemon_connect.ts";
 import { droppedSentence } from "../logs/writer.ts";
 import { configRedactor } from "../config/secrets.ts";
+import { own } from "../core/own.ts";
 
 export async function run(ctx: CliContext): Promise<number> {
   const config = await ctx.config();
@@ -37,7 +38,7 @@ export async function run(ctx: CliContext): Promise<number> {
   if (!rows) {
     const redactor = configRedactor(config, ctx.env);
     rows = config.servers.map((spec) =>
-      statusRow(spec, cache?.servers[listingOf(spec).name], undefined, redactor)
+      statusRow(spec, own(cache?.servers, listingOf(spec).name), undefined, redactor)
     );
   }
   markSharedPools(rows);

@@ -30,6 +30,7 @@ import type { LoadedConfig } from "../config/types.ts";
 import { McpxError, NotFoundError, UsageError } from "../errors.ts";
 import { renderTable } from "./table.ts";
 import { existsSync } from "../core/exists.ts";
+import { own } from "../core/own.ts";
 
 /** `mcpx trust [file]` and `mcpx trust --list`. */
 export async function run(
@@ -184,7 +185,9 @@ async function list(ctx: CliContext): Promise<number> {
     try {
       const config = await loadConfig({ cwd: ctx.cwd, env: ctx.env, path: file });
       const hashes = await runnableHashes(config.document);
-      const changed = Object.keys(hashes).filter((name) => record.servers[name] !== hashes[name]);
+      const changed = Object.keys(hashes).filter((name) =>
+        own(record.servers, name) !== own(hashes, name)
+      );
       const settingsChanged = projectSettingNames(config.document).length > 0 &&
         record.settings !== await settingsHash(config.document);
       if (changed.length || settingsChanged) {

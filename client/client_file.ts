@@ -127,6 +127,8 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./script_runtime.ts",
   "./syntax_location.ts",
   "./namespace_guard.ts",
+  "./namespace_object.ts",
+  "./content_text.ts",
   "./wire.ts",
   "../core/private_dir_rule.ts",
   "../discovery/search.ts",

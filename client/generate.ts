@@ -57,7 +57,7 @@ function memberOf(ns: string, tool: ToolEntry, declaration: string): {
   named: string;
   member: string;
 } {
-  const at = declaration.search(new RegExp(`(^|\\n)function ${tool.fn}\\(`));
+  const at = declaration.search(new RegExp(`(^|\\n)function ${escapeRegExp(tool.fn)}\\(`));
   if (at < 0) throw new Error(`no signature for ${ns}.${tool.fn} in its declaration`);
   const head = declaration.slice(0, at);
   const docAt = head.trimEnd().endsWith("*/") ? head.lastIndexOf("/**") : -1;
@@ -67,7 +67,7 @@ function memberOf(ns: string, tool: ToolEntry, declaration: string): {
   // Named helper types are per tool (`<fn>_Node`); namespaces may repeat a fn.
   for (const m of named.matchAll(/^(?:type|interface)\s+(\w+)/gm)) {
     const rename = (text: string) =>
-      text.replace(new RegExp(`\\b${m[1]}\\b`, "g"), `${ns}__${m[1]}`);
+      text.replace(new RegExp(`(?<![\\w$])${escapeRegExp(m[1])}(?![\\w$])`, "g"), `${ns}__${m[1]}`);
     named = rename(named);
     signature = rename(signature);
   }
@@ -78,7 +78,20 @@ function memberOf(ns: string, tool: ToolEntry, declaration: string): {
   );
   const split = signature.lastIndexOf("): Promise<");
   signature = signature.slice(0, split) + ", options?: CallOptions" + signature.slice(split);
+  // A namespace is no thenable: the tool `then` is called as `ns.then.call(args)`
+  // (client/namespace_object.ts).
+  if (tool.fn === "then") {
+    signature = `then: {\n${
+      ("/** Calls the tool `then`. */\n" + signature.replace(/^then/, "call"))
+        .replace(/^/gm, "  ")
+    }\n};`;
+  }
   return { named: named.trim(), member: doc + signature };
+}
+
+/** `text` with every character a regular expression gives a meaning escaped (`$` in identifiers). */
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
 }
 
 /**
@@ -116,14 +129,15 @@ export async function generateClient(
       if (part.named) named.push(part.named);
       members.push(part.member.replace(/^/gm, "  "));
       fns.push(
-        `  ${tool.fn}: (args, options) => callTool(${JSON.stringify(ns.server)}, ${
+        `  [${JSON.stringify(tool.fn)}, (args, options) => callTool(${JSON.stringify(ns.server)}, ${
           JSON.stringify(ns.namespace)
-        }, ${JSON.stringify(tool.tool)}, args ?? {}, options) as Promise<any>,`,
+        }, ${JSON.stringify(tool.tool)}, args ?? {}, options) as Promise<any>],`,
       );
     }
     // The real name reaches the same function (`ns["get-sum"]`, `ns.class`) unless a
     // function of that name exists already.
     const fnNames = new Set(ns.tools.map((t) => t.fn));
+    const aliases: [string, string][] = [];
     for (const tool of ns.tools) {
       if (tool.tool === tool.fn || fnNames.has(tool.tool)) continue;
       const key = JSON.stringify(tool.tool);
@@ -132,15 +146,19 @@ export async function generateClient(
           JSON.stringify(tool.fn)
         }];`,
       );
-      fns.push(`  get ${key}() {\n    return this[${JSON.stringify(tool.fn)}];\n  },`);
+      aliases.push([tool.tool, tool.fn]);
     }
     const type = `${ns.namespace}_Tools`;
     // A namespace named like a runtime export (`log`, `search`…) stays reachable as tools.<ns>.
     const binding = reserved.has(ns.namespace) ? `ns__${ns.namespace}` : ns.namespace;
     // Without tools, any use says why rather than "… is not a function".
+    // Members are defined on an object without a prototype (client/namespace_object.ts), so a
+    // tool named `toString` or `__proto__` is that tool and one named `then` no thenable.
     const value = ns.tools.length === 0
       ? `namespaceWithoutTools(${JSON.stringify(emptyNamespace(ns))})`
-      : `{\n${fns.join("\n")}\n}`;
+      : `namespaceObject(${JSON.stringify(ns.namespace)}, [\n${fns.join("\n")}\n], ${
+        JSON.stringify(aliases)
+      })`;
     blocks.push(
       [
         ...named,
@@ -214,9 +232,11 @@ export function generateGlobals(namespaces: string[]): string {
     'import type * as client from "./mcpx-client.ts";',
     "declare global {",
     "  const tools: typeof client.tools;",
-    ...namespaces.filter((ns) => !RUNTIME_GLOBALS.includes(ns)).map((ns) =>
-      `  const ${ns}: typeof client.tools.${ns};`
-    ),
+    // A name every object has (`constructor`, `toString`) is no global: launcher.installGlobals
+    // skips it, so the namespace is `tools.<ns>` only.
+    ...namespaces.filter((ns) => !RUNTIME_GLOBALS.includes(ns) && !(ns in Object.prototype)).map((
+      ns,
+    ) => `  const ${ns}: typeof client.tools.${ns};`),
     ...RUNTIME_GLOBALS.map((n) => `  const ${n}: typeof client.${n};`),
     "}",
     "export {};",

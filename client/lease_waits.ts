@@ -41,6 +41,11 @@ export interface LeaseWait {
   server: string;
   /** The scope key the caller needs an instance for. */
   key: string;
+  /**
+   * The server's `scope` (config/types.ts `Scope`: `global`, `session`, `cwd`, …),
+   * which says what would give two callers different instances.
+   */
+  scope?: string;
   /** When the wait began, epoch ms. */
   since: number;
   /** The longest it waits, in ms. */

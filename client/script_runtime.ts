@@ -7,7 +7,8 @@
  * inlined (their `import` lines removed), so this file:
  *
  * - imports only `../discovery/search.ts`, `../discovery/types.ts`,
- *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts` and
+ *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts`,
+ *   `./namespace_object.ts`, `./content_text.ts` and
  *   `./wire.ts` (the daemon protocol, with `../core/private_dir_rule.ts`; the list is `RUNTIME_INPUTS` in
  *   client/client_file.ts), without renaming, and defines no top-level name
  *   those modules (or `discovery/stem.ts`, `discovery/words.ts`) define;
@@ -30,8 +31,10 @@ import { LEVEL_RANK, renderTemplate, show } from "../logs/record.ts";
 import type { Level, LogRecord } from "../logs/record.ts";
 import { syntaxLocation } from "./syntax_location.ts";
 import { NamespaceError, namespaceWithoutTools } from "./namespace_guard.ts";
+import { namespaceObject } from "./namespace_object.ts";
+import { describeBlock, envelopeText, isBinaryBlock } from "./content_text.ts";
 
-export { NamespaceError, namespaceWithoutTools };
+export { NamespaceError, namespaceObject, namespaceWithoutTools };
 import {
   daemonLostMessage,
   encodeRequest,
@@ -717,14 +720,35 @@ function jsonReplacer(_key: string, value: unknown): unknown {
   return value;
 }
 
+/** How printed output ends the description of binary content it leaves out. */
+const PRINTED_DATA_HINT = "not printed; the value in the script holds the data (`.raw`)";
+
+/**
+ * JSON for a value that reaches stdout (the entry's result, an `emit`), with
+ * binary content blocks described, never their base64 (AGENTS.md, "Reading
+ * results"); the script's own value keeps the data.
+ */
+function printedJson(value: unknown, indent?: number): string {
+  return rtStringify(
+    value,
+    indent,
+    (v) => isBinaryBlock(v) ? describeBlock(v, PRINTED_DATA_HINT) : v,
+  );
+}
+
 /** JSON for a record or an emitted value: BigInt as text, Errors as data, cycles cut. */
-function rtStringify(value: unknown, indent?: number): string {
+function rtStringify(
+  value: unknown,
+  indent?: number,
+  describe: (value: unknown) => unknown = (v) => v,
+): string {
+  const replacer = (key: string, v: unknown) => describe(jsonReplacer(key, v));
   try {
-    return JSON.stringify(value, jsonReplacer, indent) ?? "null";
+    return JSON.stringify(value, replacer, indent) ?? "null";
   } catch {
     const seen = new WeakSet<object>();
     return JSON.stringify(value, (key, v) => {
-      const out = jsonReplacer(key, v);
+      const out = replacer(key, v);
       if (typeof out === "object" && out !== null) {
         if (seen.has(out)) return "[Circular]";
         seen.add(out);
@@ -858,7 +882,7 @@ export const log: Logger = makeLogger({});
  */
 export function emit(value: unknown): void {
   if (rtConfig.json) writeRecord("info", "run.emit", "emit", "emit", { value });
-  else runtimeIo.out(rtStringify(value) + "\n");
+  else runtimeIo.out(printedJson(value) + "\n");
 }
 
 /** One hit of {@link search}. */
@@ -921,14 +945,17 @@ function editDistance(a: string, b: string): number {
  * @throws {Error} naming the nearest known names when `ref` is unknown.
  */
 export function describe(ref: string): string {
-  const direct = clientDeclarations[ref];
+  // Keys are `namespace.fn`: `describe("constructor")` must not find Object's.
+  const declared = (key: string) =>
+    Object.hasOwn(clientDeclarations, key) ? clientDeclarations[key] : undefined;
+  const direct = declared(ref);
   if (direct !== undefined) return direct;
   const dot = ref.indexOf(".");
   if (dot > 0) {
     const ns = ref.slice(0, dot);
     const name = ref.slice(dot + 1);
     const entry = clientTools.find((t) => t.namespace === ns && t.tool === name);
-    const byReal = entry && clientDeclarations[`${ns}.${entry.fn}`];
+    const byReal = entry && declared(`${ns}.${entry.fn}`);
     if (byReal !== undefined) return byReal;
   } else {
     const inNamespace = Object.keys(clientDeclarations).filter((k) => k.startsWith(`${ref}.`));
@@ -1221,8 +1248,10 @@ export const launcher: {
 
   /**
    * Prints the entry's return value: nothing for undefined; text as text
-   * (a newline added unless it ends with one); anything else as indented
-   * JSON. Under `--json` it is a `run.result` record instead.
+   * (a newline added unless it ends with one); a tool's envelope as `mcpx
+   * call` prints it; anything else as indented JSON, binary content blocks
+   * described rather than printed. Under `--json` it is a
+   * `run.result` record instead, data included, as `mcpx --json call` gives it.
    */
   printResult(value) {
     if (value === undefined) return;
@@ -1235,7 +1264,9 @@ export const launcher: {
       runtimeIo.out(text.endsWith("\n") ? text : text + "\n");
       return;
     }
-    runtimeIo.out(rtStringify(value, 2) + "\n");
+    // A tool's whole envelope (neither text nor structured) prints as `mcpx call` prints it.
+    const text = envelopeText(value, PRINTED_DATA_HINT) ?? printedJson(value, 2);
+    runtimeIo.out(text + "\n");
   },
 
   /**

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { setOwn } from "../core/own.ts";
+
 /**
  * Serialises `value` as JSON with sorted object keys; `undefined` members are dropped.
  *
@@ -21,7 +23,7 @@ function sortKeys(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
+      if (v !== undefined) setOwn(out, key, sortKeys(v));
     }
     return out;
   }

@@ -11,7 +11,13 @@
 
 import { isIdentifier, toIdentifier } from "./identifiers.ts";
 import { poolId } from "./pool_id.ts";
-import { DEFAULT_POOL, DEFAULT_SCOPED_MAX, type PoolSettings, type ServerSpec } from "./types.ts";
+import {
+  DEFAULT_POOL,
+  DEFAULT_SCOPED_MAX,
+  listingIdOf,
+  type PoolSettings,
+  type ServerSpec,
+} from "./types.ts";
 import { unsetVariablesMessage } from "./expand.ts";
 import { describeValue } from "./_describe.ts";
 import { POOL_KEYS, readPoolKeys } from "./_pool.ts";
@@ -20,6 +26,7 @@ import { didYouMean } from "./_suggest.ts";
 import { isObject, type Obj, readBool, readStringArray } from "./_read.ts";
 import { parseProcess, PROCESS_KEYS, type ProcessFields, processFields } from "./_process.ts";
 import { combineToolLists, readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
+import { setOwn } from "../core/own.ts";
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
 export const ENTRY_KEYS: readonly string[] = [
@@ -218,7 +225,7 @@ export function parseServer(
           problems,
           `e.g. ["image"]`,
         );
-        if (list) toolTags[tool] = list;
+        if (list) setOwn(toolTags, tool, list);
       }
     }
   }
@@ -291,10 +298,16 @@ export function parseServer(
     pool,
     profiles,
     default: isDefault,
-    ...(target ? { aliasOf: { server: target.name, poolId: target.poolId } } : {}),
+    ...(target
+      ? {
+        aliasOf: { server: target.name, poolId: target.poolId, listingId: target.listingId },
+      }
+      : {}),
     ...(unavailable ? { unavailable } : {}),
     poolId: "",
+    listingId: "",
   };
   spec.poolId = poolId(spec);
+  spec.listingId = listingIdOf(spec);
   return spec;
 }

@@ -40,7 +40,9 @@ import {
  * alias its target's profiles, which version 3 did not. Version 5 entries
  * give every stdio server its working directory (the configuration file's
  * real directory when the entry sets none), which version 4 left to the
- * daemon. An entry of another version is neither read nor kept.
+ * daemon. An entry of another version is neither read nor kept, nor is one
+ * whose servers lack a `listingId` (written before listing identities,
+ * decision 0025).
  */
 interface CompiledEntry {
   version: 5;
@@ -159,6 +161,7 @@ function isServerSpec(s: unknown): boolean {
   const { toolFilter, pool } = s;
   return typeof s.name === "string" && typeof s.namespace === "string" &&
     typeof s.disabled === "boolean" && typeof s.poolId === "string" &&
+    typeof s.listingId === "string" &&
     ["stdio", "http", "sse"].includes(s.transport as string) &&
     isStrings(s.tags) && isObject(s.toolTags) && Object.values(s.toolTags).every(isStrings) &&
     isObject(toolFilter) && isStrings(toolFilter.exclude) &&

@@ -14,6 +14,7 @@
  */
 
 import { ConfigError } from "../errors.ts";
+import { own } from "../core/own.ts";
 
 // Escapes, then a well-formed reference, then any other `${` (checked in the replacer).
 const PATTERN = /\$\$\{|\\\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/g;
@@ -79,7 +80,8 @@ export function expandVars(text: string, env: Record<string, string | undefined>
       }
       return match; // an invalid name such as `${1}` or `${A B}` is left as text
     }
-    const set = env[name];
+    // `${toString}` names a variable, never Object.prototype's function.
+    const set = own(env, name);
     if (fallback !== undefined) {
       used.push({ name, value: set ? set : fallback });
       return set ? set : fallback;

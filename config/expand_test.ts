@@ -17,6 +17,10 @@ Deno.test("expandVars() behaviour", async (t) => {
     ["${B:-}", "", []],
     ["${B}", "${B}", ["B"]],
     ["${B}${C}", "${B}${C}", ["B", "C"]],
+    // A name every object answers to is a variable like any other, never Object's function.
+    ["${toString}", "${toString}", ["toString"]],
+    ["${constructor:-x}", "x", []],
+    ["${__proto__}", "${__proto__}", ["__proto__"]],
     ["$${A}", "${A}", []],
     ["\\${A}", "${A}", []],
     ["$A stays", "$A stays", []],

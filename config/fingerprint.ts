@@ -16,6 +16,7 @@
 
 import { readConfigBytes } from "./config_file.ts";
 import { referencedVariables } from "./compiled.ts";
+import { own } from "../core/own.ts";
 
 /** The fingerprint used when no configuration file exists: SHA-256 of `"no config"`, 16 hex. */
 export const NO_CONFIG_FINGERPRINT = "8ad2e3a7209f33e0";
@@ -82,7 +83,7 @@ export async function fingerprintOf(
   const names = referencedVariables(new TextDecoder().decode(bytes)).sort();
   // A variable name holds no `=` or NUL and a value no NUL, so each entry reads one way.
   const variables = names.map((name) => {
-    const value = env[name];
+    const value = own(env, name);
     return value === undefined ? `${name}\0` : `${name}=${value}\0`;
   }).join("");
   return await hash16([encoder.encode(`${realPath}\0`), bytes, encoder.encode(`\0${variables}`)]);

@@ -762,7 +762,11 @@ Deno.test("parseConfig() aliasOf behaviour", async (t) => {
   await t.step("takes the target's process", () => {
     assert.equal(peek.command, "npx");
     assert.deepEqual(peek.args, ["-y", "x"]);
-    assert.deepEqual(peek.aliasOf, { server: "everything", poolId: target.poolId });
+    assert.deepEqual(peek.aliasOf, {
+      server: "everything",
+      poolId: target.poolId,
+      listingId: target.listingId,
+    });
   });
   await t.step("keeps its own filter, tags and namespace", () => {
     assert.deepEqual(peek.toolFilter, { include: ["echo"], exclude: [] });

@@ -22,6 +22,7 @@
  * @module
  */
 
+import { own } from "../core/own.ts";
 import { isAbsolute, resolve } from "./posix_path.ts";
 import { Redactor } from "../core/redact.ts";
 import { configSecrets } from "./secrets.ts";
@@ -85,9 +86,12 @@ export function runnableOf(
 ): Runnable {
   const servers = isObject(document.mcpServers) ? document.mcpServers : {};
   const redactor = options.redactor ?? documentRedactor(document);
-  const entry = servers[name];
+  const entry = own(servers, name);
   if (isObject(entry) && typeof entry.aliasOf === "string") {
-    return { aliasOf: entry.aliasOf, ...processOf(servers[entry.aliasOf], redactor, options.dir) };
+    return {
+      aliasOf: entry.aliasOf,
+      ...processOf(own(servers, entry.aliasOf), redactor, options.dir),
+    };
   }
   return processOf(entry, redactor, options.dir);
 }

@@ -38,6 +38,7 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(
 );
 
 type RunsOfModule = typeof import("./runs_of.ts");
+import { own, setOwn } from "../core/own.ts";
 
 /** The setting that turns the check off (`always`) or on (`ask`, the default). */
 export const TRUST_SETTING = "security.trustProjectConfigs";
@@ -75,9 +76,13 @@ export function runnables(document: Record<string, unknown>): Record<string, unk
   const out: Record<string, unknown> = {};
   for (const [name, entry] of Object.entries(servers)) {
     const target = isObject(entry) && typeof entry.aliasOf === "string" ? entry.aliasOf : undefined;
-    out[name] = target === undefined
-      ? pick(entry)
-      : { ...pick(entry), aliasOf: { server: target, ...pick(servers[target]) } };
+    setOwn(
+      out,
+      name,
+      target === undefined
+        ? pick(entry)
+        : { ...pick(entry), aliasOf: { server: target, ...pick(own(servers, target)) } },
+    );
   }
   return out;
 }
@@ -260,8 +265,8 @@ export class TrustGate {
    */
   problem(name: string): UntrustedServer | undefined {
     const record = this.#current();
-    const hash = this.#hashes[name];
-    const recorded = record?.servers[name];
+    const hash = own(this.#hashes, name);
+    const recorded = own(record?.servers, name);
     if (hash !== undefined && recorded === hash) return undefined;
     const { documentRedactor, runnableOf, runsText } = this.#shown;
     this.#redactor ??= documentRedactor(this.#document);

@@ -146,3 +146,25 @@ Deno.test("settingsHash() covers a project's settings, not its servers or userOn
     ["logging.dir", "script.permissions"],
   );
 });
+
+Deno.test("TrustGate: servers named like Object members are trusted and asked about as any other", async () => {
+  const stateDir = await Deno.makeTempDir();
+  try {
+    const open = (document: Record<string, unknown>) =>
+      TrustGate.open({ file: "/p/.mcp.json", realPath: "/real/.mcp.json", document, stateDir });
+    const named = JSON.parse(
+      '{"mcpServers": {"__proto__": {"command": "a"}, "toString": {"command": "b"}}}',
+    );
+    const first = await open(named);
+    assert.deepEqual(Object.keys(first.hashes).sort(), ["__proto__", "toString"]);
+    await updateTrustStore(stateDir, (files) => {
+      files["/real/.mcp.json"] = { trustedAt: "2026-01-01T00:00:00Z", servers: first.hashes };
+    });
+    assert.equal(first.problem("__proto__"), undefined);
+    assert.equal(first.problem("toString"), undefined);
+    named.mcpServers.constructor = { command: "c" };
+    assert.equal((await open(named)).problem("constructor")?.reason, "new-server");
+  } finally {
+    await Deno.remove(stateDir, { recursive: true });
+  }
+});

@@ -8,6 +8,8 @@
  */
 
 import type { Runnable } from "./runs_of.ts";
+import { canonicalJson } from "./_canonical_json.ts";
+import { fnv1a64 } from "./pool_id.ts";
 
 /** How mcpx reaches a server: a child process over stdio, or a remote URL. */
 export type TransportKind = "stdio" | "http" | "sse";
@@ -152,11 +154,12 @@ export interface ServerSpec {
   default?: boolean;
   /**
    * Set on an alias (`"aliasOf": "<server>"`): the server whose process it
-   * exposes again under this namespace, and that server's `poolId`. The alias
-   * took its command, args, env, cwd, url, headers and transport from it, and
-   * reads that server's schema cache entry instead of listing on its own.
+   * exposes again under this namespace, and that server's `poolId` and
+   * `listingId`. The alias took its command, args, env, cwd, url, headers and
+   * transport from it, and reads that server's schema cache entry instead of
+   * listing on its own.
    */
-  aliasOf?: { server: string; poolId: string };
+  aliasOf?: { server: string; poolId: string; listingId: string };
   /**
    * Set when the configuration keeps this one server from starting while the
    * others work: today, variables its process keys name (`${VAR}`) that are
@@ -170,29 +173,67 @@ export interface ServerSpec {
    * not tool filtering or descriptions. 16 hex chars.
    */
   poolId: string;
+  /**
+   * Hash of what changes the server's answer to `tools/list` (command, args,
+   * env, cwd, url, headers, transport; {@link listingIdOf}): the schema cache
+   * entry of a server listed under another one is stale. 16 hex chars.
+   */
+  listingId: string;
+}
+
+/** What decides a server's answer to `tools/list`: the process it runs, not how it is pooled. */
+export type ListingIdentity = Pick<
+  ServerSpec,
+  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers"
+>;
+
+/**
+ * Hashes a server's listing identity: what changes its answer to `tools/list`
+ * (command, args, env, cwd, url, headers, transport, after `${VAR}`
+ * expansion), not the pool settings (`sharing`, `scope`, `callTimeout`, …)
+ * that `poolId` also covers, so editing how a server is pooled does not start
+ * it again to list the same tools (decision 0025). Taken when the entry is
+ * parsed ({@link ServerSpec.listingId}), before the daemon gives a stdio
+ * server without `cwd` its file's directory.
+ *
+ * @param identity The identity fields; other properties are ignored.
+ * @returns 16 hex chars (FNV-1a, as config/pool_id.ts).
+ * @example
+ * ```ts
+ * import { listingIdOf } from "./types.ts";
+ * const fields = { transport: "stdio" as const, command: "x", args: [], env: {}, headers: {} };
+ * const pooled = { ...fields, pool: { sharing: "exclusive" } };
+ * if (listingIdOf(fields) !== listingIdOf(pooled)) throw new Error();
+ * if (listingIdOf(fields) === listingIdOf({ ...fields, args: ["-v"] })) throw new Error();
+ * ```
+ */
+export function listingIdOf(identity: ListingIdentity): string {
+  const { transport, command, args, env, cwd, url, headers } = identity;
+  return fnv1a64(canonicalJson({ transport, command, args, env, cwd, url, headers }));
 }
 
 /**
- * The schema cache entry a server's tools come from: its own (`name`, listed
- * under its `poolId`), or for an alias its target's, since an alias runs the
- * same program and so lists the same tools.
+ * The schema cache entry a server's tools come from, and the identity it must
+ * have been listed under to be current: the server's own (`name`,
+ * `listingId`), or for an alias its target's, since an alias runs the same
+ * program and so lists the same tools.
  *
  * @param spec A server.
- * @returns The entry's key in the cache's `servers` and the `poolId` it must
- *   have been listed under to be current.
+ * @returns The entry's key in the cache's `servers` and its listing identity (16 hex).
  * @example
  * ```ts
  * import { listingOf } from "./types.ts";
- * const { name } = listingOf({ name: "peek", poolId: "a", aliasOf: { server: "chrome", poolId: "b" } });
- * if (name !== "chrome") throw new Error();
+ * const alias = { server: "chrome", poolId: "b", listingId: "c" };
+ * const peek = listingOf({ name: "peek", listingId: "a", aliasOf: alias });
+ * if (peek.name !== "chrome" || peek.listingId !== "c") throw new Error();
  * ```
  */
 export function listingOf(
-  spec: Pick<ServerSpec, "name" | "poolId" | "aliasOf">,
-): { name: string; poolId: string } {
+  spec: Pick<ServerSpec, "name" | "listingId" | "aliasOf">,
+): { name: string; listingId: string } {
   return spec.aliasOf
-    ? { name: spec.aliasOf.server, poolId: spec.aliasOf.poolId }
-    : { name: spec.name, poolId: spec.poolId };
+    ? { name: spec.aliasOf.server, listingId: spec.aliasOf.listingId }
+    : { name: spec.name, listingId: spec.listingId };
 }
 
 /** Why a configured server cannot be used: {@link ServerSpec.unavailable}. */

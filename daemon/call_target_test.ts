@@ -47,7 +47,7 @@ Deno.test("callTarget() refuses a tool excludeTools or an alias's subset hides, 
   const servers = [
     serverSpec("ev", { toolFilter: { exclude: ["get-tiny-*"] } }),
     serverSpec("peek", {
-      aliasOf: { server: "ev", poolId: "0000000000000000" },
+      aliasOf: { server: "ev", poolId: "0000000000000000", listingId: "0000000000000000" },
       toolFilter: { include: ["echo"], exclude: [] },
     }),
   ];

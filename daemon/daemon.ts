@@ -52,6 +52,8 @@ import {
   sessionsPath,
   SessionStore,
 } from "./sessions.ts";
+import { own, setOwn } from "../core/own.ts";
+import type { ListedBy, ListResult } from "./tool_listing.ts";
 
 /** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
 export type DaemonMode = "auto" | "foreground";
@@ -119,6 +121,11 @@ export class Daemon {
   /** The last schema cache write's failure, until a write succeeds (a full disk). */
   #cacheWriteError: unknown;
   #listing = new Map<string, Promise<CachedServer>>();
+  /**
+   * Per listed server name: the process its latest listing went through when that
+   * process was already running before the listing began (a fresh start is absent).
+   */
+  #listedBy = new Map<string, ListedBy>();
   /** What each profile selection shows of the cache (emptied whenever the cache changes). */
   #views = new Map<string, NamespaceView>();
   /** The log span of each live instance (`ins-…`). */
@@ -195,7 +202,10 @@ export class Daemon {
               // Never listed under these settings: the first start may include `npx -y`'s install.
               allowance: startAllowance(
                 spec.pool,
-                listedUnder(this.#cache.servers[listingOf(spec).name], listingOf(spec).poolId),
+                listedUnder(
+                  own(this.#cache.servers, listingOf(spec).name),
+                  listingOf(spec).listingId,
+                ),
               ),
               starting: this.#startingNow,
               onStrayLine: (instance, line, count) => this.#strayLine(instance, line, count),
@@ -264,10 +274,10 @@ export class Daemon {
     for (const [namespace, spec] of this.#byNamespace) {
       const pool = this.#pools.get(spec.poolId);
       if (!pool) continue;
-      out[namespace] = {
+      setOwn(out, namespace, {
         live: pool.instances.length,
         ...(pool.failure ? { failure: pool.failure.error.message } : {}),
-      };
+      });
     }
     return out;
   }
@@ -460,18 +470,21 @@ export class Daemon {
    *
    * @param names Server names (`mcpServers` keys) or namespaces; all enabled servers when empty.
    * @param missingOnly Only servers with no usable cache entry.
-   * @returns Per server: tools count or the error message.
+   * @returns Per server: tools count or the error message, and `listedBy` when
+   *   the listing went through a process that was already running (a server
+   *   whose code changed since it started still answers with its old tools;
+   *   `mcpx restart` replaces it, decision 0025).
    */
   async list(
     names: string[] = [],
     missingOnly = false,
-  ): Promise<Record<string, { tools?: number; error?: string }>> {
+  ): Promise<Record<string, ListResult>> {
     const specs = this.#select(names);
-    const out: Record<string, { tools?: number; error?: string }> = {};
+    const out: Record<string, ListResult> = {};
     const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
     for (const spec of specs) {
       const why = refused(spec);
-      if (why) out[spec.name] = { error: why.message };
+      if (why) setOwn(out, spec.name, { error: why.message });
     }
     const todo = specs.filter((s) => !refused(s) && (!missingOnly || this.#needsListing(s)));
     // Asked for entries this daemon holds: the file lost them (damaged, deleted), so write it again.
@@ -483,7 +496,14 @@ export class Daemon {
     todo.forEach((spec, i) => {
       const entry = results[i];
       const failure = lastFailure(entry);
-      out[spec.name] = failure ? { error: failure.message } : { tools: entry.tools.length };
+      const by = this.#listedBy.get(listingOf(spec).name);
+      setOwn(
+        out,
+        spec.name,
+        failure
+          ? { error: failure.message }
+          : { tools: entry.tools.length, ...(by ? { listedBy: by } : {}) },
+      );
     });
     return out;
   }
@@ -498,7 +518,7 @@ export class Daemon {
     const now = Date.now();
     return this.config.servers.map((spec) => {
       const pool = this.#pools.get(spec.poolId);
-      const cached = this.#cache.servers[listingOf(spec).name];
+      const cached = own(this.#cache.servers, listingOf(spec).name);
       const instances = spec.disabled || !pool ? [] : pool.instances.map((i) => ({
         id: i.id,
         pid: i.pid,
@@ -745,8 +765,8 @@ export class Daemon {
 
   // An alias reads and fills its target's entry (config/types.ts `listingOf()`): one listing for both.
   #needsListing(spec: ServerSpec): boolean {
-    const { name, poolId } = listingOf(spec);
-    return needsListing(this.#cache.servers[name], poolId);
+    const { name, listingId } = listingOf(spec);
+    return needsListing(own(this.#cache.servers, name), listingId);
   }
 
   #list(spec: ServerSpec): Promise<CachedServer> {
@@ -761,17 +781,25 @@ export class Daemon {
   async #listNow(spec: ServerSpec): Promise<CachedServer> {
     const pool = this.#pools.get(spec.poolId)!;
     const listing = listingOf(spec);
-    const previous = this.#cache.servers[listing.name];
+    const previous = own(this.#cache.servers, listing.name);
     let entry: CachedServer;
     // A global server lists through the instance calls will use; any other
     // scope lists through a throwaway per-call instance.
     const ctx: CallerContext = {};
     const asked = performance.now();
+    const askedAt = Date.now();
+    this.#listedBy.delete(listing.name);
     try {
       // Listing is not a caller: it waits for a call in flight, not for a run's whole hold.
       const lease = await pool.lease(ctx, { ignoreRunHolds: true });
       try {
         const { tools, skipped } = await lease.instance.listTools();
+        if (lease.instance.startedAt < askedAt) {
+          this.#listedBy.set(listing.name, {
+            ...(lease.instance.pid ? { pid: lease.instance.pid } : {}),
+            startedAt: new Date(lease.instance.startedAt).toISOString(),
+          });
+        }
         const span = this.#spans.get(lease.instance) ?? daemonSpan();
         log("info", "server.list", "listed {server}: {tools} tools in {ms} ms", {
           server: spec.name,
@@ -790,7 +818,7 @@ export class Daemon {
         const instructions = lease.instance.client.getInstructions();
         entry = {
           listedAt: new Date().toISOString(),
-          poolId: listing.poolId,
+          listingId: listing.listingId,
           ...(info
             ? { serverInfo: { name: info.name, version: info.version, title: info.title } }
             : {}),
@@ -804,14 +832,14 @@ export class Daemon {
       }
     } catch (error) {
       const stderr = error instanceof ServerError ? error.stderrTail : undefined;
-      const same = previous?.poolId === listing.poolId ? previous : undefined;
+      const same = previous?.listingId === listing.listingId ? previous : undefined;
       // The failure, how many in a row and when discovery may try again; no
       // `listedAt` (discovery/cache_entry.ts), so it never reads as "0 tools".
       entry = {
         ...(same?.listedAt
           ? { listedAt: same.listedAt, tools: same.tools, serverInfo: same.serverInfo }
           : { tools: [] }),
-        poolId: listing.poolId,
+        listingId: listing.listingId,
         error: failedListing(same, { message: describeFull(error), stderr }, Date.now()),
       };
       log("warn", "server.list", "listing {server} failed: {error}", {
@@ -819,7 +847,7 @@ export class Daemon {
         error: describeFull(error).split("\n")[0],
       });
     }
-    this.#cache.servers[listing.name] = entry;
+    setOwn(this.#cache.servers, listing.name, entry);
     this.#persist();
     return entry;
   }
@@ -883,7 +911,7 @@ export class Daemon {
       );
     }
     // Relist when the cache has nothing, or only a failure: the server works now.
-    const entry = this.#cache.servers[listingOf(instance.spec).name];
+    const entry = own(this.#cache.servers, listingOf(instance.spec).name);
     const failedBefore = lastFailure(entry) !== undefined;
     if (
       (this.#needsListing(instance.spec) || failedBefore) &&

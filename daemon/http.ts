@@ -32,6 +32,7 @@ import {
   TRACE_IDS_VARIABLE,
 } from "../logs/trace_ids.ts";
 import { McpxError } from "../errors.ts";
+import { own } from "../core/own.ts";
 
 /** The error body of a failed request. */
 export interface WireError {
@@ -125,7 +126,7 @@ export async function serveDaemon(
     },
   }, async (request) => {
     const name = new URL(request.url).pathname.replace(/^\/v1\//, "");
-    const operation = OPERATIONS[name];
+    const operation = own(OPERATIONS, name);
     if (!operation || request.method !== "POST") {
       return Response.json({
         ok: false,

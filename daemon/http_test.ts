@@ -61,3 +61,29 @@ Deno.test("okBody() and toWireError() show secrets as references, except in a se
     stderrTail: "token ${API_TOKEN}",
   });
 });
+
+Deno.test("serveDaemon() answers not-found for an operation named like an Object member", async () => {
+  const dir = await Deno.makeTempDir();
+  const daemon = new Daemon({
+    config: { path: null, realPath: null, fingerprint: "0".repeat(16), servers: [], document: {} },
+    cachePath: `${dir}/schemas.json`,
+    sessionsPath: `${dir}/sessions.json`,
+    mode: "foreground",
+    env: {},
+  });
+  const server = await serveDaemon(daemon, `${dir}/d.sock`, () => {});
+  try {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const error = await requestDaemon(`${dir}/d.sock`, name, {}).then(
+        () => assert.fail(`expected ${name} to be refused`),
+        (e) => e,
+      );
+      assert.ok(error instanceof McpxError, String(error));
+      assert.equal(error.code, "not-found", `${name}: ${error.message}`);
+    }
+  } finally {
+    await server.shutdown();
+    await daemon.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

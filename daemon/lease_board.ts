@@ -158,11 +158,44 @@ export class LeaseBoard {
     return new LeaseDeadlockError(
       `run ${wait.run} would wait forever: ${lines.join("; ")}. Each run keeps an exclusive ` +
         `instance until it ends, so none of them could go on; this call fails instead of ` +
-        `waiting, so run ${wait.run} can end and release what it holds. Give concurrent runs ` +
-        `their own sessions (--session), or run them one after the other.`,
+        `waiting, so run ${wait.run} can end and release what it holds. ${
+          separateRuns(steps.map((s) => s.wait))
+        }`,
       steps.map((s) => s.holder),
     );
   }
+}
+
+/** What gives runs separate instances, per scope (`session` and `parent-session` alike). */
+const SEPARATED_BY = new Map([
+  ["session", "their own sessions (--session <key> or MCPX_SESSION_ID)"],
+  ["parent-session", "their own sessions (--session <key> or MCPX_SESSION_ID)"],
+  ["cwd", "different working directories"],
+  ["repo", "different git repositories"],
+  ["worktree", "different git worktrees"],
+]);
+
+/**
+ * The last sentence of a deadlock error: what would keep such runs apart,
+ * judged by the scope of each instance in the cycle. A session does nothing
+ * for a `global` server (one process for every caller), so that says to run
+ * them one after the other or to give the server a narrower scope.
+ */
+function separateRuns(waits: Omit<LeaseWait, "id">[]): string {
+  const globals = [...new Set(waits.filter((w) => w.scope === "global").map((w) => w.server))];
+  const ways = [...new Set(waits.map((w) => SEPARATED_BY.get(w.scope ?? "")))]
+    .filter((way) => way !== undefined);
+  if (globals.length === 0) {
+    return ways.length === 1
+      ? `Give concurrent runs ${ways[0]}, or run them one after the other.`
+      : "Run them one after the other.";
+  }
+  const servers = globals.map((s) => `mcpServers.${s}.mcpx`).join(" and ");
+  return `${globals.map((s) => `"${s}"`).join(" and ")} ${
+    globals.length === 1 ? "has" : "have"
+  } scope global (one process for every caller), so another session would not keep these runs ` +
+    `apart: run them one after the other, or set "scope": "session" in ${servers} so each ` +
+    `session gets its own process, then give the runs their own sessions (--session <key>).`;
 }
 
 /** Whether a wait can only end when each of its holders lets go (see `#refuseCycle`). */

@@ -79,3 +79,29 @@ Deno.test("LeaseBoard.post() leaves a wait for any slot of a full pool to its bo
   assert.doesNotThrow(() => board.post(wait("A", "other", ["B"])));
   assert.doesNotThrow(() => board.post({ ...wait("C", "third", ["B"]), full: { max: 1 } }));
 });
+
+Deno.test("LeaseBoard.post() advises what keeps the runs apart by scope: sessions do nothing for a global server", () => {
+  const scoped = (run: string, namespace: string, heldBy: string, scope: string) => ({
+    ...wait(run, namespace, [heldBy]),
+    scope,
+    key: scope === "global" ? "global" : "session:s",
+  });
+  const global = new LeaseBoard();
+  global.post(scoped("B", "browser", "A", "global"));
+  assert.throws(() => global.post(scoped("A", "db", "B", "global")), (error: Error) => {
+    assert.doesNotMatch(error.message, /Give concurrent runs their own sessions/);
+    assert.match(error.message, /"db" and "browser" have scope global/);
+    assert.match(error.message, /one after the other/);
+    assert.match(
+      error.message,
+      /"scope": "session" in mcpServers\.db\.mcpx and mcpServers\.browser\.mcpx/,
+    );
+    return true;
+  });
+  const sessions = new LeaseBoard();
+  sessions.post(scoped("B", "browser", "A", "session"));
+  assert.throws(
+    () => sessions.post(scoped("A", "db", "B", "session")),
+    /Give concurrent runs their own sessions \(--session <key> or MCPX_SESSION_ID\)/,
+  );
+});

@@ -165,6 +165,7 @@ export class Pool {
           namespace: this.spec.namespace,
           server: this.spec.name,
           key,
+          scope: this.spec.pool.scope,
           since: wait?.since ?? Date.now(),
           limitMs: limit,
           setting,

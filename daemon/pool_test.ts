@@ -31,6 +31,7 @@ function spec(pool: Partial<PoolSettings> = {}, launch: Partial<ServerSpec> = {}
     headers: {},
     pool: { ...DEFAULT_POOL, ...pool },
     poolId: "test",
+    listingId: "test",
     ...launch,
   };
 }

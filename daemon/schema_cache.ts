@@ -22,6 +22,7 @@ import { parseSalvaging } from "../core/damaged_json.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { VERSION } from "../version.ts";
 import type { Redactor } from "../core/redact.ts";
+import { own, setOwn } from "../core/own.ts";
 
 /** The cache file's path for a configuration fingerprint. */
 export function schemaCachePath(cacheDir: string, fingerprint: string): string {
@@ -52,7 +53,7 @@ export function readSchemaCache(path: string): SchemaCacheFile | null {
   const servers: Record<string, CachedServer> = {};
   for (const [name, raw] of Object.entries(isObject(value.servers) ? value.servers : {})) {
     const entry = cachedServerOf(raw);
-    if (entry && name !== "__proto__") servers[name] = entry;
+    if (entry) setOwn(servers, name, entry);
   }
   const cache: SchemaCacheFile = {
     version: 1,
@@ -111,25 +112,25 @@ export async function writeSchemaCache(
 }
 
 /**
- * True when a server needs listing: no entry, an entry for another `poolId`,
+ * True when a server needs listing: no entry, an entry listed under another
+ * `listingId` (config/types.ts `listingOf`) or written before entries had one,
  * an entry that never listed successfully and has no error either, or one
  * whose listings have failed and whose cooldown is over (`error.retryAt`,
  * discovery/cache_entry.ts). A server that listed once keeps its tools and is
  * not listed again here (`mcpx refresh` does that).
  *
  * @param entry The server's cache entry, if any.
- * @param poolId The server's current `poolId`.
+ * @param listingId The server's current listing identity (`listingOf(spec).listingId`).
  * @param now The time, in ms since the epoch.
  * @returns Whether `ls`, `search`, `catalog` and the daemon's `list` with
  *   `missingOnly` should list it now.
  */
 export function needsListing(
   entry: CachedServer | undefined,
-  poolId: string,
+  listingId: string,
   now = Date.now(),
 ): boolean {
-  if (!entry) return true;
-  if (entry.poolId !== undefined && entry.poolId !== poolId) return true;
+  if (!entry || entry.listingId !== listingId) return true;
   if (entry.listedAt !== undefined) return false;
   const failure = lastFailure(entry);
   return failure === undefined || listingRetryDue(failure, now);
@@ -137,21 +138,23 @@ export function needsListing(
 
 /**
  * Fills entries this cache lacks from the caches of other fingerprints (the
- * same file before an edit, another environment) when the server's `poolId`
- * — everything that changes the process — is the same there, so editing a
- * comment or one server does not relist the others. Reads at most the 8 most
- * recently written sibling files.
+ * same file before an edit, another environment) when the server's
+ * `listingId` — everything that changes its answer — is the same there, so
+ * editing a comment or one server does not relist the others. Reads at most
+ * the 8 most recently written sibling files.
  *
- * @param specs The configuration's servers (name and poolId are read).
+ * @param specs The servers' listings (`listingOf`: name and listingId are read).
  * @returns How many entries were filled in (the cache is changed in place).
  */
 export function seedFromSiblings(
   cacheDir: string,
   fingerprint: string,
   cache: SchemaCacheFile,
-  specs: { name: string; poolId: string; disabled?: boolean }[],
+  specs: { name: string; listingId: string; disabled?: boolean }[],
 ): number {
-  const wanted = specs.filter((s) => !s.disabled && needsListing(cache.servers[s.name], s.poolId));
+  const wanted = specs.filter((s) =>
+    !s.disabled && needsListing(own(cache.servers, s.name), s.listingId)
+  );
   if (wanted.length === 0) return 0;
   let siblings: { path: string; mtime: number }[];
   try {
@@ -174,10 +177,10 @@ export function seedFromSiblings(
     const other = readSchemaCache(sibling.path);
     if (!other) continue;
     for (const spec of wanted) {
-      if (!needsListing(cache.servers[spec.name], spec.poolId)) continue;
-      const entry = other.servers[spec.name];
-      if (entry?.listedAt && entry.poolId === spec.poolId && !lastFailure(entry)) {
-        cache.servers[spec.name] = structuredClone(entry);
+      if (!needsListing(own(cache.servers, spec.name), spec.listingId)) continue;
+      const entry = own(other.servers, spec.name);
+      if (entry?.listedAt && entry.listingId === spec.listingId && !lastFailure(entry)) {
+        setOwn(cache.servers, spec.name, structuredClone(entry));
         seeded++;
       }
     }

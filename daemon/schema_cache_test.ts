@@ -54,15 +54,22 @@ Deno.test("needsListing() lists a failed server again only once its cooldown is 
   const t0 = Date.parse("2026-01-01T00:00:00Z");
   const failed = {
     tools: [],
-    poolId: "p",
+    listingId: "p",
     error: failedListing(undefined, { message: "boom" }, t0),
   };
   assert.equal(needsListing(undefined, "p", t0), true, "never seen");
   assert.equal(needsListing(failed, "p", t0 + 1_000), false, "in its cooldown");
   assert.equal(needsListing(failed, "p", t0 + 30_000), true, "cooldown over");
   assert.equal(needsListing(failed, "other", t0 + 1_000), true, "another process now");
-  const listed = { tools: [], poolId: "p", listedAt: "2025-12-31T00:00:00Z", error: failed.error };
+  const listed = {
+    tools: [],
+    listingId: "p",
+    listedAt: "2025-12-31T00:00:00Z",
+    error: failed.error,
+  };
   assert.equal(needsListing(listed, "p", t0 + 60_000), false, "keeps its tools until refresh");
+  const { listingId: _, ...older } = listed;
+  assert.equal(needsListing(older, "p", t0 + 60_000), true, "recorded under another identity");
 });
 
 Deno.test("readSchemaCache() leaves out only the entries of the wrong shape", async (t) => {
@@ -108,15 +115,15 @@ Deno.test("seedFromSiblings() reads past a sibling cache whose servers is null",
       `${dir}/schemas-aaaa.json`,
       JSON.stringify({ ...current, servers: null }),
     );
-    const good = { ...cache(VERSION).servers.s, poolId: "p" };
+    const good = { ...cache(VERSION).servers.s, listingId: "p" };
     Deno.writeTextFileSync(
       `${dir}/schemas-bbbb.json`,
       JSON.stringify({ ...current, servers: { s: good, t: { tools: "no" } } }),
     );
     const mine: SchemaCacheFile = { ...cache(VERSION), servers: {} };
     const seeded = seedFromSiblings(dir, "cccc", mine, [
-      { name: "s", poolId: "p" },
-      { name: "t", poolId: "p" },
+      { name: "s", listingId: "p" },
+      { name: "t", listingId: "p" },
     ]);
     assert.equal(seeded, 1);
     assert.deepEqual(Object.keys(mine.servers), ["s"]);

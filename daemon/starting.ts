@@ -138,12 +138,14 @@ export function startAllowance(
 }
 
 /**
- * Whether a schema-cache entry records a successful listing under `poolId`
- * (an entry written before pool ids were recorded counts).
+ * Whether a schema-cache entry records a successful listing under `listingId`
+ * (config/types.ts `listingOf`); an entry written before listing identities
+ * were recorded counts, since the program it listed has run on this machine.
  */
 export function listedUnder(
-  entry: { listedAt?: string; poolId?: string } | undefined,
-  poolId: string,
+  entry: { listedAt?: string; listingId?: string } | undefined,
+  listingId: string,
 ): boolean {
-  return Boolean(entry?.listedAt) && (entry!.poolId === undefined || entry!.poolId === poolId);
+  return Boolean(entry?.listedAt) &&
+    (entry!.listingId === undefined || entry!.listingId === listingId);
 }

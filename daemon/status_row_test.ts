@@ -17,6 +17,7 @@ const SPEC: ServerSpec = {
   headers: {},
   pool: { ...DEFAULT_POOL },
   poolId: "p",
+  listingId: "p",
 };
 
 Deno.test("statusRow() shows a secret a failure or stderr tail echoes as its reference", () => {

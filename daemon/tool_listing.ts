@@ -98,3 +98,24 @@ export function readToolsPage(page: unknown): {
     : undefined;
   return { tools, skipped, ...(nextCursor ? { nextCursor } : {}) };
 }
+
+/**
+ * The process a listing went through when it was already running before the
+ * listing began: `pid` (stdio servers) and when it started (ISO). A server
+ * whose code or package changed since then still answers with its old tools.
+ */
+export interface ListedBy {
+  pid?: number;
+  startedAt: string;
+}
+
+/**
+ * One server's answer to the daemon's `list` operation (`mcpx refresh`): how
+ * many tools it listed, or why the listing failed, and {@link ListedBy} when
+ * it was answered by a process already running (decision 0025).
+ */
+export interface ListResult {
+  tools?: number;
+  error?: string;
+  listedBy?: ListedBy;
+}

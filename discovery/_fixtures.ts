@@ -23,6 +23,7 @@ export function serverSpec(name: string, overrides: Partial<ServerSpec> = {}): S
     headers: {},
     pool: { ...DEFAULT_POOL },
     poolId: "0000000000000000",
+    listingId: "0000000000000000",
     ...overrides,
   };
 }

@@ -10,11 +10,35 @@
 /** Marks each character: true when it is code, false inside a comment or string literal. */
 export function codeMask(text: string): boolean[] {
   const mask = new Array<boolean>(text.length).fill(true);
+  scanLiterals(text, (_kind, start, end) => {
+    for (let k = start; k < end; k++) mask[k] = false;
+  });
+  return mask;
+}
+
+/**
+ * The indices just past the end of each comment (`/* … *\/` and `// …`), so a
+ * `*\/` inside a string (a property named `"*\/"`) is not taken for one.
+ */
+export function commentEnds(text: string): Set<number> {
+  const ends = new Set<number>();
+  scanLiterals(text, (kind, _start, end) => {
+    if (kind === "comment") ends.add(end);
+  });
+  return ends;
+}
+
+/** Calls `found` for each comment and string literal of `text`, in order: `[start, end)`. */
+function scanLiterals(
+  text: string,
+  found: (kind: "comment" | "string", start: number, end: number) => void,
+): void {
   let i = 0;
   while (i < text.length) {
     const c = text[i];
     const next = text[i + 1];
     let end = -1;
+    let kind: "comment" | "string" = "comment";
     if (c === "/" && next === "*") {
       const close = text.indexOf("*/", i + 2);
       end = close < 0 ? text.length : close + 2;
@@ -22,6 +46,7 @@ export function codeMask(text: string): boolean[] {
       const close = text.indexOf("\n", i);
       end = close < 0 ? text.length : close;
     } else if (c === '"' || c === "'" || c === "`") {
+      kind = "string";
       let j = i + 1;
       while (j < text.length && text[j] !== c && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
       end = Math.min(j + 1, text.length);
@@ -30,10 +55,9 @@ export function codeMask(text: string): boolean[] {
       i++;
       continue;
     }
-    for (let k = i; k < end; k++) mask[k] = false;
+    found(kind, i, end);
     i = end;
   }
-  return mask;
 }
 
 const OPEN = "{([";
@@ -60,6 +84,7 @@ export function matchBracket(text: string, open: number, mask = codeMask(text)):
  */
 export function splitMembers(body: string): string[] {
   const mask = codeMask(body);
+  const comments = commentEnds(body);
   const members: string[] = [];
   let depth = 0;
   let start = 0;
@@ -78,7 +103,7 @@ export function splitMembers(body: string): string[] {
   for (let i = 0; i < body.length; i++) {
     if (!mask[i]) {
       // A comment ending is a boundary too, so comments stay separate pieces.
-      if (body[i] === "/" && body[i - 1] === "*" && depth === 0) flush(i + 1);
+      if (comments.has(i + 1) && body.startsWith("*/", i - 1) && depth === 0) flush(i + 1);
       continue;
     }
     const c = body[i];

@@ -27,9 +27,11 @@ export const LISTING_RETRY_MAX_MS = 30 * 60_000;
  * The layout of the declarations discovery/typescript.ts writes into the
  * cache (`CachedTool.declaration`). Raised when that layout changes, so a
  * cache written in an older layout by the same mcpx version has its
- * declarations regenerated rather than shown as they were.
+ * declarations regenerated rather than shown as they were. 3: a property
+ * named `*\/` no longer keeps a signature from rendering, and one that cannot
+ * be rendered points at `mcpx --json types` for the schema.
  */
-export const DECLARATION_FORMAT = 2;
+export const DECLARATION_FORMAT = 3;
 
 /**
  * The entry's listing failure when it is the latest news about the server
@@ -157,7 +159,7 @@ export function cachedServerOf(value: unknown): CachedServer | undefined {
   }
   const info = value.serverInfo;
   const ok = optional(value.listedAt, isString) && optional(value.instructions, isString) &&
-    optional(value.poolId, isString) && optional(value.error, isFailure) &&
+    optional(value.listingId, isString) && optional(value.error, isFailure) &&
     optional(
       info,
       (i) =>

@@ -40,8 +40,13 @@ export interface CachedServer {
   error?: { message: string; at: string; stderr?: string; count?: number; retryAt?: string };
   /** Tools the server listed that could not be used, and why (they are left out of `tools`). */
   skipped?: { name: string; reason: string }[];
-  /** The server's `poolId` when it was listed; a mismatch means stale. */
-  poolId?: string;
+  /**
+   * The server's listing identity when it was listed (config/types.ts
+   * `listingOf`: a hash of command, args, env, cwd, url, headers, transport);
+   * a mismatch, or none (an entry from an mcpx that recorded `poolId`
+   * instead), means stale.
+   */
+  listingId?: string;
 }
 
 /** The whole cache file. */

@@ -106,6 +106,8 @@ function docLines(tool: CachedTool, fn: string, note?: string): string[] {
     if (lines.length === 0) lines.push(renamedNote(tool.name));
     else lines[lines.length - 1] += ` (${renamedNote(tool.name)})`;
   }
+  // A namespace is no thenable, so a script reaches this tool another way (client/namespace_object.ts).
+  if (fn === "then") lines.push("In a script: `<namespace>.then.call(args)`.");
   if (note) lines.push(note);
   return lines;
 }
@@ -148,7 +150,7 @@ export async function toolDeclaration(tool: CachedTool, fn: string): Promise<str
     } catch (inner) {
       rendered = { args: ["Record<string, unknown>"], result: null, named: [] };
       note = `(Argument types not rendered: ${oneLine(inner)}. ` +
-        "`mcpx call --raw` shows what the server accepts.)";
+        `\`mcpx --json types <namespace>.${fn}\` prints the JSON Schema the server accepts.)`;
     }
   }
   const decl: Declaration = {

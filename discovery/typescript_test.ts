@@ -293,7 +293,23 @@ const cases: Case[] = [
   {
     name: "an exploding schema falls back to Record<string, unknown>",
     tool: tool(deepDag(24)),
-    has: ["function fn(args: Record<string, unknown>): Promise<ToolResult>;", "not rendered"],
+    has: [
+      "function fn(args: Record<string, unknown>): Promise<ToolResult>;",
+      "not rendered",
+      // What shows the accepted shape: the schema itself (`mcpx call --raw` prints a result).
+      "`mcpx --json types <namespace>.fn` prints the JSON Schema the server accepts",
+    ],
+    lacks: ["call --raw"],
+  },
+  {
+    name: "an argument of schema {} is unknown, and one named */ does not end a comment",
+    tool: tool({
+      type: "object",
+      properties: { anything: {}, "*/": { type: "boolean" }, '"q"': {} },
+      required: ["anything"],
+    }),
+    has: ["anything: unknown", '"*/"?: boolean', '"\\"q\\""?: unknown'],
+    lacks: ["not rendered", "Record<string, unknown>"],
   },
   {
     name: "a broken output schema keeps the argument types",

@@ -19,6 +19,7 @@ import { NotFoundError } from "../errors.ts";
 import { nearest } from "./nearest.ts";
 import { lastFailure } from "./cache_entry.ts";
 import type { NamespaceEntry, SchemaCacheFile, ToolEntry } from "./types.ts";
+import { own } from "../core/own.ts";
 
 /** What {@link namespacesFromCache} returns. */
 export interface NamespaceView {
@@ -89,7 +90,7 @@ export function namespacesFromCache(
       continue;
     }
     taken.set(server.namespace, server.name);
-    const cached = cache?.servers[listingOf(server).name];
+    const cached = own(cache?.servers, listingOf(server).name);
     const entry: NamespaceEntry = {
       namespace: server.namespace,
       server: server.name,
@@ -166,7 +167,7 @@ export function namespacesFromCache(
         tool: tool.name,
         fn,
         description: tool.description ?? tool.title ?? "",
-        tags: [...new Set([...server.tags, ...(server.toolTags[tool.name] ?? [])])],
+        tags: [...new Set([...server.tags, ...(own(server.toolTags, tool.name) ?? [])])],
         inputSchema: tool.inputSchema,
       };
       if (tool.outputSchema) tool_entry.outputSchema = tool.outputSchema;

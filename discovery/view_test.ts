@@ -177,7 +177,7 @@ Deno.test("namespacesFromCache() shows an alias's filtered view of its target's 
   const alias = serverSpec("peek", {
     toolFilter: { include: ["echo"], exclude: [] },
     tags: ["peek"],
-    aliasOf: { server: "everything", poolId: "0000000000000000" },
+    aliasOf: { server: "everything", poolId: "0000000000000000", listingId: "0000000000000000" },
   });
   const { namespaces } = namespacesFromCache([servers[0], alias], cache);
   assert.deepEqual(namespaces.map((ns) => [ns.namespace, ns.tools.map((t) => t.fn)]), [

@@ -231,7 +231,8 @@ export type Fixture =
   | "echo_secret"
   | "escapes"
   | "big_result"
-  | "hanging_http";
+  | "hanging_http"
+  | "odd_names";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)
