@@ -17,6 +17,7 @@ import { sha256 } from "../client/client_file.ts";
 import { join } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
 import { execModule } from "../runner/exec_module.ts";
+import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 
 export async function run(
@@ -30,7 +31,12 @@ export async function run(
       "give the code: `mcpx exec '<code>'`, or `mcpx exec -` to read it from stdin",
     );
   }
-  const code = given === "-" ? await ctx.io.readStdin() : given;
+  const code = given === "-"
+    ? await ctx.io.readStdin(
+      "the program on stdin",
+      inputLimit(await ctx.setting(INPUT_MAX_BYTES)),
+    )
+    : given;
   if (code.trim() === "") {
     throw new UsageError(given === "-" ? "stdin held no program" : "the code is empty");
   }

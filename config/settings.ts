@@ -168,6 +168,14 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "`mcpx log sql` returns at most this many bytes of JSON, and no longer value",
   },
   {
+    name: "input.maxBytes",
+    type: "int",
+    min: 1024,
+    default: "67108864",
+    help:
+      "The most bytes mcpx reads of one input it takes whole: call arguments from @file or -, exec code from -, --env-file, --prefix/--launcher sources, placeholder files, a script",
+  },
+  {
     name: "script.runtime",
     type: "enum",
     values: ["auto", "deno", "bun", "node"],

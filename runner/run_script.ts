@@ -41,7 +41,9 @@ import { scriptEnv } from "../scripts/script_env.ts";
 import { type ResolvedSettings, settingEnvName } from "../config/settings.ts";
 import { establishedIds, idAttributes } from "../logs/trace_ids.ts";
 import { newSpanId } from "../logs/record.ts";
-import { McpxError, StorageError, UsageError } from "../errors.ts";
+import { InputError, McpxError, StorageError, UsageError } from "../errors.ts";
+import { readBoundedFile } from "../core/bounded_read.ts";
+import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { VERSION } from "../version.ts";
 import { dirname, join } from "../config/posix_path.ts";
@@ -98,7 +100,13 @@ export async function runScript(
     }
   }
 
-  const overrides = await envOverrides(list(options.env), list(options["env-file"]), ctx.cwd);
+  const limit = inputLimit(value(INPUT_MAX_BYTES));
+  const overrides = await envOverrides(
+    list(options.env),
+    list(options["env-file"]),
+    ctx.cwd,
+    limit,
+  );
   problems.push(...overrides.problems);
 
   const probe = value("plumbing.sourceProbePaths") !== false;
@@ -107,6 +115,7 @@ export async function runScript(
     const { sources, problems: found } = await resolveSources(list(options[flag]), {
       cwd: ctx.cwd,
       probe,
+      limit,
     });
     problems.push(...found.map((p) => `--${flag}: ${p}`));
     fills[key] = sources.map((s) => s.text);
@@ -116,6 +125,7 @@ export async function runScript(
     const { sources, problems: found } = await resolveSources([options.launcher], {
       cwd: ctx.cwd,
       probe,
+      limit,
     });
     problems.push(...found.map((p) => `--launcher: ${p}`));
     template = sources[0]?.text;
@@ -136,7 +146,7 @@ export async function runScript(
   const placeholderPaths = String(value("paths.placeholders")).split(":").filter(Boolean);
   let placeholders: Record<string, Fill> = {};
   if (placeholderPaths.length && !noLauncher) {
-    const read = await readPlaceholderFiles(placeholderPaths, { cwd: ctx.cwd });
+    const read = await readPlaceholderFiles(placeholderPaths, { cwd: ctx.cwd, limit });
     const declared = placeholdersFromFiles(read.files, BUILTIN_PLACEHOLDERS);
     problems.push(...read.problems, ...declared.problems);
     placeholders = declared.fills;
@@ -146,9 +156,13 @@ export async function runScript(
 
   let source = "";
   try {
-    source = await Deno.readTextFile(script.path);
+    source = new TextDecoder().decode(await readBoundedFile(script.path, script.path, limit));
   } catch (error) {
-    problems.push(`cannot read ${script.path}: ${(error as Error).message}`);
+    problems.push(
+      error instanceof InputError
+        ? error.message
+        : `cannot read ${script.path}: ${(error as Error).message}`,
+    );
   }
   if (typeof options.export === "string" && source) {
     const names = exportedNames(source);
