@@ -7,8 +7,8 @@
  * inlined (their `import` lines removed), so this file:
  *
  * - imports only `../discovery/search.ts`, `../discovery/types.ts`,
- *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts` and
- *   `./wire.ts` (the daemon protocol, with `../core/private_dir_rule.ts`; the list is `RUNTIME_INPUTS` in
+ *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts`,
+ *   `./parent_watch.ts` and `./wire.ts` (the daemon protocol, with `../core/private_dir_rule.ts`; the list is `RUNTIME_INPUTS` in
  *   client/client_file.ts), without renaming, and defines no top-level name
  *   those modules (or `discovery/stem.ts`, `discovery/words.ts`) define;
  * - runs unchanged under deno, bun and node ≥ 22.6 with type stripping: no
@@ -42,6 +42,7 @@ import {
   UnsafeSocketDirectory,
 } from "./wire.ts";
 import type { WireAnswer, WireErrorBody } from "./wire.ts";
+import { runtimeParentHost, watchParent } from "./parent_watch.ts";
 
 // ---------------------------------------------------------------------------
 // The host runtime
@@ -121,6 +122,8 @@ let logMinRank = 1;
 /** Records at or above this rank carry their call site. */
 let sourceMinRank = 2;
 applyLevels();
+// A script ends with its run, even one whose mcpx was killed (client/parent_watch.ts).
+watchParent(rtConfig.pid, runtimeParentHost(rtDeno, rtProcess));
 
 function readRuntimeEnv(): RuntimeEnv {
   const pid = Number(rtEnv("MCPX_PID"));

@@ -22,6 +22,7 @@ import {
 import { exportedNames } from "./exports.ts";
 import { concat, RecordOutput } from "./record_output.ts";
 import { StderrDemux } from "./stderr_demux.ts";
+import { forwardSignals, signalNumber } from "./forward_signals.ts";
 import {
   ensureClient,
   type EnsuredClient,
@@ -383,20 +384,12 @@ export async function runScript(
     stderr: "piped",
     detached: command.detached,
   }).spawn();
-  const forward = (signal: Deno.Signal) => () => {
-    for (const pid of signalTargets(command, child.pid)) {
-      try {
-        Deno.kill(pid, signal);
-      } catch { /* gone */ }
-    }
-  };
-  const handlers = (["SIGINT", "SIGTERM"] as const).map((s) => [s, forward(s)] as const);
-  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  const signals = forwardSignals(() => signalTargets(command, child.pid));
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (timeoutMs !== undefined) {
     timer = setTimeout(() => {
       output.note(`the script ran past --timeout ${options.timeout} and was stopped`);
-      forward("SIGTERM")();
+      signals.send("SIGTERM");
     }, timeoutMs);
   }
 
@@ -425,7 +418,7 @@ export async function runScript(
   const [, stdout] = await Promise.all([stderrDone, stdoutDone]);
   // Touching the timers costs ~6 ms the first time in a process (Deno 2.9): only when used.
   if (timer !== undefined) clearTimeout(timer);
-  for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
+  signals[Symbol.dispose]();
   const exitCode = status.signal ? 128 + signalNumber(status.signal) : status.code;
   const durationMs = Math.round(performance.now() - started);
   if (exitCode === 1) {
@@ -486,17 +479,4 @@ function rtName(setting: string): string {
 /** A note from mcpx before the run starts (stderr; under --json it is dropped, not mixed in). */
 function noteBeforeRun(ctx: CliContext, message: string): void {
   ctx.io.err(`note: ${message}\n`);
-}
-
-function signalNumber(signal: Deno.Signal): number {
-  const numbers: Partial<Record<Deno.Signal, number>> = {
-    SIGHUP: 1,
-    SIGINT: 2,
-    SIGQUIT: 3,
-    SIGKILL: 9,
-    SIGSEGV: 11,
-    SIGPIPE: 13,
-    SIGTERM: 15,
-  };
-  return numbers[signal] ?? 1;
 }
