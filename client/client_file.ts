@@ -127,7 +127,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./script_runtime.ts",
   "./syntax_location.ts",
   "./namespace_guard.ts",
-  "./parent_watch.ts",
+  "./unsettled_await.ts",
   "./wire.ts",
   "../core/private_dir_rule.ts",
   "../discovery/search.ts",

@@ -168,6 +168,15 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "`mcpx log sql` returns at most this many bytes of JSON, and no longer value",
   },
   {
+    name: "cache.maxAge",
+    type: "duration",
+    default: "14d",
+    // Compared with file times, never a timer: longer than 24 days is fine.
+    maxMs: Infinity,
+    help:
+      "Launchers, generated clients, schema caches and compiled configurations unused this long are removed by the daemon (0 = keep them)",
+  },
+  {
     name: "input.maxBytes",
     type: "int",
     min: 1024,

@@ -3,7 +3,7 @@
  * ends the script instead, which can clean up, and mcpx reports how it ended
  * (128 + the signal's number). SIGINT (Ctrl-C), SIGTERM (`kill`) and SIGHUP
  * (the terminal or the ssh session closed) are passed on; SIGKILL cannot be
- * caught, and the script ends itself then (client/parent_watch.ts). Issue 9;
+ * caught, and the kernel ends the script then (runner/death_signal.ts). Issue 9;
  * decision 0024.
  *
  * @module

@@ -20,8 +20,8 @@ import {
   signalTargets,
 } from "./confine.ts";
 import { exportedNames } from "./exports.ts";
-import { concat, RecordOutput } from "./record_output.ts";
-import { StderrDemux } from "./stderr_demux.ts";
+import { RecordOutput } from "./record_output.ts";
+import { readChildOutput } from "./child_output.ts";
 import { forwardSignals, signalNumber } from "./forward_signals.ts";
 import {
   ensureClient,
@@ -37,6 +37,7 @@ import {
   type LauncherOptions,
 } from "../launcher/default_template.ts";
 import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeholder_file.ts";
+import { bootProgram } from "../launcher/boot.ts";
 import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
 import { type ResolvedSettings, settingEnvName } from "../config/settings.ts";
@@ -255,15 +256,21 @@ export async function runScript(
   const socket = await ctx.liveDaemonSocket();
 
   let entry = script.path;
+  let launcher: string | undefined;
   if (!noLauncher) {
     // The launcher imports the cached client, which no other configuration's run rewrites.
     const name = (await sha256(launcherKey + client.cachedPath)).slice(0, 32);
-    entry = join(launcherDir, `${name}.${rt.name === "node" ? "mts" : "ts"}`);
+    entry = launcher = join(launcherDir, `${name}.${rt.name === "node" ? "mts" : "ts"}`);
     if (!(await exists(entry))) {
       const launcherText = buildLauncher(launcherOptions(toFileUrl(client.cachedPath)));
       ensurePrivateDir(launcherDir, "mcpx's script launchers", { from: ctx.paths().cacheDir });
       await writeIfChanged(entry, launcherText, { private: true });
       await writePrivateFile(validated, "");
+    }
+    if (rt.name === "bun") {
+      // Bun starts on a file that imports the launcher (launcher/boot.ts).
+      entry = join(launcherDir, `${name}.boot.ts`);
+      if (!(await exists(entry))) await writePrivateFile(entry, bootProgram(toFileUrl(launcher)));
     }
   }
   if (typecheck) {
@@ -370,6 +377,7 @@ export async function runScript(
   const command = await confinedCommand(confined, rt, {
     scriptDir,
     entry,
+    ...(launcher && launcher !== entry ? { launcher } : {}),
     client: noLauncher ? clientPath : client.cachedPath,
     socket,
   }, { args: script.args, cwd: ctx.cwd, env });
@@ -393,29 +401,18 @@ export async function runScript(
     }, timeoutMs);
   }
 
-  const demux = new StderrDemux({
-    record: (r) => output.record(r),
-    text: (b) => output.stderr(b),
-  });
-  const stderrDone = (async () => {
-    for await (const chunk of child.stderr) demux.push(chunk);
-    demux.end();
-  })();
-  const stdoutDone = json
-    ? (async () => {
-      const chunks: Uint8Array[] = [];
-      for await (const chunk of child.stdout) chunks.push(chunk);
-      return new TextDecoder().decode(concat(chunks));
-    })()
-    : passStdout
-    ? (async () => {
-      // Read to the end even once nobody reads ours, so the script never blocks on a full pipe.
-      for await (const chunk of child.stdout) await ctx.io.outBytes!(chunk);
-      return "";
-    })()
-    : Promise.resolve("");
+  const streams = readChildOutput(
+    child,
+    output,
+    rt.name,
+    json
+      ? { mode: "collect" }
+      : passStdout
+      ? { mode: "pass", write: ctx.io.outBytes! }
+      : { mode: "inherit" },
+  );
   const status = await child.status;
-  const [, stdout] = await Promise.all([stderrDone, stdoutDone]);
+  const stdout = await streams.finish(status);
   // Touching the timers costs ~6 ms the first time in a process (Deno 2.9): only when used.
   if (timer !== undefined) clearTimeout(timer);
   signals[Symbol.dispose]();

@@ -137,10 +137,7 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     name: "MCPX_PID",
     setBy: ["runner"],
     when: "always",
-    meaning: "The pid of the `mcpx` process that started the script; sent for `pid` scoping. " +
-      "While the runtime's parent is that process the client watches it, and ends the script " +
-      "(SIGTERM, then exit 143 after 5 s) once it is gone, so a script never outlives a " +
-      "killed `mcpx run`.",
+    meaning: "The pid of the `mcpx` process that started the script; sent for `pid` scoping.",
     readBy: ["client"],
   },
   {
