@@ -26,6 +26,40 @@ export class UsageError extends McpxError {
 }
 
 /**
+ * An input mcpx was asked to read whole (`@file`, `-` on stdin, `--env-file`,
+ * a `--prefix` source, a script) that it refuses: past its size limit
+ * (`too-large`; `limit` in bytes and the `setting` that sets it) or, where a
+ * file was named, not a regular file (`not-a-file`: a device, a pipe, a
+ * directory). A usage error: exit code 2 (core/bounded_read.ts).
+ */
+export class InputError extends UsageError {
+  /** The input as the user knows it (`the arguments on stdin`). */
+  readonly input: string;
+  readonly problem: "too-large" | "not-a-file";
+  /** The limit that was passed, in bytes (`too-large`). */
+  readonly limit?: number;
+  /** The setting that sets the limit (`input.maxBytes`). */
+  readonly setting?: string;
+  constructor(
+    message: string,
+    facts: {
+      input: string;
+      problem: "too-large" | "not-a-file";
+      limit?: number;
+      setting?: string;
+    },
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "InputError";
+    this.input = facts.input;
+    this.problem = facts.problem;
+    if (facts.limit !== undefined) this.limit = facts.limit;
+    if (facts.setting !== undefined) this.setting = facts.setting;
+  }
+}
+
+/**
  * A configuration that cannot be used. `file` and `path` (a JSON path such as
  * `mcpServers.fs.command`) say where; the message says what and how to fix it.
  */
@@ -271,8 +305,9 @@ export function exitCodeOf(error: unknown): number {
 
 /**
  * Any thrown value as JSON, never with a stack: `{ code, message,
- * suggestions?, stderrTail?, ms?, bound?, setting? }` (the last three for a
- * {@link TimeoutError} that names its setting). The daemon answers failed requests with it and
+ * suggestions?, stderrTail?, ms?, bound?, setting?, limit? }` (`ms`, `bound` and
+ * `setting` for a {@link TimeoutError} that names its setting; `limit` and
+ * `setting` for an {@link InputError} past its limit). The daemon answers failed requests with it and
  * `--json` prints it, so a machine sees one shape everywhere.
  *
  * @param redactor Applied to the whole document (core/redact.ts): the
@@ -289,6 +324,7 @@ export function errorToJson(
   ms?: number;
   bound?: TimeoutBound;
   setting?: string;
+  limit?: number;
 } {
   if (redactor) return redactor.json(errorToJson(error));
   if (error instanceof McpxError) {
@@ -301,6 +337,10 @@ export function errorToJson(
       // The limit that passed and what set it, whenever the error names a setting.
       ...(error instanceof TimeoutError && (error.bound || error.setting)
         ? { ms: error.ms, ...(error.bound ? { bound: error.bound } : {}), setting: error.setting }
+        : {}),
+      // An input past its limit: the bytes allowed and the setting to raise.
+      ...(error instanceof InputError && error.limit !== undefined
+        ? { limit: error.limit, setting: error.setting }
         : {}),
       ...(error instanceof NotFoundError && error.suggestions.length
         ? { suggestions: error.suggestions }

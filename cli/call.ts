@@ -13,7 +13,9 @@ import type { NamespaceEntry } from "../discovery/types.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
 import { needsListing } from "../daemon/schema_cache.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
-import { McpxError, UsageError } from "../errors.ts";
+import { InputError, McpxError, UsageError } from "../errors.ts";
+import { readBoundedFile } from "../core/bounded_read.ts";
+import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
 import { REBUILT_META, type RebuiltNote } from "../daemon/rebuilt_note.ts";
 import { VERSION } from "../version.ts";
 import { own } from "../core/own.ts";
@@ -158,16 +160,22 @@ async function readArguments(
   let text = input;
   let source = "";
   if (input === "-") {
-    text = await ctx.io.readStdin();
+    const limit = inputLimit(await ctx.setting(INPUT_MAX_BYTES));
+    text = await ctx.io.readStdin("the arguments on stdin", limit);
     source = "stdin";
   } else if (input.startsWith("@")) {
     const path = input.slice(1);
     if (path === "") {
       throw new UsageError(`"@" names no file; write @<file>, e.g. @args.json, or - for stdin`);
     }
+    const limit = inputLimit(await ctx.setting(INPUT_MAX_BYTES));
     try {
-      text = await Deno.readTextFile(path.startsWith("/") ? path : `${ctx.cwd}/${path}`);
+      const full = path.startsWith("/") ? path : `${ctx.cwd}/${path}`;
+      text = new TextDecoder().decode(
+        await readBoundedFile(full, `the arguments file ${path}`, limit),
+      );
     } catch (error) {
+      if (error instanceof InputError) throw error;
       throw new UsageError(`cannot read arguments from ${path}: ${(error as Error).message}`);
     }
     source = path;

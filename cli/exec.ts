@@ -3,7 +3,8 @@
  * stdin): TypeScript run like a script, with every namespace, `tools`, `log`
  * and `emit` as globals (spec 000, "Alternative input modes").
  *
- * The code becomes a module in the cache, beside its own generated client.
+ * The code becomes a module in the cache, beside its own generated client,
+ * for the length of its run (runner/exec_program.ts).
  * The value of its last expression is printed, as a REPL would
  * (`everything.echo({ message: "hi" })`, or `const a = …; a.length`); see
  * runner/exec_module.ts.
@@ -13,11 +14,12 @@
 
 import type { CliContext } from "./context.ts";
 import { runScript } from "../runner/run_script.ts";
-import { sha256 } from "../client/client_file.ts";
 import { join } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
 import { execModule } from "../runner/exec_module.ts";
-import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
+import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
+import { ensurePrivateDir } from "../core/private_fs.ts";
+import { writeExecProgram } from "../runner/exec_program.ts";
 
 export async function run(
   ctx: CliContext,
@@ -30,16 +32,19 @@ export async function run(
       "give the code: `mcpx exec '<code>'`, or `mcpx exec -` to read it from stdin",
     );
   }
-  const code = given === "-" ? await ctx.io.readStdin() : given;
+  const code = given === "-"
+    ? await ctx.io.readStdin(
+      "the program on stdin",
+      inputLimit(await ctx.setting(INPUT_MAX_BYTES)),
+    )
+    : given;
   if (code.trim() === "") {
     throw new UsageError(given === "-" ? "stdin held no program" : "the code is empty");
   }
   const config = await ctx.config();
   const dir = join(ctx.paths().cacheDir, "exec", config.fingerprint.slice(0, 16));
   ensurePrivateDir(dir, "the programs of `mcpx exec`", { from: ctx.paths().cacheDir });
-  const text = await execModule(code);
-  const path = join(dir, `exec-${(await sha256(text)).slice(0, 24)}.ts`);
-  // Atomic: a run of the same code at the same moment never imports half a file.
-  await writePrivateFile(path, text);
-  return await runScript(ctx, { path, name: "exec", args }, options);
+  // Removed once the run ends: the code may hold a secret (runner/exec_program.ts).
+  await using program = await writeExecProgram(dir, await execModule(code));
+  return await runScript(ctx, { path: program.path, name: "exec", args }, options);
 }

@@ -24,6 +24,7 @@
  */
 
 import { terminalText } from "../core/terminal_text.ts";
+import { type InputLimit, readBoundedStream } from "../core/bounded_read.ts";
 
 /** Where a command writes. */
 export interface Io {
@@ -40,8 +41,15 @@ export interface Io {
    * script's own stderr. Absent means {@link Io.err}.
    */
   errRaw?(text: string): void;
-  /** Reads all of stdin as text. */
-  readStdin(): Promise<string>;
+  /**
+   * Reads all of stdin as text, at most `limit.maxBytes` of it
+   * (core/bounded_read.ts): a pipe that never ends (`yes |`) is refused once
+   * it passes the limit, not read until memory runs out.
+   *
+   * @param what The input as the user knows it (`the arguments on stdin`), for the refusal.
+   * @throws {InputError} past the limit.
+   */
+  readStdin(what: string, limit: InputLimit): Promise<string>;
   /**
    * Writes a child process's stdout bytes on, as they are, in order; dropped
    * once stdout's reader is gone. Optional: an Io without it has children
@@ -64,6 +72,7 @@ export interface Io {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** One per stream of the process: aborted at the first write its reader did not take. */
 const gone = { stdout: new AbortController(), stderr: new AbortController() };
@@ -102,7 +111,8 @@ export const processIo: Io = {
   out: (text) => writeAll("stdout", terminalText(text)),
   err: (text) => writeAll("stderr", terminalText(text)),
   errRaw: (text) => writeAll("stderr", text),
-  readStdin: () => new Response(Deno.stdin.readable).text(),
+  readStdin: async (what, limit) =>
+    decoder.decode(await readBoundedStream(Deno.stdin.readable, what, limit)),
   async outBytes(bytes) {
     let rest = bytes;
     while (rest.length > 0 && !gone.stdout.signal.aborted) {
@@ -134,7 +144,8 @@ export function memoryIo(stdin = ""): Io & { stdout: string; stderr: string } {
     errRaw(text: string) {
       io.stderr += text;
     },
-    readStdin: () => Promise.resolve(stdin),
+    readStdin: async (what: string, limit: InputLimit) =>
+      new TextDecoder().decode(await readBoundedStream(new Blob([stdin]).stream(), what, limit)),
     outBytes(bytes: Uint8Array) {
       io.stdout += decoder.decode(bytes, { stream: true });
       return Promise.resolve();

@@ -129,6 +129,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./namespace_guard.ts",
   "./namespace_object.ts",
   "./content_text.ts",
+  "./unsettled_await.ts",
   "./wire.ts",
   "../core/private_dir_rule.ts",
   "../discovery/search.ts",

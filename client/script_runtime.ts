@@ -8,7 +8,7 @@
  *
  * - imports only `../discovery/search.ts`, `../discovery/types.ts`,
  *   `../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts`,
- *   `./namespace_object.ts`, `./content_text.ts` and
+ *   `./namespace_object.ts`, `./content_text.ts`, `./unsettled_await.ts` and
  *   `./wire.ts` (the daemon protocol, with `../core/private_dir_rule.ts`; the list is `RUNTIME_INPUTS` in
  *   client/client_file.ts), without renaming, and defines no top-level name
  *   those modules (or `discovery/stem.ts`, `discovery/words.ts`) define;
@@ -45,6 +45,12 @@ import {
   UnsafeSocketDirectory,
 } from "./wire.ts";
 import type { WireAnswer, WireErrorBody } from "./wire.ts";
+import {
+  awaitingEntry,
+  entryUnsettled,
+  UNSETTLED_MESSAGE,
+  unsettledErrorAttrs,
+} from "./unsettled_await.ts";
 
 // ---------------------------------------------------------------------------
 // The host runtime
@@ -1182,10 +1188,26 @@ function setExitCode(code: number): void {
 }
 
 /**
+ * Under node and bun: once nothing is left to run while the launcher still
+ * awaits the script, report it in mcpx's words and end with 1, before node
+ * prints its own warning (client/unsettled_await.ts). Deno has no such hook;
+ * mcpx reports it from Deno's own report (runner/runtime_report.ts).
+ */
+function hookUnsettled(): void {
+  if (rtDeno || typeof rtProcess?.on !== "function") return;
+  rtProcess.on("beforeExit", () => {
+    if (!entryUnsettled()) return;
+    writeRecord("error", "run.error", UNSETTLED_MESSAGE, UNSETTLED_MESSAGE, unsettledErrorAttrs());
+    rtProcess.exit(1);
+  });
+}
+
+/**
  * What the generated launcher calls around a script (decision 0004, "The
  * pieces"; spec 000, "The script contract").
  */
 export const launcher: {
+  awaiting<T>(promise: Promise<T>): Promise<T>;
   installGlobals(tools: Record<string, unknown>): void;
   captureConsole(): void;
   runEntry(
@@ -1195,6 +1217,16 @@ export const launcher: {
   printResult(value: unknown): void;
   reportError(error: unknown): void;
 } = {
+  /**
+   * Marks what the launcher awaits (the script's import, its entry), so a
+   * top-level await that can never settle is reported as such.
+   *
+   * @returns `promise`.
+   */
+  awaiting(promise) {
+    return awaitingEntry(promise, hookUnsettled);
+  },
+
   /**
    * Puts `tools`, each namespace (unless a global of that name exists),
    * `log`, `emit`, `search`, `describe`, `ToolError`, `NamespaceError`,

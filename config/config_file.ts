@@ -10,6 +10,7 @@
  */
 
 import { ConfigError } from "../errors.ts";
+import { entryKind, readAllBounded } from "../core/bounded_read.ts";
 
 /**
  * The largest configuration file mcpx reads, in bytes (16 MiB). A file of
@@ -17,17 +18,6 @@ import { ConfigError } from "../errors.ts";
  * configuration someone wrote.
  */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
-
-/** What a file system entry is, in words, when it is not a regular file. */
-export function entryKind(info: Deno.FileInfo): string {
-  if (info.isDirectory) return "a directory";
-  if (info.isFifo) return "a named pipe (FIFO)";
-  if (info.isCharDevice) return "a character device";
-  if (info.isBlockDevice) return "a block device";
-  if (info.isSocket) return "a socket";
-  if (info.isSymlink) return "a symbolic link";
-  return "not a regular file";
-}
 
 /**
  * Why `path` cannot be a configuration file, or undefined when it is a
@@ -94,24 +84,8 @@ export async function readConfigBytes(path: string, signal?: AbortSignal): Promi
   }
   if (info.size > MAX_CONFIG_BYTES) throw tooLarge(path, info.size);
   using file = await Deno.open(path, { read: true });
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const buffer = new Uint8Array(64 * 1024);
-  for (;;) {
-    signal?.throwIfAborted();
-    const n = await file.read(buffer);
-    if (n === null) break;
-    total += n;
-    if (total > MAX_CONFIG_BYTES) throw tooLarge(path, total);
-    chunks.push(buffer.slice(0, n));
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  // The one bounded reader of whole inputs (core/bounded_read.ts), with the configuration's limit.
+  return await readAllBounded(file, MAX_CONFIG_BYTES, (n) => tooLarge(path, n), signal);
 }
 
 function tooLarge(path: string, size: number): ConfigError {

@@ -168,6 +168,23 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     help: "`mcpx log sql` returns at most this many bytes of JSON, and no longer value",
   },
   {
+    name: "cache.maxAge",
+    type: "duration",
+    default: "14d",
+    // Compared with file times, never a timer: longer than 24 days is fine.
+    maxMs: Infinity,
+    help:
+      "Launchers, generated clients, schema caches and compiled configurations unused this long are removed by the daemon (0 = keep them)",
+  },
+  {
+    name: "input.maxBytes",
+    type: "int",
+    min: 1024,
+    default: "67108864",
+    help:
+      "The most bytes mcpx reads of one input it takes whole: call arguments from @file or -, exec code from -, --env-file, --prefix/--launcher sources, placeholder files, a script",
+  },
+  {
     name: "script.runtime",
     type: "enum",
     values: ["auto", "deno", "bun", "node"],

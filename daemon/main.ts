@@ -45,6 +45,7 @@ import {
 import { EXIT, exitCodeOf, McpxError, StorageError } from "../errors.ts";
 import { TrustGate } from "../config/trust.ts";
 import { terminalText } from "../core/terminal_text.ts";
+import { PRUNE_DELAY_MS, PRUNE_PERIOD_MS, pruneForDaemon } from "./cache_prune.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
@@ -165,6 +166,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   // soon as the socket listens, while outdated daemons are still being retired.
   let timer: ReturnType<typeof setInterval> | undefined;
   let watch: ReturnType<typeof setInterval> | undefined;
+  let prune: ReturnType<typeof setTimeout> | undefined;
   // Not const: a `stop` request can arrive before serveDaemon() has returned.
   // deno-lint-ignore prefer-const
   let server: Deno.HttpServer<Deno.UnixAddr> | undefined;
@@ -187,6 +189,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       daemon.stopping = true;
       clearInterval(timer);
       clearInterval(watch);
+      clearTimeout(prune);
       await step("stopping the servers", () => daemon.shutdown());
       await step("closing the socket", () => server?.shutdown());
       await step("removing the socket", () => removeIfOurs(files.socket, socketId));
@@ -232,7 +235,17 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     daemon.warm(); // not awaited: the socket answers while `min` instances start
     for (const [signal, handler] of onSignal) Deno.addSignalListener(signal, handler);
     const period = Math.max(250, Math.min(30_000, daemon.shortestIdleMs / 2));
+    // The cache, once the daemon answers and hourly after (daemon/cache_prune.ts).
+    let prunedAt = Date.now();
+    prune = setTimeout(
+      () => pruneCache(paths, config.fingerprint, settings["cache.maxAge"] as number),
+      PRUNE_DELAY_MS,
+    );
     timer = setInterval(async () => {
+      if (Date.now() - prunedAt >= PRUNE_PERIOD_MS) {
+        prunedAt = Date.now();
+        pruneCache(paths, config.fingerprint, settings["cache.maxAge"] as number);
+      }
       try {
         await daemon.reap();
       } catch (error) {
@@ -269,6 +282,25 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   }
   closeLog();
   return 0;
+}
+
+/** Prunes the cache, logging what went; a failure is logged, never the daemon's end. */
+function pruneCache(
+  paths: { cacheDir: string; stateDir: string },
+  fingerprint: string,
+  maxAgeMs: number,
+): void {
+  try {
+    const removed = pruneForDaemon(paths, fingerprint, maxAgeMs);
+    if (removed.length) {
+      log("info", "cache.pruned", "removed {count} unused cache entries", {
+        count: removed.length,
+        paths: removed.slice(0, 20),
+      });
+    }
+  } catch (error) {
+    log("error", "daemon.error", "pruning the cache failed: {error}", { error: describe(error) });
+  }
 }
 
 /** What the daemon records' directory holds, in the words of a refusal (core/private_fs.ts). */

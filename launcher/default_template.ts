@@ -6,8 +6,10 @@
  * The generated program is an ES module with top-level await and no type
  * syntax, so deno, bun and node (22.6+, type stripping) all run it. It talks
  * to the script client only through the client's `launcher` export:
- * `installGlobals(tools)`, `captureConsole()`, `runEntry(mod, script)`,
- * `printResult(value)` and `reportError(error)` (which sets the exit code).
+ * `installGlobals(tools)`, `captureConsole()`, `awaiting(promise)` (what it
+ * waits on, so a wait that can never end is reported: client/unsettled_await.ts),
+ * `runEntry(mod, script)`, `printResult(value)` and `reportError(error)`
+ * (which sets the exit code).
  *
  * @module
  */
@@ -114,8 +116,8 @@ export function jsString(value: string): string {
  * | `globals` | `__mcpx.launcher.installGlobals(tools)` |
  * | `console` | `__mcpx.launcher.captureConsole()`, or nothing when capture is off |
  * | `before`, `prefix`, `suffix` | the user's code, joined by newlines |
- * | `import` | `__mod = await import(<script URL>)` |
- * | `entry` | `{ result.value = await __mcpx.launcher.runEntry(__mod, script); }` |
+ * | `import` | `__mod = await __mcpx.launcher.awaiting(import(<script URL>))` |
+ * | `entry` | `{ result.value = await __mcpx.launcher.awaiting(__mcpx.launcher.runEntry(__mod, script)); }` |
  * | `onSuccess` | the user's code, then `__mcpx.launcher.printResult(result.value)` |
  * | `onError` | the user's code, then `__mcpx.launcher.reportError(error)` |
  *
@@ -144,8 +146,13 @@ export function builtinFills(options: LauncherOptions): Record<BuiltinPlaceholde
     console: { body: options.captureConsole ? "__mcpx.launcher.captureConsole();" : "" },
     before: code(options.before),
     prefix: code(options.prefix),
-    import: { body: `__mod = await import(${jsString(options.scriptUrl)});` },
-    entry: { body: "{ result.value = await __mcpx.launcher.runEntry(__mod, script); }" },
+    import: {
+      body: `__mod = await __mcpx.launcher.awaiting(import(${jsString(options.scriptUrl)}));`,
+    },
+    entry: {
+      body: "{ result.value = await __mcpx.launcher.awaiting(" +
+        "__mcpx.launcher.runEntry(__mod, script)); }",
+    },
     onSuccess: code([...(options.onSuccess ?? []), "__mcpx.launcher.printResult(result.value);"]),
     onError: code([...(options.onError ?? []), "__mcpx.launcher.reportError(error);"]),
     suffix: code(options.suffix),
@@ -196,7 +203,7 @@ export function tryBuildLauncher(
  *   script: { path: "/w/job.ts", name: "job", args: ["a"] },
  *   captureConsole: true,
  * });
- * if (!program.includes('await import("file:///w/job.ts")')) throw new Error(program);
+ * if (!program.includes('awaiting(import("file:///w/job.ts"))')) throw new Error(program);
  * ```
  */
 export function buildLauncher(options: LauncherOptions): string {

@@ -15,6 +15,7 @@ import { type TmpDir, withTmpDir } from "./_tmp_dir.ts";
 /** The client's launcher API, stubbed: prints what it is asked to do. */
 const STUB_CLIENT = `
 export const launcher = {
+  awaiting(promise) { return promise; },
   installGlobals(tools) { globalThis.tools = tools; },
   captureConsole() { console.error("capture on"); },
   async runEntry(mod, script) {

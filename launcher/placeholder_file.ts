@@ -7,7 +7,8 @@
  */
 
 import { basename, resolve } from "../config/posix_path.ts";
-import { UsageError } from "../errors.ts";
+import { InputError, UsageError } from "../errors.ts";
+import { DEFAULT_INPUT_MAX_BYTES, type InputLimit, readBoundedFile } from "../core/bounded_read.ts";
 import { naturalCompare } from "./natural_order.ts";
 import type { Fill } from "./template.ts";
 
@@ -170,23 +171,30 @@ export function placeholdersFromFiles(
  * unreadable file.
  *
  * @param paths Files or directories, relative to `cwd`.
- * @param options `cwd`; `signal` stops reading.
+ * @param options `cwd`; `signal` stops reading; `limit` bounds each file (`input.maxBytes`),
+ *   which must be a regular file (core/bounded_read.ts).
  * @returns The files read and the problems found, all of them.
  * @throws The signal's reason when aborted.
  */
 export async function readPlaceholderFiles(
   paths: readonly string[],
-  options: { cwd: string; signal?: AbortSignal },
+  options: { cwd: string; signal?: AbortSignal; limit?: InputLimit },
 ): Promise<{ files: Array<{ path: string; text: string }>; problems: string[] }> {
   const files: Array<{ path: string; text: string }> = [];
   const problems: string[] = [];
+  const limit = options.limit ?? { maxBytes: DEFAULT_INPUT_MAX_BYTES };
   const read = async (path: string) => {
     options.signal?.throwIfAborted();
     try {
-      files.push({ path, text: await Deno.readTextFile(path, { signal: options.signal }) });
+      const bytes = await readBoundedFile(path, `placeholder file ${path}`, limit, options.signal);
+      files.push({ path, text: new TextDecoder().decode(bytes) });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      problems.push(`placeholder file ${path} cannot be read: ${describe(error)}`);
+      problems.push(
+        error instanceof InputError
+          ? error.message
+          : `placeholder file ${path} cannot be read: ${describe(error)}`,
+      );
     }
   };
   for (const entry of paths) {

@@ -9,6 +9,12 @@
 import { resolve } from "../config/posix_path.ts";
 import { UsageError } from "../errors.ts";
 import { naturalCompare } from "./natural_order.ts";
+import {
+  DEFAULT_INPUT_MAX_BYTES,
+  type InputLimit,
+  inputTooLarge,
+  readAllBounded,
+} from "../core/bounded_read.ts";
 
 /** Forces a value to be read as inline source, whatever is on disk. */
 export const TEXT_PREFIX = "@text:";
@@ -37,6 +43,11 @@ export interface ResolveSourceOptions {
   label?: string;
   /** Stops reading; the promise rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * The most bytes one value may read, a directory's files together
+   * (`input.maxBytes`; default {@link DEFAULT_INPUT_MAX_BYTES}).
+   */
+  limit?: InputLimit;
 }
 
 /**
@@ -92,7 +103,7 @@ export async function resolveSource(
         }): ${info}; fix the path, or drop ${FILE_PREFIX} to use the value as source`,
       );
     }
-    return await readPath(path, info, say, options.signal);
+    return await readPath(path, info, say, options);
   }
   if (options.probe === false || !mayBePath(value)) return { text: value, origin: "inline" };
   const path = resolve(options.cwd, value);
@@ -103,7 +114,7 @@ export async function resolveSource(
       `cannot tell whether ${path} is a file: ${info}; fix its permissions, or write ${TEXT_PREFIX} before the value to use it as source`,
     );
   }
-  return await readPath(path, info, say, options.signal);
+  return await readPath(path, info, say, options);
 }
 
 /**
@@ -170,14 +181,18 @@ async function readPath(
   path: string,
   info: Deno.FileInfo | typeof INLINE,
   say: (message: string) => UsageError,
-  signal: AbortSignal | undefined,
+  options: ResolveSourceOptions,
 ): Promise<ResolvedSource> {
   if (info === INLINE) {
     throw say(
       `cannot read ${path}: it does not exist; fix the path, or drop ${FILE_PREFIX} to use the value as source`,
     );
   }
-  if (info.isFile) return { text: await readText(path, say, signal), origin: path };
+  const limit = options.limit ?? { maxBytes: DEFAULT_INPUT_MAX_BYTES };
+  // What is left of the limit: a directory's files share it.
+  const budget = { left: limit.maxBytes };
+  const read = (file: string) => readText(file, say, options.signal, limit, budget, path);
+  if (info.isFile) return { text: await read(path), origin: path };
   if (!info.isDirectory) {
     throw say(
       `cannot read ${path}: it is neither a file nor a directory; name a file or a directory of files`,
@@ -203,7 +218,7 @@ async function readPath(
   const parts: string[] = [];
   for (const name of names) {
     const file = `${path}/${name}`;
-    const text = await readText(file, say, signal);
+    const text = await read(file);
     parts.push(
       `// ${file.replace(/[\r\n\u2028\u2029]/g, "?")}\n${text}${text.endsWith("\n") ? "" : "\n"}`,
     );
@@ -211,19 +226,40 @@ async function readPath(
   return { text: parts.join(""), origin: path };
 }
 
+/**
+ * One file's text, refused past what is left of the limit (`budget.left`,
+ * shared by a directory's files; core/bounded_read.ts) and when it is not a
+ * regular file (a link in a directory may lead to a device).
+ */
 async function readText(
   path: string,
   say: (message: string) => UsageError,
   signal: AbortSignal | undefined,
+  limit: InputLimit,
+  budget: { left: number },
+  origin: string,
 ): Promise<string> {
   signal?.throwIfAborted();
+  const what = `${say("").message}${origin === path ? path : `the files of ${origin}`}`;
+  const tooLarge = (read: number) =>
+    inputTooLarge(what, read + limit.maxBytes - budget.left, limit);
   let bytes: Uint8Array;
   try {
-    bytes = await Deno.readFile(path, { signal });
+    const info = await Deno.stat(path);
+    if (!info.isFile) {
+      throw say(
+        `cannot read ${path}: it is not a regular file; name a file or a directory of files`,
+      );
+    }
+    if (info.size > budget.left) throw tooLarge(info.size);
+    using file = await Deno.open(path, { read: true });
+    bytes = await readAllBounded(file, budget.left, tooLarge, signal);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
+    if (error instanceof UsageError) throw error;
     throw say(`cannot read ${path}: ${reason(error)}; fix its permissions or name another source`);
   }
+  budget.left -= bytes.length;
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

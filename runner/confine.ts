@@ -11,6 +11,7 @@
 import { parsePermissions, type PermissionLevel, refusal } from "./permissions.ts";
 import { type Reachable, type Runtime, runtimeArgs, runtimeFlags } from "./runtime.ts";
 import { denoDir, findSandbox, sandboxArgs, sandboxedPids, sandboxFailure } from "./sandbox.ts";
+import { findSetpriv, withDeathSignal } from "./death_signal.ts";
 
 /** A level checked against the runtime: what {@link checkConfinement} found. */
 export interface Confinement {
@@ -45,7 +46,11 @@ export function checkConfinement(
   return problems.length ? { problems } : { level, bwrap: bwrap as string };
 }
 
-/** The command that runs a script: the runtime itself, or bwrap around it. */
+/**
+ * The command that runs a script: the runtime itself (through `setpriv`,
+ * which sets the signal that ends it with mcpx: runner/death_signal.ts), or
+ * bwrap around it (`--die-with-parent` does the same).
+ */
 export interface ConfinedCommand {
   path: string;
   args: string[];
@@ -72,11 +77,12 @@ export async function confinedCommand(
   const { level, bwrap } = confinement;
   const flags = runtimeFlags(runtime, level, reach);
   if (level.all || !bwrap) {
-    return {
-      path: runtime.path,
-      args: runtimeArgs(runtime, reach.entry, script.args, flags),
-      detached: false,
-    };
+    // Ended by the kernel with SIGTERM if mcpx dies without passing a signal on (SIGKILL).
+    const command = withDeathSignal(
+      { path: runtime.path, args: runtimeArgs(runtime, reach.entry, script.args, flags) },
+      findSetpriv(script.env, Deno.build.os),
+    );
+    return { ...command, detached: false };
   }
   // Inside the sandbox only the runtime's real file is mounted, so it is started by that path.
   const runtimePath = await Deno.realPath(runtime.path);

@@ -6,11 +6,20 @@
  * @module
  */
 
-/** Variables from `--env-file`s (in order), then `--env` pairs (later wins), and the problems found. */
+import { type InputLimit, readBoundedFile } from "../core/bounded_read.ts";
+import { InputError } from "../errors.ts";
+
+/**
+ * Variables from `--env-file`s (in order), then `--env` pairs (later wins), and the problems found.
+ *
+ * @param limit Bounds each file's size (`input.maxBytes`); a file must be a regular file
+ *   (core/bounded_read.ts), so `--env-file /dev/zero` is a problem, not a read that never ends.
+ */
 export async function envOverrides(
   pairs: string[],
   files: string[],
   cwd: string,
+  limit: InputLimit,
 ): Promise<{ env: Record<string, string>; problems: string[] }> {
   const env: Record<string, string> = {};
   const problems: string[] = [];
@@ -19,12 +28,15 @@ export async function envOverrides(
   for (const file of files) {
     const path = file.startsWith("/") ? file : `${cwd}/${file}`;
     try {
-      Object.assign(env, parseDotenv!(await Deno.readTextFile(path)));
+      const bytes = await readBoundedFile(path, `--env-file ${file}`, limit);
+      Object.assign(env, parseDotenv!(new TextDecoder().decode(bytes)));
     } catch (error) {
       problems.push(
-        `--env-file ${file}: ${
-          error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message
-        }`,
+        error instanceof InputError
+          ? error.message
+          : `--env-file ${file}: ${
+            error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message
+          }`,
       );
     }
   }

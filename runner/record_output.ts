@@ -211,7 +211,7 @@ export class RecordOutput {
 
 /** Frames of the launcher, the client and the runtime itself: not the script's. */
 const NOT_THE_SCRIPTS =
-  /mcpx-client\.ts$|\/(?:launchers|clients)\/[0-9a-f]+\.m?ts$|^(?:node|ext|internal|bun):/;
+  /mcpx-client\.ts$|\/(?:launchers|clients)\/[0-9a-f]+(?:\.boot)?\.m?ts$|^(?:node|ext|internal|bun):/;
 
 /**
  * A script's uncaught error: `error: Name: message` and the script's own

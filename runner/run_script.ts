@@ -20,8 +20,9 @@ import {
   signalTargets,
 } from "./confine.ts";
 import { exportedNames } from "./exports.ts";
-import { concat, RecordOutput } from "./record_output.ts";
-import { StderrDemux } from "./stderr_demux.ts";
+import { RecordOutput } from "./record_output.ts";
+import { readChildOutput } from "./child_output.ts";
+import { forwardSignals, signalNumber } from "./forward_signals.ts";
 import {
   ensureClient,
   type EnsuredClient,
@@ -36,12 +37,15 @@ import {
   type LauncherOptions,
 } from "../launcher/default_template.ts";
 import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeholder_file.ts";
+import { bootProgram } from "../launcher/boot.ts";
 import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
 import { type ResolvedSettings, settingEnvName } from "../config/settings.ts";
 import { establishedIds, idAttributes } from "../logs/trace_ids.ts";
 import { newSpanId } from "../logs/record.ts";
-import { McpxError, StorageError, UsageError } from "../errors.ts";
+import { InputError, McpxError, StorageError, UsageError } from "../errors.ts";
+import { readBoundedFile } from "../core/bounded_read.ts";
+import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { VERSION } from "../version.ts";
 import { dirname, join } from "../config/posix_path.ts";
@@ -98,7 +102,13 @@ export async function runScript(
     }
   }
 
-  const overrides = await envOverrides(list(options.env), list(options["env-file"]), ctx.cwd);
+  const limit = inputLimit(value(INPUT_MAX_BYTES));
+  const overrides = await envOverrides(
+    list(options.env),
+    list(options["env-file"]),
+    ctx.cwd,
+    limit,
+  );
   problems.push(...overrides.problems);
 
   const probe = value("plumbing.sourceProbePaths") !== false;
@@ -107,6 +117,7 @@ export async function runScript(
     const { sources, problems: found } = await resolveSources(list(options[flag]), {
       cwd: ctx.cwd,
       probe,
+      limit,
     });
     problems.push(...found.map((p) => `--${flag}: ${p}`));
     fills[key] = sources.map((s) => s.text);
@@ -116,6 +127,7 @@ export async function runScript(
     const { sources, problems: found } = await resolveSources([options.launcher], {
       cwd: ctx.cwd,
       probe,
+      limit,
     });
     problems.push(...found.map((p) => `--launcher: ${p}`));
     template = sources[0]?.text;
@@ -136,7 +148,7 @@ export async function runScript(
   const placeholderPaths = String(value("paths.placeholders")).split(":").filter(Boolean);
   let placeholders: Record<string, Fill> = {};
   if (placeholderPaths.length && !noLauncher) {
-    const read = await readPlaceholderFiles(placeholderPaths, { cwd: ctx.cwd });
+    const read = await readPlaceholderFiles(placeholderPaths, { cwd: ctx.cwd, limit });
     const declared = placeholdersFromFiles(read.files, BUILTIN_PLACEHOLDERS);
     problems.push(...read.problems, ...declared.problems);
     placeholders = declared.fills;
@@ -146,9 +158,13 @@ export async function runScript(
 
   let source = "";
   try {
-    source = await Deno.readTextFile(script.path);
+    source = new TextDecoder().decode(await readBoundedFile(script.path, script.path, limit));
   } catch (error) {
-    problems.push(`cannot read ${script.path}: ${(error as Error).message}`);
+    problems.push(
+      error instanceof InputError
+        ? error.message
+        : `cannot read ${script.path}: ${(error as Error).message}`,
+    );
   }
   if (typeof options.export === "string" && source) {
     const names = exportedNames(source);
@@ -240,15 +256,21 @@ export async function runScript(
   const socket = await ctx.liveDaemonSocket();
 
   let entry = script.path;
+  let launcher: string | undefined;
   if (!noLauncher) {
     // The launcher imports the cached client, which no other configuration's run rewrites.
     const name = (await sha256(launcherKey + client.cachedPath)).slice(0, 32);
-    entry = join(launcherDir, `${name}.${rt.name === "node" ? "mts" : "ts"}`);
+    entry = launcher = join(launcherDir, `${name}.${rt.name === "node" ? "mts" : "ts"}`);
     if (!(await exists(entry))) {
       const launcherText = buildLauncher(launcherOptions(toFileUrl(client.cachedPath)));
       ensurePrivateDir(launcherDir, "mcpx's script launchers", { from: ctx.paths().cacheDir });
       await writeIfChanged(entry, launcherText, { private: true });
       await writePrivateFile(validated, "");
+    }
+    if (rt.name === "bun") {
+      // Bun starts on a file that imports the launcher (launcher/boot.ts).
+      entry = join(launcherDir, `${name}.boot.ts`);
+      if (!(await exists(entry))) await writePrivateFile(entry, bootProgram(toFileUrl(launcher)));
     }
   }
   if (typecheck) {
@@ -355,6 +377,7 @@ export async function runScript(
   const command = await confinedCommand(confined, rt, {
     scriptDir,
     entry,
+    ...(launcher && launcher !== entry ? { launcher } : {}),
     client: noLauncher ? clientPath : client.cachedPath,
     socket,
   }, { args: script.args, cwd: ctx.cwd, env });
@@ -369,49 +392,30 @@ export async function runScript(
     stderr: "piped",
     detached: command.detached,
   }).spawn();
-  const forward = (signal: Deno.Signal) => () => {
-    for (const pid of signalTargets(command, child.pid)) {
-      try {
-        Deno.kill(pid, signal);
-      } catch { /* gone */ }
-    }
-  };
-  const handlers = (["SIGINT", "SIGTERM"] as const).map((s) => [s, forward(s)] as const);
-  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  const signals = forwardSignals(() => signalTargets(command, child.pid));
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (timeoutMs !== undefined) {
     timer = setTimeout(() => {
       output.note(`the script ran past --timeout ${options.timeout} and was stopped`);
-      forward("SIGTERM")();
+      signals.send("SIGTERM");
     }, timeoutMs);
   }
 
-  const demux = new StderrDemux({
-    record: (r) => output.record(r),
-    text: (b) => output.stderr(b),
-  });
-  const stderrDone = (async () => {
-    for await (const chunk of child.stderr) demux.push(chunk);
-    demux.end();
-  })();
-  const stdoutDone = json
-    ? (async () => {
-      const chunks: Uint8Array[] = [];
-      for await (const chunk of child.stdout) chunks.push(chunk);
-      return new TextDecoder().decode(concat(chunks));
-    })()
-    : passStdout
-    ? (async () => {
-      // Read to the end even once nobody reads ours, so the script never blocks on a full pipe.
-      for await (const chunk of child.stdout) await ctx.io.outBytes!(chunk);
-      return "";
-    })()
-    : Promise.resolve("");
+  const streams = readChildOutput(
+    child,
+    output,
+    rt.name,
+    json
+      ? { mode: "collect" }
+      : passStdout
+      ? { mode: "pass", write: ctx.io.outBytes! }
+      : { mode: "inherit" },
+  );
   const status = await child.status;
-  const [, stdout] = await Promise.all([stderrDone, stdoutDone]);
+  const stdout = await streams.finish(status);
   // Touching the timers costs ~6 ms the first time in a process (Deno 2.9): only when used.
   if (timer !== undefined) clearTimeout(timer);
-  for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
+  signals[Symbol.dispose]();
   const exitCode = status.signal ? 128 + signalNumber(status.signal) : status.code;
   const durationMs = Math.round(performance.now() - started);
   if (exitCode === 1) {
@@ -472,17 +476,4 @@ function rtName(setting: string): string {
 /** A note from mcpx before the run starts (stderr; under --json it is dropped, not mixed in). */
 function noteBeforeRun(ctx: CliContext, message: string): void {
   ctx.io.err(`note: ${message}\n`);
-}
-
-function signalNumber(signal: Deno.Signal): number {
-  const numbers: Partial<Record<Deno.Signal, number>> = {
-    SIGHUP: 1,
-    SIGINT: 2,
-    SIGQUIT: 3,
-    SIGKILL: 9,
-    SIGSEGV: 11,
-    SIGPIPE: 13,
-    SIGTERM: 15,
-  };
-  return numbers[signal] ?? 1;
 }

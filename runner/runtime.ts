@@ -95,6 +95,8 @@ export interface Reachable {
   scriptDir: string;
   /** The file the runtime starts (the launcher, or the script under `--no-launcher`). */
   entry: string;
+  /** The launcher, when the entry is a file that imports it (bun: client/unsettled_await.ts). */
+  launcher?: string;
   /** The generated client the entry imports. */
   client: string;
   /** The daemon's unix socket. */
@@ -133,7 +135,13 @@ export function runtimeFlags(
   if (runtime.name === "bun") return [];
   if (level.all) return runtime.name === "deno" ? ["-A"] : [];
   const has = (p: Permission) => level.granted.has(p);
-  const readable = [reach.scriptDir, reach.entry, reach.client, dirname(reach.socket)];
+  const readable = [
+    reach.scriptDir,
+    reach.entry,
+    ...(reach.launcher ? [reach.launcher] : []),
+    reach.client,
+    dirname(reach.socket),
+  ];
   if (runtime.name === "node") {
     const [major, minor] = runtime.version ?? [22, 13];
     const flags = [

@@ -37,6 +37,8 @@ export interface SandboxPlan {
   scriptDir: string;
   /** The file the runtime starts (the launcher, or the script under `--no-launcher`). */
   entry: string;
+  /** The launcher, when the entry is a file that imports it (bun). */
+  launcher?: string;
   /** The generated client the entry imports. */
   client: string;
   socket: string;
@@ -154,7 +156,9 @@ export function sandboxArgs(plan: SandboxPlan): string[] {
   const mounts: { how: string; path: string; dir: boolean }[] = [
     { how: "--ro-bind", path: plan.scriptDir, dir: true },
     ...(plan.denoDir ? [{ how: "--ro-bind-try", path: plan.denoDir, dir: true }] : []),
-    ...[plan.runtimePath, plan.entry, plan.client].map((path) => ({
+    ...[plan.runtimePath, plan.entry, ...(plan.launcher ? [plan.launcher] : []), plan.client].map((
+      path,
+    ) => ({
       how: "--ro-bind",
       path,
       dir: false,

@@ -272,7 +272,8 @@ rootTest(
         /^\/\.cache\/mcpx\/config-\w+\.json$/,
         /^\/\.cache\/mcpx\/clients\/\w+\.ts$/,
         /^\/\.cache\/mcpx\/launchers\/\w+\.ts$/,
-        /^\/\.cache\/mcpx\/exec\/\w+\/exec-\w+\.ts$/,
+        // An exec program lasts only as long as its run (decision 0024); its client stays.
+        /^\/\.cache\/mcpx\/exec\/\w+\/mcpx-client\.ts$/,
       ]
     ) assert.ok(names.some((n) => expected.test(n)), `no file matches ${expected}: ${names}`);
 
