@@ -30,7 +30,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { requestDaemon } from "../client/daemon_request.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
 import type { Peer } from "./peer.ts";
 import { markdownTable, median } from "./stats.ts";
 import {

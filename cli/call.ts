@@ -11,13 +11,13 @@ import { type CallResult, renderResult } from "./render_result.ts";
 import { findTool, noToolsError } from "../discovery/view.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
-import { needsListing } from "../daemon/schema_cache.ts";
+import { needsListing } from "../engine/schema_cache.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
-import { InputError, McpxError, UsageError } from "../errors.ts";
+import { InputError, McpxError, UsageError } from "../core/errors.ts";
 import { readBoundedFile } from "../core/bounded_read.ts";
 import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
-import { REBUILT_META, type RebuiltNote } from "../daemon/rebuilt_note.ts";
-import { VERSION } from "../version.ts";
+import { REBUILT_META, type RebuiltNote } from "../engine/rebuilt_note.ts";
+import { VERSION } from "../core/version.ts";
 import { own } from "../core/own.ts";
 
 export async function run(
@@ -80,7 +80,7 @@ export async function run(
   const watch = server?.pool.sharing === "exclusive" ? new AbortController() : undefined;
   const notify = watch ? crypto.randomUUID() : undefined;
   if (watch) {
-    const { watchLeaseWaits } = await import("../client/lease_waits.ts");
+    const { watchLeaseWaits } = await import("../wire/lease_waits.ts");
     watchLeaseWaits(
       await ctx.existingDaemonSocket(),
       notify!,
@@ -136,7 +136,7 @@ export async function run(
 /**
  * For a server keyed by session (`scope` `session` or `parent-session`) when
  * this call has no session key: the daemon then gives the call a process of
- * its own, stopped after it (daemon/scope_key.ts), so any state is lost.
+ * its own, stopped after it (engine/scope_key.ts), so any state is lost.
  */
 function sessionNote(ctx: CliContext, server: ServerSpec | undefined): string | undefined {
   const scope = server?.pool.scope;

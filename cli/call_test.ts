@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { main } from "./main.ts";
-import { memoryIo } from "./io.ts";
+import { memoryIo } from "../core/io.ts";
 
 /** Runs `mcpx <argv>` in a fresh directory with no configuration. */
 async function run(argv: string[], stdin = "", files: Record<string, string> = {}) {

@@ -7,10 +7,10 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { ensureClient } from "../client/client_file.ts";
-import { basename, dirname, join, resolve } from "../config/posix_path.ts";
-import { UsageError } from "../errors.ts";
-import { VERSION } from "../version.ts";
+import { ensureClient } from "../scripts/client/client_file.ts";
+import { basename, dirname, join, resolve } from "../core/posix_path.ts";
+import { UsageError } from "../core/errors.ts";
+import { VERSION } from "../core/version.ts";
 
 export async function run(
   ctx: CliContext,

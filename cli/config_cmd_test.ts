@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { main } from "./main.ts";
-import { memoryIo } from "./io.ts";
+import { memoryIo } from "../core/io.ts";
 
 interface Shown {
   settings: { name: string; value: unknown; source: string }[];

@@ -26,7 +26,7 @@ import {
 } from "../config/settings.ts";
 import type { SettingsLayer } from "../config/resolve_settings.ts";
 import { resolveTrustedSettings } from "../config/project_settings.ts";
-import { settingValues } from "../daemon/daemon_settings.ts";
+import { settingValues } from "../engine/daemon_settings.ts";
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";
@@ -37,18 +37,18 @@ import {
   readSchemaCache,
   schemaCachePath,
   seedFromSiblings,
-} from "../daemon/schema_cache.ts";
+} from "../engine/schema_cache.ts";
 import { connectDaemon, type DaemonHealth } from "./daemon_connect.ts";
-import { requestDaemon, type RequestOptions } from "../client/daemon_request.ts";
-import { switchOn, traceLine } from "../client/wire.ts";
-import { daemonFiles, recordedDaemonPid } from "../daemon/locate.ts";
-import { processStart, sweepOrphanGroups } from "../daemon/process_groups.ts";
-import type { Io } from "./io.ts";
-import { ConfigError, DaemonLostError, DaemonUnavailableError, McpxError } from "../errors.ts";
-import { VERSION } from "../version.ts";
+import { requestDaemon, type RequestOptions } from "../wire/daemon_request.ts";
+import { switchOn, traceLine } from "../wire/wire.ts";
+import { daemonFiles, recordedDaemonPid } from "../wire/locate.ts";
+import { processStart, sweepOrphanGroups } from "../engine/process_groups.ts";
+import type { Io } from "../core/io.ts";
+import { ConfigError, DaemonLostError, DaemonUnavailableError, McpxError } from "../core/errors.ts";
+import { VERSION } from "../core/version.ts";
 import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
 import { withStartProgress } from "./start_progress.ts";
-import type { StartingRow } from "../daemon/starting.ts";
+import type { StartingRow } from "../engine/starting.ts";
 import { own } from "../core/own.ts";
 
 /** Inputs of a CLI run. */
@@ -592,7 +592,7 @@ export class CliContext {
 
   /**
    * Ends the process groups of this configuration's dead daemons
-   * (daemon/process_groups.ts, decision 0006); live daemons' are left alone.
+   * (engine/process_groups.ts, decision 0006); live daemons' are left alone.
    */
   async sweepOrphans(): Promise<void> {
     const config = await this.config();

@@ -9,8 +9,8 @@
 
 import type { CliContext } from "./context.ts";
 import { runDaemon } from "../daemon/main.ts";
-import { settingValues } from "../daemon/daemon_settings.ts";
-import { mirrorToStderr } from "../daemon/log.ts";
+import { settingValues } from "../engine/daemon_settings.ts";
+import { mirrorToStderr } from "../engine/log.ts";
 
 /**
  * @returns 0 once the daemon has stopped.

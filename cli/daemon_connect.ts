@@ -11,14 +11,14 @@
  */
 
 import type { DroppedRecords } from "../logs/writer.ts";
-import { dirname } from "../config/posix_path.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
-import { daemonFiles } from "../daemon/locate.ts";
-import { pollUntil } from "../daemon/deadline.ts";
-import { DaemonUnavailableError } from "../errors.ts";
+import { dirname } from "../core/posix_path.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { daemonFiles } from "../wire/locate.ts";
+import { pollUntil } from "../core/deadline.ts";
+import { DaemonUnavailableError } from "../core/errors.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, UnsafeDirectoryError } from "../core/private_fs.ts";
 import type { SettingValue } from "../config/settings.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../core/version.ts";
 
 /** What the `health` operation answers. */
 export interface DaemonHealth {

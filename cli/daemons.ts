@@ -7,7 +7,7 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable } from "./table.ts";
-import { type DaemonRecord, listSockets, readDaemonRecords } from "../daemon/locate.ts";
+import { type DaemonRecord, listSockets, readDaemonRecords } from "../wire/locate.ts";
 import { probeDaemon } from "./daemon_connect.ts";
 
 /**

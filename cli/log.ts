@@ -19,7 +19,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { NotFoundError, UsageError } from "../errors.ts";
+import { NotFoundError, UsageError } from "../core/errors.ts";
 import { ingest, openIngested, rebuildWhenDamaged } from "../logs/ingest.ts";
 import { indexPath, openIndexReadOnly } from "../logs/index_db.ts";
 import { runSqlBounded } from "../logs/sql_bounded.ts";

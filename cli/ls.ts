@@ -18,7 +18,7 @@ import { lastFailure } from "../discovery/cache_entry.ts";
 import { listingOf } from "../config/types.ts";
 import { noConfigMessage } from "../config/discover.ts";
 import { renderTable, truncate } from "./table.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
 import { own } from "../core/own.ts";
 
 /** One row of `mcpx --json ls`. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { main } from "./main.ts";
-import type { Io } from "./io.ts";
+import type { Io } from "../core/io.ts";
 
 /** Runs `mcpx <argv>` in a new directory holding `.mcp.json` = `config`, recording output in order. */
 async function ls(argv: string[], config: unknown) {

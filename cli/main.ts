@@ -1,14 +1,14 @@
 /**
  * The `mcpx` command: argv → command → output. Errors print one `error:`
  * line (plus suggestions), never a stack; a usage error also prints the
- * command's help and exits 2 (exit codes: errors.ts `EXIT`).
+ * command's help and exits 2 (exit codes: core/errors.ts `EXIT`).
  *
  * @module
  */
 
 import { type Command, type CommandOption, COMMANDS, GLOBAL_OPTIONS } from "./commands.ts";
 import { CliContext } from "./context.ts";
-import { type Io, processIo } from "./io.ts";
+import { type Io, processIo } from "../core/io.ts";
 import {
   errorToJson,
   exitCodeOf,
@@ -17,11 +17,11 @@ import {
   ServerError,
   storageProblem,
   UsageError,
-} from "../errors.ts";
+} from "../core/errors.ts";
 import { settingFlags } from "../config/setting_schema.ts";
-import { nearest } from "../discovery/nearest.ts";
-import { VERSION } from "../version.ts";
-import { tailExcerpt } from "../daemon/tail_buffer.ts";
+import { nearest } from "../core/nearest.ts";
+import { VERSION } from "../core/version.ts";
+import { tailExcerpt } from "../core/tail_buffer.ts";
 import type { Redactor } from "../core/redact.ts";
 
 type ParseOptions = Record<
@@ -330,7 +330,7 @@ function report(
     return exitCodeOf(error);
   }
   // A file system refusal (full disk, quota, read-only, permission) is the machine's state,
-  // not a bug: errors.ts names it and the fix, from the error's errno code.
+  // not a bug: core/errors.ts names it and the fix, from the error's errno code.
   if (storageProblem(error)) {
     io.err(`error: ${errorToJson(error).message}\n`);
     return exitCodeOf(error);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { main } from "./main.ts";
-import { memoryIo } from "./io.ts";
+import { memoryIo } from "../core/io.ts";
 
 async function run(argv: string[]) {
   const io = memoryIo();

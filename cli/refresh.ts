@@ -13,7 +13,7 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import type { ListResult } from "../daemon/tool_listing.ts";
+import type { ListResult } from "../engine/tool_listing.ts";
 
 export async function run(ctx: CliContext, names: string[]): Promise<number> {
   const result = await ctx.request<Record<string, ListResult>>("list", { servers: names });

@@ -6,7 +6,7 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { findNamespace } from "../discovery/view.ts";
 
 export async function run(

@@ -15,7 +15,7 @@ import { renderTable, truncate } from "./table.ts";
 import { searchTools } from "../discovery/search.ts";
 import { typesHint, typesHintLine } from "../discovery/types_hint.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
 
 /** Namespaces whose tools are unknown because listing their server failed. */
 function unlisted(namespaces: NamespaceEntry[]): { namespace: string; error: string }[] {

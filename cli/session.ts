@@ -9,11 +9,11 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { parseDuration } from "../config/duration.ts";
 import { humanMs, renderTable } from "./table.ts";
-import type { SessionRow } from "../daemon/daemon.ts";
-import { SESSION_NAME, sessionNameProblem } from "../daemon/sessions.ts";
+import type { SessionRow } from "../engine/engine.ts";
+import { SESSION_NAME, sessionNameProblem } from "../engine/sessions.ts";
 
 const USAGE = "`mcpx session new [--name N] [--ttl 30m]`, `mcpx session ls` or " +
   "`mcpx session end <name>`";
@@ -81,7 +81,7 @@ async function list(ctx: CliContext): Promise<number> {
   if (await probeDaemon(await ctx.existingDaemonSocket())) {
     rows = await ctx.request<SessionRow[]>("sessionList");
   } else {
-    const { readSessionsFile, sessionsPath } = await import("../daemon/sessions.ts");
+    const { readSessionsFile, sessionsPath } = await import("../engine/sessions.ts");
     const config = await ctx.config();
     const read = readSessionsFile(sessionsPath(ctx.paths().stateDir, config.fingerprint));
     for (const problem of read?.problems ?? []) ctx.io.err(`warning: ${problem}\n`);

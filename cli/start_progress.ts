@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { StartingRow } from "../daemon/starting.ts";
+import type { StartingRow } from "../engine/starting.ts";
 import { formatDuration } from "../config/duration.ts";
 
 /** How {@link withStartProgress} learns and shows progress. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { progressLine, withStartProgress } from "./start_progress.ts";
-import type { StartingRow } from "../daemon/starting.ts";
+import type { StartingRow } from "../engine/starting.ts";
 
 const row = (namespace: string, extra: Partial<StartingRow> = {}): StartingRow => ({
   server: namespace,

@@ -12,7 +12,7 @@
 
 import type { CliContext } from "./context.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
 import { openIngested, rebuildWhenDamaged } from "../logs/ingest.ts";
 import { parseSince } from "../logs/since.ts";
 import { localTime } from "../logs/render.ts";
@@ -27,7 +27,7 @@ import {
   type StatsView,
   volumeView,
 } from "../logs/stats.ts";
-import { nearest } from "../discovery/nearest.ts";
+import { nearest } from "../core/nearest.ts";
 
 export async function run(
   ctx: CliContext,

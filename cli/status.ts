@@ -14,9 +14,9 @@
 import type { CliContext } from "./context.ts";
 import { listingOf } from "../config/types.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
-import { markSharedPools, type StatusRow, statusRow } from "../daemon/status_row.ts";
-import { tailExcerpt } from "../daemon/tail_buffer.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { markSharedPools, type StatusRow, statusRow } from "../engine/status_row.ts";
+import { tailExcerpt } from "../core/tail_buffer.ts";
 import type { DaemonHealth } from "./daemon_connect.ts";
 import { droppedSentence } from "../logs/writer.ts";
 import { configRedactor } from "../config/secrets.ts";

@@ -7,13 +7,13 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
-import { pollUntil } from "../daemon/deadline.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { pollUntil } from "../core/deadline.ts";
 import { liveDaemons } from "./daemons.ts";
 import { probeDaemon } from "./daemon_connect.ts";
-import { ConfigError } from "../errors.ts";
-import { daemonFiles, groupLedgers } from "../daemon/locate.ts";
-import { sweepOrphanGroups } from "../daemon/process_groups.ts";
+import { ConfigError } from "../core/errors.ts";
+import { daemonFiles, groupLedgers } from "../wire/locate.ts";
+import { sweepOrphanGroups } from "../engine/process_groups.ts";
 
 /**
  * True while `pid` runs. A zombie has finished: once a CLI that started the

@@ -22,7 +22,7 @@ export function truncate(text: string, max: number): string {
  * @returns The table, one line per row, ending in a newline.
  */
 export function renderTable(header: string[], rows: string[][]): string {
-  // Control characters are shown as cli/io.ts would show them, before the widths are measured.
+  // Control characters are shown as core/io.ts would show them, before the widths are measured.
   rows = rows.map((row) => row.map((cell) => terminalText(cell ?? "")));
   // A loop, not Math.max(...cells): spreading 100,000 rows would overflow the call stack.
   const widths = header.map((h) => h.length);

@@ -15,7 +15,7 @@
 import type { CliContext } from "./context.ts";
 import { loadConfig } from "../config/load.ts";
 import { configOrigin, noConfigMessage } from "../config/discover.ts";
-import { dirname, resolve } from "../config/posix_path.ts";
+import { dirname, resolve } from "../core/posix_path.ts";
 import {
   projectSettingNames,
   projectSettings,
@@ -27,7 +27,7 @@ import {
 import { documentRedactor, runnableOf, runsText } from "../config/runs_of.ts";
 import { readTrustStore, trustStorePath, updateTrustStore } from "../config/trust_store.ts";
 import type { LoadedConfig } from "../config/types.ts";
-import { McpxError, NotFoundError, UsageError } from "../errors.ts";
+import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import { renderTable } from "./table.ts";
 import { existsSync } from "../core/exists.ts";
 import { own } from "../core/own.ts";

@@ -10,7 +10,7 @@ import type { CliContext } from "./context.ts";
 import { findNamespace, findTool, noToolsError } from "../discovery/view.ts";
 import { renderTypes } from "../discovery/typescript.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
 
 export async function run(ctx: CliContext, refs: string[]): Promise<number> {
   if (refs.length === 0) {

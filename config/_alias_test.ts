@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { AliasResolver, LISTED_SERVERS, SUGGESTED_TARGETS } from "./_alias.ts";
 import { parseConfig } from "./parse.ts";
 import { Problems } from "./_problems.ts";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import type { ServerSpec } from "./types.ts";
 
 /** Resolves every alias of `entries` the way parseConfig does; returns the resolver's work. */

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 
 /**
  * The deepest nesting of objects and arrays a configuration may have. A

@@ -9,7 +9,7 @@
  */
 
 import { type ParseErrorCode, printParseErrorCode, visit } from "jsonc-parser";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import type { JsonPath } from "./_problems.ts";
 import { LineIndex } from "./_line_index.ts";
 

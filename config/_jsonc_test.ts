@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type JsoncWork, parseJsonc } from "./_jsonc.ts";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 
 /** `{ "mcpServers": { … n servers … } }`, the first `dups` of them writing "command" twice. */
 function document(n: number, dups: number): string {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 
 /** A JSON path as segments: object keys and array indexes. */
 export type JsonPath = readonly (string | number)[];

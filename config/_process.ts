@@ -14,7 +14,7 @@
  * @module
  */
 
-import { isAbsolute, resolve } from "./posix_path.ts";
+import { isAbsolute, resolve } from "../core/posix_path.ts";
 import type { ServerSpec, TransportKind } from "./types.ts";
 import { expandVars, malformedReferenceMessage } from "./expand.ts";
 import { describeValue } from "./_describe.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { editDistance } from "../discovery/nearest.ts";
+import { editDistance } from "../core/nearest.ts";
 
 /**
  * The candidate closest to `input` by edit distance (case-insensitive), when it is close

@@ -25,7 +25,7 @@
  */
 
 import type { ParsedConfig } from "./parse.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../core/version.ts";
 import {
   checkPrivateDir,
   ensurePrivateDir,

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import { entryKind, readAllBounded } from "../core/bounded_read.ts";
 
 /**

@@ -19,8 +19,8 @@
  * @module
  */
 
-import { basename, dirname, join, resolve } from "./posix_path.ts";
-import { ConfigError } from "../errors.ts";
+import { basename, dirname, join, resolve } from "../core/posix_path.ts";
+import { ConfigError } from "../core/errors.ts";
 import { mcpxPaths } from "./paths.ts";
 import { notAConfigFile } from "./config_file.ts";
 import { existsSync } from "../core/exists.ts";

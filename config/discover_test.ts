@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import {
   configCandidates,
   configOrigin,

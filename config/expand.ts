@@ -13,7 +13,7 @@
  * @module
  */
 
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import { own } from "../core/own.ts";
 
 // Escapes, then a well-formed reference, then any other `${` (checked in the replacer).

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import { expandString, expandVars, type Malformed } from "./expand.ts";
 import { parseConfig } from "./parse.ts";
 

@@ -13,8 +13,8 @@
  * @module
  */
 
-import { dirname, isAbsolute, resolve } from "./posix_path.ts";
-import { ConfigError } from "../errors.ts";
+import { dirname, isAbsolute, resolve } from "../core/posix_path.ts";
+import { ConfigError } from "../core/errors.ts";
 import { findConfig, findConfigLayers } from "./discover.ts";
 import { fingerprintFile, NO_CONFIG_FINGERPRINT } from "./fingerprint.ts";
 import type { LoadedConfig } from "./types.ts";

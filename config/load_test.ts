@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import { NO_CONFIG_FINGERPRINT } from "./fingerprint.ts";
 import { loadConfig, readConfigLayers } from "./load.ts";
 import { parseConfig } from "./parse.ts";

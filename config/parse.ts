@@ -9,7 +9,7 @@
  * @module
  */
 
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import { SETTING_SECTIONS } from "./settings.ts";
 import type { PoolSettings, ServerSpec } from "./types.ts";
 import { describeValue } from "./_describe.ts";
@@ -21,7 +21,7 @@ import { formatPath, Problems } from "./_problems.ts";
 import { MCPX_KEYS, MODE_REPLACED, parseServer } from "./_server.ts";
 import { readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 import { didYouMean } from "./_suggest.ts";
-import { dirname } from "./posix_path.ts";
+import { dirname } from "../core/posix_path.ts";
 
 /** Top-level keys that are not settings sections. */
 const DOCUMENT_KEYS: readonly string[] = ["mcpServers", "pool", "$schema"];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseConfig } from "./parse.ts";
 import { compileToolFilter } from "./tool_filter.ts";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import { MAX_CONFIG_DEPTH } from "./_depth.ts";
 
 const FILE = "/p/.mcp.json";

@@ -12,8 +12,8 @@
  * @module
  */
 
-import { join } from "./posix_path.ts";
-import { ConfigError } from "../errors.ts";
+import { join } from "../core/posix_path.ts";
+import { ConfigError } from "../core/errors.ts";
 import { parseSettingValue, settingDeclaration, settingEnvSpelling } from "./settings.ts";
 
 /** The directories mcpx uses, all absolute. */

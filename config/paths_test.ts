@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import { mcpxPaths } from "./paths.ts";
 
 Deno.test("mcpxPaths() behaviour", async (t) => {

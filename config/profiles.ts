@@ -10,7 +10,7 @@
  * @module
  */
 
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
 import type { ServerSpec } from "./types.ts";
 
 /** What a command was asked to see. */
@@ -72,7 +72,7 @@ export function selectionFromSettings(
 
 /**
  * Reads the profile selection a caller sent the daemon (the `selection` field
- * of a request, daemon/operations.ts): `{ profiles: string[], skipDefault?,
+ * of a request, ops/daemon_ops.ts): `{ profiles: string[], skipDefault?,
  * all? }`. The daemon applies it to every call, so a namespace outside it is
  * refused whichever path the call took (issue 9, "Nobody else gets in").
  *

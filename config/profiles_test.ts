@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
 import {
   checkSelection,
   howToSelect,

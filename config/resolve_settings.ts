@@ -9,8 +9,8 @@
  * @module
  */
 
-import { dirname } from "./posix_path.ts";
-import { ConfigError, UsageError } from "../errors.ts";
+import { dirname } from "../core/posix_path.ts";
+import { ConfigError, UsageError } from "../core/errors.ts";
 import { describeValue } from "./_describe.ts";
 import { didYouMean } from "./_suggest.ts";
 import {

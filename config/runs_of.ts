@@ -23,7 +23,7 @@
  */
 
 import { own } from "../core/own.ts";
-import { isAbsolute, resolve } from "./posix_path.ts";
+import { isAbsolute, resolve } from "../core/posix_path.ts";
 import { Redactor } from "../core/redact.ts";
 import { configSecrets } from "./secrets.ts";
 import { shellWord } from "./shell_word.ts";

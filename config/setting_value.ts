@@ -9,7 +9,7 @@
  * @module
  */
 
-import { isAbsolute, join, resolve } from "./posix_path.ts";
+import { isAbsolute, join, resolve } from "../core/posix_path.ts";
 import {
   DURATION_FORMS,
   DurationError,

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import { describeValue } from "./_describe.ts";
 import { didYouMean } from "./_suggest.ts";
 import type { SettingDeclaration } from "./setting_value.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, UsageError } from "../errors.ts";
+import { ConfigError, UsageError } from "../core/errors.ts";
 import {
   parsePathList,
   parseSettingValue,

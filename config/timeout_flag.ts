@@ -8,7 +8,7 @@
  */
 
 import { parseDuration } from "./duration.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
 
 /**
  * Reads a `--timeout` value: a duration as {@link parseDuration} reads it,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseTimeoutFlag } from "./timeout_flag.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../core/errors.ts";
 
 Deno.test("parseTimeoutFlag() reads durations and refuses the rest as usage errors", () => {
   assert.equal(parseTimeoutFlag("30s"), 30_000);

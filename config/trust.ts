@@ -27,7 +27,7 @@ import type { ConfigOrigin } from "./discover.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { PROCESS_KEYS } from "./_process.ts";
 import { readTrustStore, type TrustRecord, trustStorePath } from "./trust_store.ts";
-import { dirname } from "./posix_path.ts";
+import { dirname } from "../core/posix_path.ts";
 import { shellWord } from "./shell_word.ts";
 import type { Redactor } from "../core/redact.ts";
 import { SETTING_SECTIONS, SETTINGS } from "./settings.ts";

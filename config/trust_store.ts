@@ -23,7 +23,7 @@
  * @module
  */
 
-import { join } from "./posix_path.ts";
+import { join } from "../core/posix_path.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { keepDamagedCopy, parseSalvaging } from "../core/damaged_json.ts";
 

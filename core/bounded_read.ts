@@ -20,7 +20,7 @@
  * @module
  */
 
-import { InputError } from "../errors.ts";
+import { InputError } from "./errors.ts";
 
 /** `input.maxBytes`'s default, in bytes (64 MiB). */
 export const DEFAULT_INPUT_MAX_BYTES = 64 * 1024 * 1024;

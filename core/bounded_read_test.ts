@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { formatBytes, readAllBounded, readBoundedFile, readBoundedStream } from "./bounded_read.ts";
-import { errorToJson, exitCodeOf, InputError } from "../errors.ts";
+import { errorToJson, exitCodeOf, InputError } from "./errors.ts";
 
 const LIMIT = { maxBytes: 1024, setting: "input.maxBytes", env: "MCPX_INPUT_MAX_BYTES" };
 

@@ -140,7 +140,7 @@ function closedAt(text: string, end: number): string | undefined {
  * @param bytes Its bytes as read.
  * @param now The time, in ms since the epoch (names the copy).
  * @returns The copy's path.
- * @throws {StorageError} (errors.ts) when the copy cannot be written (a full
+ * @throws {StorageError} (core/errors.ts) when the copy cannot be written (a full
  *   disk): the caller must then leave the original as it is.
  */
 export function keepDamagedCopy(path: string, bytes: Uint8Array, now = Date.now()): string {

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { McpxError, storageErrorOf } from "../errors.ts";
+import { McpxError, storageErrorOf } from "./errors.ts";
 import { judgePrivateDir, type PathFacts, privateDirMessage } from "./private_dir_rule.ts";
 
 /** A directory another user owns or can write into: mcpx will not use it. */
@@ -83,7 +83,7 @@ export function checkPrivateDir(path: string, what: string): boolean {
  * @param what What mcpx keeps there, for the message.
  * @throws {UnsafeDirectoryError} as {@link checkPrivateDir}; a
  *   {@link StorageError} naming the directory and the fix when the file system
- *   refuses to create it (no space, quota, read-only, permission: errors.ts
+ *   refuses to create it (no space, quota, read-only, permission: core/errors.ts
  *   `STORAGE_CODES`); any other {@link Deno.errors} error as it came.
  */
 export function ensurePrivateDir(
@@ -122,7 +122,7 @@ function parentOf(path: string): string {
  * temporary file is removed and `path` keeps what it had.
  *
  * @throws {StorageError} naming `path` and the fix when the file system refuses
- *   (no space, quota, read-only, permission: errors.ts `STORAGE_CODES`); any other
+ *   (no space, quota, read-only, permission: core/errors.ts `STORAGE_CODES`); any other
  *   file system error ({@link Deno.errors}) as it came, after cleaning up either way.
  */
 export function writePrivateFileSync(path: string, data: string | Uint8Array): void {

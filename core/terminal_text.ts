@@ -10,7 +10,7 @@
  * JavaScript, so applying this to a JSON document changes how DEL and C1
  * characters are spelled (`JSON.stringify` already escapes C0) but never
  * what the document says. That lets the CLI apply it to everything it
- * prints, `--json` included (cli/io.ts).
+ * prints, `--json` included (core/io.ts).
  *
  * Source: ECMA-48 section 5 (C0 is U+0000–U+001F, C1 is U+0080–U+009F; an
  * escape sequence starts with ESC U+001B or the 8-bit CSI U+009B).

@@ -4,7 +4,7 @@
  * `{ "ok": true, "result": … }` or `{ "ok": false, "error": { code, message, … } }`,
  * either with `"trace": {…}` when a traced call leased an instance, and with
  * `"notices": […]` when the caller sent `notices: true` and the daemon has
- * something to tell it (daemon/notices.ts; client/wire.ts has the client side).
+ * something to tell it (engine/notices.ts; wire/wire.ts has the client side).
  *
  * Three refusals run nothing, so the caller may send the request again to
  * another daemon: `version-mismatch` (the caller is another mcpx version),
@@ -15,15 +15,15 @@
  */
 
 import { dirname } from "node:path";
-import { errorToJson } from "../errors.ts";
-import type { Daemon } from "./daemon.ts";
-import { type Operation, OPERATIONS, type Reply } from "./operations.ts";
+import { errorToJson } from "../core/errors.ts";
+import type { Daemon } from "../engine/engine.ts";
+import { type Operation, OPERATIONS, type Reply } from "../ops/daemon_ops.ts";
 import { Redactor } from "../core/redact.ts";
 import { jsonResponse } from "./json_response.ts";
-import { VERSION_HEADER } from "../client/wire.ts";
-import { withCallerIds } from "./log.ts";
-import { takeNotices } from "./notices.ts";
-import { SOCKET_DIR_WHAT } from "./locate.ts";
+import { VERSION_HEADER } from "../wire/wire.ts";
+import { withCallerIds } from "../engine/log.ts";
+import { takeNotices } from "../engine/notices.ts";
+import { SOCKET_DIR_WHAT } from "../wire/locate.ts";
 import { ensurePrivateDir } from "../core/private_fs.ts";
 import {
   establishedIds,
@@ -31,7 +31,7 @@ import {
   parseTraceIds,
   TRACE_IDS_VARIABLE,
 } from "../logs/trace_ids.ts";
-import { McpxError } from "../errors.ts";
+import { McpxError } from "../core/errors.ts";
 import { own } from "../core/own.ts";
 
 /** The error body of a failed request. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { Daemon } from "./daemon.ts";
+import { Daemon } from "../engine/engine.ts";
 import { serveDaemon } from "./http.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
-import { McpxError } from "../errors.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { McpxError } from "../core/errors.ts";
 
 Deno.test("serveDaemon() refuses every request but health, unrun, once the daemon is stopping", async () => {
   const dir = await Deno.makeTempDir();
@@ -36,9 +36,9 @@ Deno.test("serveDaemon() refuses every request but health, unrun, once the daemo
 
 Deno.test("okBody() and toWireError() show secrets as references, except in a server's successful answer", async () => {
   const { okBody, toWireError } = await import("./http.ts");
-  const { OPERATIONS } = await import("./operations.ts");
+  const { OPERATIONS } = await import("../ops/daemon_ops.ts");
   const { Redactor } = await import("../core/redact.ts");
-  const { ServerError } = await import("../errors.ts");
+  const { ServerError } = await import("../core/errors.ts");
   const r = new Redactor([{ value: "sk-live-123456", reference: "${API_TOKEN}" }]);
   const answer = { content: [{ type: "text", text: "the token is sk-live-123456" }] };
   assert.deepEqual(okBody(OPERATIONS.call, answer, {}, r).result, answer, "data passes unchanged");

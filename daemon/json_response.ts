@@ -3,12 +3,12 @@
  * large one (a tool result of many MB) streamed in chunks of about 64 KiB
  * with its exact `content-length`, so answering costs the daemon a chunk of
  * memory rather than the whole JSON text and then its bytes (two more copies
- * of the result). daemon/json_stream.ts serialises it.
+ * of the result). core/json_stream.ts serialises it.
  *
  * @module
  */
 
-import { jsonByteLength, jsonPieces } from "./json_stream.ts";
+import { jsonByteLength, jsonPieces } from "../core/json_stream.ts";
 
 /** Bodies of at least this many bytes are streamed: 1 MiB. */
 export const STREAM_FROM_BYTES = 1 << 20;

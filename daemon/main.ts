@@ -5,7 +5,7 @@
  * timeout, `--settings` carries the values the CLI resolved), or in the
  * foreground by `mcpx daemon` (stays up). One daemon per configuration
  * fingerprint; a second one for the same fingerprint exits at once (code 1)
- * when the first answers on the socket. Exit codes are errors.ts `EXIT`'s.
+ * when the first answers on the socket. Exit codes are core/errors.ts `EXIT`'s.
  *
  * @module
  */
@@ -14,11 +14,16 @@ import { parseArgs } from "node:util";
 import { dirname } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
-import { Daemon, type DaemonMode } from "./daemon.ts";
+import { Daemon, type DaemonMode } from "../engine/engine.ts";
 import { serveDaemon } from "./http.ts";
-import { daemonFiles, type DaemonRecord, readDaemonRecords, SOCKET_DIR_WHAT } from "./locate.ts";
+import {
+  daemonFiles,
+  type DaemonRecord,
+  readDaemonRecords,
+  SOCKET_DIR_WHAT,
+} from "../wire/locate.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
-import { schemaCachePath } from "./schema_cache.ts";
+import { schemaCachePath } from "../engine/schema_cache.ts";
 import {
   closeLog,
   daemonSpan,
@@ -29,23 +34,23 @@ import {
   openDurableLog,
   setLogLevel,
   setLogRedactor,
-} from "./log.ts";
+} from "../engine/log.ts";
 import { logsDir } from "../logs/writer.ts";
 import { Redactor } from "../core/redact.ts";
 import { existsSync } from "../core/exists.ts";
 import { configRedactor } from "../config/secrets.ts";
-import { describe } from "./instance.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
-import { openGroupLedger, sweepOrphanGroups } from "./process_groups.ts";
+import { describe } from "../engine/instance.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { openGroupLedger, sweepOrphanGroups } from "../engine/process_groups.ts";
 import {
   parseSettingValues,
   resolveDaemonSettings,
   type SettingValues,
-} from "./daemon_settings.ts";
-import { EXIT, exitCodeOf, McpxError, StorageError } from "../errors.ts";
+} from "../engine/daemon_settings.ts";
+import { EXIT, exitCodeOf, McpxError, StorageError } from "../core/errors.ts";
 import { TrustGate } from "../config/trust.ts";
 import { terminalText } from "../core/terminal_text.ts";
-import { PRUNE_DELAY_MS, PRUNE_PERIOD_MS, pruneForDaemon } from "./cache_prune.ts";
+import { PRUNE_DELAY_MS, PRUNE_PERIOD_MS, pruneForDaemon } from "../engine/cache_prune.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
@@ -59,7 +64,7 @@ export interface RunDaemonOptions {
   env: Record<string, string>;
   cwd: string;
   /**
-   * Every setting's value as the starter resolved it (daemon/daemon_settings.ts);
+   * Every setting's value as the starter resolved it (engine/daemon_settings.ts);
    * resolved here from the files and the environment when absent. Read:
    * `daemon.idleTimeout` (an `auto` daemon's idle exit, ms), `logging.level`,
    * `logging.dir`, `logging.maxFileSize` (bytes), `logging.retention` (ms),
@@ -235,7 +240,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     daemon.warm(); // not awaited: the socket answers while `min` instances start
     for (const [signal, handler] of onSignal) Deno.addSignalListener(signal, handler);
     const period = Math.max(250, Math.min(30_000, daemon.shortestIdleMs / 2));
-    // The cache, once the daemon answers and hourly after (daemon/cache_prune.ts).
+    // The cache, once the daemon answers and hourly after (engine/cache_prune.ts).
     let prunedAt = Date.now();
     prune = setTimeout(
       () => pruneCache(paths, config.fingerprint, settings["cache.maxAge"] as number),
@@ -466,7 +471,7 @@ if (import.meta.main) {
       trustCheck: values["trust-check"] === true,
     });
   } catch (error) {
-    // The codes of the table (errors.ts EXIT): 2 for a bad command line, else 1.
+    // The codes of the table (core/errors.ts EXIT): 2 for a bad command line, else 1.
     code = exitCodeOf(error);
     log("error", "daemon.fail", "daemon failed: {error}", { error: describe(error) });
     console.error(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError } from "../core/errors.ts";
 import { cachedTool, cacheOf, serverSpec } from "./_fixtures.ts";
 import { findNamespace, findTool, namespacesFromCache } from "./view.ts";
 

@@ -18,7 +18,7 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
-import { join } from "../config/posix_path.ts";
+import { join } from "../core/posix_path.ts";
 
 /**
  * How long a command waits for another one's ingest, in ms: a cold ingest of a

@@ -16,7 +16,7 @@
  */
 
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { join } from "../config/posix_path.ts";
+import { join } from "../core/posix_path.ts";
 import { LEVEL_RANK } from "./record.ts";
 import {
   BULK_INDEXES,
@@ -27,7 +27,7 @@ import {
   openIndex,
   SQLITE_FULL,
 } from "./index_db.ts";
-import { StorageError, storageErrorOf } from "../errors.ts";
+import { StorageError, storageErrorOf } from "../core/errors.ts";
 import { errorTemplate } from "./error_template.ts";
 import { listLogFiles, LOG_DIR_WHAT } from "./writer.ts";
 import { epochMs, recordFields } from "./_record_line.ts";

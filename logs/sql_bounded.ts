@@ -12,7 +12,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { McpxError, TimeoutError } from "../errors.ts";
+import { McpxError, TimeoutError } from "../core/errors.ts";
 import type { SqlAnswer, SqlLimits } from "./sql_query.ts";
 import type { SqlChildFailure, SqlChildRequest } from "./sql_child.ts";
 

@@ -14,7 +14,7 @@
 
 import { openIndexReadOnly } from "./index_db.ts";
 import { runQuery } from "./sql_query.ts";
-import { McpxError } from "../errors.ts";
+import { McpxError } from "../core/errors.ts";
 
 /** A failure as the child reports it. */
 export interface SqlChildFailure {

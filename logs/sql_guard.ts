@@ -18,7 +18,7 @@
  */
 
 import { constants, type DatabaseSync, type StatementSync } from "node:sqlite";
-import { McpxError } from "../errors.ts";
+import { McpxError } from "../core/errors.ts";
 
 /**
  * node:sqlite's authorizer codes (SQLite's `SQLITE_SELECT`, `SQLITE_DENY`, …,

@@ -13,7 +13,7 @@
 
 import type { DatabaseSync } from "node:sqlite";
 import { listLogFiles } from "./writer.ts";
-import { join } from "../config/posix_path.ts";
+import { join } from "../core/posix_path.ts";
 
 /** The views, in the order `mcpx stats` lists them. */
 export const STATS_VIEWS = [

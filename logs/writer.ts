@@ -23,8 +23,8 @@
  * @module
  */
 
-import { join } from "../config/posix_path.ts";
-import { type StorageProblem, storageProblem } from "../errors.ts";
+import { join } from "../core/posix_path.ts";
+import { type StorageProblem, storageProblem } from "../core/errors.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 import { existsSync } from "../core/exists.ts";
 

@@ -9,9 +9,9 @@
  * @module
  */
 
-import { basename, dirname, isAbsolute, join, resolve } from "../config/posix_path.ts";
-import { McpxError, NotFoundError } from "../errors.ts";
-import { nearest } from "../discovery/nearest.ts";
+import { basename, dirname, isAbsolute, join, resolve } from "../core/posix_path.ts";
+import { McpxError, NotFoundError } from "../core/errors.ts";
+import { nearest } from "../core/nearest.ts";
 
 /** Extensions a name may resolve to, in order of preference (`.ts` wins an allowed overlap). */
 export const NAMED_EXTENSIONS = [".ts", ".js"] as const;

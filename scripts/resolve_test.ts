@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
 import { resolveScript, scriptDirs, scriptsIn } from "./resolve.ts";
-import { McpxError, NotFoundError } from "../errors.ts";
+import { McpxError, NotFoundError } from "../core/errors.ts";
 
 /** A temporary tree of files (`path → content`), removed on dispose. */
 async function tree(files: Record<string, string>) {

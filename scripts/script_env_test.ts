@@ -146,7 +146,7 @@ Deno.test("renderScriptEnvMarkdown() has one table row per variable, in table or
   deepStrictEqual(rows.map((r) => r.slice(3, r.indexOf("`", 3))), SCRIPT_ENV.map((v) => v.name));
 });
 
-const RUNTIME = `${ROOT}client/script_runtime.ts`;
+const RUNTIME = `${ROOT}scripts/client/script_runtime.ts`;
 const runtimeExists = (() => {
   try {
     return Deno.statSync(RUNTIME).isFile;
@@ -159,7 +159,7 @@ Deno.test({
   name: runtimeExists
     ? "the generated client reads every variable the table says it reads"
     : "the generated client reads every variable the table says it reads " +
-      "(SKIPPED: client/script_runtime.ts does not exist yet)",
+      "(SKIPPED: scripts/client/script_runtime.ts does not exist yet)",
   ignore: !runtimeExists,
   fn() {
     const source = Deno.readTextFileSync(RUNTIME);
@@ -170,7 +170,7 @@ Deno.test({
       missing,
       [],
       `SCRIPT_ENV says the generated client reads ${missing.join(", ")}, but ` +
-        `client/script_runtime.ts never names them: read them there, or fix readBy`,
+        `scripts/client/script_runtime.ts never names them: read them there, or fix readBy`,
     );
     const reads = new Set(envReads(RUNTIME, source).map((r) => r.name));
     const unsaid = SCRIPT_ENV.filter((v) => reads.has(v.name) && !v.readBy.includes("client"))
@@ -178,7 +178,9 @@ Deno.test({
     deepStrictEqual(
       unsaid,
       [],
-      `client/script_runtime.ts reads ${unsaid.join(", ")}, but SCRIPT_ENV's readBy omits 'client'`,
+      `scripts/client/script_runtime.ts reads ${
+        unsaid.join(", ")
+      }, but SCRIPT_ENV's readBy omits 'client'`,
     );
   },
 });

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { backgroundMcpx, eventually, fixtureServer, ROOT, type World, world } from "./_helpers.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
 
 const VERSION: string = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).version;
 

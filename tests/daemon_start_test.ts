@@ -5,8 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { requestDaemon } from "../client/daemon_request.ts";
-import type { StatusRow } from "../daemon/daemon.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import type { StatusRow } from "../engine/engine.ts";
 import {
   alive,
   backgroundMcpx,

@@ -8,9 +8,9 @@
  */
 import assert from "node:assert/strict";
 import { SERVERS, world } from "./_helpers.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
-import { McpxError } from "../errors.ts";
-import { VERSION } from "../version.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { McpxError } from "../core/errors.ts";
+import { VERSION } from "../core/version.ts";
 
 const [command, ...args] = SERVERS.everything;
 

@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { commandLine, eventually, fixtureServer, type World, world } from "./_helpers.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
 
 /** Pids of this world's fixture server processes (not its daemon or CLIs). */
 function servers(w: World): number[] {

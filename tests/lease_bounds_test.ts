@@ -9,8 +9,8 @@
 
 import assert from "node:assert/strict";
 import { eventually, fixtureServer, STACK_LINE, world } from "./_helpers.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
-import { TimeoutError } from "../errors.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { TimeoutError } from "../core/errors.ts";
 
 interface Outcome {
   ms: number;

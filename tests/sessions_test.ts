@@ -6,7 +6,7 @@
  * the endSession operation a script runner calls for a key it minted.
  */
 import assert from "node:assert/strict";
-import { requestDaemon } from "../client/daemon_request.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
 import { eventually, fixtureServer, SERVERS, type World, world } from "./_helpers.ts";
 
 /**

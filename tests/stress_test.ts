@@ -7,7 +7,7 @@
  * no instance or process is left (issue 4, "Tests and measurements").
  */
 import assert from "node:assert/strict";
-import { requestDaemon } from "../client/daemon_request.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
 import { eventually, fixtureServer, world } from "./_helpers.ts";
 
 const SESSIONS = 4;

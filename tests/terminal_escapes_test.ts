@@ -4,7 +4,7 @@
  * stray stdout hold control sequences (tests/fixtures/servers/escapes.ts) is
  * shown with each control character as `\uXXXX` by every command that prints
  * it, while `--json` still carries the exact text and a script's own output
- * passes unchanged (core/terminal_text.ts, cli/io.ts).
+ * passes unchanged (core/terminal_text.ts, core/io.ts).
  */
 import assert from "node:assert/strict";
 import { fixtureServer, type RunResult, world } from "./_helpers.ts";

@@ -11,8 +11,8 @@
 
 import assert from "node:assert/strict";
 import { eventually, SERVERS, STACK_LINE, type World, world } from "./_helpers.ts";
-import { requestDaemon } from "../client/daemon_request.ts";
-import { McpxError } from "../errors.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { McpxError } from "../core/errors.ts";
 import { existsSync } from "../core/exists.ts";
 
 /** A server entry whose command writes `marker`, then runs server-everything over stdio. */

@@ -1,0 +1,58 @@
+/**
+ * The options of a tool call through the daemon, and the trace of one
+ * (spec 000, "Lifecycle and operations": `MCPX_TRACE=1` logs one line per
+ * tool call naming the instance that served it). The switch is the
+ * caller's (setting `logging.trace`), sent with each call, because the
+ * daemon reads its own environment only once.
+ *
+ * @module
+ */
+
+import type { WireTrace } from "../wire/wire.ts";
+import type { Instance } from "./instance.ts";
+import { log } from "./log.ts";
+
+/** Options of {@linkcode Daemon.call}. */
+export interface CallOptions {
+  /**
+   * The caller's own limit on the wait for an instance and the call
+   * together, in ms (a start is not counted); replaces `callTimeout`.
+   */
+  timeoutMs?: number;
+  /** What set `timeoutMs`, as errors name it (default `--timeout`). */
+  timeoutSetting?: string;
+  signal?: AbortSignal;
+  /** Set for a traced call (the caller's `MCPX_TRACE`): told the instance that serves it. */
+  trace?: (trace: WireTrace) => void;
+}
+
+/**
+ * Logs the one `call.trace` line of a traced call (spec 000, "Lifecycle and
+ * operations": `MCPX_TRACE=1`) and hands the same facts to the caller.
+ */
+export function traceCall(
+  send: (trace: WireTrace) => void,
+  call: {
+    namespace: string;
+    tool: string;
+    server: string;
+    instance: string;
+    span: string;
+    lease: { instance: Instance };
+  },
+): void {
+  const trace: WireTrace = {
+    namespace: call.namespace,
+    tool: call.tool,
+    server: call.server,
+    ...(call.lease.instance.pid ? { pid: call.lease.instance.pid } : {}),
+    key: call.lease.instance.key,
+    instance: call.instance,
+    call: call.span,
+  };
+  log("info", "call.trace", "{namespace}.{tool} served by {server} pid {pid} ({key}, {instance})", {
+    ...trace,
+    pid: trace.pid ?? "remote",
+  }, { span: call.span });
+  send(trace);
+}

@@ -1,0 +1,476 @@
+/**
+ * One live connection to an upstream MCP server: a stdio child in its own
+ * process group, or a Streamable HTTP / SSE remote, spoken through the
+ * official SDK's `Client`.
+ *
+ * @module
+ */
+
+import {
+  type CallToolResult,
+  Client,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+  type TransportSendOptions,
+} from "@modelcontextprotocol/client";
+import type { ServerSpec } from "../config/types.ts";
+import { remoteEndpoint } from "../config/url_credentials.ts";
+import type { CachedTool } from "../discovery/types.ts";
+import { ServerError, TimeoutError } from "../core/errors.ts";
+import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
+import { VERSION } from "../core/version.ts";
+import { settingEnvName, SETTINGS } from "../config/settings.ts";
+import { settlesWithin, type TimerId } from "../core/deadline.ts";
+import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
+import type { StartAllowance, StartingInstances } from "./starting.ts";
+import { tailExcerpt } from "../core/tail_buffer.ts";
+import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
+import { describe } from "./error_text.ts";
+import { startFailureMessage, startTimeoutText } from "./start_failure.ts";
+
+export { describe } from "./error_text.ts";
+
+/** A remote's answer meaning it does not know our `Mcp-Session-Id` (restarted or expired). */
+const SESSION_LOST = {
+  test: (message: string) =>
+    /session/i.test(message) &&
+    /\b40[04]\b|not found|no valid|invalid|unknown|expired/i.test(message),
+};
+/** Transport failures after which a remote connection is not reused. */
+const CONNECTION_FAILED =
+  /fetch failed|ECONNREFUSED|ECONNRESET|connection (refused|reset|closed)|socket/i;
+
+/**
+ * A remote server rejected a call because it no longer knows the session
+ * (MCP 2025-11-25, Streamable HTTP "Session Management": 404 for an unknown
+ * session id; some servers answer 400). The call did not run; the instance
+ * is closed, and retrying on a new one is safe.
+ */
+export class SessionLostError extends ServerError {
+  constructor(server: string, message: string, options?: ErrorOptions) {
+    super(server, message, options);
+    this.name = "SessionLostError";
+  }
+}
+
+/** Why an instance stopped (recorded in status and, later, the log). */
+export type StopReason = "idle" | "crash" | "stop" | "restart" | "start-failed";
+
+/**
+ * How long a server that failed to start gets between SIGTERM and SIGKILL,
+ * in ms. Long on purpose: a package runner cut off mid-install (npm under
+ * `npx -y`) rolls the install back on SIGTERM, which takes seconds on a
+ * loaded machine; SIGKILL instead leaves a broken `_npx/<hash>` folder that
+ * fails every later start.
+ */
+export const START_TERM_GRACE_MS = 10_000;
+
+/** How a start runs; the pool passes what the daemon decided (engine/pool.ts `startOptions`). */
+export interface StartOptions {
+  /** The time `initialize` may take; default `spec.pool.startTimeoutMs` (`startTimeout`). */
+  allowance?: StartAllowance;
+  /** Where the start is listed while it runs (the `starting` operation). */
+  starting?: StartingInstances;
+  /**
+   * Called with each stdout line of a stdio server that is not JSON-RPC (at
+   * most 500 characters), `count` numbering them per instance.
+   */
+  onStrayLine?: (instance: Instance, line: string, count: number) => void;
+}
+
+let nextId = 1;
+
+/** A started, initialized server. Dispose with `close()` or `await using`. */
+export class Instance implements AsyncDisposable {
+  /** Unique within the daemon, e.g. `i7`. */
+  readonly id: string = `i${nextId++}`;
+  readonly spec: ServerSpec;
+  /** The scope key this instance serves (`global`, `session:abc`, …). */
+  readonly key: string;
+  readonly client: Client;
+  readonly startedAt: number = Date.now();
+  lastUsedAt: number = Date.now();
+  /** The time `initialize` was allowed, and the setting that allowed it. */
+  readonly startAllowance: StartAllowance;
+  /** Calls answered (successfully or not). */
+  calls = 0;
+  /** Calls in flight now. */
+  active = 0;
+  lastError?: string;
+  /** Set once the connection is gone; `exit` says how. */
+  closed = false;
+  exit?: { reason: StopReason; code?: number | null; signal?: string | null };
+  #transport: Transport;
+  #onClose: (instance: Instance) => void;
+
+  private constructor(
+    spec: ServerSpec,
+    key: string,
+    client: Client,
+    transport: Transport,
+    onClose: (i: Instance) => void,
+    allowance: StartAllowance,
+  ) {
+    this.spec = spec;
+    this.key = key;
+    this.startAllowance = allowance;
+    this.client = client;
+    this.#transport = transport;
+    this.#onClose = onClose;
+  }
+
+  /** The child's pid (stdio only). */
+  get pid(): number | undefined {
+    return this.#transport instanceof ProcessGroupStdioTransport ? this.#transport.pid : undefined;
+  }
+
+  /** The child's recent stderr (stdio only), or "". */
+  get stderrTail(): string {
+    return this.#transport instanceof ProcessGroupStdioTransport
+      ? this.#transport.stderrTail.toString()
+      : "";
+  }
+
+  /**
+   * Starts the server and completes the MCP handshake within the start
+   * allowance (`options.allowance`, else `spec.pool.startTimeoutMs`). A
+   * stdio server that fails to start is stopped with SIGTERM and
+   * {@link START_TERM_GRACE_MS} before SIGKILL.
+   *
+   * @param env The daemon's environment, under the server's own `env`.
+   * @param onClose Called once when the connection ends for any reason.
+   * @throws {ServerError} naming the server and the reason: command not
+   *   found, exited before answering (with exit code and stderr tail, and
+   *   the fix when npm's cache is broken), `initialize` failed (with the
+   *   HTTP status and URL of a remote), or did not answer in time (`bound`
+   *   names the setting that raises the allowance).
+   */
+  static async start(
+    spec: ServerSpec,
+    key: string,
+    env: Record<string, string>,
+    onClose: (i: Instance) => void = () => {},
+    options: StartOptions = {},
+  ): Promise<Instance> {
+    const allowance = options.allowance ??
+      { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
+    const transport = makeTransport(spec, env);
+    const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
+    const instance = new Instance(spec, key, client, transport, onClose, allowance);
+    if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
+      const report = options.onStrayLine;
+      transport.onstrayline = (line, count) => report(instance, line, count);
+    }
+    const timeoutMs = allowance.ms;
+    const abort = new AbortController();
+    const shown = options.starting?.add(instance);
+    let timer: TimerId | undefined;
+    try {
+      const connected = client.connect(transport, { signal: abort.signal, timeout: timeoutMs });
+      const races: Promise<unknown>[] = [
+        connected,
+        new Promise((_, reject) =>
+          timer = setTimeout(
+            () =>
+              reject(
+                new TimeoutError(startTimeoutText(spec, allowance), timeoutMs, {
+                  bound: allowance.bound,
+                }),
+              ),
+            timeoutMs,
+          )
+        ),
+      ];
+      if (transport instanceof ProcessGroupStdioTransport && transport.exited) {
+        const exitedEarly = transport.exited.then((status) => {
+          throw new Error(
+            `exited with ${
+              status.signal ? `signal ${status.signal}` : `code ${status.code}`
+            } before answering initialize`,
+          );
+        });
+        exitedEarly.catch(() => {}); // a later, ordinary exit is not an error here
+        races.push(exitedEarly);
+      }
+      await Promise.race(races);
+    } catch (error) {
+      // Stop first, with the long grace, so the SDK's own close (on abort) joins it.
+      const stopped = transport instanceof ProcessGroupStdioTransport
+        ? transport.stop(START_TERM_GRACE_MS)
+        : Promise.resolve();
+      abort.abort();
+      await stopped;
+      // An exited child may still have stderr in the pipe: read it to the end first.
+      if (transport instanceof ProcessGroupStdioTransport && transport.stderrDone) {
+        await settlesWithin(transport.stderrDone, 500);
+      }
+      const stderr = instance.stderrTail;
+      await instance.#closeQuietly();
+      throw new ServerError(spec.name, startFailureMessage(spec, error, stderr), {
+        cause: error,
+        stderrTail: stderr,
+        ...(error instanceof TimeoutError && error.bound ? { bound: error.bound } : {}),
+      });
+    } finally {
+      clearTimeout(timer);
+      shown?.();
+    }
+    // Chain, never replace: the SDK's own onclose fails the requests in flight.
+    const sdkOnClose = transport.onclose;
+    transport.onclose = () => {
+      sdkOnClose?.();
+      instance.#closed("crash");
+    };
+    return instance;
+  }
+
+  /**
+   * Lists every tool (all pages), as the cache stores them. A malformed tool
+   * is skipped and named in `skipped` rather than failing the listing.
+   * @throws {ServerError} when `tools/list` fails (whole message kept).
+   */
+  async listTools(): Promise<{ tools: CachedTool[]; skipped: SkippedTool[] }> {
+    const tools: CachedTool[] = [];
+    const skipped: SkippedTool[] = [];
+    try {
+      let cursor: string | undefined;
+      for (let page = 0; page < 1000; page++) {
+        const raw = await this.client.request(
+          { method: "tools/list", params: cursor ? { cursor } : {} },
+          ANY_RESULT,
+          { timeout: this.spec.pool.callTimeoutMs },
+        );
+        const read = readToolsPage(raw);
+        tools.push(...read.tools);
+        skipped.push(...read.skipped);
+        cursor = read.nextCursor;
+        if (!cursor) break;
+      }
+      return { tools, skipped };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ServerError(
+        this.spec.name,
+        `server "${this.spec.name}": tools/list: ${message.slice(0, 2000)}`,
+        { cause: error, stderrTail: this.stderrTail },
+      );
+    }
+  }
+
+  /**
+   * Calls one tool. Cancellation (`signal` or the timeout) sends
+   * `notifications/cancelled` through the SDK.
+   *
+   * @param timeoutMs Overrides `spec.pool.callTimeoutMs`.
+   * @returns The MCP `CallToolResult` envelope, `isError` included.
+   * @throws {TimeoutError} after `timeoutMs`; {ServerError} when the server
+   *   fails the request or the connection drops (with its stderr tail).
+   */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<CallToolResult> {
+    const timeoutMs = options.timeoutMs ?? this.spec.pool.callTimeoutMs;
+    this.active++;
+    this.lastUsedAt = Date.now();
+    try {
+      return await this.client.callTool({ name: tool, arguments: args }, {
+        timeout: timeoutMs,
+        signal: options.signal,
+      }) as CallToolResult;
+    } catch (error) {
+      const message = describe(error);
+      // What the caller reads: a remote's HTTP status and URL when it answered with one.
+      const http = this.spec.url ? httpFailureOf(error) : undefined;
+      const shown = http ? describeHttpFailure(http, this.spec.name, this.spec.url) : message;
+      this.lastError = shown;
+      if (/timed? ?out/i.test(message)) {
+        throw new TimeoutError(
+          `${this.spec.namespace}.${tool} did not answer within ${timeoutMs} ms (callTimeout); the request was cancelled`,
+          timeoutMs,
+          { cause: error },
+        );
+      }
+      if (this.spec.transport !== "stdio" && !this.closed) {
+        if (SESSION_LOST.test(message)) {
+          // The remote forgot our session (it restarted): the request was not
+          // run, so the caller may retry on a fresh connection.
+          await this.close("crash");
+          throw new SessionLostError(
+            this.spec.name,
+            `${this.spec.namespace}.${tool}: the server no longer knows this connection's session (${message})`,
+            { cause: error },
+          );
+        }
+        // A connection that failed at the transport is not reused.
+        if (CONNECTION_FAILED.test(message)) await this.close("crash");
+      }
+      if (this.closed && this.#transport instanceof ProcessGroupStdioTransport) {
+        // The exit status arrives a moment after the pipe closes.
+        const exited = this.#transport.exited;
+        if (exited) await settlesWithin(exited, 1000);
+      }
+      const exit = !this.exit
+        ? ""
+        : this.spec.transport === "stdio"
+        ? `; the server exited (${exitText(this.exit)})`
+        : "; the connection was closed";
+      const tail = tailExcerpt(this.stderrTail);
+      throw new ServerError(
+        this.spec.name,
+        `${this.spec.namespace}.${tool}: ${shown}${exit}${tail ? `\nstderr tail:\n${tail}` : ""}`,
+        { cause: error, stderrTail: this.stderrTail },
+      );
+    } finally {
+      this.active--;
+      this.calls++;
+      this.lastUsedAt = Date.now();
+    }
+  }
+
+  /**
+   * Resolves once a closed instance's exit status is in `exit` (a stdio child's
+   * code or signal arrives a moment after its pipes close), or after `ms`.
+   */
+  async exitSettled(ms = 2000): Promise<void> {
+    const transport = this.#transport;
+    if (transport instanceof ProcessGroupStdioTransport && transport.exited) {
+      await settlesWithin(transport.exited, ms);
+    }
+  }
+
+  /** Stops the server (process group for stdio) and records why. */
+  async close(reason: StopReason): Promise<void> {
+    if (this.closed) return;
+    this.exit = { reason };
+    await this.#closeQuietly();
+    this.#closed(reason);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close("stop");
+  }
+
+  async #closeQuietly(): Promise<void> {
+    // Streamable HTTP: release the server's session (Mcp-Session-Id) with a DELETE.
+    if (this.#transport instanceof StreamableHTTPClientTransport && this.#transport.sessionId) {
+      try {
+        await this.#transport.terminateSession();
+      } catch { /* the server may not support it (405) or be gone */ }
+    }
+    try {
+      await this.client.close();
+    } catch { /* already gone */ }
+    try {
+      await this.#transport.close();
+    } catch { /* already gone */ }
+  }
+
+  #closed(reason: StopReason): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.exit ??= { reason };
+    const transport = this.#transport;
+    if (transport instanceof ProcessGroupStdioTransport && transport.exited) {
+      transport.exited.then((status) => {
+        if (this.exit) {
+          this.exit.code = status.code;
+          this.exit.signal = status.signal;
+        }
+      });
+    }
+    this.#onClose(this);
+  }
+}
+
+/**
+ * mcpx's own variables (session ids, the configuration path, every setting's
+ * `MCPX_…` name) describe the shell that started the daemon, not the server:
+ * they are not passed on, so a server never sees a session it does not serve.
+ */
+const MCPX_OWN = new Set([
+  "MCPX_SESSION_ID",
+  "MCPX_PARENT_SESSION_ID",
+  "MCPX_CONFIG",
+  "MCPX_TRACE",
+  ...SETTINGS.flatMap((s) => [settingEnvName(s.name), ...(s.envAliases ?? [])]),
+]);
+
+/** The daemon's environment without mcpx's own variables. */
+export function serverEnvironment(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !MCPX_OWN.has(name)));
+}
+
+function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport {
+  if (spec.transport === "stdio") {
+    return new ProcessGroupStdioTransport({
+      command: spec.command!,
+      args: spec.args,
+      env: { ...serverEnvironment(env), ...spec.env },
+      cwd: spec.cwd,
+    });
+  }
+  // Credentials in the URL become an explicit header, never fetch's own (config/url_credentials.ts).
+  const { url, headers } = remoteEndpoint(spec.url!, spec.headers);
+  const requestInit = { headers };
+  return spec.transport === "sse"
+    ? new SSEClientTransport(url, { requestInit })
+    : new CancellableHTTPClientTransport(url, { requestInit });
+}
+
+/**
+ * Streamable HTTP whose POST of a request is aborted when that request is
+ * cancelled (a timeout or the caller's signal), so a server that accepted the
+ * call and never answers sees its connection close (spec 000, "Cancellation
+ * reaches the transport"). The SDK does this itself only on 2026-era
+ * connections (`requestSignal`); on a 2025-era one it sends
+ * `notifications/cancelled` and leaves the POST open until the instance closes.
+ */
+class CancellableHTTPClientTransport extends StreamableHTTPClientTransport {
+  /** Requests of ours awaiting their response, by JSON-RPC id. */
+  #inFlight = new Map<string | number, AbortController>();
+
+  constructor(...args: ConstructorParameters<typeof StreamableHTTPClientTransport>) {
+    super(...args);
+    // The SDK's Protocol.connect chains its own handler after this one.
+    this.onmessage = (message) => {
+      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+        if (message.id !== undefined) this.#inFlight.delete(message.id);
+      }
+    };
+  }
+
+  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (options?.requestSignal === undefined && isJSONRPCRequest(message)) {
+      const controller = new AbortController();
+      this.#inFlight.set(message.id, controller);
+      try {
+        return await super.send(message, { ...options, requestSignal: controller.signal });
+      } catch (error) {
+        this.#inFlight.delete(message.id);
+        throw error;
+      }
+    }
+    if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      if (id !== undefined) {
+        this.#inFlight.get(id)?.abort();
+        this.#inFlight.delete(id);
+      }
+    }
+    return await super.send(message, options);
+  }
+}
+
+function exitText(exit: NonNullable<Instance["exit"]>): string {
+  if (exit.signal) return `signal ${exit.signal}`;
+  if (exit.code !== undefined && exit.code !== null) return `exit code ${exit.code}`;
+  return exit.reason;
+}

@@ -1,0 +1,124 @@
+/**
+ * The errors that end a caller's wait, each naming the bound that passed and
+ * what sets it as data (`TimeoutError.bound`, `.setting`; issue 8, "Three
+ * bounds on a caller's wait"), and in words what to do about it.
+ *
+ * @module
+ */
+
+import type { ServerSpec } from "../config/types.ts";
+import { TimeoutError } from "../core/errors.ts";
+import { describeHolder, type Holder } from "./lease_board.ts";
+
+/** The session a `session:<k>` or `parent-session:<k>` key belongs to, else undefined. */
+export function sessionOfKey(key: string): string | undefined {
+  const match = /^(?:parent-)?session:(.+)$/.exec(key);
+  return match?.[1];
+}
+
+/** `mcpx restart <ns>`, narrowed to the key's session when it has one. */
+function restartCommand(spec: ServerSpec, key: string): string {
+  const session = sessionOfKey(key);
+  return `mcpx restart ${spec.namespace}${session ? ` --session ${session}` : ""}`;
+}
+
+/** One instance of a pool as the lease timeout error describes it. */
+export interface InstanceInUse {
+  key: string;
+  holders: Holder[];
+  /** Epoch ms of its last use. */
+  lastUsedAt: number;
+}
+
+/**
+ * The error for a caller that waited `waitedMs` for an instance others hold
+ * (`bound: "leaseTimeout"`): which keys are in use and by whom (run, pid,
+ * since when), and what raises the limit or frees the instance.
+ *
+ * @param setting `leaseTimeout`, or the caller's own limit (`--timeout`) when shorter.
+ * @param full True when the pool was at `max` (rather than the key's one instance held).
+ */
+export function leaseTimeoutError(
+  spec: ServerSpec,
+  key: string,
+  waitedMs: number,
+  setting: string,
+  inUse: InstanceInUse[],
+  full: boolean,
+): TimeoutError {
+  const { max, sharing, scope } = spec.pool;
+  const now = Date.now();
+  const described = inUse.map((i) =>
+    `${i.key} (${
+      i.holders.length
+        ? `held by ${i.holders.map(describeHolder).join(", ")}`
+        : `idle ${Math.round((now - i.lastUsedAt) / 1000)}s`
+    })`
+  );
+  const noSession = key.startsWith("call:") && scope !== "call"
+    ? ` No session was given, so this call could not share one: pass --session <key> or set MCPX_SESSION_ID.`
+    : "";
+  const raise = setting === "leaseTimeout"
+    ? "raise leaseTimeout (in the server's mcpx block or the top-level pool block)"
+    : `raise ${setting}`;
+  const byRun = inUse.some((i) => i.holders.some((h) => h.run))
+    ? " A script run keeps an exclusive instance from its first call until it ends."
+    : "";
+  return new TimeoutError(
+    `server "${spec.name}": no instance for key ${key} became free within ${waitedMs} ms ` +
+      `(${setting}; max ${max} instance${max === 1 ? "" : "s"}, sharing ${sharing}; in use: ${
+        described.join(", ") || "none"
+      }).${byRun} Wait for the holder to finish, ${raise}${full ? ", raise max" : ""}, ` +
+      `or free it with \`${restartCommand(spec, key)}\`.${noSession}`,
+    waitedMs,
+    { bound: "leaseTimeout", setting },
+  );
+}
+
+/**
+ * The error for a call that did not answer within `ms` (`bound:
+ * "callTimeout"`); on an exclusive instance, which may still be busy with the
+ * abandoned call, it says how to get a fresh one.
+ *
+ * @param setting The caller's own limit (`--timeout`) when it applied, else undefined
+ *   (the server's `callTimeout`).
+ */
+export function callTimeoutError(
+  spec: ServerSpec,
+  key: string,
+  tool: string,
+  ms: number,
+  setting: string | undefined,
+  cause: unknown,
+): TimeoutError {
+  const recover = spec.pool.sharing === "exclusive"
+    ? ` The ${spec.namespace} instance is exclusive and may still be busy with it; if the ` +
+      `next call waits or hangs, get a fresh one with \`${restartCommand(spec, key)}\`.`
+    : "";
+  return new TimeoutError(
+    `${spec.namespace}.${tool} did not answer within ${ms} ms (${
+      setting ?? "callTimeout"
+    }); the request was cancelled.${recover}`,
+    ms,
+    { cause, bound: "callTimeout", setting: setting ?? "callTimeout" },
+  );
+}
+
+/**
+ * The error for a call whose wait for an instance used up the caller's own
+ * limit (`--timeout`) just as one became free: nothing was sent.
+ */
+export function budgetSpentError(
+  spec: ServerSpec,
+  key: string,
+  waitedMs: number,
+  limitMs: number,
+  setting: string,
+): TimeoutError {
+  return new TimeoutError(
+    `server "${spec.name}": waiting ${waitedMs} ms for an instance of key ${key} used up the ` +
+      `${limitMs} ms this call was given (${setting}); nothing was sent. Raise ${setting}.`,
+    limitMs,
+    { bound: "leaseTimeout", setting },
+  );
+}

@@ -1,0 +1,504 @@
+/**
+ * A pool of instances of one server, keyed by scope, handed out as leases.
+ *
+ * Identity: one pool per `poolId` (a hash of everything that changes the
+ * process or how it is handed out, see config/pool_id.ts). Inside a pool an
+ * instance serves one scope key (`global`, `session:<id>`, `cwd:<dir>`, …);
+ * `shared` instances serve every caller with that key at once, `exclusive`
+ * ones one lease at a time (a script run holds one from its first call to
+ * its end: engine/holds.ts). `max` bounds live instances per pool; a full
+ * pool makes room by stopping its least recently used idle instance.
+ * Spec 000, "Sharing and scope" and "Honest failure reporting"; issue 8.
+ *
+ * @module
+ */
+
+import type { ServerSpec } from "../config/types.ts";
+import { ServerError } from "../core/errors.ts";
+import { Instance, type StopReason } from "./instance.ts";
+import type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
+import { scopeKey } from "./scope_key.ts";
+import type { CallerContext } from "./scope_key.ts";
+import { type Holder, LeaseBoard, type LeaseWait } from "./lease_board.ts";
+import { Holds, type RunHold } from "./holds.ts";
+import { leaseTimeoutError } from "./lease_errors.ts";
+import { keyedPid, pidAlive } from "../core/pid_alive.ts";
+export type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
+
+/** Longest cooldown after repeated start failures, in ms (spec: capped at 30 s). */
+export const MAX_BACKOFF_MS = 30_000;
+/** First cooldown after a start failure, in ms; doubles per failure. */
+export const FIRST_BACKOFF_MS = 1_000;
+/** How often the pids of `pid:`-keyed instances are checked, in ms. */
+export const PID_CHECK_MS = 1_000;
+/** How often a caller waiting for a run's instance checks that the run's process lives, in ms. */
+export const RUN_CHECK_MS = 1_000;
+
+/** Instances of one server. */
+export class Pool {
+  readonly id: string;
+  readonly spec: ServerSpec;
+  #env: Record<string, string>;
+  #hooks: PoolHooks;
+  #instances = new Set<Instance>();
+  #starting = new Map<string, Promise<Instance>>();
+  /** Leases in use, and exclusive instances runs keep between their calls (engine/holds.ts). */
+  #holds = new Holds<Instance>();
+  #waiters: (() => void)[] = [];
+  /** Instances to stop when their last holder releases them (`end`), with the reason. */
+  #ending = new Map<Instance, StopReason>();
+  /** Instances being stopped to make room for another key. */
+  #evicting = new Set<Instance>();
+  /**
+   * Instances just started, until the caller that started them resumes:
+   * never stopped to make room meanwhile (another waiter wakes first).
+   */
+  #unclaimed = new Set<Instance>();
+  #board: LeaseBoard;
+  #warming = false;
+  /** The pending pid check, while some instance is keyed by a pid. */
+  #pidCheck?: ReturnType<typeof setTimeout>;
+  /** The last start failure, cleared by a successful start. */
+  failure?: StartFailure;
+
+  /**
+   * @param board Where waits are posted; the daemon passes its one board so
+   *   waits across pools are seen together.
+   */
+  constructor(
+    spec: ServerSpec,
+    env: Record<string, string>,
+    hooks: PoolHooks = {},
+    board: LeaseBoard = new LeaseBoard(),
+  ) {
+    this.id = spec.poolId;
+    this.spec = spec;
+    this.#env = env;
+    this.#hooks = hooks;
+    this.#board = board;
+  }
+
+  /** Live instances, oldest first. */
+  get instances(): Instance[] {
+    return [...this.#instances];
+  }
+
+  /** How many leases are held on `instance` now. */
+  holders(instance: Instance): number {
+    return this.#holds.leases(instance);
+  }
+
+  /** The run holding exclusive `instance` between its calls, if any. */
+  runHold(instance: Instance): Readonly<RunHold> | undefined {
+    return this.#holds.run(instance);
+  }
+
+  /**
+   * Leases an instance for the caller's scope key, starting one when none
+   * fits. The start is bounded by `startTimeout` (in Instance.start); the
+   * wait for an instance others hold by `leaseTimeout`, or `options.waitMs`
+   * when shorter. A pool at `max` asked for a new key stops its least
+   * recently used idle instance first (`whenFull: "evict-idle"`), unless
+   * `keep` protects it. An exclusive instance is held by a script run from
+   * its first lease until {@linkcode Pool.releaseRun}.
+   *
+   * @throws {ServerError} when the server fails to start (or is cooling
+   *   down after failures); {TimeoutError} (`bound: "leaseTimeout"`) naming
+   *   the server, key, holders and what raises the limit when no instance
+   *   frees up in time; {LeaseDeadlockError} when a run would wait for a run
+   *   that waits for it.
+   */
+  async lease(ctx: CallerContext, options: LeaseOptions = {}): Promise<Lease> {
+    const { signal } = options;
+    const key = scopeKey(this.spec.pool.scope, ctx, this.spec.name);
+    const ownLimit = options.waitMs !== undefined && options.waitMs < this.spec.pool.leaseTimeoutMs;
+    const limit = ownLimit ? options.waitMs! : this.spec.pool.leaseTimeoutMs;
+    const setting = ownLimit ? options.waitSetting ?? "--timeout" : "leaseTimeout";
+    const { sharing, scope, max } = this.spec.pool;
+    let waited = 0;
+    let wait: LeaseWait | undefined;
+    try {
+      while (true) {
+        signal?.throwIfAborted();
+        const instance = this.#free(key, ctx, options.ignoreRunHolds);
+        if (instance) return this.#hold(instance, ctx, waited);
+        // A keyed scope has one live instance per key (spec 000, "Sharing and
+        // scope"): a second caller of a session waits for that session's
+        // process rather than getting a second browser. Only `global` may run
+        // several instances of its one key, up to `max`.
+        const keyTaken = scope !== "global" && this.#hasKey(key);
+        if (!keyTaken && this.#room()) {
+          const started = await this.#start(key);
+          this.#unclaimed.delete(started);
+          if (sharing === "shared" || this.#holds.available(started, ctx, options.ignoreRunHolds)) {
+            return this.#hold(started, ctx, waited);
+          }
+          continue;
+        }
+        if (!keyTaken && this.spec.pool.whenFull === "evict-idle") {
+          const victim = this.#victim();
+          if (victim) {
+            await this.#evict(victim, key);
+            continue;
+          }
+        }
+        const pending = this.#starting.get(key);
+        if (pending && sharing === "shared") return this.#hold(await pending, ctx, waited);
+        const holders = this.#holdersFor(keyTaken ? key : undefined);
+        const remaining = limit - waited;
+        if (remaining <= 0) {
+          const inUse = this.instances.map((i) => ({
+            key: i.key,
+            holders: this.#holds.holdersOf(i),
+            lastUsedAt: i.lastUsedAt,
+          }));
+          throw leaseTimeoutError(this.spec, key, limit, setting, inUse, !keyTaken);
+        }
+        // A run waiting behind its own other call is told nothing: it waits for itself.
+        const token = holders.some((h) => !ctx.run || h.run !== ctx.run)
+          ? ctx.notify ?? ctx.run
+          : undefined;
+        wait = this.#board.post({
+          ...(token ? { token } : {}),
+          ...(ctx.run ? { run: ctx.run } : {}),
+          ...(ctx.pid ? { pid: ctx.pid } : {}),
+          namespace: this.spec.namespace,
+          server: this.spec.name,
+          key,
+          scope: this.spec.pool.scope,
+          since: wait?.since ?? Date.now(),
+          limitMs: limit,
+          setting,
+          holders,
+          ...(keyTaken ? {} : { full: { max } }),
+        }, wait);
+        // A run's hold ends when its process does: look again now and then.
+        const poll = holders.some((h) => h.run) ? Math.min(remaining, RUN_CHECK_MS) : remaining;
+        const before = Date.now();
+        await this.#waitForChange(poll, signal);
+        waited += Date.now() - before;
+      }
+    } finally {
+      this.#board.remove(wait);
+    }
+  }
+
+  /**
+   * Drops every hold run `run` has on this pool's instances (the run ended),
+   * so the callers waiting for them go on.
+   * @returns How many holds were dropped.
+   */
+  releaseRun(run: string): number {
+    const freed = this.#holds.releaseRun(run);
+    for (const instance of freed) instance.lastUsedAt = Date.now();
+    if (freed.length) this.#wake();
+    return freed.length;
+  }
+
+  /** Starts an instance for `key` if none is live (listing). */
+  async ensure(ctx: CallerContext): Promise<Instance> {
+    const lease = await this.lease(ctx);
+    lease.release();
+    return lease.instance;
+  }
+
+  /**
+   * Stops every instance (or those whose key is one of `keys`) and records why.
+   * @returns How many were stopped.
+   */
+  async stop(reason: StopReason, keys?: string[]): Promise<number> {
+    const doomed = this.instances.filter((i) => keys === undefined || keys.includes(i.key));
+    await Promise.all(doomed.map((i) => i.close(reason)));
+    return doomed.length;
+  }
+
+  /**
+   * Stops the instances whose key is one of `keys` once nobody holds them: an
+   * idle one at once, a held one when its current lease is released. No new
+   * lease is granted on them meanwhile; a caller with the same key waits and
+   * then gets a fresh instance.
+   *
+   * @returns The instances that will stop (synchronously chosen), and a
+   *   promise settled when the idle ones have stopped (held ones stop later).
+   */
+  end(keys: string[], reason: StopReason): { instances: Instance[]; stopped: Promise<void> } {
+    const doomed = this.instances.filter((i) => !i.closed && keys.includes(i.key));
+    const now: Promise<void>[] = [];
+    for (const instance of doomed) {
+      // A run's hold between its calls does not keep an ended session's instance.
+      if (!this.holders(instance) && instance.active === 0) now.push(instance.close(reason));
+      else this.#ending.set(instance, reason);
+    }
+    return { instances: doomed, stopped: Promise.all(now).then(() => {}) };
+  }
+
+  /**
+   * Stops the `pid:`-keyed instances whose process has exited (spec 000,
+   * "Sharing and scope": `pid`-scoped instances stop as soon as that pid
+   * exits). Runs every {@linkcode PID_CHECK_MS} while such an instance lives.
+   * @returns How many were stopped.
+   */
+  async stopOrphans(): Promise<number> {
+    const doomed = this.instances.filter((i) => {
+      const pid = keyedPid(i.key);
+      if (pid === undefined || i.closed || pidAlive(pid)) return false;
+      this.#hooks.pidExited?.(i, pid);
+      return true;
+    });
+    await Promise.all(doomed.map((i) => i.close("stop")));
+    return doomed.length;
+  }
+
+  /** Keeps the pid check scheduled exactly while some live instance is keyed by a pid. */
+  #watchPids(): void {
+    const needed = this.instances.some((i) => keyedPid(i.key) !== undefined);
+    if (!needed) {
+      clearTimeout(this.#pidCheck);
+      this.#pidCheck = undefined;
+    } else if (this.#pidCheck === undefined) {
+      this.#pidCheck = setTimeout(async () => {
+        try {
+          await this.stopOrphans();
+        } finally {
+          this.#pidCheck = undefined;
+          this.#watchPids();
+        }
+      }, PID_CHECK_MS);
+      // The check alone never keeps a process (the daemon, a test) running.
+      Deno.unrefTimer(this.#pidCheck);
+    }
+  }
+
+  /**
+   * Stops instances unused for longer than `idleTimeoutMs` and not held (a
+   * run's hold counts, while its process lives). `min` instances of every
+   * key stay however idle they are (one for a keyed scope, which runs one
+   * instance per key); the longest idle go first.
+   * @returns How many were stopped.
+   */
+  async reap(now = Date.now()): Promise<number> {
+    this.#dropDeadRuns();
+    const idle = this.spec.pool.idleTimeoutMs;
+    if (idle <= 0) return 0;
+    // The most recently used `min` of each key are kept.
+    const byKey = Map.groupBy(this.instances.filter((i) => !i.closed), (i) => i.key);
+    const kept = new Set(
+      [...byKey.values()].flatMap((group) =>
+        group.sort((a, b) => b.lastUsedAt - a.lastUsedAt).slice(0, this.#perKey())
+      ),
+    );
+    const doomed = this.instances.filter((i) =>
+      !kept.has(i) && !this.#holds.held(i) && i.active === 0 && now - i.lastUsedAt >= idle
+    );
+    await Promise.all(doomed.map((i) => i.close("idle")));
+    return doomed.length;
+  }
+
+  /**
+   * Starts the instances `min` asks for (spec 000, "Sharing and scope") for
+   * each of `keys`, the keys known before a call (decision 0009): up to `min`
+   * for `global`, one for another scope's key. Never exceeds `max` or stops
+   * an instance; failures are recorded (their cooldown holds); a warm-up
+   * already running makes this one return.
+   */
+  async warm(keys: string[]): Promise<void> {
+    if (this.spec.pool.min < 1 || this.#warming) return;
+    this.#warming = true;
+    try {
+      for (const key of keys) {
+        const want = this.#perKey();
+        for (let tries = 0; tries < want && this.#live(key) < want && this.#room(); tries++) {
+          this.#unclaimed.delete(await this.#start(key));
+        }
+      }
+    } catch {
+      /* the failure is kept in `failure` for ls and status */
+    } finally {
+      this.#warming = false;
+    }
+  }
+
+  /** How many instances `min` keeps per key: `min` for global, at most one for a keyed scope. */
+  #perKey(): number {
+    const { min, scope } = this.spec.pool;
+    return scope === "global" ? min : Math.min(min, 1);
+  }
+
+  /** Live and starting instances for `key`. */
+  #live(key: string): number {
+    const live = this.instances.filter((i) => !i.closed && i.key === key).length;
+    return live + (this.#starting.has(key) ? 1 : 0);
+  }
+
+  /** Whether one more instance may start (live and starting ones below `max`). */
+  #room(): boolean {
+    return this.#instances.size + this.#starting.size < this.spec.pool.max;
+  }
+
+  /**
+   * The least recently used instance nobody holds or uses and nobody asked
+   * to keep (`keep`), to stop for a caller of a full pool; undefined if none.
+   */
+  #victim(): Instance | undefined {
+    this.#dropDeadRuns();
+    let victim: Instance | undefined;
+    for (const i of this.#instances) {
+      if (
+        i.closed || this.#ending.has(i) || this.#evicting.has(i) || this.#unclaimed.has(i) ||
+        this.#holds.held(i) || i.active > 0 || this.#hooks.keep?.(i.key)
+      ) continue;
+      if (!victim || i.lastUsedAt < victim.lastUsedAt) victim = i;
+    }
+    return victim;
+  }
+
+  /** Stops `victim` to make room for `forKey`; resolves once its process is gone. */
+  async #evict(victim: Instance, forKey: string): Promise<void> {
+    this.#evicting.add(victim);
+    this.#hooks.evicted?.(victim, forKey);
+    try {
+      await victim.close("stop");
+    } finally {
+      this.#evicting.delete(victim);
+    }
+  }
+
+  /** Who holds the instances for `key` (every instance when undefined: a full pool). */
+  #holdersFor(key: string | undefined): Holder[] {
+    return this.instances.filter((i) => key === undefined || i.key === key)
+      .flatMap((i) => this.#holds.holdersOf(i));
+  }
+
+  /** Drops the holds of runs whose `mcpx run` process is gone (killed, so it never said). */
+  #dropDeadRuns(): void {
+    const dropped = this.#holds.dropDeadRuns();
+    for (const { instance, hold } of dropped) this.#hooks.runGone?.(instance, hold.run, hold.pid!);
+    if (dropped.length) this.#wake();
+  }
+
+  #hasKey(key: string): boolean {
+    if (this.#starting.has(key)) return true;
+    for (const instance of this.#instances) {
+      if (!instance.closed && instance.key === key) return true;
+    }
+    return false;
+  }
+
+  /**
+   * An instance for `key` the caller may lease now: for `shared`, any; for
+   * `exclusive`, one with no lease and no other run's hold, the caller's own
+   * run's first.
+   */
+  #free(key: string, ctx: CallerContext, ignoreRunHolds = false): Instance | undefined {
+    if (this.#holds.anyRun) this.#dropDeadRuns();
+    let found: Instance | undefined;
+    for (const instance of this.#instances) {
+      if (
+        instance.closed || instance.key !== key || this.#ending.has(instance) ||
+        this.#evicting.has(instance)
+      ) continue;
+      if (this.spec.pool.sharing === "shared") return instance;
+      if (!this.#holds.available(instance, ctx, ignoreRunHolds)) continue;
+      if (ctx.run && this.#holds.run(instance)?.run === ctx.run) return instance;
+      found ??= instance;
+    }
+    return found;
+  }
+
+  #hold(instance: Instance, ctx: CallerContext, waitedMs = 0): Lease {
+    const end = this.#holds.add(instance, ctx, this.spec.pool.sharing === "exclusive");
+    instance.lastUsedAt = Date.now();
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const n = end();
+      instance.lastUsedAt = Date.now();
+      const ending = n > 0 ? undefined : this.#ending.get(instance);
+      if (ending) instance.close(ending).catch(() => {});
+      this.#wake();
+    };
+    return {
+      instance,
+      waitedMs,
+      release,
+      [Symbol.asyncDispose]: () => Promise.resolve(release()),
+    };
+  }
+
+  #start(key: string): Promise<Instance> {
+    const existing = this.#starting.get(key);
+    if (existing) return existing;
+    const failure = this.failure;
+    if (failure && Date.now() < failure.retryAt) {
+      const seconds = Math.ceil((failure.retryAt - Date.now()) / 1000);
+      return Promise.reject(
+        new ServerError(
+          this.spec.name,
+          `${failure.error.message}\n(failed to start ${failure.count} time${
+            failure.count === 1 ? "" : "s"
+          }; next attempt in ${seconds}s)`,
+          {
+            cause: failure.error,
+            stderrTail: failure.error.stderrTail,
+            bound: failure.error.bound,
+          },
+        ),
+      );
+    }
+    const options = this.#hooks.startOptions?.(key);
+    const promise = Instance.start(this.spec, key, this.#env, (i) => this.#gone(i), options)
+      .then((instance) => {
+        this.#instances.add(instance);
+        this.#unclaimed.add(instance);
+        this.failure = undefined;
+        this.#hooks.started?.(instance);
+        this.#watchPids();
+        return instance;
+      }, (error: ServerError) => {
+        const count = (this.failure?.count ?? 0) + 1;
+        const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (count - 1));
+        this.failure = { count, retryAt: Date.now() + backoff, error };
+        this.#hooks.failed?.(error, key, count);
+        throw error;
+      })
+      .finally(() => {
+        this.#starting.delete(key);
+        this.#wake();
+      });
+    this.#starting.set(key, promise);
+    return promise;
+  }
+
+  #gone(instance: Instance): void {
+    this.#instances.delete(instance);
+    this.#unclaimed.delete(instance);
+    this.#holds.forget(instance);
+    this.#ending.delete(instance);
+    this.#hooks.exited?.(instance);
+    this.#watchPids();
+    this.#wake();
+  }
+
+  #wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Waits until an instance is freed, started or gone, `signal` aborts (true), or `remaining` ms pass (false). */
+  async #waitForChange(remaining: number, signal?: AbortSignal): Promise<boolean> {
+    if (remaining <= 0) return false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const changed = await new Promise<boolean>((resolve) => {
+      this.#waiters.push(() => resolve(true));
+      timer = setTimeout(() => resolve(false), remaining);
+      onAbort = () => resolve(true);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    return changed;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The scope key an instance is leased under, from what the caller sent.
+ *
+ * Spec 000, "Sharing and scope": one live instance per distinct key; a scope
+ * that cannot be resolved degrades to per-call isolation (over-isolating
+ * costs a process, accidental sharing corrupts results).
+ *
+ * @module
+ */
+
+import type { Scope } from "../config/types.ts";
+import type { ProfileSelection } from "../config/profiles.ts";
+import { findGitKeys } from "./git_discovery.ts";
+import { log } from "./log.ts";
+
+/** What a caller tells the daemon about itself with each request. */
+export interface CallerContext {
+  /** `--session <key>`, else `MCPX_SESSION_ID`. */
+  session?: string;
+  /** `MCPX_PARENT_SESSION_ID`. */
+  parentSession?: string;
+  /** The caller's working directory (absolute). */
+  cwd?: string;
+  /** The caller's process id. */
+  pid?: number;
+  /** The caller's `GIT_DIR`, when set (never the daemon's own). */
+  gitDir?: string;
+  /** The caller's `GIT_WORK_TREE`, when set (never the daemon's own). */
+  gitWorkTree?: string;
+  /**
+   * The script run making the call (`MCPX_RUN`), recorded on its call
+   * records; not a key. A run holds an exclusive instance from its first
+   * call until it ends (engine/pool.ts), and its lease waits are reported
+   * under this id (the `waits` operation).
+   */
+  run?: string;
+  /**
+   * A token chosen by a caller outside a run (`mcpx call`) under which its
+   * lease waits are reported to the `waits` operation; not a key.
+   */
+  notify?: string;
+  /**
+   * The profiles the caller sees (`--profile`, `--skip-default`,
+   * `--all-profiles`, or their settings); not a key. A call to a namespace
+   * outside it is refused (engine/call_target.ts). Absent: the default set
+   * (config/profiles.ts `DEFAULT_SELECTION`), never more (decision 0015).
+   */
+  selection?: ProfileSelection;
+}
+
+let callCounter = 0;
+
+/** (scope, server) pairs whose unresolvable key was already logged. */
+const logged = new Set<string>();
+
+/**
+ * Returns the key for `scope` under `ctx`, e.g. `global`, `session:abc`,
+ * `cwd:/work/x`, `repo:/work/x/.git`, `worktree:/work/x`, `pid:123`, or
+ * `call:<n>` when the scope is `call` or cannot be resolved from `ctx`.
+ *
+ * `repo` and `worktree` read `.git` under the caller's cwd with the caller's
+ * `GIT_DIR`/`GIT_WORK_TREE` (engine/git_discovery.ts, docs/git-discovery.md);
+ * when that finds no key, the call is isolated and the daemon log says why,
+ * once per scope and server.
+ *
+ * @param server Named in that log line (the pool's server).
+ */
+export function scopeKey(scope: Scope, ctx: CallerContext, server?: string): string {
+  switch (scope) {
+    case "global":
+      return "global";
+    case "session":
+      return ctx.session ? `session:${ctx.session}` : uniqueCall();
+    case "parent-session":
+      return ctx.parentSession
+        ? `parent-session:${ctx.parentSession}`
+        : ctx.session
+        ? `session:${ctx.session}`
+        : uniqueCall();
+    case "repo":
+    case "worktree":
+      return gitKey(scope, ctx, server);
+    case "cwd":
+      return ctx.cwd ? `cwd:${ctx.cwd}` : uniqueCall();
+    case "pid":
+      return ctx.pid ? `pid:${ctx.pid}` : uniqueCall();
+    case "call":
+      return uniqueCall();
+  }
+}
+
+function gitKey(scope: "repo" | "worktree", ctx: CallerContext, server?: string): string {
+  const keys = ctx.cwd
+    ? findGitKeys(ctx.cwd, { GIT_DIR: ctx.gitDir, GIT_WORK_TREE: ctx.gitWorkTree })
+    : { reason: "the caller sent no working directory" };
+  const key = keys[scope];
+  if (key) return `${scope}:${key}`;
+  const once = `${scope}\0${server ?? ""}`;
+  if (!logged.has(once)) {
+    logged.add(once);
+    log(
+      "warn",
+      "scope.degrade",
+      "{scope} scope of {server} unresolved, each call gets its own instance: {reason}",
+      { scope, server: server ?? "?", reason: keys.reason ?? "no key", cwd: ctx.cwd },
+    );
+  }
+  return uniqueCall();
+}
+
+function uniqueCall(): string {
+  return `call:${++callCounter}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * The message of a server that failed to start: what went wrong, with the
+ * value and the fix (spec 000, "Honest failure reporting"): the setting to
+ * raise after a timeout, the HTTP status and URL of a remote, the npm cache
+ * folder to delete, and the stderr lines that matter. Secrets in it (the
+ * URL's key, a token the server echoed) are replaced by their references
+ * where the message leaves the daemon (core/redact.ts, decision 0017).
+ *
+ * @module
+ */
+
+import type { ServerSpec } from "../config/types.ts";
+import { formatDuration } from "../config/duration.ts";
+import type { StartAllowance } from "./starting.ts";
+import { tailExcerpt } from "../core/tail_buffer.ts";
+import { packageCacheFailure } from "./npm_cache.ts";
+import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
+import { describe } from "./error_text.ts";
+
+/**
+ * The start-timeout sentence: the allowance, the setting that sets it and
+ * where to raise it, e.g. `did not answer initialize within 30s (startTimeout);
+ * raise "startTimeout" in mcpServers.fs.mcpx, or in the top-level "pool" block
+ * for every server`.
+ */
+export function startTimeoutText(spec: ServerSpec, allowance: StartAllowance): string {
+  const what = allowance.bound === "firstStartTimeout"
+    ? " of its first start, which includes a package runner such as npx downloading it"
+    : "";
+  return `did not answer initialize within ${formatDuration(allowance.ms)}${what} ` +
+    `(${allowance.bound}); raise "${allowance.bound}" in mcpServers.${spec.name}.mcpx, ` +
+    `or in the top-level "pool" block for every server`;
+}
+
+/**
+ * The whole message of a failed start.
+ *
+ * @param error What the start threw (a `Deno.errors.NotFound` from spawning,
+ *   the SDK's error, a `TimeoutError` carrying {@link startTimeoutText}).
+ * @param stderr The server's stderr tail ("" for a remote).
+ * @returns `server "<name>"[ at <url>]: <reason>`, then the npm cache fix
+ *   when one is recognised, then `stderr tail:` and its excerpt.
+ */
+export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: string): string {
+  const tail = tailExcerpt(stderr);
+  const cache = packageCacheFailure(stderr);
+  const suffix = (cache ? `\n${cache.problem}: ${cache.fix}` : "") +
+    (tail ? `\nstderr tail:\n${tail}` : "");
+  if (error instanceof Deno.errors.NotFound) {
+    if (spec.cwd && !isDirectory(spec.cwd)) {
+      return `server "${spec.name}": its working directory ${spec.cwd} does not exist; create it or fix mcpServers.${spec.name}.cwd`;
+    }
+    return `server "${spec.name}": command "${spec.command}" was not found; install it or fix mcpServers.${spec.name}.command (PATH is searched)`;
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return `server "${spec.name}": command "${spec.command}" is not executable; check its permissions or fix mcpServers.${spec.name}.command`;
+  }
+  const where = spec.transport === "stdio" ? "" : ` at ${spec.url}`;
+  const http = spec.url ? httpFailureOf(error) : undefined;
+  const reason = http ? describeHttpFailure(http, spec.name) : describe(error);
+  const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
+  return `server "${spec.name}"${where}: ${step}${reason}${suffix}`;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The object a script gets for a namespace with tools (`everything`,
+ * `tools.everything`): one member per tool, under its function identifier
+ * and its real name.
+ *
+ * A tool's name is whatever its server chose, so the object has no
+ * prototype and every member is defined with `Object.defineProperty`: a tool
+ * named `toString`, `constructor`, `hasOwnProperty` or `valueOf` is that tool
+ * (not `Object.prototype`'s function), and one named `__proto__` is a member
+ * like any other (an object literal would have made it the prototype).
+ *
+ * A namespace is never a thenable: `await ns`, or returning a namespace from
+ * `mcpx exec`, must not call a tool. So a tool named `then` is not a function
+ * member; `ns.then` (and `ns["then"]`) is an object whose `call(args,
+ * options)` calls the tool (docs/scripts.md, decision 0025).
+ *
+ * Part of the generated client: scripts/client/bundle.ts inlines it, so it imports
+ * nothing and runs unchanged under deno, bun and node.
+ *
+ * @module
+ */
+
+/** A tool's function in the generated client: arguments and call options in, the result out. */
+export type ToolFunction = (args?: any, options?: any) => Promise<any>;
+
+/** The member standing for a tool named `then`, which a namespace cannot hold as a function. */
+export interface ThenTool {
+  /** Calls the tool named `then`. */
+  call: ToolFunction;
+}
+
+/**
+ * Builds a namespace's object.
+ *
+ * @param namespace The namespace identifier (what the object says it is when made a string).
+ * @param members `[function identifier, function]` per tool, in listing order.
+ * @param aliases `[real name, function identifier]` per tool whose real name
+ *   differs (`["get-sum", "get_sum"]`): the same function under its real name,
+ *   unless a member of that name exists already.
+ * @returns An object without a prototype; typed `any` so the generator's
+ *   interface describes it.
+ * @example
+ * ```ts
+ * import { namespaceObject } from "./namespace_object.ts";
+ * const call = (name: string) => (args?: unknown) => Promise.resolve({ name, args });
+ * const ns = namespaceObject("odd", [["toString", call("toString")], ["then", call("then")]], []);
+ * if (typeof ns.toString !== "function" || typeof ns.then !== "object") throw new Error();
+ * if ((await ns.then.call({})).name !== "then" || String(ns) !== "[namespace odd]") throw new Error();
+ * ```
+ */
+export function namespaceObject(
+  namespace: string,
+  members: readonly (readonly [string, ToolFunction])[],
+  aliases: readonly (readonly [string, string])[],
+): any {
+  const ns = Object.create(null);
+  const define = (name: string, fn: ToolFunction) => {
+    const value: ToolFunction | ThenTool = name === "then" ? Object.freeze({ call: fn }) : fn;
+    Object.defineProperty(ns, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  };
+  const byName = new Map<string, ToolFunction>();
+  for (const [name, fn] of members) {
+    byName.set(name, fn);
+    define(name, fn);
+  }
+  for (const [real, fn] of aliases) {
+    const target = byName.get(fn);
+    if (target && !byName.has(real)) {
+      byName.set(real, target);
+      define(real, target);
+    }
+  }
+  // Without a prototype a template string or `String(ns)` would throw; say what it is instead.
+  Object.defineProperty(ns, Symbol.toPrimitive, { value: () => `[namespace ${namespace}]` });
+  return ns;
+}

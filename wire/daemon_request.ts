@@ -1,0 +1,169 @@
+/**
+ * One request to a daemon over its unix socket: `POST /v1/<operation>` with
+ * a JSON body (wire/wire.ts speaks the protocol; daemon/http.ts serves it).
+ *
+ * Failures are told apart by whether the request could have reached a
+ * daemon (decision 0007): {@link DaemonUnavailableError} only when nothing
+ * was written, so a caller may start a daemon and send it again;
+ * {@link DaemonLostError} once anything was written, never sent again.
+ *
+ * @module
+ */
+
+import {
+  DaemonLostError,
+  DaemonUnavailableError,
+  McpxError,
+  NotFoundError,
+  ServerError,
+  TimeoutError,
+} from "../core/errors.ts";
+import {
+  daemonLostMessage,
+  encodeRequest,
+  ExchangeFailure,
+  exchangeRequest,
+  UnsafeSocketDirectory,
+  type WireAnswer,
+  type WireErrorBody,
+  type WireNotice,
+  type WireTrace,
+} from "./wire.ts";
+import { UnsafeDirectoryError } from "../core/private_fs.ts";
+
+export { VERSION_HEADER, type WireTrace } from "./wire.ts";
+
+/** Options of {@link requestDaemon}. */
+export interface RequestOptions {
+  /** Give up after this long (ms); none when absent. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** The caller's mcpx version; a daemon of another version refuses without running anything. */
+  version?: string;
+  /**
+   * The daemon's pid, for the message of a lost connection: a number, or a
+   * function asked only then (e.g. one that reads the daemon's record file).
+   */
+  daemonPid?: number | (() => number | undefined);
+  /** Called with the instance that served a traced call (`trace: true` in `params`). */
+  onTrace?: (trace: WireTrace) => void;
+  /** Called with what the daemon tells a caller that sent `notices: true` in `params`. */
+  onNotices?: (notices: WireNotice[]) => void;
+}
+
+/**
+ * Sends one operation and returns its result.
+ *
+ * @param socket The daemon's socket path.
+ * @param operation An operation name from ops/daemon_ops.ts.
+ * @param params The operation's parameters (JSON).
+ * @throws {DaemonUnavailableError} when the request provably never reached a
+ *   daemon (no socket, connection refused, nothing written): safe to send again.
+ * @throws {DaemonLostError} when the connection was lost after the request
+ *   was written: the operation may have run; never send it again.
+ * @throws {UnsafeDirectoryError} when the socket's directory is not the
+ *   user's alone (wire/wire.ts `checkSocketDir`): nothing was sent, and no
+ *   daemon should be started there either.
+ * @throws {TimeoutError} when `timeoutMs` passed after the request was written.
+ * @throws the daemon's own error (rebuilt as {@link McpxError} with its `code`)
+ *   when the operation fails; the signal's reason when `signal` aborts.
+ */
+export async function requestDaemon<T = unknown>(
+  socket: string,
+  operation: string,
+  params: Record<string, unknown>,
+  options: RequestOptions = {},
+): Promise<T> {
+  const signals: AbortSignal[] = [];
+  if (options.signal) signals.push(options.signal);
+  const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+  if (timeout) signals.push(timeout);
+  const request = encodeRequest(operation, JSON.stringify(params), options.version);
+  let response: { status: number; body: string };
+  try {
+    response = await exchangeRequest(
+      socket,
+      request,
+      signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+    );
+  } catch (error) {
+    if (error instanceof UnsafeSocketDirectory) {
+      throw new UnsafeDirectoryError(error.path, error.message, { cause: error });
+    }
+    if (error instanceof ExchangeFailure) {
+      if (!error.sent) {
+        throw new DaemonUnavailableError(`no daemon answers on ${socket} (${error.message})`, {
+          cause: error,
+        });
+      }
+      throw lost(socket, operation, params, options, error.message, error);
+    }
+    // The caller's own abort is the caller's to report.
+    if (options.signal?.aborted || !timeout?.aborted) throw error;
+    // Our timeout fired; whether the request was written is unknown, so it is not "unavailable".
+    throw new TimeoutError(
+      `the daemon on ${socket} did not answer "${operation}" within ${options.timeoutMs} ms`,
+      options.timeoutMs!,
+      { cause: error },
+    );
+  }
+  let body: WireAnswer;
+  try {
+    body = JSON.parse(response.body);
+  } catch (error) {
+    throw new McpxError(
+      "daemon-protocol",
+      `the daemon on ${socket} answered ${response.status} with a body that is not JSON; ` +
+        `\`mcpx stop\` then the command again starts a fresh daemon`,
+      { cause: error },
+    );
+  }
+  if (body.trace) options.onTrace?.(body.trace);
+  if (body.notices?.length) options.onNotices?.(body.notices);
+  if (body.ok) return body.result as T;
+  throw fromWire(
+    body.error ?? { code: "internal", message: "the daemon failed without a message" },
+  );
+}
+
+/** The {@link DaemonLostError} of a request written to `socket` whose answer never came. */
+function lost(
+  socket: string,
+  operation: string,
+  params: Record<string, unknown>,
+  options: RequestOptions,
+  reason: string,
+  cause: unknown,
+): DaemonLostError {
+  const isCall = operation === "call" && typeof params.namespace === "string" &&
+    typeof params.tool === "string";
+  const tool = isCall ? `${params.namespace}.${params.tool}` : undefined;
+  let pid: number | undefined;
+  try {
+    pid = typeof options.daemonPid === "function" ? options.daemonPid() : options.daemonPid;
+  } catch { /* no record: the message names the socket instead */ }
+  return new DaemonLostError(
+    { operation, socket, ...(pid !== undefined ? { pid } : {}), ...(tool ? { tool } : {}) },
+    daemonLostMessage({ what: tool ?? operation, pid, socket, reason, isCall }),
+    { cause },
+  );
+}
+
+function fromWire(error: WireErrorBody): McpxError {
+  switch (error.code) {
+    case "not-found":
+      return new NotFoundError(error.message, error.suggestions ?? []);
+    case "server":
+      return new ServerError("", error.message, {
+        stderrTail: error.stderrTail,
+        bound: error.bound,
+      });
+    case "timeout":
+      return new TimeoutError(error.message, error.ms ?? 0, {
+        ...(error.bound ? { bound: error.bound } : {}),
+        ...(error.setting ? { setting: error.setting } : {}),
+      });
+    default:
+      return new McpxError(error.code, error.message);
+  }
+}

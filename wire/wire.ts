@@ -1,0 +1,467 @@
+/**
+ * The daemon protocol as every client speaks it: one HTTP/1.1 `POST
+ * /v1/<operation>` with a JSON body on a fresh unix-socket connection, read
+ * to end of file, answered `{ ok, result | error, trace? }` (daemon/http.ts
+ * serves it). `mcpx` (wire/daemon_request.ts) and the generated client of
+ * every script (scripts/client/script_runtime.ts, which inlines this file) both use
+ * it, so both draw the same line between a request that never reached a
+ * daemon and one that did.
+ *
+ * The line (decision 0007): a request may be sent again only when it
+ * provably never reached a daemon — the socket is missing, the connection is
+ * refused, or not one byte was written. Once a byte was written, a lost
+ * connection means the operation may or may not have run, and it is never
+ * sent again.
+ *
+ * Before connecting, the socket's directory is held to the rule of a private
+ * directory (core/private_dir_rule.ts: the user's own, writable by nobody
+ * else), once per directory per process: a socket in a directory another user
+ * controls could be theirs, and would receive every call's arguments.
+ *
+ * Portable: runs under deno, bun and node ≥ 22.6 (spec 000, "Runtime
+ * portability"), imports only core/private_dir_rule.ts (which imports
+ * nothing), and defines no top-level name the script runtime defines
+ * (scripts/client/bundle.ts checks).
+ *
+ * @module
+ */
+
+import {
+  judgePrivateDir,
+  type LookPath,
+  privateDirMessage,
+  type PrivateDirVerdict,
+} from "../core/private_dir_rule.ts";
+
+/**
+ * The request header naming the caller's mcpx version; a daemon of another
+ * version answers `version-mismatch` without running the operation.
+ */
+export const VERSION_HEADER = "x-mcpx-version";
+
+/**
+ * The instance that served a traced tool call (`trace: true` in the request
+ * body, sent when the caller's `MCPX_TRACE` is on): the answer carries it
+ * beside the result or the error.
+ */
+export interface WireTrace {
+  /** Namespace and tool as called (the tool's real name). */
+  namespace: string;
+  tool: string;
+  /** The server's configured name. */
+  server: string;
+  /** The stdio server's pid; absent for a remote server. */
+  pid?: number;
+  /** The scope key the instance serves (`global`, `session:<k>`, …). */
+  key: string;
+  /** The instance's log span (`ins-…`), for `mcpx log --chain`. */
+  instance: string;
+  /** The call's own log span (`cal-…`). */
+  call: string;
+}
+
+/** A failed operation as the daemon sends it. */
+export interface WireErrorBody {
+  code: string;
+  message: string;
+  suggestions?: string[];
+  stderrTail?: string;
+  /** A timeout's limit, in ms (core/errors.ts `TimeoutError.ms`). */
+  ms?: number;
+  /** The bound whose time limit passed (core/errors.ts `TimeoutError.bound`). */
+  bound?: "leaseTimeout" | "startTimeout" | "firstStartTimeout" | "callTimeout";
+  /** The setting that sets that limit (core/errors.ts `TimeoutError.setting`). */
+  setting?: string;
+}
+
+/**
+ * Something the daemon tells the person at the shell (engine/notices.ts):
+ * sent only to a caller that asked with `notices: true` in its body.
+ */
+export interface WireNotice {
+  /** `log-records-dropped` or `state-damaged`. */
+  code: string;
+  message: string;
+}
+
+/** The JSON body of every answer. */
+export interface WireAnswer {
+  ok: boolean;
+  result?: unknown;
+  error?: WireErrorBody;
+  trace?: WireTrace;
+  notices?: WireNotice[];
+}
+
+/**
+ * An exchange that did not end with a whole HTTP response. `sent` says
+ * whether any byte of the request was written: false means no daemon can
+ * have seen it (safe to send again), true means it may have run.
+ */
+export class ExchangeFailure extends Error {
+  /** True once a byte of the request was written to the connection. */
+  readonly sent: boolean;
+  constructor(sent: boolean, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ExchangeFailure";
+    this.sent = sent;
+  }
+}
+
+/**
+ * The socket's directory is not private to the user (another user owns it, or
+ * others can write into it): nothing was sent. `code` is `unsafe-directory`,
+ * as core/private_fs.ts `UnsafeDirectoryError`'s.
+ */
+export class UnsafeSocketDirectory extends Error {
+  readonly code = "unsafe-directory";
+  /** The directory refused. */
+  readonly path: string;
+  constructor(path: string, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "UnsafeSocketDirectory";
+    this.path = path;
+  }
+}
+
+/** Socket directories this process found private; each is checked once. */
+const wirePrivateDirs = new Set<string>();
+let wireFs: Promise<WireLoose> | undefined;
+
+/**
+ * Holds the directory of `socket` to core/private_dir_rule.ts: one `lstat`
+ * the first time a process connects there, nothing after. A directory that
+ * does not exist passes (the connection then fails as "no daemon", unsent).
+ *
+ * @throws {UnsafeSocketDirectory} naming the directory, what is wrong and the
+ *   fix, when it is not private or cannot be examined.
+ */
+export async function checkSocketDir(socket: string): Promise<void> {
+  const dir = socket.slice(0, socket.lastIndexOf("/")) || "/";
+  if (wirePrivateDirs.has(dir)) return;
+  const deno: WireLoose = (globalThis as WireLoose).Deno;
+  const fs: WireLoose = deno?.lstatSync ? undefined : await (wireFs ??= import("node:fs"));
+  let uid: number | null = null;
+  let verdict: PrivateDirVerdict;
+  try {
+    uid = fs ? wireNodeUid() : deno.uid?.() ?? null;
+    verdict = judgePrivateDir(dir, uid, fs ? wireNodeLook(fs) : wireDenoLook(deno));
+  } catch (error) {
+    throw new UnsafeSocketDirectory(
+      dir,
+      `cannot examine ${dir}, which holds mcpx's daemon sockets (${
+        (error as Error)?.message ?? error
+      }), so nothing was sent: mcpx connects only through a directory it has checked is yours ` +
+        `(under Deno's narrower permissions that takes --allow-sys=uid and reading ${dir})`,
+      { cause: error },
+    );
+  }
+  if (verdict.problem) {
+    throw new UnsafeSocketDirectory(
+      dir,
+      privateDirMessage(dir, "mcpx's daemon sockets", uid, verdict.problem) +
+        "; nothing was sent",
+    );
+  }
+  if (verdict.exists) wirePrivateDirs.add(dir);
+}
+
+function wireDenoLook(deno: WireLoose): LookPath {
+  return (path, follow) => {
+    try {
+      const i = follow ? deno.statSync(path) : deno.lstatSync(path);
+      return { isDirectory: i.isDirectory, isSymlink: i.isSymlink, uid: i.uid, mode: i.mode };
+    } catch (error) {
+      if (error instanceof deno.errors.NotFound) return undefined;
+      throw error;
+    }
+  };
+}
+
+function wireNodeLook(fs: WireLoose): LookPath {
+  return (path, follow) => {
+    try {
+      const s = follow ? fs.statSync(path) : fs.lstatSync(path);
+      return {
+        isDirectory: s.isDirectory(),
+        isSymlink: s.isSymbolicLink(),
+        uid: s.uid,
+        mode: s.mode,
+      };
+    } catch (error) {
+      if ((error as WireLoose)?.code === "ENOENT") return undefined;
+      throw error;
+    }
+  };
+}
+
+/** The user id under node and bun; null where there is none (Windows). */
+function wireNodeUid(): number | null {
+  const proc: WireLoose = (globalThis as WireLoose).process;
+  return typeof proc?.getuid === "function" ? proc.getuid() : null;
+}
+
+const wireEncoder = new TextEncoder();
+const wireDecoder = new TextDecoder();
+
+/**
+ * The bytes of one request: head and JSON body.
+ *
+ * @param operation An operation name (ops/daemon_ops.ts).
+ * @param body The JSON text of the parameters.
+ * @param version The caller's mcpx version, sent as {@link VERSION_HEADER}.
+ */
+export function encodeRequest(operation: string, body: string, version?: string): Uint8Array {
+  const payload = wireEncoder.encode(body);
+  const head = wireEncoder.encode(
+    `POST /v1/${operation} HTTP/1.1\r\nhost: mcpx\r\ncontent-type: application/json\r\n` +
+      (version ? `${VERSION_HEADER}: ${version}\r\n` : "") +
+      `content-length: ${payload.length}\r\nconnection: close\r\n\r\n`,
+  );
+  const request = new Uint8Array(head.length + payload.length);
+  request.set(head);
+  request.set(payload, head.length);
+  return request;
+}
+
+// deno-lint-ignore no-explicit-any
+type WireLoose = any;
+
+/**
+ * Writes `request` on a fresh connection to `socket` and reads to end of
+ * file, with `Deno.connect` where it exists, else `node:net`.
+ *
+ * @returns The whole response, split into status and body (chunked bodies decoded).
+ * @throws {UnsafeSocketDirectory} before connecting, when the socket's
+ *   directory is not private ({@link checkSocketDir}).
+ * @throws {ExchangeFailure} when the connection fails or closes before a
+ *   whole response; `sent` says whether any byte had been written.
+ * @throws the signal's reason when `signal` aborts.
+ */
+export async function exchangeRequest(
+  socket: string,
+  request: Uint8Array,
+  signal?: AbortSignal,
+): Promise<{ status: number; body: string }> {
+  signal?.throwIfAborted();
+  await checkSocketDir(socket);
+  const deno: WireLoose = (globalThis as WireLoose).Deno;
+  const progress = { sent: false };
+  let bytes: Uint8Array;
+  try {
+    bytes = deno?.connect
+      ? await exchangeDeno(deno, socket, request, signal, progress)
+      : await exchangeNode(socket, request, signal, progress);
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw new ExchangeFailure(progress.sent, (error as Error)?.message ?? String(error), {
+      cause: error,
+    });
+  }
+  const response = decodeResponse(bytes);
+  // The text is decoded: a large answer's bytes (ours, from exchangeDeno) go back now.
+  if (response && deno?.connect) wireRelease(bytes);
+  if (!response) {
+    throw new ExchangeFailure(
+      true,
+      bytes.length === 0
+        ? "the connection closed before any answer"
+        : "the connection closed in the middle of the answer",
+    );
+  }
+  return response;
+}
+
+async function exchangeDeno(
+  deno: WireLoose,
+  socket: string,
+  request: Uint8Array,
+  signal: AbortSignal | undefined,
+  progress: { sent: boolean },
+): Promise<Uint8Array> {
+  const conn = await deno.connect({ transport: "unix", path: socket });
+  const close = () => {
+    try {
+      conn.close();
+    } catch { /* already closed */ }
+  };
+  signal?.addEventListener("abort", close, { once: true });
+  try {
+    for (let written = 0; written < request.length;) {
+      written += await conn.write(request.subarray(written));
+      progress.sent = written > 0;
+    }
+    const chunks: Uint8Array[] = [];
+    const buffer = new Uint8Array(64 * 1024);
+    while (true) {
+      const n = await conn.read(buffer);
+      if (n === null) break;
+      chunks.push(buffer.slice(0, n));
+    }
+    return concatBytes(chunks, true);
+  } finally {
+    signal?.removeEventListener("abort", close);
+    close();
+  }
+}
+
+let wireNet: Promise<WireLoose> | undefined;
+
+async function exchangeNode(
+  socket: string,
+  request: Uint8Array,
+  signal: AbortSignal | undefined,
+  progress: { sent: boolean },
+): Promise<Uint8Array> {
+  wireNet ??= import("node:net");
+  const net = await wireNet;
+  signal?.throwIfAborted();
+  return await new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    const conn = net.createConnection({ path: socket });
+    const onAbort = () => {
+      conn.destroy();
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const done = () => signal?.removeEventListener("abort", onAbort);
+    conn.on("connect", () => {
+      // Handed to the kernel from here on: count it as written, the safe side.
+      progress.sent = true;
+      conn.write(request);
+    });
+    conn.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    conn.on("end", () => {
+      done();
+      resolve(concatBytes(chunks));
+      conn.destroy();
+    });
+    conn.on("error", (error: unknown) => {
+      done();
+      reject(error);
+    });
+  });
+}
+
+/**
+ * The chunks as one buffer, copied once. With `release`, each chunk's memory
+ * is given back as soon as it is copied (the caller owns them), so joining a
+ * large answer holds it once, not twice.
+ */
+function concatBytes(chunks: Uint8Array[], release = false): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  let total = 0;
+  for (const c of chunks) total += c.length;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+    if (release) wireRelease(c);
+  }
+  return out;
+}
+
+/**
+ * Gives back the memory of `bytes` now (`ArrayBuffer.prototype.transfer(0)`,
+ * where the runtime has it) when it is the whole of its buffer; it must not
+ * be used again.
+ */
+function wireRelease(bytes: Uint8Array): void {
+  const buffer = bytes.buffer as WireLoose;
+  if (
+    typeof buffer?.transfer === "function" && !buffer.detached && bytes.byteOffset === 0 &&
+    bytes.byteLength === buffer.byteLength
+  ) {
+    buffer.transfer(0);
+  }
+}
+
+/**
+ * Splits a whole HTTP/1.1 response into status and body, decoding a chunked
+ * body by bytes (so multi-byte characters stay whole).
+ *
+ * @returns undefined when `bytes` is not a whole response: no end of head,
+ *   fewer body bytes than `content-length`, or no last chunk.
+ */
+export function decodeResponse(bytes: Uint8Array): { status: number; body: string } | undefined {
+  let split = -1;
+  for (let i = 0; i + 3 < bytes.length; i++) {
+    if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) {
+      split = i;
+      break;
+    }
+  }
+  if (split < 0) return undefined;
+  const head = wireDecoder.decode(bytes.subarray(0, split)).split("\r\n");
+  const status = Number(head[0].split(" ")[1]);
+  let body = bytes.subarray(split + 4);
+  const header = (name: string) =>
+    head.find((h) => h.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim();
+  if (/chunked/i.test(header("transfer-encoding") ?? "")) {
+    const parts: Uint8Array[] = [];
+    let at = 0;
+    let last = false;
+    while (at < body.length) {
+      let lineEnd = at;
+      while (lineEnd + 1 < body.length && !(body[lineEnd] === 13 && body[lineEnd + 1] === 10)) {
+        lineEnd++;
+      }
+      const size = parseInt(wireDecoder.decode(body.subarray(at, lineEnd)), 16);
+      if (!size) {
+        last = size === 0;
+        break;
+      }
+      if (lineEnd + 2 + size > body.length) return undefined;
+      parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+      at = lineEnd + 2 + size + 2;
+    }
+    if (!last) return undefined;
+    body = concatBytes(parts);
+  } else {
+    const length = header("content-length");
+    if (length !== undefined) {
+      if (body.length < Number(length)) return undefined;
+      body = body.subarray(0, Number(length));
+    }
+  }
+  return { status, body: wireDecoder.decode(body) };
+}
+
+/**
+ * The message of a request whose connection was lost after it was sent:
+ * which daemon, what was running, that it may or may not have run and was
+ * not sent again, and what to do.
+ *
+ * @param facts.what `everything.count` for a tool call, else the operation's name.
+ * @param facts.pid The daemon's pid, when known (its record, or what `health` said).
+ * @param facts.socket Where the request was sent.
+ * @param facts.reason What the connection did (`the connection closed before any answer`).
+ */
+export function daemonLostMessage(
+  facts: { what: string; pid?: number; socket: string; reason?: string; isCall: boolean },
+): string {
+  const daemon = facts.pid !== undefined
+    ? `the mcpx daemon (pid ${facts.pid})`
+    : `the mcpx daemon on ${facts.socket}`;
+  const running = facts.isCall ? `the call of ${facts.what}` : `the "${facts.what}" request`;
+  return `lost the connection to ${daemon} while ${running} was in flight` +
+    (facts.reason ? ` (${facts.reason})` : "") +
+    `: it may or may not have run, and it was not retried. Check for its effect before ` +
+    `running it again; \`mcpx status\` shows the daemon and its servers now.`;
+}
+
+/**
+ * The one line a traced tool call prints on the caller's stderr (spec 000,
+ * "Lifecycle and operations": `MCPX_TRACE=1`).
+ */
+export function traceLine(trace: WireTrace): string {
+  return `mcpx trace: ${trace.namespace}.${trace.tool} served by ${trace.server} ` +
+    `(pid ${trace.pid ?? "remote"}, key ${trace.key}, instance ${trace.instance}, ` +
+    `call ${trace.call})`;
+}
+
+/** True when a switch variable (`MCPX_TRACE`) is on: `1`, `true`, `yes` or `on`. */
+export function switchOn(value: string | undefined): boolean {
+  return /^\s*(1|true|yes|on)\s*$/i.test(value ?? "");
+}
