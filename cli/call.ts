@@ -19,17 +19,18 @@ import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
 import { REBUILT_META, type RebuiltNote } from "../engine/rebuilt_note.ts";
 import { VERSION } from "../core/version.ts";
 import { own } from "../core/own.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { call } from "../ops/engine_ops.ts";
 
 export async function run(
   ctx: CliContext,
-  positionals: string[],
-  options: Record<string, unknown>,
+  options: InputOf<typeof call>,
 ): Promise<number> {
-  const [ref, input, ...extra] = positionals;
+  const { target: ref, arguments: input, extra } = options;
   if (!ref) throw new UsageError("name the tool: `mcpx call <namespace>.<tool> '{…}'`");
   if (extra.length) {
     throw new UsageError(
-      `one JSON argument is expected, got ${positionals.length - 1}; quote the JSON as one word`,
+      `one JSON argument is expected, got ${extra.length + 1}; quote the JSON as one word`,
     );
   }
   const dot = ref.indexOf(".");

@@ -11,11 +11,12 @@ import { ensureClient } from "../scripts/client/client_file.ts";
 import { basename, dirname, join, resolve } from "../core/posix_path.ts";
 import { UsageError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { client } from "../ops/discovery_ops.ts";
 
 export async function run(
   ctx: CliContext,
-  _positionals: string[],
-  options: Record<string, unknown>,
+  options: InputOf<typeof client>,
 ): Promise<number> {
   if (typeof options.output !== "string" || options.output === "") {
     throw new UsageError("say where to write it: `mcpx client -o <file or directory>`");

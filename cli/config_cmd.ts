@@ -11,6 +11,8 @@ import { type ResolvedSetting, SETTINGS } from "../config/settings.ts";
 import { renderSchema } from "../config/setting_schema.ts";
 import { describeSearch } from "../config/discover.ts";
 import { defaultPathSource } from "../config/paths.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { config } from "../ops/discovery_ops.ts";
 
 /** A setting as `mcpx config` shows it; `source` may also be `default ($XDG_STATE_HOME/mcpx)`. */
 type ShownSetting = Omit<ResolvedSetting, "source"> & { source: string };
@@ -33,8 +35,7 @@ function inUse(ctx: CliContext, resolved: ResolvedSetting): ShownSetting {
 
 export async function run(
   ctx: CliContext,
-  _positionals: string[],
-  options: Record<string, unknown>,
+  options: InputOf<typeof config>,
 ): Promise<number> {
   const json = await ctx.json();
   if (options.schema) {

@@ -72,6 +72,8 @@ export class CliContext {
   readonly env: Record<string, string>;
   readonly cwd: string;
   readonly session?: string;
+  /** `--session <key>` as given on the command line (no MCPX_SESSION_ID fallback). */
+  readonly sessionFlag?: string;
   #options: ContextOptions;
   /** The configuration as loaded, before {@link config} marks untrusted servers. */
   #loaded?: Promise<LoadedConfig>;
@@ -86,6 +88,7 @@ export class CliContext {
     this.io = options.io;
     this.env = options.env;
     this.cwd = options.cwd;
+    this.sessionFlag = options.session;
     this.session = options.session ?? (options.env.MCPX_SESSION_ID || undefined);
     this.#options = options;
   }

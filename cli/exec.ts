@@ -20,13 +20,15 @@ import { execModule } from "../scripts/runner/exec_module.ts";
 import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
 import { ensurePrivateDir } from "../core/private_fs.ts";
 import { writeExecProgram } from "../scripts/runner/exec_program.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { exec } from "../ops/script_ops.ts";
+import { scriptFlags } from "./script_flags.ts";
 
 export async function run(
   ctx: CliContext,
-  positionals: string[],
-  options: Record<string, unknown>,
+  input: InputOf<typeof exec>,
 ): Promise<number> {
-  const [given, ...args] = positionals;
+  const { code: given, args } = input;
   if (given === undefined) {
     throw new UsageError(
       "give the code: `mcpx exec '<code>'`, or `mcpx exec -` to read it from stdin",
@@ -46,5 +48,5 @@ export async function run(
   ensurePrivateDir(dir, "the programs of `mcpx exec`", { from: ctx.paths().cacheDir });
   // Removed once the run ends: the code may hold a secret (scripts/runner/exec_program.ts).
   await using program = await writeExecProgram(dir, await execModule(code));
-  return await runScript(ctx, { path: program.path, name: "exec", args }, options);
+  return await runScript(ctx, { path: program.path, name: "exec", args }, scriptFlags(input));
 }

@@ -30,6 +30,8 @@ import { chainOf, findRecords, recentCalls, type RecordQuery } from "../logs/que
 import { encodeRecord, type Level, LEVEL_RANK, type LogRecord } from "../logs/record.ts";
 import { localTime, renderRecord } from "../logs/render.ts";
 import { parseSince } from "../logs/since.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { log } from "../ops/log_ops.ts";
 
 /** Records printed when `--limit` is not given. */
 const DEFAULT_LIMIT = 100;
@@ -38,9 +40,10 @@ const FOLLOW_MS = 200;
 
 export async function run(
   ctx: CliContext,
-  positionals: string[],
-  options: Record<string, unknown>,
+  input: InputOf<typeof log>,
 ): Promise<number> {
+  const { args: positionals } = input;
+  const options: Record<string, unknown> = { ...input, session: ctx.sessionFlag };
   // A query that finds index.db damaged: rebuilt from the log files, asked again.
   return await rebuildWhenDamaged(await ctx.logsDir(), () => runLog(ctx, positionals, options));
 }

@@ -6,7 +6,12 @@
  * @module
  */
 
-import { type Command, type CommandOption, COMMANDS, GLOBAL_OPTIONS } from "./commands.ts";
+import { OP_ROWS } from "../ops/_table.gen.ts";
+import type { OpRow } from "../ops/gen.ts";
+import type { CliFlag } from "../ops/op.ts";
+import { GLOBAL_FLAGS as GLOBAL_OPTIONS } from "../ops/global_flags.ts";
+import { loadCommand } from "./commands.ts";
+import { inputOf } from "./argv_input.ts";
 import { CliContext } from "./context.ts";
 import { type Io, processIo } from "../core/io.ts";
 import {
@@ -23,6 +28,12 @@ import { nearest } from "../core/nearest.ts";
 import { VERSION } from "../core/version.ts";
 import { tailExcerpt } from "../core/tail_buffer.ts";
 import type { Redactor } from "../core/redact.ts";
+
+/** A command: an op the command line can name. */
+type Command = OpRow & { cli: NonNullable<OpRow["cli"]> };
+
+/** The ops with a command, in help order. */
+const COMMANDS: Command[] = OP_ROWS.filter((op): op is Command => op.cli !== undefined);
 
 type ParseOptions = Record<
   string,
@@ -64,17 +75,9 @@ export async function main(
       flags: settingValues,
       flagSpellings,
     });
-    const args = positionals.slice(1);
-    if (command.maxArgs !== undefined && args.length > command.maxArgs) {
-      const extra = args.slice(command.maxArgs).map((a) => JSON.stringify(a)).join(" ");
-      throw new UsageError(
-        `\`mcpx ${command.name}\` takes ${
-          command.maxArgs === 0 ? "no arguments" : `at most ${command.maxArgs}`
-        }; unexpected ${extra}`,
-      );
-    }
-    const module = await command.load();
-    return await module.run(ctx, args, values);
+    const input = inputOf(command, positionals.slice(1), values);
+    const module = await loadCommand(command.name);
+    return await module.run(ctx, input);
   } catch (error) {
     const json = argv.includes("--json") || /^(true|1)$/.test(env.MCPX_OUTPUT_JSON ?? "") ||
       env.MCPX_OUTPUT_FORMAT === "json";
@@ -119,13 +122,13 @@ function findCommand(argv: string[]): { command?: Command; help: boolean } {
       if (valued.has(arg)) i++;
       continue;
     }
-    const command = COMMANDS.find((c) => c.name === arg);
+    const command = COMMANDS.find((c) => c.cli.command === arg);
     if (command) return { command, help };
     if (arg === "help") {
       help = true;
       continue;
     }
-    const near = nearest(arg, COMMANDS.map((c) => c.name));
+    const near = nearest(arg, COMMANDS.filter((c) => !c.cli.hidden).map((c) => c.cli.command));
     throw new UsageError(
       `unknown command "${arg}"${near.length ? `; did you mean ${near.join(" or ")}?` : ""}`,
     );
@@ -136,7 +139,7 @@ function findCommand(argv: string[]): { command?: Command; help: boolean } {
 async function parse(argv: string[], command: Command | undefined) {
   const options: ParseOptions = {};
   const settingOf = new Map<string, string>();
-  const add = (name: string, o: CommandOption) => {
+  const add = (name: string, o: CliFlag) => {
     options[name] = {
       type: o.type,
       ...(o.short ? { short: o.short } : {}),
@@ -145,7 +148,7 @@ async function parse(argv: string[], command: Command | undefined) {
     if (o.setting) settingOf.set(name, o.setting);
   };
   for (const [name, o] of Object.entries(GLOBAL_OPTIONS)) add(name, o);
-  for (const [name, o] of Object.entries(command?.options ?? {})) add(name, o);
+  for (const [name, o] of Object.entries(command?.cli.flags ?? {})) add(name, o);
   for (const flag of settingFlags()) {
     if (!flag.flag.startsWith("--")) continue;
     const name = flag.flag.slice(2);
@@ -155,8 +158,8 @@ async function parse(argv: string[], command: Command | undefined) {
   }
   // `mcpx run script --flag`: everything from the script's name on is the script's.
   let rest: string[] = [];
-  if (command?.stopAtPositional) {
-    const cut = firstScriptArgument(argv, command.name, options);
+  if (command?.cli.stopAtPositional) {
+    const cut = firstScriptArgument(argv, command.cli.command, options);
     if (cut >= 0) {
       rest = argv.slice(cut);
       argv = argv.slice(0, cut);
@@ -255,7 +258,7 @@ async function parseFlags(
 /** The help text: every command, or one command's usage and options. */
 export function help(command?: Command): string {
   const lines: string[] = [];
-  const optionLines = (opts: Record<string, CommandOption>) =>
+  const optionLines = (opts: Readonly<Record<string, CliFlag>>) =>
     Object.entries(opts).map(([name, o]) => {
       const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${
         o.type === "string" ? " <value>" : ""
@@ -263,9 +266,9 @@ export function help(command?: Command): string {
       return `  ${flag.padEnd(26)} ${o.help}`;
     });
   if (command) {
-    lines.push(`usage: ${command.usage}`, "", command.summary);
-    if (Object.keys(command.options).length) {
-      lines.push("", "options:", ...optionLines(command.options));
+    lines.push(`usage: ${command.cli.usage}`, "", command.cli.summary);
+    if (Object.keys(command.cli.flags ?? {}).length) {
+      lines.push("", "options:", ...optionLines(command.cli.flags ?? {}));
     }
     lines.push("", "global options:", ...optionLines(GLOBAL_OPTIONS));
   } else {
@@ -275,7 +278,9 @@ export function help(command?: Command): string {
       "usage: mcpx <command> [options]",
       "",
       "commands:",
-      ...COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
+      ...COMMANDS.filter((c) => !c.cli.hidden).map((c) =>
+        `  ${c.cli.command.padEnd(10)} ${c.cli.summary}`
+      ),
       "",
       "global options:",
       ...optionLines(GLOBAL_OPTIONS),
@@ -310,9 +315,9 @@ function report(
   const say = (text: string) => io.err(redactor.text(text));
   if (error instanceof UsageError) {
     // The usage line, not the whole help: an agent pays for every line printed.
-    say(command ? `usage: ${command.usage}\n` : "usage: mcpx <command> [options]\n");
+    say(command ? `usage: ${command.cli.usage}\n` : "usage: mcpx <command> [options]\n");
     say(`error: ${error.message}\n`);
-    say(`(\`mcpx ${command ? `${command.name} ` : ""}--help\` shows every option)\n`);
+    say(`(\`mcpx ${command ? `${command.cli.command} ` : ""}--help\` shows every option)\n`);
     return exitCodeOf(error);
   }
   if (error instanceof McpxError) {

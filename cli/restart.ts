@@ -8,16 +8,18 @@
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../core/errors.ts";
 import { findNamespace } from "../discovery/view.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { restart } from "../ops/engine_ops.ts";
 
 export async function run(
   ctx: CliContext,
-  names: string[],
-  options: Record<string, unknown> = {},
+  input: InputOf<typeof restart>,
 ): Promise<number> {
+  const names = input.namespaces;
   if (names.length !== 1) throw new UsageError("name one namespace: `mcpx restart <namespace>`");
   // Only an explicit --session narrows the restart: MCPX_SESSION_ID (in
   // ctx.session) is the caller's ambient session, not a choice of what to stop.
-  const session = typeof options.session === "string" ? options.session : undefined;
+  const session = ctx.sessionFlag;
   if (session === "") throw new UsageError("--session needs a key: `--session <key>`");
   const { namespaces, disabled } = await ctx.namespaces({ listMissing: false });
   findNamespace(namespaces, names[0], disabled); // an unknown name is an error with suggestions

@@ -10,13 +10,15 @@ import type { CliContext } from "./context.ts";
 import { runScript } from "../scripts/runner/run_script.ts";
 import { resolveScript } from "../scripts/resolve.ts";
 import { UsageError } from "../core/errors.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { run as runOp } from "../ops/script_ops.ts";
+import { scriptFlags } from "./script_flags.ts";
 
 export async function run(
   ctx: CliContext,
-  positionals: string[],
-  options: Record<string, unknown>,
+  input: InputOf<typeof runOp>,
 ): Promise<number> {
-  const [name, ...args] = positionals;
+  const { script: name, args } = input;
   if (!name) {
     throw new UsageError("name a script (`mcpx scripts` lists them) or give a path to one");
   }
@@ -25,5 +27,5 @@ export async function run(
     dirs: await ctx.scriptDirs(),
     allowTsJsOverlap: await ctx.setting("plumbing.allowTsJsOverlap") === true,
   });
-  return await runScript(ctx, { path: script.path, name: script.name, args }, options);
+  return await runScript(ctx, { path: script.path, name: script.name, args }, scriptFlags(input));
 }

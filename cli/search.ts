@@ -16,6 +16,8 @@ import { searchTools } from "../discovery/search.ts";
 import { typesHint, typesHintLine } from "../discovery/types_hint.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { UsageError } from "../core/errors.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { search } from "../ops/discovery_ops.ts";
 
 /** Namespaces whose tools are unknown because listing their server failed. */
 function unlisted(namespaces: NamespaceEntry[]): { namespace: string; error: string }[] {
@@ -25,9 +27,9 @@ function unlisted(namespaces: NamespaceEntry[]): { namespace: string; error: str
 
 export async function run(
   ctx: CliContext,
-  words: string[],
-  options: Record<string, unknown>,
+  options: InputOf<typeof search>,
 ): Promise<number> {
+  const { words } = options;
   // Nothing to rank by: an arbitrary page of tools would read as an answer.
   if (words.every((w) => w.trim() === "") && options.tag === undefined) {
     throw new UsageError(
@@ -38,14 +40,16 @@ export async function run(
   const limit = Number(await ctx.setting("search.limit"));
   if (!Number.isInteger(limit) || limit < 1) {
     throw new UsageError(
-      `-n must be a whole number of at least 1, got ${JSON.stringify(options.limit)}`,
+      `-n must be a whole number of at least 1, got ${
+        JSON.stringify(await ctx.setting("search.limit"))
+      }`,
     );
   }
   const { namespaces } = await ctx.namespaces();
   const entries = namespaces.flatMap((n) => n.tools);
   const result = searchTools(entries, words, {
     limit,
-    tag: options.tag as string | undefined,
+    tag: options.tag,
     explain: options.explain === true,
   });
   const hint = result.hits.length > 0

@@ -14,16 +14,17 @@ import { parseDuration } from "../config/duration.ts";
 import { humanMs, renderTable } from "./table.ts";
 import type { SessionRow } from "../engine/engine.ts";
 import { SESSION_NAME, sessionNameProblem } from "../engine/sessions.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { session } from "../ops/engine_ops.ts";
 
 const USAGE = "`mcpx session new [--name N] [--ttl 30m]`, `mcpx session ls` or " +
   "`mcpx session end <name>`";
 
 export async function run(
   ctx: CliContext,
-  args: string[],
-  options: Record<string, unknown>,
+  options: InputOf<typeof session>,
 ): Promise<number> {
-  const [action, ...rest] = args;
+  const { action, rest } = options;
   const extra = (max: number) => {
     if (rest.length > max) {
       throw new UsageError(`unexpected argument "${rest[max]}" to \`mcpx session ${action}\``);

@@ -28,12 +28,15 @@ import {
   volumeView,
 } from "../logs/stats.ts";
 import { nearest } from "../core/nearest.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { stats } from "../ops/log_ops.ts";
 
 export async function run(
   ctx: CliContext,
-  positionals: string[],
-  options: Record<string, unknown>,
+  input: InputOf<typeof stats>,
 ): Promise<number> {
+  const positionals = input.view === undefined ? [] : [input.view];
+  const options: Record<string, unknown> = input;
   // A query that finds index.db damaged: rebuilt from the log files, asked again.
   return await rebuildWhenDamaged(await ctx.logsDir(), () => runStats(ctx, positionals, options));
 }

@@ -14,6 +14,8 @@ import { probeDaemon } from "./daemon_connect.ts";
 import { ConfigError } from "../core/errors.ts";
 import { daemonFiles, groupLedgers } from "../wire/locate.ts";
 import { sweepOrphanGroups } from "../engine/process_groups.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { stop } from "../ops/engine_ops.ts";
 
 /**
  * True while `pid` runs. A zombie has finished: once a CLI that started the
@@ -62,8 +64,7 @@ async function thisDaemonSocket(ctx: CliContext): Promise<string> {
 
 export async function run(
   ctx: CliContext,
-  _p: string[],
-  options: Record<string, unknown>,
+  options: InputOf<typeof stop>,
 ): Promise<number> {
   // Resolved first: its errors are not the configuration's. --all reads no
   // configuration, so it works where the configuration is broken.

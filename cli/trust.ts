@@ -31,13 +31,15 @@ import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import { renderTable } from "./table.ts";
 import { existsSync } from "../core/exists.ts";
 import { own } from "../core/own.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { trust, untrust as untrustOp } from "../ops/engine_ops.ts";
 
 /** `mcpx trust [file]` and `mcpx trust --list`. */
 export async function run(
   ctx: CliContext,
-  args: string[],
-  options: Record<string, unknown>,
+  options: InputOf<typeof trust>,
 ): Promise<number> {
+  const args = options.file === undefined ? [] : [options.file];
   if (options.list) {
     if (args.length) throw new UsageError("`mcpx trust --list` takes no file");
     return await list(ctx);
@@ -128,7 +130,11 @@ function settingLines(document: Record<string, unknown>): string[] {
 }
 
 /** `mcpx untrust [file]`: forgets the file; its servers are refused from the next start or call. */
-export async function untrust(ctx: CliContext, args: string[]): Promise<number> {
+export async function untrust(
+  ctx: CliContext,
+  input: InputOf<typeof untrustOp>,
+): Promise<number> {
+  const args = input.file === undefined ? [] : [input.file];
   const file = args[0] === undefined
     ? (await target(ctx, undefined)).path!
     : resolve(ctx.cwd, args[0]);

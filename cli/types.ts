@@ -11,8 +11,11 @@ import { findNamespace, findTool, noToolsError } from "../discovery/view.ts";
 import { renderTypes } from "../discovery/typescript.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { UsageError } from "../core/errors.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { types } from "../ops/discovery_ops.ts";
 
-export async function run(ctx: CliContext, refs: string[]): Promise<number> {
+export async function run(ctx: CliContext, input: InputOf<typeof types>): Promise<number> {
+  const refs = input.targets;
   if (refs.length === 0) {
     throw new UsageError(
       "name a namespace (`mcpx types fs`) or a tool (`mcpx types fs.read_file`); `mcpx ls` lists them",

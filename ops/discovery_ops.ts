@@ -1,0 +1,179 @@
+/**
+ * The discovery operations: what is configured and what its tools look like
+ * (spec 000, "Zero-context discovery", "Search", "Types, in whichever form a
+ * consumer reads"). They run in the CLI's process from the schema cache and
+ * start no server that is already listed.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { defineOp } from "./op.ts";
+
+const READ = { readOnly: true, destructive: false, idempotent: true } as const;
+
+/** `mcpx ls`. */
+export const ls = defineOp({
+  name: "ls",
+  description:
+    "List the configured namespaces: tool count, sharing, scope, live instances, state and description, from the schema cache.",
+  where: "cli",
+  hints: READ,
+  input: z.object({}),
+  output: z.unknown(),
+  cli: {
+    command: "ls",
+    usage: "mcpx ls",
+    summary:
+      "list namespaces: tools, sharing, scope, live instances, state (from the schema cache)",
+  },
+});
+
+/** `mcpx search`. */
+export const search = defineOp({
+  name: "search",
+  description:
+    "Find tools by name, tag and description, ranked; ends with the `mcpx types` command for exactly the hits.",
+  where: "cli",
+  hints: READ,
+  input: z.object({
+    words: z.array(z.string()).default([]).describe("what the tool should do"),
+    tag: z.string().optional().describe("only tools carrying this tag (exact)"),
+    explain: z.boolean().optional().describe("per-term, per-field scores behind each hit"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "search",
+    usage: "mcpx search <words…> [--tag T] [--explain] [-n N]",
+    summary: "find tools by name, tag and description, ranked",
+    args: [{ field: "words", name: "words", variadic: true, optional: true }],
+    flags: {
+      tag: { field: "tag", type: "string", help: "only tools carrying this tag (exact)" },
+      explain: {
+        field: "explain",
+        type: "boolean",
+        help: "show the per-term, per-field scores behind each hit",
+      },
+      limit: {
+        type: "string",
+        short: "n",
+        help: "most results (default 20)",
+        setting: "search.limit",
+      },
+    },
+  },
+});
+
+/** `mcpx types`. */
+export const types = defineOp({
+  name: "types",
+  description:
+    "TypeScript signatures of whole namespaces, or of just the tools named (`ns.tool`), as the generated client types them.",
+  where: "cli",
+  hints: READ,
+  input: z.object({
+    targets: z.array(z.string()).default([]).describe("namespaces or namespace.tool names"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "types",
+    usage: "mcpx types <namespace>[.<tool>] …",
+    summary: "TypeScript signatures of whole namespaces, or of just the tools named",
+    args: [{
+      field: "targets",
+      name: "namespace[.tool]",
+      variadic: true,
+      optional: true,
+      complete: "namespace-or-tool",
+    }],
+  },
+});
+
+/** `mcpx catalog`. */
+export const catalog = defineOp({
+  name: "catalog",
+  description:
+    "Every namespace plus as many tool signatures as fit a token budget, for a system prompt.",
+  where: "cli",
+  hints: READ,
+  input: z.object({}),
+  output: z.unknown(),
+  cli: {
+    command: "catalog",
+    usage: "mcpx catalog [--budget TOKENS] [--bias words]",
+    summary: "every namespace plus as many signatures as fit a token budget",
+    flags: {
+      budget: {
+        type: "string",
+        help: "most tokens the block may take (default 2000)",
+        setting: "catalog.budget",
+      },
+      bias: { type: "string", help: "words whose tools are shown first", setting: "catalog.bias" },
+    },
+  },
+});
+
+/** `mcpx scripts`. */
+export const scripts = defineOp({
+  name: "scripts",
+  description:
+    "Named scripts reachable from the current directory: name, description, path; shadowed ones marked.",
+  where: "cli",
+  hints: READ,
+  input: z.object({}),
+  output: z.unknown(),
+  cli: {
+    command: "scripts",
+    usage: "mcpx scripts",
+    summary: "named scripts reachable from here: name, description, path (shadowed ones marked)",
+  },
+});
+
+/** `mcpx client`. */
+export const client = defineOp({
+  name: "client",
+  description: "Write the generated typed client (mcpx-client.ts) for a checked-in script.",
+  where: "cli",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: z.object({
+    output: z.string().optional().describe("file to write (a directory gets mcpx-client.ts)"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "client",
+    usage: "mcpx client -o <path>",
+    summary: "write the generated typed client (mcpx-client.ts) for a checked-in script",
+    flags: {
+      output: {
+        field: "output",
+        type: "string",
+        short: "o",
+        help: "file to write (a directory gets mcpx-client.ts)",
+        complete: "file",
+      },
+    },
+  },
+});
+
+/** `mcpx config`. */
+export const config = defineOp({
+  name: "config",
+  description:
+    "Every resolved setting and where its value came from; with `schema`, every setting's declaration.",
+  where: "cli",
+  hints: READ,
+  input: z.object({
+    schema: z.boolean().optional().describe("print every setting's declaration"),
+    plumbing: z.boolean().optional().describe("include internal switches"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "config",
+    usage: "mcpx config [--schema] [--plumbing]",
+    summary: "every resolved setting and where it came from; --schema prints the declarations",
+    flags: {
+      schema: { field: "schema", type: "boolean", help: "print every setting's declaration" },
+      plumbing: { field: "plumbing", type: "boolean", help: "include internal switches" },
+    },
+  },
+});

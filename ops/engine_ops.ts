@@ -1,0 +1,243 @@
+/**
+ * The operations on servers and their instances: calling a tool, what is
+ * running, starting again, sessions, the daemon itself, and trust (spec 000,
+ * "One daemon, many clients", "Sessions and scope", "Honest failure
+ * reporting").
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { defineOp } from "./op.ts";
+
+const READ = { readOnly: true, destructive: false, idempotent: true } as const;
+
+/** `mcpx call`. */
+export const call = defineOp({
+  name: "call",
+  description:
+    "Call one tool with JSON arguments (no script runtime involved) and answer its result.",
+  where: "cli",
+  hints: { readOnly: false, destructive: true, idempotent: false },
+  input: z.object({
+    target: z.string().optional().describe("namespace.tool"),
+    arguments: z.string().optional().describe("the tool's arguments: JSON, - for stdin, @file"),
+    extra: z.array(z.string()).default([]),
+    raw: z.boolean().optional().describe("print the whole MCP result envelope"),
+    timeout: z.string().optional().describe("cancel the call after this long (e.g. 30s)"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "call",
+    usage: "mcpx call <namespace>.<tool> [json | - | @file]",
+    summary: "call one tool with JSON arguments, no script runtime involved",
+    args: [
+      { field: "target", name: "namespace.tool", optional: true, complete: "tool" },
+      { field: "arguments", name: "json", optional: true },
+      { field: "extra", name: "extra", variadic: true, optional: true },
+    ],
+    flags: {
+      raw: { field: "raw", type: "boolean", help: "print the whole MCP result envelope" },
+      timeout: {
+        field: "timeout",
+        type: "string",
+        help: "cancel the call after this long (e.g. 30s)",
+      },
+    },
+  },
+});
+
+/** `mcpx session`. */
+export const session = defineOp({
+  name: "session",
+  description: "Named sessions: lease keys that outlive the process that made them (new, ls, end).",
+  where: "cli",
+  hints: { readOnly: false, destructive: false, idempotent: false },
+  input: z.object({
+    action: z.string().optional().describe("new, ls or end"),
+    rest: z.array(z.string()).default([]),
+    name: z.string().optional().describe("the session's name (default: a fresh one)"),
+    ttl: z.string().optional().describe("end the session after this long unused (e.g. 30m)"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "session",
+    usage: "mcpx session new [--name N] [--ttl 30m] | ls | end <name>",
+    summary: "named sessions: lease keys that outlive the process that made them",
+    args: [
+      { field: "action", name: "new|ls|end", optional: true, complete: ["new", "ls", "end"] },
+      { field: "rest", name: "name", variadic: true, optional: true, complete: "session" },
+    ],
+    flags: {
+      name: {
+        field: "name",
+        type: "string",
+        help: "the session's name (default: a fresh one)",
+      },
+      ttl: {
+        field: "ttl",
+        type: "string",
+        help: "end the session after this long unused (e.g. 30m)",
+      },
+    },
+  },
+});
+
+/** `mcpx status`. */
+export const status = defineOp({
+  name: "status",
+  description:
+    "Live instances per server: pid, key, holders, uptime, calls, last error and stderr tail.",
+  where: "cli",
+  hints: READ,
+  input: z.object({}),
+  output: z.unknown(),
+  cli: {
+    command: "status",
+    usage: "mcpx status",
+    summary: "live instances: pid, key, holders, uptime, calls, last error and stderr tail",
+  },
+});
+
+/** `mcpx refresh`. */
+export const refresh = defineOp({
+  name: "refresh",
+  description: "List servers again and rewrite the schema cache.",
+  where: "cli",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: z.object({
+    namespaces: z.array(z.string()).default([]).describe("the namespaces (default: every one)"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "refresh",
+    usage: "mcpx refresh [namespace…]",
+    summary: "list servers again and rewrite the schema cache",
+    args: [{
+      field: "namespaces",
+      name: "namespace",
+      variadic: true,
+      optional: true,
+      complete: "namespace",
+    }],
+  },
+});
+
+/** `mcpx restart`. */
+export const restart = defineOp({
+  name: "restart",
+  description: "Stop a namespace's instances (or one session's); the next call starts fresh ones.",
+  where: "cli",
+  hints: { readOnly: false, destructive: true, idempotent: true },
+  input: z.object({
+    namespaces: z.array(z.string()).default([]).describe("the namespace"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "restart",
+    usage: "mcpx restart <namespace> [--session <key>]",
+    summary:
+      "stop a namespace's instances (or one session's, with --session); the next call starts fresh ones",
+    args: [{ field: "namespaces", name: "namespace", variadic: true, complete: "namespace" }],
+  },
+});
+
+/** `mcpx trust`. */
+export const trust = defineOp({
+  name: "trust",
+  description:
+    "Let mcpx start the servers of a project's configuration as written now (for a person, not an agent).",
+  where: "cli",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: z.object({
+    file: z.string().optional().describe("the configuration file (default: the project's)"),
+    list: z.boolean().optional().describe("the trusted files, and which changed since"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "trust",
+    usage: "mcpx trust [file] | --list",
+    summary:
+      "let mcpx start the servers of a project's configuration as written now (for a person, not an agent)",
+    args: [{ field: "file", name: "file", optional: true, complete: "file" }],
+    flags: {
+      list: {
+        field: "list",
+        type: "boolean",
+        help: "the trusted files, and which changed since",
+      },
+    },
+  },
+});
+
+/** `mcpx untrust`. */
+export const untrust = defineOp({
+  name: "untrust",
+  description: "Take back `mcpx trust`: start none of that configuration's servers.",
+  where: "cli",
+  hints: { readOnly: false, destructive: true, idempotent: true },
+  input: z.object({
+    file: z.string().optional().describe("the configuration file (default: the project's)"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "untrust",
+    usage: "mcpx untrust [file]",
+    summary: "take back `mcpx trust`: start none of that configuration's servers",
+    args: [{ field: "file", name: "file", optional: true, complete: "file" }],
+  },
+});
+
+/** `mcpx daemon`. */
+export const daemon = defineOp({
+  name: "daemon",
+  description: "Run this configuration's daemon in the foreground (stays up).",
+  where: "cli",
+  hints: { readOnly: false, destructive: false, idempotent: false },
+  input: z.object({}),
+  output: z.unknown(),
+  cli: {
+    command: "daemon",
+    usage: "mcpx daemon",
+    summary: "run this configuration's daemon in the foreground (stays up)",
+  },
+});
+
+/** `mcpx daemons`. */
+export const daemons = defineOp({
+  name: "daemons",
+  description: "Every live daemon with its configuration.",
+  where: "cli",
+  hints: READ,
+  input: z.object({}),
+  output: z.unknown(),
+  cli: {
+    command: "daemons",
+    usage: "mcpx daemons",
+    summary: "list every live daemon with its configuration",
+  },
+});
+
+/** `mcpx stop`. */
+export const stop = defineOp({
+  name: "stop",
+  description: "Stop this configuration's daemon and its servers, or every daemon.",
+  where: "cli",
+  hints: { readOnly: false, destructive: true, idempotent: true },
+  input: z.object({
+    all: z.boolean().optional().describe("stop every daemon that uses this state directory"),
+  }),
+  output: z.unknown(),
+  cli: {
+    command: "stop",
+    usage: "mcpx stop [--all]",
+    summary: "stop this configuration's daemon (and its servers), or every daemon",
+    flags: {
+      all: {
+        field: "all",
+        type: "boolean",
+        help: "stop every daemon that uses this state directory",
+      },
+    },
+  },
+});

@@ -1,0 +1,129 @@
+/**
+ * The shape of one operation (decision 0021): what it takes and answers
+ * (zod schemas, from which the wire's JSON Schema is derived), where it runs,
+ * its hints, and how the command line spells it. Every surface — the CLI's
+ * parser and help, the daemon's `/v1/<op>` routes, docs/cli.md, the
+ * completion scripts and the man page — is generated from the table of these
+ * (ops/table.ts), so none can drift from another.
+ *
+ * Handlers are not here: an op's spec is data plus schemas, and its handler
+ * is loaded only when the op runs (ops/handlers.ts for the CLI process,
+ * ops/daemon_ops.ts for the daemon), so the CLI's warm path loads neither
+ * zod nor any handler it does not run.
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+
+/** Where an operation runs: in the CLI's own process, or in the daemon (`POST /v1/<op>`). */
+export type Where = "cli" | "daemon";
+
+/**
+ * What an operation does to the world, as MCP's tool annotations say it
+ * (MCP 2025-06-18, "Tool annotations": readOnlyHint, destructiveHint,
+ * idempotentHint), so `mcpx serve` can pass them on unchanged.
+ */
+export interface Hints {
+  /** Changes nothing (listing, reading the cache or the log). */
+  readOnly: boolean;
+  /** May undo or end something another caller holds (stop, restart). */
+  destructive: boolean;
+  /** Running it twice with the same input has the effect of running it once. */
+  idempotent: boolean;
+}
+
+/** What a positional's completion offers (the completion scripts read the schema cache). */
+export type Completion =
+  | "namespace"
+  | "tool"
+  | "namespace-or-tool"
+  | "script"
+  | "file"
+  | "session"
+  | "setting"
+  | readonly string[];
+
+/** One `--flag` of a command. */
+export interface CliFlag {
+  /** The input field the flag fills; absent when the flag only sets a setting. */
+  field?: string;
+  type: "string" | "boolean";
+  /** One-letter alias (`-n`). */
+  short?: string;
+  /** May be given more than once; the field receives every value. */
+  multiple?: boolean;
+  /** One line of help. */
+  help: string;
+  /** The setting the flag sets (e.g. `search.limit` for `-n`): config/settings.ts. */
+  setting?: string;
+  /** What the value completes to. */
+  complete?: Completion;
+}
+
+/** A positional argument of a command. */
+export interface CliArg {
+  /** The input field it fills. */
+  field: string;
+  /** Its name in usage lines (`<namespace>`). */
+  name: string;
+  /** Takes every remaining word (the field is an array). */
+  variadic?: boolean;
+  /** May be left out. */
+  optional?: boolean;
+  /** What it completes to. */
+  complete?: Completion;
+}
+
+/** How the command line spells an operation. */
+export interface CliSpec {
+  /** The words after `mcpx` (`ls`, `session new`). */
+  command: string;
+  /** The usage line shown in help and with usage errors. */
+  usage: string;
+  /** One line for `mcpx --help`. */
+  summary: string;
+  /** Positionals in order; words beyond them are a usage error unless the last is variadic. */
+  args?: readonly CliArg[];
+  /** The command's own flags (global flags are in ops/global_flags.ts). */
+  flags?: Readonly<Record<string, CliFlag>>;
+  /**
+   * Flags end at the first positional (`mcpx run script --flag` hands
+   * `--flag` to the script), as `deno run` and `node` do.
+   */
+  stopAtPositional?: boolean;
+  /** Left out of `mcpx --help`, completions' command list and docs' summary table. */
+  hidden?: boolean;
+}
+
+/** One operation. `I` and `O` are zod schemas of its input and output. */
+export interface OpSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** Unique; the daemon route is `POST /v1/<name>`. */
+  name: string;
+  /** What it does, for people and for agents (serve's tool description). */
+  description: string;
+  where: Where;
+  hints: Hints;
+  input: I;
+  /** What `--json` prints and the route answers (inside the wire's `{ ok, result }`). */
+  output: O;
+  /** The command; absent for plumbing ops only other mcpx processes call. */
+  cli?: CliSpec;
+  /**
+   * The result is what a server answered (a tool's result): sent unchanged,
+   * while other answers have secrets replaced by their references (decision 0017).
+   */
+  serverData?: true;
+}
+
+/** The typed input of an op. */
+export type InputOf<S extends OpSpec> = z.output<S["input"]>;
+/** The typed output of an op. */
+export type OutputOf<S extends OpSpec> = z.input<S["output"]>;
+
+/** Declares an op, keeping its schemas' types. */
+export function defineOp<I extends z.ZodType, O extends z.ZodType>(
+  spec: OpSpec<I, O>,
+): OpSpec<I, O> {
+  return spec;
+}

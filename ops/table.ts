@@ -1,0 +1,45 @@
+/**
+ * The table of operations (decision 0021): every op mcpx has, in the order
+ * `mcpx --help` lists their commands. The CLI, the daemon's routes, docs/cli.md,
+ * the completion scripts and the man page are generated from it; the CLI's
+ * warm path reads its plain-data rendering, ops/_table.gen.ts (written by
+ * `deno task gen`, held fresh by ops/table_test.ts), so it loads no zod.
+ *
+ * @module
+ */
+
+import type { OpSpec } from "./op.ts";
+import * as discovery from "./discovery_ops.ts";
+import * as engine from "./engine_ops.ts";
+import * as scripts from "./script_ops.ts";
+import * as logs from "./log_ops.ts";
+
+/** Every operation, in help order. */
+export const OPS: readonly OpSpec[] = [
+  discovery.ls,
+  discovery.search,
+  discovery.types,
+  discovery.catalog,
+  engine.call,
+  scripts.run,
+  scripts.exec,
+  discovery.scripts,
+  discovery.client,
+  engine.session,
+  engine.status,
+  engine.refresh,
+  engine.restart,
+  engine.trust,
+  engine.untrust,
+  discovery.config,
+  engine.daemon,
+  engine.daemons,
+  engine.stop,
+  logs.log,
+  logs.stats,
+];
+
+/** The op called `name`, if any. */
+export function opNamed(name: string): OpSpec | undefined {
+  return OPS.find((op) => op.name === name);
+}
