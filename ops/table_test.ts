@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { tableModule } from "./gen.ts";
+import { OPS } from "./table.ts";
+
+Deno.test("ops/_table.gen.ts is what `deno task gen` writes from the table now", async () => {
+  const written = await Deno.readTextFile(new URL("./_table.gen.ts", import.meta.url));
+  assert.equal(written, tableModule(), "stale: run `deno task gen`");
+});
+
+Deno.test("op names and commands are unique, and each positional names an input field", () => {
+  const names = OPS.map((op) => op.name);
+  assert.deepEqual(names.length, new Set(names).size);
+  const commands = OPS.flatMap((op) => op.cli ? [op.cli.command] : []);
+  assert.deepEqual(commands.length, new Set(commands).size);
+  for (const op of OPS) {
+    const shape = (op.input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+    for (const arg of op.cli?.args ?? []) {
+      assert.ok(arg.field in shape, `${op.name}: <${arg.name}> fills no input field`);
+    }
+    for (const [flag, spec] of Object.entries(op.cli?.flags ?? {})) {
+      if (spec.field !== undefined) {
+        assert.ok(spec.field in shape, `${op.name}: --${flag} fills no input field`);
+      } else assert.ok(spec.setting, `${op.name}: --${flag} fills nothing and sets nothing`);
+    }
+  }
+});
