@@ -9,7 +9,7 @@
  */
 
 import { configRedactor } from "../../config/secrets.ts";
-import type { CliContext } from "../../cli/context.ts";
+import type { RunnerHost } from "./host.ts";
 import { envOverrides } from "./env_pairs.ts";
 import { findRuntime, type Runtime } from "./runtime.ts";
 import {
@@ -78,11 +78,15 @@ function list(value: unknown): string[] {
 /**
  * Runs one script to completion.
  *
+ * @param ctx The command it runs under (scripts/runner/host.ts).
+ * @param script What to run.
+ * @param options The command's options as parsed (`timeout`, `env`, `env-file`,
+ *   `launcher`, `before`…`on-error`, `export`, `no-launcher`, `no-capture-console`).
  * @returns The exit code: the script's own (128 + n when a signal ended it).
  * @throws {UsageError} Listing every problem found before anything started.
  */
 export async function runScript(
-  ctx: CliContext,
+  ctx: RunnerHost,
   script: ScriptRun,
   options: Record<string, unknown>,
 ): Promise<number> {
@@ -474,6 +478,6 @@ function rtName(setting: string): string {
 }
 
 /** A note from mcpx before the run starts (stderr; under --json it is dropped, not mixed in). */
-function noteBeforeRun(ctx: CliContext, message: string): void {
+function noteBeforeRun(ctx: RunnerHost, message: string): void {
   ctx.io.err(`note: ${message}\n`);
 }

@@ -1,0 +1,243 @@
+/**
+ * The daemon side of a command's context: finding, starting or replacing the
+ * daemon of this configuration, sending it operations with the caller context,
+ * and ending the servers a dead daemon left. Its inputs come from the
+ * configuration side (cli/context_settings.ts); cli/context.ts joins the two.
+ *
+ * @module
+ */
+
+import { settingValues } from "../engine/daemon_settings.ts";
+import { selectionFromSettings } from "../config/profiles.ts";
+import { connectDaemon, type DaemonHealth } from "./daemon_connect.ts";
+import { requestDaemon, type RequestOptions } from "../wire/daemon_request.ts";
+import { traceLine } from "../wire/wire.ts";
+import { daemonFiles, recordedDaemonPid } from "../wire/locate.ts";
+import { processStart, sweepOrphanGroups } from "../engine/process_groups.ts";
+import { DaemonLostError, DaemonUnavailableError, McpxError } from "../core/errors.ts";
+import { VERSION } from "../core/version.ts";
+import { withStartProgress } from "./start_progress.ts";
+import type { StartingRow } from "../engine/starting.ts";
+import type { SettingsContext } from "./context_settings.ts";
+
+/** What the daemon side reads from the configuration side of the context. */
+export type DaemonLinkSource = Pick<
+  SettingsContext,
+  | "io"
+  | "env"
+  | "cwd"
+  | "session"
+  | "config"
+  | "settings"
+  | "setting"
+  | "paths"
+  | "trustChecked"
+  | "traceIds"
+>;
+
+/**
+ * One command's connection to its configuration's daemon. Remembers the pid
+ * of the daemon last found answering, for messages and for
+ * {@link sweepIfDaemonDied}.
+ */
+export class DaemonLink {
+  #source: DaemonLinkSource;
+  /** The pid of the daemon last found answering (health), for messages. */
+  #daemonPid?: number;
+
+  /** @param source The configuration, settings and caller this link sends for. */
+  constructor(source: DaemonLinkSource) {
+    this.#source = source;
+  }
+
+  /** The daemon's socket path, starting the daemon when none runs. */
+  async daemonSocket(): Promise<string> {
+    const config = await this.#source.config();
+    const settings = await this.#source.settings();
+    const { socket, pid } = await connectDaemon({
+      stateDir: this.#source.paths().stateDir,
+      cacheDir: this.#source.paths().cacheDir,
+      fingerprint: config.fingerprint,
+      configPath: config.path,
+      startWaitMs: settings.values["daemon.startWait"].value as number,
+      settings: settingValues(settings),
+      env: this.#source.env,
+      trustCheck: await this.#source.trustChecked(),
+    });
+    this.#daemonPid = pid;
+    return socket;
+  }
+
+  /**
+   * The daemon's socket, checked with one `health` request (no timer: arming
+   * one costs a CLI ~6 ms the first time); only when that fails is the daemon
+   * found, started or replaced as {@link daemonSocket} does.
+   */
+  async liveDaemonSocket(): Promise<string> {
+    const socket = await this.existingDaemonSocket();
+    try {
+      const health = await requestDaemon<DaemonHealth>(socket, "health", {}, { version: VERSION });
+      // A daemon that checks trust otherwise than this command would is replaced.
+      if (!health.stopping && (health.trustCheck ?? false) === await this.#source.trustChecked()) {
+        this.#daemonPid = health.pid;
+        return socket;
+      }
+    } catch (error) {
+      if (!needsOtherDaemon(error)) throw error;
+    }
+    return await this.daemonSocket();
+  }
+
+  /**
+   * The pid of the daemon {@link liveDaemonSocket} or {@link daemonSocket}
+   * found, once one has (a script's client names it when its connection is lost).
+   */
+  get daemonPid(): number | undefined {
+    return this.#daemonPid;
+  }
+
+  /** `MCPX_TRACE_IDS` as the daemon takes it: the text as written, checked first. */
+  #traceIds(): { traceIds?: string } {
+    const text = this.#source.env.MCPX_TRACE_IDS;
+    if (!text) return {};
+    this.#source.traceIds();
+    return { traceIds: text };
+  }
+
+  /** The socket of a running daemon for this configuration, without starting one. */
+  async existingDaemonSocket(): Promise<string> {
+    const config = await this.#source.config();
+    return daemonFiles(this.#source.paths().stateDir, config.fingerprint).socket;
+  }
+
+  /**
+   * Sends an operation to the daemon (started on demand), adding the caller
+   * context. Sent again (to a daemon found, started or replaced) only when it
+   * provably never ran: nothing answered and nothing was written, or the
+   * daemon refused it unrun (`version-mismatch`, `daemon-stopping`). On a
+   * terminal, a request still pending after a second shows which servers are
+   * starting (cli/start_progress.ts).
+   *
+   * @throws {DaemonLostError} when the daemon was lost after the request was
+   *   written (it may have run): the daemon's orphaned servers are ended first.
+   * @throws the daemon's own errors ({@link McpxError} with its `code`).
+   */
+  request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+    const { io } = this.#source;
+    const sent = this.#request<T>(operation, params);
+    if (!io.errIsTerminal?.()) return sent;
+    return withStartProgress(sent, {
+      poll: async () =>
+        requestDaemon<StartingRow[]>(await this.existingDaemonSocket(), "starting", {}, {
+          version: VERSION,
+          timeoutMs: 2000,
+        }),
+      write: (text) => io.errRaw ? io.errRaw(text) : io.err(text),
+      columns: terminalColumns() - 1,
+    });
+  }
+
+  async #request<T>(operation: string, params: Record<string, unknown>): Promise<T> {
+    const source = this.#source;
+    const { env, io } = source;
+    const trace = operation === "call" && (await source.setting("logging.trace")) === true;
+    const body = {
+      ...params,
+      ...(source.session ? { session: source.session } : {}),
+      ...(env.MCPX_PARENT_SESSION_ID ? { parentSession: env.MCPX_PARENT_SESSION_ID } : {}),
+      // The caller's git variables, not the daemon's (an autostarted daemon
+      // inherits whoever ran mcpx first): spec 000, "Finding the repository
+      // without git".
+      ...(env.GIT_DIR ? { gitDir: env.GIT_DIR } : {}),
+      ...(env.GIT_WORK_TREE ? { gitWorkTree: env.GIT_WORK_TREE } : {}),
+      ...this.#traceIds(),
+      // The daemon read its environment once, at its start: the caller's
+      // `logging.trace` (MCPX_TRACE) travels with each call instead.
+      ...(trace ? { trace: true } : {}),
+      // What may start servers says whether it checks trust; a daemon that
+      // checks otherwise refuses it unrun (`trust-mismatch`) and is replaced.
+      ...(STARTS_SERVERS.has(operation) ? { trustCheck: await source.trustChecked() } : {}),
+      cwd: source.cwd,
+      pid: Deno.ppid,
+      // What the daemon could not say on its own (records it could not write, damaged state).
+      notices: true,
+      // The daemon refuses a call outside the caller's profiles (decision 0015).
+      selection: selectionFromSettings((await source.settings()).values),
+    };
+    const { stateDir } = source.paths();
+    const { fingerprint } = await source.config();
+    const options: RequestOptions = {
+      version: VERSION,
+      daemonPid: () => this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint),
+      onTrace: (t) => io.err(traceLine(t) + "\n"),
+      onNotices: (notices) => {
+        for (const notice of notices) io.err(`warning: ${notice.message}\n`);
+      },
+    };
+    const send = async (socket: string) => {
+      try {
+        return await requestDaemon<T>(socket, operation, body, options);
+      } catch (error) {
+        // Its servers would otherwise keep running (and writing) with no daemon to stop them.
+        if (error instanceof DaemonLostError) await this.sweepOrphans();
+        throw error;
+      }
+    };
+    // Straight to the socket, stating our version: a daemon of another version
+    // refuses without running anything, and only then (or when none answers)
+    // is the daemon found, started or replaced. Saves a round trip per call.
+    try {
+      return await send(await this.existingDaemonSocket());
+    } catch (error) {
+      if (!needsOtherDaemon(error)) throw error;
+    }
+    return await send(await this.daemonSocket());
+  }
+
+  /**
+   * Ends the process groups of this configuration's dead daemons
+   * (engine/process_groups.ts, decision 0006); live daemons' are left alone.
+   */
+  async sweepOrphans(): Promise<void> {
+    const config = await this.#source.config();
+    const { groups } = daemonFiles(this.#source.paths().stateDir, config.fingerprint);
+    await sweepOrphanGroups([groups]);
+  }
+
+  /**
+   * After work that talked to the daemon behind this CLI's back (a script's
+   * calls): when that daemon has died meanwhile, ends the servers it left
+   * ({@link sweepOrphans}). Costs one process lookup when it lives.
+   */
+  async sweepIfDaemonDied(): Promise<void> {
+    if (this.#daemonPid === undefined) return;
+    const now = processStart(this.#daemonPid);
+    if (now === undefined || now.zombie) await this.sweepOrphans();
+  }
+}
+
+/** The terminal's width in columns, or 80 when it cannot be read. */
+function terminalColumns(): number {
+  try {
+    return Deno.consoleSize().columns || 80;
+  } catch {
+    return 80;
+  }
+}
+
+/**
+ * True when a request failed without running because no daemon of this
+ * version answers (none runs, one of another version refused, or one is
+ * stopping): the daemon is then found, started or replaced, and the request
+ * sent again. Never true once a request may have run ({@link DaemonLostError}).
+ */
+function needsOtherDaemon(error: unknown): boolean {
+  return error instanceof DaemonUnavailableError ||
+    (error instanceof McpxError && REFUSED_UNRUN.has(error.code));
+}
+
+/** Daemon error codes that mean the request was refused before anything ran (daemon/http.ts). */
+const REFUSED_UNRUN = new Set(["version-mismatch", "daemon-stopping", "trust-mismatch"]);
+
+/** Operations that may start a server, so carry the caller's `trustCheck` (decision 0018). */
+const STARTS_SERVERS = new Set(["call", "list"]);
