@@ -9,16 +9,10 @@
  * @module
  */
 
-import {
-  log,
-  markedProcesses,
-  MARKER_VAR,
-  onInterrupt,
-  ROOT,
-  strippedEnv,
-  terminate,
-  xdgHomes,
-} from "./_world.ts";
+import { log } from "./_cli.ts";
+import { ROOT } from "./_paths.ts";
+import { markedProcesses, MARKER_VAR, onInterrupt, terminate } from "./_processes.ts";
+import { strippedEnv, xdgHomes } from "./_world.ts";
 import { mcpxArgv } from "../tests/_helpers.ts";
 
 /** The revision issue 9's benches call "before": main when that work began. */
@@ -218,15 +212,4 @@ export async function thisCommit(): Promise<string> {
     ).trim();
   const commit = await git("rev-parse", "--short", "HEAD");
   return (await git("status", "--porcelain")) ? `${commit}+dirty` : commit;
-}
-
-/** Reads `/proc/<pid>/status` fields in KiB (`VmRSS`, `VmHWM`); NaN when absent. */
-export function procStatusKiB(pid: number, field: "VmRSS" | "VmHWM"): number {
-  try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
-    return m ? Number(m[1]) : NaN;
-  } catch {
-    return NaN;
-  }
 }

@@ -1,33 +1,27 @@
 /**
- * What the benches share (private to bench/): the hermetic world they run
- * mcpx and the peer in, the argv builders, running a command with exactly
- * the environment given, finding and stopping what a run started by its
- * marker, the peer's set-up, and the parts of the report every bench writes.
+ * The hermetic world bench/run.ts and bench/scripts.ts run mcpx and the peer
+ * in (private to bench/), and its parts: the argv builders, the environment
+ * without mcpx's and mcporter's variables, and running a command with exactly
+ * the environment given.
  *
- * bench/run.ts and bench/scripts.ts use the whole world ({@link createWorld}):
- * one temporary folder with the config and the XDG folders, `DENO_DIR` kept,
- * npm offline for measured commands, every process started carrying the run
- * marker, and one cleanup. bench/idle_memory.ts builds a folder per round from
- * the same parts.
+ * {@link createWorld} makes one temporary folder with the config and the XDG
+ * folders, keeps `DENO_DIR`, runs measured commands with npm offline, gives
+ * every process it starts the run marker (bench/_processes.ts), and has one
+ * cleanup. bench/idle_memory.ts builds a folder per round from the same parts.
  *
  * @module
  */
 
-import { fileURLToPath } from "node:url";
 import { ms, summarize, type Summary } from "./stats.ts";
 import { shellQuote, time, type Timer } from "./timer.ts";
-import { atLeast, type Peer, PEER_DIR, preparePeer } from "./peer.ts";
+import { type Peer, PEER_DIR } from "./peer.ts";
+import { log } from "./_cli.ts";
+import { ROOT } from "./_paths.ts";
+import { markedProcesses, MARKER_VAR, onInterrupt, terminate } from "./_processes.ts";
 import { mcpxArgv } from "../tests/_helpers.ts";
 
-export const ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const RESULTS = `${ROOT}bench/results/`;
 export const SERVER_PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31";
 export const CALL_ARGS = '{"message":"hi"}';
-/** The environment variable every process a bench starts inherits; see {@link markedProcesses}. */
-export const MARKER_VAR = "MCPX_BENCH_RUN";
-
-export const log = (line: string) => console.error(line);
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- options
 
@@ -41,28 +35,6 @@ export const WORLD_FLAGS = {
   "keep-node-ca-certs": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
-
-/** Prints `usage` and exits when `--help` was given. */
-export function helpAndExit(help: boolean | undefined, usage: string): void {
-  if (!help) return;
-  console.log(usage);
-  Deno.exit(0);
-}
-
-/** A parser for an integer flag that exits 2 with `usage` on a bad value. */
-export function counter(
-  usage: string,
-): (name: string, value: string | undefined, fallback: number, min?: number) => number {
-  return (name, value, fallback, min = 1) => {
-    if (value === undefined) return fallback;
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) {
-      console.error(`error: --${name} wants an integer ≥ ${min}, got "${value}"\n\n${usage}`);
-      Deno.exit(2);
-    }
-    return n;
-  };
-}
 
 // ---------------------------------------------------------------- environment and argv
 
@@ -159,81 +131,6 @@ export class Interrupted extends Error {
   }
 }
 
-// ---------------------------------------------------------------- processes
-
-/** Processes other than this one whose environment has `MARKER_VAR=marker` (none without /proc). */
-export function markedProcesses(marker: string): number[] {
-  const pids: number[] = [];
-  try {
-    for (const entry of Deno.readDirSync("/proc")) {
-      if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
-      try {
-        const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
-        if (environ.split("\0").includes(`${MARKER_VAR}=${marker}`)) pids.push(Number(entry.name));
-      } catch { /* gone, or not ours to read */ }
-    }
-  } catch { /* no /proc (not Linux): rely on the stop commands */ }
-  return pids;
-}
-
-/**
- * SIGTERM to every pid `alive()` lists (after `before` sees them), then a
- * second later SIGKILL to any it still lists.
- *
- * @returns The pids first found.
- */
-export async function terminate(
-  alive: () => number[],
-  before?: (pids: number[]) => void,
-): Promise<number[]> {
-  const pids = alive();
-  if (pids.length) before?.(pids);
-  for (const pid of pids) {
-    try {
-      Deno.kill(pid, "SIGTERM");
-    } catch { /* gone */ }
-  }
-  if (pids.length) await sleep(1000);
-  for (const pid of alive()) {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* gone */ }
-  }
-  return pids;
-}
-
-/** Calls `handler` on SIGINT and SIGTERM. @returns What removes the listeners. */
-export function onInterrupt(handler: () => void): () => void {
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGINT", "SIGTERM"];
-  for (const s of signals) Deno.addSignalListener(s, handler);
-  return () => {
-    for (const s of signals) Deno.removeSignalListener(s, handler);
-  };
-}
-
-// ---------------------------------------------------------------- the peer
-
-/** The peer installed and located, or why it is not measured (`--skip-peer`, no node, …). */
-export async function choosePeer(
-  skip: boolean | undefined,
-  opts: { logUnavailable?: boolean } = {},
-): Promise<{ peer?: Peer; problem?: string }> {
-  if (skip) return { problem: "skipped (--skip-peer)" };
-  const prepared = await preparePeer(log);
-  if (typeof prepared !== "string") return { peer: prepared };
-  if (opts.logUnavailable) log(`peer unavailable: ${prepared}`);
-  return { problem: prepared };
-}
-
-/** A note when the machine's node is older than the peer's `engines.node`, ending with `after`. */
-export function enginesNote(peer: Peer, after: string): string | undefined {
-  if (!peer.engines || atLeast(peer.nodeVersion, peer.engines.replace(/^[>=^~ ]+/, ""))) {
-    return undefined;
-  }
-  return `mcporter ${peer.version} declares engines.node ${peer.engines}; this machine's node is ` +
-    `${peer.nodeVersion}. ${after}`;
-}
-
 // ---------------------------------------------------------------- the world
 
 /** The hermetic world of bench/run.ts and bench/scripts.ts. */
@@ -316,7 +213,7 @@ export async function createWorld(
     ...xdgHomes(tmp),
     DENO_DIR: await denoDir(original),
     MCPX_CONFIG: configPath,
-    [MARKER_VAR]: marker, // every process the bench starts inherits it; see sweep()
+    [MARKER_VAR]: marker, // every process the bench starts inherits it; see stopEverything()
     NO_COLOR: "1",
   };
   const setupEnv = { ...hermetic };
@@ -485,64 +382,4 @@ export async function checkOnce(
     : undefined;
   if (error) log(`  ${name}: FAILED before timing — ${error}`);
   return { ms: took, error };
-}
-
-// ---------------------------------------------------------------- report
-
-/** One PASS/MISS line of a report. */
-export interface Target {
-  target: string;
-  status: "PASS" | "MISS" | "n/a";
-  detail: string;
-}
-
-/** The note on the machine's load during the run. */
-export const loadNote = (start: number[], end: number[]): string =>
-  `Load average (1 min) ${start[0].toFixed(2)} at start, ${end[0].toFixed(2)} at end, on ` +
-  `${navigator.hardwareConcurrency} CPUs: other work on the machine widens the p90s.`;
-
-/**
- * Writes a bench's report into {@link RESULTS} as `<name>-<time>.md` and its
- * data as `<name>-<time>.json` (indented, newline-terminated); the time is
- * the ISO time with `:` and `.` written `-`.
- *
- * @param name The bench's file stem, e.g. `big_result`.
- * @param markdown The report, written as given.
- * @param data What the JSON file holds.
- * @returns The report's path.
- */
-export async function writeResults(name: string, markdown: string, data: unknown): Promise<string> {
-  await Deno.mkdir(RESULTS, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const report = `${RESULTS}${name}-${stamp}.md`;
-  await Deno.writeTextFile(report, markdown);
-  await Deno.writeTextFile(`${RESULTS}${name}-${stamp}.json`, JSON.stringify(data, null, 2) + "\n");
-  return report;
-}
-
-/** The machine and the mcpx commit, for a results file. */
-export async function machineAndCommit(
-  loadStart: number[],
-  loadEnd: number[],
-  peer: Peer | undefined,
-) {
-  const git = async (...args: string[]) => {
-    const o = await new Deno.Command("git", { args: ["-C", ROOT, ...args], stderr: "null" })
-      .output().catch(() => undefined);
-    return o?.success ? new TextDecoder().decode(o.stdout).trim() : undefined;
-  };
-  return {
-    machine: {
-      os: `${Deno.build.os} ${Deno.build.arch}`,
-      cpus: navigator.hardwareConcurrency,
-      loadavg_at_start: loadStart,
-      loadavg_at_end: loadEnd,
-      deno: Deno.version.deno,
-      node: peer?.nodeVersion,
-    },
-    mcpx: {
-      commit: await git("rev-parse", "HEAD"),
-      dirty: !!(await git("status", "--porcelain", "--", ".")),
-    },
-  };
 }

@@ -23,10 +23,13 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
-import { counter, helpAndExit, log, sleep, timedOutput, writeResults } from "./_world.ts";
+import { counter, helpAndExit, log } from "./_cli.ts";
+import { procStatusKiB } from "./_memory.ts";
+import { sleep } from "./_processes.ts";
+import { writeResults } from "./_report.ts";
+import { timedOutput } from "./_world.ts";
 import {
   chooseSides,
-  procStatusKiB,
   scratch,
   type Side,
   SIDES_FLAGS,

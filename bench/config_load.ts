@@ -25,7 +25,10 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable, median } from "./stats.ts";
-import { counter, helpAndExit, log, ROOT, timedOutput, writeResults } from "./_world.ts";
+import { counter, helpAndExit, log } from "./_cli.ts";
+import { ROOT } from "./_paths.ts";
+import { writeResults } from "./_report.ts";
+import { timedOutput } from "./_world.ts";
 import { fingerprintFile } from "../config/fingerprint.ts";
 import { chooseSides, scratch, SIDES_FLAGS, SIDES_USAGE, sidesNote, thisCommit } from "./_sides.ts";
 

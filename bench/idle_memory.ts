@@ -31,25 +31,13 @@
 
 import { parseArgs } from "node:util";
 import { requestDaemon } from "../wire/daemon_request.ts";
-import type { Peer } from "./peer.ts";
-import { markdownTable, median } from "./stats.ts";
-import {
-  choosePeer,
-  counter,
-  enginesNote,
-  helpAndExit,
-  log,
-  markedProcesses,
-  MARKER_VAR,
-  mcpx as mcpxArgv,
-  onInterrupt,
-  output,
-  ROOT,
-  sleep,
-  strippedEnv,
-  terminate,
-  xdgHomes,
-} from "./_world.ts";
+import { choosePeer, enginesNote, type Peer } from "./peer.ts";
+import { markdownTable, median, ratio } from "./stats.ts";
+import { counter, helpAndExit, log } from "./_cli.ts";
+import { add, type Mem, memoryKiB, ZERO } from "./_memory.ts";
+import { ROOT } from "./_paths.ts";
+import { MARKER_VAR, onInterrupt, serverTrees, sleep, trackProcesses } from "./_processes.ts";
+import { mcpx as mcpxArgv, output, strippedEnv, xdgHomes } from "./_world.ts";
 
 const USAGE = `usage: deno run -A bench/idle_memory.ts [options]
 
@@ -103,97 +91,8 @@ const entry = (i: number) => ({ ...SERVER, env: { BENCH_INSTANCE: String(i) } })
 /** The caller's environment without mcpx's or mcporter's own variables, and the run marker. */
 const base = { ...strippedEnv(), [MARKER_VAR]: marker }; // inherited by both daemons; see sweep()
 
-// ---------------------------------------------------------------- /proc
-
-/** RSS (VmRSS) and PSS (smaps_rollup) in KiB. */
-interface Mem {
-  rss: number;
-  pss: number;
-}
-const ZERO: Mem = { rss: 0, pss: 0 };
-const add = (a: Mem, b: Mem): Mem => ({ rss: a.rss + b.rss, pss: a.pss + b.pss });
-
-/** VmRSS and Pss of a process, in KiB (0 when gone). */
-function memoryKiB(pid: number): Mem {
-  const field = (text: string, name: string) =>
-    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? 0);
-  try {
-    return {
-      rss: field(Deno.readTextFileSync(`/proc/${pid}/status`), "VmRSS"),
-      pss: field(Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`), "Pss"),
-    };
-  } catch {
-    return { ...ZERO };
-  }
-}
-
-/** pid → parent pid, start time (to tell a reused pid from ours), and whether it is a zombie. */
-function processTable(): Map<number, { ppid: number; start: string; zombie: boolean }> {
-  const table = new Map<number, { ppid: number; start: string; zombie: boolean }>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      table.set(Number(entry.name), {
-        ppid: Number(rest[1]),
-        start: rest[19],
-        zombie: rest[0] === "Z",
-      });
-    } catch { /* gone */ }
-  }
-  return table;
-}
-
-/** The manager's children, each with its whole subtree (pids, child first). */
-function serverTrees(manager: number): number[][] {
-  const table = processTable();
-  const children = new Map<number, number[]>();
-  for (const [pid, { ppid }] of table) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  const subtree = (pid: number): number[] => [
-    pid,
-    ...(children.get(pid) ?? []).flatMap(subtree),
-  ];
-  return (children.get(manager) ?? []).map(subtree);
-}
-
-/**
- * Every process this run started that is still alive: the marked ones and
- * the descendants seen under a daemon (mcporter starts its servers with a
- * minimal environment, so they do not carry the marker).
- */
-const seen = new Map<number, string>();
-function remember(pids: number[]): void {
-  const table = processTable();
-  for (const pid of pids) {
-    const p = table.get(pid);
-    if (p) seen.set(pid, p.start);
-  }
-}
-async function sweep(when: string, graceMs = 5000): Promise<number[]> {
-  const alive = () => {
-    const table = processTable();
-    const ours = new Set(markedProcesses(marker)); // the daemons, and mcpx's servers
-    for (const [pid, start] of seen) if (table.get(pid)?.start === start) ours.add(pid);
-    return [...ours].filter((pid) => table.has(pid) && !table.get(pid)!.zombie);
-  };
-  // The stop commands return before the daemons and servers have exited.
-  for (const until = Date.now() + graceMs; alive().length && Date.now() < until;) await sleep(100);
-  return await terminate(alive, (first) => {
-    const cmd = (pid: number) => {
-      try {
-        return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim();
-      } catch {
-        return "?";
-      }
-    };
-    log(
-      `${when}: stopping ${first.length} leftover process(es): ${
-        first.map((p) => `${p} ${cmd(p)}`).join("; ")
-      }`,
-    );
-  });
-}
+/** Every process this run started: the marked ones and those seen under a daemon. */
+const { remember, sweep } = trackProcesses(marker);
 
 // ---------------------------------------------------------------- commands
 
@@ -451,8 +350,6 @@ const result = {
   ...(failure ? { failure: String((failure as Error).message ?? failure) } : {}),
 };
 const fmt = (v: number | undefined) => v === undefined ? "—" : v.toFixed(1);
-const ratio = (a: number | undefined, b: number | undefined) =>
-  a === undefined || b === undefined || b === 0 ? "—" : `${(a / b).toFixed(2)}×`;
 
 if (values.json) console.log(JSON.stringify(result, null, 2));
 else {

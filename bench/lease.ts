@@ -13,12 +13,10 @@
  */
 
 import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
 import { loadConfig } from "../config/load.ts";
 import { Pool } from "../engine/pool.ts";
 import { percentile, summarize } from "./stats.ts";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+import { ROOT } from "./_paths.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

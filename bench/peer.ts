@@ -1,11 +1,13 @@
 /**
  * The peer: mcporter from npm, installed once into `bench/.peer/` (never
- * globally) and run as `node <bin>` with the machine's node.
+ * globally) and run as `node <bin>` with the machine's node. A bench calls
+ * {@link choosePeer}, which honours `--skip-peer`.
  *
  * @module
  */
 
 import { fileURLToPath } from "node:url";
+import { log } from "./_cli.ts";
 
 /** The mcporter release the bench compares against. */
 export const PEER_PACKAGE = "mcporter";
@@ -97,4 +99,25 @@ export function atLeast(version: string, min: string): boolean {
     if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
   }
   return true;
+}
+
+/** The peer installed and located, or why it is not measured (`--skip-peer`, no node, …). */
+export async function choosePeer(
+  skip: boolean | undefined,
+  opts: { logUnavailable?: boolean } = {},
+): Promise<{ peer?: Peer; problem?: string }> {
+  if (skip) return { problem: "skipped (--skip-peer)" };
+  const prepared = await preparePeer(log);
+  if (typeof prepared !== "string") return { peer: prepared };
+  if (opts.logUnavailable) log(`peer unavailable: ${prepared}`);
+  return { problem: prepared };
+}
+
+/** A note when the machine's node is older than the peer's `engines.node`, ending with `after`. */
+export function enginesNote(peer: Peer, after: string): string | undefined {
+  if (!peer.engines || atLeast(peer.nodeVersion, peer.engines.replace(/^[>=^~ ]+/, ""))) {
+    return undefined;
+  }
+  return `mcporter ${peer.version} declares engines.node ${peer.engines}; this machine's node is ` +
+    `${peer.nodeVersion}. ${after}`;
 }

@@ -12,23 +12,17 @@
 import { parseArgs } from "node:util";
 import { markdownTable, ms, ratio, type Summary } from "./stats.ts";
 import { detectTimer, type Timer } from "./timer.ts";
-import type { Peer } from "./peer.ts";
+import { choosePeer, enginesNote, type Peer } from "./peer.ts";
+import { counter, helpAndExit, log } from "./_cli.ts";
+import { latencyRows, LS_OK, type Side } from "./_latency_rows.ts";
+import { RESULTS } from "./_paths.ts";
+import { loadNote, machineAndCommit, type Target } from "./_report.ts";
 import {
   CALL_ARGS,
   checkOnce,
-  choosePeer,
-  counter,
   createWorld,
-  enginesNote,
-  helpAndExit,
-  loadNote,
-  log,
-  machineAndCommit,
   mcpx,
-  RESULTS,
-  ROOT,
   SERVER_PACKAGE,
-  type Target,
   timed,
   WORLD_FLAGS,
 } from "./_world.ts";
@@ -72,39 +66,12 @@ const world = await createWorld({
   prefix: "mcpx-bench-",
   keepNodeCaCerts: flags["keep-node-ca-certs"],
 });
-const { tmp, original, env, keepAliveEnv, caStripped, exec, mcporter, show } = world;
+const { tmp, env, keepAliveEnv, caStripped, exec, mcporter, show } = world;
 await Deno.writeTextFile(`${tmp}/empty.ts`, "");
 await Deno.writeTextFile(`${tmp}/empty.mjs`, "");
 let peer: Peer | undefined;
 
 // ---------------------------------------------------------------- measuring
-
-/** One side (mcpx, peer or floor) of one row. */
-interface Side {
-  argv: string[];
-  env: Record<string, string>;
-  /** Starts an MCP server on every run: --slow-runs (also chosen when the checked run is slow). */
-  slow?: boolean;
-  prepare?: string[];
-  /** What a correct run prints on stdout (checked once before timing). */
-  expect?: RegExp;
-  /** Set once measured. */
-  result?: { summary: Summary; timesMs: number[]; runs: number; warmup: number } | {
-    error: string;
-  };
-}
-
-/** One row of the table. */
-interface Row {
-  id: string;
-  label: string;
-  kind: "floor" | "job";
-  mcpx?: Side;
-  /** The peer's equivalent, or why it has none. */
-  peer?: Side | { na: string };
-  /** For floor rows: the measured floor. */
-  floor?: Side;
-}
 
 let timer: Timer;
 
@@ -137,130 +104,8 @@ function daemonRecords(): string[] {
 
 // ---------------------------------------------------------------- rows
 
-const NO_SEARCH = "mcporter has no search command (closest: read `mcporter list <server>`)";
-
-const floorDeno: Row = {
-  id: "floor-deno",
-  label: "floor: deno run -A empty.ts",
-  kind: "floor",
-  floor: { argv: [Deno.execPath(), "run", "-A", `${tmp}/empty.ts`], env },
-};
-const floorDenoConfig: Row = {
-  id: "floor-deno-config",
-  label: "floor: deno run -A --config deno.json empty.ts (ratio base)",
-  kind: "floor",
-  floor: {
-    argv: [Deno.execPath(), "run", "-A", "--config", `${ROOT}deno.json`, `${tmp}/empty.ts`],
-    env,
-  },
-};
-const startup: Row = {
-  id: "mcpx-version",
-  label: "mcpx --version (module graph + start, no work)",
-  kind: "floor",
-  mcpx: { argv: mcpx("--version"), env, expect: /mcpx/ },
-};
-const floorNode: Row = {
-  id: "floor-node",
-  label: "peer's floor: node empty.mjs",
-  kind: "floor",
-  peer: { argv: ["node", `${tmp}/empty.mjs`], env },
-};
-const floorNodeCa: Row | undefined = caStripped
-  ? {
-    id: "floor-node-ca-certs",
-    label: "peer's floor: node empty.mjs, NODE_EXTRA_CA_CERTS as set",
-    kind: "floor",
-    peer: {
-      argv: ["node", `${tmp}/empty.mjs`],
-      env: { ...env, NODE_EXTRA_CA_CERTS: original.NODE_EXTRA_CA_CERTS },
-    },
-  }
-  : undefined;
-
-const LS_OK = /everything[\s\S]*ready/;
-const SEARCH_OK = /everything\.echo/;
-const TYPES_OK = /function echo/;
-const CALL_OK = /Echo: hi/;
-const PEER_LS_OK = /everything \(13 tools/;
-const PEER_TYPES_OK = /function echo\(message: string\)/;
-
-const jobs: Row[] = [
-  {
-    id: "ls-warm",
-    label: "ls — daemon warm",
-    kind: "job",
-    mcpx: { argv: mcpx("ls"), env, expect: LS_OK },
-    peer: { argv: [], env: keepAliveEnv, expect: PEER_LS_OK },
-  },
-  {
-    id: "search-warm",
-    label: "search echo — daemon warm",
-    kind: "job",
-    mcpx: { argv: mcpx("search", "echo"), env, expect: SEARCH_OK },
-    peer: { na: NO_SEARCH },
-  },
-  {
-    id: "types-warm",
-    label: "types everything — daemon warm",
-    kind: "job",
-    mcpx: { argv: mcpx("types", "everything"), env, expect: TYPES_OK },
-    peer: { argv: [], env: keepAliveEnv, expect: PEER_TYPES_OK },
-  },
-  {
-    id: "call-warm",
-    label: "call everything.echo — daemon warm",
-    kind: "job",
-    mcpx: { argv: mcpx("call", "everything.echo", CALL_ARGS), env, expect: CALL_OK },
-    peer: { argv: [], env: keepAliveEnv, expect: CALL_OK },
-  },
-  {
-    id: "ls-none",
-    label: "ls — no daemon",
-    kind: "job",
-    mcpx: { argv: mcpx("ls"), env, expect: LS_OK },
-    peer: { argv: [], env, slow: true, expect: PEER_LS_OK },
-  },
-  {
-    id: "search-none",
-    label: "search echo — no daemon",
-    kind: "job",
-    mcpx: { argv: mcpx("search", "echo"), env, expect: SEARCH_OK },
-    peer: { na: NO_SEARCH },
-  },
-  {
-    id: "types-none",
-    label: "types everything — no daemon",
-    kind: "job",
-    mcpx: { argv: mcpx("types", "everything"), env, expect: TYPES_OK },
-    peer: { argv: [], env, slow: true, expect: PEER_TYPES_OK },
-  },
-  {
-    id: "call-cold",
-    label: "call everything.echo — no daemon (starts one)",
-    kind: "job",
-    mcpx: {
-      argv: mcpx("call", "everything.echo", CALL_ARGS),
-      env,
-      slow: true,
-      prepare: mcpx("stop"),
-      expect: CALL_OK,
-    },
-    peer: { argv: [], env, slow: true, expect: CALL_OK },
-  },
-];
-const job = (id: string) => jobs.find((j) => j.id === id)!;
-const peerSide = (id: string) => job(id).peer as Side;
-
-/** Peer argv, filled in once the peer is installed. */
-function fillPeer(): void {
-  peerSide("ls-warm").argv = mcporter("list");
-  peerSide("types-warm").argv = mcporter("list", "everything", "--all-parameters");
-  peerSide("call-warm").argv = mcporter("call", "everything.echo", "message=hi");
-  peerSide("ls-none").argv = mcporter("list");
-  peerSide("types-none").argv = mcporter("list", "everything", "--all-parameters");
-  peerSide("call-cold").argv = mcporter("call", "everything.echo", "message=hi");
-}
+const rows = latencyRows(world);
+const { floorDeno, floorDenoConfig, startup, floorNode, floorNodeCa, jobs, job, peerSide } = rows;
 
 // ---------------------------------------------------------------- run
 
@@ -287,7 +132,7 @@ try {
   }));
   if (peer) {
     world.peer = peer;
-    fillPeer();
+    rows.fillPeer();
     const note = enginesNote(
       peer,
       "It ran every measured job correctly here (outputs are checked).",
@@ -380,13 +225,7 @@ const header = [
   "mcpx/floor",
   "mcpx/peer",
 ];
-const floorRows = [
-  floorDeno,
-  floorDenoConfig,
-  startup,
-  floorNode,
-  ...(floorNodeCa ? [floorNodeCa] : []),
-];
+const floorRows = rows.floors;
 const tableRows: string[][] = [
   ...floorRows.map((r) => [
     r.label,

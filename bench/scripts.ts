@@ -24,32 +24,23 @@
  */
 
 import { parseArgs } from "node:util";
-import { markdownTable, median, ms, percentile, ratio, summarize, type Summary } from "./stats.ts";
+import { markdownTable, ms, summarize } from "./stats.ts";
 import { detectTimer, type Timer } from "./timer.ts";
-import type { Peer } from "./peer.ts";
+import { choosePeer, enginesNote, type Peer } from "./peer.ts";
+import { counter, helpAndExit, log } from "./_cli.ts";
+import { RESULTS } from "./_paths.ts";
+import { loadNote, machineAndCommit } from "./_report.ts";
 import {
-  CALL_ARGS,
-  checkOnce,
-  choosePeer,
-  counter,
-  createWorld,
-  enginesNote,
-  failed,
-  helpAndExit,
-  loadNote,
-  log,
-  machineAndCommit,
-  mcpx,
-  RESULTS,
-  type Target,
-  timed,
-  WORLD_FLAGS,
-} from "./_world.ts";
-
-const CALLS = 100;
-/** Issue 3's targets. */
-const OVERHEAD_TARGET_MS = 30;
-const PER_CALL_TARGET_MS = 2;
+  callRows,
+  CALLS,
+  launcherRows,
+  ok,
+  type Result,
+  SANDBOXED,
+  type ScriptsMeasures,
+  scriptsTargets,
+} from "./_scripts_report.ts";
+import { CALL_ARGS, checkOnce, createWorld, failed, mcpx, timed, WORLD_FLAGS } from "./_world.ts";
 
 const USAGE =
   `usage: deno task bench:scripts [--runs N] [--slow-runs N] [--warmup N] [--loop-reps N]
@@ -101,8 +92,6 @@ const { tmp, env, keepAliveEnv, caStripped, exec, mcporter, show } = world;
 const loopLog = `${tmp}/echo100.jsonl`;
 
 const RET_SOURCE = "export default () => 42;\n";
-/** `script.permissions` levels measured in the sandbox: nothing granted, and read. */
-const SANDBOXED = ["none", "read"] as const;
 const ECHO_SOURCE = `// ${CALLS} sequential everything.echo calls, timed from inside.
 export default async () => {
   const per = [];
@@ -126,16 +115,6 @@ await Deno.writeTextFile(`${tmp}/echo100.ts`, ECHO_SOURCE);
 let peer: Peer | undefined;
 
 // ---------------------------------------------------------------- measuring
-
-interface Measured {
-  command: string;
-  summary: Summary;
-  timesMs: number[];
-  runs: number;
-  warmup: number;
-}
-type Result = Measured | { command: string; error: string };
-const ok = (r: Result | undefined): r is Measured => !!r && "summary" in r;
 
 let timer: Timer;
 
@@ -333,131 +312,8 @@ if (world.interrupted) Deno.exit(130);
 
 // ---------------------------------------------------------------- report
 
-const med = (x: Result | undefined) => ok(x) ? x.summary.median : undefined;
-const cell = (x: Result | undefined, key: "median" | "p90" = "median") =>
-  !x ? "not run" : ok(x) ? ms(x.summary[key]) : "error";
-const num = (v: number | undefined) => ms(v ?? NaN);
-const diff = (a?: number, b?: number) => a === undefined || b === undefined ? undefined : a - b;
-
-// Launcher overhead.
-const floorMs = med(r.floor);
-const runMs = med(r.run);
-const overhead = diff(runMs, floorMs);
-const launcherRows: string[][] = [
-  ["floor: `deno run -A ret.ts`", cell(r.floor), cell(r.floor, "p90"), "—", "1.00×"],
-  [
-    "`mcpx --version` (CLI start-up, no work)",
-    cell(r.version),
-    cell(r.version, "p90"),
-    num(diff(med(r.version), floorMs)),
-    ratio(med(r.version), floorMs),
-  ],
-  [
-    "`mcpx run ./ret.ts`",
-    cell(r.run),
-    cell(r.run, "p90"),
-    num(overhead),
-    ratio(runMs, floorMs),
-  ],
-  [
-    "`mcpx run --no-launcher ./ret.ts` (script run bare)",
-    cell(r.bare),
-    cell(r.bare, "p90"),
-    num(diff(med(r.bare), floorMs)),
-    ratio(med(r.bare), floorMs),
-  ],
-];
-for (const level of SANDBOXED) {
-  const x = r[`sandbox ${level}`];
-  launcherRows.push([
-    `\`mcpx run --script-permissions ${level} ./ret.ts\` (sandboxed; − \`all\` ${
-      num(diff(med(x), runMs))
-    } ms)`,
-    cell(x),
-    cell(x, "p90"),
-    num(diff(med(x), floorMs)),
-    ratio(med(x), floorMs),
-  ]);
-}
-const childMed = split.childMs.length ? median(split.childMs) : undefined;
-const wallMed = split.wallMs.length ? median(split.wallMs) : undefined;
-if (childMed !== undefined && wallMed !== undefined) {
-  launcherRows.push(
-    [
-      "`mcpx --json run ./ret.ts`: the script process alone (its `durationMs`)",
-      ms(childMed),
-      ms(percentile(split.childMs, 90)),
-      num(diff(childMed, floorMs)),
-      ratio(childMed, floorMs),
-    ],
-    [
-      "`mcpx --json run ./ret.ts`: whole command (timed around Deno.Command)",
-      ms(wallMed),
-      ms(percentile(split.wallMs, 90)),
-      num(diff(wallMed, floorMs)),
-      ratio(wallMed, floorMs),
-    ],
-  );
-}
-
-// 100 calls.
-const scriptTotal = med(r.script);
-const insideLoop = inside ? median(inside.loopMs) : undefined;
-const insidePerCall = inside ? median(inside.perCallMs) : undefined;
-const perCall = (total?: number) => num(total === undefined ? undefined : total / CALLS);
-const oneCall = (x: Result | undefined) =>
-  !x ? "—" : ok(x) ? `${ms(x.summary.median)} (${ms(x.summary.p90)})` : "error";
-const callRows: string[][] = [
-  [
-    `mcpx run: one script, ${CALLS} calls (whole run)`,
-    num(scriptTotal),
-    perCall(scriptTotal),
-    "—",
-    "1.00×",
-  ],
-  [
-    `… the script's own loop (performance.now(); median single call ${num(insidePerCall)} ms)`,
-    num(insideLoop),
-    perCall(insideLoop),
-    "—",
-    ratio(insideLoop, scriptTotal),
-  ],
-  [
-    `mcpx call × ${CALLS} processes`,
-    num(med(r.callLoop)),
-    perCall(med(r.callLoop)),
-    oneCall(r.callOne),
-    ratio(med(r.callLoop), scriptTotal),
-  ],
-  [
-    `mcporter call × ${CALLS} processes (keep-alive daemon)`,
-    peer ? num(med(r.peerLoop)) : "not run",
-    peer ? perCall(med(r.peerLoop)) : "—",
-    peer ? oneCall(r.peerOne) : "—",
-    ratio(med(r.peerLoop), scriptTotal),
-  ],
-];
-
-const perCallInside = insideLoop === undefined ? undefined : insideLoop / CALLS;
-const targets: Target[] = [
-  {
-    target: `launcher overhead under ${OVERHEAD_TARGET_MS} ms (median \`mcpx run ./ret.ts\` − ` +
-      "median `deno run -A ret.ts`)",
-    status: overhead === undefined ? "n/a" : overhead < OVERHEAD_TARGET_MS ? "PASS" : "MISS",
-    detail: `${num(runMs)} − ${num(floorMs)} = ${num(overhead)} ms`,
-  },
-  {
-    target: `under ${PER_CALL_TARGET_MS} ms per call inside the script (its loop ÷ ${CALLS})`,
-    status: perCallInside === undefined
-      ? "n/a"
-      : perCallInside < PER_CALL_TARGET_MS
-      ? "PASS"
-      : "MISS",
-    detail: `${num(insideLoop)} ms ÷ ${CALLS} = ${
-      perCallInside === undefined ? "—" : perCallInside.toFixed(2)
-    } ms (median single call ${num(insidePerCall)} ms)`,
-  },
-];
+const measures: ScriptsMeasures = { r, split, inside };
+const targets = scriptsTargets(measures);
 
 const loadEnd = Deno.loadavg();
 notes.push(
@@ -489,7 +345,7 @@ out.push(
   "",
   markdownTable(
     ["command", "median ms", "p90 ms", "− floor ms", "÷ floor"],
-    launcherRows,
+    launcherRows(measures),
   ),
   "",
   `\`ret.ts\` is \`${RET_SOURCE.trim()}\`. ${runs} runs each (${warmup} warmup), hyperfine -N.`,
@@ -504,7 +360,7 @@ out.push(
       "one process median ms (p90)",
       "÷ mcpx script",
     ],
-    callRows,
+    callRows(measures, !!peer),
   ),
   "",
   `Totals are medians: the script over ${slowRuns} hyperfine runs (its loop over the same runs), ` +

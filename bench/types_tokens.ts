@@ -20,16 +20,11 @@
 
 import { parseArgs } from "node:util";
 import { markdownTable } from "./stats.ts";
-import {
-  choosePeer,
-  type Exec,
-  failed,
-  helpAndExit,
-  log,
-  output,
-  ROOT,
-  writeResults,
-} from "./_world.ts";
+import { choosePeer } from "./peer.ts";
+import { helpAndExit, log } from "./_cli.ts";
+import { ROOT } from "./_paths.ts";
+import { writeResults } from "./_report.ts";
+import { type Exec, failed, output } from "./_world.ts";
 import { extractRevision, scratch, side, sideEnv } from "./_sides.ts";
 import { SERVERS } from "../tests/_helpers.ts";
 import { chromeDevtoolsServer } from "../tests/fixtures/browser/config.ts";
