@@ -1,17 +1,18 @@
 /**
- * The typed input of `mcpx run`/`mcpx exec` as the flag-keyed options
- * scripts/runner/run_script.ts reads (its own declaration is the op's, in
- * ops/script_ops.ts).
+ * The typed input of `mcpx run`/`mcpx exec` (ops/script_ops.ts) as the
+ * flag-keyed {@link ScriptFlags} scripts/runner/run_script.ts reads, whose
+ * problems name the flag (`--env-file: …`).
  *
  * @module
  */
 
 import type { InputOf } from "../ops/op.ts";
 import type { exec } from "../ops/script_ops.ts";
+import type { ScriptFlags } from "../scripts/runner/run_script.ts";
 
 /** The flags `runScript` reads, by their command-line names. */
-export function scriptFlags(input: Omit<InputOf<typeof exec>, "code">): Record<string, unknown> {
-  const flags: Record<string, unknown> = {
+export function scriptFlags(input: Omit<InputOf<typeof exec>, "code">): ScriptFlags {
+  const flags: ScriptFlags = {
     export: input.export,
     env: input.env,
     "env-file": input.envFile,
@@ -25,6 +26,8 @@ export function scriptFlags(input: Omit<InputOf<typeof exec>, "code">): Record<s
     "no-capture-console": input.noCaptureConsole,
     timeout: input.timeout,
   };
-  for (const key of Object.keys(flags)) if (flags[key] === undefined) delete flags[key];
+  for (const key of Object.keys(flags) as (keyof ScriptFlags)[]) {
+    if (flags[key] === undefined) delete flags[key];
+  }
   return flags;
 }

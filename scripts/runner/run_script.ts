@@ -70,9 +70,29 @@ const SOURCE_OPTIONS = [
   ["on-error", "onError"],
 ] as const;
 
-function list(value: unknown): string[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value.map(String) : [String(value)];
+/**
+ * The options of `mcpx run` and `mcpx exec` that shape a run, keyed by their
+ * flag names (problems name the flag: `--env-file: …`). The command line
+ * declares them in ops/script_ops.ts; cli/script_flags.ts maps that input here.
+ */
+export interface ScriptFlags {
+  export?: string;
+  env?: string[];
+  "env-file"?: string[];
+  launcher?: string;
+  "no-launcher"?: boolean;
+  prefix?: string[];
+  suffix?: string[];
+  before?: string[];
+  "on-success"?: string[];
+  "on-error"?: string[];
+  "no-capture-console"?: boolean;
+  /** A duration (`5m`), checked by config/timeout_flag.ts. */
+  timeout?: string;
+}
+
+function list(value: string[] | undefined): string[] {
+  return value ?? [];
 }
 
 /**
@@ -88,7 +108,7 @@ function list(value: unknown): string[] {
 export async function runScript(
   ctx: RunnerHost,
   script: ScriptRun,
-  options: Record<string, unknown>,
+  options: ScriptFlags,
 ): Promise<number> {
   const problems: string[] = [];
   const settings = await ctx.settings();
@@ -137,9 +157,8 @@ export async function runScript(
     template = sources[0]?.text;
   }
   if (noLauncher) {
-    const ignored = ["launcher", ...SOURCE_OPTIONS.map(([flag]) => flag), "export"].filter((f) =>
-      options[f] !== undefined
-    );
+    const ignored = (["launcher", ...SOURCE_OPTIONS.map(([flag]) => flag), "export"] as const)
+      .filter((f) => options[f] !== undefined);
     if (ignored.length) {
       problems.push(
         `--no-launcher runs the script bare, so ${
