@@ -125,6 +125,16 @@ async function firstLine(path: string): Promise<string | null> {
  */
 export const RUNTIME_INPUTS: readonly string[] = [
   "./script_runtime.ts",
+  "./host_runtime.ts",
+  "./client_config.ts",
+  "./daemon_call.ts",
+  "./tool_result.ts",
+  "./stack_frames.ts",
+  "./client_output.ts",
+  "./logger.ts",
+  "./tool_index.ts",
+  "./console_capture.ts",
+  "./launcher_hooks.ts",
   "./syntax_location.ts",
   "./namespace_guard.ts",
   "./namespace_object.ts",

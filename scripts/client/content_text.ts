@@ -93,7 +93,7 @@ export function isBinaryBlock(value: unknown): value is ContentBlock {
  * A tool's whole result envelope as `mcpx call` prints it, one block per line,
  * when `value` is one a script holds: a result that is neither text nor
  * structured, which the generated client returns as the envelope itself
- * (its `.raw` is itself; scripts/client/script_runtime.ts `unwrapResult`).
+ * (its `.raw` is itself; scripts/client/tool_result.ts `unwrapResult`).
  *
  * @param value A value a script printed.
  * @param dataHint Passed to {@link describeBlock} for binary blocks.

@@ -5,15 +5,12 @@ import { toolEntry } from "../../discovery/_fixtures.ts";
 import type { LogRecord } from "../../logs/record.ts";
 import {
   callTool,
-  captureFrames,
   configureClient,
   describe,
   emit,
-  errorFrames,
   launcher,
   log,
   McpxCallError,
-  rawOf,
   reloadRuntimeEnv,
   runtimeIo,
   search,
@@ -87,59 +84,6 @@ async function captured(
 }
 
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
-
-Deno.test("unwrapResult() follows decision 0004's table", () => {
-  const structured = { content: [text("ignored").content[0]], structuredContent: { a: 1 } };
-  const cases: { name: string; raw: unknown; want: unknown; hasRaw: boolean }[] = [
-    { name: "structuredContent", raw: structured, want: { a: 1 }, hasRaw: true },
-    { name: "JSON object text", raw: text('{"b":[1,2]}'), want: { b: [1, 2] }, hasRaw: true },
-    { name: "JSON array text", raw: text("[1,2]"), want: [1, 2], hasRaw: true },
-    { name: "number text", raw: text("42"), want: 42, hasRaw: false },
-    { name: "false text", raw: text("false"), want: false, hasRaw: false },
-    { name: "null text", raw: text("null"), want: null, hasRaw: false },
-    { name: "prose", raw: text("hello {x}"), want: "hello {x}", hasRaw: true },
-    { name: "not quite JSON", raw: text("{oops"), want: "{oops", hasRaw: true },
-    {
-      name: "two text blocks",
-      raw: { content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
-      want: "a\nb",
-      hasRaw: true,
-    },
-  ];
-  for (const c of cases) {
-    const got = unwrapResult(c.raw);
-    const plain = got instanceof String ? String(got) : got;
-    deepEqual(plain, c.want, c.name);
-    if (c.hasRaw) {
-      deepEqual(rawOf(got), c.raw, c.name);
-      ok(!Object.keys(got as object).includes("raw"), `${c.name}: raw is not enumerable`);
-    } else deepEqual(rawOf(got), undefined, c.name);
-  }
-  const prose = unwrapResult(text("x y")) as string;
-  deepEqual(`${prose}`, "x y");
-  deepEqual(prose.split(" "), ["x", "y"]);
-  deepEqual(JSON.stringify({ prose }), '{"prose":"x y"}');
-
-  const image = { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] };
-  const got = unwrapResult(image);
-  deepEqual(got, image);
-  deepEqual(rawOf(got), image);
-});
-
-Deno.test("unwrapResult() throws ToolError with the tool's text and names", () => {
-  const raw = { isError: true, content: [{ type: "text", text: "no such file" }] };
-  let error: ToolError | undefined;
-  try {
-    unwrapResult(raw, { server: "fs-server", namespace: "fs", tool: "read" });
-  } catch (e) {
-    error = e as ToolError;
-  }
-  ok(error instanceof ToolError);
-  deepEqual(
-    [error.name, error.message, error.server, error.namespace, error.tool, error.raw],
-    ["ToolError", "no such file", "fs-server", "fs", "read", raw],
-  );
-});
 
 Deno.test("log fills templates, keeps the template, and collects args and errors", async () => {
   await withEnv({ MCPX_RUN: "run-0123456789ab" }, async () => {
@@ -223,56 +167,6 @@ Deno.test("log.with() binds attributes to every record of the returned logger", 
     ["again", { phase: "scan", run: 2 }],
     ["unbound", {}],
   ]);
-});
-
-Deno.test("errorFrames() returns frames and keeps .stack a string, in either order", () => {
-  function thrower() {
-    return new Error("boom");
-  }
-  const first = thrower();
-  const frames = errorFrames(first);
-  deepEqual(frames[0].function, "thrower");
-  ok(frames[0].file!.endsWith("script_runtime_test.ts"));
-  deepEqual([typeof frames[0].line, frames[0].async, frames[0].native], [
-    "number",
-    false,
-    false,
-  ]);
-  deepEqual(typeof first.stack, "string");
-  match(first.stack!, /^Error: boom\n\s+at thrower \(.*script_runtime_test\.ts:\d+:\d+\)/);
-  deepEqual(errorFrames(first), frames);
-
-  const second = thrower();
-  const stackFirst = second.stack!;
-  deepEqual(errorFrames(second)[0].function, "thrower");
-  deepEqual(second.stack, stackFirst);
-});
-
-Deno.test("errorFrames() marks async frames", async () => {
-  async function inner() {
-    await Promise.resolve();
-    throw new Error("late");
-  }
-  async function outer() {
-    await inner();
-  }
-  const error = await outer().catch((e) => e);
-  const frames = errorFrames(error);
-  deepEqual(frames[0].function, "inner");
-  ok(frames.some((f) => f.async && f.function === "outer"), JSON.stringify(frames));
-  match(error.stack, /at async outer/);
-});
-
-Deno.test("captureFrames() starts at its caller and honours skip and limit", () => {
-  function leaf() {
-    return [captureFrames(), captureFrames(1, 1)];
-  }
-  function branch() {
-    return leaf();
-  }
-  const [all, skipped] = branch();
-  deepEqual(all.slice(0, 2).map((f) => f.function), ["leaf", "branch"]);
-  deepEqual(skipped.map((f) => f.function), ["branch"]);
 });
 
 Deno.test("emit() writes a JSON line, or a run.emit record under --json", async () => {

@@ -1,0 +1,156 @@
+/**
+ * The call path from a script to the daemon: one tool call as one HTTP/1.1
+ * `POST /v1/call` on a fresh unix-socket connection, spoken through the one
+ * wire module (wire/wire.ts, decision 0007), with the caller's context from
+ * the run's environment; failures as {@link McpxCallError}.
+ *
+ * @module
+ */
+
+import {
+  daemonLostMessage,
+  encodeRequest,
+  ExchangeFailure,
+  exchangeRequest,
+  traceLine,
+  UnsafeSocketDirectory,
+} from "../../wire/wire.ts";
+import type { WireAnswer, WireErrorBody } from "../../wire/wire.ts";
+import { rtConfig } from "./client_config.ts";
+import { runtimeIo } from "./host_runtime.ts";
+import { unwrapResult } from "./tool_result.ts";
+
+/**
+ * The daemon refused or failed a call (`code` as on the wire: `not-found`,
+ * `server`, `timeout`, `version-mismatch`, …), or no daemon answered and
+ * nothing was sent (`daemon-unavailable`), or the connection was lost after
+ * the call was sent, so it may or may not have run and was not sent again
+ * (`daemon-lost`), or the script was not started by mcpx (`no-socket`), or
+ * the socket's directory is not the user's alone, so nothing was sent
+ * (`unsafe-directory`).
+ */
+export class McpxCallError extends Error {
+  /** The daemon's error code. */
+  code: string;
+  /** The server's last stderr lines, when the daemon sent them. */
+  stderrTail?: string;
+
+  /**
+   * A failed call, by its code.
+   *
+   * @param code The wire's error code, or the client's own (`daemon-lost`, …).
+   * @param message What went wrong and what to do.
+   * @param options `cause`: the error underneath; `stderrTail`: the server's last stderr lines.
+   */
+  constructor(code: string, message: string, options?: { cause?: unknown; stderrTail?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "McpxCallError";
+    this.code = code;
+    if (options?.stderrTail) this.stderrTail = options.stderrTail;
+  }
+}
+
+/** Options of {@link callTool}. */
+export interface CallOptions {
+  /** Aborting closes the connection and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** The daemon gives up on the call after this long (ms). */
+  timeoutMs?: number;
+}
+
+/**
+ * Calls one tool through the daemon and returns its unwrapped result
+ * ({@link unwrapResult}). One HTTP/1.1 `POST /v1/call` on a fresh unix-socket
+ * connection per call (decision 0004, "Fresh connection per call").
+ *
+ * @param server Server name, for {@link ToolError}.
+ * @param namespace Namespace identifier.
+ * @param tool The tool's name (real or function spelling).
+ * @param args The tool's arguments.
+ * @returns The unwrapped result.
+ * @throws {ToolError} when the tool answers `isError`.
+ * @throws {McpxCallError} when MCPX_SOCKET is unset, no daemon answers, or
+ *   the daemon fails the call.
+ * @throws the signal's reason when `options.signal` aborts.
+ */
+export async function callTool(
+  server: string,
+  namespace: string,
+  tool: string,
+  args: unknown,
+  options: CallOptions = {},
+): Promise<unknown> {
+  const env = rtConfig.env;
+  if (!env.socket) {
+    throw new McpxCallError(
+      "no-socket",
+      `MCPX_SOCKET is not set, so ${namespace}.${tool} cannot reach a daemon: ` +
+        "run this script with `mcpx run <script>` (or `mcpx exec`), which starts the daemon " +
+        "and tells the client where it listens",
+    );
+  }
+  options.signal?.throwIfAborted();
+  const body: Record<string, unknown> = { namespace, tool, arguments: args ?? {} };
+  if (options.timeoutMs !== undefined) body.timeoutMs = options.timeoutMs;
+  if (env.session) body.session = env.session;
+  if (env.parentSession) body.parentSession = env.parentSession;
+  if (env.cwd) body.cwd = env.cwd;
+  if (env.pid !== undefined) body.pid = env.pid;
+  if (env.gitDir) body.gitDir = env.gitDir;
+  if (env.gitWorkTree) body.gitWorkTree = env.gitWorkTree;
+  if (env.traceIds) body.traceIds = env.traceIds;
+  if (env.span !== "run-unknown") body.run = env.span;
+  if (env.trace) body.trace = true;
+  if (env.selection) body.selection = env.selection;
+  const request = encodeRequest("call", JSON.stringify(body), rtConfig.version || undefined);
+
+  let response: { status: number; body: string };
+  try {
+    response = await exchangeRequest(env.socket, request, options.signal);
+  } catch (error) {
+    if (error instanceof UnsafeSocketDirectory) {
+      throw new McpxCallError("unsafe-directory", error.message, { cause: error });
+    }
+    if (!(error instanceof ExchangeFailure)) throw error; // the signal's reason
+    if (error.sent) {
+      // It may have run: never sent again (decision 0007).
+      throw new McpxCallError(
+        "daemon-lost",
+        daemonLostMessage({
+          what: `${namespace}.${tool}`,
+          pid: env.daemonPid,
+          socket: env.socket,
+          reason: error.message,
+          isCall: true,
+        }),
+        { cause: error },
+      );
+    }
+    throw new McpxCallError(
+      "daemon-unavailable",
+      `no mcpx daemon answers on ${env.socket} (${error.message}), so ${namespace}.${tool} ` +
+        "was not sent; is the run still alive? `mcpx status` shows the daemon",
+      { cause: error },
+    );
+  }
+  let answer: WireAnswer;
+  try {
+    answer = JSON.parse(response.body);
+  } catch (error) {
+    throw new McpxCallError(
+      "daemon-protocol",
+      `the daemon on ${env.socket} answered ${response.status} with a body that is not JSON`,
+      { cause: error },
+    );
+  }
+  if (answer.trace) runtimeIo.err(traceLine(answer.trace) + "\n");
+  if (!answer.ok) {
+    const wire: Partial<WireErrorBody> = answer.error ?? {};
+    throw new McpxCallError(
+      String(wire.code ?? "internal"),
+      String(wire.message ?? `the daemon failed ${namespace}.${tool} without a message`),
+      { stderrTail: wire.stderrTail },
+    );
+  }
+  return unwrapResult(answer.result, { server, namespace, tool });
+}
