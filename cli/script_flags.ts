@@ -8,7 +8,7 @@
 
 import type { InputOf } from "../ops/op.ts";
 import type { exec } from "../ops/script_ops.ts";
-import type { ScriptFlags } from "../scripts/runner/run_script.ts";
+import type { ScriptFlags } from "../scripts/runner/host.ts";
 
 /** The flags `runScript` reads, by their command-line names. */
 export function scriptFlags(input: Omit<InputOf<typeof exec>, "code">): ScriptFlags {

@@ -63,3 +63,24 @@ export interface RunnerHost {
    */
   request<T = unknown>(operation: string, params?: Record<string, unknown>): Promise<T>;
 }
+
+/**
+ * The options of `mcpx run` and `mcpx exec` that shape a run, keyed by their
+ * flag names (problems name the flag: `--env-file: …`). The command line
+ * declares them in ops/script_ops.ts; cli/script_flags.ts maps that input here (read by scripts/runner/run_script.ts).
+ */
+export interface ScriptFlags {
+  export?: string;
+  env?: string[];
+  "env-file"?: string[];
+  launcher?: string;
+  "no-launcher"?: boolean;
+  prefix?: string[];
+  suffix?: string[];
+  before?: string[];
+  "on-success"?: string[];
+  "on-error"?: string[];
+  "no-capture-console"?: boolean;
+  /** A duration (`5m`), checked by config/timeout_flag.ts. */
+  timeout?: string;
+}

@@ -9,7 +9,7 @@
  */
 
 import { configRedactor } from "../../config/secrets.ts";
-import type { RunnerHost } from "./host.ts";
+import type { RunnerHost, ScriptFlags } from "./host.ts";
 import { envOverrides } from "./env_pairs.ts";
 import { findRuntime, type Runtime } from "./runtime.ts";
 import {
@@ -69,27 +69,6 @@ const SOURCE_OPTIONS = [
   ["on-success", "onSuccess"],
   ["on-error", "onError"],
 ] as const;
-
-/**
- * The options of `mcpx run` and `mcpx exec` that shape a run, keyed by their
- * flag names (problems name the flag: `--env-file: …`). The command line
- * declares them in ops/script_ops.ts; cli/script_flags.ts maps that input here.
- */
-export interface ScriptFlags {
-  export?: string;
-  env?: string[];
-  "env-file"?: string[];
-  launcher?: string;
-  "no-launcher"?: boolean;
-  prefix?: string[];
-  suffix?: string[];
-  before?: string[];
-  "on-success"?: string[];
-  "on-error"?: string[];
-  "no-capture-console"?: boolean;
-  /** A duration (`5m`), checked by config/timeout_flag.ts. */
-  timeout?: string;
-}
 
 function list(value: string[] | undefined): string[] {
   return value ?? [];
