@@ -1,12 +1,16 @@
 /**
- * The daemon's state for one configuration: its pools, its schema cache, and
- * the work behind every operation. Transport-free: daemon/http.ts serves it
- * on a unix socket, tests can drive it directly.
+ * The daemon's state for one configuration and the work behind every
+ * operation: call, list, status, restart, named sessions, runs' holds, lease
+ * waits, warm-up, reaping and shutdown. It holds its pools
+ * (engine/pool_set.ts), its schema cache and the listings that fill it
+ * (engine/listings.ts), and the record of its instances' lives
+ * (engine/instance_events.ts); one call on a pool is engine/call.ts.
+ * Transport-free: daemon/http.ts serves it on a unix socket, tests can drive
+ * it directly.
  *
  * @module
  */
 
-import { jsonByteLength } from "../core/json_stream.ts";
 import {
   listingOf,
   type LoadedConfig,
@@ -14,32 +18,19 @@ import {
   type UntrustedServer,
 } from "../config/types.ts";
 import type { TrustGate } from "../config/trust.ts";
-import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
-import { McpxError, NotFoundError, ServerError, TimeoutError, UsageError } from "../core/errors.ts";
-import { toIdentifier } from "../config/identifiers.ts";
-import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
+import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
-import { describe, type Instance, SessionLostError } from "./instance.ts";
-import { Pool } from "./pool.ts";
+import { SessionLostError } from "./instance.ts";
+import type { Pool } from "./pool.ts";
+import { PoolSet } from "./pool_set.ts";
 import { pidAlive } from "../core/pid_alive.ts";
 import { LeaseBoard, type LeaseWait } from "./lease_board.ts";
-import { budgetSpentError, callTimeoutError, sessionOfKey } from "./lease_errors.ts";
-import { type RebuiltWhy, withRebuiltNote } from "./rebuilt_note.ts";
-import type { CallerContext } from "./scope_key.ts";
+import { type CallerContext, type ScopeKey, sessionKeys } from "./scope_key.ts";
 import { callTarget } from "./call_target.ts";
-import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
-import { type ProfileSelection, selectionKey } from "../config/profiles.ts";
-import {
-  emptySchemaCache,
-  needsListing,
-  readSchemaCache,
-  seedFromSiblings,
-  writeSchemaCache,
-} from "./schema_cache.ts";
-import { daemonSpan, log, newSpan } from "./log.ts";
+import { log } from "./log.ts";
 import { listedUnder, startAllowance, StartingInstances, type StartingRow } from "./starting.ts";
 import { VERSION } from "../core/version.ts";
-import { type CallOptions, traceCall } from "./call_trace.ts";
+import type { CallOptions } from "./call_trace.ts";
 import type { Redactor } from "../core/redact.ts";
 import { configRedactor } from "../config/secrets.ts";
 import { mcpxPaths } from "../config/paths.ts";
@@ -52,8 +43,10 @@ import {
   sessionsPath,
   SessionStore,
 } from "./sessions.ts";
-import { own, setOwn } from "../core/own.ts";
-import type { ListedBy, ListResult } from "./tool_listing.ts";
+import type { ListResult } from "./tool_listing.ts";
+import { Listings } from "./listings.ts";
+import { InstanceEvents } from "./instance_events.ts";
+import { callOnce } from "./call.ts";
 
 /** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
 export type DaemonMode = "auto" | "foreground";
@@ -113,31 +106,12 @@ export class Daemon {
    * (`daemon-stopping`, nothing run), and `health` says so.
    */
   stopping = false;
-  #pools = new Map<string, Pool>();
-  #byNamespace = new Map<string, ServerSpec>();
-  #cache: SchemaCacheFile;
-  #cachePath: string;
-  #cacheWrite: Promise<void> = Promise.resolve();
-  /** The last schema cache write's failure, until a write succeeds (a full disk). */
-  #cacheWriteError: unknown;
-  #listing = new Map<string, Promise<CachedServer>>();
-  /**
-   * Per listed server name: the process its latest listing went through when that
-   * process was already running before the listing began (a fresh start is absent).
-   */
-  #listedBy = new Map<string, ListedBy>();
-  /** What each profile selection shows of the cache (emptied whenever the cache changes). */
-  #views = new Map<string, NamespaceView>();
-  /** The log span of each live instance (`ins-…`). */
-  #spans = new WeakMap<Instance, string>();
-  /** `server.exit` records waiting for their exit status (awaited by `shutdown`). */
-  #exitRecords = new Set<Promise<void>>();
-  /** Why an instance stopped when the instance's own reason is not the whole story. */
-  #why = new WeakMap<Instance, string>();
-  /** Instances that replace a session's earlier one, not yet reported to a call, with why. */
-  #rebuilt = new WeakMap<Instance, RebuiltWhy>();
-  /** `<poolId>\0<key>` of instances stopped to make room, whose key's next instance is a rebuild. */
-  #evictedKeys = new Set<string>();
+  /** One pool per `poolId` (engine/pool_set.ts). */
+  #pools: PoolSet;
+  /** The schema cache and the listings that fill it (engine/listings.ts). */
+  #listings: Listings;
+  /** Log spans and facts about each instance's life (engine/instance_events.ts). */
+  #events: InstanceEvents;
   /** Every lease wait of every pool (engine/lease_board.ts). */
   readonly leases = new LeaseBoard();
   /** Named sessions (engine/sessions.ts). */
@@ -157,81 +131,40 @@ export class Daemon {
     this.mode = options.mode;
     this.version = options.version ?? VERSION;
     this.#trust = options.trust;
-    this.#cachePath = options.cachePath;
     this.sessions = new SessionStore(
       options.sessionsPath ??
         sessionsPath(mcpxPaths(options.env).stateDir, options.config.fingerprint),
       options.config.path,
     );
-    this.#cache = readSchemaCache(options.cachePath) ?? emptySchemaCache(options.config.path);
-    const cacheDir = options.cachePath.slice(0, options.cachePath.lastIndexOf("/"));
-    if (
-      seedFromSiblings(
-        cacheDir,
-        options.config.fingerprint,
-        this.#cache,
-        options.config.servers.map((s) => ({ ...listingOf(s), disabled: s.disabled })),
-      )
-    ) {
-      this.#persist();
-    }
-    // A stdio server's `cwd` is set when the configuration is parsed (the
-    // file's real directory when its entry sets none: config/_process.ts), so
-    // its pool identity covers it; the daemon itself runs in `/`.
-    for (const spec of options.config.servers) {
-      if (spec.disabled) continue;
-      // Two servers of one namespace: the first is the one discovery shows (discovery/view.ts).
-      if (!this.#byNamespace.has(spec.namespace)) this.#byNamespace.set(spec.namespace, spec);
-      // A server the configuration keeps from starting (an unset `${VAR}`) gets no pool:
-      // nothing can start it, not even a pool's `min` (poolFor says why).
-      if (spec.unavailable) continue;
-      if (!this.#pools.has(spec.poolId)) {
-        this.#pools.set(
-          spec.poolId,
-          new Pool(spec, options.env, {
-            started: (i) => this.#started(i),
-            exited: (i) => this.#exited(i),
-            failed: (error, key, count) =>
-              log("warn", "server.fail", "server {server} failed to start: {error}", {
-                server: spec.name,
-                key,
-                count,
-                error: error.message.split("\n")[0],
-              }),
-            startOptions: () => ({
-              // Never listed under these settings: the first start may include `npx -y`'s install.
-              allowance: startAllowance(
-                spec.pool,
-                listedUnder(
-                  own(this.#cache.servers, listingOf(spec).name),
-                  listingOf(spec).listingId,
-                ),
-              ),
-              starting: this.#startingNow,
-              onStrayLine: (instance, line, count) => this.#strayLine(instance, line, count),
-            }),
-            pidExited: (instance, pid) =>
-              log(
-                "info",
-                "scope.pid-exit",
-                "process {pid} exited, so {server}'s instance for {key} stops",
-                { server: spec.name, localId: instance.id, pid, key: instance.key },
-                { span: this.#spans.get(instance) ?? daemonSpan() },
-              ),
-            keep: (key) => this.#keepKey(key),
-            evicted: (instance, forKey) => this.#evicted(instance, forKey),
-            runGone: (instance, run, pid) =>
-              log(
-                "info",
-                "lease.run-gone",
-                "run {run} (pid {pid}) is gone, so its hold on {server} ({key}) is dropped",
-                { server: spec.name, localId: instance.id, run, pid, key: instance.key },
-                { span: this.#spans.get(instance) ?? daemonSpan() },
-              ),
-          }, this.leases),
-        );
-      }
-    }
+    const events = this.#events = new InstanceEvents(this.sessions);
+    this.#listings = new Listings({
+      config: options.config,
+      cachePath: options.cachePath,
+      redactor: this.redactor,
+      pool: (spec) => this.#pools.of(spec)!,
+      span: (instance) => events.span(instance),
+    });
+    this.#pools = new PoolSet(options.config, options.env, (spec) => ({
+      started: (i) => {
+        events.started(i);
+        this.#listings.started(i.spec);
+      },
+      exited: (i) => events.exited(i),
+      failed: (error, key, count) => events.failed(spec, error, key, count),
+      startOptions: () => ({
+        // Never listed under these settings: the first start may include `npx -y`'s install.
+        allowance: startAllowance(
+          spec.pool,
+          listedUnder(this.#listings.entry(spec), listingOf(spec).listingId),
+        ),
+        starting: this.#startingNow,
+        onStrayLine: (instance, line, count) => events.strayLine(instance, line, count),
+      }),
+      pidExited: (instance, pid) => events.pidExited(instance, pid),
+      keep: (key) => events.keep(key),
+      evicted: (instance, forKey) => events.evicted(instance, forKey),
+      runGone: (instance, run, pid) => events.runGone(instance, run, pid),
+    }), this.leases);
   }
 
   /**
@@ -240,15 +173,7 @@ export class Daemon {
    *   for a server the configuration keeps from starting (config/types.ts `unavailable`).
    */
   poolFor(namespace: string): Pool {
-    const spec = this.#byNamespace.get(namespace);
-    if (!spec) {
-      throw new NotFoundError(
-        `unknown namespace "${namespace}"; run \`mcpx ls\` to see the namespaces`,
-        [...this.#byNamespace.keys()],
-      );
-    }
-    if (spec.unavailable) throw unavailableError(spec);
-    return this.#pools.get(spec.poolId)!;
+    return this.#pools.forNamespace(namespace);
   }
 
   /** True when a server starts only once its project configuration trusts it ({@link DaemonOptions.trust}). */
@@ -270,16 +195,7 @@ export class Daemon {
    * that no longer starts.
    */
   live(): Record<string, { live: number; failure?: string }> {
-    const out: Record<string, { live: number; failure?: string }> = {};
-    for (const [namespace, spec] of this.#byNamespace) {
-      const pool = this.#pools.get(spec.poolId);
-      if (!pool) continue;
-      setOwn(out, namespace, {
-        live: pool.instances.length,
-        ...(pool.failure ? { failure: pool.failure.error.message } : {}),
-      });
-    }
-    return out;
+    return this.#pools.live();
   }
 
   /**
@@ -289,7 +205,10 @@ export class Daemon {
    * an instance others hold (`leaseTimeout`), a start (`startTimeout`, not
    * counted against the caller's limit), and the call (`callTimeout`).
    * `options.timeoutMs`, the caller's own limit (`--timeout`), covers the
-   * wait and the call together: the call gets what the wait left.
+   * wait and the call together: the call gets what the wait left
+   * (engine/call.ts). A call a remote refused because it no longer knows the
+   * session ({@link SessionLostError}: it did not run) runs once more on a
+   * new connection.
    *
    * @returns The MCP `CallToolResult`.
    * @throws {NotFoundError}, {ServerError}, {TimeoutError} with `bound` and
@@ -312,29 +231,27 @@ export class Daemon {
       );
     }
     // An untrusted project server is never started, not even to list it for the check below.
-    const named = this.#byNamespace.get(namespace);
+    const named = this.#pools.server(namespace);
     const refused = named && this.#untrusted(named);
     if (refused) throw new McpxError("untrusted-config", refused.message);
     // The caller's selection and the configuration's tool filters, whoever the caller is.
     const target = await callTarget(
       {
         servers: this.config.servers,
-        view: (selection) => this.#view(selection),
-        needsListing: (spec) => this.#needsListing(spec),
-        list: (spec) => this.#list(spec),
+        view: (selection) => this.#listings.view(selection),
+        needsListing: (spec) => this.#listings.needsListing(spec),
+        list: (spec) => this.#listings.list(spec),
       },
       namespace,
       tool,
       ctx.selection,
     );
-    namespace = target.namespace;
-    const pool = this.poolFor(namespace);
+    const pool = this.poolFor(target.namespace);
     const untrusted = this.#untrusted(pool.spec);
     if (untrusted) throw new McpxError("untrusted-config", untrusted.message);
-    const realName = target.tool;
     for (const key of [ctx.session, ctx.parentSession]) if (key) this.sessions.touch(key);
     try {
-      return await this.#callOnce(pool, namespace, realName, args, ctx, options);
+      return await callOnce(pool, target, args, ctx, options, this.#events);
     } catch (error) {
       // A remote that restarted forgot our session; the call never ran, so run it once more.
       if (!(error instanceof SessionLostError)) throw error;
@@ -342,126 +259,9 @@ export class Daemon {
         "info",
         "call.retry",
         "{namespace}.{tool}: the server forgot our session; running the call again on a new connection",
-        { namespace, tool: realName },
+        { namespace: target.namespace, tool: target.tool },
       );
-      return await this.#callOnce(pool, namespace, realName, args, ctx, options);
-    }
-  }
-
-  async #callOnce(
-    pool: Pool,
-    namespace: string,
-    realName: string,
-    args: Record<string, unknown>,
-    ctx: CallerContext,
-    options: CallOptions,
-  ): Promise<unknown> {
-    const span = newSpan("call");
-    const about = {
-      namespace,
-      tool: realName,
-      server: pool.spec.name,
-      ...(ctx.session ? { session: ctx.session } : {}),
-      ...(ctx.run ? { run: ctx.run } : {}),
-      bytesIn: jsonByteLength(args),
-    };
-    const asked = performance.now();
-    const own = options.timeoutMs;
-    // A script passes its call's `timeoutMs` option; `mcpx call` names its `--timeout`.
-    const ownSetting = options.timeoutSetting ?? (ctx.run ? "timeoutMs" : "--timeout");
-    let lease;
-    try {
-      lease = await pool.lease(ctx, {
-        signal: options.signal,
-        waitMs: own,
-        waitSetting: ownSetting,
-      });
-      if (own !== undefined && own - lease.waitedMs < 1) {
-        lease.release();
-        throw budgetSpentError(pool.spec, lease.instance.key, lease.waitedMs, own, ownSetting);
-      }
-    } catch (error) {
-      // No instance: the call hangs off the daemon, and ends here.
-      const leaseMs = elapsed(asked);
-      log("info", "call.start", "{namespace}.{tool} called", about, { span, parent: daemonSpan() });
-      log("warn", "call.end", "{namespace}.{tool} failed after {ms} ms: {error}", {
-        ...about,
-        ms: leaseMs,
-        leaseMs,
-        ok: false,
-        error: describeFull(error).split("\n")[0],
-        bytesOut: 0,
-      }, { span });
-      throw error;
-    }
-    const instance = this.#spans.get(lease.instance) ?? daemonSpan();
-    const leaseMs = elapsed(asked);
-    log("info", "call.start", "{namespace}.{tool} called on {instance} ({key})", {
-      ...about,
-      key: lease.instance.key,
-      instance,
-      pid: lease.instance.pid,
-      leaseMs,
-    }, { span, parent: instance });
-    if (options.trace) traceCall(options.trace, { ...about, instance, lease, span });
-    if (lease.waitedMs > 0) {
-      log("info", "lease.wait", "waited {waitedMs} ms for a free instance of {server} ({key})", {
-        server: pool.spec.name,
-        key: lease.instance.key,
-        waitedMs: lease.waitedMs,
-      }, { span });
-    }
-    const started = performance.now();
-    let result: unknown;
-    let failure: unknown;
-    // The caller's limit covers the wait and the call: the call gets what is left.
-    const callMs = own !== undefined ? own - lease.waitedMs : pool.spec.pool.callTimeoutMs;
-    try {
-      result = await lease.instance.callTool(realName, args, {
-        timeoutMs: callMs,
-        signal: options.signal,
-      });
-      const rebuilt = this.#rebuilt.get(lease.instance);
-      if (rebuilt) {
-        this.#rebuilt.delete(lease.instance);
-        result = withRebuiltNote(result, lease.instance, rebuilt);
-      }
-      return result;
-    } catch (error) {
-      failure = error instanceof TimeoutError
-        ? callTimeoutError(
-          pool.spec,
-          lease.instance.key,
-          realName,
-          callMs,
-          own !== undefined ? ownSetting : undefined,
-          error,
-        )
-        : error;
-      throw failure;
-    } finally {
-      lease.release();
-      const ms = elapsed(started);
-      const error = failure !== undefined
-        ? describeFull(failure).split("\n")[0]
-        : toolErrorText(result);
-      const end = {
-        ...about,
-        key: lease.instance.key,
-        instance,
-        ms,
-        leaseMs,
-        ok: error === undefined,
-        ...(error === undefined ? {} : { error }),
-        ...(failure === undefined && error !== undefined ? { isError: true } : {}),
-        bytesOut: result === undefined ? 0 : jsonByteLength(result),
-      };
-      if (error === undefined) {
-        log("info", "call.end", "{namespace}.{tool} answered in {ms} ms", end, { span });
-      } else {
-        log("warn", "call.end", "{namespace}.{tool} failed after {ms} ms: {error}", end, { span });
-      }
-      if (lease.instance.key.startsWith("call:")) await lease.instance.close("stop");
+      return await callOnce(pool, target, args, ctx, options, this.#events);
     }
   }
 
@@ -474,38 +274,12 @@ export class Daemon {
    *   the listing went through a process that was already running (a server
    *   whose code changed since it started still answers with its old tools;
    *   `mcpx restart` replaces it, decision 0025).
+   * @throws {NotFoundError} for an unknown name; the cache write's error when
+   *   a listing could not be stored (a full disk).
    */
-  async list(
-    names: string[] = [],
-    missingOnly = false,
-  ): Promise<Record<string, ListResult>> {
-    const specs = this.#select(names);
-    const out: Record<string, ListResult> = {};
+  list(names: string[] = [], missingOnly = false): Promise<Record<string, ListResult>> {
     const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
-    for (const spec of specs) {
-      const why = refused(spec);
-      if (why) setOwn(out, spec.name, { error: why.message });
-    }
-    const todo = specs.filter((s) => !refused(s) && (!missingOnly || this.#needsListing(s)));
-    // Asked for entries this daemon holds: the file lost them (damaged, deleted), so write it again.
-    if (todo.length < specs.filter((s) => !refused(s)).length) this.#persist();
-    const results = await Promise.all(todo.map((spec) => this.#list(spec)));
-    await this.#cacheWrite;
-    // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.
-    if (todo.length && this.#cacheWriteError) throw this.#cacheWriteError;
-    todo.forEach((spec, i) => {
-      const entry = results[i];
-      const failure = lastFailure(entry);
-      const by = this.#listedBy.get(listingOf(spec).name);
-      setOwn(
-        out,
-        spec.name,
-        failure
-          ? { error: failure.message }
-          : { tools: entry.tools.length, ...(by ? { listedBy: by } : {}) },
-      );
-    });
-    return out;
+    return this.#listings.refresh(this.#pools.select(names), refused, missingOnly);
   }
 
   /** The server starts in progress now, oldest first (what a waiting CLI shows). */
@@ -517,34 +291,12 @@ export class Daemon {
   status(): StatusRow[] {
     const now = Date.now();
     return this.config.servers.map((spec) => {
-      const pool = this.#pools.get(spec.poolId);
-      const cached = own(this.#cache.servers, listingOf(spec).name);
-      const instances = spec.disabled || !pool ? [] : pool.instances.map((i) => ({
-        id: i.id,
-        pid: i.pid,
-        key: i.key,
-        holders: pool.holders(i),
-        active: i.active,
-        uptimeMs: now - i.startedAt,
-        calls: i.calls,
-        ...(i.lastError ? { lastError: i.lastError } : {}),
-        ...(i.stderrTail ? { stderrTail: i.stderrTail } : {}),
-      }));
-      const failure = pool?.failure;
       const untrusted = spec.unavailable ? undefined : this.#untrusted(spec);
-      return statusRow(untrusted ? { ...spec, unavailable: untrusted } : spec, cached, {
-        instances,
-        ...(failure
-          ? {
-            failure: {
-              message: failure.error.message,
-              count: failure.count,
-              retryInMs: Math.max(0, failure.retryAt - now),
-              ...(failure.error.stderrTail ? { stderrTail: failure.error.stderrTail } : {}),
-            },
-          }
-          : {}),
-      });
+      return statusRow(
+        untrusted ? { ...spec, unavailable: untrusted } : spec,
+        this.#listings.entry(spec),
+        this.#pools.status(spec, now),
+      );
     });
   }
 
@@ -557,10 +309,7 @@ export class Daemon {
   async restart(namespace: string, session?: string): Promise<number> {
     const pool = this.poolFor(namespace);
     pool.failure = undefined;
-    const keys = session === undefined
-      ? undefined
-      : [`session:${session}`, `parent-session:${session}`];
-    return await pool.stop("restart", keys);
+    return await pool.stop("restart", session === undefined ? undefined : sessionKeys(session));
   }
 
   /**
@@ -575,12 +324,12 @@ export class Daemon {
    * @returns How many instances stop.
    */
   async endSession(key: string, why = "session-end"): Promise<number> {
-    const keys = [`session:${key}`, `parent-session:${key}`];
+    const keys = sessionKeys(key);
     const stopping: Promise<void>[] = [];
     let count = 0;
-    for (const pool of this.#pools.values()) {
+    for (const pool of this.#pools.all) {
       const { instances, stopped } = pool.end(keys, "stop");
-      for (const instance of instances) this.#why.set(instance, why);
+      for (const instance of instances) this.#events.stopping(instance, why);
       count += instances.length;
       stopping.push(stopped);
     }
@@ -602,7 +351,7 @@ export class Daemon {
    */
   endRun(run: string): number {
     let count = 0;
-    for (const pool of this.#pools.values()) count += pool.releaseRun(run);
+    for (const pool of this.#pools.all) count += pool.releaseRun(run);
     if (count) {
       log("info", "lease.run-end", "run {run} ended: {count} exclusive instances are free", {
         run,
@@ -649,7 +398,10 @@ export class Daemon {
 
   /** Every named session with the namespaces where it has a live instance now. */
   sessionList(): SessionRow[] {
-    return this.sessions.list().map((s) => ({ ...s, live: this.#liveNamespaces(s.name) }));
+    return this.sessions.list().map((s) => ({
+      ...s,
+      live: this.#pools.liveNamespaces(sessionKeys(s.name)),
+    }));
   }
 
   /**
@@ -687,30 +439,15 @@ export class Daemon {
       n += await this.endSession(session.name, "session-ttl");
       this.sessions.delete(session.name);
     }
-    for (const pool of this.#pools.values()) n += await pool.reap(now);
+    for (const pool of this.#pools.all) n += await pool.reap(now);
     // `min` instances that exited (crash, restart, ended session) come back.
     void this.warm();
     return n;
   }
 
-  /** Namespaces (aliases included) with a live instance keyed by session `name`. */
-  #liveNamespaces(name: string): string[] {
-    const keys = [`session:${name}`, `parent-session:${name}`];
-    const out: string[] = [];
-    for (const [namespace, spec] of this.#byNamespace) {
-      const pool = this.#pools.get(spec.poolId);
-      if (pool?.instances.some((i) => !i.closed && keys.includes(i.key))) out.push(namespace);
-    }
-    return out;
-  }
-
   /** The smallest idle timeout of any pool, in ms (drives the reaper's period). */
   get shortestIdleMs(): number {
-    let min = Infinity;
-    for (const pool of this.#pools.values()) {
-      if (pool.spec.pool.idleTimeoutMs > 0) min = Math.min(min, pool.spec.pool.idleTimeoutMs);
-    }
-    return min;
+    return this.#pools.shortestIdleMs;
   }
 
   /**
@@ -719,315 +456,16 @@ export class Daemon {
    * server (as `session:<name>`). Pools with `min` 0 start nothing.
    */
   async warm(): Promise<void> {
-    const named = this.sessions.list().map((s) => `session:${s.name}`);
-    await Promise.all([...this.#pools.values()].map((pool) => {
-      if (this.#untrusted(pool.spec)) return;
-      const { scope } = pool.spec.pool;
-      const keys = scope === "global"
-        ? ["global"]
-        : scope === "session" || scope === "parent-session"
-        ? named
-        : [];
-      return pool.warm(keys);
-    }));
+    const named = this.sessions.list().map((s): ScopeKey => ({ kind: "session", value: s.name }));
+    await this.#pools.warm(named, (spec) => this.#untrusted(spec) !== undefined);
   }
 
   /** Flushes the schema cache and stops every instance (process groups included). */
   async shutdown(): Promise<void> {
     this.leases.close();
-    await this.#cacheWrite;
-    await Promise.all([...this.#pools.values()].map((p) => p.stop("stop")));
-    await Promise.all(this.#exitRecords);
+    await this.#listings.flush();
+    await Promise.all(this.#pools.all.map((p) => p.stop("stop")));
+    await this.#events.settled();
     await this.sessions.flush();
   }
-
-  #select(names: string[]): ServerSpec[] {
-    const enabled = this.config.servers.filter((s) => !s.disabled);
-    if (names.length === 0) return enabled;
-    // One map, not a search per name: `ls` may ask for thousands of servers at once.
-    const byName = new Map<string, ServerSpec>();
-    for (const s of enabled) {
-      // The first server in file order that has the name, as either, wins.
-      if (!byName.has(s.name)) byName.set(s.name, s);
-      if (!byName.has(s.namespace)) byName.set(s.namespace, s);
-    }
-    return names.map((name) => {
-      const spec = byName.get(name);
-      if (!spec) {
-        throw new NotFoundError(
-          `unknown namespace "${name}"; run \`mcpx ls\` to see the namespaces`,
-          enabled.map((s) => s.namespace),
-        );
-      }
-      return spec;
-    });
-  }
-
-  // An alias reads and fills its target's entry (config/types.ts `listingOf()`): one listing for both.
-  #needsListing(spec: ServerSpec): boolean {
-    const { name, listingId } = listingOf(spec);
-    return needsListing(own(this.#cache.servers, name), listingId);
-  }
-
-  #list(spec: ServerSpec): Promise<CachedServer> {
-    const { name } = listingOf(spec);
-    const pending = this.#listing.get(name);
-    if (pending) return pending;
-    const promise = this.#listNow(spec).finally(() => this.#listing.delete(name));
-    this.#listing.set(name, promise);
-    return promise;
-  }
-
-  async #listNow(spec: ServerSpec): Promise<CachedServer> {
-    const pool = this.#pools.get(spec.poolId)!;
-    const listing = listingOf(spec);
-    const previous = own(this.#cache.servers, listing.name);
-    let entry: CachedServer;
-    // A global server lists through the instance calls will use; any other
-    // scope lists through a throwaway per-call instance.
-    const ctx: CallerContext = {};
-    const asked = performance.now();
-    const askedAt = Date.now();
-    this.#listedBy.delete(listing.name);
-    try {
-      // Listing is not a caller: it waits for a call in flight, not for a run's whole hold.
-      const lease = await pool.lease(ctx, { ignoreRunHolds: true });
-      try {
-        const { tools, skipped } = await lease.instance.listTools();
-        if (lease.instance.startedAt < askedAt) {
-          this.#listedBy.set(listing.name, {
-            ...(lease.instance.pid ? { pid: lease.instance.pid } : {}),
-            startedAt: new Date(lease.instance.startedAt).toISOString(),
-          });
-        }
-        const span = this.#spans.get(lease.instance) ?? daemonSpan();
-        log("info", "server.list", "listed {server}: {tools} tools in {ms} ms", {
-          server: spec.name,
-          tools: tools.length,
-          ms: elapsed(asked),
-        }, { span });
-        await addDeclarations(tools);
-        if (skipped.length) {
-          log("warn", "server.skip", "{server}: {count} malformed tools skipped", {
-            server: spec.name,
-            count: skipped.length,
-            skipped,
-          }, { span });
-        }
-        const info = lease.instance.client.getServerVersion();
-        const instructions = lease.instance.client.getInstructions();
-        entry = {
-          listedAt: new Date().toISOString(),
-          listingId: listing.listingId,
-          ...(info
-            ? { serverInfo: { name: info.name, version: info.version, title: info.title } }
-            : {}),
-          ...(instructions ? { instructions } : {}),
-          tools,
-          ...(skipped.length ? { skipped } : {}),
-        };
-      } finally {
-        lease.release();
-        if (lease.instance.key.startsWith("call:")) await lease.instance.close("stop");
-      }
-    } catch (error) {
-      const stderr = error instanceof ServerError ? error.stderrTail : undefined;
-      const same = previous?.listingId === listing.listingId ? previous : undefined;
-      // The failure, how many in a row and when discovery may try again; no
-      // `listedAt` (discovery/cache_entry.ts), so it never reads as "0 tools".
-      entry = {
-        ...(same?.listedAt
-          ? { listedAt: same.listedAt, tools: same.tools, serverInfo: same.serverInfo }
-          : { tools: [] }),
-        listingId: listing.listingId,
-        error: failedListing(same, { message: describeFull(error), stderr }, Date.now()),
-      };
-      log("warn", "server.list", "listing {server} failed: {error}", {
-        server: spec.name,
-        error: describeFull(error).split("\n")[0],
-      });
-    }
-    setOwn(this.#cache.servers, listing.name, entry);
-    this.#persist();
-    return entry;
-  }
-
-  #persist(): void {
-    this.#views.clear();
-    const snapshot = structuredClone(this.#cache);
-    this.#cacheWrite = this.#cacheWrite
-      .then(() => writeSchemaCache(this.#cachePath, snapshot, this.redactor))
-      .then(() => this.#cacheWriteError = undefined, (error) => {
-        this.#cacheWriteError = error;
-        log("error", "daemon.error", "writing the schema cache failed: {error}", {
-          error: describe(error),
-        });
-      });
-  }
-
-  /** The namespaces `selection` shows of the schema cache, built once per cache change. */
-  #view(selection: ProfileSelection): NamespaceView {
-    const key = selectionKey(selection);
-    let view = this.#views.get(key);
-    if (!view) {
-      view = namespacesFromCache(this.config.servers, this.#cache, selection);
-      this.#views.set(key, view);
-    }
-    return view;
-  }
-
-  #started(instance: Instance): void {
-    const span = newSpan("instance");
-    this.#spans.set(instance, span);
-    const spec = instance.spec;
-    const template = instance.pid
-      ? "server {server} started as pid {pid} for {key} in {startMs} ms"
-      : "server {server} connected to {command} for {key} in {startMs} ms";
-    log("info", "server.start", template, {
-      server: spec.name,
-      namespace: spec.namespace,
-      localId: instance.id,
-      ...(instance.pid ? { pid: instance.pid } : {}),
-      key: instance.key,
-      transport: spec.transport,
-      command: spec.transport === "stdio"
-        ? [spec.command, ...(spec.args ?? [])].join(" ")
-        : spec.url,
-      startMs: Date.now() - instance.startedAt,
-    }, { span, parent: daemonSpan() });
-    const named = sessionOfKey(instance.key);
-    if (this.#evictedKeys.delete(`${spec.poolId}\0${instance.key}`)) {
-      // Its earlier instance was stopped to make room for another key (#evicted).
-      this.#rebuilt.set(instance, "evicted");
-    } else if (named && this.sessions.get(named) && this.sessions.served(named, spec.namespace)) {
-      // The session had an instance here before (an earlier daemon, a restart, a reap).
-      this.#rebuilt.set(instance, "rebuilt");
-      log(
-        "info",
-        "session.rebuild",
-        "named session {session} got a new instance of {server}; the earlier one and its state are gone",
-        { session: named, server: spec.name, namespace: spec.namespace, localId: instance.id },
-        { span },
-      );
-    }
-    // Relist when the cache has nothing, or only a failure: the server works now.
-    const entry = own(this.#cache.servers, listingOf(instance.spec).name);
-    const failedBefore = lastFailure(entry) !== undefined;
-    if (
-      (this.#needsListing(instance.spec) || failedBefore) &&
-      !this.#listing.has(listingOf(instance.spec).name)
-    ) {
-      queueMicrotask(() => this.#list(instance.spec).catch(() => {}));
-    }
-  }
-
-  /**
-   * Records a stdio server's stdout line that is not JSON-RPC as a warning
-   * (the line also stays in its stderr tail). The first
-   * {@link STRAY_LINES_LOGGED} per instance are logged; the last of them says so.
-   */
-  #strayLine(instance: Instance, line: string, count: number): void {
-    if (count > STRAY_LINES_LOGGED) return;
-    log(
-      "warn",
-      "server.stdout",
-      "server {server} wrote a line that is not JSON-RPC on stdout: {line}",
-      {
-        server: instance.spec.name,
-        localId: instance.id,
-        ...(instance.pid ? { pid: instance.pid } : {}),
-        line,
-        count,
-        ...(count === STRAY_LINES_LOGGED ? { more: "later lines go only to its stderr tail" } : {}),
-      },
-      { span: this.#spans.get(instance) ?? daemonSpan() },
-    );
-  }
-
-  /** Whether `key`'s instance must not be stopped to make room: a named session within its ttl. */
-  #keepKey(key: string): boolean {
-    const name = sessionOfKey(key);
-    if (!name || !this.sessions.get(name)) return false;
-    return !this.sessions.expired().some((s) => s.name === name);
-  }
-
-  /** An idle instance is stopped to make room in a full pool: logged, and its key's next call told. */
-  #evicted(instance: Instance, forKey: string): void {
-    this.#why.set(instance, "evicted");
-    if (!instance.key.startsWith("call:")) {
-      this.#evictedKeys.add(`${instance.spec.poolId}\0${instance.key}`);
-    }
-    log(
-      "info",
-      "pool.evict",
-      "{server} is at max {max}: its least recently used idle instance ({key}) stops to make room for {forKey}",
-      {
-        server: instance.spec.name,
-        max: instance.spec.pool.max,
-        localId: instance.id,
-        key: instance.key,
-        forKey,
-        idleMs: Date.now() - instance.lastUsedAt,
-      },
-      { span: this.#spans.get(instance) ?? daemonSpan() },
-    );
-  }
-
-  #exited(instance: Instance): void {
-    const span = this.#spans.get(instance) ?? daemonSpan();
-    const record = instance.exitSettled().then(() => {
-      const exit = instance.exit;
-      const why = this.#why.get(instance) ?? exit?.reason ?? "crash";
-      log(why === "crash" ? "warn" : "info", "server.exit", "server {server} exited ({why})", {
-        server: instance.spec.name,
-        localId: instance.id,
-        ...(instance.pid ? { pid: instance.pid } : {}),
-        key: instance.key,
-        why,
-        ...(exit?.code !== undefined && exit.code !== null ? { code: exit.code } : {}),
-        ...(exit?.signal ? { signal: exit.signal } : {}),
-        uptimeMs: Date.now() - instance.startedAt,
-        calls: instance.calls,
-      }, { span });
-    }).finally(() => this.#exitRecords.delete(record));
-    this.#exitRecords.add(record);
-  }
-}
-
-/** The error for a server the configuration keeps from starting. */
-function unavailableError(spec: ServerSpec): McpxError {
-  return new McpxError("server-unavailable", spec.unavailable?.message ?? "");
-}
-
-/** How many non-JSON stdout lines of one instance reach the log (`server.stdout`). */
-const STRAY_LINES_LOGGED = 20;
-
-async function addDeclarations(tools: CachedTool[]): Promise<void> {
-  try {
-    const { toolDeclaration } = await import("../discovery/typescript.ts");
-    await Promise.all(tools.map(async (tool) => {
-      try {
-        tool.declaration = await toolDeclaration(tool, toIdentifier(tool.name));
-      } catch { /* `mcpx types` generates it on demand */ }
-    }));
-  } catch (error) {
-    log("warn", "daemon.error", "type generation unavailable: {error}", { error: describe(error) });
-  }
-}
-
-function describeFull(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Milliseconds since `start` (a `performance.now()`), to 0.1 ms. */
-function elapsed(start: number): number {
-  return Math.round((performance.now() - start) * 10) / 10;
-}
-
-/** The text of a tool result that reports `isError` (first 300 characters), else undefined. */
-function toolErrorText(result: unknown): string | undefined {
-  const r = result as { isError?: boolean; content?: { type?: string; text?: string }[] };
-  if (!r || r.isError !== true) return undefined;
-  const text = (r.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join(" ");
-  return (text.split("\n")[0] || "the tool reported an error").slice(0, 300);
 }

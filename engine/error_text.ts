@@ -15,3 +15,8 @@ export function describe(error: unknown): string {
   const cause = error.cause instanceof Error ? error.cause.message.split("\n")[0] : "";
   return cause && !message.includes(cause) ? `${message}: ${cause}` : message;
 }
+
+/** The whole message of a thrown value (every line), or its text when it is not an `Error`. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -9,18 +9,12 @@
 import {
   type CallToolResult,
   Client,
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  SSEClientTransport,
+  SdkError,
+  SdkErrorCode,
   StreamableHTTPClientTransport,
   type Transport,
-  type TransportSendOptions,
 } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
-import { remoteEndpoint } from "../config/url_credentials.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
@@ -33,22 +27,15 @@ import { tailExcerpt } from "../core/tail_buffer.ts";
 import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
 import { describe } from "./error_text.ts";
 import { startFailureMessage, startTimeoutText } from "./start_failure.ts";
+import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
+import { isConnectionFailure, remoteTransport, SessionNotFoundError } from "./remote_transport.ts";
 
 export { describe } from "./error_text.ts";
 
-/** A remote's answer meaning it does not know our `Mcp-Session-Id` (restarted or expired). */
-const SESSION_LOST = {
-  test: (message: string) =>
-    /session/i.test(message) &&
-    /\b40[04]\b|not found|no valid|invalid|unknown|expired/i.test(message),
-};
-/** Transport failures after which a remote connection is not reused. */
-const CONNECTION_FAILED =
-  /fetch failed|ECONNREFUSED|ECONNRESET|connection (refused|reset|closed)|socket/i;
-
 /**
- * A remote server rejected a call because it no longer knows the session
- * (MCP 2025-11-25, Streamable HTTP "Session Management": 404 for an unknown
+ * A remote server rejected a call because it no longer knows the session the
+ * request carried (engine/remote_transport.ts `SessionNotFoundError`: MCP
+ * 2025-06-18, Streamable HTTP "Session Management", 404 for an unknown
  * session id; some servers answer 400). The call did not run; the instance
  * is closed, and retrying on a new one is safe.
  */
@@ -91,7 +78,9 @@ export class Instance implements AsyncDisposable {
   /** Unique within the daemon, e.g. `i7`. */
   readonly id: string = `i${nextId++}`;
   readonly spec: ServerSpec;
-  /** The scope key this instance serves (`global`, `session:abc`, …). */
+  /** The scope key this instance serves. */
+  readonly scopeKey: ScopeKey;
+  /** Its text (`global`, `session:abc`, …: `formatScopeKey`), as status, logs and errors show it. */
   readonly key: string;
   readonly client: Client;
   readonly startedAt: number = Date.now();
@@ -111,14 +100,15 @@ export class Instance implements AsyncDisposable {
 
   private constructor(
     spec: ServerSpec,
-    key: string,
+    key: ScopeKey,
     client: Client,
     transport: Transport,
     onClose: (i: Instance) => void,
     allowance: StartAllowance,
   ) {
     this.spec = spec;
-    this.key = key;
+    this.scopeKey = key;
+    this.key = formatScopeKey(key);
     this.startAllowance = allowance;
     this.client = client;
     this.#transport = transport;
@@ -153,7 +143,7 @@ export class Instance implements AsyncDisposable {
    */
   static async start(
     spec: ServerSpec,
-    key: string,
+    key: ScopeKey,
     env: Record<string, string>,
     onClose: (i: Instance) => void = () => {},
     options: StartOptions = {},
@@ -269,8 +259,11 @@ export class Instance implements AsyncDisposable {
    *
    * @param timeoutMs Overrides `spec.pool.callTimeoutMs`.
    * @returns The MCP `CallToolResult` envelope, `isError` included.
-   * @throws {TimeoutError} after `timeoutMs`; {ServerError} when the server
-   *   fails the request or the connection drops (with its stderr tail).
+   * @throws {TimeoutError} when the SDK's timer passes `timeoutMs` (its
+   *   `SdkErrorCode.RequestTimeout`, not the caller's signal); {SessionLostError}
+   *   (the instance closed) when a remote answers that it no longer knows the
+   *   session the request carried; {ServerError} when the server fails the
+   *   request or the connection drops (with its stderr tail).
    */
   async callTool(
     tool: string,
@@ -291,7 +284,11 @@ export class Instance implements AsyncDisposable {
       const http = this.spec.url ? httpFailureOf(error) : undefined;
       const shown = http ? describeHttpFailure(http, this.spec.name, this.spec.url) : message;
       this.lastError = shown;
-      if (/timed? ?out/i.test(message)) {
+      // The SDK's own timer passed (the caller's signal fails a request with the same code).
+      if (
+        error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout &&
+        !options.signal?.aborted
+      ) {
         throw new TimeoutError(
           `${this.spec.namespace}.${tool} did not answer within ${timeoutMs} ms (callTimeout); the request was cancelled`,
           timeoutMs,
@@ -299,7 +296,7 @@ export class Instance implements AsyncDisposable {
         );
       }
       if (this.spec.transport !== "stdio" && !this.closed) {
-        if (SESSION_LOST.test(message)) {
+        if (error instanceof SessionNotFoundError) {
           // The remote forgot our session (it restarted): the request was not
           // run, so the caller may retry on a fresh connection.
           await this.close("crash");
@@ -310,7 +307,7 @@ export class Instance implements AsyncDisposable {
           );
         }
         // A connection that failed at the transport is not reused.
-        if (CONNECTION_FAILED.test(message)) await this.close("crash");
+        if (isConnectionFailure(error)) await this.close("crash");
       }
       if (this.closed && this.#transport instanceof ProcessGroupStdioTransport) {
         // The exit status arrives a moment after the pipe closes.
@@ -409,64 +406,13 @@ export function serverEnvironment(env: Record<string, string>): Record<string, s
 }
 
 function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport {
-  if (spec.transport === "stdio") {
-    return new ProcessGroupStdioTransport({
-      command: spec.command!,
-      args: spec.args,
-      env: { ...serverEnvironment(env), ...spec.env },
-      cwd: spec.cwd,
-    });
-  }
-  // Credentials in the URL become an explicit header, never fetch's own (config/url_credentials.ts).
-  const { url, headers } = remoteEndpoint(spec.url!, spec.headers);
-  const requestInit = { headers };
-  return spec.transport === "sse"
-    ? new SSEClientTransport(url, { requestInit })
-    : new CancellableHTTPClientTransport(url, { requestInit });
-}
-
-/**
- * Streamable HTTP whose POST of a request is aborted when that request is
- * cancelled (a timeout or the caller's signal), so a server that accepted the
- * call and never answers sees its connection close (spec 000, "Cancellation
- * reaches the transport"). The SDK does this itself only on 2026-era
- * connections (`requestSignal`); on a 2025-era one it sends
- * `notifications/cancelled` and leaves the POST open until the instance closes.
- */
-class CancellableHTTPClientTransport extends StreamableHTTPClientTransport {
-  /** Requests of ours awaiting their response, by JSON-RPC id. */
-  #inFlight = new Map<string | number, AbortController>();
-
-  constructor(...args: ConstructorParameters<typeof StreamableHTTPClientTransport>) {
-    super(...args);
-    // The SDK's Protocol.connect chains its own handler after this one.
-    this.onmessage = (message) => {
-      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-        if (message.id !== undefined) this.#inFlight.delete(message.id);
-      }
-    };
-  }
-
-  override async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (options?.requestSignal === undefined && isJSONRPCRequest(message)) {
-      const controller = new AbortController();
-      this.#inFlight.set(message.id, controller);
-      try {
-        return await super.send(message, { ...options, requestSignal: controller.signal });
-      } catch (error) {
-        this.#inFlight.delete(message.id);
-        throw error;
-      }
-    }
-    if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
-      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
-      if (id !== undefined) {
-        this.#inFlight.get(id)?.abort();
-        this.#inFlight.delete(id);
-      }
-    }
-    return await super.send(message, options);
-  }
+  if (spec.transport !== "stdio") return remoteTransport(spec);
+  return new ProcessGroupStdioTransport({
+    command: spec.command!,
+    args: spec.args,
+    env: { ...serverEnvironment(env), ...spec.env },
+    cwd: spec.cwd,
+  });
 }
 
 function exitText(exit: NonNullable<Instance["exit"]>): string {

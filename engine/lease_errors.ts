@@ -9,21 +9,17 @@
 import type { ServerSpec } from "../config/types.ts";
 import { TimeoutError } from "../core/errors.ts";
 import { describeHolder, type Holder } from "./lease_board.ts";
-
-/** The session a `session:<k>` or `parent-session:<k>` key belongs to, else undefined. */
-export function sessionOfKey(key: string): string | undefined {
-  const match = /^(?:parent-)?session:(.+)$/.exec(key);
-  return match?.[1];
-}
+import { formatScopeKey, type ScopeKey, sessionOf } from "./scope_key.ts";
 
 /** `mcpx restart <ns>`, narrowed to the key's session when it has one. */
-function restartCommand(spec: ServerSpec, key: string): string {
-  const session = sessionOfKey(key);
+function restartCommand(spec: ServerSpec, key: ScopeKey): string {
+  const session = sessionOf(key);
   return `mcpx restart ${spec.namespace}${session ? ` --session ${session}` : ""}`;
 }
 
 /** One instance of a pool as the lease timeout error describes it. */
 export interface InstanceInUse {
+  /** Its scope key's text (`formatScopeKey`). */
   key: string;
   holders: Holder[];
   /** Epoch ms of its last use. */
@@ -40,7 +36,7 @@ export interface InstanceInUse {
  */
 export function leaseTimeoutError(
   spec: ServerSpec,
-  key: string,
+  key: ScopeKey,
   waitedMs: number,
   setting: string,
   inUse: InstanceInUse[],
@@ -55,7 +51,7 @@ export function leaseTimeoutError(
         : `idle ${Math.round((now - i.lastUsedAt) / 1000)}s`
     })`
   );
-  const noSession = key.startsWith("call:") && scope !== "call"
+  const noSession = key.kind === "call" && scope !== "call"
     ? ` No session was given, so this call could not share one: pass --session <key> or set MCPX_SESSION_ID.`
     : "";
   const raise = setting === "leaseTimeout"
@@ -65,7 +61,9 @@ export function leaseTimeoutError(
     ? " A script run keeps an exclusive instance from its first call until it ends."
     : "";
   return new TimeoutError(
-    `server "${spec.name}": no instance for key ${key} became free within ${waitedMs} ms ` +
+    `server "${spec.name}": no instance for key ${
+      formatScopeKey(key)
+    } became free within ${waitedMs} ms ` +
       `(${setting}; max ${max} instance${max === 1 ? "" : "s"}, sharing ${sharing}; in use: ${
         described.join(", ") || "none"
       }).${byRun} Wait for the holder to finish, ${raise}${full ? ", raise max" : ""}, ` +
@@ -85,7 +83,7 @@ export function leaseTimeoutError(
  */
 export function callTimeoutError(
   spec: ServerSpec,
-  key: string,
+  key: ScopeKey,
   tool: string,
   ms: number,
   setting: string | undefined,
@@ -110,13 +108,15 @@ export function callTimeoutError(
  */
 export function budgetSpentError(
   spec: ServerSpec,
-  key: string,
+  key: ScopeKey,
   waitedMs: number,
   limitMs: number,
   setting: string,
 ): TimeoutError {
   return new TimeoutError(
-    `server "${spec.name}": waiting ${waitedMs} ms for an instance of key ${key} used up the ` +
+    `server "${spec.name}": waiting ${waitedMs} ms for an instance of key ${
+      formatScopeKey(key)
+    } used up the ` +
       `${limitMs} ms this call was given (${setting}); nothing was sent. Raise ${setting}.`,
     limitMs,
     { bound: "leaseTimeout", setting },

@@ -100,6 +100,11 @@ export function daemonSpan(): string {
   return state.daemonSpan;
 }
 
+/** Milliseconds since `start` (a `performance.now()`), to 0.1 ms: a record's `ms`, `leaseMs`. */
+export function elapsedMs(start: number): number {
+  return Math.round((performance.now() - start) * 10) / 10;
+}
+
 /** Records below `level` are dropped from now on (setting `logging.level`). */
 export function setLogLevel(level: Level): void {
   state.level = LEVEL_RANK[level] === undefined ? "info" : level;

@@ -3,7 +3,8 @@
  *
  * Identity: one pool per `poolId` (a hash of everything that changes the
  * process or how it is handed out, see config/pool_id.ts). Inside a pool an
- * instance serves one scope key (`global`, `session:<id>`, `cwd:<dir>`, …);
+ * instance serves one scope key (engine/scope_key.ts: `global`,
+ * `session:<id>`, `cwd:<dir>`, …; two keys are one when their texts are);
  * `shared` instances serve every caller with that key at once, `exclusive`
  * ones one lease at a time (a script run holds one from its first call to
  * its end: engine/holds.ts). `max` bounds live instances per pool; a full
@@ -14,23 +15,25 @@
  */
 
 import type { ServerSpec } from "../config/types.ts";
-import { ServerError } from "../core/errors.ts";
+import type { ServerError } from "../core/errors.ts";
 import { Instance, type StopReason } from "./instance.ts";
 import type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
-import { scopeKey } from "./scope_key.ts";
-import type { CallerContext } from "./scope_key.ts";
+import {
+  type CallerContext,
+  formatScopeKey,
+  type ScopeKey,
+  scopeKey,
+  scopeKeyIn,
+} from "./scope_key.ts";
 import { type Holder, LeaseBoard, type LeaseWait } from "./lease_board.ts";
 import { Holds, type RunHold } from "./holds.ts";
 import { leaseTimeoutError } from "./lease_errors.ts";
-import { keyedPid, pidAlive } from "../core/pid_alive.ts";
+import { pidAlive } from "../core/pid_alive.ts";
+import { coolingDown, nextFailure } from "./start_cooldown.ts";
+import { PidWatch } from "./pid_watch.ts";
 export type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
-
-/** Longest cooldown after repeated start failures, in ms (spec: capped at 30 s). */
-export const MAX_BACKOFF_MS = 30_000;
-/** First cooldown after a start failure, in ms; doubles per failure. */
-export const FIRST_BACKOFF_MS = 1_000;
-/** How often the pids of `pid:`-keyed instances are checked, in ms. */
-export const PID_CHECK_MS = 1_000;
+export { FIRST_BACKOFF_MS, MAX_BACKOFF_MS } from "./start_cooldown.ts";
+export { PID_CHECK_MS } from "./pid_watch.ts";
 /** How often a caller waiting for a run's instance checks that the run's process lives, in ms. */
 export const RUN_CHECK_MS = 1_000;
 
@@ -41,6 +44,7 @@ export class Pool {
   #env: Record<string, string>;
   #hooks: PoolHooks;
   #instances = new Set<Instance>();
+  /** Starts in progress, by the text of their key. */
   #starting = new Map<string, Promise<Instance>>();
   /** Leases in use, and exclusive instances runs keep between their calls (engine/holds.ts). */
   #holds = new Holds<Instance>();
@@ -56,8 +60,11 @@ export class Pool {
   #unclaimed = new Set<Instance>();
   #board: LeaseBoard;
   #warming = false;
-  /** The pending pid check, while some instance is keyed by a pid. */
-  #pidCheck?: ReturnType<typeof setTimeout>;
+  /** Stops `pid`-keyed instances whose process exited, while there are some. */
+  #pids = new PidWatch(
+    () => this.stopOrphans(),
+    () => this.instances.some((i) => i.scopeKey.kind === "pid"),
+  );
   /** The last start failure, cleared by a successful start. */
   failure?: StartFailure;
 
@@ -111,6 +118,7 @@ export class Pool {
   async lease(ctx: CallerContext, options: LeaseOptions = {}): Promise<Lease> {
     const { signal } = options;
     const key = scopeKey(this.spec.pool.scope, ctx, this.spec.name);
+    const text = formatScopeKey(key);
     const ownLimit = options.waitMs !== undefined && options.waitMs < this.spec.pool.leaseTimeoutMs;
     const limit = ownLimit ? options.waitMs! : this.spec.pool.leaseTimeoutMs;
     const setting = ownLimit ? options.waitSetting ?? "--timeout" : "leaseTimeout";
@@ -120,13 +128,13 @@ export class Pool {
     try {
       while (true) {
         signal?.throwIfAborted();
-        const instance = this.#free(key, ctx, options.ignoreRunHolds);
+        const instance = this.#free(text, ctx, options.ignoreRunHolds);
         if (instance) return this.#hold(instance, ctx, waited);
         // A keyed scope has one live instance per key (spec 000, "Sharing and
         // scope"): a second caller of a session waits for that session's
         // process rather than getting a second browser. Only `global` may run
         // several instances of its one key, up to `max`.
-        const keyTaken = scope !== "global" && this.#hasKey(key);
+        const keyTaken = scope !== "global" && this.#hasKey(text);
         if (!keyTaken && this.#room()) {
           const started = await this.#start(key);
           this.#unclaimed.delete(started);
@@ -142,9 +150,9 @@ export class Pool {
             continue;
           }
         }
-        const pending = this.#starting.get(key);
+        const pending = this.#starting.get(text);
         if (pending && sharing === "shared") return this.#hold(await pending, ctx, waited);
-        const holders = this.#holdersFor(keyTaken ? key : undefined);
+        const holders = this.#holdersFor(keyTaken ? text : undefined);
         const remaining = limit - waited;
         if (remaining <= 0) {
           const inUse = this.instances.map((i) => ({
@@ -164,7 +172,7 @@ export class Pool {
           ...(ctx.pid ? { pid: ctx.pid } : {}),
           namespace: this.spec.namespace,
           server: this.spec.name,
-          key,
+          key: text,
           scope: this.spec.pool.scope,
           since: wait?.since ?? Date.now(),
           limitMs: limit,
@@ -206,8 +214,8 @@ export class Pool {
    * Stops every instance (or those whose key is one of `keys`) and records why.
    * @returns How many were stopped.
    */
-  async stop(reason: StopReason, keys?: string[]): Promise<number> {
-    const doomed = this.instances.filter((i) => keys === undefined || keys.includes(i.key));
+  async stop(reason: StopReason, keys?: readonly ScopeKey[]): Promise<number> {
+    const doomed = this.instances.filter((i) => keys === undefined || scopeKeyIn(i.scopeKey, keys));
     await Promise.all(doomed.map((i) => i.close(reason)));
     return doomed.length;
   }
@@ -221,8 +229,11 @@ export class Pool {
    * @returns The instances that will stop (synchronously chosen), and a
    *   promise settled when the idle ones have stopped (held ones stop later).
    */
-  end(keys: string[], reason: StopReason): { instances: Instance[]; stopped: Promise<void> } {
-    const doomed = this.instances.filter((i) => !i.closed && keys.includes(i.key));
+  end(
+    keys: readonly ScopeKey[],
+    reason: StopReason,
+  ): { instances: Instance[]; stopped: Promise<void> } {
+    const doomed = this.instances.filter((i) => !i.closed && scopeKeyIn(i.scopeKey, keys));
     const now: Promise<void>[] = [];
     for (const instance of doomed) {
       // A run's hold between its calls does not keep an ended session's instance.
@@ -240,33 +251,13 @@ export class Pool {
    */
   async stopOrphans(): Promise<number> {
     const doomed = this.instances.filter((i) => {
-      const pid = keyedPid(i.key);
-      if (pid === undefined || i.closed || pidAlive(pid)) return false;
-      this.#hooks.pidExited?.(i, pid);
+      const key = i.scopeKey;
+      if (key.kind !== "pid" || i.closed || pidAlive(key.value)) return false;
+      this.#hooks.pidExited?.(i, key.value);
       return true;
     });
     await Promise.all(doomed.map((i) => i.close("stop")));
     return doomed.length;
-  }
-
-  /** Keeps the pid check scheduled exactly while some live instance is keyed by a pid. */
-  #watchPids(): void {
-    const needed = this.instances.some((i) => keyedPid(i.key) !== undefined);
-    if (!needed) {
-      clearTimeout(this.#pidCheck);
-      this.#pidCheck = undefined;
-    } else if (this.#pidCheck === undefined) {
-      this.#pidCheck = setTimeout(async () => {
-        try {
-          await this.stopOrphans();
-        } finally {
-          this.#pidCheck = undefined;
-          this.#watchPids();
-        }
-      }, PID_CHECK_MS);
-      // The check alone never keeps a process (the daemon, a test) running.
-      Deno.unrefTimer(this.#pidCheck);
-    }
   }
 
   /**
@@ -301,13 +292,14 @@ export class Pool {
    * an instance; failures are recorded (their cooldown holds); a warm-up
    * already running makes this one return.
    */
-  async warm(keys: string[]): Promise<void> {
+  async warm(keys: readonly ScopeKey[]): Promise<void> {
     if (this.spec.pool.min < 1 || this.#warming) return;
     this.#warming = true;
     try {
       for (const key of keys) {
         const want = this.#perKey();
-        for (let tries = 0; tries < want && this.#live(key) < want && this.#room(); tries++) {
+        const live = () => this.#live(formatScopeKey(key));
+        for (let tries = 0; tries < want && live() < want && this.#room(); tries++) {
           this.#unclaimed.delete(await this.#start(key));
         }
       }
@@ -324,7 +316,7 @@ export class Pool {
     return scope === "global" ? min : Math.min(min, 1);
   }
 
-  /** Live and starting instances for `key`. */
+  /** Live and starting instances for the key whose text is `key`. */
   #live(key: string): number {
     const live = this.instances.filter((i) => !i.closed && i.key === key).length;
     return live + (this.#starting.has(key) ? 1 : 0);
@@ -345,7 +337,7 @@ export class Pool {
     for (const i of this.#instances) {
       if (
         i.closed || this.#ending.has(i) || this.#evicting.has(i) || this.#unclaimed.has(i) ||
-        this.#holds.held(i) || i.active > 0 || this.#hooks.keep?.(i.key)
+        this.#holds.held(i) || i.active > 0 || this.#hooks.keep?.(i.scopeKey)
       ) continue;
       if (!victim || i.lastUsedAt < victim.lastUsedAt) victim = i;
     }
@@ -353,7 +345,7 @@ export class Pool {
   }
 
   /** Stops `victim` to make room for `forKey`; resolves once its process is gone. */
-  async #evict(victim: Instance, forKey: string): Promise<void> {
+  async #evict(victim: Instance, forKey: ScopeKey): Promise<void> {
     this.#evicting.add(victim);
     this.#hooks.evicted?.(victim, forKey);
     try {
@@ -363,7 +355,7 @@ export class Pool {
     }
   }
 
-  /** Who holds the instances for `key` (every instance when undefined: a full pool). */
+  /** Who holds the instances for the key whose text is `key` (every instance when undefined: a full pool). */
   #holdersFor(key: string | undefined): Holder[] {
     return this.instances.filter((i) => key === undefined || i.key === key)
       .flatMap((i) => this.#holds.holdersOf(i));
@@ -426,26 +418,12 @@ export class Pool {
     };
   }
 
-  #start(key: string): Promise<Instance> {
-    const existing = this.#starting.get(key);
+  #start(key: ScopeKey): Promise<Instance> {
+    const text = formatScopeKey(key);
+    const existing = this.#starting.get(text);
     if (existing) return existing;
-    const failure = this.failure;
-    if (failure && Date.now() < failure.retryAt) {
-      const seconds = Math.ceil((failure.retryAt - Date.now()) / 1000);
-      return Promise.reject(
-        new ServerError(
-          this.spec.name,
-          `${failure.error.message}\n(failed to start ${failure.count} time${
-            failure.count === 1 ? "" : "s"
-          }; next attempt in ${seconds}s)`,
-          {
-            cause: failure.error,
-            stderrTail: failure.error.stderrTail,
-            bound: failure.error.bound,
-          },
-        ),
-      );
-    }
+    const cooling = coolingDown(this.spec, this.failure);
+    if (cooling) return Promise.reject(cooling);
     const options = this.#hooks.startOptions?.(key);
     const promise = Instance.start(this.spec, key, this.#env, (i) => this.#gone(i), options)
       .then((instance) => {
@@ -453,20 +431,18 @@ export class Pool {
         this.#unclaimed.add(instance);
         this.failure = undefined;
         this.#hooks.started?.(instance);
-        this.#watchPids();
+        this.#pids.update();
         return instance;
       }, (error: ServerError) => {
-        const count = (this.failure?.count ?? 0) + 1;
-        const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (count - 1));
-        this.failure = { count, retryAt: Date.now() + backoff, error };
-        this.#hooks.failed?.(error, key, count);
+        this.failure = nextFailure(this.failure, error);
+        this.#hooks.failed?.(error, key, this.failure.count);
         throw error;
       })
       .finally(() => {
-        this.#starting.delete(key);
+        this.#starting.delete(text);
         this.#wake();
       });
-    this.#starting.set(key, promise);
+    this.#starting.set(text, promise);
     return promise;
   }
 
@@ -476,7 +452,7 @@ export class Pool {
     this.#holds.forget(instance);
     this.#ending.delete(instance);
     this.#hooks.exited?.(instance);
-    this.#watchPids();
+    this.#pids.update();
     this.#wake();
   }
 

@@ -5,6 +5,7 @@ import { MAX_BACKOFF_MS, PID_CHECK_MS, Pool } from "./pool.ts";
 import { pidAlive } from "../core/pid_alive.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
 import { LeaseBoard, LeaseDeadlockError } from "./lease_board.ts";
+import { formatScopeKey, parseScopeKey } from "./scope_key.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -156,7 +157,7 @@ Deno.test("Pool.lease() waits no longer than the caller's own timeout", async ()
 Deno.test("Pool.warm() starts min instances and reap() keeps them", async () => {
   const pool = new Pool(spec({ min: 1, idleTimeoutMs: 1000 }), Deno.env.toObject());
   try {
-    await pool.warm(["global"]);
+    await pool.warm([{ kind: "global" }]);
     assert.equal(pool.instances.length, 1, "min 1 starts one at once");
     assert.equal(await pool.reap(Date.now() + 60_000), 0, "min instances are never reaped");
     assert.equal(pool.instances.length, 1);
@@ -233,7 +234,10 @@ Deno.test("Pool.end() stops an idle instance of the key at once and a held one w
     const idle = await pool.ensure({ session: "a" });
     const held = await pool.lease({ session: "b" });
     const other = await pool.ensure({ session: "c" });
-    const { instances, stopped } = pool.end(["session:a", "session:b"], "stop");
+    const { instances, stopped } = pool.end([
+      { kind: "session", value: "a" },
+      { kind: "session", value: "b" },
+    ], "stop");
     assert.deepEqual(new Set(instances), new Set([idle, held.instance]));
     await stopped;
     assert.equal(idle.closed, true);
@@ -350,8 +354,8 @@ Deno.test("Pool.lease() at max stops the least recently used idle instance for a
     spec({ sharing: "exclusive", scope: "session", max: 2 }),
     Deno.env.toObject(),
     {
-      keep: (key) => key === "session:named",
-      evicted: (i, forKey) => evicted.push(`${i.key}>${forKey}`),
+      keep: (key) => formatScopeKey(key) === "session:named",
+      evicted: (i, forKey) => evicted.push(`${i.key}>${formatScopeKey(forKey)}`),
     },
   );
   try {
@@ -396,9 +400,9 @@ Deno.test("Pool.warm() keeps min instances for every known key: min for global, 
     Deno.env.toObject(),
   );
   try {
-    await global.warm(["global"]);
+    await global.warm([{ kind: "global" }]);
     assert.equal(global.instances.length, 2, "min 2 of a global server: two instances");
-    await scoped.warm(["session:s1", "session:s2"]);
+    await scoped.warm([parseScopeKey("session:s1"), parseScopeKey("session:s2")]);
     assert.deepEqual(scoped.instances.map((i) => i.key).sort(), ["session:s1", "session:s2"]);
     (await scoped.lease({ session: "s3" })).release();
     assert.equal(await scoped.reap(Date.now() + 60_000), 0, "each key keeps its one instance");

@@ -6,6 +6,7 @@
 
 import type { ServerError } from "../core/errors.ts";
 import type { Instance, StartOptions } from "./instance.ts";
+import type { ScopeKey } from "./scope_key.ts";
 
 /** How a caller leases an instance. */
 export interface LeaseOptions {
@@ -39,21 +40,21 @@ export interface PoolHooks {
   /** An instance is gone (any reason). */
   exited?(instance: Instance): void;
   /** Starting an instance for `key` failed; `count` failures in a row so far. */
-  failed?(error: ServerError, key: string, count: number): void;
+  failed?(error: ServerError, key: ScopeKey, count: number): void;
   /** The process a `pid:` key names is gone; `instance` is being stopped. */
   pidExited?(instance: Instance, pid: number): void;
   /**
    * How to start an instance for `key` (its start allowance, where it is
    * shown while it starts): the owner knows whether the server was ever listed.
    */
-  startOptions?(key: string): StartOptions;
+  startOptions?(key: ScopeKey): StartOptions;
   /**
    * Whether the instance for `key` must never be stopped to make room (a
    * named session within its ttl: it exists to be resumed, not rebuilt).
    */
-  keep?(key: string): boolean;
+  keep?(key: ScopeKey): boolean;
   /** `instance` (idle, least recently used) is stopped to make room for a caller with `forKey`. */
-  evicted?(instance: Instance, forKey: string): void;
+  evicted?(instance: Instance, forKey: ScopeKey): void;
   /** The process of run `run`, which held `instance`, is gone; its hold is dropped. */
   runGone?(instance: Instance, run: string, pid: number): void;
 }

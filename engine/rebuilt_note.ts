@@ -6,7 +6,7 @@
  */
 
 import type { Instance } from "./instance.ts";
-import { sessionOfKey } from "./lease_errors.ts";
+import { sessionOf } from "./scope_key.ts";
 
 /**
  * Why a session's instance was rebuilt: its earlier one was stopped by a
@@ -38,7 +38,7 @@ export function withRebuiltNote(result: unknown, instance: Instance, why: Rebuil
     _meta: {
       ...r._meta,
       [REBUILT_META]: {
-        session: sessionOfKey(instance.key),
+        session: sessionOf(instance.scopeKey),
         server: instance.spec.name,
         key: instance.key,
         why,

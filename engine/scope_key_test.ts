@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { scopeKey } from "./scope_key.ts";
+import {
+  type CallerContext,
+  formatScopeKey,
+  parseScopeKey,
+  type ScopeKey,
+  scopeKey as keyOf,
+} from "./scope_key.ts";
+import type { Scope } from "../config/types.ts";
+
+/** The text of the key `scope` resolves to under `ctx`. */
+const scopeKey = (scope: Scope, ctx: CallerContext, server?: string) =>
+  formatScopeKey(keyOf(scope, ctx, server));
 import { closeLog, openDurableLog, setLogLevel } from "./log.ts";
 import { listLogFiles } from "../logs/writer.ts";
 
@@ -89,5 +100,49 @@ Deno.test("scopeKey() isolates an unresolvable repo scope per call and logs once
   } finally {
     closeLog();
     await Deno.remove(logs, { recursive: true });
+  }
+});
+
+Deno.test("scopeKey() keys each scope by what the caller sent, and isolates a call without it", () => {
+  const ctx = { session: "s", parentSession: "p", cwd: "/w", pid: 42 };
+  assert.deepEqual(keyOf("global", ctx), { kind: "global" });
+  assert.deepEqual(keyOf("session", ctx), { kind: "session", value: "s" });
+  assert.deepEqual(keyOf("parent-session", ctx), { kind: "parent-session", value: "p" });
+  assert.deepEqual(keyOf("parent-session", { session: "s" }), { kind: "session", value: "s" });
+  assert.deepEqual(keyOf("cwd", ctx), { kind: "cwd", value: "/w" });
+  assert.deepEqual(keyOf("pid", ctx), { kind: "pid", value: 42 });
+  for (const scope of ["session", "parent-session", "cwd", "pid", "call"] as const) {
+    assert.equal(keyOf(scope, {}).kind, "call", scope);
+  }
+  const [a, b] = [keyOf("call", ctx), keyOf("call", ctx)];
+  assert.notEqual(formatScopeKey(a), formatScopeKey(b), "each call its own key");
+});
+
+Deno.test("formatScopeKey() and parseScopeKey() are inverses, a value keeping its colons", () => {
+  const keys: ScopeKey[] = [
+    { kind: "global" },
+    { kind: "session", value: "abc" },
+    { kind: "session", value: "a:b" },
+    { kind: "parent-session", value: "x" },
+    { kind: "cwd", value: "/work/x:y" },
+    { kind: "repo", value: "/work/x/.git" },
+    { kind: "worktree", value: "/work/x" },
+    { kind: "pid", value: 123 },
+    { kind: "call", value: 7 },
+  ];
+  for (const key of keys) assert.deepEqual(parseScopeKey(formatScopeKey(key)), key);
+  assert.equal(formatScopeKey({ kind: "session", value: "abc" }), "session:abc");
+  assert.equal(formatScopeKey({ kind: "global" }), "global");
+});
+
+Deno.test("parseScopeKey() throws SyntaxError naming a malformed key", () => {
+  for (
+    const text of ["", "nope:1", "session:", "session", "pid:x", "pid:0", "call:-1", "call:1.5"]
+  ) {
+    assert.throws(() => parseScopeKey(text), (error: Error) => {
+      assert.ok(error instanceof SyntaxError, text);
+      assert.ok(error.message.includes(JSON.stringify(text)), error.message);
+      return true;
+    });
   }
 });

@@ -1,0 +1,264 @@
+/**
+ * The schema cache as the daemon holds it: read (and seeded from sibling
+ * caches) at start, filled by listing servers (`tools/list` through a pool's
+ * instance, one listing per server at a time), written after every change,
+ * and shown to each profile selection as a namespace view.
+ *
+ * @module
+ */
+
+import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
+import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import { ServerError } from "../core/errors.ts";
+import { toIdentifier } from "../config/identifiers.ts";
+import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
+import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
+import { type ProfileSelection, selectionKey } from "../config/profiles.ts";
+import type { Redactor } from "../core/redact.ts";
+import { own, setOwn } from "../core/own.ts";
+import type { Instance } from "./instance.ts";
+import type { Pool } from "./pool.ts";
+import type { CallerContext } from "./scope_key.ts";
+import {
+  emptySchemaCache,
+  needsListing,
+  readSchemaCache,
+  seedFromSiblings,
+  writeSchemaCache,
+} from "./schema_cache.ts";
+import { elapsedMs, log } from "./log.ts";
+import { describe, messageOf } from "./error_text.ts";
+import type { ListedBy, ListResult } from "./tool_listing.ts";
+
+/** What {@linkcode Listings} needs from the daemon. */
+export interface ListingsOptions {
+  config: LoadedConfig;
+  /** The cache file (`schemas-<fingerprint>.json`); its folder holds the siblings. */
+  cachePath: string;
+  /** Replaces secrets with their references in the file (decision 0017). */
+  redactor: Redactor;
+  /** The pool a server is listed through. */
+  pool(spec: ServerSpec): Pool;
+  /** The log span of an instance (engine/instance_events.ts). */
+  span(instance: Instance): string;
+}
+
+/** The daemon's schema cache and the listings that fill it. */
+export class Listings {
+  #options: ListingsOptions;
+  #cache: SchemaCacheFile;
+  #write: Promise<void> = Promise.resolve();
+  /** The last write's failure, until a write succeeds (a full disk). */
+  #writeError: unknown;
+  /** Listings in progress, by listed server name. */
+  #listing = new Map<string, Promise<CachedServer>>();
+  /**
+   * Per listed server name: the process its latest listing went through when that
+   * process was already running before the listing began (a fresh start is absent).
+   */
+  #listedBy = new Map<string, ListedBy>();
+  /** What each profile selection shows of the cache (emptied whenever the cache changes). */
+  #views = new Map<string, NamespaceView>();
+
+  /** Reads the cache file (an empty cache when it is missing or damaged) and seeds it from siblings. */
+  constructor(options: ListingsOptions) {
+    this.#options = options;
+    const { config, cachePath } = options;
+    this.#cache = readSchemaCache(cachePath) ?? emptySchemaCache(config.path);
+    const cacheDir = cachePath.slice(0, cachePath.lastIndexOf("/"));
+    const specs = config.servers.map((s) => ({ ...listingOf(s), disabled: s.disabled }));
+    if (seedFromSiblings(cacheDir, config.fingerprint, this.#cache, specs)) this.#persist();
+  }
+
+  /** The cache entry `spec` reads (an alias reads its target's: config/types.ts `listingOf()`). */
+  entry(spec: ServerSpec): CachedServer | undefined {
+    return own(this.#cache.servers, listingOf(spec).name);
+  }
+
+  /** Whether `spec` has no usable entry (none, another listing identity, a failure due a retry). */
+  needsListing(spec: ServerSpec): boolean {
+    return needsListing(this.entry(spec), listingOf(spec).listingId);
+  }
+
+  /** The namespaces `selection` shows of the cache, built once per cache change. */
+  view(selection: ProfileSelection): NamespaceView {
+    const key = selectionKey(selection);
+    let view = this.#views.get(key);
+    if (!view) {
+      view = namespacesFromCache(this.#options.config.servers, this.#cache, selection);
+      this.#views.set(key, view);
+    }
+    return view;
+  }
+
+  /**
+   * Lists `spec` and stores the entry; joins a listing of the same server in
+   * progress. A failure is stored as the entry's `error` (and resolves).
+   */
+  list(spec: ServerSpec): Promise<CachedServer> {
+    const { name } = listingOf(spec);
+    const pending = this.#listing.get(name);
+    if (pending) return pending;
+    const promise = this.#listNow(spec).finally(() => this.#listing.delete(name));
+    this.#listing.set(name, promise);
+    return promise;
+  }
+
+  /**
+   * Lists servers for the daemon's `list` operation (`mcpx refresh`).
+   *
+   * @param refused Why a server may not start (unavailable, untrusted); it is not listed.
+   * @param missingOnly Only servers with no usable cache entry.
+   * @returns Per server name: tools count or the error message, and
+   *   `listedBy` when the listing went through a process already running.
+   * @throws The cache write's error when a listing could not be stored (a full disk).
+   */
+  async refresh(
+    specs: ServerSpec[],
+    refused: (spec: ServerSpec) => { message: string } | undefined,
+    missingOnly: boolean,
+  ): Promise<Record<string, ListResult>> {
+    const out: Record<string, ListResult> = {};
+    for (const spec of specs) {
+      const why = refused(spec);
+      if (why) setOwn(out, spec.name, { error: why.message });
+    }
+    const todo = specs.filter((s) => !refused(s) && (!missingOnly || this.needsListing(s)));
+    // Asked for entries this daemon holds: the file lost them (damaged, deleted), so write it again.
+    if (todo.length < specs.filter((s) => !refused(s)).length) this.#persist();
+    const results = await Promise.all(todo.map((spec) => this.list(spec)));
+    await this.#write;
+    // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.
+    if (todo.length && this.#writeError) throw this.#writeError;
+    todo.forEach((spec, i) => {
+      const entry = results[i];
+      const failure = lastFailure(entry);
+      const by = this.#listedBy.get(listingOf(spec).name);
+      setOwn(
+        out,
+        spec.name,
+        failure
+          ? { error: failure.message }
+          : { tools: entry.tools.length, ...(by ? { listedBy: by } : {}) },
+      );
+    });
+    return out;
+  }
+
+  /**
+   * An instance of `spec` started: lists it again when the cache has nothing
+   * for it, or only a failure (the server works now), unless a listing runs.
+   */
+  started(spec: ServerSpec): void {
+    const failedBefore = lastFailure(this.entry(spec)) !== undefined;
+    if ((this.needsListing(spec) || failedBefore) && !this.#listing.has(listingOf(spec).name)) {
+      queueMicrotask(() => this.list(spec).catch(() => {}));
+    }
+  }
+
+  /** Resolves once the cache file holds every change so far. */
+  async flush(): Promise<void> {
+    await this.#write;
+  }
+
+  async #listNow(spec: ServerSpec): Promise<CachedServer> {
+    const pool = this.#options.pool(spec);
+    const listing = listingOf(spec);
+    const previous = own(this.#cache.servers, listing.name);
+    let entry: CachedServer;
+    // A global server lists through the instance calls will use; any other
+    // scope lists through a throwaway per-call instance.
+    const ctx: CallerContext = {};
+    const asked = performance.now();
+    const askedAt = Date.now();
+    this.#listedBy.delete(listing.name);
+    try {
+      // Listing is not a caller: it waits for a call in flight, not for a run's whole hold.
+      const lease = await pool.lease(ctx, { ignoreRunHolds: true });
+      try {
+        const { tools, skipped } = await lease.instance.listTools();
+        if (lease.instance.startedAt < askedAt) {
+          this.#listedBy.set(listing.name, {
+            ...(lease.instance.pid ? { pid: lease.instance.pid } : {}),
+            startedAt: new Date(lease.instance.startedAt).toISOString(),
+          });
+        }
+        const span = this.#options.span(lease.instance);
+        log("info", "server.list", "listed {server}: {tools} tools in {ms} ms", {
+          server: spec.name,
+          tools: tools.length,
+          ms: elapsedMs(asked),
+        }, { span });
+        await addDeclarations(tools);
+        if (skipped.length) {
+          log("warn", "server.skip", "{server}: {count} malformed tools skipped", {
+            server: spec.name,
+            count: skipped.length,
+            skipped,
+          }, { span });
+        }
+        const info = lease.instance.client.getServerVersion();
+        const instructions = lease.instance.client.getInstructions();
+        entry = {
+          listedAt: new Date().toISOString(),
+          listingId: listing.listingId,
+          ...(info
+            ? { serverInfo: { name: info.name, version: info.version, title: info.title } }
+            : {}),
+          ...(instructions ? { instructions } : {}),
+          tools,
+          ...(skipped.length ? { skipped } : {}),
+        };
+      } finally {
+        lease.release();
+        if (lease.instance.scopeKey.kind === "call") await lease.instance.close("stop");
+      }
+    } catch (error) {
+      const stderr = error instanceof ServerError ? error.stderrTail : undefined;
+      const same = previous?.listingId === listing.listingId ? previous : undefined;
+      // The failure, how many in a row and when discovery may try again; no
+      // `listedAt` (discovery/cache_entry.ts), so it never reads as "0 tools".
+      entry = {
+        ...(same?.listedAt
+          ? { listedAt: same.listedAt, tools: same.tools, serverInfo: same.serverInfo }
+          : { tools: [] }),
+        listingId: listing.listingId,
+        error: failedListing(same, { message: messageOf(error), stderr }, Date.now()),
+      };
+      log("warn", "server.list", "listing {server} failed: {error}", {
+        server: spec.name,
+        error: messageOf(error).split("\n")[0],
+      });
+    }
+    setOwn(this.#cache.servers, listing.name, entry);
+    this.#persist();
+    return entry;
+  }
+
+  #persist(): void {
+    this.#views.clear();
+    const snapshot = structuredClone(this.#cache);
+    this.#write = this.#write
+      .then(() => writeSchemaCache(this.#options.cachePath, snapshot, this.#options.redactor))
+      .then(() => this.#writeError = undefined, (error) => {
+        this.#writeError = error;
+        log("error", "daemon.error", "writing the schema cache failed: {error}", {
+          error: describe(error),
+        });
+      });
+  }
+}
+
+/** Adds each tool's TypeScript declaration (discovery/typescript.ts); a failure leaves it out. */
+async function addDeclarations(tools: CachedTool[]): Promise<void> {
+  try {
+    const { toolDeclaration } = await import("../discovery/typescript.ts");
+    await Promise.all(tools.map(async (tool) => {
+      try {
+        tool.declaration = await toolDeclaration(tool, toIdentifier(tool.name));
+      } catch { /* `mcpx types` generates it on demand */ }
+    }));
+  } catch (error) {
+    log("warn", "daemon.error", "type generation unavailable: {error}", { error: describe(error) });
+  }
+}
