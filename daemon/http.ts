@@ -1,26 +1,35 @@
 /**
  * The daemon's HTTP/1.1 JSON API on a unix socket (mode 0600):
- * `POST /v1/<operation>` with a JSON body, answered
- * `{ "ok": true, "result": … }` or `{ "ok": false, "error": { code, message, … } }`,
- * either with `"trace": {…}` when a traced call leased an instance, and with
- * `"notices": […]` when the caller sent `notices: true` and the daemon has
- * something to tell it (engine/notices.ts; wire/wire.ts has the client side).
+ * `POST /v1/<route>` with a JSON body, one route per op of ops/routes.ts
+ * (`ROUTES`), answered `{ "ok": true, "result": … }` or
+ * `{ "ok": false, "error": { code, message, … } }` (wire/wire.ts
+ * `WireErrorBody`), either with `"trace": {…}` when a traced call leased an
+ * instance, and with `"notices": […]` when the caller sent `notices: true`
+ * and the daemon has something to tell it (engine/notices.ts; wire/wire.ts
+ * has the client side).
+ *
+ * Every body is parsed with its route's zod input before anything runs: a
+ * body that fails it is answered the usage error (`usage`, HTTP 400) naming
+ * each field and what was wrong with it.
  *
  * Three refusals run nothing, so the caller may send the request again to
- * another daemon: `version-mismatch` (the caller is another mcpx version),
- * `daemon-stopping` (this daemon has begun to stop) and `trust-mismatch` (the
- * caller checks a project configuration's trust otherwise: decision 0018).
+ * another daemon (wire/answer.ts `WIRE_REFUSALS`): `version-mismatch` (the
+ * caller is another mcpx version), `daemon-stopping` (this daemon has begun
+ * to stop) and `trust-mismatch` (the caller checks a project configuration's
+ * trust otherwise: decision 0018).
  *
  * @module
  */
 
 import { dirname } from "node:path";
-import { errorToJson } from "../core/errors.ts";
+import { errorToJson, McpxError, UsageError } from "../core/errors.ts";
 import type { Daemon } from "../engine/engine.ts";
-import { type Operation, OPERATIONS, type Reply } from "../ops/daemon_ops.ts";
+import { type Reply, routeNamed } from "../ops/daemon_ops.ts";
+import type { OpSpec } from "../ops/op.ts";
 import { Redactor } from "../core/redact.ts";
 import { jsonResponse } from "./json_response.ts";
-import { VERSION_HEADER } from "../wire/wire.ts";
+import { VERSION_HEADER, type WireErrorBody } from "../wire/wire.ts";
+import type { RequestCaller } from "../wire/caller.ts";
 import { withCallerIds } from "../engine/log.ts";
 import { takeNotices } from "../engine/notices.ts";
 import { SOCKET_DIR_WHAT } from "../wire/locate.ts";
@@ -31,44 +40,40 @@ import {
   parseTraceIds,
   TRACE_IDS_VARIABLE,
 } from "../logs/trace_ids.ts";
-import { McpxError } from "../core/errors.ts";
-import { own } from "../core/own.ts";
-
-/** The error body of a failed request. */
-export interface WireError {
-  code: string;
-  message: string;
-  suggestions?: string[];
-  stderrTail?: string;
-}
+import { routeInput } from "../ops/route_input.ts";
 
 /**
- * Turns any thrown value into the wire shape; never includes a stack, and
- * holds every configured secret as its reference (a server's error or stderr
- * tail may echo one).
+ * Turns any thrown value into the wire's error body; never includes a stack,
+ * and holds every configured secret as its reference (a server's error or
+ * stderr tail may echo one).
  *
  * @param redactor The daemon's (core/redact.ts); default: URL credentials only.
  */
-export function toWireError(error: unknown, redactor = new Redactor()): WireError {
+export function toWireError(error: unknown, redactor = new Redactor()): WireErrorBody {
   return errorToJson(error, redactor);
 }
 
 /**
  * The body of an answered request, with the configuration's secrets replaced
  * by their references in everything but a server's own successful answer
- * (an operation declared `serverData` whose result does not report
- * `isError`): that is the caller's data and passes unchanged (decision 0017).
- * `reply` (a trace, the notices asked for) is redacted as the rest.
+ * (a route declared `serverData` whose result does not report `isError`):
+ * that is the caller's data and passes unchanged (decision 0017). `reply`
+ * (a trace, the notices asked for) is redacted as the rest.
  */
 export function okBody(
-  operation: Operation,
+  route: Pick<OpSpec, "serverData">,
   result: unknown,
   reply: Reply,
   redactor: Redactor,
 ): Record<string, unknown> {
-  const data = operation.serverData &&
+  const data = route.serverData &&
     (result as { isError?: unknown } | null | undefined)?.isError !== true;
   return { ok: true, result: data ? result : redactor.json(result), ...redactor.json(reply) };
+}
+
+/** A refusal or failure that ran nothing, answered with `status`. */
+function refuse(error: McpxError, status = 200, redactor?: Redactor): Response {
+  return Response.json({ ok: false, error: toWireError(error, redactor) }, { status });
 }
 
 /**
@@ -78,9 +83,9 @@ export function okBody(
  *
  * @throws {McpxError} Code `bad-trace-ids` when `traceIds` cannot be read.
  */
-function requestIds(params: Record<string, unknown>): Record<string, unknown> {
+function requestIds(params: RequestCaller): Record<string, unknown> {
   let caller = {};
-  if (typeof params.traceIds === "string") {
+  if (params.traceIds !== undefined) {
     try {
       caller = parseTraceIds(params.traceIds);
     } catch (error) {
@@ -90,13 +95,12 @@ function requestIds(params: Record<string, unknown>): Record<string, unknown> {
       );
     }
   }
-  const text = (key: string) => typeof params[key] === "string" ? params[key] as string : undefined;
   return idAttributes(
     caller,
     establishedIds({
-      session: text("session"),
-      parentSession: text("parentSession"),
-      run: text("run"),
+      session: params.session,
+      parentSession: params.parentSession,
+      run: params.run,
     }),
   );
 }
@@ -126,70 +130,77 @@ export async function serveDaemon(
     },
   }, async (request) => {
     const name = new URL(request.url).pathname.replace(/^\/v1\//, "");
-    const operation = own(OPERATIONS, name);
-    if (!operation || request.method !== "POST") {
-      return Response.json({
-        ok: false,
-        error: { code: "not-found", message: `no operation ${request.method} ${name}` },
-      }, { status: 404 });
+    const route = routeNamed(name);
+    if (!route || request.method !== "POST") {
+      return refuse(
+        new McpxError("not-found", `no operation ${request.method} ${name}`),
+        404,
+      );
     }
     const callerVersion = request.headers.get(VERSION_HEADER);
     if (callerVersion && callerVersion !== daemon.version) {
-      return Response.json({
-        ok: false,
-        error: {
-          code: "version-mismatch",
-          message:
-            `this daemon is mcpx ${daemon.version}, the caller ${callerVersion}; nothing was run`,
-        },
-      });
+      return refuse(
+        new McpxError(
+          "version-mismatch",
+          `this daemon is mcpx ${daemon.version}, the caller ${callerVersion}; nothing was run`,
+        ),
+      );
     }
     if (daemon.stopping && name !== "health") {
-      return Response.json({
-        ok: false,
-        error: {
-          code: "daemon-stopping",
-          message: `this daemon (pid ${Deno.pid}) is stopping; nothing was run`,
-        },
-      });
+      return refuse(
+        new McpxError(
+          "daemon-stopping",
+          `this daemon (pid ${Deno.pid}) is stopping; nothing was run`,
+        ),
+      );
     }
     daemon.inFlight++;
     daemon.lastActivityAt = Date.now();
     const reply: Reply = {};
-    let params: Record<string, unknown> = {};
+    let wantsNotices = false;
     // What the daemon has to tell the person at the shell goes to `mcpx`, which asks for it.
     const withNotices = () => {
-      if (params?.notices !== true) return reply;
+      if (!wantsNotices) return reply;
       const notices = takeNotices();
       return notices.length ? { ...reply, notices } : reply;
     };
     try {
       const text = await request.text();
-      params = text ? JSON.parse(text) : {};
+      let raw: unknown;
+      try {
+        raw = text ? JSON.parse(text) : {};
+      } catch (error) {
+        throw new UsageError(
+          `the body of "${name}" is not JSON (${(error as Error).message}); nothing was run`,
+        );
+      }
+      wantsNotices = (raw as { notices?: unknown } | null)?.notices === true;
+      // The route's schema, before anything runs: a usage error naming each field.
+      const input = routeInput(route.spec, raw);
+      const params = input as RequestCaller;
       // A caller that checks trust otherwise than this daemon (decision 0018): run nothing.
-      if (typeof params.trustCheck === "boolean" && params.trustCheck !== daemon.trustCheck) {
-        return Response.json({
-          ok: false,
-          error: {
-            code: "trust-mismatch",
-            message: `this daemon ${daemon.trustCheck ? "checks" : "does not check"} that its ` +
+      if (params.trustCheck !== undefined && params.trustCheck !== daemon.trustCheck) {
+        return refuse(
+          new McpxError(
+            "trust-mismatch",
+            `this daemon ${daemon.trustCheck ? "checks" : "does not check"} that its ` +
               `project configuration is trusted, and the caller wants otherwise; nothing was run`,
-          },
-        });
+          ),
+        );
       }
       const result = await withCallerIds(
         requestIds(params),
-        () => operation.handler(daemon, params, request.signal, reply),
+        () => route.handler(daemon, input, request.signal, reply),
       );
       if (name === "stop") queueMicrotask(onStop);
       // A large result (a tool's MB of text) is streamed, not turned into one string and bytes.
-      return jsonResponse(okBody(operation, result, withNotices(), daemon.redactor));
+      return jsonResponse(okBody(route.spec, result, withNotices(), daemon.redactor));
     } catch (error) {
       return Response.json({
         ok: false,
         error: toWireError(error, daemon.redactor),
         ...daemon.redactor.json(withNotices()),
-      });
+      }, { status: error instanceof UsageError ? 400 : 200 });
     } finally {
       daemon.inFlight--;
       daemon.lastActivityAt = Date.now();

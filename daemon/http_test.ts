@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Daemon } from "../engine/engine.ts";
 import { serveDaemon } from "./http.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
-import { McpxError } from "../core/errors.ts";
+import { McpxError, UsageError } from "../core/errors.ts";
 
 Deno.test("serveDaemon() refuses every request but health, unrun, once the daemon is stopping", async () => {
   const dir = await Deno.makeTempDir();
@@ -36,19 +36,19 @@ Deno.test("serveDaemon() refuses every request but health, unrun, once the daemo
 
 Deno.test("okBody() and toWireError() show secrets as references, except in a server's successful answer", async () => {
   const { okBody, toWireError } = await import("./http.ts");
-  const { OPERATIONS } = await import("../ops/daemon_ops.ts");
+  const { ROUTE_SPECS } = await import("../ops/daemon_ops.ts");
   const { Redactor } = await import("../core/redact.ts");
   const { ServerError } = await import("../core/errors.ts");
   const r = new Redactor([{ value: "sk-live-123456", reference: "${API_TOKEN}" }]);
   const answer = { content: [{ type: "text", text: "the token is sk-live-123456" }] };
-  assert.deepEqual(okBody(OPERATIONS.call, answer, {}, r).result, answer, "data passes unchanged");
+  assert.deepEqual(okBody(ROUTE_SPECS.call, answer, {}, r).result, answer, "data passes unchanged");
   const failed = { ...answer, isError: true };
   assert.equal(
-    JSON.stringify(okBody(OPERATIONS.call, failed, {}, r).result),
+    JSON.stringify(okBody(ROUTE_SPECS.call, failed, {}, r).result),
     JSON.stringify({ ...failed, content: [{ type: "text", text: "the token is ${API_TOKEN}" }] }),
   );
   const rows = [{ failure: { message: "got sk-live-123456", stderrTail: "sk-live-123456\n" } }];
-  assert.deepEqual(okBody(OPERATIONS.status, rows, {}, r).result, [
+  assert.deepEqual(okBody(ROUTE_SPECS.status, rows, {}, r).result, [
     { failure: { message: "got ${API_TOKEN}", stderrTail: "${API_TOKEN}\n" } },
   ]);
   const wire = toWireError(
@@ -86,4 +86,113 @@ Deno.test("serveDaemon() answers not-found for an operation named like an Object
     await daemon.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+async function withDaemon(
+  test: (daemon: Daemon, socket: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  const daemon = new Daemon({
+    config: { path: null, realPath: null, fingerprint: "0".repeat(16), servers: [], document: {} },
+    cachePath: `${dir}/schemas.json`,
+    sessionsPath: `${dir}/sessions.json`,
+    mode: "foreground",
+    env: {},
+  });
+  const server = await serveDaemon(daemon, `${dir}/d.sock`, () => {});
+  try {
+    await test(daemon, `${dir}/d.sock`);
+  } finally {
+    await server.shutdown();
+    await daemon.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function refusal(socket: string, route: string, body: Record<string, unknown>) {
+  return await requestDaemon(socket, route, body).then(
+    () => assert.fail(`expected ${route} ${JSON.stringify(body)} to be refused`),
+    (e) => e,
+  );
+}
+
+Deno.test("serveDaemon() refuses a call whose body has a wrong-typed field with a usage error, unrun", async () => {
+  await withDaemon(async (daemon, socket) => {
+    let ran = 0;
+    daemon.call = () => {
+      ran++;
+      return Promise.resolve({ content: [] });
+    };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [
+        { namespace: "fs", tool: "read", timeoutMs: "5s" },
+        /"timeoutMs" must be a number, got "5s"/,
+      ],
+      [{ namespace: 5, tool: "read" }, /"namespace" must be a string, got 5/],
+      [{ namespace: "fs", tool: "read", arguments: [1] }, /"arguments" must be a JSON object/],
+      [{ tool: "read" }, /"namespace" is missing/],
+      [{ namespace: "fs", tool: "read", pid: "1" }, /"pid" must be a number, got "1"/],
+      [
+        { namespace: "fs", tool: "read", selection: { profiles: [1] } },
+        /"selection\.profiles\[0\]" must be a string, got 1/,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const error = await refusal(socket, "call", body);
+      assert.ok(error instanceof UsageError, String(error));
+      assert.equal(error.code, "usage");
+      assert.match(error.message, /^the "call" request's /);
+      assert.match(error.message, message);
+      assert.match(error.message, /nothing was run$/);
+    }
+    assert.equal(ran, 0, "the handler never ran");
+    // A valid body reaches the handler.
+    await requestDaemon(socket, "call", { namespace: "fs", tool: "read", timeoutMs: 5 });
+    assert.equal(ran, 1);
+  });
+});
+
+Deno.test("serveDaemon() refuses a sessionNew whose body has a wrong-typed field with a usage error, unrun", async () => {
+  await withDaemon(async (daemon, socket) => {
+    let ran = 0;
+    const real = daemon.sessionNew.bind(daemon);
+    daemon.sessionNew = (...args) => {
+      ran++;
+      return real(...args);
+    };
+    for (
+      const [body, message] of [
+        [{ ttlMs: "30m" }, /"ttlMs" must be a number, got "30m"/],
+        [{ name: 7 }, /"name" must be a string, got 7/],
+        [{ name: "" }, /"name" must not be empty, got ""/],
+        [{ ttlMs: 0 }, /"ttlMs" must be at least 1, got 0/],
+        [{ ttlMs: 1.5 }, /"ttlMs" must be a whole number, got 1\.5/],
+      ] as [Record<string, unknown>, RegExp][]
+    ) {
+      const error = await refusal(socket, "sessionNew", body);
+      assert.ok(error instanceof UsageError, String(error));
+      assert.match(error.message, /^the "sessionNew" request's /);
+      assert.match(error.message, message);
+    }
+    assert.equal(ran, 0, "the handler never ran");
+    assert.deepEqual(await requestDaemon(socket, "sessionList", {}), []);
+    const made = await requestDaemon<{ name: string }>(socket, "sessionNew", { name: "ok" });
+    assert.equal(made.name, "ok");
+    assert.equal(ran, 1);
+  });
+});
+
+Deno.test("serveDaemon() answers a refused body with HTTP 400 and the usage error body", async () => {
+  await withDaemon(async (_daemon, socket) => {
+    const { encodeRequest, exchangeRequest } = await import("../wire/wire.ts");
+    const { readAnswer } = await import("../wire/answer.ts");
+    for (const text of ['{"ttlMs":"x"}', "{not json", "[1]"]) {
+      const response = await exchangeRequest(socket, encodeRequest("sessionNew", text));
+      assert.equal(response.status, 400, text);
+      const answer = readAnswer(response.body);
+      assert.equal(answer?.ok, false);
+      assert.equal(answer?.error?.code, "usage", text);
+      assert.match(answer!.error!.message, /nothing was run/);
+    }
+  });
 });

@@ -9,44 +9,12 @@
  */
 
 import type { Scope } from "../config/types.ts";
-import type { ProfileSelection } from "../config/profiles.ts";
 import { findGitKeys } from "./git_discovery.ts";
 import { log } from "./log.ts";
+import type { CallerContext } from "../wire/caller.ts";
 
-/** What a caller tells the daemon about itself with each request. */
-export interface CallerContext {
-  /** `--session <key>`, else `MCPX_SESSION_ID`. */
-  session?: string;
-  /** `MCPX_PARENT_SESSION_ID`. */
-  parentSession?: string;
-  /** The caller's working directory (absolute). */
-  cwd?: string;
-  /** The caller's process id. */
-  pid?: number;
-  /** The caller's `GIT_DIR`, when set (never the daemon's own). */
-  gitDir?: string;
-  /** The caller's `GIT_WORK_TREE`, when set (never the daemon's own). */
-  gitWorkTree?: string;
-  /**
-   * The script run making the call (`MCPX_RUN`), recorded on its call
-   * records; not a key. A run holds an exclusive instance from its first
-   * call until it ends (engine/pool.ts), and its lease waits are reported
-   * under this id (the `waits` operation).
-   */
-  run?: string;
-  /**
-   * A token chosen by a caller outside a run (`mcpx call`) under which its
-   * lease waits are reported to the `waits` operation; not a key.
-   */
-  notify?: string;
-  /**
-   * The profiles the caller sees (`--profile`, `--skip-default`,
-   * `--all-profiles`, or their settings); not a key. A call to a namespace
-   * outside it is refused (engine/call_target.ts). Absent: the default set
-   * (config/profiles.ts `DEFAULT_SELECTION`), never more (decision 0015).
-   */
-  selection?: ProfileSelection;
-}
+/** What a caller tells the daemon about itself with each request (declared in wire/caller.ts). */
+export type { CallerContext } from "../wire/caller.ts";
 
 /**
  * What an instance is keyed by, as data (spec 000, "Sharing and scope"): one

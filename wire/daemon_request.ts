@@ -17,6 +17,7 @@ import {
   NotFoundError,
   ServerError,
   TimeoutError,
+  UsageError,
 } from "../core/errors.ts";
 import {
   daemonLostMessage,
@@ -24,11 +25,11 @@ import {
   ExchangeFailure,
   exchangeRequest,
   UnsafeSocketDirectory,
-  type WireAnswer,
   type WireErrorBody,
   type WireNotice,
   type WireTrace,
 } from "./wire.ts";
+import { readAnswer } from "./answer.ts";
 import { UnsafeDirectoryError } from "../core/private_fs.ts";
 
 export { VERSION_HEADER, type WireTrace } from "./wire.ts";
@@ -107,23 +108,18 @@ export async function requestDaemon<T = unknown>(
       { cause: error },
     );
   }
-  let body: WireAnswer;
-  try {
-    body = JSON.parse(response.body);
-  } catch (error) {
+  const body = readAnswer(response.body);
+  if (!body) {
     throw new McpxError(
       "daemon-protocol",
-      `the daemon on ${socket} answered ${response.status} with a body that is not JSON; ` +
-        `\`mcpx stop\` then the command again starts a fresh daemon`,
-      { cause: error },
+      `the daemon on ${socket} answered ${response.status} with a body that is not JSON ` +
+        `{ ok, … }; \`mcpx stop\` then the command again starts a fresh daemon`,
     );
   }
   if (body.trace) options.onTrace?.(body.trace);
   if (body.notices?.length) options.onNotices?.(body.notices);
   if (body.ok) return body.result as T;
-  throw fromWire(
-    body.error ?? { code: "internal", message: "the daemon failed without a message" },
-  );
+  throw fromWire(body.error!);
 }
 
 /** The {@link DaemonLostError} of a request written to `socket` whose answer never came. */
@@ -149,8 +145,17 @@ function lost(
   );
 }
 
-function fromWire(error: WireErrorBody): McpxError {
+/**
+ * The typed error of a failed answer's body (wire/wire.ts `WireErrorBody`),
+ * built from its code and fields: `usage` is a {@link UsageError} (exit code
+ * 2), `not-found` keeps its suggestions, `timeout` its `ms`, `bound` and
+ * `setting`, `server` its stderr tail and bound; any other code is an
+ * {@link McpxError} with that code.
+ */
+export function fromWire(error: WireErrorBody): McpxError {
   switch (error.code) {
+    case "usage":
+      return new UsageError(error.message);
     case "not-found":
       return new NotFoundError(error.message, error.suggestions ?? []);
     case "server":

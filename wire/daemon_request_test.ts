@@ -84,3 +84,42 @@ Deno.test("requestDaemon() passes the trace of a traced call to onTrace", async 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("requestDaemon() rebuilds the daemon's error from its code and fields, never its message", async () => {
+  const { TimeoutError, UsageError, NotFoundError, McpxError } = await import("../core/errors.ts");
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/d.sock`;
+  const server = Deno.serve({ path, transport: "unix", onListen() {} }, async (req) => {
+    const { answer } = await req.json();
+    return new Response(typeof answer === "string" ? answer : JSON.stringify(answer));
+  });
+  const failure = (answer: unknown) =>
+    requestDaemon(path, "call", { answer }).then(() => assert.fail("expected a failure"), (e) => e);
+  try {
+    const timeout = await failure({
+      ok: false,
+      // The message says nothing of the bound: the fields carry it.
+      error: { code: "timeout", message: "slow", ms: 250, bound: "leaseTimeout", setting: "x.y" },
+    });
+    assert.ok(timeout instanceof TimeoutError);
+    assert.deepEqual([timeout.ms, timeout.bound, timeout.setting], [250, "leaseTimeout", "x.y"]);
+    const usage = await failure({ ok: false, error: { code: "usage", message: "bad field" } });
+    assert.ok(usage instanceof UsageError, "exit code 2, as on the command line");
+    const missing = await failure({
+      ok: false,
+      error: { code: "not-found", message: "no tool", suggestions: ["a.b"] },
+    });
+    assert.ok(missing instanceof NotFoundError);
+    assert.deepEqual(missing.suggestions, ["a.b"]);
+    const other = await failure({ ok: false, error: { code: "lease-deadlock", message: "m" } });
+    assert.ok(other instanceof McpxError);
+    assert.equal(other.code, "lease-deadlock");
+    for (const answer of ["<html>", { result: 1 }]) {
+      const error = await failure(answer);
+      assert.equal(error.code, "daemon-protocol", JSON.stringify(answer));
+    }
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

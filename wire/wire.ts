@@ -60,19 +60,36 @@ export interface WireTrace {
   call: string;
 }
 
-/** A failed operation as the daemon sends it. */
+/**
+ * A failed operation as the daemon sends it (`{ ok: false, error }`), the one
+ * declaration of the error body: daemon/http.ts answers core/errors.ts
+ * `errorToJson()` typed as this, and clients read it with wire/answer.ts
+ * `readAnswer()`. Facts travel as fields, never only in the message.
+ */
 export interface WireErrorBody {
+  /** Machine-readable kind (core/errors.ts `McpxError.code`): `usage`, `timeout`, `server`, … */
   code: string;
   message: string;
+  /** The nearest names (`not-found`). */
   suggestions?: string[];
+  /** The server's last stderr lines (`server`). */
   stderrTail?: string;
   /** A timeout's limit, in ms (core/errors.ts `TimeoutError.ms`). */
   ms?: number;
-  /** The bound whose time limit passed (core/errors.ts `TimeoutError.bound`). */
-  bound?: "leaseTimeout" | "startTimeout" | "firstStartTimeout" | "callTimeout";
-  /** The setting that sets that limit (core/errors.ts `TimeoutError.setting`). */
+  /** The bound whose time limit passed (core/errors.ts `TimeoutBound`). */
+  bound?: WireTimeoutBound;
+  /** The setting that sets that limit (`TimeoutError.setting`, `InputError.setting`). */
   setting?: string;
+  /** An input's size limit that was passed, in bytes (core/errors.ts `InputError.limit`). */
+  limit?: number;
 }
+
+/** The bounds on a caller's wait (core/errors.ts `TimeoutBound`; wire/answer_test.ts holds them equal). */
+export type WireTimeoutBound =
+  | "leaseTimeout"
+  | "startTimeout"
+  | "firstStartTimeout"
+  | "callTimeout";
 
 /**
  * Something the daemon tells the person at the shell (engine/notices.ts):

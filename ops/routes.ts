@@ -1,0 +1,267 @@
+/**
+ * The daemon's routes (decision 0021): each `POST /v1/<name>` declared once
+ * as an op with `where: "daemon"`, its request body (zod `input`, the
+ * caller's fields included: ops/caller_schema.ts) and its answer (zod
+ * `output`). daemon/http.ts validates every body with the route's input
+ * before any handler runs; the handlers are in ops/daemon_ops.ts. Routes have
+ * no command line: the commands that call them (`mcpx call` → `call`) are
+ * their own ops (ops/table.ts), and plumbing routes only mcpx processes call
+ * (`health`, `waits`, `endRun`, `retire`, …) have no command at all.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { defineOp } from "./op.ts";
+import { CALLER_SHAPE, callerSchema, type CallerShape } from "./caller_schema.ts";
+import {
+  HealthOutput,
+  LeaseWait,
+  ListResult,
+  LiveOutput,
+  SessionRow,
+  StartingRow,
+  StatusRow,
+  Stopped,
+} from "./route_outputs.ts";
+
+const READ = { readOnly: true, destructive: false, idempotent: true } as const;
+const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
+const name = z.string().min(1);
+
+/**
+ * A body with fields of its own besides the caller's: its own first (so a
+ * usage error names them first), a field of both (`endSession`'s `session`)
+ * as the route declares it.
+ */
+function body<S extends z.ZodRawShape>(shape: S): z.ZodObject<S & Omit<CallerShape, keyof S>> {
+  const caller = Object.fromEntries(
+    Object.entries(CALLER_SHAPE).filter(([field]) => !Object.hasOwn(shape, field)),
+  );
+  return z.object({ ...shape, ...caller }) as z.ZodObject<S & Omit<CallerShape, keyof S>>;
+}
+
+/** `POST /v1/health`. */
+export const health = defineOp({
+  name: "health",
+  description: "Who this daemon is: version, pid, configuration; log records it could not write.",
+  where: "daemon",
+  hints: READ,
+  input: callerSchema,
+  output: HealthOutput,
+});
+
+/** `POST /v1/live`. */
+export const live = defineOp({
+  name: "live",
+  description: "Live instance count and last start failure per namespace.",
+  where: "daemon",
+  hints: READ,
+  input: callerSchema,
+  output: LiveOutput,
+});
+
+/** `POST /v1/starting`. */
+export const starting = defineOp({
+  name: "starting",
+  description: "Server starts in progress: namespace, key, elapsed ms, allowance and its " +
+    "setting, phase (`installing` while npx downloads the package).",
+  where: "daemon",
+  hints: READ,
+  input: callerSchema,
+  output: z.array(StartingRow),
+});
+
+/** `POST /v1/status`. */
+export const status = defineOp({
+  name: "status",
+  description: "Every server's state, live instances and last failure with stderr tail.",
+  where: "daemon",
+  hints: READ,
+  input: callerSchema,
+  output: z.array(StatusRow),
+});
+
+/** `POST /v1/call`. */
+export const call = defineOp({
+  name: "call",
+  description: "Call one tool and answer its MCP result as the server gave it.",
+  where: "daemon",
+  hints: { readOnly: false, destructive: true, idempotent: false },
+  input: body({
+    namespace: name.describe("the namespace"),
+    tool: name.describe("the tool: its name or its identifier"),
+    arguments: z.record(z.string(), z.unknown()).optional().describe("the tool's arguments"),
+    timeoutMs: z.number().int().min(1).optional().describe(
+      "the caller's limit on the wait for an instance and the call together, ms",
+    ),
+    timeoutSetting: z.string().optional().describe(
+      "what set timeoutMs, as errors name it (default --timeout)",
+    ),
+    trace: z.boolean().optional().describe(
+      "the caller's MCPX_TRACE: log the instance that serves the call and send it back",
+    ),
+  }),
+  output: z.unknown().describe("the MCP CallToolResult"),
+  serverData: true,
+});
+
+/** `POST /v1/endRun`. */
+export const endRun = defineOp({
+  name: "endRun",
+  description:
+    "A script run ended: the exclusive instances it held between its calls are free again.",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: body({ run: name.describe("the run id (MCPX_RUN)") }),
+  output: z.object({ released: z.number().int().min(0) }),
+});
+
+/** `POST /v1/waits`. */
+export const waits = defineOp({
+  name: "waits",
+  description: "Long-poll: the lease waits (a call waiting for an instance others hold) " +
+    "reported under a token, answered as soon as there is one, else [] after holdMs.",
+  where: "daemon",
+  hints: READ,
+  input: body({
+    token: name.describe("a run id, or the notify token of a call"),
+    after: z.number().int().default(0).describe(
+      "only waits with a higher id (the last one seen)",
+    ),
+    holdMs: z.number().int().min(0).default(20_000).describe(
+      "how long to hold the request, ms (at most 60 s)",
+    ),
+  }),
+  output: z.object({ waits: z.array(LeaseWait) }),
+});
+
+/** `POST /v1/list`. */
+export const list = defineOp({
+  name: "list",
+  description: "List the tools of servers (all, or named) and write the schema cache.",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: body({
+    servers: z.array(z.string()).default([]).describe(
+      "server names or namespaces (default: every enabled server)",
+    ),
+    missingOnly: z.boolean().default(false).describe("only servers with no usable cache entry"),
+  }),
+  output: z.record(z.string(), ListResult),
+});
+
+/** `POST /v1/restart`. */
+export const restart = defineOp({
+  name: "restart",
+  description:
+    "Stop every instance of a namespace (or of one session); the next call starts a fresh one.",
+  where: "daemon",
+  hints: STOPS,
+  input: body({
+    namespace: name.describe("the namespace"),
+    // Not `session`: every request carries the caller's session
+    // (MCPX_SESSION_ID included), which must not narrow a restart.
+    onlySession: name.optional().describe(
+      "stop only the instances keyed session:<key> or parent-session:<key>",
+    ),
+  }),
+  output: Stopped,
+});
+
+/** `POST /v1/endSession`. */
+export const endSession = defineOp({
+  name: "endSession",
+  description: "End a session: every instance keyed by it (session:<key>, " +
+    "parent-session:<key>) in every namespace stops once its current lease is released.",
+  where: "daemon",
+  hints: STOPS,
+  input: body({
+    // The caller's own session field: a script runner ends the key it
+    // minted for its run (MCPX_EPHEMERAL) by sending it as its session.
+    session: name.describe("the session key to end"),
+  }),
+  output: Stopped,
+});
+
+/** `POST /v1/sessionNew`. */
+export const sessionNew = defineOp({
+  name: "sessionNew",
+  description: "Make a named session: a session key that outlives the process that made it.",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: false },
+  input: body({
+    name: name.optional().describe("the name (default: a fresh 8-character one)"),
+    ttlMs: z.number().int().min(1).optional().describe(
+      "end the session after this long without a call, in ms",
+    ),
+  }),
+  output: SessionRow,
+});
+
+/** `POST /v1/sessionList`. */
+export const sessionList = defineOp({
+  name: "sessionList",
+  description: "Every named session: age, ttl, last use, namespaces with live instances.",
+  where: "daemon",
+  hints: READ,
+  input: callerSchema,
+  output: z.array(SessionRow),
+});
+
+/** `POST /v1/sessionEnd`. */
+export const sessionEnd = defineOp({
+  name: "sessionEnd",
+  description: "End a named session: stop its instances and delete its record.",
+  where: "daemon",
+  hints: STOPS,
+  // Not `session`: every request carries the caller's own session.
+  input: body({ name: name.describe("the named session") }),
+  output: z.object({ name: z.string(), stopped: z.number().int().min(0) }),
+});
+
+/** `POST /v1/retire`. */
+export const retire = defineOp({
+  name: "retire",
+  description: "Stop once the requests in flight have finished (a newer daemon took over " +
+    "this configuration).",
+  where: "daemon",
+  hints: STOPS,
+  input: callerSchema,
+  output: z.object({ retiring: z.literal(true), inFlight: z.number().int().min(0) }),
+});
+
+/** `POST /v1/stop`. */
+export const stop = defineOp({
+  name: "stop",
+  description: "Stop the daemon and every server it holds.",
+  where: "daemon",
+  hints: STOPS,
+  input: callerSchema,
+  output: z.object({ stopping: z.literal(true) }),
+});
+
+/** The routes by name (the route is `POST /v1/<name>`). */
+export const ROUTE_SPECS = {
+  health,
+  live,
+  starting,
+  status,
+  call,
+  endRun,
+  waits,
+  list,
+  restart,
+  endSession,
+  sessionNew,
+  sessionList,
+  sessionEnd,
+  retire,
+  stop,
+} as const;
+
+/** A route's name. */
+export type RouteName = keyof typeof ROUTE_SPECS;
+
+/** Every route, in the order above. */
+export const ROUTES: readonly (typeof ROUTE_SPECS)[RouteName][] = Object.values(ROUTE_SPECS);

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { decodeErrorBody, readAnswer, WIRE_REFUSALS } from "./answer.ts";
+import type { WireErrorBody, WireTimeoutBound } from "./wire.ts";
+import { errorToJson, type TimeoutBound, TimeoutError } from "../core/errors.ts";
+
+/** True when A and B are the same type. */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;
+// The wire names the bounds core/errors.ts has, no more and no fewer.
+const _bounds: Equal<WireTimeoutBound, TimeoutBound> = true;
+// What errorToJson() writes is a wire error body (daemon/http.ts sends it as one).
+const _body: WireErrorBody = errorToJson(new Error("x"));
+void [_bounds, _body];
+
+Deno.test("decodeErrorBody() keeps each field of its declared type and drops the rest", () => {
+  const timeout = errorToJson(
+    new TimeoutError("took too long", 500, { bound: "callTimeout", setting: "--timeout" }),
+  );
+  assert.deepEqual(decodeErrorBody(JSON.parse(JSON.stringify(timeout))), {
+    code: "timeout",
+    message: "took too long",
+    ms: 500,
+    bound: "callTimeout",
+    setting: "--timeout",
+  });
+  assert.deepEqual(
+    decodeErrorBody({
+      code: "server",
+      message: "m",
+      stderrTail: 5,
+      bound: "someOtherTimeout",
+      suggestions: ["a", 1],
+      limit: "9",
+      extra: true,
+    }),
+    { code: "server", message: "m", suggestions: ["a"] },
+  );
+  assert.deepEqual(decodeErrorBody(undefined), {
+    code: "internal",
+    message: "the daemon failed without a message",
+  });
+  assert.deepEqual(decodeErrorBody({ code: "", message: 3 }, "fell over"), {
+    code: "internal",
+    message: "fell over",
+  });
+});
+
+Deno.test("readAnswer() reads an answer, and nothing that is not one", () => {
+  assert.deepEqual(readAnswer('{"ok":true,"result":[1]}'), { ok: true, result: [1] });
+  const trace = { namespace: "a", tool: "b", server: "a", key: "global", instance: "i", call: "c" };
+  assert.deepEqual(
+    readAnswer(JSON.stringify({
+      ok: false,
+      error: { code: "usage", message: "bad" },
+      trace,
+      notices: [{ code: "state-damaged", message: "m" }, { code: 1 }],
+    })),
+    {
+      ok: false,
+      error: { code: "usage", message: "bad" },
+      trace,
+      notices: [{ code: "state-damaged", message: "m" }],
+    },
+  );
+  assert.deepEqual(readAnswer('{"ok":false}')?.error?.code, "internal");
+  for (const body of ["", "<html>", "[]", "null", '{"result":1}', '{"ok":"yes"}']) {
+    assert.equal(readAnswer(body), undefined, body);
+  }
+});
+
+Deno.test("WIRE_REFUSALS are the codes of a request refused unrun", () => {
+  assert.deepEqual([...WIRE_REFUSALS].sort(), [
+    "daemon-stopping",
+    "trust-mismatch",
+    "version-mismatch",
+  ]);
+});
