@@ -7,6 +7,8 @@
  * @module
  */
 
+import { callerBody } from "../wire/caller.ts";
+import { WIRE_REFUSALS } from "../wire/answer.ts";
 import { settingValues } from "../engine/daemon_settings.ts";
 import { selectionFromSettings } from "../config/profiles.ts";
 import { connectDaemon, type DaemonHealth } from "./daemon_connect.ts";
@@ -141,28 +143,32 @@ export class DaemonLink {
     const source = this.#source;
     const { env, io } = source;
     const trace = operation === "call" && (await source.setting("logging.trace")) === true;
+    // The caller's part is encoded by the wire's one declaration (wire/caller.ts); what the
+    // operation's own parameters say wins (`endSession` names the session it ends).
     const body = {
-      ...params,
-      ...(source.session ? { session: source.session } : {}),
-      ...(env.MCPX_PARENT_SESSION_ID ? { parentSession: env.MCPX_PARENT_SESSION_ID } : {}),
-      // The caller's git variables, not the daemon's (an autostarted daemon
-      // inherits whoever ran mcpx first): spec 000, "Finding the repository
-      // without git".
-      ...(env.GIT_DIR ? { gitDir: env.GIT_DIR } : {}),
-      ...(env.GIT_WORK_TREE ? { gitWorkTree: env.GIT_WORK_TREE } : {}),
-      ...this.#traceIds(),
+      ...callerBody({
+        session: source.session,
+        parentSession: env.MCPX_PARENT_SESSION_ID,
+        // The caller's git variables, not the daemon's (an autostarted daemon
+        // inherits whoever ran mcpx first): spec 000, "Finding the repository
+        // without git".
+        gitDir: env.GIT_DIR,
+        gitWorkTree: env.GIT_WORK_TREE,
+        ...this.#traceIds(),
+        // What may start servers says whether it checks trust; a daemon that
+        // checks otherwise refuses it unrun (`trust-mismatch`) and is replaced.
+        ...(STARTS_SERVERS.has(operation) ? { trustCheck: await source.trustChecked() } : {}),
+        cwd: source.cwd,
+        pid: Deno.ppid,
+        // What the daemon could not say on its own (records it could not write, damaged state).
+        notices: true,
+        // The daemon refuses a call outside the caller's profiles (decision 0015).
+        selection: selectionFromSettings((await source.settings()).values),
+      }),
       // The daemon read its environment once, at its start: the caller's
       // `logging.trace` (MCPX_TRACE) travels with each call instead.
       ...(trace ? { trace: true } : {}),
-      // What may start servers says whether it checks trust; a daemon that
-      // checks otherwise refuses it unrun (`trust-mismatch`) and is replaced.
-      ...(STARTS_SERVERS.has(operation) ? { trustCheck: await source.trustChecked() } : {}),
-      cwd: source.cwd,
-      pid: Deno.ppid,
-      // What the daemon could not say on its own (records it could not write, damaged state).
-      notices: true,
-      // The daemon refuses a call outside the caller's profiles (decision 0015).
-      selection: selectionFromSettings((await source.settings()).values),
+      ...params,
     };
     const { stateDir } = source.paths();
     const { fingerprint } = await source.config();
@@ -233,11 +239,10 @@ function terminalColumns(): number {
  */
 function needsOtherDaemon(error: unknown): boolean {
   return error instanceof DaemonUnavailableError ||
-    (error instanceof McpxError && REFUSED_UNRUN.has(error.code));
+    (error instanceof McpxError && WIRE_REFUSALS.includes(error.code));
 }
 
 /** Daemon error codes that mean the request was refused before anything ran (daemon/http.ts). */
-const REFUSED_UNRUN = new Set(["version-mismatch", "daemon-stopping", "trust-mismatch"]);
 
 /** Operations that may start a server, so carry the caller's `trustCheck` (decision 0018). */
 const STARTS_SERVERS = new Set(["call", "list"]);
