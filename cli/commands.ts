@@ -38,6 +38,9 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   stop: () => import("./stop.ts"),
   log: () => import("./log.ts"),
   stats: () => import("./stats.ts"),
+  completion: () => import("./completion.ts"),
+  man: () => import("./man.ts"),
+  "completion-words": () => import("./completion_words.ts"),
 };
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Renders the op table (ops/table.ts) as plain data for the CLI's warm path:
  * ops/_table.gen.ts (one op per line, left out of `deno fmt`), with each op's input fields' JSON types (for turning
- * argv words into typed input) and no zod. `deno task gen` writes it;
- * ops/table_test.ts fails when it is stale.
+ * argv words into typed input) and no zod. `deno task gen` writes it, and the
+ * command reference in docs/cli.md (ops/docs_gen.ts); ops/table_test.ts and
+ * ops/docs_gen_test.ts fail when either is stale.
  *
  * @module
  */
@@ -90,4 +91,8 @@ export function tableModule(): string {
 if (import.meta.main) {
   const file = new URL("./_table.gen.ts", import.meta.url);
   await Deno.writeTextFile(file, tableModule());
+  // docs/cli.md's command reference (ops/docs_gen.ts), from the same table.
+  const { cliDocument } = await import("./docs_gen.ts");
+  const doc = new URL("../docs/cli.md", import.meta.url);
+  await Deno.writeTextFile(doc, await cliDocument(await Deno.readTextFile(doc)));
 }

@@ -13,6 +13,7 @@ import * as discovery from "./discovery_ops.ts";
 import * as engine from "./engine_ops.ts";
 import * as scripts from "./script_ops.ts";
 import * as logs from "./log_ops.ts";
+import * as meta from "./meta_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -37,6 +38,9 @@ export const OPS: readonly OpSpec[] = [
   engine.stop,
   logs.log,
   logs.stats,
+  meta.completion,
+  meta.man,
+  meta.completionWords,
 ];
 
 /** The op called `name`, if any. */

@@ -1,0 +1,80 @@
+/**
+ * `mcpx completion-words <kind>`: the names a completion script offers for a
+ * positional or a flag value that takes them (ops/op.ts `Completion`), one
+ * per line. Plumbing: the scripts `mcpx completion` prints call it, and it
+ * must answer while a person waits on <Tab>, so it reads files only — the
+ * schema cache as `mcpx ls` reads it, without listing a server that is not
+ * cached (`listMissing: false`), the script folders and the named-sessions
+ * file. It starts no server and no daemon.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { completionWords } from "../ops/meta_ops.ts";
+
+/**
+ * The names of one kind, in the order their source lists them, each once.
+ *
+ * @param ctx The command's context (configuration, profile selection, paths).
+ * @param kind `namespace`, `tool` (`ns.tool`, the tool's identifier),
+ *   `namespace-or-tool` (both), `script` (named scripts reachable from the
+ *   working directory), `session` (this configuration's named sessions) or
+ *   `setting` (every setting's dotted name, plumbing ones left out).
+ * @returns The names; none when the configuration has nothing of that kind.
+ * @throws {ConfigError} When the configuration cannot be read.
+ */
+export async function wordsOf(
+  ctx: CliContext,
+  kind: InputOf<typeof completionWords>["kind"],
+): Promise<string[]> {
+  switch (kind) {
+    case "namespace":
+    case "tool":
+    case "namespace-or-tool": {
+      const { namespaces } = await ctx.namespaces({ listMissing: false, optional: true });
+      const names = kind === "tool" ? [] : namespaces.map((n) => n.namespace);
+      if (kind !== "namespace") {
+        for (const n of namespaces) names.push(...n.tools.map((t) => `${n.namespace}.${t.fn}`));
+      }
+      return unique(names);
+    }
+    case "script": {
+      const { listScripts } = await import("../scripts/list.ts");
+      return unique((await listScripts(await ctx.scriptDirs())).map((s) => s.name));
+    }
+    case "session": {
+      const { readSessions, sessionsPath } = await import("../engine/sessions.ts");
+      const config = await ctx.config();
+      return unique(
+        readSessions(sessionsPath(ctx.paths().stateDir, config.fingerprint)).map((s) => s.name),
+      );
+    }
+    case "setting": {
+      const { renderSchema } = await import("../config/setting_schema.ts");
+      return renderSchema().map((s) => s.name);
+    }
+  }
+}
+
+/**
+ * Runs `mcpx completion-words`: one name a line, or `{ "words": […] }` under `--json`.
+ *
+ * @returns Exit code 0.
+ * @throws {ConfigError} When the configuration cannot be read (a completion
+ *   script discards stderr, so <Tab> then offers nothing).
+ */
+export async function run(
+  ctx: CliContext,
+  input: InputOf<typeof completionWords>,
+): Promise<number> {
+  const words = await wordsOf(ctx, input.kind);
+  if (await ctx.json()) ctx.io.out(JSON.stringify({ words }) + "\n");
+  else if (words.length) ctx.io.out(words.join("\n") + "\n");
+  return 0;
+}
+
+function unique(words: string[]): string[] {
+  return [...new Set(words)];
+}
