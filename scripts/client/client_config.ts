@@ -10,6 +10,7 @@
  * @module
  */
 
+import type { WireSelection } from "../../wire/caller.ts";
 import type { ToolEntry } from "../../discovery/types.ts";
 
 /** What the run's environment says, read once (and again by `reloadRuntimeEnv`). */
@@ -36,7 +37,7 @@ export interface RuntimeEnv {
    * The run's profile selection (settings `profiles.*`, handed on by the
    * runner): the daemon refuses a call outside it. Absent: the default set.
    */
-  selection: { profiles: string[]; skipDefault: boolean; all: boolean } | undefined;
+  selection: WireSelection | undefined;
 }
 
 /** The shape of {@link rtConfig}. */

@@ -141,6 +141,8 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./content_text.ts",
   "./unsettled_await.ts",
   "../../wire/wire.ts",
+  "../../wire/caller.ts",
+  "../../wire/answer.ts",
   "../../core/private_dir_rule.ts",
   "../../discovery/search.ts",
   "../../discovery/stem.ts",

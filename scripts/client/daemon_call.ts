@@ -15,7 +15,9 @@ import {
   traceLine,
   UnsafeSocketDirectory,
 } from "../../wire/wire.ts";
-import type { WireAnswer, WireErrorBody } from "../../wire/wire.ts";
+import type { WireErrorBody } from "../../wire/wire.ts";
+import { callerBody } from "../../wire/caller.ts";
+import { readAnswer } from "../../wire/answer.ts";
 import { rtConfig } from "./client_config.ts";
 import { runtimeIo } from "./host_runtime.ts";
 import { unwrapResult } from "./tool_result.ts";
@@ -34,19 +36,39 @@ export class McpxCallError extends Error {
   code: string;
   /** The server's last stderr lines, when the daemon sent them. */
   stderrTail?: string;
+  /** The nearest names (`not-found`). */
+  suggestions?: string[];
+  /** A timeout's limit, in ms (`timeout`). */
+  ms?: number;
+  /** The bound whose limit passed (`timeout`): `leaseTimeout`, `startTimeout`, …, `callTimeout`. */
+  bound?: WireErrorBody["bound"];
+  /** The setting that sets that limit (`timeout`, `input-too-large`). */
+  setting?: string;
+  /** An input's size limit that was passed, in bytes. */
+  limit?: number;
 
   /**
    * A failed call, by its code.
    *
    * @param code The wire's error code, or the client's own (`daemon-lost`, …).
    * @param message What went wrong and what to do.
-   * @param options `cause`: the error underneath; `stderrTail`: the server's last stderr lines.
+   * @param options `cause`: the error underneath; the wire error body's typed
+   *   fields (`stderrTail`, `suggestions`, `ms`, `bound`, `setting`, `limit`), kept as data.
    */
-  constructor(code: string, message: string, options?: { cause?: unknown; stderrTail?: string }) {
+  constructor(
+    code: string,
+    message: string,
+    options?: { cause?: unknown } & Partial<Omit<WireErrorBody, "code" | "message">>,
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "McpxCallError";
     this.code = code;
     if (options?.stderrTail) this.stderrTail = options.stderrTail;
+    if (options?.suggestions) this.suggestions = options.suggestions;
+    if (options?.ms !== undefined) this.ms = options.ms;
+    if (options?.bound) this.bound = options.bound;
+    if (options?.setting) this.setting = options.setting;
+    if (options?.limit !== undefined) this.limit = options.limit;
   }
 }
 
@@ -90,18 +112,25 @@ export async function callTool(
     );
   }
   options.signal?.throwIfAborted();
-  const body: Record<string, unknown> = { namespace, tool, arguments: args ?? {} };
+  const body: Record<string, unknown> = {
+    // The caller's context, encoded by the wire's one declaration (wire/caller.ts).
+    ...callerBody({
+      session: env.session,
+      parentSession: env.parentSession,
+      cwd: env.cwd,
+      pid: env.pid,
+      gitDir: env.gitDir,
+      gitWorkTree: env.gitWorkTree,
+      traceIds: env.traceIds,
+      run: env.span !== "run-unknown" ? env.span : undefined,
+      selection: env.selection,
+    }),
+    namespace,
+    tool,
+    arguments: args ?? {},
+  };
   if (options.timeoutMs !== undefined) body.timeoutMs = options.timeoutMs;
-  if (env.session) body.session = env.session;
-  if (env.parentSession) body.parentSession = env.parentSession;
-  if (env.cwd) body.cwd = env.cwd;
-  if (env.pid !== undefined) body.pid = env.pid;
-  if (env.gitDir) body.gitDir = env.gitDir;
-  if (env.gitWorkTree) body.gitWorkTree = env.gitWorkTree;
-  if (env.traceIds) body.traceIds = env.traceIds;
-  if (env.span !== "run-unknown") body.run = env.span;
   if (env.trace) body.trace = true;
-  if (env.selection) body.selection = env.selection;
   const request = encodeRequest("call", JSON.stringify(body), rtConfig.version || undefined);
 
   let response: { status: number; body: string };
@@ -133,23 +162,20 @@ export async function callTool(
       { cause: error },
     );
   }
-  let answer: WireAnswer;
-  try {
-    answer = JSON.parse(response.body);
-  } catch (error) {
+  const answer = readAnswer(response.body);
+  if (!answer) {
     throw new McpxCallError(
       "daemon-protocol",
-      `the daemon on ${env.socket} answered ${response.status} with a body that is not JSON`,
-      { cause: error },
+      `the daemon on ${env.socket} answered ${response.status} with a body that is not an answer`,
     );
   }
   if (answer.trace) runtimeIo.err(traceLine(answer.trace) + "\n");
   if (!answer.ok) {
-    const wire: Partial<WireErrorBody> = answer.error ?? {};
+    const { code, message, ...fields } = answer.error!;
     throw new McpxCallError(
-      String(wire.code ?? "internal"),
-      String(wire.message ?? `the daemon failed ${namespace}.${tool} without a message`),
-      { stderrTail: wire.stderrTail },
+      code,
+      message || `the daemon failed ${namespace}.${tool} without a message`,
+      fields,
     );
   }
   return unwrapResult(answer.result, { server, namespace, tool });
