@@ -26,7 +26,7 @@ function normalize(path: string): string {
     out.push(part);
   }
   let joined = out.join("/");
-  if (joined === "") return absolute ? "/" : trailing ? "../config/" : ".";
+  if (joined === "") return absolute ? "/" : trailing ? "./" : ".";
   if (trailing) joined += "/";
   return absolute ? `/${joined}` : joined;
 }
