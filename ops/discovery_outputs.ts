@@ -8,7 +8,7 @@
  */
 
 import { z } from "zod";
-import { JsonObject, Runnable, Scope, Sharing, UntrustedReason } from "./_output_parts.ts";
+import { JsonObject, Runnable, Scope, Sharing, UntrustedReason } from "./output_shapes.ts";
 
 /** One row of `mcpx --json ls`: a configured server as its namespace. */
 export const LsRow = z.strictObject({

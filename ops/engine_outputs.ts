@@ -8,7 +8,7 @@
  */
 
 import { z } from "zod";
-import { DroppedRecords, JsonObject, Runnable, ServerUnavailable } from "./_output_parts.ts";
+import { DroppedRecords, JsonObject, Runnable, ServerUnavailable } from "./output_shapes.ts";
 
 /**
  * A tool's result as its server sent it: MCP's `CallToolResult` (MCP

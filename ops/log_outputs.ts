@@ -8,7 +8,7 @@
  */
 
 import { z } from "zod";
-import { Level, LogRecord } from "./_output_parts.ts";
+import { Level, LogRecord } from "./output_shapes.ts";
 
 /** `mcpx --json log [filters]`: the records, newest last. */
 export const LogRecordsOutput = z.strictObject({ records: z.array(LogRecord) });

@@ -7,7 +7,7 @@
  */
 
 import { z } from "zod";
-import { Level, LogRecord } from "./_output_parts.ts";
+import { Level, LogRecord } from "./output_shapes.ts";
 
 /** A line from mcpx itself about the run, collected among the records. */
 const RunNote = z.strictObject({

@@ -17,7 +17,7 @@ import * as discovery from "../ops/discovery_ops.ts";
 import * as engine from "../ops/engine_ops.ts";
 import * as logs from "../ops/log_ops.ts";
 import * as scripts from "../ops/script_ops.ts";
-import { ErrorDocument } from "../ops/_output_parts.ts";
+import { ErrorDocument } from "../ops/output_shapes.ts";
 
 // deno-lint-ignore no-explicit-any
 type Doc = any;
