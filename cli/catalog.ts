@@ -1,23 +1,28 @@
 /**
  * `mcpx catalog [--budget N] [--bias words]`: every namespace plus as many
  * signatures as fit the token budget (spec 000, "Context-budgeted catalog";
- * tokens as counted by discovery/tokens.ts).
+ * the op is ops/catalog.ts).
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
-import { buildCatalog } from "../discovery/catalog.ts";
+import { printJson } from "./json_out.ts";
+import { handle } from "../ops/catalog.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { catalog } from "../ops/discovery_ops.ts";
 
-export async function run(ctx: CliContext): Promise<number> {
-  const budget = Number(await ctx.setting("catalog.budget"));
-  const bias = String(await ctx.setting("catalog.bias")).split(/[\s,]+/).filter(Boolean);
-  const { namespaces } = await ctx.namespaces();
-  const catalog = await buildCatalog(namespaces, { budget, bias });
+/**
+ * Runs `mcpx catalog`: the block, or with `--json` the block and its counts.
+ *
+ * @returns Exit code 0.
+ */
+export async function run(ctx: CliContext, input: InputOf<typeof catalog>): Promise<number> {
+  const output = await handle(input, ctx);
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify({ ...catalog, budget }, null, 2) + "\n");
+    printJson(ctx.io, output);
     return 0;
   }
-  ctx.io.out(catalog.text.endsWith("\n") ? catalog.text : catalog.text + "\n");
+  ctx.io.out(output.text.endsWith("\n") ? output.text : output.text + "\n");
   return 0;
 }

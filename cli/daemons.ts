@@ -9,6 +9,9 @@ import type { CliContext } from "./context.ts";
 import { renderTable } from "./table.ts";
 import { type DaemonRecord, listSockets, readDaemonRecords } from "../wire/locate.ts";
 import { probeDaemon } from "./daemon_connect.ts";
+import { printJson } from "./json_out.ts";
+import type { OutputOf } from "../ops/op.ts";
+import type { daemons } from "../ops/engine_ops.ts";
 
 /**
  * Live daemons: those of the records that answer, and those answering on a
@@ -37,10 +40,17 @@ export async function liveDaemons(stateDir: string): Promise<DaemonRecord[]> {
   return live.filter((r): r is DaemonRecord => r !== undefined);
 }
 
+/**
+ * Runs `mcpx daemons`: the live daemons as JSON (ops/engine_outputs.ts
+ * `DaemonsOutput`), or as a table. Reads no configuration.
+ *
+ * @returns Exit code 0.
+ */
 export async function run(ctx: CliContext): Promise<number> {
   const live = await liveDaemons(ctx.paths().stateDir);
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify({ daemons: live }, null, 2) + "\n");
+    const output: OutputOf<typeof daemons> = { daemons: live };
+    printJson(ctx.io, output);
     return 0;
   }
   if (live.length === 0) {

@@ -11,117 +11,29 @@
  * @module
  */
 
-import type { Runnable } from "../config/runs_of.ts";
-import { UnsafeDirectoryError } from "../core/private_fs.ts";
 import type { CliContext } from "./context.ts";
-import { lastFailure } from "../discovery/cache_entry.ts";
-import { listingOf } from "../config/types.ts";
 import { noConfigMessage } from "../config/discover.ts";
 import { renderTable, truncate } from "./table.ts";
-import { requestDaemon } from "../wire/daemon_request.ts";
-import { own } from "../core/own.ts";
+import { printJson } from "./json_out.ts";
+import { handle } from "../ops/ls.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { ls } from "../ops/discovery_ops.ts";
 
-/** One row of `mcpx --json ls`. */
-export interface LsRow {
-  namespace: string;
-  server: string;
-  tools: number;
-  sharing: string;
-  scope: string;
-  live: number;
-  /**
-   * `untrusted`: a project's configuration not trusted with what the server
-   * runs, so nothing starts it; `error` says which command trusts it.
-   */
-  state: "ready" | "error" | "disabled" | "unlisted" | "untrusted";
-  description: string;
-  error?: string;
-  /** The server this namespace is an alias of (`aliasOf`). */
-  aliasOf?: string;
-  /** The profiles the server belongs to (`mcpx.profiles`), when any. */
-  profiles?: string[];
-  /** State `untrusted`: the file, the command that trusts it, what the server would run, why. */
-  untrusted?: {
-    file: string;
-    trustCommand: string;
-    runs: string;
-    /** Every field the trust hash covers, as data (config/runs_of.ts `Runnable`). */
-    runnable: Runnable;
-    reason: string;
-  };
-}
+export type { LsRow } from "../ops/ls.ts";
 
-export async function run(ctx: CliContext): Promise<number> {
-  const config = await ctx.config();
-  const { namespaces, problems, cache, disabled } = await ctx.namespaces({ optional: true });
-  const unselected = disabled.filter((d) => d.unselected !== undefined).map((d) => d.namespace);
-  const live = await liveCounts(ctx);
-  // Sets and maps, not a search per server: a configuration may hold thousands of servers.
-  const hidden = new Set(unselected);
-  const byServer = new Map(namespaces.map((n) => [n.server, n]));
-  const shown = config.servers.filter((spec) => !hidden.has(spec.namespace));
-  const rows: LsRow[] = shown.map((spec) => {
-    const entry = own(cache?.servers, listingOf(spec).name);
-    const ns = byServer.get(spec.name);
-    const running = own(live, spec.namespace);
-    // A start failure the daemon saw is newer news than the cache's last listing.
-    const failed = spec.unavailable
-      ? { message: spec.unavailable.message }
-      : running?.failure && !running.live
-      ? { message: running.failure }
-      : lastFailure(entry);
-    const state = spec.disabled
-      ? "disabled"
-      : spec.unavailable?.code === "untrusted"
-      ? "untrusted"
-      : failed
-      ? "error"
-      : entry?.listedAt
-      ? "ready"
-      : "unlisted";
-    return {
-      namespace: spec.namespace,
-      server: spec.name,
-      tools: ns?.tools.length ?? 0,
-      sharing: spec.pool.sharing,
-      scope: spec.pool.scope,
-      live: running?.live ?? 0,
-      state,
-      description: spec.description ?? entry?.serverInfo?.title ?? entry?.serverInfo?.name ?? "",
-      ...(failed ? { error: failed.message } : {}),
-      ...(spec.aliasOf ? { aliasOf: spec.aliasOf.server } : {}),
-      ...(spec.profiles?.length ? { profiles: spec.profiles } : {}),
-      ...(state === "untrusted" && spec.unavailable?.code === "untrusted"
-        ? {
-          untrusted: {
-            file: spec.unavailable.file,
-            trustCommand: spec.unavailable.trustCommand,
-            runs: spec.unavailable.runs,
-            runnable: spec.unavailable.runnable,
-            reason: spec.unavailable.reason,
-          },
-        }
-        : {}),
-    };
-  });
+/**
+ * Runs `mcpx ls`: the op's rows (ops/ls.ts), as JSON or as a table.
+ *
+ * @returns Exit code 0.
+ * @throws {ConfigError} When the configuration cannot be read.
+ */
+export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<number> {
+  const output = await handle(input, ctx);
+  const { namespaces: rows, unselected, problems, warnings } = output;
   // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
-  const warnings = await ctx.warnings();
   for (const warning of warnings) ctx.io.err(`warning: ${warning}\n`);
   if (await ctx.json()) {
-    ctx.io.out(
-      JSON.stringify(
-        {
-          config: config.path,
-          ...(config.path === null ? { searched: config.searched ?? [] } : {}),
-          namespaces: rows,
-          unselected,
-          problems,
-          warnings,
-        },
-        null,
-        2,
-      ) + "\n",
-    );
+    printJson(ctx.io, output);
     return 0;
   }
   const others = unselected.length
@@ -134,9 +46,9 @@ export async function run(ctx: CliContext): Promise<number> {
   }
   if (rows.length === 0) {
     ctx.io.out(
-      config.path
-        ? `No servers in ${config.path}. Add one under "mcpServers".\n`
-        : `No servers: ${noConfigMessage(config.searched ?? [], ctx.cwd)}.\n`,
+      output.config
+        ? `No servers in ${output.config}. Add one under "mcpServers".\n`
+        : `No servers: ${noConfigMessage(output.searched ?? [], ctx.cwd)}.\n`,
     );
     return 0;
   }
@@ -173,15 +85,13 @@ export async function run(ctx: CliContext): Promise<number> {
   if (others) ctx.io.out(`\n${others}`);
   const errors = rows.some((r) => r.state === "error");
   // Said whole, once: the table cuts sentences, and this is the part that matters.
-  const untrusted = shown.filter((s) => !s.disabled && s.unavailable?.code === "untrusted");
-  const first = untrusted[0]?.unavailable;
-  if (first?.code === "untrusted") {
-    const width = Math.max(...untrusted.map((s) => s.namespace.length));
-    const lines = untrusted.map((s) =>
-      `  ${s.namespace.padEnd(width)}  ${
-        s.unavailable?.code === "untrusted" ? s.unavailable.runs : ""
-      }`
-    );
+  const untrusted = rows.flatMap((r) =>
+    r.untrusted ? [{ namespace: r.namespace, ...r.untrusted }] : []
+  );
+  const first = untrusted[0];
+  if (first) {
+    const width = Math.max(...untrusted.map((u) => u.namespace.length));
+    const lines = untrusted.map((u) => `  ${u.namespace.padEnd(width)}  ${u.runs}`);
     ctx.io.out(
       `\n${first.file} is a project's configuration, not trusted with what these servers run, ` +
         `so mcpx starts none of them:\n${lines.join("\n")}\nReview it, then run ` +
@@ -195,16 +105,4 @@ export async function run(ctx: CliContext): Promise<number> {
       (errors ? " `mcpx status` shows why a server failed." : "") + "\n",
   );
   return 0;
-}
-
-async function liveCounts(
-  ctx: CliContext,
-): Promise<Record<string, { live: number; failure?: string }>> {
-  try {
-    return await requestDaemon(await ctx.existingDaemonSocket(), "live", {}, { timeoutMs: 1000 });
-  } catch (error) {
-    // A socket directory another user controls is said, not passed over (decision 0014).
-    if (error instanceof UnsafeDirectoryError) throw error;
-    return {};
-  }
 }

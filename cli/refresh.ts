@@ -14,14 +14,16 @@
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import type { ListResult } from "../engine/tool_listing.ts";
-import type { InputOf } from "../ops/op.ts";
+import { printJson } from "./json_out.ts";
+import type { InputOf, OutputOf } from "../ops/op.ts";
 import type { refresh } from "../ops/engine_ops.ts";
 
 export async function run(ctx: CliContext, input: InputOf<typeof refresh>): Promise<number> {
   const names = input.namespaces;
   const result = await ctx.request<Record<string, ListResult>>("list", { servers: names });
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify({ servers: result }, null, 2) + "\n");
+    const output: OutputOf<typeof refresh> = { servers: result };
+    printJson(ctx.io, output);
   } else {
     ctx.io.out(renderTable(
       ["SERVER", "TOOLS", "RESULT"],

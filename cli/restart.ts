@@ -8,7 +8,8 @@
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../core/errors.ts";
 import { findNamespace } from "../discovery/view.ts";
-import type { InputOf } from "../ops/op.ts";
+import { printJsonLine } from "./json_out.ts";
+import type { InputOf, OutputOf } from "../ops/op.ts";
 import type { restart } from "../ops/engine_ops.ts";
 
 export async function run(
@@ -34,14 +35,12 @@ export async function run(
     : 0;
   const plural = stopped === 1 ? "" : "s";
   if (await ctx.json()) {
-    ctx.io.out(
-      JSON.stringify({
-        namespace: names[0],
-        ...(session === undefined ? {} : { session }),
-        stopped,
-      }) +
-        "\n",
-    );
+    const output: OutputOf<typeof restart> = {
+      namespace: names[0],
+      ...(session === undefined ? {} : { session }),
+      stopped,
+    };
+    printJsonLine(ctx.io, output);
   } else if (session === undefined) {
     ctx.io.out(
       `${names[0]}: stopped ${stopped} instance${plural}; the next call starts a fresh one\n`,

@@ -2,8 +2,8 @@
  * `mcpx scripts`: every named script reachable from here — NAME DESCRIPTION
  * PATH — nearest first for each name, a farther copy marked `(shadowed)` and
  * a `.ts` beside a `.js` marked `(conflict)` (a run refuses both). `--json`
- * prints `{ dirs, scripts: [{ name, description, path, shadowedBy?,
- * conflictsWith? }] }`.
+ * prints the op's output (ops/scripts.ts): `{ dirs, scripts: [{ name,
+ * description, path, shadowedBy?, conflictsWith? }] }`.
  *
  * Source: spec 000, "Named scripts", "Search paths".
  *
@@ -12,24 +12,25 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { listScripts } from "../scripts/list.ts";
+import { printJson } from "./json_out.ts";
+import { handle } from "../ops/scripts.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { scripts as scriptsOp } from "../ops/discovery_ops.ts";
 
 /**
- * Runs `mcpx scripts`.
+ * Runs `mcpx scripts`: the op's listing (ops/scripts.ts), as JSON or as a table.
  *
  * @param ctx The command's context (`paths.scripts`, cwd, env, output).
  * @returns Exit code 0.
  * @throws {ConfigError} When the configuration cannot be read.
  */
-export async function run(ctx: CliContext): Promise<number> {
-  const dirs = await ctx.scriptDirs();
-  const scripts = await listScripts(dirs, {
-    allowTsJsOverlap: await ctx.setting("plumbing.allowTsJsOverlap") === true,
-  });
+export async function run(ctx: CliContext, input: InputOf<typeof scriptsOp>): Promise<number> {
+  const output = await handle(input, ctx);
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify({ dirs, scripts }, null, 2) + "\n");
+    printJson(ctx.io, output);
     return 0;
   }
+  const { scripts } = output;
   if (scripts.length === 0) {
     ctx.io.out(
       `No scripts found. Put one in ${ctx.cwd}/.mcpx/scripts/<name>.ts (this directory and below) ` +

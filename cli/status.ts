@@ -6,52 +6,34 @@
  * several namespaces (an alias with its target's leasing) is one process: the
  * table shows each of its instances once, naming every namespace
  * (`everything,peek`); `--json` keeps one row per namespace, each with
- * `sharedWith` naming the others.
+ * `sharedWith` naming the others. The op is ops/status.ts.
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
-import { listingOf } from "../config/types.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
-import { requestDaemon } from "../wire/daemon_request.ts";
-import { markSharedPools, type StatusRow, statusRow } from "../engine/status_row.ts";
+import { printJson } from "./json_out.ts";
 import { tailExcerpt } from "../core/tail_buffer.ts";
-import type { DaemonHealth } from "./daemon_connect.ts";
 import { droppedSentence } from "../logs/writer.ts";
-import { configRedactor } from "../config/secrets.ts";
-import { own } from "../core/own.ts";
+import { handle } from "../ops/status.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { status } from "../ops/engine_ops.ts";
 
-export async function run(ctx: CliContext): Promise<number> {
-  const config = await ctx.config();
-  let rows: StatusRow[] | undefined;
-  let logDropped: DaemonHealth["logDropped"];
-  try {
-    const socket = await ctx.existingDaemonSocket();
-    rows = await requestDaemon<StatusRow[]>(socket, "status", {}, { timeoutMs: 5000 });
-    ({ logDropped } = await requestDaemon<DaemonHealth>(socket, "health", {}, {
-      timeoutMs: 5000,
-    }));
-  } catch { /* no daemon */ }
-  const daemon = rows !== undefined;
-  const cache = await ctx.schemaCache();
-  if (!rows) {
-    const redactor = configRedactor(config, ctx.env);
-    rows = config.servers.map((spec) =>
-      statusRow(spec, own(cache?.servers, listingOf(spec).name), undefined, redactor)
-    );
-  }
-  markSharedPools(rows);
+/**
+ * Runs `mcpx status`: the op's rows (ops/status.ts) as JSON, or as a table
+ * and, per failed server, its message and stderr tail.
+ *
+ * @returns Exit code 0.
+ * @throws {ConfigError} When the configuration cannot be read.
+ */
+export async function run(ctx: CliContext, input: InputOf<typeof status>): Promise<number> {
+  const output = await handle(input, ctx);
   if (await ctx.json()) {
-    ctx.io.out(
-      JSON.stringify(
-        { daemon, config: config.path, servers: rows, ...(logDropped ? { logDropped } : {}) },
-        null,
-        2,
-      ) + "\n",
-    );
+    printJson(ctx.io, output);
     return 0;
   }
+  const { servers: rows, logDropped } = output;
   const lines: string[][] = [];
   const shown = new Set<string>();
   for (const row of rows) {

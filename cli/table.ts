@@ -7,11 +7,7 @@
 
 import { terminalText } from "../core/terminal_text.ts";
 
-/** Shortens `text` to `max` characters, ending in `…` when cut; newlines become spaces. */
-export function truncate(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
-}
+export { truncate } from "../core/truncate.ts";
 
 /**
  * Renders rows under a header, columns padded to the widest cell and

@@ -9,6 +9,15 @@
 
 import { z } from "zod";
 import { defineOp } from "./op.ts";
+import {
+  CatalogOutput,
+  ClientOutput,
+  ConfigOutput,
+  LsOutput,
+  ScriptsOutput,
+  SearchOutput,
+  TypesOutput,
+} from "./discovery_outputs.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 
@@ -20,7 +29,7 @@ export const ls = defineOp({
   where: "cli",
   hints: READ,
   input: z.object({}),
-  output: z.unknown(),
+  output: LsOutput,
   cli: {
     command: "ls",
     usage: "mcpx ls",
@@ -41,7 +50,7 @@ export const search = defineOp({
     tag: z.string().optional().describe("only tools carrying this tag (exact)"),
     explain: z.boolean().optional().describe("per-term, per-field scores behind each hit"),
   }),
-  output: z.unknown(),
+  output: SearchOutput,
   cli: {
     command: "search",
     usage: "mcpx search <words…> [--tag T] [--explain] [-n N]",
@@ -74,7 +83,7 @@ export const types = defineOp({
   input: z.object({
     targets: z.array(z.string()).default([]).describe("namespaces or namespace.tool names"),
   }),
-  output: z.unknown(),
+  output: TypesOutput,
   cli: {
     command: "types",
     usage: "mcpx types <namespace>[.<tool>] …",
@@ -97,7 +106,7 @@ export const catalog = defineOp({
   where: "cli",
   hints: READ,
   input: z.object({}),
-  output: z.unknown(),
+  output: CatalogOutput,
   cli: {
     command: "catalog",
     usage: "mcpx catalog [--budget TOKENS] [--bias words]",
@@ -121,7 +130,7 @@ export const scripts = defineOp({
   where: "cli",
   hints: READ,
   input: z.object({}),
-  output: z.unknown(),
+  output: ScriptsOutput,
   cli: {
     command: "scripts",
     usage: "mcpx scripts",
@@ -138,7 +147,7 @@ export const client = defineOp({
   input: z.object({
     output: z.string().optional().describe("file to write (a directory gets mcpx-client.ts)"),
   }),
-  output: z.unknown(),
+  output: ClientOutput,
   cli: {
     command: "client",
     usage: "mcpx client -o <path>",
@@ -166,7 +175,7 @@ export const config = defineOp({
     schema: z.boolean().optional().describe("print every setting's declaration"),
     plumbing: z.boolean().optional().describe("include internal switches"),
   }),
-  output: z.unknown(),
+  output: ConfigOutput,
   cli: {
     command: "config",
     usage: "mcpx config [--schema] [--plumbing]",

@@ -9,6 +9,18 @@
 
 import { z } from "zod";
 import { defineOp } from "./op.ts";
+import {
+  CallOutput,
+  DaemonOutput,
+  DaemonsOutput,
+  RefreshOutput,
+  RestartOutput,
+  SessionOutput,
+  StatusOutput,
+  StopOutput,
+  TrustOutput,
+  UntrustOutput,
+} from "./engine_outputs.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 
@@ -26,7 +38,7 @@ export const call = defineOp({
     raw: z.boolean().optional().describe("print the whole MCP result envelope"),
     timeout: z.string().optional().describe("cancel the call after this long (e.g. 30s)"),
   }),
-  output: z.unknown(),
+  output: CallOutput,
   cli: {
     command: "call",
     usage: "mcpx call <namespace>.<tool> [json | - | @file]",
@@ -59,7 +71,7 @@ export const session = defineOp({
     name: z.string().optional().describe("the session's name (default: a fresh one)"),
     ttl: z.string().optional().describe("end the session after this long unused (e.g. 30m)"),
   }),
-  output: z.unknown(),
+  output: SessionOutput,
   cli: {
     command: "session",
     usage: "mcpx session new [--name N] [--ttl 30m] | ls | end <name>",
@@ -91,7 +103,7 @@ export const status = defineOp({
   where: "cli",
   hints: READ,
   input: z.object({}),
-  output: z.unknown(),
+  output: StatusOutput,
   cli: {
     command: "status",
     usage: "mcpx status",
@@ -108,7 +120,7 @@ export const refresh = defineOp({
   input: z.object({
     namespaces: z.array(z.string()).default([]).describe("the namespaces (default: every one)"),
   }),
-  output: z.unknown(),
+  output: RefreshOutput,
   cli: {
     command: "refresh",
     usage: "mcpx refresh [namespace…]",
@@ -132,7 +144,7 @@ export const restart = defineOp({
   input: z.object({
     namespaces: z.array(z.string()).default([]).describe("the namespace"),
   }),
-  output: z.unknown(),
+  output: RestartOutput,
   cli: {
     command: "restart",
     usage: "mcpx restart <namespace> [--session <key>]",
@@ -153,7 +165,7 @@ export const trust = defineOp({
     file: z.string().optional().describe("the configuration file (default: the project's)"),
     list: z.boolean().optional().describe("the trusted files, and which changed since"),
   }),
-  output: z.unknown(),
+  output: TrustOutput,
   cli: {
     command: "trust",
     usage: "mcpx trust [file] | --list",
@@ -179,7 +191,7 @@ export const untrust = defineOp({
   input: z.object({
     file: z.string().optional().describe("the configuration file (default: the project's)"),
   }),
-  output: z.unknown(),
+  output: UntrustOutput,
   cli: {
     command: "untrust",
     usage: "mcpx untrust [file]",
@@ -195,7 +207,7 @@ export const daemon = defineOp({
   where: "cli",
   hints: { readOnly: false, destructive: false, idempotent: false },
   input: z.object({}),
-  output: z.unknown(),
+  output: DaemonOutput,
   cli: {
     command: "daemon",
     usage: "mcpx daemon",
@@ -210,7 +222,7 @@ export const daemons = defineOp({
   where: "cli",
   hints: READ,
   input: z.object({}),
-  output: z.unknown(),
+  output: DaemonsOutput,
   cli: {
     command: "daemons",
     usage: "mcpx daemons",
@@ -227,7 +239,7 @@ export const stop = defineOp({
   input: z.object({
     all: z.boolean().optional().describe("stop every daemon that uses this state directory"),
   }),
-  output: z.unknown(),
+  output: StopOutput,
   cli: {
     command: "stop",
     usage: "mcpx stop [--all]",

@@ -8,6 +8,7 @@
 
 import { z } from "zod";
 import { defineOp } from "./op.ts";
+import { LogOutput, StatsOutput } from "./log_outputs.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 
@@ -31,7 +32,7 @@ export const log = defineOp({
     schema: z.boolean().optional(),
     path: z.boolean().optional(),
   }),
-  output: z.unknown(),
+  output: LogOutput,
   cli: {
     command: "log",
     usage:
@@ -116,7 +117,7 @@ export const stats = defineOp({
     since: z.string().optional(),
     limit: z.string().optional(),
   }),
-  output: z.unknown(),
+  output: StatsOutput,
   cli: {
     command: "stats",
     usage: "mcpx stats [calls|slowest|servers|instances|errors|sessions|volume] [--since T] [-n N]",

@@ -8,6 +8,7 @@
 
 import { z } from "zod";
 import { type CliFlag, defineOp } from "./op.ts";
+import { RunOutput } from "./script_outputs.ts";
 
 /** The flags of `mcpx run` and `mcpx exec`, each filling the input field of its name. */
 const SCRIPT_FLAGS: Readonly<Record<string, CliFlag>> = {
@@ -139,7 +140,7 @@ export const run = defineOp({
   where: "cli",
   hints: RUNS,
   input: z.object({ script: z.string().optional(), ...scriptFields }),
-  output: z.unknown(),
+  output: RunOutput,
   cli: {
     command: "run",
     usage:
@@ -162,7 +163,7 @@ export const exec = defineOp({
   where: "cli",
   hints: RUNS,
   input: z.object({ code: z.string().optional(), ...scriptFields }),
-  output: z.unknown(),
+  output: RunOutput,
   cli: {
     command: "exec",
     usage: "mcpx exec [--env K=V] … '<code>' | - [args…]",

@@ -1,0 +1,59 @@
+/**
+ * What an op's handler needs from the process it runs in: the configuration,
+ * the settings, the directories, the namespaces view, where the daemon would
+ * answer. The handlers (ops/ls.ts, ops/search.ts, …) name only this, so they
+ * run wherever something provides it; the CLI's `CliContext`
+ * (cli/context.ts) has every member and is passed as it is (decision 0021).
+ *
+ * Output is not here: a handler answers its op's output and the surface
+ * prints or sends it.
+ *
+ * @module
+ */
+
+import type { McpxPaths } from "../config/paths.ts";
+import type { ResolvedSettings, SettingValue } from "../config/settings.ts";
+import type { LoadedConfig } from "../config/types.ts";
+import type { SchemaCacheFile } from "../discovery/types.ts";
+import type { NamespaceView } from "../discovery/view.ts";
+
+/** The world an op runs against, each part resolved at most once by the host. */
+export interface OpHost {
+  /** The caller's environment (for `$XDG_*` defaults and the configuration's secrets). */
+  readonly env: Record<string, string>;
+  /** The caller's working directory. */
+  readonly cwd: string;
+
+  /**
+   * The nearest configuration, validated, untrusted servers marked
+   * unavailable (config/trust.ts). @throws {ConfigError}.
+   */
+  config(): Promise<LoadedConfig>;
+  /** Every setting, resolved from defaults, files, environment and flags. @throws {ConfigError}, {UsageError}. */
+  settings(): Promise<ResolvedSettings>;
+  /** One resolved setting's typed value. @throws {ConfigError}, {UsageError}. */
+  setting(name: string): Promise<SettingValue>;
+  /**
+   * The configuration's and the settings' warnings (an unknown key, an
+   * unknown setting), one sentence each. @throws {ConfigError}, {UsageError}.
+   */
+  warnings(): Promise<string[]>;
+  /** The state, cache and config directories. */
+  paths(): McpxPaths;
+  /** The schema cache of this configuration, or null when cold. */
+  schemaCache(): Promise<SchemaCacheFile | null>;
+  /**
+   * The visible namespaces of the profile selection, servers the cache lacks
+   * listed first through the daemon unless `listMissing` is false; with
+   * `optional`, no configuration file is an empty view rather than an error.
+   * @throws {UsageError} For a profile no server has.
+   * @throws {McpxError} `no-config` when no configuration file was found (and not `optional`).
+   */
+  namespaces(
+    options?: { listMissing?: boolean; optional?: boolean },
+  ): Promise<NamespaceView & { cache: SchemaCacheFile | null }>;
+  /** The socket a running daemon of this configuration answers on; starts none. */
+  existingDaemonSocket(): Promise<string>;
+  /** The places named scripts are searched, nearest first (scripts/resolve.ts). */
+  scriptDirs(): Promise<string[]>;
+}

@@ -1,0 +1,111 @@
+/**
+ * The `ls` op: one row per configured server of the profile selection —
+ * namespace, tools, sharing, scope, live instances, state, description —
+ * from the schema cache, never starting a server that is already cached
+ * (spec 000, "Zero-context discovery"). Live counts come from a running
+ * daemon when one answers; none is started for them. The configuration's and
+ * the settings' warnings travel with the rows, so a misspelt key is not
+ * silent; servers outside the selected profiles are named apart (spec 000,
+ * "Profiles and aliases").
+ *
+ * @module
+ */
+
+import type { InputOf, OutputOf } from "./op.ts";
+import type { ls } from "./discovery_ops.ts";
+import type { OpHost } from "./host.ts";
+import { UnsafeDirectoryError } from "../core/private_fs.ts";
+import { lastFailure } from "../discovery/cache_entry.ts";
+import { listingOf } from "../config/types.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { own } from "../core/own.ts";
+
+/** What `ls` answers (ops/discovery_outputs.ts `LsOutput`). */
+export type LsOutput = OutputOf<typeof ls>;
+/** One row of it. */
+export type LsRow = LsOutput["namespaces"][number];
+
+/**
+ * Lists the namespaces.
+ *
+ * @param _input The op's input (none).
+ * @param host The configuration, settings and schema cache to read.
+ * @returns The rows in configuration order, with `unselected`, `problems` and `warnings`.
+ * @throws {ConfigError} When the configuration cannot be read.
+ * @throws {UnsafeDirectoryError} When the daemon's socket directory is not mcpx's own (decision 0014).
+ */
+export async function handle(_input: InputOf<typeof ls>, host: OpHost): Promise<LsOutput> {
+  const config = await host.config();
+  const { namespaces, problems, cache, disabled } = await host.namespaces({ optional: true });
+  const unselected = disabled.filter((d) => d.unselected !== undefined).map((d) => d.namespace);
+  const live = await liveCounts(host);
+  // Sets and maps, not a search per server: a configuration may hold thousands of servers.
+  const hidden = new Set(unselected);
+  const byServer = new Map(namespaces.map((n) => [n.server, n]));
+  const shown = config.servers.filter((spec) => !hidden.has(spec.namespace));
+  const rows: LsRow[] = shown.map((spec) => {
+    const entry = own(cache?.servers, listingOf(spec).name);
+    const ns = byServer.get(spec.name);
+    const running = own(live, spec.namespace);
+    // A start failure the daemon saw is newer news than the cache's last listing.
+    const failed = spec.unavailable
+      ? { message: spec.unavailable.message }
+      : running?.failure && !running.live
+      ? { message: running.failure }
+      : lastFailure(entry);
+    const state = spec.disabled
+      ? "disabled"
+      : spec.unavailable?.code === "untrusted"
+      ? "untrusted"
+      : failed
+      ? "error"
+      : entry?.listedAt
+      ? "ready"
+      : "unlisted";
+    return {
+      namespace: spec.namespace,
+      server: spec.name,
+      tools: ns?.tools.length ?? 0,
+      sharing: spec.pool.sharing,
+      scope: spec.pool.scope,
+      live: running?.live ?? 0,
+      state,
+      description: spec.description ?? entry?.serverInfo?.title ?? entry?.serverInfo?.name ?? "",
+      ...(failed ? { error: failed.message } : {}),
+      ...(spec.aliasOf ? { aliasOf: spec.aliasOf.server } : {}),
+      ...(spec.profiles?.length ? { profiles: spec.profiles } : {}),
+      ...(state === "untrusted" && spec.unavailable?.code === "untrusted"
+        ? {
+          untrusted: {
+            file: spec.unavailable.file,
+            trustCommand: spec.unavailable.trustCommand,
+            runs: spec.unavailable.runs,
+            runnable: spec.unavailable.runnable,
+            reason: spec.unavailable.reason,
+          },
+        }
+        : {}),
+    };
+  });
+  return {
+    config: config.path,
+    ...(config.path === null ? { searched: config.searched ?? [] } : {}),
+    namespaces: rows,
+    unselected,
+    problems,
+    warnings: await host.warnings(),
+  };
+}
+
+/** Live instances and the last start failure per namespace, from a running daemon; none: `{}`. */
+async function liveCounts(
+  host: OpHost,
+): Promise<Record<string, { live: number; failure?: string }>> {
+  try {
+    return await requestDaemon(await host.existingDaemonSocket(), "live", {}, { timeoutMs: 1000 });
+  } catch (error) {
+    // A socket directory another user controls is said, not passed over (decision 0014).
+    if (error instanceof UnsafeDirectoryError) throw error;
+    return {};
+  }
+}

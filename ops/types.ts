@@ -1,0 +1,92 @@
+/**
+ * The `types` op: the tools of whole namespaces, or of just the tools named
+ * (`ns.tool`), with the servers' own JSON Schemas and the TypeScript
+ * declarations generated from them, read from the schema cache (spec 000,
+ * "The generated client", "Types, in whichever form a consumer reads").
+ *
+ * @module
+ */
+
+import type { InputOf, OutputOf } from "./op.ts";
+import type { types } from "./discovery_ops.ts";
+import type { OpHost } from "./host.ts";
+import { findNamespace, findTool, noToolsError } from "../discovery/view.ts";
+import type { NamespaceEntry } from "../discovery/types.ts";
+import { UsageError } from "../core/errors.ts";
+
+/** What `types` answers (ops/discovery_outputs.ts `TypesOutput`). */
+export type TypesOutput = OutputOf<typeof types>;
+
+/** The op's output and the namespaces it comes from, for rendering as TypeScript. */
+export interface TypesAnswer {
+  output: TypesOutput;
+  /** The namespaces named, each with only the tools named (all of them for a bare namespace). */
+  namespaces: NamespaceEntry[];
+}
+
+/**
+ * Picks the namespaces and tools `input.targets` name, in the order first named.
+ *
+ * @param input `targets`: namespaces or `namespace.tool` refs; at least one.
+ * @param host The namespaces view.
+ * @returns The output and the picked namespaces.
+ * @throws {UsageError} When no target is given.
+ * @throws {NotFoundError} For an unknown namespace or tool, with suggestions.
+ * @throws {McpxError} For a namespace without tools (not listed, failed, untrusted).
+ */
+export async function answer(input: InputOf<typeof types>, host: OpHost): Promise<TypesAnswer> {
+  const refs = input.targets;
+  if (refs.length === 0) {
+    throw new UsageError(
+      "name a namespace (`mcpx types fs`) or a tool (`mcpx types fs.read_file`); `mcpx ls` lists them",
+    );
+  }
+  const { namespaces, disabled } = await host.namespaces();
+  const picked = new Map<string, { ns: NamespaceEntry; tools: Set<string> | null }>();
+  for (const ref of refs) {
+    const dot = ref.indexOf(".");
+    if (dot < 0) {
+      const ns = findNamespace(namespaces, ref, disabled);
+      const empty = noToolsError(ns);
+      if (empty) throw empty;
+      picked.set(ns.namespace, { ns, tools: null });
+      continue;
+    }
+    const tool = findTool(namespaces, ref, disabled);
+    const ns = findNamespace(namespaces, tool.namespace);
+    const current = picked.get(ns.namespace);
+    if (current?.tools === null) continue;
+    const tools = current?.tools ?? new Set<string>();
+    tools.add(tool.fn);
+    picked.set(ns.namespace, { ns, tools });
+  }
+  const selected = [...picked.values()].map(({ ns, tools }) =>
+    tools ? { ...ns, tools: ns.tools.filter((t) => tools.has(t.fn)) } : ns
+  );
+  return {
+    output: {
+      namespaces: selected.map((ns) => ({
+        namespace: ns.namespace,
+        description: ns.description,
+        tools: ns.tools.map((t) => ({
+          function: `${t.namespace}.${t.fn}`,
+          tool: t.tool,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+          ...(t.declaration ? { declaration: t.declaration } : {}),
+        })),
+      })),
+    },
+    namespaces: selected,
+  };
+}
+
+/**
+ * The op's output alone ({@link answer}).
+ *
+ * @throws As {@link answer}.
+ */
+export async function handle(input: InputOf<typeof types>, host: OpHost): Promise<TypesOutput> {
+  return (await answer(input, host)).output;
+}
