@@ -77,6 +77,9 @@ function mustBe(issue: z.core.$ZodIssue): string {
       return `must be ${issue.values.map((v) => JSON.stringify(v)).join(" or ")}`;
     case "unrecognized_keys":
       return `has fields it does not take: ${issue.keys.join(", ")}`;
+    case "custom":
+      // A refinement's message says what the field must be ("must be a JSON object").
+      return /^must /.test(issue.message) ? issue.message : `is wrong: ${issue.message}`;
     default:
       return `is wrong: ${issue.message}`;
   }

@@ -91,7 +91,14 @@ export const call = defineOp({
   input: body({
     namespace: name.describe("the namespace"),
     tool: name.describe("the tool: its name or its identifier"),
-    arguments: z.record(z.string(), z.unknown()).optional().describe("the tool's arguments"),
+    // Checked, not rebuilt: zod copies a record key by key, and a key named
+    // `__proto__` (a tool may take one) would set the copy's prototype instead.
+    arguments: z.unknown()
+      .refine((v) => typeof v === "object" && v !== null && !Array.isArray(v), {
+        message: "must be a JSON object",
+      })
+      .transform((v) => v as Record<string, unknown>)
+      .meta({ type: "object" }).optional().describe("the tool's arguments"),
     timeoutMs: z.number().int().min(1).optional().describe(
       "the caller's limit on the wait for an instance and the call together, ms",
     ),
