@@ -15,7 +15,7 @@ import type { CliContext } from "./context.ts";
 import { noConfigMessage } from "../config/discover.ts";
 import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
-import { handle } from "../ops/ls.ts";
+import { answer } from "../ops/ls.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { ls } from "../ops/discovery_ops.ts";
 
@@ -28,7 +28,7 @@ export type { LsRow } from "../ops/ls.ts";
  * @throws {ConfigError} When the configuration cannot be read.
  */
 export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<number> {
-  const output = await handle(input, ctx);
+  const { output, unusable } = await answer(input, ctx);
   const { namespaces: rows, unselected, problems, warnings } = output;
   // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
   for (const warning of warnings) ctx.io.err(`warning: ${warning}\n`);
@@ -68,14 +68,12 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
   ));
   // Tools a server lists but mcpx cannot call are said once, briefly: `ls` runs often and an
   // agent pays for every line (`ls --json` and `types` give each reason).
-  const unusable = problems.filter((p) => p.includes(" is unusable and left out: "));
-  const said = new Set(unusable);
+  const said = new Set(unusable.map((u) => u.problem));
   for (const problem of problems) {
     if (!said.has(problem)) ctx.io.err(`warning: ${problem}\n`);
   }
   if (unusable.length) {
-    const names = unusable.map((p) => p.match(/^server "([^"]+)": tool "([^"]+)"/))
-      .map((m) => (m ? `${m[1]}.${m[2]}` : "?"));
+    const names = unusable.map((u) => `${u.server}.${u.tool}`);
     ctx.io.err(
       `note: ${names.length} tool${names.length > 1 ? "s" : ""} left out as unusable (${
         names.join(", ")

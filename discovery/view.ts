@@ -31,6 +31,12 @@ export interface NamespaceView {
    */
   problems: string[];
   /**
+   * The tools left out as unusable (their sentences are also in `problems`),
+   * as data: a command that says them briefly needs their names, not a
+   * re-reading of the sentences.
+   */
+  unusable: { server: string; tool: string; problem: string }[];
+  /**
    * Servers configured but not shown, so a lookup can say why: those the
    * configuration disables (`disabled: true`), and those outside the profile
    * selection, which carry `unselected` (why, and the flag that selects them).
@@ -69,6 +75,7 @@ export function namespacesFromCache(
 ): NamespaceView {
   const namespaces: NamespaceEntry[] = [];
   const problems: string[] = [];
+  const unusable: NamespaceView["unusable"] = [];
   const disabled: NamespaceView["disabled"] = [];
   const taken = new Map<string, string>();
   for (const server of servers) {
@@ -122,9 +129,10 @@ export function namespacesFromCache(
     const skipped = (cached?.skipped ?? []).filter((t) => visible?.(t.name));
     if (skipped.length) entry.skipped = skipped;
     for (const tool of skipped) {
-      problems.push(
-        `server "${server.name}": tool "${tool.name}" is unusable and left out: ${tool.reason}`,
-      );
+      const problem =
+        `server "${server.name}": tool "${tool.name}" is unusable and left out: ${tool.reason}`;
+      problems.push(problem);
+      unusable.push({ server: server.name, tool: tool.name, problem });
     }
     namespaces.push(entry);
     if (!visible) {
@@ -176,7 +184,7 @@ export function namespacesFromCache(
     }
     if (excluded.length) entry.excluded = excluded;
   }
-  return { namespaces, problems, disabled };
+  return { namespaces, problems, unusable, disabled };
 }
 
 /**

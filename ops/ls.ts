@@ -34,9 +34,27 @@ export type LsRow = LsOutput["namespaces"][number];
  * @throws {ConfigError} When the configuration cannot be read.
  * @throws {UnsafeDirectoryError} When the daemon's socket directory is not mcpx's own (decision 0014).
  */
-export async function handle(_input: InputOf<typeof ls>, host: OpHost): Promise<LsOutput> {
+export async function handle(input: InputOf<typeof ls>, host: OpHost): Promise<LsOutput> {
+  return (await answer(input, host)).output;
+}
+
+/** What `ls` answers, plus what its table says briefly that the document says whole. */
+export interface LsAnswer {
+  output: LsOutput;
+  /** The tools left out as unusable (discovery/view.ts), whose sentences are in `problems`. */
+  unusable: { server: string; tool: string; problem: string }[];
+}
+
+/**
+ * {@link handle}'s output and the unusable tools as data.
+ *
+ * @throws As {@link handle}.
+ */
+export async function answer(_input: InputOf<typeof ls>, host: OpHost): Promise<LsAnswer> {
   const config = await host.config();
-  const { namespaces, problems, cache, disabled } = await host.namespaces({ optional: true });
+  const { namespaces, problems, unusable, cache, disabled } = await host.namespaces({
+    optional: true,
+  });
   const unselected = disabled.filter((d) => d.unselected !== undefined).map((d) => d.namespace);
   const live = await liveCounts(host);
   // Sets and maps, not a search per server: a configuration may hold thousands of servers.
@@ -87,7 +105,7 @@ export async function handle(_input: InputOf<typeof ls>, host: OpHost): Promise<
         : {}),
     };
   });
-  return {
+  const output: LsOutput = {
     config: config.path,
     ...(config.path === null ? { searched: config.searched ?? [] } : {}),
     namespaces: rows,
@@ -95,6 +113,7 @@ export async function handle(_input: InputOf<typeof ls>, host: OpHost): Promise<
     problems,
     warnings: await host.warnings(),
   };
+  return { output, unusable };
 }
 
 /** Live instances and the last start failure per namespace, from a running daemon; none: `{}`. */
