@@ -21,6 +21,7 @@ import { VERSION } from "../core/version.ts";
 import { own } from "../core/own.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { call } from "../ops/engine_ops.ts";
+import { printJson } from "./json_out.ts";
 
 export async function run(
   ctx: CliContext,
@@ -119,7 +120,7 @@ export async function run(
     );
   }
   if (options.raw || await ctx.json()) {
-    ctx.io.out(JSON.stringify(result, null, 2) + "\n");
+    printJson(ctx.io, result);
     return result.isError ? 1 : 0;
   }
   const text = renderResult(result);

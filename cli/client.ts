@@ -13,6 +13,7 @@ import { UsageError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { client } from "../ops/discovery_ops.ts";
+import { printJsonLine } from "./json_out.ts";
 
 export async function run(
   ctx: CliContext,
@@ -41,7 +42,7 @@ export async function run(
       { fileName: basename(path), owner: "client" },
     );
     if (await ctx.json()) {
-      ctx.io.out(JSON.stringify({ path, written: wrote, namespaces: namespaces.length }) + "\n");
+      printJsonLine(ctx.io, { path, written: wrote, namespaces: namespaces.length });
     } else {
       ctx.io.out(`${wrote ? "wrote" : "unchanged"} ${path} (${namespaces.length} namespaces)\n`);
     }

@@ -24,6 +24,7 @@ import type { completion } from "../ops/meta_ops.ts";
 import type { InputOf } from "../ops/op.ts";
 import { renderSchema } from "../config/setting_schema.ts";
 import type { CliContext } from "./context.ts";
+import { printJsonLine } from "./json_out.ts";
 
 /** One flag as a completion script offers it. */
 export interface FlagWord {
@@ -183,7 +184,7 @@ export async function completionScript(
  */
 export async function run(ctx: CliContext, input: InputOf<typeof completion>): Promise<number> {
   const script = await completionScript(input.shell);
-  if (await ctx.json()) ctx.io.out(JSON.stringify({ shell: input.shell, script }) + "\n");
+  if (await ctx.json()) printJsonLine(ctx.io, { shell: input.shell, script });
   else ctx.io.out(script);
   return 0;
 }

@@ -13,6 +13,7 @@
 import type { CliContext } from "./context.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { completionWords } from "../ops/meta_ops.ts";
+import { printJsonLine } from "./json_out.ts";
 
 /**
  * The names of one kind, in the order their source lists them, each once.
@@ -70,7 +71,7 @@ export async function run(
   input: InputOf<typeof completionWords>,
 ): Promise<number> {
   const words = await wordsOf(ctx, input.kind);
-  if (await ctx.json()) ctx.io.out(JSON.stringify({ words }) + "\n");
+  if (await ctx.json()) printJsonLine(ctx.io, { words });
   else if (words.length) ctx.io.out(words.join("\n") + "\n");
   return 0;
 }

@@ -32,6 +32,7 @@ import { localTime, renderRecord } from "../logs/render.ts";
 import { parseSince } from "../logs/since.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { log } from "../ops/log_ops.ts";
+import { printJson } from "./json_out.ts";
 
 /** Records printed when `--limit` is not given. */
 const DEFAULT_LIMIT = 100;
@@ -78,7 +79,7 @@ async function runLog(
     const { records, lastSeq } = findRecords(db, query);
     if (!options.follow) {
       if (json) {
-        ctx.io.out(JSON.stringify({ records: records.map((r) => r.record) }, null, 2) + "\n");
+        printJson(ctx.io, { records: records.map((r) => r.record) });
       } else if (records.length === 0) {
         ctx.io.err(`No records${describeFilter(options)} in ${dir}.\n`);
       } else {
@@ -199,7 +200,7 @@ function chain(
     if (!id) {
       const calls = recentCalls(db, positiveInt(options.limit, "--limit") ?? 20);
       if (json) {
-        ctx.io.out(JSON.stringify({ calls }, null, 2) + "\n");
+        printJson(ctx.io, { calls });
       } else if (calls.length === 0) {
         ctx.io.err(`No calls recorded yet in ${dir}.\n`);
       } else {
@@ -224,7 +225,7 @@ function chain(
       );
     }
     if (json) {
-      ctx.io.out(JSON.stringify({ chain: entries }, null, 2) + "\n");
+      printJson(ctx.io, { chain: entries });
     } else {
       for (const { depth, record } of entries) {
         ctx.io.out(`${"  ".repeat(depth)}${renderRecord(record)}  [${record.span}]\n`);
@@ -263,7 +264,7 @@ async function sql(
       const rows = db.prepare(
         "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid",
       ).all();
-      if (json) ctx.io.out(JSON.stringify({ schema: rows }, null, 2) + "\n");
+      if (json) printJson(ctx.io, { schema: rows });
       else ctx.io.out(rows.map((r) => `${r.sql};`).join("\n\n") + "\n");
       return 0;
     } finally {
@@ -279,7 +280,7 @@ async function sql(
     maxBytes: Number(await ctx.settingBesideConfig("log.sqlMaxBytes")),
   });
   if (json) {
-    ctx.io.out(JSON.stringify({ columns, rows, ...(stopped ? { stopped } : {}) }, null, 2) + "\n");
+    printJson(ctx.io, { columns, rows, ...(stopped ? { stopped } : {}) });
   } else {
     ctx.io.out(renderTable(
       columns.map((c) => c.toUpperCase()),

@@ -15,6 +15,7 @@ import { GLOBAL_FLAGS } from "../ops/global_flags.ts";
 import { EXIT } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import type { CliContext } from "./context.ts";
+import { printJsonLine } from "./json_out.ts";
 
 /**
  * Text as roff reads it: backslashes and hyphens escaped (`\e`, `\-`), a
@@ -109,7 +110,7 @@ export function manPage(rows: readonly OpRow[] = OP_ROWS): string {
  */
 export async function run(ctx: CliContext): Promise<number> {
   const page = manPage();
-  if (await ctx.json()) ctx.io.out(JSON.stringify({ page }) + "\n");
+  if (await ctx.json()) printJsonLine(ctx.io, { page });
   else ctx.io.out(page);
   return 0;
 }

@@ -16,6 +16,7 @@ import type { SessionRow } from "../engine/engine.ts";
 import { SESSION_NAME, sessionNameProblem } from "../engine/sessions.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { session } from "../ops/engine_ops.ts";
+import { printJson, printJsonLine } from "./json_out.ts";
 
 const USAGE = "`mcpx session new [--name N] [--ttl 30m]`, `mcpx session ls` or " +
   "`mcpx session end <name>`";
@@ -69,7 +70,7 @@ async function create(ctx: CliContext, options: Record<string, unknown>): Promis
     ...(name === undefined ? {} : { name }),
     ...(ttlMs ? { ttlMs } : {}),
   });
-  if (await ctx.json()) ctx.io.out(JSON.stringify(session) + "\n");
+  if (await ctx.json()) printJsonLine(ctx.io, session);
   else ctx.io.out(`${session.name}\n`);
   return 0;
 }
@@ -89,7 +90,7 @@ async function list(ctx: CliContext): Promise<number> {
     rows = (read?.sessions ?? []).map((s) => ({ ...s, live: [] }));
   }
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify({ sessions: rows }, null, 2) + "\n");
+    printJson(ctx.io, { sessions: rows });
     return 0;
   }
   if (rows.length === 0) {
@@ -115,7 +116,7 @@ async function list(ctx: CliContext): Promise<number> {
 
 async function end(ctx: CliContext, name: string): Promise<number> {
   const { stopped } = await ctx.request<{ stopped: number }>("sessionEnd", { name });
-  if (await ctx.json()) ctx.io.out(JSON.stringify({ name, stopped }) + "\n");
+  if (await ctx.json()) printJsonLine(ctx.io, { name, stopped });
   else {ctx.io.out(
       `session ${name} ended; ${stopped} instance${stopped === 1 ? "" : "s"} stopped\n`,
     );}

@@ -30,6 +30,7 @@ import {
 import { nearest } from "../core/nearest.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { stats } from "../ops/log_ops.ts";
+import { printJson } from "./json_out.ts";
 
 export async function run(
   ctx: CliContext,
@@ -78,7 +79,7 @@ async function runStats(
   try {
     const head = { view, ...(since ? { since: new Date(since).toISOString() } : {}) };
     const out = (rows: unknown, table: () => string) => {
-      if (json) ctx.io.out(JSON.stringify({ ...head, rows }, null, 2) + "\n");
+      if (json) printJson(ctx.io, { ...head, rows });
       else if (Array.isArray(rows) && rows.length === 0) {
         ctx.io.err(`Nothing recorded${since ? " since then" : ""} for \`stats ${view}\`.\n`);
       } else ctx.io.out(table());
@@ -193,7 +194,7 @@ async function runStats(
       case "volume": {
         const volume = volumeView(db, dir, since);
         if (json) {
-          ctx.io.out(JSON.stringify({ ...head, ...volume }, null, 2) + "\n");
+          printJson(ctx.io, { ...head, ...volume });
           break;
         }
         ctx.io.out(renderTable(

@@ -16,6 +16,7 @@ import { daemonFiles, groupLedgers } from "../wire/locate.ts";
 import { sweepOrphanGroups } from "../engine/process_groups.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { stop } from "../ops/engine_ops.ts";
+import { printJsonLine } from "./json_out.ts";
 
 /**
  * True while `pid` runs. A zombie has finished: once a CLI that started the
@@ -80,7 +81,7 @@ export async function run(
     : [daemonFiles(stateDir, (await ctx.config()).fingerprint).groups];
   const orphans = (await sweepOrphanGroups(ledgers)).filter((g) => g.killed).length;
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify({ stopped, ...(orphans ? { orphans } : {}) }) + "\n");
+    printJsonLine(ctx.io, { stopped, ...(orphans ? { orphans } : {}) });
   } else {
     ctx.io.out(
       (stopped ? `stopped ${stopped} daemon${stopped === 1 ? "" : "s"}` : "no daemon was running") +

@@ -33,6 +33,7 @@ import { existsSync } from "../core/exists.ts";
 import { own } from "../core/own.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { trust, untrust as untrustOp } from "../ops/engine_ops.ts";
+import { printJson } from "./json_out.ts";
 
 /** `mcpx trust [file]` and `mcpx trust --list`. */
 export async function run(
@@ -149,7 +150,7 @@ export async function untrust(
   }
   await updateTrustStore(ctx.paths().stateDir, (files) => delete files[key]);
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify({ file, realPath: key, removed: true }, null, 2) + "\n");
+    printJson(ctx.io, { file, realPath: key, removed: true });
     return 0;
   }
   ctx.io.out(
@@ -212,7 +213,7 @@ async function list(ctx: CliContext): Promise<number> {
   }
   for (const problem of store.problems) ctx.io.err(`warning: ${problem}\n`);
   if (await ctx.json()) {
-    ctx.io.out(JSON.stringify({ files: rows, problems: store.problems }, null, 2) + "\n");
+    printJson(ctx.io, { files: rows, problems: store.problems });
     return 0;
   }
   if (rows.length === 0) {
