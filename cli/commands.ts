@@ -33,7 +33,9 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   trust: () => import("./trust.ts"),
   untrust: async () => ({ run: (await import("./trust.ts")).untrust }),
   config: () => import("./config_cmd.ts"),
-  daemon: () => import("./daemon_cmd.ts"),
+  // A computed specifier: a literal one would put the whole daemon (its routes, zod, the MCP
+  // SDK, LogTape) in the module graph Deno reads before every command starts (decision 0021).
+  daemon: () => import(new URL("./daemon_cmd.ts", import.meta.url).href),
   daemons: () => import("./daemons.ts"),
   stop: () => import("./stop.ts"),
   log: () => import("./log.ts"),

@@ -6,7 +6,7 @@
  */
 
 import type { Instance } from "./instance.ts";
-import { sessionOf } from "./scope_key.ts";
+import { sessionOf } from "./scope_key_format.ts";
 
 /**
  * Why a session's instance was rebuilt: its earlier one was stopped by a
