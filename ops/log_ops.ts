@@ -7,6 +7,7 @@
  */
 
 import { z } from "zod";
+import { STATS_VIEWS } from "../logs/stats.ts";
 import { defineOp } from "./op.ts";
 import { LogOutput, StatsOutput } from "./log_outputs.ts";
 
@@ -93,17 +94,6 @@ export const log = defineOp({
     },
   },
 });
-
-/** The views of `mcpx stats`. */
-export const STATS_VIEWS = [
-  "calls",
-  "slowest",
-  "servers",
-  "instances",
-  "errors",
-  "sessions",
-  "volume",
-] as const;
 
 /** `mcpx stats`. */
 export const stats = defineOp({

@@ -16,6 +16,7 @@ import type { OpSpec } from "../ops/op.ts";
 import * as discovery from "../ops/discovery_ops.ts";
 import * as engine from "../ops/engine_ops.ts";
 import * as logs from "../ops/log_ops.ts";
+import { STATS_VIEWS } from "../logs/stats.ts";
 import * as scripts from "../ops/script_ops.ts";
 import { ErrorDocument } from "../ops/output_shapes.ts";
 
@@ -295,7 +296,7 @@ Deno.test("every command's --json document parses with its op's output schema", 
   });
 
   await t.step("stats: every view", async () => {
-    await runAll(logs.STATS_VIEWS.map((view) => ({
+    await runAll(STATS_VIEWS.map((view) => ({
       op: logs.stats,
       args: ["stats", view],
       retry: true,
