@@ -11,6 +11,7 @@ import { callerBody } from "../wire/caller.ts";
 import { WIRE_REFUSALS } from "../wire/answer.ts";
 import { settingValues } from "../engine/daemon_settings.ts";
 import { selectionFromSettings } from "../config/profiles.ts";
+import { settingOf } from "../config/settings.ts";
 import { connectDaemon, type DaemonHealth } from "./daemon_connect.ts";
 import { requestDaemon, type RequestOptions } from "../wire/daemon_request.ts";
 import { traceLine } from "../wire/wire.ts";
@@ -61,7 +62,7 @@ export class DaemonLink {
       cacheDir: this.#source.paths().cacheDir,
       fingerprint: config.fingerprint,
       configPath: config.path,
-      startWaitMs: settings.values["daemon.startWait"].value as number,
+      startWaitMs: settingOf(settings, "daemon.startWait"),
       settings: settingValues(settings),
       env: this.#source.env,
       trustCheck: await this.#source.trustChecked(),

@@ -19,7 +19,10 @@ import {
   settingEnvName,
   settingEnvSpelling,
   settingFlagName,
+  type SettingName,
+  settingOf,
   type SettingValue,
+  type SettingValueOf,
 } from "../config/settings.ts";
 import type { SettingsLayer } from "../config/resolve_settings.ts";
 import { resolveTrustedSettings } from "../config/project_settings.ts";
@@ -228,8 +231,8 @@ export class SettingsContext {
   }
 
   /** One resolved setting's typed value. */
-  async setting(name: string): Promise<SettingValue> {
-    return (await this.settings()).values[name].value;
+  async setting<N extends SettingName>(name: N): Promise<SettingValueOf<N>> {
+    return settingOf(await this.settings(), name);
   }
 
   /**
@@ -287,7 +290,7 @@ export class SettingsContext {
    */
   async logsDir(): Promise<string> {
     const { logsDir } = await import("../logs/writer.ts");
-    const setting = String(await this.settingBesideConfig("logging.dir"));
+    const setting = await this.settingBesideConfig("logging.dir");
     return logsDir(this.paths().stateDir, setting);
   }
 
@@ -298,7 +301,7 @@ export class SettingsContext {
    *
    * @throws {ConfigError} for a flag or variable holding an invalid value.
    */
-  async settingBesideConfig(name: string): Promise<SettingValue> {
+  async settingBesideConfig<N extends SettingName>(name: N): Promise<SettingValueOf<N>> {
     try {
       return await this.setting(name);
     } catch (error) {
@@ -313,7 +316,8 @@ export class SettingsContext {
       ? this.env[variable] ?? ""
       : decl.default;
     try {
-      return parseSettingValue(decl, raw, { baseDir: this.cwd, home: this.env.HOME });
+      const value = parseSettingValue(decl, raw, { baseDir: this.cwd, home: this.env.HOME });
+      return settingOf({ values: { [name]: { value } } }, name);
     } catch (error) {
       const source = flag !== undefined ? settingFlagName(name) : variable ?? "default";
       throw new ConfigError("environment", source, (error as Error).message);
@@ -336,7 +340,7 @@ export class SettingsContext {
       cwd: this.cwd,
       env: this.env,
       home: this.env.HOME,
-      setting: String(await this.setting("paths.scripts")),
+      setting: await this.setting("paths.scripts"),
     });
   }
 

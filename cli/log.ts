@@ -273,11 +273,11 @@ async function sql(
   }
   // In a child process killed at log.sqlTimeout; read-only by the authorizer
   // and by the index being opened read-only (logs/sql_guard.ts).
-  const timeoutMs = Number(await ctx.settingBesideConfig("log.sqlTimeout"));
+  const timeoutMs = await ctx.settingBesideConfig("log.sqlTimeout");
   const { columns, rows, stopped } = await runSqlBounded(path, args[0], {
     timeoutMs: timeoutMs > 0 ? timeoutMs : Infinity,
-    maxRows: Number(await ctx.settingBesideConfig("log.sqlMaxRows")),
-    maxBytes: Number(await ctx.settingBesideConfig("log.sqlMaxBytes")),
+    maxRows: await ctx.settingBesideConfig("log.sqlMaxRows"),
+    maxBytes: await ctx.settingBesideConfig("log.sqlMaxBytes"),
   });
   if (json) {
     printJson(ctx.io, { columns, rows, ...(stopped ? { stopped } : {}) });

@@ -18,7 +18,7 @@
 import { ConfigError } from "../core/errors.ts";
 import { describeValue } from "./_describe.ts";
 import { didYouMean } from "./_suggest.ts";
-import type { SettingDeclaration } from "./setting_value.ts";
+import type { SettingDeclaration, SettingType, SettingValue } from "./setting_value.ts";
 
 export {
   acceptedForm,
@@ -30,8 +30,12 @@ export {
   type SettingValue,
 } from "./setting_value.ts";
 
-/** Every setting mcpx has. Add a knob here and it is readable from a file, a variable and a flag. */
-export const SETTINGS: readonly SettingDeclaration[] = [
+/**
+ * Every setting mcpx has, declared once. Add a knob here and it is readable
+ * from a file, a variable and a flag, and typed for its readers
+ * ({@link settingOf}).
+ */
+const DECLARED = [
   {
     name: "paths.state",
     type: "path",
@@ -285,7 +289,38 @@ export const SETTINGS: readonly SettingDeclaration[] = [
     flag: "--all-profiles",
     help: "Every configured server, whatever its profiles",
   },
-];
+] as const satisfies readonly SettingDeclaration[];
+
+/** Every setting mcpx has (the declarations, read as their common shape). */
+export const SETTINGS: readonly SettingDeclaration[] = DECLARED;
+
+/** The name of a setting mcpx has (`search.limit`, `logging.trace`, …). */
+export type SettingName = typeof DECLARED[number]["name"];
+
+/** The value type of a setting type: ints and durations (ms) are numbers, bools booleans, the rest strings. */
+type ValueOfType<T extends SettingType> = T extends "int" | "duration" ? number
+  : T extends "bool" ? boolean
+  : string;
+
+/** The typed value of the setting `N`, from its declaration in {@link SETTINGS}. */
+export type SettingValueOf<N extends SettingName> = ValueOfType<
+  Extract<typeof DECLARED[number], { name: N }>["type"]
+>;
+
+/**
+ * The typed value of `name` in resolved settings: the one place a setting's
+ * value is narrowed from {@link SettingValue} to its declared type, so callers
+ * need no `Number(…)`, `String(…)` or `as`.
+ *
+ * @param settings What {@link resolveSettings} resolved.
+ * @param name A declared setting.
+ */
+export function settingOf<N extends SettingName>(
+  settings: { values: Record<string, { value: SettingValue }> },
+  name: N,
+): SettingValueOf<N> {
+  return settings.values[name].value as SettingValueOf<N>;
+}
 
 const BY_NAME = new Map(SETTINGS.map((s) => [s.name, s]));
 

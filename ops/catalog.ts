@@ -27,8 +27,8 @@ export async function handle(
   _input: InputOf<typeof catalog>,
   host: OpHost,
 ): Promise<CatalogOutput> {
-  const budget = Number(await host.setting("catalog.budget"));
-  const bias = String(await host.setting("catalog.bias")).split(/[\s,]+/).filter(Boolean);
+  const budget = await host.setting("catalog.budget");
+  const bias = (await host.setting("catalog.bias")).split(/[\s,]+/).filter(Boolean);
   const { namespaces } = await host.namespaces();
   return { ...(await buildCatalog(namespaces, { budget, bias })), budget };
 }

@@ -12,7 +12,7 @@
  */
 
 import type { McpxPaths } from "../config/paths.ts";
-import type { ResolvedSettings, SettingValue } from "../config/settings.ts";
+import type { ResolvedSettings, SettingName, SettingValueOf } from "../config/settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
 import type { SchemaCacheFile } from "../discovery/types.ts";
 import type { NamespaceView } from "../discovery/view.ts";
@@ -32,7 +32,7 @@ export interface OpHost {
   /** Every setting, resolved from defaults, files, environment and flags. @throws {ConfigError}, {UsageError}. */
   settings(): Promise<ResolvedSettings>;
   /** One resolved setting's typed value. @throws {ConfigError}, {UsageError}. */
-  setting(name: string): Promise<SettingValue>;
+  setting<N extends SettingName>(name: N): Promise<SettingValueOf<N>>;
   /**
    * The configuration's and the settings' warnings (an unknown key, an
    * unknown setting), one sentence each. @throws {ConfigError}, {UsageError}.

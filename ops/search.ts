@@ -57,7 +57,7 @@ export async function answer(input: InputOf<typeof search>, host: OpHost): Promi
         "`--tag <tag>` alone lists the tools carrying that tag, `mcpx ls` lists the namespaces",
     );
   }
-  const limit = Number(await host.setting("search.limit"));
+  const limit = await host.setting("search.limit");
   if (!Number.isInteger(limit) || limit < 1) {
     throw new UsageError(
       `-n must be a whole number of at least 1, got ${

@@ -40,7 +40,12 @@ import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeho
 import { bootProgram } from "../launcher/boot.ts";
 import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../script_env.ts";
-import { type ResolvedSettings, settingEnvName } from "../../config/settings.ts";
+import {
+  type ResolvedSettings,
+  settingEnvName,
+  type SettingName,
+  settingOf,
+} from "../../config/settings.ts";
 import { establishedIds, idAttributes } from "../../logs/trace_ids.ts";
 import { newSpanId } from "../../logs/record.ts";
 import { InputError, McpxError, StorageError, UsageError } from "../../core/errors.ts";
@@ -91,7 +96,7 @@ export async function runScript(
 ): Promise<number> {
   const problems: string[] = [];
   const settings = await ctx.settings();
-  const value = (name: string) => settings.values[name].value;
+  const value = <N extends SettingName>(name: N) => settingOf(settings, name);
   const json = await ctx.json();
   const noLauncher = options["no-launcher"] === true;
 
@@ -147,7 +152,7 @@ export async function runScript(
     }
   }
 
-  const placeholderPaths = String(value("paths.placeholders")).split(":").filter(Boolean);
+  const placeholderPaths = value("paths.placeholders").split(":").filter(Boolean);
   let placeholders: Record<string, Fill> = {};
   if (placeholderPaths.length && !noLauncher) {
     const read = await readPlaceholderFiles(placeholderPaths, { cwd: ctx.cwd, limit });
@@ -155,7 +160,7 @@ export async function runScript(
     problems.push(...read.problems, ...declared.problems);
     placeholders = declared.fills;
   }
-  const repeatable = String(value("plumbing.launcherPlaceholderRepeat")).split(",")
+  const repeatable = value("plumbing.launcherPlaceholderRepeat").split(",")
     .map((n) => n.trim().replace(/^@/, "")).filter(Boolean);
 
   let source = "";
@@ -181,7 +186,7 @@ export async function runScript(
 
   // `--typecheck` sets `script.typecheck`, so a configuration can turn it on for every run.
   const typecheck = value("script.typecheck") === true;
-  const runtime = await findRuntime(String(value("script.runtime")), ctx.env);
+  const runtime = await findRuntime(value("script.runtime"), ctx.env);
   if ("problem" in runtime) problems.push(runtime.problem);
   else if (typecheck && runtime.name !== "deno") {
     problems.push(
@@ -211,7 +216,7 @@ export async function runScript(
   // A launcher is a function of these inputs and the client's path: built once, then reused
   // from the cache (expanding a template costs ~4 ms a run).
   const launcherKey = await sha256(
-    JSON.stringify([VERSION, launcherOptions(""), rtName(String(value("script.runtime")))]),
+    JSON.stringify([VERSION, launcherOptions(""), rtName(value("script.runtime"))]),
   );
   const validated = join(launcherDir, `${launcherKey.slice(0, 32)}.ok`);
   if (!noLauncher && !(await exists(validated))) {
@@ -224,7 +229,7 @@ export async function runScript(
     }
   }
   const confinement = checkConfinement(
-    String(value("script.permissions")),
+    value("script.permissions"),
     "problem" in runtime ? null : runtime,
     runtimeSource(settings),
     ctx.env,
@@ -321,8 +326,8 @@ export async function runScript(
       configPath: (await ctx.config()).path,
       scriptDirs: await ctx.scriptDirs(),
       runtime: rt.name,
-      logLevel: String(value("logging.level")),
-      logSource: String(value("logging.source")),
+      logLevel: value("logging.level"),
+      logSource: value("logging.source"),
       outputJson: json,
     }),
     ...selectionEnv(settings),
@@ -333,12 +338,12 @@ export async function runScript(
   const output = new RecordOutput({
     io: ctx.io,
     json,
-    format: String(value("logging.format")),
-    level: String(value("logging.level")),
+    format: value("logging.format"),
+    level: value("logging.level"),
     stateDir: ctx.paths().stateDir,
     logsDir: await ctx.logsDir(),
-    maxFileSize: Number(value("logging.maxFileSize")),
-    retentionMs: Number(value("logging.retention")),
+    maxFileSize: value("logging.maxFileSize"),
+    retentionMs: value("logging.retention"),
     runId,
     ids: idAttributes(
       ctx.traceIds(),
