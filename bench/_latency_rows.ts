@@ -39,9 +39,12 @@ export interface Row {
 
 /** What `mcpx ls` prints once the server is listed. */
 export const LS_OK = /everything[\s\S]*ready/;
-const SEARCH_OK = /everything\.echo/;
-const TYPES_OK = /function echo/;
-const CALL_OK = /Echo: hi/;
+/** What `mcpx search echo` prints: the tool found. */
+export const SEARCH_OK = /everything\.echo/;
+/** What `mcpx types everything` (or `everything.echo`) prints: echo's signature. */
+export const TYPES_OK = /function echo/;
+/** What `call everything.echo` prints, for mcpx and the peer alike. */
+export const CALL_OK = /Echo: hi/;
 const PEER_LS_OK = /everything \(13 tools/;
 const PEER_TYPES_OK = /function echo\(message: string\)/;
 
