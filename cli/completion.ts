@@ -184,7 +184,7 @@ export async function completionScript(
  */
 export async function run(ctx: CliContext, input: InputOf<typeof completion>): Promise<number> {
   const script = await completionScript(input.shell);
-  if (await ctx.json()) printJsonLine(ctx.io, { shell: input.shell, script });
+  if (ctx.jsonFlag) printJsonLine(ctx.io, { shell: input.shell, script });
   else ctx.io.out(script);
   return 0;
 }

@@ -71,7 +71,7 @@ export async function run(
   input: InputOf<typeof completionWords>,
 ): Promise<number> {
   const words = await wordsOf(ctx, input.kind);
-  if (await ctx.json()) printJsonLine(ctx.io, { words });
+  if (ctx.jsonFlag) printJsonLine(ctx.io, { words });
   else if (words.length) ctx.io.out(words.join("\n") + "\n");
   return 0;
 }

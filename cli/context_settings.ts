@@ -236,6 +236,17 @@ export class SettingsContext {
   }
 
   /**
+   * True when `--json` itself is on this command line; `output.json` from a
+   * file or the environment does not count. For the commands whose plain
+   * output is consumed by another program (`completion`, `man`,
+   * `completion-words`): a shell sourcing `mcpx completion bash` with
+   * MCPX_OUTPUT_JSON exported must still get a script.
+   */
+  get jsonFlag(): boolean {
+    return this.#options.flags["output.json"] === true;
+  }
+
+  /**
    * True when `--json` (or `output.json`, or `output.format=json`) is in effect.
    * When the configuration cannot be loaded, only the flags and
    * `MCPX_OUTPUT_JSON` / `MCPX_OUTPUT_FORMAT` count, so commands that do not

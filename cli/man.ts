@@ -110,7 +110,7 @@ export function manPage(rows: readonly OpRow[] = OP_ROWS): string {
  */
 export async function run(ctx: CliContext): Promise<number> {
   const page = manPage();
-  if (await ctx.json()) printJsonLine(ctx.io, { page });
+  if (ctx.jsonFlag) printJsonLine(ctx.io, { page });
   else ctx.io.out(page);
   return 0;
 }

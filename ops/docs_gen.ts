@@ -56,7 +56,7 @@ function flagItems(flags: Readonly<Record<string, CliFlag>>): string[] {
     const notes = [
       ...(f.field ? [`input field \`${f.field}\``] : []),
       ...(f.setting ? [`sets the setting \`${f.setting}\``] : []),
-      ...(f.multiple ? ["repeatable"] : []),
+      ...(f.multiple && !f.help.includes("repeatable") ? ["repeatable"] : []),
       ...(completes(f.complete) ? [`takes ${completes(f.complete)}`] : []),
     ];
     return `- ${spelling} — ${[f.help, ...notes].join("; ")}`;

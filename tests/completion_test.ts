@@ -208,11 +208,11 @@ Deno.test("mcpx completion: bash, zsh and fish complete commands, flags, values 
 });
 
 /** Runs `mcpx <argv>` in this process, in an empty home. */
-async function inProcess(argv: string[]) {
+async function inProcess(argv: string[], env: Record<string, string> = {}) {
   const io = memoryIo();
   const dir = await Deno.makeTempDir();
   try {
-    const code = await main(argv, io, { HOME: dir, MCPX_STATE_DIR: `${dir}/s` }, dir);
+    const code = await main(argv, io, { HOME: dir, MCPX_STATE_DIR: `${dir}/s`, ...env }, dir);
     return { code, stdout: io.stdout, stderr: io.stderr };
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -233,6 +233,23 @@ Deno.test("mcpx --json completion, man and completion-words print their ops' out
   // No configuration: no namespaces, and no error (a <Tab> offers nothing).
   const none = await inProcess(["completion-words", "namespace"]);
   assert.deepEqual([none.code, none.stdout], [0, ""]);
+});
+
+Deno.test("JSON output set by the environment does not turn a completion script into JSON", async () => {
+  // A shell that sources `mcpx completion bash` with MCPX_OUTPUT_JSON exported once ran the JSON
+  // text as shell code, and the backticks in it ran `mcpx completion bash` again, without end.
+  const envs: Record<string, string>[] = [{ MCPX_OUTPUT_JSON: "1" }, {
+    MCPX_OUTPUT_FORMAT: "json",
+  }];
+  for (const env of envs) {
+    for (const shell of ["bash", "zsh", "fish"] as const) {
+      const result = await inProcess(["completion", shell], env);
+      assert.equal(result.stdout, (await inProcess(["completion", shell])).stdout);
+    }
+    assert.equal((await inProcess(["man"], env)).stdout, (await inProcess(["man"])).stdout);
+    const words = await inProcess(["completion-words", "setting"], env);
+    assert.ok(words.stdout.split("\n").includes("search.limit"), words.stdout);
+  }
 });
 
 Deno.test("mcpx completion refuses a shell it has no script for", async () => {
