@@ -49,7 +49,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
  * The module of the op `name`.
  *
  * @throws {Error} When the table has an op with a command and this map none
- *   (ops/parity_test.ts fails first).
+ *   (tests/parity_test.ts fails first).
  */
 export function loadCommand(name: string): Promise<CommandModule> {
   const load = COMMAND_MODULES[name];

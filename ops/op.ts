@@ -7,7 +7,7 @@
  * (ops/table.ts), so none can drift from another.
  *
  * Handlers are not here: an op's spec is data plus schemas, and its handler
- * is loaded only when the op runs (ops/handlers.ts for the CLI process,
+ * is loaded only when the op runs (cli/commands.ts for the CLI process,
  * ops/daemon_ops.ts for the daemon), so the CLI's warm path loads neither
  * zod nor any handler it does not run.
  *
