@@ -21,7 +21,6 @@ import {
   settingFlagName,
   type SettingName,
   settingOf,
-  type SettingValue,
   type SettingValueOf,
 } from "../config/settings.ts";
 import type { SettingsLayer } from "../config/resolve_settings.ts";

@@ -108,9 +108,9 @@ export function manPage(rows: readonly OpRow[] = OP_ROWS): string {
  *
  * @returns Exit code 0.
  */
-export async function run(ctx: CliContext): Promise<number> {
+export function run(ctx: CliContext): Promise<number> {
   const page = manPage();
   if (ctx.jsonFlag) printJsonLine(ctx.io, { page });
   else ctx.io.out(page);
-  return 0;
+  return Promise.resolve(0);
 }
