@@ -9,7 +9,6 @@
 
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
-import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import { ServerError } from "../core/errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
@@ -30,7 +29,6 @@ import {
 import { elapsedMs, log } from "./log.ts";
 import { describe, messageOf } from "./error_text.ts";
 import type { ListedBy, ListResult } from "./tool_listing.ts";
-import { TypeGenerationError, TypeGenerator } from "./type_generator.ts";
 
 /** What {@linkcode Listings} needs from the daemon. */
 export interface ListingsOptions {
@@ -43,11 +41,6 @@ export interface ListingsOptions {
   pool(spec: ServerSpec): Pool;
   /** The log span of an instance (engine/instance_events.ts). */
   span(instance: Instance): string;
-  /**
-   * Makes the listed tools' declarations (engine/type_generator.ts); default:
-   * a generator process per listing. Closed with the listings.
-   */
-  typeGenerator?: TypeGenerator;
 }
 
 /** The daemon's schema cache and the listings that fill it. */
@@ -66,12 +59,10 @@ export class Listings {
   #listedBy = new Map<string, ListedBy>();
   /** What each profile selection shows of the cache (emptied whenever the cache changes). */
   #views = new Map<string, NamespaceView>();
-  #types: TypeGenerator;
 
   /** Reads the cache file (an empty cache when it is missing or damaged) and seeds it from siblings. */
   constructor(options: ListingsOptions) {
     this.#options = options;
-    this.#types = options.typeGenerator ?? new TypeGenerator();
     const { config, cachePath } = options;
     this.#cache = readSchemaCache(cachePath) ?? emptySchemaCache(config.path);
     const cacheDir = cachePath.slice(0, cachePath.lastIndexOf("/"));
@@ -170,14 +161,6 @@ export class Listings {
     await this.#write;
   }
 
-  /**
-   * Stops the type generator: a listing waiting for declarations stores its
-   * tools without them. Call before {@link flush} when the daemon stops.
-   */
-  async close(): Promise<void> {
-    await this.#types[Symbol.asyncDispose]();
-  }
-
   async #listNow(spec: ServerSpec): Promise<CachedServer> {
     const pool = this.#options.pool(spec);
     const listing = listingOf(spec);
@@ -206,7 +189,7 @@ export class Listings {
           tools: tools.length,
           ms: elapsedMs(asked),
         }, { span });
-        await this.#addDeclarations(spec.name, tools, span);
+        await addDeclarations(tools);
         if (skipped.length) {
           log("warn", "server.skip", "{server}: {count} malformed tools skipped", {
             server: spec.name,
@@ -252,35 +235,6 @@ export class Listings {
     return entry;
   }
 
-  /**
-   * Adds each tool's TypeScript declaration, made by the type generator's
-   * process. When that process fails, the tools are stored without
-   * declarations (`mcpx types` makes them when asked) and the failure is a
-   * `server.types` warning naming the server.
-   */
-  async #addDeclarations(server: string, tools: CachedTool[], span: string): Promise<void> {
-    try {
-      const declarations = await this.#types.declare(tools.map(declarationRequest));
-      declarations.forEach((text, i) => {
-        if (text !== null) tools[i].declaration = text;
-      });
-    } catch (error) {
-      const failure = error instanceof TypeGenerationError ? error : undefined;
-      log(
-        failure?.reason === "stopped" ? "info" : "warn",
-        "server.types",
-        "{server}: TypeScript declarations not stored: {error}; `mcpx types` makes them when asked",
-        {
-          server,
-          reason: failure?.reason ?? "crashed",
-          error: messageOf(error),
-          ...(failure?.stderrTail ? { stderr: failure.stderrTail } : {}),
-        },
-        { span },
-      );
-    }
-  }
-
   #persist(): void {
     this.#views.clear();
     const snapshot = structuredClone(this.#cache);
@@ -295,8 +249,16 @@ export class Listings {
   }
 }
 
-/** The fields of a tool its declaration is made from (discovery/declarations_wire.ts). */
-function declarationRequest(tool: CachedTool): DeclarationRequest {
-  const { name, title, description, inputSchema, outputSchema } = tool;
-  return { fn: toIdentifier(name), tool: { name, title, description, inputSchema, outputSchema } };
+/** Adds each tool's TypeScript declaration (discovery/typescript.ts); a failure leaves it out. */
+async function addDeclarations(tools: CachedTool[]): Promise<void> {
+  try {
+    const { toolDeclaration } = await import("../discovery/typescript.ts");
+    await Promise.all(tools.map(async (tool) => {
+      try {
+        tool.declaration = await toolDeclaration(tool, toIdentifier(tool.name));
+      } catch { /* `mcpx types` generates it on demand */ }
+    }));
+  } catch (error) {
+    log("warn", "daemon.error", "type generation unavailable: {error}", { error: describe(error) });
+  }
 }
