@@ -16,6 +16,28 @@ export interface Target {
   detail: string;
 }
 
+/**
+ * The closing lines of a report: the PASS/MISS targets under `heading`, the
+ * notes (left out when there are none) and the bench's total time.
+ *
+ * @param totalSeconds The whole bench's wall time, in seconds.
+ */
+export function reportTail(
+  targets: readonly Target[],
+  notes: readonly string[],
+  totalSeconds: number,
+  heading = "## Targets",
+): string[] {
+  return [
+    heading,
+    "",
+    ...targets.map((t) => `- ${t.status} — ${t.target}: ${t.detail}`),
+    ...(notes.length ? ["", "## Notes", "", ...notes.map((n) => `- ${n}`)] : []),
+    "",
+    `Total bench time: ${totalSeconds.toFixed(1)} s.`,
+  ];
+}
+
 /** The note on the machine's load during the run. */
 export const loadNote = (start: number[], end: number[]): string =>
   `Load average (1 min) ${start[0].toFixed(2)} at start, ${end[0].toFixed(2)} at end, on ` +

@@ -19,7 +19,7 @@ import { choosePeer, enginesNote, type Peer } from "./peer.ts";
 import { counter, helpAndExit, log } from "./_cli.ts";
 import { latencyRows, type Side } from "./_latency_rows.ts";
 import { trackProcesses } from "./_processes.ts";
-import { loadNote, machineAndCommit, writeResults } from "./_report.ts";
+import { loadNote, machineAndCommit, reportTail, writeResults } from "./_report.ts";
 import {
   configurationsTable,
   errorNotes,
@@ -268,12 +268,7 @@ const report = [
   `- \`servers-N.json\`: N entries of \`npx -y ${SERVER_PACKAGE} stdio\` named everything, ` +
   "everything_2, …; `tools-N.json`: one entry, bench/_many_tools_server.ts `--tools N`",
   "",
-  "## Targets (issue 11)",
-  "",
-  ...targets.map((t) => `- ${t.status} — ${t.target}: ${t.detail}`),
-  ...(notes.length ? ["", "## Notes", "", ...notes.map((n) => `- ${n}`)] : []),
-  "",
-  `Total bench time: ${totalSeconds.toFixed(1)} s.`,
+  ...reportTail(targets, notes, totalSeconds, "## Targets (issue 11)"),
 ].join("\n");
 console.log(report);
 

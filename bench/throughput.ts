@@ -18,7 +18,7 @@ import { markdownTable, ms, summarize, type Summary } from "./stats.ts";
 import { choosePeer, enginesNote, type Peer } from "./peer.ts";
 import { counter, helpAndExit, log } from "./_cli.ts";
 import { ROOT } from "./_paths.ts";
-import { loadNote, machineAndCommit, type Target, writeResults } from "./_report.ts";
+import { loadNote, machineAndCommit, reportTail, type Target, writeResults } from "./_report.ts";
 import {
   CALL_ARGS,
   createWorld,
@@ -344,12 +344,7 @@ const report = [
     }`
   ),
   "",
-  "## Targets",
-  "",
-  ...targets.map((t) => `- ${t.status} — ${t.target}: ${t.detail}`),
-  ...(notes.length ? ["", "## Notes", "", ...notes.map((n) => `- ${n}`)] : []),
-  "",
-  `Total bench time: ${totalSeconds.toFixed(1)} s.`,
+  ...reportTail(targets, notes, totalSeconds),
 ].join("\n");
 console.log(report);
 
