@@ -1,21 +1,7 @@
 import assert from "node:assert/strict";
 import { main } from "./main.ts";
 import { memoryIo } from "../core/io.ts";
-
-async function run(argv: string[]) {
-  const io = memoryIo();
-  const dir = await Deno.makeTempDir();
-  try {
-    const code = await main(argv, io, {
-      HOME: dir,
-      MCPX_STATE_DIR: `${dir}/s`,
-      MCPX_CACHE_DIR: `${dir}/c`,
-    }, dir);
-    return { code, stdout: io.stdout, stderr: io.stderr };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { mcpxInProcess as run } from "../tests/_in_process.ts";
 
 Deno.test("main() prints the version and the help", async () => {
   assert.match((await run(["--version"])).stdout, /^mcpx \d+\.\d+\.\d+\n$/);

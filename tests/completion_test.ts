@@ -11,10 +11,9 @@
  * installed fails its step with the Debian package to install (CI installs
  * them: .ci/run).
  */
+import { mcpxInProcess as inProcess } from "./_in_process.ts";
 import assert from "node:assert/strict";
 import { fixtureServer, mcpxArgv, world } from "./_helpers.ts";
-import { main } from "../cli/main.ts";
-import { memoryIo } from "../core/io.ts";
 import { completion, completionWords, man } from "../ops/meta_ops.ts";
 import { completionModel } from "../cli/completion.ts";
 
@@ -208,16 +207,6 @@ Deno.test("mcpx completion: bash, zsh and fish complete commands, flags, values 
 });
 
 /** Runs `mcpx <argv>` in this process, in an empty home. */
-async function inProcess(argv: string[], env: Record<string, string> = {}) {
-  const io = memoryIo();
-  const dir = await Deno.makeTempDir();
-  try {
-    const code = await main(argv, io, { HOME: dir, MCPX_STATE_DIR: `${dir}/s`, ...env }, dir);
-    return { code, stdout: io.stdout, stderr: io.stderr };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 Deno.test("mcpx --json completion, man and completion-words print their ops' output", async () => {
   for (const shell of ["bash", "zsh", "fish"] as const) {

@@ -8,27 +8,10 @@
 import assert from "node:assert/strict";
 import { OPS } from "../ops/table.ts";
 import { COMMAND_MODULES, loadCommand } from "../cli/commands.ts";
-import { main } from "../cli/main.ts";
-import { memoryIo } from "../core/io.ts";
+import { mcpxInProcess as mcpx } from "./_in_process.ts";
 import { mcpxArgv } from "./_helpers.ts";
 
 const COMMANDS = OPS.filter((op) => op.cli !== undefined);
-
-/** Runs `mcpx <argv>` in this process, in an empty home. */
-async function mcpx(argv: string[]) {
-  const io = memoryIo();
-  const dir = await Deno.makeTempDir();
-  try {
-    const code = await main(argv, io, {
-      HOME: dir,
-      MCPX_STATE_DIR: `${dir}/s`,
-      MCPX_CACHE_DIR: `${dir}/c`,
-    }, dir);
-    return { code, stdout: io.stdout, stderr: io.stderr };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 Deno.test("every op with a command has a command module, and every module an op", () => {
   const ops = COMMANDS.map((op) => op.name).sort();
