@@ -78,12 +78,15 @@ export function notAConfigFile(path: string, named = true): string | undefined {
 export async function readConfigBytes(path: string, signal?: AbortSignal): Promise<Uint8Array> {
   const problem = notAConfigFile(path);
   if (problem) throw new ConfigError(path, "", problem);
-  const info = await Deno.stat(path);
+  // Opened only once it is known to be a regular file (opening a FIFO would wait for a
+  // writer); then checked again on the open file. Synchronous: a CLI's first async file
+  // operation starts Deno's blocking-task pool (~1–2 ms), and these reads never block.
+  using file = Deno.openSync(path, { read: true });
+  const info = file.statSync();
   if (!info.isFile) {
     throw new ConfigError(path, "", notAConfigFile(path) ?? "is not a regular file");
   }
   if (info.size > MAX_CONFIG_BYTES) throw tooLarge(path, info.size);
-  using file = await Deno.open(path, { read: true });
   // The one bounded reader of whole inputs (core/bounded_read.ts), with the configuration's limit.
   return await readAllBounded(file, MAX_CONFIG_BYTES, (n) => tooLarge(path, n), signal);
 }

@@ -125,7 +125,7 @@ export async function fingerprintFile(
   options.signal?.throwIfAborted();
   // Only a regular file, and a bounded read: never a device or a pipe read forever.
   const bytes = await readConfigBytes(path, options.signal);
-  const realPath = await Deno.realPath(path);
+  const realPath = Deno.realPathSync(path);
   return {
     realPath,
     bytes,

@@ -53,6 +53,16 @@ export interface Declaration {
   result: TypeExpr;
 }
 
+/**
+ * A deep copy of a declaration, for layouts that rewrite one in place
+ * (discovery/_ts_share.ts). A declaration is strings, arrays and plain
+ * objects only, so a JSON round trip copies it whole; `structuredClone`
+ * would cost a CLI ~1–3 ms on its first use.
+ */
+export function copyDeclaration(decl: Declaration): Declaration {
+  return JSON.parse(JSON.stringify(decl));
+}
+
 /** Lines are laid out to fit this many columns where they can (deno fmt's width). */
 export const WIDTH = 100;
 const INDENT = "  ";

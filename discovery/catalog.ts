@@ -18,7 +18,7 @@ import { fold } from "./words.ts";
 import { parsedDeclarations, shareNamespace } from "./typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "./types.ts";
 import { jsdoc } from "./_ts_text.ts";
-import { type Declaration, printDeclaration } from "./_ts_model.ts";
+import { copyDeclaration, type Declaration, printDeclaration } from "./_ts_model.ts";
 
 /** Options of {@link buildCatalog}. */
 export interface CatalogOptions {
@@ -262,7 +262,7 @@ function layout(input: LayoutInput, terse: boolean): Layout {
     for (const ns of new Set(inOrder.map((c) => c.ns))) {
       const group = inOrder.filter((c) => c.ns === ns);
       const shared = shareNamespace(
-        group.map((c) => structuredClone(c.decl)),
+        group.map((c) => copyDeclaration(c.decl)),
         group.map((c) => c.entry),
       );
       lines.push("", `${jsdoc(shared.doc)}declare namespace ${namespaces[ns].namespace} {`);

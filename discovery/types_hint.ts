@@ -14,6 +14,8 @@
 import { countTokens } from "./tokens.ts";
 import { namespaceBlock, parsedDeclarations, TYPES_PREAMBLE } from "./typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "./types.ts";
+import { copyDeclaration } from "./_ts_model.ts";
+import { groupedDigits } from "../core/number_text.ts";
 
 /** What {@link typesHint} returns. */
 export interface TypesHint {
@@ -57,7 +59,7 @@ export async function typesHint(
     );
     const pick = <T>(list: T[]) => list.filter((_, i) => hit[i]);
     return {
-      some: namespaceBlock(ns, pick(ns.tools), pick(decls).map((d) => structuredClone(d))),
+      some: namespaceBlock(ns, pick(ns.tools), pick(decls).map(copyDeclaration)),
       all: namespaceBlock(ns, ns.tools, decls),
     };
   }));
@@ -82,6 +84,6 @@ export function typesHintLine(hint: TypesHint): string {
   const n = hint.refs.length;
   const what = n === 1 ? "types for this one" : `types for these ${n}`;
   const whole = hint.namespaces.length === 1 ? "whole namespace" : "whole namespaces";
-  return `${what}: ${hint.command} (~${hint.tokens.toLocaleString("en-US")} tokens); ` +
-    `${whole} ~${hint.namespaceTokens.toLocaleString("en-US")}`;
+  return `${what}: ${hint.command} (~${groupedDigits(hint.tokens)} tokens); ` +
+    `${whole} ~${groupedDigits(hint.namespaceTokens)}`;
 }
