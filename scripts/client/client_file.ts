@@ -61,24 +61,34 @@ export async function ensureClient(
 ): Promise<EnsuredClient> {
   const key = (await sha256(JSON.stringify([version, runtimeStamp(), namespaces]))).slice(0, 32);
   const cachedPath = join(cacheDir, "clients", `${key}.ts`);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(cachedPath);
-  } catch {
+  // A run whose client is current reads two first lines, not the cached text (~150 KB for
+  // one server, growing with the tools): the whole text is read only to write it somewhere.
+  let text: string | undefined;
+  let cachedHead = await firstLine(cachedPath);
+  // Not a client's first line (scripts/client/generate.ts CLIENT_MARKER): generated again.
+  if (cachedHead === null || !cachedHead.startsWith("// mcpx-client ")) {
     const { generateClient } = await import("./generate.ts");
     text = await generateClient(namespaces, version);
     ensurePrivateDir(join(cacheDir, "clients"), "mcpx's generated clients", { from: cacheDir });
     await writePrivateFile(cachedPath, text);
+    cachedHead = text.slice(0, text.indexOf("\n"));
   }
+  const cachedText = async () => text ??= await Deno.readTextFile(cachedPath);
   const inCache = { private: dir === cacheDir || dir.startsWith(`${cacheDir}/`) };
   const path = join(dir, options.fileName ?? "mcpx-client.ts");
+  const head = options.owner === "client" ? null : await firstLine(path);
+  let wrote: boolean;
   if (options.owner === "client") {
-    const newline = text.indexOf("\n");
-    text = text.slice(0, newline) + CHECKED_IN + text.slice(newline);
+    const full = await cachedText();
+    const newline = full.indexOf("\n");
+    wrote = await writeIfChanged(
+      path,
+      full.slice(0, newline) + CHECKED_IN + full.slice(newline),
+      inCache,
+    );
   } else {
-    const head = await firstLine(path);
     if (head?.endsWith(CHECKED_IN)) {
-      const same = head.slice(0, -CHECKED_IN.length) === text.slice(0, text.indexOf("\n"));
+      const same = head.slice(0, -CHECKED_IN.length) === cachedHead;
       return {
         path,
         cachedPath,
@@ -90,8 +100,9 @@ export async function ensureClient(
         }),
       };
     }
+    // Compared as writeIfChanged compares a generated file: by its first line.
+    wrote = head !== cachedHead && await writeIfChanged(path, await cachedText(), inCache);
   }
-  const wrote = await writeIfChanged(path, text, inCache);
   const globalsPath = join(dir, "mcpx-globals.d.ts");
   if (wrote || !(await exists(globalsPath))) {
     const { generateGlobals } = await import("./generate.ts");
@@ -104,16 +115,24 @@ export async function ensureClient(
   return { path, cachedPath, wrote };
 }
 
-/** A file's first line (without the newline), or null when it cannot be read. */
+/**
+ * A file's first line (without the newline), or null when it cannot be read
+ * or holds no newline in its first 256 bytes (so it is no complete generated
+ * client: a client's first line is under 120 characters).
+ */
 async function firstLine(path: string): Promise<string | null> {
   try {
     using file = await Deno.open(path);
     const buffer = new Uint8Array(256);
-    const n = await file.read(buffer);
-    if (n === null) return "";
-    const text = new TextDecoder().decode(buffer.subarray(0, n));
+    let read = 0;
+    while (read < buffer.length) {
+      const n = await file.read(buffer.subarray(read));
+      if (n === null) break;
+      read += n;
+    }
+    const text = new TextDecoder().decode(buffer.subarray(0, read));
     const end = text.indexOf("\n");
-    return end < 0 ? text : text.slice(0, end);
+    return end < 0 ? null : text.slice(0, end);
   } catch {
     return null;
   }

@@ -247,6 +247,10 @@ export async function runScript(
 
   // Servers start only now: the client needs every namespace's tools.
   const { namespaces } = await ctx.namespaces({ optional: true });
+  // The daemon's health round trip overlaps the client's file checks; its failure is
+  // reported after the client's, as when they ran one after the other.
+  const live = ctx.liveDaemonSocket();
+  live.catch(() => {});
   let client: EnsuredClient;
   try {
     client = await ensureClient(namespaces, VERSION, scriptDir, ctx.paths().cacheDir);
@@ -260,7 +264,7 @@ export async function runScript(
     );
   }
   if (client.kept && !json) noteBeforeRun(ctx, client.kept);
-  const socket = await ctx.liveDaemonSocket();
+  const socket = await live;
 
   let entry = script.path;
   let launcher: string | undefined;
