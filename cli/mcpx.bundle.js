@@ -2073,7 +2073,7 @@ var init_deno = __esm({
         demo: "deno run -A demo/run.ts",
         test: "deno run -A tests/_prepare.ts && deno test -A --no-check=remote --parallel",
         check: "deno fmt --check && deno lint && deno check cli/main.ts mod.ts daemon/main.ts",
-        gen: "deno run -A ops/gen.ts",
+        gen: "deno run -A ops/gen.ts && deno run -A cli/warm_bundle.ts",
         bench: "deno run -A bench/run.ts",
         "bench:log": "deno run -A bench/log_ingest.ts",
         "bench:lease": "deno run -A bench/lease.ts",
@@ -2103,10 +2103,14 @@ var init_deno = __esm({
         lineWidth: 100,
         exclude: [
           "tests/fixtures/snapshots",
-          "ops/_table.gen.ts"
+          "ops/_table.gen.ts",
+          "cli/mcpx.bundle.js"
         ]
       },
       lint: {
+        exclude: [
+          "cli/mcpx.bundle.js"
+        ],
         rules: {
           exclude: [
             "no-explicit-any"
