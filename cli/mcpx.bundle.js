@@ -11093,6 +11093,140 @@ var init_status2 = __esm({
   }
 });
 
+// scripts/list.ts
+async function listScripts(dirs, options = {}) {
+  const byName = /* @__PURE__ */ new Map();
+  const firstPlace = /* @__PURE__ */ new Map();
+  for (const dir of dirs) {
+    options.signal?.throwIfAborted();
+    const here = scriptsIn(dir);
+    for (const script of here) {
+      const same = byName.get(script.name) ?? [];
+      if (!firstPlace.has(script.name)) firstPlace.set(script.name, dir);
+      const twin = here.find((s) => s.name === script.name && s.path !== script.path);
+      same.push({
+        name: script.name,
+        description: await describeScript(script.path),
+        path: script.path,
+        ...firstPlace.get(script.name) !== dir || twin && options.allowTsJsOverlap && same.length ? {
+          shadowedBy: same[0].path
+        } : {},
+        ...twin && !options.allowTsJsOverlap ? {
+          conflictsWith: twin.path
+        } : {}
+      });
+      byName.set(script.name, same);
+    }
+  }
+  return [
+    ...byName.keys()
+  ].sort().flatMap((name) => byName.get(name));
+}
+async function describeScript(path) {
+  let head;
+  try {
+    using file = await Deno.open(path);
+    const buffer = new Uint8Array(HEAD_BYTES);
+    const n = await file.read(buffer) ?? 0;
+    head = new TextDecoder().decode(buffer.subarray(0, n));
+  } catch {
+    return "";
+  }
+  return firstCommentLine(head);
+}
+function firstCommentLine(source) {
+  let rest = source.startsWith("#!") ? source.slice(source.indexOf("\n") + 1 || source.length) : source;
+  for (; ; ) {
+    rest = rest.trimStart();
+    if (rest.startsWith("//")) {
+      const end = rest.indexOf("\n");
+      const line = (end < 0 ? rest : rest.slice(0, end)).replace(/^\/+/, "").trim();
+      rest = end < 0 ? "" : rest.slice(end + 1);
+      if (line === "" || /^(deno-|@ts-|eslint-|<reference\b)/.test(line)) continue;
+      return line;
+    }
+    if (rest.startsWith("/*")) {
+      const end = rest.indexOf("*/");
+      const body = rest.slice(2, end < 0 ? void 0 : end);
+      rest = end < 0 ? "" : rest.slice(end + 2);
+      const line = body.split("\n").map((l) => l.replace(/^\s*\*+/, "").trim()).find((l) => l !== "" && !l.startsWith("@") && !/^(deno-|eslint-)/.test(l));
+      if (line) return line;
+      continue;
+    }
+    return "";
+  }
+}
+var HEAD_BYTES;
+var init_list = __esm({
+  "scripts/list.ts"() {
+    init_resolve();
+    HEAD_BYTES = 4096;
+  }
+});
+
+// ops/scripts.ts
+async function handle3(_input, host) {
+  const dirs = await host.scriptDirs();
+  const found = await listScripts(dirs, {
+    allowTsJsOverlap: await host.setting("plumbing.allowTsJsOverlap") === true
+  });
+  return {
+    dirs,
+    scripts: found
+  };
+}
+var init_scripts = __esm({
+  "ops/scripts.ts"() {
+    init_list();
+  }
+});
+
+// cli/scripts.ts
+var scripts_exports = {};
+__export(scripts_exports, {
+  run: () => run9
+});
+async function run9(ctx, input) {
+  const output = await handle3(input, ctx);
+  if (await ctx.json()) {
+    printJson(ctx.io, output);
+    return 0;
+  }
+  const { scripts } = output;
+  if (scripts.length === 0) {
+    ctx.io.out(`No scripts found. Put one in ${ctx.cwd}/.mcpx/scripts/<name>.ts (this directory and below) or ~/.config/mcpx/scripts/<name>.ts (everywhere).
+`);
+    return 0;
+  }
+  const width = Math.max(30, Math.min(60, (Number(ctx.env.COLUMNS) || 120) - 70));
+  ctx.io.out(renderTable([
+    "NAME",
+    "DESCRIPTION",
+    "PATH"
+  ], scripts.map((s) => [
+    s.name + (s.conflictsWith ? " (conflict)" : s.shadowedBy ? " (shadowed)" : ""),
+    truncate(s.description, width),
+    s.path
+  ])));
+  const shadowed = scripts.some((s) => s.shadowedBy);
+  const conflict = scripts.find((s) => s.conflictsWith);
+  if (shadowed) {
+    ctx.io.out("\n(shadowed): a nearer script of the same name runs instead.\n");
+  }
+  if (conflict) {
+    ctx.io.out(`${shadowed ? "" : "\n"}(conflict): ${conflict.name}.ts and ${conflict.name}.js sit side by side; \`mcpx run ${conflict.name}\` refuses both until one is removed.
+`);
+  }
+  return 0;
+}
+var init_scripts2 = __esm({
+  "cli/scripts.ts"() {
+    init_table();
+    init_json_out();
+    init_scripts();
+  }
+});
+
 // ops/_table.gen.ts
 var OP_ROWS = [
   {
@@ -14549,7 +14683,8 @@ var WARM_COMMANDS = {
   call: () => Promise.resolve().then(() => (init_call(), call_exports)),
   run: () => init_run().then(() => run_exports),
   exec: () => init_exec().then(() => exec_exports),
-  status: () => Promise.resolve().then(() => (init_status2(), status_exports))
+  status: () => Promise.resolve().then(() => (init_status2(), status_exports)),
+  scripts: () => Promise.resolve().then(() => (init_scripts2(), scripts_exports))
 };
 function runsWarm(argv) {
   let name;

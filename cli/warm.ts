@@ -26,6 +26,7 @@ export const WARM_COMMANDS: Record<string, () => Promise<CommandModule>> = {
   run: () => import("./run.ts"),
   exec: () => import("./exec.ts"),
   status: () => import("./status.ts"),
+  scripts: () => import("./scripts.ts"),
 };
 
 /**
