@@ -35,7 +35,8 @@ import { mcpxArgv } from "../tests/_helpers.ts";
 const USAGE = `usage: deno task bench:ab <other-checkout-dir> [--runs N] [--warmup N] [--quick]
 
 Times this checkout's mcpx against the one in <other-checkout-dir>, run as
-\`deno run -A --config <dir>/deno.json <dir>/cli/main.ts\`, interleaved pair by pair.
+\`deno run -A --config <dir>/deno.json <dir>/cli/mcpx.bundle.js\` (cli/main.ts in a checkout
+from before the bundle), interleaved pair by pair.
 
   --runs N     timed pairs per job (default 30)
   --warmup N   untimed pairs per job first (default 3)
@@ -96,7 +97,7 @@ const missing = ["deno.json", "cli/main.ts"].filter((f) => {
 if (missing.length) {
   usageError(
     `${otherRoot} is not an mcpx checkout: it has no ${missing.join(" and no ")} ` +
-      `(it is run as \`deno run -A --config <dir>/deno.json <dir>/cli/main.ts\`)`,
+      `(it is run as \`deno run -A --config <dir>/deno.json <dir>/cli/mcpx.bundle.js\`, or cli/main.ts)`,
   );
 }
 

@@ -26,6 +26,7 @@ import { ROOT } from "./_paths.ts";
 import { syntheticLog } from "./_synthetic_log.ts";
 import { openIngested } from "../logs/ingest.ts";
 import { type CallsRow, callsView } from "../logs/stats.ts";
+import { mcpxArgv } from "../tests/_helpers.ts";
 
 const USAGE =
   `usage: deno task bench:log [--records N] [--runs N] [--incremental-runs N] [--quick] [--keep]
@@ -115,7 +116,7 @@ const env: Record<string, string> = {
 delete env.MCPX_PATHS_STATE;
 const cli = (args: string[]) =>
   new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, ...args],
+    args: mcpxArgv(args).slice(1),
     env,
     clearEnv: true,
     cwd: tmp,

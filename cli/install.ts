@@ -1,6 +1,6 @@
 /**
- * `deno task install`: installs `mcpx` with `deno install -g` and makes sure
- * the shell can run it. Deno puts the command in `$DENO_INSTALL_ROOT/bin`
+ * `deno task install`: installs `mcpx` (cli/mcpx.bundle.js, decision 0027)
+ * with `deno install -g` and makes sure the shell can run it. Deno puts the command in `$DENO_INSTALL_ROOT/bin`
  * (default `~/.deno/bin`), which is often not on PATH, and its launcher
  * runs `deno` by name, which is not on PATH either when Deno came from
  * `npx -y deno@…`. So, after installing:
@@ -114,12 +114,30 @@ if (import.meta.main) {
       "mcpx",
       "--config",
       `${root}deno.json`,
-      `${root}cli/main.ts`,
+      // The warm commands in one prebuilt module, which hands the others to cli/main.ts
+      // (decision 0027).
+      `${root}cli/mcpx.bundle.js`,
     ],
     stdout: "inherit",
     stderr: "inherit",
   }).output();
   if (installed.code !== 0) Deno.exit(installed.code);
+  // The bundle imports nothing at install, so fetch now what the other commands (cli/main.ts)
+  // and the daemon import, as installing cli/main.ts itself did: no first command downloads.
+  const cached = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "install",
+      "-q",
+      "--config",
+      `${root}deno.json`,
+      "--entrypoint",
+      `${root}cli/main.ts`,
+      `${root}daemon/main.ts`,
+    ],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (cached.code !== 0) Deno.exit(cached.code);
   const bin = installBinDir(env);
   const outcome = putOnPath(bin, env, Deno.execPath());
   console.log(`installed ${bin}/mcpx`);

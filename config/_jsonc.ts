@@ -8,10 +8,15 @@
  * @module
  */
 
-import { type ParseErrorCode, printParseErrorCode, visit } from "jsonc-parser";
+import type { ParseErrorCode } from "jsonc-parser";
 import { ConfigError } from "../core/errors.ts";
 import type { JsonPath } from "./_problems.ts";
 import { LineIndex } from "./_line_index.ts";
+
+// Loaded when this module is (its importers import it lazily), not as a static import: the CLI's
+// bundle (cli/mcpx.bundle.js, decision 0027) holds this module, and a static import of an npm
+// package anywhere in it would become one at the bundle's top, resolved at every start.
+const { printParseErrorCode, visit } = await import("jsonc-parser");
 
 /** A key written twice in one object. */
 export interface DuplicateKey {

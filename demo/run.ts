@@ -34,7 +34,7 @@ async function mcpx(...args: string[]): Promise<void> {
   console.log(`\n$ ${typed}`);
   const started = performance.now();
   const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${root}deno.json`, `${root}cli/main.ts`, ...args],
+    args: ["run", "-A", "--config", `${root}deno.json`, `${root}cli/mcpx.bundle.js`, ...args],
     env,
     cwd: tmp,
     stdout: "inherit",

@@ -13,6 +13,7 @@
 
 import { fileURLToPath } from "node:url";
 import { McpxError, TimeoutError } from "../core/errors.ts";
+import { ROOT_URL } from "../core/root.ts";
 import type { SqlAnswer, SqlLimits } from "./sql_query.ts";
 import type { SqlChildFailure, SqlChildRequest } from "./sql_child.ts";
 
@@ -69,9 +70,9 @@ export async function runSqlBounded(
     // child rather than fill the machine's memory.
     `--v8-flags=--max-old-space-size=${heapLimitMb(bounds.maxBytes)}`,
   ];
-  const config = new URL("../deno.json", import.meta.url);
+  const config = new URL("deno.json", ROOT_URL);
   if (config.protocol === "file:") args.push("--config", fileURLToPath(config));
-  const childModule = new URL("./sql_child.ts", import.meta.url);
+  const childModule = new URL("logs/sql_child.ts", ROOT_URL);
   args.push(childModule.protocol === "file:" ? fileURLToPath(childModule) : childModule.href);
   const child = new Deno.Command(Deno.execPath(), {
     args,

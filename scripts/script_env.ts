@@ -14,6 +14,8 @@
  * @module
  */
 
+import { ROOT_URL } from "../core/root.ts";
+
 /** Who puts a variable into a child's environment. */
 export type EnvSetter =
   /** `mcpx run` / `mcpx exec`, through {@link scriptEnv}. */
@@ -364,7 +366,7 @@ export function renderScriptEnvMarkdown(): string {
  */
 export async function scriptEnvDocument(options: { signal?: AbortSignal } = {}): Promise<string> {
   options.signal?.throwIfAborted();
-  const config = new URL("../deno.json", import.meta.url).pathname;
+  const config = new URL("deno.json", ROOT_URL).pathname;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["fmt", "--config", config, "--ext=md", "-"],
     stdin: "piped",

@@ -11,15 +11,29 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 /** The repository root, with a trailing slash. */
 export const ROOT: string = fromFileUrl(new URL("../", import.meta.url));
 
+/** The module the installed `mcpx` runs, relative to a checkout (decision 0027). */
+export const MCPX_ENTRY = "cli/mcpx.bundle.js";
+
 /**
- * argv of `mcpx <args>` run from the source tree at `root` the way
- * `deno task` runs it: `deno run -A --config <root>deno.json <root>cli/main.ts <args>`.
+ * argv of `mcpx <args>` run from the checkout at `root` the way the installed
+ * `mcpx` runs it: `deno run -A --config <root>deno.json <root>cli/mcpx.bundle.js <args>`.
+ * A checkout from before the bundle (bench/ab.ts's baseline) runs its `cli/main.ts`.
  *
  * @param args The CLI's arguments.
- * @param root The source tree, ending in `/` (default: this checkout, {@link ROOT}).
+ * @param root The checkout, ending in `/` (default: this one, {@link ROOT}).
  */
 export function mcpxArgv(args: string[] = [], root: string = ROOT): string[] {
-  return denoRunArgv(root, "cli/main.ts", args);
+  return denoRunArgv(root, mcpxEntry(root), args);
+}
+
+/** {@link MCPX_ENTRY}, or `cli/main.ts` in a checkout that has no bundle. */
+function mcpxEntry(root: string): string {
+  try {
+    Deno.statSync(`${root}${MCPX_ENTRY}`);
+    return MCPX_ENTRY;
+  } catch {
+    return "cli/main.ts";
+  }
 }
 
 /** argv that runs `root` + `file` with all permissions and `root`'s deno.json, then `args`. */

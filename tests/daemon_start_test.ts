@@ -13,6 +13,7 @@ import {
   commandLine,
   eventually,
   fixtureServer,
+  MCPX_ENTRY,
   ROOT,
   stdioServer,
   world,
@@ -34,7 +35,8 @@ function daemonPids(pids: number[]): number[] {
   return pids.filter((pid) => {
     const argv = commandLine(pid);
     return argv.some((a) => a.endsWith("daemon/main.ts")) ||
-      (argv.some((a) => a.endsWith("cli/main.ts")) && argv.includes("daemon"));
+      (argv.some((a) => a.endsWith("cli/main.ts") || a.endsWith(MCPX_ENTRY)) &&
+        argv.includes("daemon"));
   });
 }
 

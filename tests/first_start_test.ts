@@ -6,7 +6,7 @@
  * shows what is starting.
  */
 import assert from "node:assert/strict";
-import { eventually, fixtureServer, ROOT, SERVERS, STACK_LINE, world } from "./_helpers.ts";
+import { eventually, fixtureServer, mcpxArgv, SERVERS, STACK_LINE, world } from "./_helpers.ts";
 
 /** The escape character, and the progress line's "erase this line" (CR, ESC [ K). */
 const ESC = String.fromCharCode(27);
@@ -120,8 +120,7 @@ Deno.test("on a terminal, a command waiting for a start shows what is starting, 
     mcpServers: { slow: fixtureServer({ env: { MISBEHAVE_START_DELAY_MS: "4000" } }) },
   });
   // `script` gives the CLI a pseudo-terminal, as a user's shell would.
-  const cli = [Deno.execPath(), "run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`];
-  const line = [...cli, "ls"].map((a) => `'${a}'`).join(" ");
+  const line = mcpxArgv(["ls"]).map((a) => `'${a}'`).join(" ");
   const out = await new Deno.Command("script", {
     args: ["-qec", line, "/dev/null"],
     env: { ...w.env, TERM: "xterm" },

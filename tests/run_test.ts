@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { eventually, fixtureServer, ROOT, stdioServer, world } from "./_helpers.ts";
+import { eventually, fixtureServer, mcpxArgv, stdioServer, world } from "./_helpers.ts";
 import { DEFAULT_TEMPLATE } from "../scripts/launcher/default_template.ts";
 
 const ECHO_SCRIPT = `// Echo each argument through the server.
@@ -362,7 +362,7 @@ Deno.test("a script whose mcpx run is killed with SIGKILL gets no more calls and
       "for (;;) await fx.echo({ text: 'again' });\n",
   );
   const mcpx = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`, "run", "./loop.ts"],
+    args: mcpxArgv(["run", "./loop.ts"]).slice(1),
     env: w.env,
     clearEnv: true,
     cwd: w.dir,
@@ -406,9 +406,7 @@ Deno.test("a profile chosen for a run applies to its client and to mcpx commands
     `${w.dir}/nested.ts`,
     `export default async () => {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", ${JSON.stringify(`${ROOT}deno.json`)}, ${
-      JSON.stringify(`${ROOT}cli/main.ts`)
-    }, "--json", "ls"],
+    args: ${JSON.stringify(mcpxArgv(["--json", "ls"]).slice(1))},
   }).output();
   const ls = JSON.parse(new TextDecoder().decode(out.stdout));
   return { client: Object.keys(tools).sort(), nested: ls.namespaces.map((n) => n.namespace).sort() };

@@ -13,6 +13,7 @@ import type { NamespaceEntry } from "../../discovery/types.ts";
 import { join } from "../../core/posix_path.ts";
 import { ensurePrivateDir, writePrivateFile } from "../../core/private_fs.ts";
 import { storageErrorOf } from "../../core/errors.ts";
+import { ROOT_URL } from "../../core/root.ts";
 
 /** What {@link ensureClient} did. */
 export interface EnsuredClient {
@@ -178,7 +179,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
 function runtimeStamp(): string {
   try {
     return RUNTIME_INPUTS.map((input) => {
-      const info = Deno.statSync(new URL(input, import.meta.url));
+      const info = Deno.statSync(new URL(input, new URL("scripts/client/", ROOT_URL)));
       return `${info.size}:${info.mtime?.getTime()}`;
     }).join(",");
   } catch {

@@ -20,6 +20,7 @@ import { entryDeclaration, namespaceDeclarations } from "../../discovery/typescr
 import type { NamespaceEntry, ToolEntry } from "../../discovery/types.ts";
 import { jsdoc } from "../../discovery/_ts_text.ts";
 import { sha256 } from "./client_file.ts";
+import { ROOT_URL } from "../../core/root.ts";
 import type { EmptyNamespace } from "./namespace_guard.ts";
 
 /** The first-line marker of a generated client. */
@@ -29,7 +30,7 @@ let runtime: Promise<string> | undefined;
 
 /** The runtime half of every client, bundled once per process. */
 export function runtimeSource(): Promise<string> {
-  runtime ??= bundleModule(new URL("./script_runtime.ts", import.meta.url), async (url) => {
+  runtime ??= bundleModule(new URL("scripts/client/script_runtime.ts", ROOT_URL), async (url) => {
     if (url.protocol === "file:") return await Deno.readTextFile(url);
     const response = await fetch(url);
     if (!response.ok) throw new Error(`cannot read ${url.href}: HTTP ${response.status}`);

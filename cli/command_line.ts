@@ -1,0 +1,364 @@
+/**
+ * One `mcpx` command line: argv → command → output, with the command modules
+ * from a loader the entry gives (cli/main.ts: every command, cli/commands.ts;
+ * cli/warm.ts: the warm ones, bundled into cli/mcpx.bundle.js). Errors print
+ * one `error:` line (plus suggestions), never a stack; a usage error also
+ * prints the command's help and exits 2 (exit codes: core/errors.ts `EXIT`).
+ *
+ * @module
+ */
+
+import { OP_ROWS } from "../ops/_table.gen.ts";
+import type { OpRow } from "../ops/gen.ts";
+import type { CliFlag } from "../ops/op.ts";
+import { GLOBAL_FLAGS as GLOBAL_OPTIONS } from "../ops/global_flags.ts";
+import type { CommandModule } from "./commands.ts";
+import { inputOf } from "./argv_input.ts";
+import { CliContext } from "./context.ts";
+import { type Io, processIo } from "../core/io.ts";
+import {
+  errorToJson,
+  exitCodeOf,
+  McpxError,
+  NotFoundError,
+  ServerError,
+  storageProblem,
+  UsageError,
+} from "../core/errors.ts";
+import { settingFlags } from "../config/setting_schema.ts";
+import { nearest } from "../core/nearest.ts";
+import { VERSION } from "../core/version.ts";
+import { tailExcerpt } from "../core/tail_buffer.ts";
+import type { Redactor } from "../core/redact.ts";
+
+/** A command: an op the command line can name. */
+type Command = OpRow & { cli: NonNullable<OpRow["cli"]> };
+
+/** The ops with a command, in help order. */
+const COMMANDS: Command[] = OP_ROWS.filter((op): op is Command => op.cli !== undefined);
+
+type ParseOptions = Record<
+  string,
+  { type: "string" | "boolean"; short?: string; multiple?: boolean }
+>;
+
+/** Loads the module of the op `name` (cli/commands.ts `loadCommand`). */
+export type CommandLoader = (name: string) => Promise<CommandModule>;
+
+/**
+ * The op name of the command argv names (`mcpx help call`: `call`), or
+ * undefined when it names none (`mcpx`, `mcpx --version`).
+ *
+ * @param argv Arguments after `mcpx`.
+ * @throws {UsageError} For an unknown command word.
+ */
+export function commandNameOf(argv: string[]): string | undefined {
+  return findCommand(argv).command?.name;
+}
+
+/**
+ * Runs one command line.
+ *
+ * @param argv Arguments after `mcpx`.
+ * @param loadCommand The module of each op the command line may name.
+ * @returns The exit code (0 ok, 1 failure, 2 usage).
+ */
+export async function runCommandLine(
+  argv: string[],
+  loadCommand: CommandLoader,
+  io: Io = processIo,
+  env: Record<string, string> = Deno.env.toObject(),
+  cwd: string = Deno.cwd(),
+): Promise<number> {
+  let command: Command | undefined;
+  let ctx: CliContext | undefined;
+  try {
+    let helpWord: boolean;
+    ({ command, help: helpWord } = findCommand(argv));
+    const { values, positionals, settingValues, flagSpellings } = await parse(argv, command);
+    if (values.version) {
+      io.out(`mcpx ${VERSION}\n`);
+      return 0;
+    }
+    if (!command || values.help || helpWord) {
+      io.out(help(command));
+      return 0;
+    }
+    ctx = new CliContext({
+      io,
+      env,
+      cwd,
+      configPath: values.config as string | undefined,
+      session: values.session as string | undefined,
+      flags: settingValues,
+      flagSpellings,
+    });
+    const input = inputOf(command, positionals.slice(1), values);
+    const module = await loadCommand(command.name);
+    return await module.run(ctx, input);
+  } catch (error) {
+    const json = argv.includes("--json") || /^(true|1)$/.test(env.MCPX_OUTPUT_JSON ?? "") ||
+      env.MCPX_OUTPUT_FORMAT === "json";
+    const redactor = await redactorOf(ctx);
+    if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error, redactor) }) + "\n");
+    return report(io, error, command, redactor);
+  }
+}
+
+/**
+ * The configuration's redactor (config/secrets.ts), for what an error prints:
+ * one without known secrets (URL credentials only) when no configuration
+ * could be loaded. Loaded only when there is an error to print.
+ */
+async function redactorOf(ctx: CliContext | undefined): Promise<Redactor> {
+  const { Redactor } = await import("../core/redact.ts");
+  if (!ctx) return new Redactor();
+  try {
+    const { configRedactor } = await import("../config/secrets.ts");
+    return configRedactor(await ctx.config(), ctx.env);
+  } catch {
+    return new Redactor();
+  }
+}
+
+/**
+ * The command argv names, and whether it came after `help` (`mcpx help call`
+ * asks for that command's help). @throws {UsageError} For an unknown command.
+ */
+function findCommand(argv: string[]): { command?: Command; help: boolean } {
+  let help = false;
+  const valued = new Set(
+    [...Object.entries(GLOBAL_OPTIONS)]
+      .filter(([, o]) => o.type === "string")
+      .map(([name]) => `--${name}`)
+      .concat(settingFlags().filter((f) => f.type !== "bool").map((f) => f.flag)),
+  );
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") return { help };
+    if (arg.startsWith("-")) {
+      if (valued.has(arg)) i++;
+      continue;
+    }
+    const command = COMMANDS.find((c) => c.cli.command === arg);
+    if (command) return { command, help };
+    if (arg === "help") {
+      help = true;
+      continue;
+    }
+    const near = nearest(arg, COMMANDS.filter((c) => !c.cli.hidden).map((c) => c.cli.command));
+    throw new UsageError(
+      `unknown command "${arg}"${near.length ? `; did you mean ${near.join(" or ")}?` : ""}`,
+    );
+  }
+  return { help };
+}
+
+async function parse(argv: string[], command: Command | undefined) {
+  const options: ParseOptions = {};
+  const settingOf = new Map<string, string>();
+  const add = (name: string, o: CliFlag) => {
+    options[name] = {
+      type: o.type,
+      ...(o.short ? { short: o.short } : {}),
+      ...(o.multiple ? { multiple: true } : {}),
+    };
+    if (o.setting) settingOf.set(name, o.setting);
+  };
+  for (const [name, o] of Object.entries(GLOBAL_OPTIONS)) add(name, o);
+  for (const [name, o] of Object.entries(command?.cli.flags ?? {})) add(name, o);
+  for (const flag of settingFlags()) {
+    if (!flag.flag.startsWith("--")) continue;
+    const name = flag.flag.slice(2);
+    if (options[name]) continue;
+    options[name] = { type: flag.type === "bool" ? "boolean" : "string" };
+    settingOf.set(name, flag.name);
+  }
+  // `mcpx run script --flag`: everything from the script's name on is the script's.
+  let rest: string[] = [];
+  if (command?.cli.stopAtPositional) {
+    const cut = firstScriptArgument(argv, command.cli.command, options);
+    if (cut >= 0) {
+      rest = argv.slice(cut);
+      argv = argv.slice(0, cut);
+    }
+  }
+  const parsed = await parseFlags(argv, options, settingOf);
+  parsed.positionals.push(...rest);
+  return parsed;
+}
+
+/**
+ * Index of the first argument after the command word that is not an option
+ * or an option's value (`--` skipped over), or -1.
+ */
+function firstScriptArgument(argv: string[], commandName: string, options: ParseOptions): number {
+  const start = argv.indexOf(commandName);
+  const short = new Map(
+    Object.entries(options).filter(([, o]) => o.short).map(([n, o]) => [o.short!, n]),
+  );
+  for (let i = start + 1; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") return i + 1 < argv.length ? i + 1 : -1;
+    if (arg === "-" || !arg.startsWith("-")) return i;
+    if (arg.includes("=")) continue;
+    const name = arg.startsWith("--") ? arg.slice(2) : short.get(arg.slice(1)) ?? "";
+    if (options[name]?.type === "string") i++;
+  }
+  return -1;
+}
+
+async function parseFlags(
+  argv: string[],
+  options: ParseOptions,
+  settingOf: Map<string, string>,
+) {
+  // The common shapes — no options, or only known boolean `--flags` — need no
+  // parser; anything else goes to node:util parseArgs, whose compatibility
+  // layer costs ~8–20 ms of start-up (decision 0002).
+  const isBooleanFlag = (a: string) =>
+    a.startsWith("--") && options[a.slice(2)]?.type === "boolean";
+  if (argv.every((a) => !a.startsWith("-") || isBooleanFlag(a))) {
+    const values: Record<string, unknown> = {};
+    const settingValues: Record<string, string | boolean> = {};
+    const flagSpellings: Record<string, string> = {};
+    for (const flag of argv.filter(isBooleanFlag)) {
+      const name = flag.slice(2);
+      values[name] = true;
+      const setting = settingOf.get(name);
+      if (setting) {
+        settingValues[setting] = true;
+        flagSpellings[setting] = flag;
+      }
+    }
+    return {
+      values,
+      positionals: argv.filter((a) => !a.startsWith("-")),
+      settingValues,
+      flagSpellings,
+    };
+  }
+  const { parseArgs } = await import("node:util");
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs writes several sentences over several lines; keep the problem and its fix.
+    const lines = (error as Error).message.split("\n");
+    const fix = lines.find((l) => /^To specify/.test(l));
+    const message = lines[0].split(". ")[0].replace(/\.$/, "") +
+      (fix ? ` (${fix.replace(/\.$/, "")})` : "");
+    const flag = message.match(/'(-{1,2}[^' ]+)'/)?.[1];
+    const near = flag && !(flag.replace(/^-+/, "") in options)
+      ? nearest(flag.replace(/^-+/, ""), Object.keys(options))
+      : [];
+    throw new UsageError(`${message}${near.length ? `; did you mean --${near[0]}?` : ""}`);
+  }
+  const settingValues: Record<string, string | boolean> = {};
+  const flagSpellings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed.values)) {
+    const setting = settingOf.get(name);
+    if (setting && value !== undefined) {
+      settingValues[setting] = value as string | boolean;
+      flagSpellings[setting] = options[name].short && !argv.includes(`--${name}`)
+        ? `-${options[name].short}`
+        : `--${name}`;
+    }
+  }
+  return {
+    values: parsed.values as Record<string, unknown>,
+    positionals: parsed.positionals,
+    settingValues,
+    flagSpellings,
+  };
+}
+
+/** The help text: every command, or one command's usage and options. */
+export function help(command?: Command): string {
+  const lines: string[] = [];
+  const optionLines = (opts: Readonly<Record<string, CliFlag>>) =>
+    Object.entries(opts).map(([name, o]) => {
+      const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${
+        o.type === "string" ? " <value>" : ""
+      }`;
+      return `  ${flag.padEnd(26)} ${o.help}`;
+    });
+  if (command) {
+    lines.push(`usage: ${command.cli.usage}`, "", command.cli.summary);
+    if (Object.keys(command.cli.flags ?? {}).length) {
+      lines.push("", "options:", ...optionLines(command.cli.flags ?? {}));
+    }
+    lines.push("", "global options:", ...optionLines(GLOBAL_OPTIONS));
+  } else {
+    lines.push(
+      `mcpx ${VERSION} — every MCP server behind one command`,
+      "",
+      "usage: mcpx <command> [options]",
+      "",
+      "commands:",
+      ...COMMANDS.filter((c) => !c.cli.hidden).map((c) =>
+        `  ${c.cli.command.padEnd(10)} ${c.cli.summary}`
+      ),
+      "",
+      "global options:",
+      ...optionLines(GLOBAL_OPTIONS),
+      "",
+      "`mcpx help <command>` shows one command's options.",
+      "Every setting is also a flag (`mcpx config --schema` lists them).",
+      "Start with `mcpx ls`, then `mcpx search <words>`, then `mcpx types <namespace>`.",
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The error as `--json` prints it on stdout, so a caller parsing stdout gets a
+ * document either way: `{ ok: false, error: { code, message, suggestions?, stderrTail? } }`,
+ * with the configuration's secrets shown as their references (decision 0017).
+ */
+export function errorDocument(
+  error: unknown,
+  redactor?: Pick<Redactor, "json">,
+): Record<string, unknown> {
+  return errorToJson(error, redactor);
+}
+
+function report(
+  io: Io,
+  error: unknown,
+  command: Command | undefined,
+  redactor: Pick<Redactor, "text">,
+): number {
+  // What an error says may hold a server's echo of a secret: shown as its reference.
+  const say = (text: string) => io.err(redactor.text(text));
+  if (error instanceof UsageError) {
+    // The usage line, not the whole help: an agent pays for every line printed.
+    say(command ? `usage: ${command.cli.usage}\n` : "usage: mcpx <command> [options]\n");
+    say(`error: ${error.message}\n`);
+    say(`(\`mcpx ${command ? `${command.cli.command} ` : ""}--help\` shows every option)\n`);
+    return exitCodeOf(error);
+  }
+  if (error instanceof McpxError) {
+    say(`error: ${error.message}\n`);
+    if (
+      error instanceof NotFoundError && error.suggestions.length &&
+      !/did you mean/.test(error.message)
+    ) {
+      say(`did you mean: ${error.suggestions.slice(0, 3).join(", ")}?\n`);
+    }
+    const tail = error instanceof ServerError && error.stderrTail
+      ? tailExcerpt(error.stderrTail)
+      : "";
+    if (tail && !error.message.includes("stderr")) say(`stderr tail:\n${tail}\n`);
+    return exitCodeOf(error);
+  }
+  // A file system refusal (full disk, quota, read-only, permission) is the machine's state,
+  // not a bug: core/errors.ts names it and the fix, from the error's errno code.
+  if (storageProblem(error)) {
+    io.err(`error: ${errorToJson(error).message}\n`);
+    return exitCodeOf(error);
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  say(`error: ${message}\n(this is a bug in mcpx; please report it with the command you ran)\n`);
+  return 1;
+}

@@ -1,0 +1,56 @@
+/**
+ * The entry of cli/mcpx.bundle.js, the `mcpx` users run: the warm commands
+ * (the ones an agent runs many times per task) are bundled into that one
+ * file with everything they reach, so a start reads one module; any other
+ * command line goes, whole and before anything else runs, to cli/main.ts
+ * from the sources (decision 0027).
+ *
+ * A command module loaded from the sources next to the bundle would bring
+ * its own copy of every module it imports (another `McpxError` class, so
+ * the error report's `instanceof` would fail): the bundle therefore never
+ * loads one, and only its entry chooses between itself and the sources.
+ *
+ * @module
+ */
+
+import type { CommandModule } from "./commands.ts";
+import { commandNameOf, runCommandLine } from "./command_line.ts";
+
+/** The commands the bundle holds, with their modules (a subset of cli/commands.ts). */
+export const WARM_COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  ls: () => import("./ls.ts"),
+  search: () => import("./search.ts"),
+  types: () => import("./types.ts"),
+  catalog: () => import("./catalog.ts"),
+  call: () => import("./call.ts"),
+  run: () => import("./run.ts"),
+  exec: () => import("./exec.ts"),
+  status: () => import("./status.ts"),
+  scripts: () => import("./scripts.ts"),
+};
+
+/**
+ * Whether the bundle runs `argv` itself: a warm command, no command (`mcpx`,
+ * `--version`, `--help`), or a word that is no command (its usage error).
+ *
+ * @param argv Arguments after `mcpx`.
+ */
+export function runsWarm(argv: string[]): boolean {
+  let name: string | undefined;
+  try {
+    name = commandNameOf(argv);
+  } catch {
+    return true;
+  }
+  return name === undefined || Object.hasOwn(WARM_COMMANDS, name);
+}
+
+if (import.meta.main) {
+  if (runsWarm(Deno.args)) {
+    Deno.exit(await runCommandLine(Deno.args, (name) => WARM_COMMANDS[name]()));
+  }
+  // Computed, so that neither the bundler nor Deno's start-up reads the sources.
+  const sources = new URL("./main.ts", import.meta.url).href;
+  const { main } = await import(sources);
+  Deno.exit(await main(Deno.args));
+}
