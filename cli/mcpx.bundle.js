@@ -1024,7 +1024,7 @@ async function readAllBounded(source, maxBytes, tooLarge2, signal) {
     if (total > maxBytes) throw tooLarge2(total);
     chunks.push(chunk);
   };
-  if (source instanceof ReadableStream) {
+  if (!(source instanceof Deno.FsFile)) {
     const reader = source.getReader();
     try {
       for (; ; ) {
@@ -1041,7 +1041,7 @@ async function readAllBounded(source, maxBytes, tooLarge2, signal) {
     const buffer = new Uint8Array(64 * 1024);
     for (; ; ) {
       signal?.throwIfAborted();
-      const n = await source.read(buffer);
+      const n = source.readSync(buffer);
       if (n === null) break;
       take(buffer.slice(0, n));
     }
@@ -1056,7 +1056,7 @@ async function readAllBounded(source, maxBytes, tooLarge2, signal) {
   return bytes;
 }
 async function readBoundedFile(path, what, limit, signal) {
-  const info = await Deno.stat(path);
+  const info = Deno.statSync(path);
   if (!info.isFile) {
     throw new InputError(`${what}: ${path} is ${entryKind(info)}, not a regular file; name a file` + (info.isFifo || info.isCharDevice ? " (a stream can come on stdin, as -)" : ""), {
       input: what,
@@ -1064,7 +1064,7 @@ async function readBoundedFile(path, what, limit, signal) {
     });
   }
   if (info.size > limit.maxBytes) throw inputTooLarge(what, info.size, limit);
-  using file = await Deno.open(path, {
+  using file = Deno.openSync(path, {
     read: true
   });
   return await readAllBounded(file, limit.maxBytes, (n) => inputTooLarge(what, n, limit), signal);
@@ -1115,14 +1115,14 @@ function notAConfigFile(path, named = true) {
 async function readConfigBytes(path, signal) {
   const problem = notAConfigFile(path);
   if (problem) throw new ConfigError(path, "", problem);
-  const info = await Deno.stat(path);
+  using file = Deno.openSync(path, {
+    read: true
+  });
+  const info = file.statSync();
   if (!info.isFile) {
     throw new ConfigError(path, "", notAConfigFile(path) ?? "is not a regular file");
   }
   if (info.size > MAX_CONFIG_BYTES) throw tooLarge(path, info.size);
-  using file = await Deno.open(path, {
-    read: true
-  });
   return await readAllBounded(file, MAX_CONFIG_BYTES, (n) => tooLarge(path, n), signal);
 }
 function tooLarge(path, size) {
@@ -5881,6 +5881,9 @@ var init_schema_normalize = __esm({
 });
 
 // discovery/_ts_model.ts
+function copyDeclaration(decl) {
+  return JSON.parse(JSON.stringify(decl));
+}
 function commentLines(comment) {
   if (comment.startsWith("//")) return [
     comment.slice(2).trim()
@@ -6680,6 +6683,22 @@ var init_typescript = __esm({
   }
 });
 
+// core/number_text.ts
+function groupedDigits(n) {
+  if (!Number.isSafeInteger(n)) return String(n);
+  const digits = String(Math.abs(n));
+  let out = "";
+  for (let end = digits.length; end > 0; end -= 3) {
+    const group = digits.slice(Math.max(0, end - 3), end);
+    out = out ? `${group},${out}` : group;
+  }
+  return n < 0 ? `-${out}` : out;
+}
+var init_number_text = __esm({
+  "core/number_text.ts"() {
+  }
+});
+
 // discovery/types_hint.ts
 async function typesHint(namespaces, tools) {
   if (tools.length === 0) throw new RangeError("typesHint needs at least one tool");
@@ -6693,7 +6712,7 @@ async function typesHint(namespaces, tools) {
     const hit = ns.tools.map((t) => tools.some((h) => h.namespace === t.namespace && h.fn === t.fn));
     const pick = (list2) => list2.filter((_, i) => hit[i]);
     return {
-      some: namespaceBlock(ns, pick(ns.tools), pick(decls).map((d) => structuredClone(d))),
+      some: namespaceBlock(ns, pick(ns.tools), pick(decls).map(copyDeclaration)),
       all: namespaceBlock(ns, ns.tools, decls)
     };
   }));
@@ -6717,12 +6736,14 @@ function typesHintLine(hint) {
   const n = hint.refs.length;
   const what = n === 1 ? "types for this one" : `types for these ${n}`;
   const whole = hint.namespaces.length === 1 ? "whole namespace" : "whole namespaces";
-  return `${what}: ${hint.command} (~${hint.tokens.toLocaleString("en-US")} tokens); ${whole} ~${hint.namespaceTokens.toLocaleString("en-US")}`;
+  return `${what}: ${hint.command} (~${groupedDigits(hint.tokens)} tokens); ${whole} ~${groupedDigits(hint.namespaceTokens)}`;
 }
 var init_types_hint = __esm({
   "discovery/types_hint.ts"() {
     init_tokens();
     init_typescript();
+    init_ts_model();
+    init_number_text();
   }
 });
 
@@ -7261,7 +7282,7 @@ function layout(input, terse) {
     ].sort((a, b) => a.ns - b.ns);
     for (const ns of new Set(inOrder.map((c) => c.ns))) {
       const group = inOrder.filter((c) => c.ns === ns);
-      const shared = shareNamespace(group.map((c) => structuredClone(c.decl)), group.map((c) => c.entry));
+      const shared = shareNamespace(group.map((c) => copyDeclaration(c.decl)), group.map((c) => c.entry));
       lines.push("", `${jsdoc(shared.doc)}declare namespace ${namespaces[ns].namespace} {`);
       lines.push(shared.body, "}");
     }
@@ -9268,27 +9289,30 @@ async function ensureClient(namespaces, version, dir, cacheDir, options = {}) {
   ]))).slice(0, 32);
   const cachedPath = join(cacheDir, "clients", `${key}.ts`);
   let text;
-  try {
-    text = await Deno.readTextFile(cachedPath);
-  } catch {
+  let cachedHead = await firstLine(cachedPath);
+  if (cachedHead === null || !cachedHead.startsWith("// mcpx-client ")) {
     const { generateClient: generateClient2 } = await Promise.resolve().then(() => (init_generate(), generate_exports));
     text = await generateClient2(namespaces, version);
     ensurePrivateDir(join(cacheDir, "clients"), "mcpx's generated clients", {
       from: cacheDir
     });
     await writePrivateFile(cachedPath, text);
+    cachedHead = text.slice(0, text.indexOf("\n"));
   }
+  const cachedText = async () => text ??= await Deno.readTextFile(cachedPath);
   const inCache = {
     private: dir === cacheDir || dir.startsWith(`${cacheDir}/`)
   };
   const path = join(dir, options.fileName ?? "mcpx-client.ts");
+  const head = options.owner === "client" ? null : await firstLine(path);
+  let wrote;
   if (options.owner === "client") {
-    const newline = text.indexOf("\n");
-    text = text.slice(0, newline) + CHECKED_IN + text.slice(newline);
+    const full = await cachedText();
+    const newline = full.indexOf("\n");
+    wrote = await writeIfChanged(path, full.slice(0, newline) + CHECKED_IN + full.slice(newline), inCache);
   } else {
-    const head = await firstLine(path);
     if (head?.endsWith(CHECKED_IN)) {
-      const same = head.slice(0, -CHECKED_IN.length) === text.slice(0, text.indexOf("\n"));
+      const same = head.slice(0, -CHECKED_IN.length) === cachedHead;
       return {
         path,
         cachedPath,
@@ -9298,8 +9322,8 @@ async function ensureClient(namespaces, version, dir, cacheDir, options = {}) {
         }
       };
     }
+    wrote = head !== cachedHead && await writeIfChanged(path, await cachedText(), inCache);
   }
-  const wrote = await writeIfChanged(path, text, inCache);
   const globalsPath = join(dir, "mcpx-globals.d.ts");
   if (wrote || !await exists(globalsPath)) {
     const { generateGlobals: generateGlobals2 } = await Promise.resolve().then(() => (init_generate(), generate_exports));
@@ -9315,11 +9339,15 @@ async function firstLine(path) {
   try {
     using file = await Deno.open(path);
     const buffer = new Uint8Array(256);
-    const n = await file.read(buffer);
-    if (n === null) return "";
-    const text = new TextDecoder().decode(buffer.subarray(0, n));
+    let read2 = 0;
+    while (read2 < buffer.length) {
+      const n = await file.read(buffer.subarray(read2));
+      if (n === null) break;
+      read2 += n;
+    }
+    const text = new TextDecoder().decode(buffer.subarray(0, read2));
     const end = text.indexOf("\n");
-    return end < 0 ? text : text.slice(0, end);
+    return end < 0 ? null : text.slice(0, end);
   } catch {
     return null;
   }
@@ -10426,6 +10454,9 @@ async function runScript(ctx, script, options) {
   const { namespaces } = await ctx.namespaces({
     optional: true
   });
+  const live = ctx.liveDaemonSocket();
+  live.catch(() => {
+  });
   let client;
   try {
     client = await ensureClient(namespaces, VERSION, scriptDir, ctx.paths().cacheDir);
@@ -10434,7 +10465,7 @@ async function runScript(ctx, script, options) {
     throw new UsageError(`cannot write the generated client beside the script (${clientPath}): ${error.message}; copy the script to a writable directory, or write the client with \`mcpx client -o\``);
   }
   if (client.kept && !json) noteBeforeRun(ctx, client.kept);
-  const socket = await ctx.liveDaemonSocket();
+  const socket = await live;
   let entry = script.path;
   let launcher;
   if (!noLauncher) {
@@ -12640,7 +12671,7 @@ async function fingerprintOf(realPath, bytes, env) {
 async function fingerprintFile(path, options) {
   options.signal?.throwIfAborted();
   const bytes = await readConfigBytes(path, options.signal);
-  const realPath = await Deno.realPath(path);
+  const realPath = Deno.realPathSync(path);
   return {
     realPath,
     bytes,
