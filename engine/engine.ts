@@ -45,6 +45,7 @@ import {
 } from "./sessions.ts";
 import type { ListResult } from "./tool_listing.ts";
 import { Listings } from "./listings.ts";
+import type { TypeGenerator } from "./type_generator.ts";
 import { InstanceEvents } from "./instance_events.ts";
 import { callOnce } from "./call.ts";
 
@@ -73,6 +74,8 @@ export interface DaemonOptions {
    * (config/trust.ts, decision 0018). Absent: every server may start.
    */
   trust?: TrustGate;
+  /** Makes listed tools' declarations (a test seam); default: engine/type_generator.ts's process. */
+  typeGenerator?: TypeGenerator;
 }
 
 /** A named session as `sessionList` returns it. */
@@ -143,6 +146,7 @@ export class Daemon {
       redactor: this.redactor,
       pool: (spec) => this.#pools.of(spec)!,
       span: (instance) => events.span(instance),
+      typeGenerator: options.typeGenerator,
     });
     this.#pools = new PoolSet(options.config, options.env, (spec) => ({
       started: (i) => {
@@ -280,6 +284,11 @@ export class Daemon {
   list(names: string[] = [], missingOnly = false): Promise<Record<string, ListResult>> {
     const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
     return this.#listings.refresh(this.#pools.select(names), refused, missingOnly);
+  }
+
+  /** Resolves once every stored listing's declarations are in the cache file or given up. */
+  declared(): Promise<void> {
+    return this.#listings.declared();
   }
 
   /** The server starts in progress now, oldest first (what a waiting CLI shows). */
@@ -463,6 +472,7 @@ export class Daemon {
   /** Flushes the schema cache and stops every instance (process groups included). */
   async shutdown(): Promise<void> {
     this.leases.close();
+    await this.#listings.close();
     await this.#listings.flush();
     await Promise.all(this.#pools.all.map((p) => p.stop("stop")));
     await this.#events.settled();

@@ -4,11 +4,19 @@
  * instance, one listing per server at a time), written after every change,
  * and shown to each profile selection as a namespace view.
  *
+ * A listing stores its tools as soon as the server answered, and gives its
+ * instance back first; the tools' TypeScript declarations are made after,
+ * in the type generator's process (engine/type_generator.ts), and written
+ * into the same entry when they come back (decision 0029). Until then a
+ * reader that needs a declaration makes it itself (discovery/typescript.ts
+ * `entryDeclaration`).
+ *
  * @module
  */
 
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import { ServerError } from "../core/errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
@@ -29,6 +37,7 @@ import {
 import { elapsedMs, log } from "./log.ts";
 import { describe, messageOf } from "./error_text.ts";
 import type { ListedBy, ListResult } from "./tool_listing.ts";
+import { TypeGenerationError, TypeGenerator } from "./type_generator.ts";
 
 /** What {@linkcode Listings} needs from the daemon. */
 export interface ListingsOptions {
@@ -41,6 +50,11 @@ export interface ListingsOptions {
   pool(spec: ServerSpec): Pool;
   /** The log span of an instance (engine/instance_events.ts). */
   span(instance: Instance): string;
+  /**
+   * Makes the listed tools' declarations (engine/type_generator.ts); default:
+   * a generator process per listing. Closed with the listings.
+   */
+  typeGenerator?: TypeGenerator;
 }
 
 /** The daemon's schema cache and the listings that fill it. */
@@ -59,10 +73,14 @@ export class Listings {
   #listedBy = new Map<string, ListedBy>();
   /** What each profile selection shows of the cache (emptied whenever the cache changes). */
   #views = new Map<string, NamespaceView>();
+  #types: TypeGenerator;
+  /** Declarations being made for stored listings (settled, never rejected). */
+  #declaring = new Set<Promise<void>>();
 
   /** Reads the cache file (an empty cache when it is missing or damaged) and seeds it from siblings. */
   constructor(options: ListingsOptions) {
     this.#options = options;
+    this.#types = options.typeGenerator ?? new TypeGenerator();
     const { config, cachePath } = options;
     this.#cache = readSchemaCache(cachePath) ?? emptySchemaCache(config.path);
     const cacheDir = cachePath.slice(0, cachePath.lastIndexOf("/"));
@@ -161,11 +179,30 @@ export class Listings {
     await this.#write;
   }
 
+  /**
+   * Resolves once every listing stored so far has its declarations in the
+   * cache file, or has given them up (a `server.types` record says why).
+   */
+  async declared(): Promise<void> {
+    while (this.#declaring.size) await Promise.all(this.#declaring);
+    await this.#write;
+  }
+
+  /**
+   * Stops the type generator: a listing waiting for declarations stores its
+   * tools without them. Call before {@link flush} when the daemon stops.
+   */
+  async close(): Promise<void> {
+    await this.#types[Symbol.asyncDispose]();
+    while (this.#declaring.size) await Promise.all(this.#declaring);
+  }
+
   async #listNow(spec: ServerSpec): Promise<CachedServer> {
     const pool = this.#options.pool(spec);
     const listing = listingOf(spec);
     const previous = own(this.#cache.servers, listing.name);
     let entry: CachedServer;
+    let span: string | undefined;
     // A global server lists through the instance calls will use; any other
     // scope lists through a throwaway per-call instance.
     const ctx: CallerContext = {};
@@ -183,13 +220,12 @@ export class Listings {
             startedAt: new Date(lease.instance.startedAt).toISOString(),
           });
         }
-        const span = this.#options.span(lease.instance);
+        span = this.#options.span(lease.instance);
         log("info", "server.list", "listed {server}: {tools} tools in {ms} ms", {
           server: spec.name,
           tools: tools.length,
           ms: elapsedMs(asked),
         }, { span });
-        await addDeclarations(tools);
         if (skipped.length) {
           log("warn", "server.skip", "{server}: {count} malformed tools skipped", {
             server: spec.name,
@@ -232,7 +268,52 @@ export class Listings {
     }
     setOwn(this.#cache.servers, listing.name, entry);
     this.#persist();
+    // After the instance was given back: a generator that is slow to load (a
+    // cold module cache fetches json-schema-to-typescript) holds no instance.
+    if (span !== undefined && entry.tools.length) {
+      const declaring = this.#addDeclarations(spec.name, listing.name, entry, span);
+      this.#declaring.add(declaring);
+      declaring.finally(() => this.#declaring.delete(declaring));
+    }
     return entry;
+  }
+
+  /**
+   * Adds each tool's TypeScript declaration, made by the type generator's
+   * process, to `entry` and writes the cache again, unless a later listing
+   * replaced `entry` meanwhile. When that process fails, the tools stay
+   * without declarations (`mcpx types` makes them when asked) and the
+   * failure is a `server.types` warning naming the server. Never rejects.
+   */
+  async #addDeclarations(
+    server: string,
+    listed: string,
+    entry: CachedServer,
+    span: string,
+  ): Promise<void> {
+    const tools = entry.tools;
+    try {
+      const declarations = await this.#types.declare(tools.map(declarationRequest));
+      if (own(this.#cache.servers, listed) !== entry) return;
+      declarations.forEach((text, i) => {
+        if (text !== null) tools[i].declaration = text;
+      });
+      this.#persist();
+    } catch (error) {
+      const failure = error instanceof TypeGenerationError ? error : undefined;
+      log(
+        failure?.reason === "stopped" ? "info" : "warn",
+        "server.types",
+        "{server}: TypeScript declarations not stored: {error}; `mcpx types` makes them when asked",
+        {
+          server,
+          reason: failure?.reason ?? "crashed",
+          error: messageOf(error),
+          ...(failure?.stderrTail ? { stderr: failure.stderrTail } : {}),
+        },
+        { span },
+      );
+    }
   }
 
   #persist(): void {
@@ -249,16 +330,8 @@ export class Listings {
   }
 }
 
-/** Adds each tool's TypeScript declaration (discovery/typescript.ts); a failure leaves it out. */
-async function addDeclarations(tools: CachedTool[]): Promise<void> {
-  try {
-    const { toolDeclaration } = await import("../discovery/typescript.ts");
-    await Promise.all(tools.map(async (tool) => {
-      try {
-        tool.declaration = await toolDeclaration(tool, toIdentifier(tool.name));
-      } catch { /* `mcpx types` generates it on demand */ }
-    }));
-  } catch (error) {
-    log("warn", "daemon.error", "type generation unavailable: {error}", { error: describe(error) });
-  }
+/** The fields of a tool its declaration is made from (discovery/declarations_wire.ts). */
+function declarationRequest(tool: CachedTool): DeclarationRequest {
+  const { name, title, description, inputSchema, outputSchema } = tool;
+  return { fn: toIdentifier(name), tool: { name, title, description, inputSchema, outputSchema } };
 }

@@ -11,7 +11,7 @@ import type { InputOf, OutputOf } from "./op.ts";
 import type { types } from "./discovery_ops.ts";
 import type { OpHost } from "./host.ts";
 import { findNamespace, findTool, noToolsError } from "../discovery/view.ts";
-import type { NamespaceEntry } from "../discovery/types.ts";
+import type { NamespaceEntry, ToolEntry } from "../discovery/types.ts";
 import { UsageError } from "../core/errors.ts";
 
 /** What `types` answers (ops/discovery_outputs.ts `TypesOutput`). */
@@ -63,6 +63,7 @@ export async function answer(input: InputOf<typeof types>, host: OpHost): Promis
   const selected = [...picked.values()].map(({ ns, tools }) =>
     tools ? { ...ns, tools: ns.tools.filter((t) => tools.has(t.fn)) } : ns
   );
+  await fillDeclarations(selected.flatMap((ns) => ns.tools));
   return {
     output: {
       namespaces: selected.map((ns) => ({
@@ -89,4 +90,21 @@ export async function answer(input: InputOf<typeof types>, host: OpHost): Promis
  */
 export async function handle(input: InputOf<typeof types>, host: OpHost): Promise<TypesOutput> {
   return (await answer(input, host)).output;
+}
+
+/**
+ * Gives each tool without a cached declaration one made here: a listing's
+ * declarations follow it into the cache (decision 0029), so `--json` answers
+ * the same before they land. A tool whose declaration cannot be made keeps
+ * none. Loads the generator only when one is missing.
+ */
+async function fillDeclarations(tools: ToolEntry[]): Promise<void> {
+  const missing = tools.filter((t) => t.declaration === undefined);
+  if (missing.length === 0) return;
+  const { entryDeclaration } = await import("../discovery/typescript.ts");
+  await Promise.all(missing.map(async (t) => {
+    try {
+      t.declaration = await entryDeclaration(t);
+    } catch { /* printed without one */ }
+  }));
 }

@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { Daemon } from "./engine.ts";
+import { closeLog, openDurableLog, setLogLevel } from "./log.ts";
+import { remoteFixture, remoteSpec } from "./_remote_fixture.ts";
+import { TypeGenerator } from "./type_generator.ts";
+import { toolDeclaration } from "../discovery/typescript.ts";
+import { listLogFiles } from "../logs/writer.ts";
+import type { CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
+import type { PoolSettings } from "../config/types.ts";
+
+/**
+ * A daemon whose one server, `remote`, is a remote fixture, its durable log in
+ * `<dir>/logs`; stopped (before the fixture) on dispose.
+ */
+async function listingWorld(typeGenerator?: TypeGenerator, pool: Partial<PoolSettings> = {}) {
+  const fixture = await remoteFixture();
+  const dir = await Deno.makeTempDir({ prefix: "mcpx-listings-" });
+  openDurableLog({
+    dir: `${dir}/logs`,
+    source: "daemon-test-1",
+    maxFileSize: 1 << 20,
+    retentionMs: 0,
+  });
+  setLogLevel("info");
+  const cachePath = `${dir}/schemas.json`;
+  const daemon = new Daemon({
+    config: {
+      path: null,
+      realPath: null,
+      fingerprint: "0".repeat(16),
+      servers: [remoteSpec(fixture.url, pool)],
+      document: {},
+    },
+    cachePath,
+    sessionsPath: `${dir}/sessions.json`,
+    mode: "foreground",
+    env: {},
+    ...(typeGenerator ? { typeGenerator } : {}),
+  });
+  return {
+    daemon,
+    /** The tools the cache file holds for `remote`. */
+    cachedTools: async (): Promise<CachedTool[]> =>
+      (JSON.parse(await Deno.readTextFile(cachePath)) as SchemaCacheFile).servers.remote.tools,
+    /** The durable log's records so far (closes the log). */
+    records: async (): Promise<Record<string, unknown>[]> => {
+      closeLog();
+      const files = listLogFiles(`${dir}/logs`);
+      const text = (await Promise.all(files.map((f) => Deno.readTextFile(`${dir}/logs/${f}`))))
+        .join("");
+      return text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    },
+    async [Symbol.asyncDispose]() {
+      await daemon.shutdown();
+      closeLog();
+      await fixture[Symbol.asyncDispose]();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+Deno.test("Daemon.list() stores the declarations the type generator's process made", async () => {
+  await using w = await listingWorld();
+  assert.deepEqual(await w.daemon.list(["remote"]), { remote: { tools: 4 } });
+  await w.daemon.declared();
+  const tools = await w.cachedTools();
+  assert.equal(tools.length, 4);
+  for (const tool of tools) {
+    assert.equal(tool.declaration, await toolDeclaration(tool, tool.name), tool.name);
+  }
+  assert.deepEqual((await w.records()).filter((r) => r.event === "server.types"), []);
+});
+
+Deno.test("Daemon.list() keeps a server's tools callable, without declarations, and warns naming it, when the type generator crashes", async () => {
+  const crashing = new TypeGenerator({
+    command: {
+      command: Deno.execPath(),
+      args: ["eval", `console.error("error: out of schemas"); Deno.exit(7);`],
+    },
+  });
+  await using w = await listingWorld(crashing);
+  assert.deepEqual(await w.daemon.list(["remote"]), { remote: { tools: 4 } });
+  await w.daemon.declared();
+  const tools = await w.cachedTools();
+  assert.deepEqual(tools.map((t) => t.name), ["echo", "hang", "fail", "gone"]);
+  assert.ok(tools.every((t) => t.declaration === undefined), "no declaration is stored");
+  const answer = await w.daemon.call("remote", "echo", { text: "still here" }, {});
+  assert.deepEqual((answer as { content: unknown }).content, [{
+    type: "text",
+    text: "still here",
+  }]);
+
+  const warnings = (await w.records()).filter((r) => r.event === "server.types");
+  assert.equal(warnings.length, 1, JSON.stringify(warnings));
+  const [warning] = warnings;
+  assert.equal(warning.level, "warn");
+  const attrs = warning.attrs as Record<string, unknown>;
+  assert.equal(attrs.server, "remote");
+  assert.equal(attrs.reason, "crashed");
+  assert.equal(
+    warning.msg,
+    "remote: TypeScript declarations not stored: the type generator exited with code 7: " +
+      "error: out of schemas; `mcpx types` makes them when asked",
+  );
+});
+
+/** A type generator that answers only when `open()` is called (as a cold one is slow to load). */
+class HeldGenerator extends TypeGenerator {
+  asked = Promise.withResolvers<void>();
+  #gate = Promise.withResolvers<void>();
+  open(): void {
+    this.#gate.resolve();
+  }
+  override async declare(requests: DeclarationRequest[]): Promise<(string | null)[]> {
+    this.asked.resolve();
+    await this.#gate.promise;
+    return requests.map(({ fn }) => `function ${fn}(): void;`);
+  }
+}
+
+Deno.test("Daemon.list() answers and gives its per-call instance back before the declarations are made", async () => {
+  const held = new HeldGenerator();
+  await using w = await listingWorld(held, { scope: "call" });
+  const listed = w.daemon.list(["remote"]);
+  await held.asked.promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answer = await Promise.race([
+    listed,
+    new Promise((resolve) => timer = setTimeout(() => resolve("no answer in 10 s"), 10_000)),
+  ]);
+  clearTimeout(timer);
+  assert.deepEqual(answer, { remote: { tools: 4 } });
+  // The generator has not answered: the listing stopped its instance, and list() wrote the tools.
+  assert.deepEqual(w.daemon.status()[0].instances, []);
+  const before = await w.cachedTools();
+  assert.deepEqual(before.map((t) => t.name), ["echo", "hang", "fail", "gone"]);
+  assert.ok(before.every((t) => t.declaration === undefined), "no declaration yet");
+
+  held.open();
+  await w.daemon.declared();
+  const after = await w.cachedTools();
+  assert.deepEqual(after.map((t) => t.declaration), [
+    "function echo(): void;",
+    "function hang(): void;",
+    "function fail(): void;",
+    "function gone(): void;",
+  ]);
+});
