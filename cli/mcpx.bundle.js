@@ -6464,6 +6464,18 @@ var init_ts_share = __esm({
 });
 
 // discovery/typescript.ts
+var typescript_exports = {};
+__export(typescript_exports, {
+  TYPES_PREAMBLE: () => TYPES_PREAMBLE,
+  entryDeclaration: () => entryDeclaration,
+  namespaceBlock: () => namespaceBlock,
+  namespaceDeclarations: () => namespaceDeclarations,
+  parsedDeclarations: () => parsedDeclarations,
+  renderNamespace: () => renderNamespace,
+  renderTypes: () => renderTypes,
+  shareNamespace: () => shareNamespace,
+  toolDeclaration: () => toolDeclaration
+});
 function loadCompiler() {
   compiler ??= import(String("json-schema-to-typescript")).then((m) => m.compile);
   return compiler;
@@ -7096,6 +7108,7 @@ async function answer3(input, host) {
     ...ns,
     tools: ns.tools.filter((t) => tools.has(t.fn))
   } : ns);
+  await fillDeclarations(selected.flatMap((ns) => ns.tools));
   return {
     output: {
       namespaces: selected.map((ns) => ({
@@ -7117,6 +7130,17 @@ async function answer3(input, host) {
     },
     namespaces: selected
   };
+}
+async function fillDeclarations(tools) {
+  const missing = tools.filter((t) => t.declaration === void 0);
+  if (missing.length === 0) return;
+  const { entryDeclaration: entryDeclaration2 } = await Promise.resolve().then(() => (init_typescript(), typescript_exports));
+  await Promise.all(missing.map(async (t) => {
+    try {
+      t.declaration = await entryDeclaration2(t);
+    } catch {
+    }
+  }));
 }
 var init_types2 = __esm({
   "ops/types.ts"() {
