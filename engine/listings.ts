@@ -23,6 +23,7 @@ import {
   emptySchemaCache,
   needsListing,
   readSchemaCache,
+  readServerEntry,
   seedFromSiblings,
   writeSchemaCache,
 } from "./schema_cache.ts";
@@ -33,7 +34,10 @@ import type { ListedBy, ListResult } from "./tool_listing.ts";
 /** What {@linkcode Listings} needs from the daemon. */
 export interface ListingsOptions {
   config: LoadedConfig;
-  /** The cache file (`schemas-<fingerprint>.json`); its folder holds the siblings. */
+  /**
+   * The cache's index (`schemas-<fingerprint>.json`; its servers' files are in
+   * `schemas-<fingerprint>/`); its folder holds the siblings.
+   */
   cachePath: string;
   /** Replaces secrets with their references in the file (decision 0017). */
   redactor: Redactor;
@@ -57,17 +61,30 @@ export class Listings {
    * process was already running before the listing began (a fresh start is absent).
    */
   #listedBy = new Map<string, ListedBy>();
+  /** Servers whose entries changed since the last write: their files are written again. */
+  #dirty = new Set<string>();
   /** What each profile selection shows of the cache (emptied whenever the cache changes). */
   #views = new Map<string, NamespaceView>();
 
-  /** Reads the cache file (an empty cache when it is missing or damaged) and seeds it from siblings. */
+  /**
+   * Reads the cache whole, the index and every server's file (an empty cache
+   * when it is missing, damaged or of an earlier layout; an entry whose file
+   * is damaged is left out), and seeds it from siblings.
+   */
   constructor(options: ListingsOptions) {
     this.#options = options;
     const { config, cachePath } = options;
     this.#cache = readSchemaCache(cachePath) ?? emptySchemaCache(config.path);
     const cacheDir = cachePath.slice(0, cachePath.lastIndexOf("/"));
     const specs = config.servers.map((s) => ({ ...listingOf(s), disabled: s.disabled }));
-    if (seedFromSiblings(cacheDir, config.fingerprint, this.#cache, specs)) this.#persist();
+    const whole = (e: { file?: string }) => e.file ? readServerEntry(e.file) : undefined;
+    const before = new Set(Object.keys(this.#cache.servers));
+    if (seedFromSiblings(cacheDir, config.fingerprint, this.#cache, specs, whole)) {
+      for (const name of Object.keys(this.#cache.servers)) {
+        if (!before.has(name)) this.#dirty.add(name);
+      }
+      this.#persist();
+    }
   }
 
   /** The cache entry `spec` reads (an alias reads its target's: config/types.ts `listingOf()`). */
@@ -124,8 +141,11 @@ export class Listings {
       if (why) setOwn(out, spec.name, { error: why.message });
     }
     const todo = specs.filter((s) => !refused(s) && (!missingOnly || this.needsListing(s)));
-    // Asked for entries this daemon holds: the file lost them (damaged, deleted), so write it again.
-    if (todo.length < specs.filter((s) => !refused(s)).length) this.#persist();
+    // Asked for entries this daemon holds: the files lost them (damaged, deleted), so write them again.
+    if (todo.length < specs.filter((s) => !refused(s)).length) {
+      for (const spec of specs) if (!refused(spec)) this.#dirty.add(listingOf(spec).name);
+      this.#persist();
+    }
     const results = await Promise.all(todo.map((spec) => this.list(spec)));
     await this.#write;
     // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.
@@ -231,6 +251,7 @@ export class Listings {
       });
     }
     setOwn(this.#cache.servers, listing.name, entry);
+    this.#dirty.add(listing.name);
     this.#persist();
     return entry;
   }
@@ -238,9 +259,15 @@ export class Listings {
   #persist(): void {
     this.#views.clear();
     const snapshot = structuredClone(this.#cache);
+    const changed = [...this.#dirty];
+    this.#dirty.clear();
     this.#write = this.#write
-      .then(() => writeSchemaCache(this.#options.cachePath, snapshot, this.#options.redactor))
+      .then(() =>
+        writeSchemaCache(this.#options.cachePath, snapshot, this.#options.redactor, changed)
+      )
       .then(() => this.#writeError = undefined, (error) => {
+        // What was not written is written by the next change.
+        for (const name of changed) this.#dirty.add(name);
         this.#writeError = error;
         log("error", "daemon.error", "writing the schema cache failed: {error}", {
           error: describe(error),
