@@ -199,6 +199,12 @@ function serverOf(value: unknown, isTool: (v: unknown) => boolean): IndexedServe
         optional(i.title, isString),
     ) &&
     optional(
+      value.blocks,
+      (list) =>
+        Array.isArray(list) &&
+        list.every((b) => isObject(b) && isString(b.key) && isCount(b.bytes)),
+    ) &&
+    optional(
       value.skipped,
       (list) =>
         Array.isArray(list) &&

@@ -27,6 +27,12 @@ export interface CachedTool {
   declaration?: string;
 }
 
+/** One namespace's whole `mcpx types` block: its key (`blockKey`) and its UTF-8 bytes. */
+export interface BlockSize {
+  key: string;
+  bytes: number;
+}
+
 /**
  * A tool as the cache's index holds it: no schemas, no declaration, and the
  * words search matches, worked out once when the server was listed.
@@ -76,6 +82,12 @@ export interface CachedServer {
   error?: { message: string; at: string; stderr?: string; count?: number; retryAt?: string };
   /** Tools the server listed that could not be used, and why (they are left out of `tools`). */
   skipped?: { name: string; reason: string }[];
+  /**
+   * The size of each namespace's whole `mcpx types` block made from this
+   * entry, worked out when it was listed (discovery/types_hint.ts
+   * `blockKey`), so search's closing hint does not render every declaration.
+   */
+  blocks?: BlockSize[];
   /**
    * The server's listing identity when it was listed (config/types.ts
    * `listingOf`: a hash of command, args, env, cwd, url, headers, transport);
@@ -163,4 +175,6 @@ export interface NamespaceEntry {
    * the whole entry (cli/context.ts `namespaces({ schemas })`).
    */
   summary?: boolean;
+  /** Sizes of its whole `mcpx types` block worked out when listed ({@link CachedServer.blocks}). */
+  blocks?: BlockSize[];
 }

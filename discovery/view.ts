@@ -113,6 +113,7 @@ export function namespacesFromCache(
       tools: [],
     };
     if (cached?.file !== undefined) entry.summary = true;
+    if (cached?.blocks?.length) entry.blocks = cached.blocks;
     const failure = lastFailure(cached);
     if (failure) entry.error = failure.message;
     if (server.unavailable) {

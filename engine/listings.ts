@@ -8,7 +8,7 @@
  */
 
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
-import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import type { BlockSize, CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import { ServerError } from "../core/errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
@@ -229,6 +229,8 @@ export class Listings {
           tools,
           ...(skipped.length ? { skipped } : {}),
         };
+        const blocks = await blockSizes(this.#options.config.servers, listing.name, entry);
+        if (blocks.length) entry.blocks = blocks;
       } finally {
         lease.release();
         if (lease.instance.scopeKey.kind === "call") await lease.instance.close("stop");
@@ -273,6 +275,30 @@ export class Listings {
           error: describe(error),
         });
       });
+  }
+}
+
+/**
+ * The sizes of the whole `mcpx types` blocks of the namespaces that read
+ * `entry` (a server and its aliases; discovery/types_hint.ts `blockSize`),
+ * stored with it so search's hint does not lay out every declaration of a
+ * large namespace each time. A failure leaves them out: the hint works them out.
+ */
+async function blockSizes(
+  servers: ServerSpec[],
+  name: string,
+  entry: CachedServer,
+): Promise<BlockSize[]> {
+  try {
+    const { blockSize } = await import("../discovery/types_hint.ts");
+    const readers = servers.filter((s) => !s.disabled && listingOf(s).name === name);
+    const cache = emptySchemaCache(null);
+    setOwn(cache.servers, name, entry);
+    const { namespaces } = namespacesFromCache(readers, cache);
+    return await Promise.all(namespaces.filter((ns) => ns.tools.length > 0).map(blockSize));
+  } catch (error) {
+    log("warn", "daemon.error", "sizing types blocks failed: {error}", { error: describe(error) });
+    return [];
   }
 }
 

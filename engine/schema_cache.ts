@@ -92,7 +92,11 @@ export function readSchemaIndex(path: string): SchemaIndex | null {
     const entry = indexedServerOf(raw);
     const file = isObject(raw) ? raw.file : undefined;
     if (!entry || typeof file !== "string" || !ENTRY_FILE.test(file)) continue;
-    if (!sameVersion) { for (const tool of entry.tools) delete tool.terms; }
+    // Another version may split words or lay out declarations otherwise.
+    if (!sameVersion) {
+      for (const tool of entry.tools) delete tool.terms;
+      delete entry.blocks;
+    }
     setOwn(servers, name, { ...entry, file: join(dir, file) });
   }
   return {
@@ -122,14 +126,18 @@ export function readServerEntry(file: string): CachedServer | undefined {
   if (!entry) return undefined;
   if (value.mcpxVersion !== VERSION || value.declarationFormat !== DECLARATION_FORMAT) {
     for (const tool of entry.tools) delete tool.declaration;
+    delete entry.blocks;
   }
   return entry;
 }
 
 /**
- * Replaces index entries by the whole entries their files hold, in place.
- * An entry whose file cannot be read whole is removed from the index, as if
- * never listed, so the daemon lists that server again (issue 9).
+ * Replaces index entries by the whole entries their files hold, in place:
+ * the tools (schemas, declarations) from the file, the rest (when listed,
+ * the failure and its cooldown) from the index, so a command and the daemon
+ * judge a server's state from the same place. An entry whose file cannot be
+ * read whole is removed from the index, as if never listed, so the daemon
+ * lists that server again (issue 9).
  *
  * @param index The index ({@link readSchemaIndex}), changed in place.
  * @param names The servers to load, by `mcpServers` key; absent: every one.
@@ -140,8 +148,12 @@ export function loadEntries(index: SchemaIndex, names?: Iterable<string>): Schem
     const indexed = own(index.servers, name);
     if (!indexed?.file) continue;
     const entry = readServerEntry(indexed.file);
-    if (entry) setOwn(index.servers, name, entry);
-    else delete index.servers[name];
+    if (!entry) {
+      delete index.servers[name];
+      continue;
+    }
+    const { file: _, tools: __, ...state } = indexed;
+    setOwn(index.servers, name, { ...state, tools: entry.tools });
   }
   return index;
 }
