@@ -73,11 +73,12 @@ export async function answer(input: InputOf<typeof search>, host: OpHost): Promi
     tag: input.tag,
     explain: input.explain === true,
   });
-  // The hint's cost is that of the hits' namespaces' declarations: those alone are read whole.
+  // The hint's cost is that of the hits' namespaces' declarations: those alone are read whole
+  // (what was missing was listed above).
+  const hitNamespaces = [...new Set(result.hits.map((h) => h.entry.namespace))];
   const hint = result.hits.length > 0
     ? await typesHint(
-      (await host.namespaces({ schemas: [...new Set(result.hits.map((h) => h.entry.namespace))] }))
-        .namespaces,
+      (await host.namespaces({ schemas: hitNamespaces, listMissing: false })).namespaces,
       result.hits.map((h) => h.entry),
     )
     : undefined;
