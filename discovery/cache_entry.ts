@@ -157,13 +157,11 @@ export function cachedServerOf(value: unknown): CachedServer | undefined {
   return serverOf(value, isCachedTool) as CachedServer | undefined;
 }
 
-const isWords = (v: unknown) => Array.isArray(v) && v.every(isString);
-
 /** True for a tool as the index holds it: a name, the optional fields typed, no schema needed. */
 function isIndexedTool(v: unknown): boolean {
   return isObject(v) && isString(v.name) && optional(v.title, isString) &&
     optional(v.description, isString) &&
-    optional(v.terms, (t) => isObject(t) && isWords(t.name) && isWords(t.description));
+    optional(v.terms, (t) => isObject(t) && isString(t.name) && isString(t.description));
 }
 
 /**

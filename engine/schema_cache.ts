@@ -92,11 +92,15 @@ export function readSchemaIndex(path: string): SchemaIndex | null {
     const entry = indexedServerOf(raw);
     const file = isObject(raw) ? raw.file : undefined;
     if (!entry || typeof file !== "string" || !ENTRY_FILE.test(file)) continue;
-    // Another version may split words or lay out declarations otherwise.
-    if (!sameVersion) {
-      for (const tool of entry.tools) delete tool.terms;
-      delete entry.blocks;
+    for (const tool of entry.tools) {
+      // Another version may split words otherwise; stored as words joined by spaces.
+      const words = tool.terms as unknown as { name: string; description: string } | undefined;
+      if (words && sameVersion) {
+        tool.terms = { name: wordsOf(words.name), description: wordsOf(words.description) };
+      } else delete tool.terms;
     }
+    // Or lay out declarations otherwise.
+    if (!sameVersion) delete entry.blocks;
     setOwn(servers, name, { ...entry, file: join(dir, file) });
   }
   return {
@@ -152,8 +156,9 @@ export function loadEntries(index: SchemaIndex, names?: Iterable<string>): Schem
       delete index.servers[name];
       continue;
     }
+    // What the index leaves out (the server's instructions) comes from the file.
     const { file: _, tools: __, ...state } = indexed;
-    setOwn(index.servers, name, { ...state, tools: entry.tools });
+    setOwn(index.servers, name, { ...entry, ...state, tools: entry.tools });
   }
   return index;
 }
@@ -168,6 +173,8 @@ export function readSchemaCache(path: string): SchemaCacheFile | null {
   const index = readSchemaIndex(path);
   return index ? loadEntries(index) as SchemaCacheFile : null;
 }
+
+const wordsOf = (text: string): string[] => text === "" ? [] : text.split(" ");
 
 function readJson(path: string): unknown {
   let text: string;
@@ -231,8 +238,10 @@ export async function writeSchemaCache(
   }
   const servers: Record<string, unknown> = {};
   for (const [name, server] of Object.entries(cache.servers)) {
+    // The server's instructions are in its file: no command that reads the index shows them.
+    const { instructions: _, ...state } = server;
     setOwn(servers, name, {
-      ...server,
+      ...state,
       tools: server.tools.map(indexedTool),
       file: entryFileName(name),
     });
@@ -241,13 +250,18 @@ export async function writeSchemaCache(
   await writePrivateFile(path, JSON.stringify(clean(index)));
 }
 
-/** A tool as the index holds it: its names, description and search words. */
-function indexedTool(tool: IndexedTool): IndexedTool {
+/**
+ * A tool as the index holds it: its names, description and search words,
+ * each list of words joined by spaces (a word holds none), a third smaller
+ * than a JSON list.
+ */
+function indexedTool(tool: IndexedTool): Record<string, unknown> {
+  const terms = toolTerms(tool);
   return {
     name: tool.name,
     ...(tool.title !== undefined ? { title: tool.title } : {}),
     ...(tool.description !== undefined ? { description: tool.description } : {}),
-    terms: toolTerms(tool),
+    terms: { name: terms.name.join(" "), description: terms.description.join(" ") },
   };
 }
 

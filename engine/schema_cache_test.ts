@@ -177,7 +177,7 @@ Deno.test("readSchemaIndex() leaves out only the entries of the wrong shape", as
     ["a null entry", { s: good, n: null }, ["s"]],
     ["tools not a list", { s: good, bad: { ...good, tools: null } }, ["s"]],
     ["a tool without a name", { s: good, bad: { ...good, tools: [{ title: "t" }] } }, ["s"]],
-    ["search words not a list", {
+    ["search words of the wrong type", {
       s: good,
       bad: { ...good, tools: [{ name: "t", terms: { name: "t", description: [] } }] },
     }, ["s"]],
@@ -234,4 +234,15 @@ Deno.test("seedFromSiblings() reads past a sibling cache whose servers is null",
   const index: SchemaIndex = { ...cache(VERSION), servers: {} };
   assert.equal(seedFromSiblings(dir, "cccc", index, specs, (e) => e), 2);
   assert.equal(index.servers.s.file, `${dir}/schemas-bbbb/${entryFileName("s")}`);
+});
+
+Deno.test("writeSchemaCache() keeps a server's instructions in its file, out of the index", async () => {
+  await using tmp = await tempDir();
+  const path = `${tmp.dir}/schemas-x.json`;
+  const written = cache(VERSION);
+  written.servers.s.instructions = "Use take-shot sparingly.";
+  await writeSchemaCache(path, written);
+  assert.equal(JSON.parse(Deno.readTextFileSync(path)).servers.s.instructions, undefined);
+  assert.equal(readSchemaIndex(path)?.servers.s.instructions, undefined);
+  assert.equal(readSchemaCache(path)?.servers.s.instructions, "Use take-shot sparingly.");
 });
