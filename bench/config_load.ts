@@ -79,18 +79,29 @@ function configText(n: number): string {
   return JSON.stringify({ mcpServers: servers }, null, 2) + "\n";
 }
 
-/** A schema cache listing every server with one tool, as the daemon would write it. */
-function schemaCache(n: number, configPath: string): string {
-  const servers: Record<string, unknown> = {};
+/**
+ * Writes a schema cache listing every server with one tool, with the side's
+ * own writer (engine/schema_cache.ts of its checkout), so each side reads
+ * the layout it writes (a single file before decision 0028, an index and a
+ * file per server since).
+ */
+async function writeSchemaCache(
+  root: string,
+  path: string,
+  n: number,
+  configPath: string,
+): Promise<void> {
+  const writer = await import(`${root}engine/schema_cache.ts`);
+  const cache = writer.emptySchemaCache(configPath);
   const listedAt = new Date().toISOString();
   for (let i = 0; i < n; i++) {
-    servers[`server-${i}`] = {
+    cache.servers[`server-${i}`] = {
       listedAt,
       serverInfo: { name: `example-${i}`, version: "1.0.0" },
       tools: [{ name: "echo", description: "Echoes", inputSchema: { type: "object" } }],
     };
   }
-  return JSON.stringify({ version: 1, mcpxVersion: "", configPath, servers });
+  await writer.writeSchemaCache(path, cache);
 }
 
 /** Milliseconds of a run, or `Infinity` when it was stopped at the limit. */
@@ -172,7 +183,7 @@ try {
       });
       // Every server listed already, so `ls` starts nothing.
       await Deno.mkdir(cacheDir, { recursive: true });
-      await Deno.writeTextFile(`${cacheDir}/schemas-${fingerprint}.json`, schemaCache(n, file));
+      await writeSchemaCache(s.root, `${cacheDir}/schemas-${fingerprint}.json`, n, file);
       const cold = async (...args: string[]) => {
         try {
           for (const entry of Deno.readDirSync(cacheDir)) {

@@ -3,22 +3,27 @@
  * the daemon, no script runtime (spec 000, "Calls without a JavaScript
  * runtime"). Exit 1 with the tool's text on stderr when it returns `isError`.
  *
+ * The name goes to the daemon as given: it holds the listing in memory,
+ * resolves the name (a tool's identifier or real name, a namespace or its
+ * server's name), lists a server never listed first, and answers a typo with
+ * the nearest names (engine/call_target.ts), so a call reads no schema cache
+ * however many servers are configured (issue 11).
+ *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
 import { type CallResult, renderResult } from "./render_result.ts";
-import { findTool, noToolsError } from "../discovery/view.ts";
-import type { NamespaceEntry } from "../discovery/types.ts";
-import { listingOf, type ServerSpec } from "../config/types.ts";
-import { needsListing } from "../engine/schema_cache.ts";
+import { noToolsError } from "../discovery/view.ts";
+import type { ServerSpec } from "../config/types.ts";
+import { isSelected, selectionFromSettings } from "../config/profiles.ts";
+import { noConfigMessage } from "../config/discover.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { InputError, McpxError, UsageError } from "../core/errors.ts";
 import { readBoundedFile } from "../core/bounded_read.ts";
 import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
 import { REBUILT_META, type RebuiltNote } from "../engine/rebuilt_note.ts";
 import { VERSION } from "../core/version.ts";
-import { own } from "../core/own.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { call } from "../ops/engine_ops.ts";
 import { printJson } from "./json_out.ts";
@@ -45,36 +50,31 @@ export async function run(
     ? parseTimeoutFlag(options.timeout)
     : undefined;
 
-  // Resolve against the cache first: a typo costs no daemon and gets suggestions.
-  let namespace = ref.slice(0, dot);
-  let tool = ref.slice(dot + 1);
-  const find = (list: NamespaceEntry[]) =>
-    list.find((n) => n.namespace === namespace) ?? list.find((n) => n.server === namespace);
-  let { namespaces, cache, disabled } = await ctx.namespaces({ listMissing: false });
-  let known = find(namespaces);
+  const tool = ref.slice(dot + 1);
+  const config = await ctx.config();
+  if (config.path === null) {
+    throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
+  }
+  // The server the name means, from the configuration alone (the daemon resolves the tool).
+  const selection = selectionFromSettings((await ctx.settings()).values);
+  const shown = config.servers.filter((s) => !s.disabled && isSelected(s, selection));
+  const named = ref.slice(0, dot);
+  const server = shown.find((s) => s.namespace === named) ?? shown.find((s) => s.name === named);
+  const namespace = server?.namespace ?? named;
   // Refused here, before any daemon: the configuration keeps it from starting (untrusted, unset ${VAR}).
-  if (known?.unavailable) {
-    throw known.unavailable.code === "untrusted"
-      ? noToolsError(known)!
-      : new McpxError("server-unavailable", known.unavailable.message);
+  if (server?.unavailable) {
+    const { namespace, name, unavailable } = server;
+    throw unavailable.code === "untrusted"
+      ? noToolsError({
+        namespace,
+        server: name,
+        description: "",
+        tools: [],
+        error: unavailable.message,
+        unavailable,
+      })!
+      : new McpxError("server-unavailable", unavailable.message);
   }
-  const spec = (await ctx.config()).servers.find((s) => s.name === known?.server);
-  // An alias is listed through its target.
-  const listing = spec ? listingOf(spec) : undefined;
-  if (known && listing && needsListing(own(cache?.servers, listing.name), listing.listingId)) {
-    // Never listed: list it first (the call starts it anyway), so a typo is
-    // answered with suggestions rather than the server's bare "not found".
-    await ctx.request("list", { servers: [listing.name], missingOnly: true });
-    ({ namespaces } = await ctx.namespaces({ listMissing: false }));
-    known = find(namespaces);
-  }
-  if (!known || known.tools.length > 0) {
-    const entry = findTool(namespaces, ref, disabled);
-    namespace = entry.namespace;
-    tool = entry.tool;
-  }
-
-  const server = (await ctx.config()).servers.find((s) => s.namespace === namespace);
   const note = sessionNote(ctx, server);
   if (note) ctx.io.err(`note: ${note}\n`);
 

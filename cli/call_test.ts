@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { main } from "./main.ts";
 import { memoryIo } from "../core/io.ts";
+import { run as runCall } from "./call.ts";
+import type { CliContext } from "./context.ts";
+import { NotFoundError } from "../core/errors.ts";
 
 /** Runs `mcpx <argv>` in a fresh directory with no configuration. */
 async function run(argv: string[], stdin = "", files: Record<string, string> = {}) {
@@ -58,4 +61,67 @@ Deno.test("call ignores a UTF-8 byte order mark before @file or stdin arguments"
       assert.match(result.stderr, /no configuration file found/);
     });
   }
+});
+
+/**
+ * A command context for `run()` of cli/call.ts with one configured server,
+ * whose schema cache may not be read: a call resolves its name in the daemon.
+ */
+function daemonOnly(answer: (params: Record<string, unknown>) => Promise<unknown>) {
+  const sent: [string, Record<string, unknown>][] = [];
+  const unread = () => Promise.reject(new Error("the schema cache was read"));
+  const spec = {
+    name: "everything",
+    namespace: "everything",
+    pool: { sharing: "shared", scope: "global" },
+    tags: [],
+  };
+  const ctx = {
+    cwd: "/",
+    env: {},
+    io: memoryIo(""),
+    config: () => Promise.resolve({ path: "/p/.mcp.json", servers: [spec] }),
+    settings: () => Promise.resolve({ values: {} }),
+    namespaces: unread,
+    schemaCache: unread,
+    json: () => Promise.resolve(false),
+    request: (operation: string, params: Record<string, unknown>) => {
+      sent.push([operation, params]);
+      return answer(params);
+    },
+  };
+  return { ctx: ctx as unknown as CliContext, sent, io: ctx.io };
+}
+
+Deno.test("run() sends the name as given to the daemon, which resolves it, reading no schema cache", async () => {
+  const { ctx, sent, io } = daemonOnly(() =>
+    Promise.resolve({ content: [{ type: "text", text: "3" }] })
+  );
+  const code = await runCall(ctx, {
+    target: "everything.get_sum",
+    arguments: '{"a":1,"b":2}',
+    extra: [],
+  });
+  assert.equal(code, 0, io.stderr);
+  assert.equal(io.stdout, "3\n");
+  assert.deepEqual(sent, [[
+    "call",
+    { namespace: "everything", tool: "get_sum", arguments: { a: 1, b: 2 } },
+  ]]);
+});
+
+Deno.test("run() passes on the daemon's answer to a typo, with its suggestions", async () => {
+  const { ctx } = daemonOnly(() =>
+    Promise.reject(
+      new NotFoundError(
+        'unknown tool "everything.ech"; did you mean everything.echo? ' +
+          "Run `mcpx search <words>` to find a tool.",
+        ["everything.echo"],
+      ),
+    )
+  );
+  await assert.rejects(
+    runCall(ctx, { target: "everything.ech", arguments: undefined, extra: [] }),
+    (e: unknown) => e instanceof NotFoundError && e.suggestions[0] === "everything.echo",
+  );
 });

@@ -34,7 +34,11 @@ export async function wordsOf(
     case "namespace":
     case "tool":
     case "namespace-or-tool": {
-      const { namespaces } = await ctx.namespaces({ listMissing: false, optional: true });
+      const { namespaces } = await ctx.namespaces({
+        listMissing: false,
+        optional: true,
+        schemas: false,
+      });
       const names = kind === "tool" ? [] : namespaces.map((n) => n.namespace);
       if (kind !== "namespace") {
         for (const n of namespaces) names.push(...n.tools.map((t) => `${n.namespace}.${t.fn}`));

@@ -10,9 +10,14 @@
 import { noConfigMessage } from "../config/discover.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
 import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
-import type { SchemaCacheFile } from "../discovery/types.ts";
+import type { SchemaIndex } from "../discovery/types.ts";
 import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
-import { emptySchemaCache, needsListing, seedFromSiblings } from "../engine/schema_cache.ts";
+import {
+  emptySchemaCache,
+  loadEntries,
+  needsListing,
+  seedFromSiblings,
+} from "../engine/schema_cache.ts";
 import { DaemonUnavailableError, McpxError } from "../core/errors.ts";
 import { own } from "../core/own.ts";
 import type { RunnerHost } from "../scripts/runner/host.ts";
@@ -29,6 +34,8 @@ export type { ContextOptions } from "./context_settings.ts";
  */
 export class CliContext extends SettingsContext implements RunnerHost {
   readonly #daemon: DaemonLink = new DaemonLink(this);
+  /** The schema cache's index as {@link namespaces} last read it; undefined: not read yet. */
+  #index: SchemaIndex | null | undefined;
 
   /**
    * The visible namespaces from the schema cache: the servers of the profile
@@ -39,20 +46,36 @@ export class CliContext extends SettingsContext implements RunnerHost {
    * @param options.optional true: with no configuration file, an empty view;
    *   otherwise that is an error, since a command that names a namespace
    *   cannot do anything without one.
+   * @param options.schemas Whose tools come with their schemas and
+   *   declarations: true (the default) every namespace's; a list, the
+   *   namespaces it names (identifiers or server names); false, none. The
+   *   others' come from the cache's index alone (`summary`; decision 0028),
+   *   so `ls` and `search` read one file however many servers there are.
    * @throws {UsageError} For a profile no server has.
    * @throws {McpxError} Code `no-config` when no configuration file was found
    *   (and not `optional`): says where the search looked and how to make one.
    */
-  async namespaces(options: { listMissing?: boolean; optional?: boolean } = {}): Promise<
-    NamespaceView & { cache: SchemaCacheFile | null }
-  > {
+  async namespaces(
+    options: { listMissing?: boolean; optional?: boolean; schemas?: boolean | string[] } = {},
+  ): Promise<NamespaceView & { cache: SchemaIndex | null }> {
     const config = await this.config();
     if (config.path === null && !options.optional) {
       throw new McpxError("no-config", noConfigMessage(config.searched ?? [], this.cwd));
     }
     const selection = selectionFromSettings((await this.settings()).values);
     checkSelection(config.servers, selection);
-    let cache = await this.schemaCache();
+    // The entries to read whole: each server's own, or its alias target's.
+    const asked = options.schemas ?? true;
+    const wanted = asked === true ? undefined : asked === false ? [] : [
+      ...new Set(
+        config.servers.filter((s) => asked.includes(s.namespace) || asked.includes(s.name))
+          .map((s) => listingOf(s).name),
+      ),
+    ];
+    // An entry whose file is damaged leaves the index here, so it is listed again below.
+    const read = (index: SchemaIndex | null) => index && loadEntries(index, wanted);
+    // Read once per command: a second view (search's types hint) loads only more entries.
+    let cache = read(this.#index !== undefined ? this.#index : await this.schemaCache());
     const stale = (s: ServerSpec) =>
       needsListing(own(cache?.servers, listingOf(s).name), listingOf(s).listingId);
     // A server the configuration keeps from starting (an unset `${VAR}`) is not listed:
@@ -65,7 +88,8 @@ export class CliContext extends SettingsContext implements RunnerHost {
     if (enabled.some(stale)) {
       cache ??= emptySchemaCache(config.path);
       const listings = enabled.map((s) => listingOf(s));
-      seedFromSiblings(this.paths().cacheDir, config.fingerprint, cache, listings);
+      seedFromSiblings(this.paths().cacheDir, config.fingerprint, cache, listings, (e) => e);
+      read(cache);
     }
     // One listing per cache entry (an alias and its target share one); a set, not a search each.
     const seen = new Set<string>();
@@ -76,7 +100,7 @@ export class CliContext extends SettingsContext implements RunnerHost {
     if (options.listMissing !== false && missing.length > 0) {
       try {
         await this.request("list", { servers: missing.map((s) => s.name), missingOnly: true });
-        cache = await this.schemaCache();
+        cache = read(await this.schemaCache());
       } catch (error) {
         // Without a daemon the cached servers can still be shown; say what is missing.
         if (!(error instanceof DaemonUnavailableError)) throw error;
@@ -85,6 +109,7 @@ export class CliContext extends SettingsContext implements RunnerHost {
         );
       }
     }
+    this.#index = cache;
     const view = namespacesFromCache(config.servers, cache, selection);
     return { ...view, problems: [...unlisted, ...view.problems], cache };
   }
@@ -124,6 +149,8 @@ export class CliContext extends SettingsContext implements RunnerHost {
    * @throws the daemon's own errors ({@link McpxError} with its `code`).
    */
   request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+    // A listing changes the cache: the next view reads it again.
+    if (operation === "list") this.#index = undefined;
     return this.#daemon.request<T>(operation, params);
   }
 

@@ -26,8 +26,8 @@ import {
 import type { SettingsLayer } from "../config/resolve_settings.ts";
 import { resolveTrustedSettings } from "../config/project_settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
-import type { SchemaCacheFile } from "../discovery/types.ts";
-import { readSchemaCache, schemaCachePath } from "../engine/schema_cache.ts";
+import type { SchemaIndex } from "../discovery/types.ts";
+import { readSchemaIndex, schemaCachePath } from "../engine/schema_cache.ts";
 import { switchOn } from "../wire/wire.ts";
 import type { Io } from "../core/io.ts";
 import { ConfigError } from "../core/errors.ts";
@@ -334,10 +334,14 @@ export class SettingsContext {
     }
   }
 
-  /** The schema cache for this configuration, or null when cold. */
-  async schemaCache(): Promise<SchemaCacheFile | null> {
+  /**
+   * The schema cache's index for this configuration, or null when cold: every
+   * server's entry, tools without their schemas (engine/schema_cache.ts
+   * `readSchemaIndex`; `loadEntries` reads whole ones).
+   */
+  async schemaCache(): Promise<SchemaIndex | null> {
     const config = await this.config();
-    return readSchemaCache(schemaCachePath(this.paths().cacheDir, config.fingerprint));
+    return readSchemaIndex(schemaCachePath(this.paths().cacheDir, config.fingerprint));
   }
 
   /**

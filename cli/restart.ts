@@ -22,7 +22,7 @@ export async function run(
   // ctx.session) is the caller's ambient session, not a choice of what to stop.
   const session = ctx.sessionFlag;
   if (session === "") throw new UsageError("--session needs a key: `--session <key>`");
-  const { namespaces, disabled } = await ctx.namespaces({ listMissing: false });
+  const { namespaces, disabled } = await ctx.namespaces({ listMissing: false, schemas: false });
   findNamespace(namespaces, names[0], disabled); // an unknown name is an error with suggestions
   // With no daemon running there is nothing to restart: do not start one to stop nothing.
   const { probeDaemon } = await import("./daemon_connect.ts");

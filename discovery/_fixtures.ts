@@ -53,7 +53,7 @@ export const GRAPH_SCHEMA: Record<string, unknown> = {
 /** A cache file holding `tools` per server name. */
 export function cacheOf(tools: Record<string, CachedTool[]>): SchemaCacheFile {
   return {
-    version: 1,
+    version: 2,
     mcpxVersion: "0.0.0-test",
     configPath: null,
     servers: Object.fromEntries(

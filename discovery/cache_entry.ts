@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { CachedServer } from "./types.ts";
+import type { CachedServer, IndexedServer } from "./types.ts";
 
 /** The failure of a listing as the cache keeps it. */
 export type ListingFailure = NonNullable<CachedServer["error"]>;
@@ -47,7 +47,7 @@ export const DECLARATION_FORMAT = 3;
  * if (lastFailure({ tools: [], error }) !== error) throw new Error();
  * ```
  */
-export function lastFailure(entry: CachedServer | undefined): ListingFailure | undefined {
+export function lastFailure(entry: IndexedServer | undefined): ListingFailure | undefined {
   const error = entry?.error;
   return error && error.at >= (entry?.listedAt ?? "") ? error : undefined;
 }
@@ -87,7 +87,7 @@ export function listingRetryMs(count: number): number {
  * ```
  */
 export function failedListing(
-  previous: CachedServer | undefined,
+  previous: IndexedServer | undefined,
   failure: { message: string; stderr?: string },
   now: number,
 ): ListingFailure {
@@ -154,7 +154,37 @@ function isFailure(v: unknown): boolean {
  * ```
  */
 export function cachedServerOf(value: unknown): CachedServer | undefined {
-  if (!isObject(value) || !Array.isArray(value.tools) || !value.tools.every(isCachedTool)) {
+  return serverOf(value, isCachedTool) as CachedServer | undefined;
+}
+
+/** True for a tool as the index holds it: a name, the optional fields typed, no schema needed. */
+function isIndexedTool(v: unknown): boolean {
+  return isObject(v) && isString(v.name) && optional(v.title, isString) &&
+    optional(v.description, isString) &&
+    optional(v.terms, (t) => isObject(t) && isString(t.name) && isString(t.description));
+}
+
+/**
+ * One server's entry as read from the cache's index (discovery/types.ts
+ * `IndexedServer`: its tools without schemas), or undefined when it does not
+ * have the shape mcpx writes; the caller treats it as absent, as
+ * {@link cachedServerOf} does.
+ *
+ * @param value An entry of the index's `servers` object.
+ * @returns The entry, typed (its `file` is not checked here), or undefined.
+ * @example
+ * ```ts
+ * import { indexedServerOf } from "./cache_entry.ts";
+ * if (!indexedServerOf({ tools: [{ name: "t" }] })) throw new Error();
+ * if (indexedServerOf({ tools: [{ name: 1 }] }) !== undefined) throw new Error();
+ * ```
+ */
+export function indexedServerOf(value: unknown): IndexedServer | undefined {
+  return serverOf(value, isIndexedTool);
+}
+
+function serverOf(value: unknown, isTool: (v: unknown) => boolean): IndexedServer | undefined {
+  if (!isObject(value) || !Array.isArray(value.tools) || !value.tools.every(isTool)) {
     return undefined;
   }
   const info = value.serverInfo;
@@ -167,10 +197,16 @@ export function cachedServerOf(value: unknown): CachedServer | undefined {
         optional(i.title, isString),
     ) &&
     optional(
+      value.blocks,
+      (list) =>
+        Array.isArray(list) &&
+        list.every((b) => isObject(b) && isString(b.key) && isCount(b.bytes)),
+    ) &&
+    optional(
       value.skipped,
       (list) =>
         Array.isArray(list) &&
         list.every((s) => isObject(s) && isString(s.name) && isString(s.reason)),
     );
-  return ok ? value as unknown as CachedServer : undefined;
+  return ok ? value as unknown as IndexedServer : undefined;
 }

@@ -12,8 +12,9 @@
  */
 
 import { stem } from "./stem.ts";
-import type { ToolEntry } from "./types.ts";
+import type { IndexedTool, ToolEntry, ToolTerms } from "./types.ts";
 import { fold, stemmedWords } from "./words.ts";
+import { toIdentifier } from "../config/identifiers.ts";
 
 /** Which field of a tool a term matched, for `--explain`. */
 export type SearchField =
@@ -84,29 +85,79 @@ interface Indexed {
   descriptionWords: Set<string>;
 }
 
-function index(entry: ToolEntry): Indexed {
-  const names = [...new Set([fold(entry.fn), fold(entry.tool)])];
-  const namespaces = [...new Set([fold(entry.namespace), fold(entry.server)])];
+/**
+ * The words search matches a tool's names and description against, worked
+ * out once: the daemon stores them in the cache's index when it lists a
+ * server (engine/schema_cache.ts), so a search does not split and stem every
+ * description of the configuration each time.
+ *
+ * @param tool A tool as listed: its real name, and its description (else its title).
+ * @returns Stemmed words of its real name and function identifier, and of its description.
+ * @example
+ * ```ts
+ * import { toolTerms } from "./search.ts";
+ * const terms = toolTerms({ name: "take-screenshot", description: "Takes screenshots" });
+ * if (!terms.name.includes("screenshot") || !terms.description.includes("take")) throw new Error();
+ * ```
+ */
+export function toolTerms(tool: IndexedTool): ToolTerms {
   return {
-    entry,
-    names,
-    nameWords: new Set([...stemmedWords(entry.fn), ...stemmedWords(entry.tool)]),
-    tags: new Set(entry.tags.flatMap((t) => [fold(t), stem(fold(t))])),
-    path: fold(`${entry.namespace}.${entry.fn}`),
-    namespaces,
-    namespaceWords: new Set(namespaces.flatMap(stemmedWords)),
-    descriptionWords: new Set(stemmedWords(entry.description)),
+    name: [...new Set([...stemmedWords(toIdentifier(tool.name)), ...stemmedWords(tool.name)])],
+    description: [...new Set(stemmedWords(tool.description ?? tool.title ?? ""))],
   };
 }
 
-function matchIndexed(tool: Indexed, term: string): TermMatch | null {
-  const t = fold(term);
-  const words = stemmedWords(term);
+/** A namespace's folded names and words, worked out once per namespace, not per tool. */
+interface NamespaceWords {
+  namespaces: string[];
+  namespaceWords: Set<string>;
+}
+
+function index(entry: ToolEntry, memo?: Map<string, NamespaceWords>): Indexed {
+  const names = [...new Set([fold(entry.fn), fold(entry.tool)])];
+  const key = `${entry.namespace}\0${entry.server}`;
+  let ns = memo?.get(key);
+  if (!ns) {
+    const namespaces = [...new Set([fold(entry.namespace), fold(entry.server)])];
+    ns = { namespaces, namespaceWords: new Set(namespaces.flatMap(stemmedWords)) };
+    memo?.set(key, ns);
+  }
+  const terms = entry.terms ?? {
+    name: [...stemmedWords(entry.fn), ...stemmedWords(entry.tool)],
+    description: stemmedWords(entry.description),
+  };
+  return {
+    entry,
+    names,
+    nameWords: new Set(terms.name),
+    tags: new Set(entry.tags.flatMap((t) => [fold(t), stem(fold(t))])),
+    path: fold(`${entry.namespace}.${entry.fn}`),
+    namespaces: ns.namespaces,
+    namespaceWords: ns.namespaceWords,
+    descriptionWords: new Set(terms.description),
+  };
+}
+
+/** A query word, folded and split once for every tool it is matched against. */
+interface Term {
+  term: string;
+  folded: string;
+  stemmed: string;
+  words: string[];
+}
+
+function termOf(term: string): Term {
+  const folded = fold(term);
+  return { term, folded, stemmed: stem(folded), words: stemmedWords(term) };
+}
+
+function matchIndexed(tool: Indexed, query: Term): TermMatch | null {
+  const { term, folded: t, words } = query;
   const all = (set: Set<string>) => words.length > 0 && words.every((w) => set.has(w));
   let field: SearchField | null = null;
   if (tool.names.some((n) => n === t)) field = "name";
   else if (tool.names.some((n) => n.startsWith(t))) field = "name-prefix";
-  else if (tool.tags.has(t) || tool.tags.has(stem(t))) field = "tag";
+  else if (tool.tags.has(t) || tool.tags.has(query.stemmed)) field = "tag";
   else if (tool.names.some((n) => n.includes(t)) || all(tool.nameWords)) field = "name-substring";
   else if (t.includes(".") && tool.path.includes(t)) field = "path";
   else if (tool.namespaces.some((n) => n.includes(t)) || all(tool.namespaceWords)) {
@@ -134,7 +185,7 @@ function matchIndexed(tool: Indexed, term: string): TermMatch | null {
  * ```
  */
 export function matchTerm(entry: ToolEntry, term: string): TermMatch | null {
-  return matchIndexed(index(entry), term);
+  return matchIndexed(index(entry), termOf(term));
 }
 
 /** Query words: strings split on whitespace, empties dropped. */
@@ -188,9 +239,11 @@ export function searchTools(
     }));
     return { mode: "all", hits: hits.sort(compareHits).slice(0, limit) };
   }
+  const queries = terms.map(termOf);
+  const memo = new Map<string, NamespaceWords>();
   const matched = pool.map((entry) => {
-    const tool = index(entry);
-    return { entry, matches: terms.map((term) => matchIndexed(tool, term)) };
+    const tool = index(entry, memo);
+    return { entry, matches: queries.map((query) => matchIndexed(tool, query)) };
   });
   const rank = (keep: (m: (TermMatch | null)[]) => boolean): SearchHit[] =>
     matched.filter((m) => keep(m.matches)).map(({ entry, matches }) => {

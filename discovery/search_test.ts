@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { toolEntry } from "./_fixtures.ts";
-import { FIELD_SCORES, matchTerm, searchTools } from "./search.ts";
+import { FIELD_SCORES, matchTerm, searchTools, toolTerms } from "./search.ts";
 import type { ToolEntry } from "./types.ts";
 
 const cd = (fn: string, description: string, tags: string[] = []): ToolEntry =>
@@ -150,4 +150,29 @@ Deno.test("searchTools() folds case and diacritics the same on both sides", asyn
       assert.deepEqual(fns(searchTools(tools, query).hits).sort(), want);
     });
   }
+});
+
+Deno.test("searchTools() ranks alike with the index's search words and without them", () => {
+  const indexed = entries.map((e) => ({
+    ...e,
+    terms: toolTerms({ name: e.tool, description: e.description }),
+  }));
+  const queries = ["screenshots", "take page", "grep", "files piped", "demo", "chrome", "héllo"];
+  for (const query of queries) {
+    const a = searchTools(entries, query, { explain: true });
+    const b = searchTools(indexed, query, { explain: true });
+    assert.equal(b.mode, a.mode, query);
+    assert.deepEqual(
+      b.hits.map((h) => [fns([h])[0], h.score, h.explain]),
+      a.hits.map((h) => [fns([h])[0], h.score, h.explain]),
+      query,
+    );
+  }
+});
+
+Deno.test("searchTools() matches on the index's words, not on words worked out again", () => {
+  // Words a listing stored are what a search matches (they are dropped when another version wrote them).
+  const stored = { ...entries[0], terms: { name: ["tap"], description: ["press"] } };
+  assert.deepEqual(fns(searchTools([stored], "press").hits), ["chrome_devtools.click"]);
+  assert.deepEqual(fns(searchTools([stored], "element").hits), []);
 });

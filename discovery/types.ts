@@ -1,10 +1,12 @@
 /**
  * Shapes of the schema cache and of the tool view discovery works on.
  *
- * The cache file is `$XDG_CACHE_HOME/mcpx/schemas-<fingerprint>.json`
- * (spec 000, "Zero-context discovery"). It stores what each server's
- * `tools/list` returned, unfiltered; filtering by the config's
- * `tools`/`excludeTools` happens when it is read.
+ * The cache is `$XDG_CACHE_HOME/mcpx/schemas-<fingerprint>.json`, an index
+ * of every server (names, counts, descriptions, states, search terms), and
+ * one file per server beside it in `schemas-<fingerprint>/` holding what the
+ * server's `tools/list` returned, unfiltered (spec 000, "Zero-context
+ * discovery"; decision 0028). Filtering by the config's `tools`/`excludeTools`
+ * happens when it is read.
  *
  * @module
  */
@@ -25,6 +27,46 @@ export interface CachedTool {
   declaration?: string;
 }
 
+/** One namespace's whole `mcpx types` block: its key (`blockKey`) and its UTF-8 bytes. */
+export interface BlockSize {
+  key: string;
+  bytes: number;
+}
+
+/**
+ * A tool as the cache's index holds it: no schemas, no declaration, and the
+ * words search matches, worked out once when the server was listed.
+ */
+export interface IndexedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  /** Search's words for the tool (discovery/search.ts `toolTerms`); absent: worked out when searched. */
+  terms?: ToolTerms;
+}
+
+/** The stemmed words of a tool's names and description (discovery/words.ts `stemmedWords`). */
+export interface ToolTerms {
+  /** Of its real name and its function identifier, without repeats. */
+  name: string[];
+  /** Of its description (else its title), without repeats. */
+  description: string[];
+}
+
+/**
+ * What the cache's index knows of one server: its entry, the tools without
+ * their schemas. A whole {@link CachedServer} is one too.
+ */
+export interface IndexedServer extends Omit<CachedServer, "tools"> {
+  tools: IndexedTool[];
+  /**
+   * The file holding the whole entry (absolute path), set when read: in this
+   * configuration's folder, or a sibling configuration's when the entry was
+   * seeded from it. Absent when `tools` are whole already.
+   */
+  file?: string;
+}
+
 /** What the cache knows of one server. */
 export interface CachedServer {
   /** ISO time of the last successful listing; absent when it never succeeded. */
@@ -41,6 +83,12 @@ export interface CachedServer {
   /** Tools the server listed that could not be used, and why (they are left out of `tools`). */
   skipped?: { name: string; reason: string }[];
   /**
+   * The size of each namespace's whole `mcpx types` block made from this
+   * entry, worked out when it was listed (discovery/types_hint.ts
+   * `blockKey`), so search's closing hint does not render every declaration.
+   */
+  blocks?: BlockSize[];
+  /**
    * The server's listing identity when it was listed (config/types.ts
    * `listingOf`: a hash of command, args, env, cwd, url, headers, transport);
    * a mismatch, or none (an entry from an mcpx that recorded `poolId`
@@ -49,17 +97,24 @@ export interface CachedServer {
   listingId?: string;
 }
 
-/** The whole cache file. */
-export interface SchemaCacheFile {
-  version: 1;
+/**
+ * The whole cache (`S` = {@link CachedServer}), or its index as read
+ * (`S` = {@link IndexedServer}: entries whose tools have no schemas yet).
+ */
+export interface SchemaCacheFile<S extends IndexedServer = CachedServer> {
+  /** 2: the index and one file per server (decision 0028); 1 was a single file, read as cold. */
+  version: 2;
   /** mcpx version that wrote the file (declarations are regenerated on change). */
   mcpxVersion: string;
   /** Layout of the cached declarations (`DECLARATION_FORMAT`); absent in older files. */
   declarationFormat?: number;
   configPath: string | null;
   /** Keyed by server name (the `mcpServers` key). */
-  servers: Record<string, CachedServer>;
+  servers: Record<string, S>;
 }
+
+/** The cache's index as the CLI reads it: whole entries only for the servers loaded. */
+export type SchemaIndex = SchemaCacheFile<IndexedServer>;
 
 /** One visible tool, as search, catalog and types see it. */
 export interface ToolEntry {
@@ -78,6 +133,8 @@ export interface ToolEntry {
   outputSchema?: Record<string, unknown>;
   /** Cached TypeScript declaration of the function, when present. */
   declaration?: string;
+  /** Search's words for the tool, when the cache's index had them (discovery/search.ts). */
+  terms?: ToolTerms;
 }
 
 /** One namespace, as ls, catalog and types see it. */
@@ -112,4 +169,12 @@ export interface NamespaceEntry {
   };
   /** Tools the server listed that mcpx cannot use, and why. */
   skipped?: { name: string; reason: string }[];
+  /**
+   * True when its tools came from the cache's index alone: no schemas or
+   * declarations (`inputSchema` is `{}`). Commands that show schemas ask for
+   * the whole entry (cli/context.ts `namespaces({ schemas })`).
+   */
+  summary?: boolean;
+  /** Sizes of its whole `mcpx types` block worked out when listed ({@link CachedServer.blocks}). */
+  blocks?: BlockSize[];
 }

@@ -13,9 +13,40 @@
 
 import { countTokens } from "./tokens.ts";
 import { namespaceBlock, parsedDeclarations, TYPES_PREAMBLE } from "./typescript.ts";
-import type { NamespaceEntry, ToolEntry } from "./types.ts";
+import type { BlockSize, NamespaceEntry, ToolEntry } from "./types.ts";
 import { copyDeclaration } from "./_ts_model.ts";
 import { groupedDigits } from "../core/number_text.ts";
+import { fnv1a64 } from "../config/pool_id.ts";
+
+const encoder = new TextEncoder();
+
+/**
+ * What a namespace's whole `mcpx types` block is made of besides its
+ * server's listing: its name, its description, and which tools it shows
+ * under which names, hashed (FNV-1a 64, config/pool_id.ts). A size worked
+ * out under one key holds for a view with the same key.
+ *
+ * @param ns A namespace of the discovery view.
+ * @returns 16 hex digits.
+ */
+export function blockKey(ns: Pick<NamespaceEntry, "namespace" | "description" | "tools">): string {
+  return fnv1a64(
+    JSON.stringify([ns.namespace, ns.description, ns.tools.map((t) => [t.tool, t.fn])]),
+  );
+}
+
+/**
+ * The size of a namespace's whole `mcpx types` block, as the daemon stores
+ * it when it lists the server (engine/listings.ts), so a search's hint need
+ * not render every declaration of a namespace of 1,000 tools.
+ *
+ * @param ns A namespace of the discovery view, with its tools' declarations.
+ * @returns Its key and the block's UTF-8 bytes.
+ */
+export async function blockSize(ns: NamespaceEntry): Promise<BlockSize> {
+  const text = namespaceBlock(ns, ns.tools, await parsedDeclarations(ns.tools));
+  return { key: blockKey(ns), bytes: encoder.encode(text).length };
+}
 
 /** What {@link typesHint} returns. */
 export interface TypesHint {
@@ -51,28 +82,33 @@ export async function typesHint(
   const whole = names.map((n) => namespaces.find((ns) => ns.namespace === n)).filter(
     (ns): ns is NamespaceEntry => ns !== undefined,
   );
-  // Each declaration is parsed once and laid out twice: with the hits alone, and whole.
+  const hits = new Set(tools.map((t) => `${t.namespace}.${t.fn}`));
+  // A whole block's size worked out when listed is used while its key holds; else each
+  // declaration is parsed once and laid out twice: with the hits alone, and whole.
   const blocks = await Promise.all(whole.map(async (ns) => {
+    const known = ns.blocks?.find((b) => b.key === blockKey(ns))?.bytes;
+    const picked = ns.tools.filter((t) => hits.has(`${t.namespace}.${t.fn}`));
+    if (known !== undefined) {
+      return { some: namespaceBlock(ns, picked, await parsedDeclarations(picked)), all: known };
+    }
     const decls = await parsedDeclarations(ns.tools);
-    const hit = ns.tools.map((t) =>
-      tools.some((h) => h.namespace === t.namespace && h.fn === t.fn)
-    );
-    const pick = <T>(list: T[]) => list.filter((_, i) => hit[i]);
+    const pick = decls.filter((_, i) => hits.has(`${ns.tools[i].namespace}.${ns.tools[i].fn}`));
     return {
-      some: namespaceBlock(ns, pick(ns.tools), pick(decls).map(copyDeclaration)),
-      all: namespaceBlock(ns, ns.tools, decls),
+      some: namespaceBlock(ns, picked, pick.map(copyDeclaration)),
+      all: encoder.encode(namespaceBlock(ns, ns.tools, decls)).length,
     };
   }));
-  // As `mcpx types` prints them (discovery/typescript.ts renderTypes).
-  const text = (part: "some" | "all") =>
-    [TYPES_PREAMBLE, ...blocks.map((b) => b[part])].join("\n\n") + "\n";
-  const [some, all] = [text("some"), text("all")];
+  // As `mcpx types` prints them (discovery/typescript.ts renderTypes): the preamble and the
+  // blocks joined by blank lines, ending in a newline; tokens count UTF-8 bytes (tokens.ts).
+  const some = [TYPES_PREAMBLE, ...blocks.map((b) => b.some)].join("\n\n") + "\n";
+  const all = encoder.encode(TYPES_PREAMBLE).length + 1 +
+    blocks.reduce((sum, b) => sum + 2 + b.all, 0);
   return {
     refs,
     command: `mcpx types ${refs.join(" ")}`,
     tokens: countTokens(some),
     namespaces: names,
-    namespaceTokens: countTokens(all),
+    namespaceTokens: Math.ceil(all / 3),
   };
 }
 

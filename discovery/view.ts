@@ -18,7 +18,7 @@ import { howToSelect, isSelected, type ProfileSelection } from "../config/profil
 import { NotFoundError } from "../core/errors.ts";
 import { nearest } from "../core/nearest.ts";
 import { lastFailure } from "./cache_entry.ts";
-import type { NamespaceEntry, SchemaCacheFile, ToolEntry } from "./types.ts";
+import type { CachedTool, IndexedTool, NamespaceEntry, SchemaIndex, ToolEntry } from "./types.ts";
 import { own } from "../core/own.ts";
 
 /** What {@link namespacesFromCache} returns. */
@@ -57,8 +57,14 @@ export interface NamespaceView {
  * filter does not compile shows no tools (hiding is a safety feature), and
  * says so in `problems`.
  *
+ * An entry read from the cache's index alone (engine/schema_cache.ts; its
+ * `file` set) gives tools without schemas or declarations (`inputSchema`
+ * `{}`), and its namespace says so with `summary`: enough for `ls` and
+ * `search`, which ask for no more; `types` and `catalog` load the whole
+ * entries of the namespaces they show.
+ *
  * @param servers Servers from the loaded configuration, in file order.
- * @param cache The schema cache file, or null when none exists yet.
+ * @param cache The schema cache or its index, or null when none exists yet.
  * @param selection The profiles asked for (config/profiles.ts); absent: every server.
  * @returns The namespaces and any problems.
  * @example
@@ -70,7 +76,7 @@ export interface NamespaceView {
  */
 export function namespacesFromCache(
   servers: ServerSpec[],
-  cache: SchemaCacheFile | null,
+  cache: SchemaIndex | null,
   selection?: ProfileSelection,
 ): NamespaceView {
   const namespaces: NamespaceEntry[] = [];
@@ -106,6 +112,8 @@ export function namespacesFromCache(
         "",
       tools: [],
     };
+    if (cached?.file !== undefined) entry.summary = true;
+    if (cached?.blocks?.length) entry.blocks = cached.blocks;
     const failure = lastFailure(cached);
     if (failure) entry.error = failure.message;
     if (server.unavailable) {
@@ -169,6 +177,7 @@ export function namespacesFromCache(
         continue;
       }
       byFn.set(fn, tool.name);
+      const whole = tool as IndexedTool & Partial<CachedTool>;
       const tool_entry: ToolEntry = {
         namespace: server.namespace,
         server: server.name,
@@ -176,10 +185,11 @@ export function namespacesFromCache(
         fn,
         description: tool.description ?? tool.title ?? "",
         tags: [...new Set([...server.tags, ...(own(server.toolTags, tool.name) ?? [])])],
-        inputSchema: tool.inputSchema,
+        inputSchema: whole.inputSchema ?? {},
       };
-      if (tool.outputSchema) tool_entry.outputSchema = tool.outputSchema;
-      if (tool.declaration) tool_entry.declaration = tool.declaration;
+      if (whole.outputSchema) tool_entry.outputSchema = whole.outputSchema;
+      if (whole.declaration) tool_entry.declaration = whole.declaration;
+      if (tool.terms) tool_entry.terms = tool.terms;
       entry.tools.push(tool_entry);
     }
     if (excluded.length) entry.excluded = excluded;

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { NotFoundError } from "../core/errors.ts";
 import { cachedTool, cacheOf, serverSpec } from "./_fixtures.ts";
 import { findNamespace, findTool, namespacesFromCache } from "./view.ts";
+import type { SchemaIndex } from "./types.ts";
 
 const servers = [
   serverSpec("everything", {
@@ -228,4 +229,30 @@ Deno.test("namespacesFromCache() leaves out servers outside the profile selectio
       },
     );
   });
+});
+
+Deno.test("namespacesFromCache() shows an index entry's tools without schemas, marked summary", () => {
+  const index: SchemaIndex = {
+    version: 2,
+    mcpxVersion: "",
+    configPath: null,
+    servers: {
+      fs: {
+        listedAt: "2026-01-01T00:00:00Z",
+        file: "/c/schemas-x/s-0.json",
+        tools: [{
+          name: "read-file",
+          description: "Reads",
+          terms: { name: ["read", "file"], description: ["read"] },
+        }],
+      },
+    },
+  };
+  const [ns] = namespacesFromCache([serverSpec("fs")], index).namespaces;
+  assert.equal(ns.summary, true);
+  assert.deepEqual(ns.tools.map((t) => [t.fn, t.tool, t.description, t.inputSchema, t.terms]), [
+    ["read_file", "read-file", "Reads", {}, { name: ["read", "file"], description: ["read"] }],
+  ]);
+  const whole = namespacesFromCache([serverSpec("fs")], cacheOf({ fs: [cachedTool("read-file")] }));
+  assert.equal(whole.namespaces[0].summary, undefined);
 });

@@ -14,6 +14,7 @@
  * | `launchers/*` (launchers, `.boot.ts`, `.ok`, `check-*.ts`) | unused for `cache.maxAge` |
  * | `clients/*.ts` | unused for `cache.maxAge` |
  * | `schemas-<fp>.json`, `config-<fp>.json` | unused for `cache.maxAge`, and no live daemon serves `<fp>` |
+ * | `schemas-<fp>/` (the servers' entries beside that index) | its index is gone, nothing in it used for `cache.maxAge`, and no live daemon serves `<fp>` |
  * | `exec/<fp>/exec-*` (a program and its run marks) | older than an hour: left by a run that was killed |
  * | `exec/<fp>/` | nothing in it used for `cache.maxAge`, and no live daemon serves `<fp>` |
  *
@@ -76,6 +77,16 @@ function remove(path: string, recursive = false): boolean {
   }
 }
 
+/** Whether anything is at `path`. */
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `path` was last used before `before` (ms). */
 function unusedSince(path: string, before: number): boolean {
   try {
@@ -118,6 +129,14 @@ export function pruneCache(cacheDir: string, options: PruneOptions): string[] {
     if (!m || !entry.isFile || served(options.live, m[1])) continue;
     const path = join(cacheDir, entry.name);
     if (unusedSince(path, before)) drop(path);
+  }
+  // A server's entry is read only through its index: the folder goes once the index has.
+  for (const entry of entries(cacheDir)) {
+    const m = /^schemas-([0-9a-f]+)$/.exec(entry.name);
+    if (!m || !entry.isDirectory || served(options.live, m[1])) continue;
+    const dir = join(cacheDir, entry.name);
+    if (exists(`${dir}.json`) || !unusedSince(dir, before)) continue;
+    if (entries(dir).every((e) => unusedSince(join(dir, e.name), before))) drop(dir, true);
   }
   const execDir = join(cacheDir, "exec");
   for (const folder of entries(execDir)) {

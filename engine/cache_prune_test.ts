@@ -67,3 +67,37 @@ Deno.test("pruneCache() with cache.maxAge 0 keeps everything but leftover exec p
     await Deno.remove(cache, { recursive: true });
   }
 });
+
+Deno.test("pruneCache() removes a schemas folder with its index, never before it", async () => {
+  const cache = await Deno.makeTempDir();
+  const now = Date.now();
+  const old = (now - 20 * DAY) / 1000;
+  const files: Record<string, number> = {
+    "schemas-aaaa.json": 20 * DAY,
+    "schemas-aaaa/s-1.json": 20 * DAY, // goes with its index
+    "schemas-bbbb/s-1.json": 20 * DAY, // a live daemon serves bbbb
+    "schemas-cccc.json": DAY,
+    "schemas-cccc/s-1.json": 20 * DAY, // its index is in use: entries are read through it
+    "schemas-dddd/s-1.json": 20 * DAY, // an index already gone
+    "schemas-eeee/s-1.json": DAY, // an index gone, but an entry used recently
+  };
+  try {
+    for (const [path, age] of Object.entries(files)) {
+      const full = `${cache}/${path}`;
+      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+      await Deno.writeTextFile(full, "x");
+      await Deno.utime(full, (now - age) / 1000, (now - age) / 1000);
+    }
+    for (const fp of ["aaaa", "bbbb", "cccc", "dddd", "eeee"]) {
+      await Deno.utime(`${cache}/schemas-${fp}`, old, old);
+    }
+    const removed = pruneCache(cache, { maxAgeMs: 14 * DAY, live: new Set(["bbbb"]), now })
+      .map((p) => p.slice(cache.length + 1)).sort();
+    assert.deepEqual(removed, ["schemas-aaaa", "schemas-aaaa.json", "schemas-dddd"]);
+    for (const fp of ["bbbb", "cccc", "eeee"]) {
+      assert.ok(Deno.statSync(`${cache}/schemas-${fp}/s-1.json`).isFile, fp);
+    }
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});

@@ -15,7 +15,7 @@
  */
 
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
-import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import type { BlockSize, CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import { ServerError } from "../core/errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
@@ -31,6 +31,7 @@ import {
   emptySchemaCache,
   needsListing,
   readSchemaCache,
+  readServerEntry,
   seedFromSiblings,
   writeSchemaCache,
 } from "./schema_cache.ts";
@@ -42,7 +43,10 @@ import { TypeGenerationError, TypeGenerator } from "./type_generator.ts";
 /** What {@linkcode Listings} needs from the daemon. */
 export interface ListingsOptions {
   config: LoadedConfig;
-  /** The cache file (`schemas-<fingerprint>.json`); its folder holds the siblings. */
+  /**
+   * The cache's index (`schemas-<fingerprint>.json`; its servers' files are in
+   * `schemas-<fingerprint>/`); its folder holds the siblings.
+   */
   cachePath: string;
   /** Replaces secrets with their references in the file (decision 0017). */
   redactor: Redactor;
@@ -71,13 +75,19 @@ export class Listings {
    * process was already running before the listing began (a fresh start is absent).
    */
   #listedBy = new Map<string, ListedBy>();
+  /** Servers whose entries changed since the last write: their files are written again. */
+  #dirty = new Set<string>();
   /** What each profile selection shows of the cache (emptied whenever the cache changes). */
   #views = new Map<string, NamespaceView>();
   #types: TypeGenerator;
   /** Declarations being made for stored listings (settled, never rejected). */
   #declaring = new Set<Promise<void>>();
 
-  /** Reads the cache file (an empty cache when it is missing or damaged) and seeds it from siblings. */
+  /**
+   * Reads the cache whole, the index and every server's file (an empty cache
+   * when it is missing, damaged or of an earlier layout; an entry whose file
+   * is damaged is left out), and seeds it from siblings.
+   */
   constructor(options: ListingsOptions) {
     this.#options = options;
     this.#types = options.typeGenerator ?? new TypeGenerator();
@@ -85,7 +95,14 @@ export class Listings {
     this.#cache = readSchemaCache(cachePath) ?? emptySchemaCache(config.path);
     const cacheDir = cachePath.slice(0, cachePath.lastIndexOf("/"));
     const specs = config.servers.map((s) => ({ ...listingOf(s), disabled: s.disabled }));
-    if (seedFromSiblings(cacheDir, config.fingerprint, this.#cache, specs)) this.#persist();
+    const whole = (e: { file?: string }) => e.file ? readServerEntry(e.file) : undefined;
+    const before = new Set(Object.keys(this.#cache.servers));
+    if (seedFromSiblings(cacheDir, config.fingerprint, this.#cache, specs, whole)) {
+      for (const name of Object.keys(this.#cache.servers)) {
+        if (!before.has(name)) this.#dirty.add(name);
+      }
+      this.#persist();
+    }
   }
 
   /** The cache entry `spec` reads (an alias reads its target's: config/types.ts `listingOf()`). */
@@ -142,8 +159,11 @@ export class Listings {
       if (why) setOwn(out, spec.name, { error: why.message });
     }
     const todo = specs.filter((s) => !refused(s) && (!missingOnly || this.needsListing(s)));
-    // Asked for entries this daemon holds: the file lost them (damaged, deleted), so write it again.
-    if (todo.length < specs.filter((s) => !refused(s)).length) this.#persist();
+    // Asked for entries this daemon holds: the files lost them (damaged, deleted), so write them again.
+    if (todo.length < specs.filter((s) => !refused(s)).length) {
+      for (const spec of specs) if (!refused(spec)) this.#dirty.add(listingOf(spec).name);
+      this.#persist();
+    }
     const results = await Promise.all(todo.map((spec) => this.list(spec)));
     await this.#write;
     // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.
@@ -245,6 +265,8 @@ export class Listings {
           tools,
           ...(skipped.length ? { skipped } : {}),
         };
+        const blocks = await blockSizes(this.#options.config.servers, listing.name, entry);
+        if (blocks.length) entry.blocks = blocks;
       } finally {
         lease.release();
         if (lease.instance.scopeKey.kind === "call") await lease.instance.close("stop");
@@ -267,6 +289,7 @@ export class Listings {
       });
     }
     setOwn(this.#cache.servers, listing.name, entry);
+    this.#dirty.add(listing.name);
     this.#persist();
     // After the instance was given back: a generator that is slow to load (a
     // cold module cache fetches json-schema-to-typescript) holds no instance.
@@ -298,6 +321,12 @@ export class Listings {
       declarations.forEach((text, i) => {
         if (text !== null) tools[i].declaration = text;
       });
+      if (tools.every((t) => t.declaration !== undefined)) {
+        const blocks = await blockSizes(this.#options.config.servers, listed, entry);
+        if (own(this.#cache.servers, listed) !== entry) return;
+        if (blocks.length) entry.blocks = blocks;
+      }
+      this.#dirty.add(listed);
       this.#persist();
     } catch (error) {
       const failure = error instanceof TypeGenerationError ? error : undefined;
@@ -319,9 +348,15 @@ export class Listings {
   #persist(): void {
     this.#views.clear();
     const snapshot = structuredClone(this.#cache);
+    const changed = [...this.#dirty];
+    this.#dirty.clear();
     this.#write = this.#write
-      .then(() => writeSchemaCache(this.#options.cachePath, snapshot, this.#options.redactor))
+      .then(() =>
+        writeSchemaCache(this.#options.cachePath, snapshot, this.#options.redactor, changed)
+      )
       .then(() => this.#writeError = undefined, (error) => {
+        // What was not written is written by the next change.
+        for (const name of changed) this.#dirty.add(name);
         this.#writeError = error;
         log("error", "daemon.error", "writing the schema cache failed: {error}", {
           error: describe(error),
@@ -334,4 +369,29 @@ export class Listings {
 function declarationRequest(tool: CachedTool): DeclarationRequest {
   const { name, title, description, inputSchema, outputSchema } = tool;
   return { fn: toIdentifier(name), tool: { name, title, description, inputSchema, outputSchema } };
+}
+
+/**
+ * The sizes of the whole `mcpx types` blocks of the namespaces that read
+ * `entry` (a server and its aliases; discovery/types_hint.ts `blockSize`),
+ * stored with it so search's hint does not lay out every declaration of a
+ * large namespace each time. Made only once every tool has its declaration
+ * (so the daemon never loads the generator for them); a failure leaves them out: the hint works them out.
+ */
+async function blockSizes(
+  servers: ServerSpec[],
+  name: string,
+  entry: CachedServer,
+): Promise<BlockSize[]> {
+  try {
+    const { blockSize } = await import("../discovery/types_hint.ts");
+    const readers = servers.filter((s) => !s.disabled && listingOf(s).name === name);
+    const cache = emptySchemaCache(null);
+    setOwn(cache.servers, name, entry);
+    const { namespaces } = namespacesFromCache(readers, cache);
+    return await Promise.all(namespaces.filter((ns) => ns.tools.length > 0).map(blockSize));
+  } catch (error) {
+    log("warn", "daemon.error", "sizing types blocks failed: {error}", { error: describe(error) });
+    return [];
+  }
 }

@@ -3,60 +3,108 @@
  * `ls`, `search`, `types` and `catalog` answer without starting a server
  * (spec 000, "Zero-context discovery").
  *
- * The file is `<cacheDir>/schemas-<fingerprint>.json`. The daemon writes it
- * (atomically: a temporary file, fsync, rename); the CLI only reads it. This
- * module imports nothing heavy, so reading costs the CLI one file read.
+ * Two parts, so a command reads what it needs and not every schema of the
+ * configuration (issue 11; decision 0028):
+ *
+ * - `<cacheDir>/schemas-<fingerprint>.json`, the index: every server's
+ *   entry with its tools' names, titles and descriptions, the words search
+ *   matches (discovery/search.ts `toolTerms`), and the name of its file.
+ *   `ls` and `search` read only this.
+ * - `<cacheDir>/schemas-<fingerprint>/s-<hash of the server name>.json`: one
+ *   server's whole entry, schemas and declarations. `types ns` reads the
+ *   index and that one file.
+ *
+ * The daemon writes both (atomically: a temporary file, fsync, rename; a
+ * server's file before the index that names it); the CLI only reads. This
+ * module imports nothing heavy, so reading costs the CLI a file read or two.
+ * A cache of the earlier single-file layout (`version` 1) reads as cold: the
+ * daemon lists again, which is cheap.
  *
  * @module
  */
 
 import { join } from "../core/posix_path.ts";
-import type { CachedServer, SchemaCacheFile } from "../discovery/types.ts";
+import type {
+  CachedServer,
+  IndexedServer,
+  IndexedTool,
+  SchemaCacheFile,
+  SchemaIndex,
+} from "../discovery/types.ts";
 import {
   cachedServerOf,
   DECLARATION_FORMAT,
+  indexedServerOf,
   lastFailure,
   listingRetryDue,
 } from "../discovery/cache_entry.ts";
+import { toolTerms } from "../discovery/search.ts";
 import { parseSalvaging } from "../core/damaged_json.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
+import { fnv1a64 } from "../config/pool_id.ts";
 import { VERSION } from "../core/version.ts";
 import type { Redactor } from "../core/redact.ts";
 import { own, setOwn } from "../core/own.ts";
 
-/** The cache file's path for a configuration fingerprint. */
+/** The index's path for a configuration fingerprint. */
 export function schemaCachePath(cacheDir: string, fingerprint: string): string {
   return join(cacheDir, `schemas-${fingerprint}.json`);
 }
 
+/** The folder of the servers' files beside an index: its path without `.json`. */
+export function schemaEntriesDir(indexPath: string): string {
+  return indexPath.replace(/\.json$/, "");
+}
+
 /**
- * Reads the cache file, or returns null when it is missing or unreadable
- * (an unreadable cache is a cold cache, never an error: the servers can be
- * listed again).
+ * The file name of a server's entry: `s-` and the FNV-1a hash of its name
+ * (config/pool_id.ts), since a server's name may hold any character.
+ */
+export function entryFileName(server: string): string {
+  return `s-${fnv1a64(server)}.json`;
+}
+
+const ENTRY_FILE = /^s-[0-9a-f]{16}\.json$/;
+
+/**
+ * Reads the index, or returns null when it is missing, unreadable or of the
+ * earlier single-file layout (a cold cache, never an error: the servers can
+ * be listed again). Each entry's `file` is set to the absolute path of its
+ * whole entry; tools carry no schemas until {@link loadEntries}.
  *
  * Damage costs only what is damaged (issue 9): each entry is checked on its
- * own (discovery/cache_entry.ts `cachedServerOf`) and one of the wrong shape
- * is left out, as if never listed; a `servers` that is not an object is no
- * entries; a file cut short keeps the entries before the cut
- * (core/damaged_json.ts). The daemon lists what is missing and writes the
- * file whole again.
+ * own (discovery/cache_entry.ts `indexedServerOf`) and one of the wrong shape,
+ * or naming no file of the shape mcpx writes, is left out, as if never
+ * listed; a `servers` that is not an object is no entries; a file cut short
+ * keeps the entries before the cut (core/damaged_json.ts). Search terms
+ * another mcpx version worked out are dropped (search works them out again).
+ *
+ * @param path The index (`schemaCachePath`).
+ * @returns The index, or null.
  */
-export function readSchemaCache(path: string): SchemaCacheFile | null {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-  const { value } = parseSalvaging(text);
-  if (!isObject(value) || value.version !== 1) return null;
-  const servers: Record<string, CachedServer> = {};
+export function readSchemaIndex(path: string): SchemaIndex | null {
+  const value = readJson(path);
+  if (!isObject(value) || value.version !== 2) return null;
+  const dir = schemaEntriesDir(path);
+  const sameVersion = value.mcpxVersion === VERSION;
+  const servers: Record<string, IndexedServer> = {};
   for (const [name, raw] of Object.entries(isObject(value.servers) ? value.servers : {})) {
-    const entry = cachedServerOf(raw);
-    if (entry) setOwn(servers, name, entry);
+    const entry = indexedServerOf(raw);
+    const file = isObject(raw) ? raw.file : undefined;
+    if (!entry || typeof file !== "string" || !ENTRY_FILE.test(file)) continue;
+    for (const tool of entry.tools) {
+      // Another version may split words otherwise; stored as words joined by spaces.
+      const words = tool.terms as unknown as { name: string; description: string } | undefined;
+      if (words && sameVersion) {
+        tool.terms = { name: wordsOf(words.name), description: wordsOf(words.description) };
+      } else delete tool.terms;
+    }
+    // Or lay out declarations otherwise.
+    if (!sameVersion) delete entry.blocks;
+    setOwn(servers, name, { ...entry, file: join(dir, file) });
   }
-  const cache: SchemaCacheFile = {
-    version: 1,
+  return {
+    version: 2,
     mcpxVersion: typeof value.mcpxVersion === "string" ? value.mcpxVersion : "",
     ...(typeof value.declarationFormat === "number"
       ? { declarationFormat: value.declarationFormat }
@@ -64,14 +112,78 @@ export function readSchemaCache(path: string): SchemaCacheFile | null {
     configPath: typeof value.configPath === "string" ? value.configPath : null,
     servers,
   };
-  // Declarations another mcpx version (or layout) generated may differ from
-  // ours: drop them, and `mcpx types` generates them afresh (the schemas stay valid).
-  if (cache.mcpxVersion !== VERSION || cache.declarationFormat !== DECLARATION_FORMAT) {
-    for (const server of Object.values(servers)) {
-      for (const tool of server.tools) delete tool.declaration;
-    }
+}
+
+/**
+ * Reads one server's whole entry from its file, or undefined when the file
+ * is missing, unreadable or not of the shape mcpx writes (the server is then
+ * treated as never listed). Declarations another mcpx version, or another
+ * layout of them, generated are dropped: `mcpx types` generates them afresh.
+ *
+ * @param file The entry's path (`IndexedServer.file`).
+ * @returns The entry, or undefined.
+ */
+export function readServerEntry(file: string): CachedServer | undefined {
+  const value = readJson(file);
+  if (!isObject(value) || value.version !== 2) return undefined;
+  const entry = cachedServerOf(value.server);
+  if (!entry) return undefined;
+  if (value.mcpxVersion !== VERSION || value.declarationFormat !== DECLARATION_FORMAT) {
+    for (const tool of entry.tools) delete tool.declaration;
+    delete entry.blocks;
   }
-  return cache;
+  return entry;
+}
+
+/**
+ * Replaces index entries by the whole entries their files hold, in place:
+ * the tools (schemas, declarations) from the file, the rest (when listed,
+ * the failure and its cooldown) from the index, so a command and the daemon
+ * judge a server's state from the same place. An entry whose file cannot be
+ * read whole is removed from the index, as if never listed, so the daemon
+ * lists that server again (issue 9).
+ *
+ * @param index The index ({@link readSchemaIndex}), changed in place.
+ * @param names The servers to load, by `mcpServers` key; absent: every one.
+ * @returns The index, typed as whole for the entries loaded.
+ */
+export function loadEntries(index: SchemaIndex, names?: Iterable<string>): SchemaIndex {
+  for (const name of names ?? Object.keys(index.servers)) {
+    const indexed = own(index.servers, name);
+    if (!indexed?.file) continue;
+    const entry = readServerEntry(indexed.file);
+    if (!entry) {
+      delete index.servers[name];
+      continue;
+    }
+    // What the index leaves out (the server's instructions) comes from the file.
+    const { file: _, tools: __, ...state } = indexed;
+    setOwn(index.servers, name, { ...entry, ...state, tools: entry.tools });
+  }
+  return index;
+}
+
+/**
+ * Reads the whole cache, the index and every server's file
+ * ({@link readSchemaIndex}, {@link loadEntries}), or null when cold.
+ *
+ * @param path The index (`schemaCachePath`).
+ */
+export function readSchemaCache(path: string): SchemaCacheFile | null {
+  const index = readSchemaIndex(path);
+  return index ? loadEntries(index) as SchemaCacheFile : null;
+}
+
+const wordsOf = (text: string): string[] => text === "" ? [] : text.split(" ");
+
+function readJson(path: string): unknown {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+  return parseSalvaging(text).value;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -80,7 +192,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /** An empty cache for a configuration. */
 export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
   return {
-    version: 1,
+    version: 2,
     mcpxVersion: VERSION,
     declarationFormat: DECLARATION_FORMAT,
     configPath,
@@ -91,9 +203,13 @@ export function emptySchemaCache(configPath: string | null): SchemaCacheFile {
 /**
  * Writes the cache atomically and privately (core/private_fs.ts: a temporary
  * file in the same directory, fsync, rename; mode 0600), creating the
- * directory when missing, with every configured secret replaced by its
- * reference (a server's error or stderr may echo one).
+ * directories when missing, with every configured secret replaced by its
+ * reference (a server's error or stderr may echo one): the files of the
+ * servers `changed` names, then the index, so the index never names a file
+ * not yet written.
  *
+ * @param path The index (`schemaCachePath`).
+ * @param changed Servers whose entries changed since the last write; absent: every one.
  * @param redactor The configuration's (core/redact.ts; config/secrets.ts
  *   `configRedactor()`); the daemon always passes its own. Imported as a type
  *   only, so the CLI's read path does not load it.
@@ -104,11 +220,49 @@ export async function writeSchemaCache(
   path: string,
   cache: SchemaCacheFile,
   redactor?: Redactor,
+  changed?: Iterable<string>,
 ): Promise<void> {
   const dir = path.slice(0, path.lastIndexOf("/"));
   ensurePrivateDir(dir, "mcpx's cache");
-  const file = { ...cache, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT };
-  await writePrivateFile(path, JSON.stringify(redactor ? redactor.json(file) : file));
+  const entriesDir = schemaEntriesDir(path);
+  ensurePrivateDir(entriesDir, "mcpx's cache");
+  const stamp = { version: 2, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT };
+  const clean = <T>(value: T): T => redactor ? redactor.json(value) : value;
+  for (const name of changed ?? Object.keys(cache.servers)) {
+    const server = own(cache.servers, name);
+    if (!server) continue;
+    await writePrivateFile(
+      join(entriesDir, entryFileName(name)),
+      JSON.stringify(clean({ ...stamp, server })),
+    );
+  }
+  const servers: Record<string, unknown> = {};
+  for (const [name, server] of Object.entries(cache.servers)) {
+    // The server's instructions are in its file: no command that reads the index shows them.
+    const { instructions: _, ...state } = server;
+    setOwn(servers, name, {
+      ...state,
+      tools: server.tools.map(indexedTool),
+      file: entryFileName(name),
+    });
+  }
+  const index = { ...cache, ...stamp, servers };
+  await writePrivateFile(path, JSON.stringify(clean(index)));
+}
+
+/**
+ * A tool as the index holds it: its names, description and search words,
+ * each list of words joined by spaces (a word holds none), a third smaller
+ * than a JSON list.
+ */
+function indexedTool(tool: IndexedTool): Record<string, unknown> {
+  const terms = toolTerms(tool);
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    terms: { name: terms.name.join(" "), description: terms.description.join(" ") },
+  };
 }
 
 /**
@@ -126,7 +280,7 @@ export async function writeSchemaCache(
  *   `missingOnly` should list it now.
  */
 export function needsListing(
-  entry: CachedServer | undefined,
+  entry: IndexedServer | undefined,
   listingId: string,
   now = Date.now(),
 ): boolean {
@@ -140,17 +294,23 @@ export function needsListing(
  * Fills entries this cache lacks from the caches of other fingerprints (the
  * same file before an edit, another environment) when the server's
  * `listingId` — everything that changes its answer — is the same there, so
- * editing a comment or one server does not relist the others. Reads at most
- * the 8 most recently written sibling files.
+ * editing a comment or one server does not relist the others. Reads the
+ * indexes of at most the 8 most recently written siblings, and a server's
+ * file only when `load` does.
  *
+ * @param cache This configuration's cache, changed in place.
  * @param specs The servers' listings (`listingOf`: name and listingId are read).
- * @returns How many entries were filled in (the cache is changed in place).
+ * @param load What to keep of a sibling's entry (its `file` set): the daemon
+ *   reads the whole entry ({@link readServerEntry}); the CLI keeps the index
+ *   entry, whose `file` then names the sibling's file. Undefined: not seeded.
+ * @returns How many entries were filled in.
  */
-export function seedFromSiblings(
+export function seedFromSiblings<S extends IndexedServer>(
   cacheDir: string,
   fingerprint: string,
-  cache: SchemaCacheFile,
+  cache: SchemaCacheFile<S>,
   specs: { name: string; listingId: string; disabled?: boolean }[],
+  load: (entry: IndexedServer) => S | undefined,
 ): number {
   const wanted = specs.filter((s) =>
     !s.disabled && needsListing(own(cache.servers, s.name), s.listingId)
@@ -174,13 +334,15 @@ export function seedFromSiblings(
   }
   let seeded = 0;
   for (const sibling of siblings) {
-    const other = readSchemaCache(sibling.path);
+    const other = readSchemaIndex(sibling.path);
     if (!other) continue;
     for (const spec of wanted) {
       if (!needsListing(own(cache.servers, spec.name), spec.listingId)) continue;
-      const entry = own(other.servers, spec.name);
-      if (entry?.listedAt && entry.listingId === spec.listingId && !lastFailure(entry)) {
-        setOwn(cache.servers, spec.name, structuredClone(entry));
+      const found = own(other.servers, spec.name);
+      if (!found?.listedAt || found.listingId !== spec.listingId || lastFailure(found)) continue;
+      const entry = load(found);
+      if (entry) {
+        setOwn(cache.servers, spec.name, entry);
         seeded++;
       }
     }

@@ -7,7 +7,7 @@
  */
 
 import type { ServerSpec, ServerUnavailable } from "../config/types.ts";
-import type { CachedServer } from "../discovery/types.ts";
+import type { IndexedServer } from "../discovery/types.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
 import type { Redactor } from "../core/redact.ts";
 
@@ -89,7 +89,7 @@ export function markSharedPools(rows: StatusRow[]): StatusRow[] {
  */
 export function statusRow(
   spec: ServerSpec,
-  cached: CachedServer | undefined,
+  cached: IndexedServer | undefined,
   live: Pick<StatusRow, "instances" | "failure"> = { instances: [] },
   redactor?: Redactor,
 ): StatusRow {
@@ -99,7 +99,7 @@ export function statusRow(
 
 function buildRow(
   spec: ServerSpec,
-  cached: CachedServer | undefined,
+  cached: IndexedServer | undefined,
   live: Pick<StatusRow, "instances" | "failure">,
 ): StatusRow {
   const cacheError = lastFailure(cached);

@@ -14,7 +14,7 @@
 import type { McpxPaths } from "../config/paths.ts";
 import type { ResolvedSettings, SettingName, SettingValueOf } from "../config/settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
-import type { SchemaCacheFile } from "../discovery/types.ts";
+import type { SchemaIndex } from "../discovery/types.ts";
 import type { NamespaceView } from "../discovery/view.ts";
 
 /** The world an op runs against, each part resolved at most once by the host. */
@@ -40,18 +40,23 @@ export interface OpHost {
   warnings(): Promise<string[]>;
   /** The state, cache and config directories. */
   paths(): McpxPaths;
-  /** The schema cache of this configuration, or null when cold. */
-  schemaCache(): Promise<SchemaCacheFile | null>;
+  /**
+   * The schema cache's index of this configuration (every server's entry, its
+   * tools without schemas), or null when cold.
+   */
+  schemaCache(): Promise<SchemaIndex | null>;
   /**
    * The visible namespaces of the profile selection, servers the cache lacks
    * listed first through the daemon unless `listMissing` is false; with
    * `optional`, no configuration file is an empty view rather than an error.
+   * `schemas` says whose tools come whole (true, the default: all; a list of
+   * namespaces or server names; false: none, the index alone, `summary`).
    * @throws {UsageError} For a profile no server has.
    * @throws {McpxError} `no-config` when no configuration file was found (and not `optional`).
    */
   namespaces(
-    options?: { listMissing?: boolean; optional?: boolean },
-  ): Promise<NamespaceView & { cache: SchemaCacheFile | null }>;
+    options?: { listMissing?: boolean; optional?: boolean; schemas?: boolean | string[] },
+  ): Promise<NamespaceView & { cache: SchemaIndex | null }>;
   /** The socket a running daemon of this configuration answers on; starts none. */
   existingDaemonSocket(): Promise<string>;
   /** The places named scripts are searched, nearest first (scripts/resolve.ts). */

@@ -54,6 +54,8 @@ export async function answer(_input: InputOf<typeof ls>, host: OpHost): Promise<
   const config = await host.config();
   const { namespaces, problems, unusable, cache, disabled } = await host.namespaces({
     optional: true,
+    // Names, counts and states are in the cache's index: no server's schemas are read.
+    schemas: false,
   });
   const unselected = disabled.filter((d) => d.unselected !== undefined).map((d) => d.namespace);
   const live = await liveCounts(host);

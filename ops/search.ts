@@ -65,15 +65,22 @@ export async function answer(input: InputOf<typeof search>, host: OpHost): Promi
       }`,
     );
   }
-  const { namespaces } = await host.namespaces();
+  // The index holds names, descriptions and search words: no schema is read to rank.
+  const { namespaces } = await host.namespaces({ schemas: false });
   const entries = namespaces.flatMap((n) => n.tools);
   const result = searchTools(entries, words, {
     limit,
     tag: input.tag,
     explain: input.explain === true,
   });
+  // The hint's cost is that of the hits' namespaces' declarations: those alone are read whole
+  // (what was missing was listed above).
+  const hitNamespaces = [...new Set(result.hits.map((h) => h.entry.namespace))];
   const hint = result.hits.length > 0
-    ? await typesHint(namespaces, result.hits.map((h) => h.entry))
+    ? await typesHint(
+      (await host.namespaces({ schemas: hitNamespaces, listMissing: false })).namespaces,
+      result.hits.map((h) => h.entry),
+    )
     : undefined;
   const missing = unlisted(namespaces);
   const untrusted = namespaces.filter((ns) => ns.unavailable?.code === "untrusted");

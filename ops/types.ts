@@ -41,7 +41,9 @@ export async function answer(input: InputOf<typeof types>, host: OpHost): Promis
       "name a namespace (`mcpx types fs`) or a tool (`mcpx types fs.read_file`); `mcpx ls` lists them",
     );
   }
-  const { namespaces, disabled } = await host.namespaces();
+  // Only the namespaces named are read whole (`ns` of `ns.tool`; a namespace has no `.`).
+  const named = refs.map((ref) => ref.includes(".") ? ref.slice(0, ref.indexOf(".")) : ref);
+  const { namespaces, disabled } = await host.namespaces({ schemas: named });
   const picked = new Map<string, { ns: NamespaceEntry; tools: Set<string> | null }>();
   for (const ref of refs) {
     const dot = ref.indexOf(".");

@@ -108,6 +108,35 @@ Deno.test('a schema cache with "servers": null is a cold cache, for ls and for a
   );
 });
 
+Deno.test("a damaged server file in the schema cache costs that server a listing, and an old single-file cache is cold", async (t) => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { fx: fixtureServer() } });
+  assert.equal((await w.mcpx(["ls"])).code, 0);
+  const cacheDir = `${w.dir}/.cache/mcpx`;
+  const index = only(cacheDir, /^schemas-[0-9a-f]+\.json$/);
+  const entry = only(index.replace(/\.json$/, ""), /^s-[0-9a-f]+\.json$/);
+
+  await t.step("types lists the server again and the file is whole again", async () => {
+    Deno.writeTextFileSync(entry, '{"version":2,"server":{"tools":nul');
+    const types = await w.mcpx(["types", "fx"]);
+    assert.equal(types.code, 0, types.stderr);
+    assert.match(types.stdout, /declare namespace fx \{/);
+    assert.equal(JSON.parse(Deno.readTextFileSync(entry)).server.tools.length, 5);
+  });
+
+  await t.step("a cache of the single-file layout is read as cold and written anew", async () => {
+    const v1 = { version: 1, mcpxVersion: "0.0.0", configPath: null, servers: {} };
+    Deno.writeTextFileSync(index, JSON.stringify(v1));
+    const ls = await w.json<{ namespaces: { namespace: string; tools: number; state: string }[] }>(
+      ["ls"],
+    );
+    assert.deepEqual(ls.namespaces.map((n) => [n.namespace, n.tools, n.state]), [
+      ["fx", 5, "ready"],
+    ]);
+    assert.equal(JSON.parse(Deno.readTextFileSync(index)).version, 2);
+  });
+});
+
 /** Overwrites pages (1-based) of an SQLite file with bytes from a fixed-seed generator. */
 function overwritePages(path: string, pages: number[]): void {
   const bytes = Deno.readFileSync(path);

@@ -53,7 +53,7 @@ Deno.test("discovery verbs list a cold cache once, then answer without any serve
   const cacheFiles = () => {
     try {
       return [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
-        .filter((e) => e.name.startsWith("schemas-")).map((e) => e.name);
+        .filter((e) => e.isFile && e.name.startsWith("schemas-")).map((e) => e.name);
     } catch {
       return [];
     }

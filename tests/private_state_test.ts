@@ -269,6 +269,7 @@ rootTest(
         /^\/\.state\/mcpx\/logs\/.*run.*\.jsonl$/,
         /^\/\.state\/mcpx\/logs\/index\.db$/,
         /^\/\.cache\/mcpx\/schemas-\w+\.json$/,
+        /^\/\.cache\/mcpx\/schemas-\w+\/s-\w+\.json$/,
         /^\/\.cache\/mcpx\/config-\w+\.json$/,
         /^\/\.cache\/mcpx\/clients\/\w+\.ts$/,
         /^\/\.cache\/mcpx\/launchers\/\w+\.ts$/,
