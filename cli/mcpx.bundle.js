@@ -1562,11 +1562,20 @@ function isFailure(v) {
   return isObject(v) && isString(v.message) && isString(v.at) && optional(v.stderr, isString) && optional(v.count, isCount) && optional(v.retryAt, isString);
 }
 function cachedServerOf(value) {
-  if (!isObject(value) || !Array.isArray(value.tools) || !value.tools.every(isCachedTool)) {
+  return serverOf(value, isCachedTool);
+}
+function isIndexedTool(v) {
+  return isObject(v) && isString(v.name) && optional(v.title, isString) && optional(v.description, isString) && optional(v.terms, (t) => isObject(t) && isString(t.name) && isString(t.description));
+}
+function indexedServerOf(value) {
+  return serverOf(value, isIndexedTool);
+}
+function serverOf(value, isTool) {
+  if (!isObject(value) || !Array.isArray(value.tools) || !value.tools.every(isTool)) {
     return void 0;
   }
   const info = value.serverInfo;
-  const ok = optional(value.listedAt, isString) && optional(value.instructions, isString) && optional(value.listingId, isString) && optional(value.error, isFailure) && optional(info, (i) => isObject(i) && optional(i.name, isString) && optional(i.version, isString) && optional(i.title, isString)) && optional(value.skipped, (list2) => Array.isArray(list2) && list2.every((s) => isObject(s) && isString(s.name) && isString(s.reason)));
+  const ok = optional(value.listedAt, isString) && optional(value.instructions, isString) && optional(value.listingId, isString) && optional(value.error, isFailure) && optional(info, (i) => isObject(i) && optional(i.name, isString) && optional(i.version, isString) && optional(i.title, isString)) && optional(value.blocks, (list2) => Array.isArray(list2) && list2.every((b) => isObject(b) && isString(b.key) && isCount(b.bytes))) && optional(value.skipped, (list2) => Array.isArray(list2) && list2.every((s) => isObject(s) && isString(s.name) && isString(s.reason)));
   return ok ? value : void 0;
 }
 var LISTING_RETRY_FIRST_MS, LISTING_RETRY_MAX_MS, DECLARATION_FORMAT, isObject, optional, isString, isCount;
@@ -1620,6 +1629,8 @@ function namespacesFromCache(servers, cache, selection) {
       description: server.description ?? cached?.serverInfo?.title ?? cached?.serverInfo?.name ?? "",
       tools: []
     };
+    if (cached?.file !== void 0) entry.summary = true;
+    if (cached?.blocks?.length) entry.blocks = cached.blocks;
     const failure = lastFailure(cached);
     if (failure) entry.error = failure.message;
     if (server.unavailable) {
@@ -1676,6 +1687,7 @@ function namespacesFromCache(servers, cache, selection) {
         continue;
       }
       byFn.set(fn, tool.name);
+      const whole = tool;
       const tool_entry = {
         namespace: server.namespace,
         server: server.name,
@@ -1688,10 +1700,11 @@ function namespacesFromCache(servers, cache, selection) {
             ...own(server.toolTags, tool.name) ?? []
           ])
         ],
-        inputSchema: tool.inputSchema
+        inputSchema: whole.inputSchema ?? {}
       };
-      if (tool.outputSchema) tool_entry.outputSchema = tool.outputSchema;
-      if (tool.declaration) tool_entry.declaration = tool.declaration;
+      if (whole.outputSchema) tool_entry.outputSchema = whole.outputSchema;
+      if (whole.declaration) tool_entry.declaration = whole.declaration;
+      if (tool.terms) tool_entry.terms = tool.terms;
       entry.tools.push(tool_entry);
     }
     if (excluded.length) entry.excluded = excluded;
@@ -1773,6 +1786,205 @@ var init_view = __esm({
     init_nearest();
     init_cache_entry();
     init_own();
+  }
+});
+
+// discovery/stem.ts
+function undouble(word) {
+  const n = word.length;
+  if (n >= 3 && word[n - 1] === word[n - 2] && !/[lsz]/.test(word[n - 1]) && !VOWEL.test(word[n - 1])) {
+    return word.slice(0, -1);
+  }
+  return word;
+}
+function stem(word) {
+  if (word.length <= 3) return word;
+  if (word.endsWith("ies") && word.length > 4) return word.slice(0, -3) + "y";
+  if (word.endsWith("sses")) return word.slice(0, -2);
+  if (/(x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s")) return /[siu]s$/.test(word) ? word : word.slice(0, -1);
+  if (word.endsWith("ing") && word.length - 3 >= 4 && VOWEL.test(word.slice(0, -3))) {
+    return undouble(word.slice(0, -3));
+  }
+  if (word.endsWith("ed") && word.length - 2 >= 4 && !word.endsWith("eed")) {
+    return undouble(word.slice(0, -2));
+  }
+  if (word.endsWith("ly") && word.length - 2 >= 5) return word.slice(0, -2);
+  return word;
+}
+var VOWEL;
+var init_stem = __esm({
+  "discovery/stem.ts"() {
+    VOWEL = /[aeiouy]/;
+  }
+});
+
+// discovery/words.ts
+function fold(text) {
+  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
+}
+function splitWords2(text) {
+  return text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2").split(/[^\p{L}\p{N}\p{M}]+/u).filter((w) => w.length > 0).map(fold).filter((w) => w.length > 0);
+}
+function stemmedWords(text) {
+  return splitWords2(text).map(stem);
+}
+var init_words = __esm({
+  "discovery/words.ts"() {
+    init_stem();
+  }
+});
+
+// discovery/search.ts
+function index(entry, memo) {
+  const names = [
+    .../* @__PURE__ */ new Set([
+      fold(entry.fn),
+      fold(entry.tool)
+    ])
+  ];
+  const key = `${entry.namespace}\0${entry.server}`;
+  let ns = memo?.get(key);
+  if (!ns) {
+    const namespaces = [
+      .../* @__PURE__ */ new Set([
+        fold(entry.namespace),
+        fold(entry.server)
+      ])
+    ];
+    ns = {
+      namespaces,
+      namespaceWords: new Set(namespaces.flatMap(stemmedWords))
+    };
+    memo?.set(key, ns);
+  }
+  const terms = entry.terms ?? {
+    name: [
+      ...stemmedWords(entry.fn),
+      ...stemmedWords(entry.tool)
+    ],
+    description: stemmedWords(entry.description)
+  };
+  return {
+    entry,
+    names,
+    nameWords: new Set(terms.name),
+    tags: new Set(entry.tags.flatMap((t) => [
+      fold(t),
+      stem(fold(t))
+    ])),
+    path: fold(`${entry.namespace}.${entry.fn}`),
+    namespaces: ns.namespaces,
+    namespaceWords: ns.namespaceWords,
+    descriptionWords: new Set(terms.description)
+  };
+}
+function termOf(term) {
+  const folded = fold(term);
+  return {
+    term,
+    folded,
+    stemmed: stem(folded),
+    words: stemmedWords(term)
+  };
+}
+function matchIndexed(tool, query) {
+  const { term, folded: t, words: words2 } = query;
+  const all = (set) => words2.length > 0 && words2.every((w) => set.has(w));
+  let field = null;
+  if (tool.names.some((n) => n === t)) field = "name";
+  else if (tool.names.some((n) => n.startsWith(t))) field = "name-prefix";
+  else if (tool.tags.has(t) || tool.tags.has(query.stemmed)) field = "tag";
+  else if (tool.names.some((n) => n.includes(t)) || all(tool.nameWords)) field = "name-substring";
+  else if (t.includes(".") && tool.path.includes(t)) field = "path";
+  else if (tool.namespaces.some((n) => n.includes(t)) || all(tool.namespaceWords)) {
+    field = "namespace";
+  } else if (all(tool.descriptionWords)) field = "description";
+  if (field === null) return null;
+  if (field === "name-substring" && !tool.names.some((n) => n.includes(t))) field = "name-word";
+  return {
+    term,
+    field,
+    score: FIELD_SCORES[field]
+  };
+}
+function matchTerm(entry, term) {
+  return matchIndexed(index(entry), termOf(term));
+}
+function termsOf(query) {
+  const parts = typeof query === "string" ? [
+    query
+  ] : query;
+  return parts.flatMap((p) => p.split(/\s+/)).filter((p) => p.length > 0);
+}
+function compareHits(a, b) {
+  return b.score - a.score || cmp(a.entry.namespace, b.entry.namespace) || cmp(a.entry.fn, b.entry.fn);
+}
+function cmp(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function searchTools(entries, query, opts = {}) {
+  const limit = opts.limit ?? 20;
+  if (!(limit >= 0)) throw new RangeError(`search limit must be 0 or more, got ${limit}`);
+  const pool = opts.tag === void 0 ? entries : entries.filter((e) => e.tags.includes(opts.tag));
+  const terms = termsOf(query);
+  if (terms.length === 0) {
+    const hits = pool.map((entry) => ({
+      entry,
+      score: 0,
+      ...opts.explain ? {
+        explain: []
+      } : {}
+    }));
+    return {
+      mode: "all",
+      hits: hits.sort(compareHits).slice(0, limit)
+    };
+  }
+  const queries = terms.map(termOf);
+  const memo = /* @__PURE__ */ new Map();
+  const matched = pool.map((entry) => {
+    const tool = index(entry, memo);
+    return {
+      entry,
+      matches: queries.map((query2) => matchIndexed(tool, query2))
+    };
+  });
+  const rank = (keep) => matched.filter((m) => keep(m.matches)).map(({ entry, matches }) => {
+    const found = matches.filter((m) => m !== null);
+    const hit = {
+      entry,
+      score: found.reduce((sum, m) => sum + m.score, 0)
+    };
+    if (opts.explain) hit.explain = found;
+    return hit;
+  }).sort(compareHits);
+  const all = rank((m) => m.every((x) => x !== null));
+  if (all.length > 0 || terms.length === 1) return {
+    mode: "all",
+    hits: all.slice(0, limit)
+  };
+  return {
+    mode: "any",
+    hits: rank((m) => m.some((x) => x !== null)).slice(0, limit)
+  };
+}
+var FIELD_SCORES;
+var init_search = __esm({
+  "discovery/search.ts"() {
+    init_stem();
+    init_words();
+    init_identifiers();
+    FIELD_SCORES = {
+      name: 100,
+      "name-prefix": 60,
+      tag: 50,
+      "name-substring": 40,
+      "name-word": 40,
+      path: 30,
+      namespace: 20,
+      description: 10
+    };
   }
 });
 
@@ -1967,96 +2179,6 @@ var init_private_fs = __esm({
   }
 });
 
-// core/damaged_json.ts
-function parseSalvaging(text) {
-  try {
-    return {
-      value: JSON.parse(text),
-      damaged: false
-    };
-  } catch {
-  }
-  const ends = closingPlaces(text);
-  let low = 0;
-  let high = ends.length - 1;
-  let best = void 0;
-  while (low <= high) {
-    const middle = low + high >> 1;
-    const closed = closedAt(text, ends[middle]);
-    let value;
-    let ok = false;
-    if (closed !== void 0) {
-      try {
-        value = JSON.parse(closed);
-        ok = true;
-      } catch {
-      }
-    }
-    if (ok) {
-      best = value;
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  return {
-    value: best,
-    damaged: true
-  };
-}
-function closingPlaces(text) {
-  const ends = [];
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-      continue;
-    }
-    if (c === QUOTE) inString = true;
-    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++depth > MAX_DEPTH) break;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      if (--depth < 0) break;
-      ends.push(i + 1);
-    }
-  }
-  return ends;
-}
-function closedAt(text, end) {
-  const open = [];
-  let inString = false;
-  for (let i = 0; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-      continue;
-    }
-    if (c === QUOTE) inString = true;
-    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) open.push(c);
-    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      if (open.pop() !== (c === CLOSE_OBJECT ? OPEN_OBJECT : OPEN_ARRAY)) return void 0;
-    }
-  }
-  let closers = "";
-  for (let k = open.length - 1; k >= 0; k--) closers += open[k] === OPEN_OBJECT ? "}" : "]";
-  return text.slice(0, end) + closers;
-}
-var MAX_DEPTH, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, QUOTE, BACKSLASH;
-var init_damaged_json = __esm({
-  "core/damaged_json.ts"() {
-    init_private_fs();
-    MAX_DEPTH = 512;
-    OPEN_OBJECT = 123;
-    CLOSE_OBJECT = 125;
-    OPEN_ARRAY = 91;
-    CLOSE_ARRAY = 93;
-    QUOTE = 34;
-    BACKSLASH = 92;
-  }
-});
-
 // deno.json
 var deno_default;
 var init_deno = __esm({
@@ -2137,100 +2259,6 @@ var init_version = __esm({
   "core/version.ts"() {
     init_deno();
     VERSION = deno_default.version;
-  }
-});
-
-// engine/schema_cache.ts
-function schemaCachePath(cacheDir, fingerprint) {
-  return join(cacheDir, `schemas-${fingerprint}.json`);
-}
-function readSchemaCache(path) {
-  let text;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-  const { value } = parseSalvaging(text);
-  if (!isObject2(value) || value.version !== 1) return null;
-  const servers = {};
-  for (const [name, raw] of Object.entries(isObject2(value.servers) ? value.servers : {})) {
-    const entry = cachedServerOf(raw);
-    if (entry) setOwn(servers, name, entry);
-  }
-  const cache = {
-    version: 1,
-    mcpxVersion: typeof value.mcpxVersion === "string" ? value.mcpxVersion : "",
-    ...typeof value.declarationFormat === "number" ? {
-      declarationFormat: value.declarationFormat
-    } : {},
-    configPath: typeof value.configPath === "string" ? value.configPath : null,
-    servers
-  };
-  if (cache.mcpxVersion !== VERSION || cache.declarationFormat !== DECLARATION_FORMAT) {
-    for (const server of Object.values(servers)) {
-      for (const tool of server.tools) delete tool.declaration;
-    }
-  }
-  return cache;
-}
-function emptySchemaCache(configPath) {
-  return {
-    version: 1,
-    mcpxVersion: VERSION,
-    declarationFormat: DECLARATION_FORMAT,
-    configPath,
-    servers: {}
-  };
-}
-function needsListing(entry, listingId, now = Date.now()) {
-  if (!entry || entry.listingId !== listingId) return true;
-  if (entry.listedAt !== void 0) return false;
-  const failure = lastFailure(entry);
-  return failure === void 0 || listingRetryDue(failure, now);
-}
-function seedFromSiblings(cacheDir, fingerprint, cache, specs) {
-  const wanted = specs.filter((s) => !s.disabled && needsListing(own(cache.servers, s.name), s.listingId));
-  if (wanted.length === 0) return 0;
-  let siblings;
-  try {
-    siblings = [
-      ...Deno.readDirSync(cacheDir)
-    ].filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name) && e.name !== `schemas-${fingerprint}.json`).map((e) => {
-      const path = join(cacheDir, e.name);
-      return {
-        path,
-        mtime: Deno.statSync(path).mtime?.getTime() ?? 0
-      };
-    }).sort((a, b) => b.mtime - a.mtime).slice(0, 8);
-  } catch {
-    return 0;
-  }
-  let seeded = 0;
-  for (const sibling of siblings) {
-    const other = readSchemaCache(sibling.path);
-    if (!other) continue;
-    for (const spec of wanted) {
-      if (!needsListing(own(cache.servers, spec.name), spec.listingId)) continue;
-      const entry = own(other.servers, spec.name);
-      if (entry?.listedAt && entry.listingId === spec.listingId && !lastFailure(entry)) {
-        setOwn(cache.servers, spec.name, structuredClone(entry));
-        seeded++;
-      }
-    }
-  }
-  return seeded;
-}
-var isObject2;
-var init_schema_cache = __esm({
-  "engine/schema_cache.ts"() {
-    init_posix_path();
-    init_cache_entry();
-    init_damaged_json();
-    init_private_fs();
-    init_version();
-    init_own();
-    isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
   }
 });
 
@@ -5299,7 +5327,9 @@ var init_json_out = __esm({
 async function answer(_input, host) {
   const config = await host.config();
   const { namespaces, problems, unusable, cache, disabled } = await host.namespaces({
-    optional: true
+    optional: true,
+    // Names, counts and states are in the cache's index: no server's schemas are read.
+    schemas: false
   });
   const unselected = disabled.filter((d) => d.unselected !== void 0).map((d) => d.namespace);
   const live = await liveCounts(host);
@@ -6712,6 +6742,16 @@ var init_number_text = __esm({
 });
 
 // discovery/types_hint.ts
+function blockKey(ns) {
+  return fnv1a64(JSON.stringify([
+    ns.namespace,
+    ns.description,
+    ns.tools.map((t) => [
+      t.tool,
+      t.fn
+    ])
+  ]));
+}
 async function typesHint(namespaces, tools) {
   if (tools.length === 0) throw new RangeError("typesHint needs at least one tool");
   const refs = tools.map((t) => `${t.namespace}.${t.fn}`);
@@ -6719,29 +6759,34 @@ async function typesHint(namespaces, tools) {
     ...new Set(tools.map((t) => t.namespace))
   ];
   const whole = names.map((n) => namespaces.find((ns) => ns.namespace === n)).filter((ns) => ns !== void 0);
+  const hits = new Set(tools.map((t) => `${t.namespace}.${t.fn}`));
   const blocks = await Promise.all(whole.map(async (ns) => {
+    const known = ns.blocks?.find((b) => b.key === blockKey(ns))?.bytes;
+    const picked = ns.tools.filter((t) => hits.has(`${t.namespace}.${t.fn}`));
+    if (known !== void 0) {
+      return {
+        some: namespaceBlock(ns, picked, await parsedDeclarations(picked)),
+        all: known
+      };
+    }
     const decls = await parsedDeclarations(ns.tools);
-    const hit = ns.tools.map((t) => tools.some((h) => h.namespace === t.namespace && h.fn === t.fn));
-    const pick = (list2) => list2.filter((_, i) => hit[i]);
+    const pick = decls.filter((_, i) => hits.has(`${ns.tools[i].namespace}.${ns.tools[i].fn}`));
     return {
-      some: namespaceBlock(ns, pick(ns.tools), pick(decls).map(copyDeclaration)),
-      all: namespaceBlock(ns, ns.tools, decls)
+      some: namespaceBlock(ns, picked, pick.map(copyDeclaration)),
+      all: encoder6.encode(namespaceBlock(ns, ns.tools, decls)).length
     };
   }));
-  const text = (part) => [
+  const some = [
     TYPES_PREAMBLE,
-    ...blocks.map((b) => b[part])
+    ...blocks.map((b) => b.some)
   ].join("\n\n") + "\n";
-  const [some, all] = [
-    text("some"),
-    text("all")
-  ];
+  const all = encoder6.encode(TYPES_PREAMBLE).length + 1 + blocks.reduce((sum, b) => sum + 2 + b.all, 0);
   return {
     refs,
     command: `mcpx types ${refs.join(" ")}`,
     tokens: countTokens(some),
     namespaces: names,
-    namespaceTokens: countTokens(all)
+    namespaceTokens: Math.ceil(all / 3)
   };
 }
 function typesHintLine(hint) {
@@ -6750,187 +6795,15 @@ function typesHintLine(hint) {
   const whole = hint.namespaces.length === 1 ? "whole namespace" : "whole namespaces";
   return `${what}: ${hint.command} (~${groupedDigits(hint.tokens)} tokens); ${whole} ~${groupedDigits(hint.namespaceTokens)}`;
 }
+var encoder6;
 var init_types_hint = __esm({
   "discovery/types_hint.ts"() {
     init_tokens();
     init_typescript();
     init_ts_model();
     init_number_text();
-  }
-});
-
-// discovery/stem.ts
-function undouble(word) {
-  const n = word.length;
-  if (n >= 3 && word[n - 1] === word[n - 2] && !/[lsz]/.test(word[n - 1]) && !VOWEL.test(word[n - 1])) {
-    return word.slice(0, -1);
-  }
-  return word;
-}
-function stem(word) {
-  if (word.length <= 3) return word;
-  if (word.endsWith("ies") && word.length > 4) return word.slice(0, -3) + "y";
-  if (word.endsWith("sses")) return word.slice(0, -2);
-  if (/(x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith("s")) return /[siu]s$/.test(word) ? word : word.slice(0, -1);
-  if (word.endsWith("ing") && word.length - 3 >= 4 && VOWEL.test(word.slice(0, -3))) {
-    return undouble(word.slice(0, -3));
-  }
-  if (word.endsWith("ed") && word.length - 2 >= 4 && !word.endsWith("eed")) {
-    return undouble(word.slice(0, -2));
-  }
-  if (word.endsWith("ly") && word.length - 2 >= 5) return word.slice(0, -2);
-  return word;
-}
-var VOWEL;
-var init_stem = __esm({
-  "discovery/stem.ts"() {
-    VOWEL = /[aeiouy]/;
-  }
-});
-
-// discovery/words.ts
-function fold(text) {
-  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
-}
-function splitWords2(text) {
-  return text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2").split(/[^\p{L}\p{N}\p{M}]+/u).filter((w) => w.length > 0).map(fold).filter((w) => w.length > 0);
-}
-function stemmedWords(text) {
-  return splitWords2(text).map(stem);
-}
-var init_words = __esm({
-  "discovery/words.ts"() {
-    init_stem();
-  }
-});
-
-// discovery/search.ts
-function index(entry) {
-  const names = [
-    .../* @__PURE__ */ new Set([
-      fold(entry.fn),
-      fold(entry.tool)
-    ])
-  ];
-  const namespaces = [
-    .../* @__PURE__ */ new Set([
-      fold(entry.namespace),
-      fold(entry.server)
-    ])
-  ];
-  return {
-    entry,
-    names,
-    nameWords: /* @__PURE__ */ new Set([
-      ...stemmedWords(entry.fn),
-      ...stemmedWords(entry.tool)
-    ]),
-    tags: new Set(entry.tags.flatMap((t) => [
-      fold(t),
-      stem(fold(t))
-    ])),
-    path: fold(`${entry.namespace}.${entry.fn}`),
-    namespaces,
-    namespaceWords: new Set(namespaces.flatMap(stemmedWords)),
-    descriptionWords: new Set(stemmedWords(entry.description))
-  };
-}
-function matchIndexed(tool, term) {
-  const t = fold(term);
-  const words2 = stemmedWords(term);
-  const all = (set) => words2.length > 0 && words2.every((w) => set.has(w));
-  let field = null;
-  if (tool.names.some((n) => n === t)) field = "name";
-  else if (tool.names.some((n) => n.startsWith(t))) field = "name-prefix";
-  else if (tool.tags.has(t) || tool.tags.has(stem(t))) field = "tag";
-  else if (tool.names.some((n) => n.includes(t)) || all(tool.nameWords)) field = "name-substring";
-  else if (t.includes(".") && tool.path.includes(t)) field = "path";
-  else if (tool.namespaces.some((n) => n.includes(t)) || all(tool.namespaceWords)) {
-    field = "namespace";
-  } else if (all(tool.descriptionWords)) field = "description";
-  if (field === null) return null;
-  if (field === "name-substring" && !tool.names.some((n) => n.includes(t))) field = "name-word";
-  return {
-    term,
-    field,
-    score: FIELD_SCORES[field]
-  };
-}
-function matchTerm(entry, term) {
-  return matchIndexed(index(entry), term);
-}
-function termsOf(query) {
-  const parts = typeof query === "string" ? [
-    query
-  ] : query;
-  return parts.flatMap((p) => p.split(/\s+/)).filter((p) => p.length > 0);
-}
-function compareHits(a, b) {
-  return b.score - a.score || cmp(a.entry.namespace, b.entry.namespace) || cmp(a.entry.fn, b.entry.fn);
-}
-function cmp(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-function searchTools(entries, query, opts = {}) {
-  const limit = opts.limit ?? 20;
-  if (!(limit >= 0)) throw new RangeError(`search limit must be 0 or more, got ${limit}`);
-  const pool = opts.tag === void 0 ? entries : entries.filter((e) => e.tags.includes(opts.tag));
-  const terms = termsOf(query);
-  if (terms.length === 0) {
-    const hits = pool.map((entry) => ({
-      entry,
-      score: 0,
-      ...opts.explain ? {
-        explain: []
-      } : {}
-    }));
-    return {
-      mode: "all",
-      hits: hits.sort(compareHits).slice(0, limit)
-    };
-  }
-  const matched = pool.map((entry) => {
-    const tool = index(entry);
-    return {
-      entry,
-      matches: terms.map((term) => matchIndexed(tool, term))
-    };
-  });
-  const rank = (keep) => matched.filter((m) => keep(m.matches)).map(({ entry, matches }) => {
-    const found = matches.filter((m) => m !== null);
-    const hit = {
-      entry,
-      score: found.reduce((sum, m) => sum + m.score, 0)
-    };
-    if (opts.explain) hit.explain = found;
-    return hit;
-  }).sort(compareHits);
-  const all = rank((m) => m.every((x) => x !== null));
-  if (all.length > 0 || terms.length === 1) return {
-    mode: "all",
-    hits: all.slice(0, limit)
-  };
-  return {
-    mode: "any",
-    hits: rank((m) => m.some((x) => x !== null)).slice(0, limit)
-  };
-}
-var FIELD_SCORES;
-var init_search = __esm({
-  "discovery/search.ts"() {
-    init_stem();
-    init_words();
-    FIELD_SCORES = {
-      name: 100,
-      "name-prefix": 60,
-      tag: 50,
-      "name-substring": 40,
-      "name-word": 40,
-      path: 30,
-      namespace: 20,
-      description: 10
-    };
+    init_pool_id();
+    encoder6 = new TextEncoder();
   }
 });
 
@@ -6944,14 +6817,22 @@ async function answer2(input, host) {
   if (!Number.isInteger(limit) || limit < 1) {
     throw new UsageError(`-n must be a whole number of at least 1, got ${JSON.stringify(await host.setting("search.limit"))}`);
   }
-  const { namespaces } = await host.namespaces();
+  const { namespaces } = await host.namespaces({
+    schemas: false
+  });
   const entries = namespaces.flatMap((n) => n.tools);
   const result = searchTools(entries, words2, {
     limit,
     tag: input.tag,
     explain: input.explain === true
   });
-  const hint = result.hits.length > 0 ? await typesHint(namespaces, result.hits.map((h) => h.entry)) : void 0;
+  const hitNamespaces = [
+    ...new Set(result.hits.map((h) => h.entry.namespace))
+  ];
+  const hint = result.hits.length > 0 ? await typesHint((await host.namespaces({
+    schemas: hitNamespaces,
+    listMissing: false
+  })).namespaces, result.hits.map((h) => h.entry)) : void 0;
   const missing = unlisted(namespaces);
   const untrusted = namespaces.filter((ns) => ns.unavailable?.code === "untrusted");
   return {
@@ -7077,7 +6958,10 @@ async function answer3(input, host) {
   if (refs.length === 0) {
     throw new UsageError("name a namespace (`mcpx types fs`) or a tool (`mcpx types fs.read_file`); `mcpx ls` lists them");
   }
-  const { namespaces, disabled } = await host.namespaces();
+  const named = refs.map((ref) => ref.includes(".") ? ref.slice(0, ref.indexOf(".")) : ref);
+  const { namespaces, disabled } = await host.namespaces({
+    schemas: named
+  });
   const picked = /* @__PURE__ */ new Map();
   for (const ref of refs) {
     const dot = ref.indexOf(".");
@@ -7581,36 +7465,27 @@ async function run5(ctx, options) {
   }
   const args = await readArguments(ctx, input);
   const timeoutMs = typeof options.timeout === "string" ? parseTimeoutFlag(options.timeout) : void 0;
-  let namespace = ref.slice(0, dot);
-  let tool = ref.slice(dot + 1);
-  const find = (list2) => list2.find((n) => n.namespace === namespace) ?? list2.find((n) => n.server === namespace);
-  let { namespaces, cache, disabled } = await ctx.namespaces({
-    listMissing: false
-  });
-  let known = find(namespaces);
-  if (known?.unavailable) {
-    throw known.unavailable.code === "untrusted" ? noToolsError(known) : new McpxError("server-unavailable", known.unavailable.message);
+  const tool = ref.slice(dot + 1);
+  const config = await ctx.config();
+  if (config.path === null) {
+    throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
   }
-  const spec = (await ctx.config()).servers.find((s) => s.name === known?.server);
-  const listing = spec ? listingOf(spec) : void 0;
-  if (known && listing && needsListing(own(cache?.servers, listing.name), listing.listingId)) {
-    await ctx.request("list", {
-      servers: [
-        listing.name
-      ],
-      missingOnly: true
-    });
-    ({ namespaces } = await ctx.namespaces({
-      listMissing: false
-    }));
-    known = find(namespaces);
+  const selection = selectionFromSettings((await ctx.settings()).values);
+  const shown = config.servers.filter((s) => !s.disabled && isSelected(s, selection));
+  const named = ref.slice(0, dot);
+  const server = shown.find((s) => s.namespace === named) ?? shown.find((s) => s.name === named);
+  const namespace = server?.namespace ?? named;
+  if (server?.unavailable) {
+    const { namespace: namespace2, name, unavailable } = server;
+    throw unavailable.code === "untrusted" ? noToolsError({
+      namespace: namespace2,
+      server: name,
+      description: "",
+      tools: [],
+      error: unavailable.message,
+      unavailable
+    }) : new McpxError("server-unavailable", unavailable.message);
   }
-  if (!known || known.tools.length > 0) {
-    const entry = findTool(namespaces, ref, disabled);
-    namespace = entry.namespace;
-    tool = entry.tool;
-  }
-  const server = (await ctx.config()).servers.find((s) => s.namespace === namespace);
   const note = sessionNote(ctx, server);
   if (note) ctx.io.err(`note: ${note}
 `);
@@ -7714,15 +7589,14 @@ var init_call = __esm({
   "cli/call.ts"() {
     init_render_result();
     init_view();
-    init_types();
-    init_schema_cache();
+    init_profiles();
+    init_discover();
     init_timeout_flag();
     init_errors();
     init_bounded_read();
     init_input_limit();
     init_rebuilt_note();
     init_version();
-    init_own();
     init_json_out();
   }
 });
@@ -12552,7 +12426,235 @@ init_discover();
 init_types();
 init_profiles();
 init_view();
-init_schema_cache();
+
+// engine/schema_cache.ts
+init_posix_path();
+init_cache_entry();
+init_search();
+
+// core/damaged_json.ts
+init_private_fs();
+var MAX_DEPTH = 512;
+var OPEN_OBJECT = 123;
+var CLOSE_OBJECT = 125;
+var OPEN_ARRAY = 91;
+var CLOSE_ARRAY = 93;
+var QUOTE = 34;
+var BACKSLASH = 92;
+function parseSalvaging(text) {
+  try {
+    return {
+      value: JSON.parse(text),
+      damaged: false
+    };
+  } catch {
+  }
+  const ends = closingPlaces(text);
+  let low = 0;
+  let high = ends.length - 1;
+  let best = void 0;
+  while (low <= high) {
+    const middle = low + high >> 1;
+    const closed = closedAt(text, ends[middle]);
+    let value;
+    let ok = false;
+    if (closed !== void 0) {
+      try {
+        value = JSON.parse(closed);
+        ok = true;
+      } catch {
+      }
+    }
+    if (ok) {
+      best = value;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return {
+    value: best,
+    damaged: true
+  };
+}
+function closingPlaces(text) {
+  const ends = [];
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === QUOTE) inString = true;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (++depth > MAX_DEPTH) break;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (--depth < 0) break;
+      ends.push(i + 1);
+    }
+  }
+  return ends;
+}
+function closedAt(text, end) {
+  const open = [];
+  let inString = false;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === QUOTE) inString = true;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) open.push(c);
+    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (open.pop() !== (c === CLOSE_OBJECT ? OPEN_OBJECT : OPEN_ARRAY)) return void 0;
+    }
+  }
+  let closers = "";
+  for (let k = open.length - 1; k >= 0; k--) closers += open[k] === OPEN_OBJECT ? "}" : "]";
+  return text.slice(0, end) + closers;
+}
+
+// engine/schema_cache.ts
+init_private_fs();
+init_pool_id();
+init_version();
+init_own();
+function schemaCachePath(cacheDir, fingerprint) {
+  return join(cacheDir, `schemas-${fingerprint}.json`);
+}
+function schemaEntriesDir(indexPath) {
+  return indexPath.replace(/\.json$/, "");
+}
+var ENTRY_FILE = /^s-[0-9a-f]{16}\.json$/;
+function readSchemaIndex(path) {
+  const value = readJson(path);
+  if (!isObject2(value) || value.version !== 2) return null;
+  const dir = schemaEntriesDir(path);
+  const sameVersion = value.mcpxVersion === VERSION;
+  const servers = {};
+  for (const [name, raw] of Object.entries(isObject2(value.servers) ? value.servers : {})) {
+    const entry = indexedServerOf(raw);
+    const file = isObject2(raw) ? raw.file : void 0;
+    if (!entry || typeof file !== "string" || !ENTRY_FILE.test(file)) continue;
+    for (const tool of entry.tools) {
+      const words2 = tool.terms;
+      if (words2 && sameVersion) {
+        tool.terms = {
+          name: wordsOf(words2.name),
+          description: wordsOf(words2.description)
+        };
+      } else delete tool.terms;
+    }
+    if (!sameVersion) delete entry.blocks;
+    setOwn(servers, name, {
+      ...entry,
+      file: join(dir, file)
+    });
+  }
+  return {
+    version: 2,
+    mcpxVersion: typeof value.mcpxVersion === "string" ? value.mcpxVersion : "",
+    ...typeof value.declarationFormat === "number" ? {
+      declarationFormat: value.declarationFormat
+    } : {},
+    configPath: typeof value.configPath === "string" ? value.configPath : null,
+    servers
+  };
+}
+function readServerEntry(file) {
+  const value = readJson(file);
+  if (!isObject2(value) || value.version !== 2) return void 0;
+  const entry = cachedServerOf(value.server);
+  if (!entry) return void 0;
+  if (value.mcpxVersion !== VERSION || value.declarationFormat !== DECLARATION_FORMAT) {
+    for (const tool of entry.tools) delete tool.declaration;
+    delete entry.blocks;
+  }
+  return entry;
+}
+function loadEntries(index2, names) {
+  for (const name of names ?? Object.keys(index2.servers)) {
+    const indexed = own(index2.servers, name);
+    if (!indexed?.file) continue;
+    const entry = readServerEntry(indexed.file);
+    if (!entry) {
+      delete index2.servers[name];
+      continue;
+    }
+    const { file: _, tools: __, ...state } = indexed;
+    setOwn(index2.servers, name, {
+      ...entry,
+      ...state,
+      tools: entry.tools
+    });
+  }
+  return index2;
+}
+var wordsOf = (text) => text === "" ? [] : text.split(" ");
+function readJson(path) {
+  let text;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch {
+    return void 0;
+  }
+  return parseSalvaging(text).value;
+}
+var isObject2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function emptySchemaCache(configPath) {
+  return {
+    version: 2,
+    mcpxVersion: VERSION,
+    declarationFormat: DECLARATION_FORMAT,
+    configPath,
+    servers: {}
+  };
+}
+function needsListing(entry, listingId, now = Date.now()) {
+  if (!entry || entry.listingId !== listingId) return true;
+  if (entry.listedAt !== void 0) return false;
+  const failure = lastFailure(entry);
+  return failure === void 0 || listingRetryDue(failure, now);
+}
+function seedFromSiblings(cacheDir, fingerprint, cache, specs, load) {
+  const wanted = specs.filter((s) => !s.disabled && needsListing(own(cache.servers, s.name), s.listingId));
+  if (wanted.length === 0) return 0;
+  let siblings;
+  try {
+    siblings = [
+      ...Deno.readDirSync(cacheDir)
+    ].filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name) && e.name !== `schemas-${fingerprint}.json`).map((e) => {
+      const path = join(cacheDir, e.name);
+      return {
+        path,
+        mtime: Deno.statSync(path).mtime?.getTime() ?? 0
+      };
+    }).sort((a, b) => b.mtime - a.mtime).slice(0, 8);
+  } catch {
+    return 0;
+  }
+  let seeded = 0;
+  for (const sibling of siblings) {
+    const other = readSchemaIndex(sibling.path);
+    if (!other) continue;
+    for (const spec of wanted) {
+      if (!needsListing(own(cache.servers, spec.name), spec.listingId)) continue;
+      const found = own(other.servers, spec.name);
+      if (!found?.listedAt || found.listingId !== spec.listingId || lastFailure(found)) continue;
+      const entry = load(found);
+      if (entry) {
+        setOwn(cache.servers, spec.name, entry);
+        seeded++;
+      }
+    }
+  }
+  return seeded;
+}
+
+// cli/context.ts
 init_errors();
 init_own();
 
@@ -12850,7 +12952,6 @@ init_process();
 // config/trust_store.ts
 init_posix_path();
 init_private_fs();
-init_damaged_json();
 var STORE_VERSION = 1;
 function trustStorePath(stateDir) {
   return join(stateDir, "trust.json");
@@ -13336,7 +13437,6 @@ function withoutSettings(document) {
 }
 
 // cli/context_settings.ts
-init_schema_cache();
 init_wire();
 init_errors();
 init_trace_ids();
@@ -13616,10 +13716,14 @@ var SettingsContext = class {
       throw new ConfigError("environment", source, error.message);
     }
   }
-  /** The schema cache for this configuration, or null when cold. */
+  /**
+   * The schema cache's index for this configuration, or null when cold: every
+   * server's entry, tools without their schemas (engine/schema_cache.ts
+   * `readSchemaIndex`; `loadEntries` reads whole ones).
+   */
   async schemaCache() {
     const config = await this.config();
-    return readSchemaCache(schemaCachePath(this.paths().cacheDir, config.fingerprint));
+    return readSchemaIndex(schemaCachePath(this.paths().cacheDir, config.fingerprint));
   }
   /**
    * The places named scripts are searched, nearest first (`paths.scripts`,
@@ -14297,6 +14401,8 @@ var STARTS_SERVERS = /* @__PURE__ */ new Set([
 // cli/context.ts
 var CliContext = class extends SettingsContext {
   #daemon = new DaemonLink(this);
+  /** The schema cache's index as {@link namespaces} last read it; undefined: not read yet. */
+  #index;
   /**
    * The visible namespaces from the schema cache: the servers of the profile
    * selection (`--profile`, `--skip-default`, `--all-profiles`; config/profiles.ts).
@@ -14306,6 +14412,11 @@ var CliContext = class extends SettingsContext {
    * @param options.optional true: with no configuration file, an empty view;
    *   otherwise that is an error, since a command that names a namespace
    *   cannot do anything without one.
+   * @param options.schemas Whose tools come with their schemas and
+   *   declarations: true (the default) every namespace's; a list, the
+   *   namespaces it names (identifiers or server names); false, none. The
+   *   others' come from the cache's index alone (`summary`; decision 0028),
+   *   so `ls` and `search` read one file however many servers there are.
    * @throws {UsageError} For a profile no server has.
    * @throws {McpxError} Code `no-config` when no configuration file was found
    *   (and not `optional`): says where the search looked and how to make one.
@@ -14317,13 +14428,19 @@ var CliContext = class extends SettingsContext {
     }
     const selection = selectionFromSettings((await this.settings()).values);
     checkSelection(config.servers, selection);
-    let cache = await this.schemaCache();
+    const asked = options.schemas ?? true;
+    const wanted = asked === true ? void 0 : asked === false ? [] : [
+      ...new Set(config.servers.filter((s) => asked.includes(s.namespace) || asked.includes(s.name)).map((s) => listingOf(s).name))
+    ];
+    const read2 = (index2) => index2 && loadEntries(index2, wanted);
+    let cache = read2(this.#index !== void 0 ? this.#index : await this.schemaCache());
     const stale = (s) => needsListing(own(cache?.servers, listingOf(s).name), listingOf(s).listingId);
     const enabled = config.servers.filter((s) => !s.disabled && !s.unavailable && isSelected(s, selection));
     if (enabled.some(stale)) {
       cache ??= emptySchemaCache(config.path);
       const listings = enabled.map((s) => listingOf(s));
-      seedFromSiblings(this.paths().cacheDir, config.fingerprint, cache, listings);
+      seedFromSiblings(this.paths().cacheDir, config.fingerprint, cache, listings, (e) => e);
+      read2(cache);
     }
     const seen = /* @__PURE__ */ new Set();
     const missing = enabled.filter((s) => !seen.has(listingOf(s).name) && seen.add(listingOf(s).name) && stale(s));
@@ -14334,12 +14451,13 @@ var CliContext = class extends SettingsContext {
           servers: missing.map((s) => s.name),
           missingOnly: true
         });
-        cache = await this.schemaCache();
+        cache = read2(await this.schemaCache());
       } catch (error) {
         if (!(error instanceof DaemonUnavailableError)) throw error;
         unlisted2.push(`could not list ${missing.map((s) => s.name).join(", ")}: ${error.message}`);
       }
     }
+    this.#index = cache;
     const view = namespacesFromCache(config.servers, cache, selection);
     return {
       ...view,
@@ -14381,6 +14499,7 @@ var CliContext = class extends SettingsContext {
    * @throws the daemon's own errors ({@link McpxError} with its `code`).
    */
   request(operation, params = {}) {
+    if (operation === "list") this.#index = void 0;
     return this.#daemon.request(operation, params);
   }
   /**
