@@ -389,7 +389,21 @@ async function blockSizes(
     const cache = emptySchemaCache(null);
     setOwn(cache.servers, name, entry);
     const { namespaces } = namespacesFromCache(readers, cache);
-    return await Promise.all(namespaces.filter((ns) => ns.tools.length > 0).map(blockSize));
+    // A declaration that does not parse would be made again from its schema, loading the
+    // generator into the daemon (decision 0029): such a namespace's size is worked out by
+    // the hint, in the CLI, instead.
+    const { parseDeclaration } = await import("../discovery/_ts_model.ts");
+    const parses = (text: string | undefined) => {
+      try {
+        return text !== undefined && parseDeclaration(text) !== undefined;
+      } catch {
+        return false;
+      }
+    };
+    const sized = namespaces.filter((ns) =>
+      ns.tools.length > 0 && ns.tools.every((t) => parses(t.declaration))
+    );
+    return await Promise.all(sized.map(blockSize));
   } catch (error) {
     log("warn", "daemon.error", "sizing types blocks failed: {error}", { error: describe(error) });
     return [];

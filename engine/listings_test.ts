@@ -5,7 +5,8 @@ import { remoteFixture, remoteSpec } from "./_remote_fixture.ts";
 import { TypeGenerator } from "./type_generator.ts";
 import { toolDeclaration } from "../discovery/typescript.ts";
 import { listLogFiles } from "../logs/writer.ts";
-import type { CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import type { CachedTool } from "../discovery/types.ts";
+import { readSchemaCache } from "./schema_cache.ts";
 import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import type { PoolSettings } from "../config/types.ts";
 
@@ -40,9 +41,9 @@ async function listingWorld(typeGenerator?: TypeGenerator, pool: Partial<PoolSet
   });
   return {
     daemon,
-    /** The tools the cache file holds for `remote`. */
-    cachedTools: async (): Promise<CachedTool[]> =>
-      (JSON.parse(await Deno.readTextFile(cachePath)) as SchemaCacheFile).servers.remote.tools,
+    /** The tools the cache (its index and `remote`'s file) holds for `remote`. */
+    cachedTools: (): Promise<CachedTool[]> =>
+      Promise.resolve(readSchemaCache(cachePath)?.servers.remote?.tools ?? []),
     /** The durable log's records so far (closes the log). */
     records: async (): Promise<Record<string, unknown>[]> => {
       closeLog();

@@ -9,6 +9,7 @@
 
 import assert from "node:assert/strict";
 import { background, eventually, freePort, ROOT, stdioServer, world } from "./_helpers.ts";
+import { readSchemaCache } from "../engine/schema_cache.ts";
 
 /** A Chrome DevTools Protocol session on one inspector target. */
 interface Inspector extends Disposable {
@@ -80,11 +81,11 @@ Deno.test("the daemon stores a real server's declarations without loading json-s
   const ls = await w.json(["ls"]);
   assert.equal(ls.namespaces[0].state, "ready", `${JSON.stringify(ls)}\n${daemon.output()}`);
   assert.ok(!daemon.exited(), `ls went to another daemon:\n${daemon.output()}`);
+  // The index (a file); each server's whole entry is in the folder beside it (decision 0028).
   const [cacheFile] = [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
-    .map((e) => e.name).filter((n) => n.startsWith("schemas-"));
-  type Tool = { name: string; declaration?: string };
-  const cachedTools = (): Tool[] =>
-    JSON.parse(Deno.readTextFileSync(`${w.dir}/.cache/mcpx/${cacheFile}`)).servers.everything.tools;
+    .filter((e) => e.isFile && e.name.startsWith("schemas-")).map((e) => e.name);
+  const cachedTools = () =>
+    readSchemaCache(`${w.dir}/.cache/mcpx/${cacheFile}`)?.servers.everything?.tools ?? [];
   // The listing is stored first; the declarations follow it into the cache (decision 0029).
   await eventually(() => cachedTools().every((t) => typeof t.declaration === "string"), 60_000);
   const tools = cachedTools();
