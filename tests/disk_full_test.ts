@@ -116,6 +116,9 @@ Deno.test({
     await t.step(
       "ls of an edited configuration names the schema cache it could not write",
       async () => {
+        // Full again: the refusals above removed what they had half written, and the pages
+        // that freed could hold a small schema cache.
+        disk.fill();
         await w.writeConfig({ mcpServers: { ...config.mcpServers, fy: fixtureServer() } });
         namesFullDisk(await w.mcpx(["ls"]), `${disk.path}/cache/mcpx/schemas-`, "ls");
       },
