@@ -156,9 +156,18 @@ function fromFileUrl(url: URL): string {
   return decodeURIComponent(url.pathname);
 }
 
+/**
+ * The V8 flags the daemon is started with: `--max-semi-space-size` in MiB,
+ * V8's young-generation semi-space cap (measured: RSS of an idle daemon with
+ * 3 servers 89 → 80 MiB, PSS 55 → 44).
+ */
+export const DAEMON_V8_FLAGS = "--max-semi-space-size=1";
+
 function start(options: ConnectOptions, logPath: string): void {
   const main = new URL("../daemon/main.ts", import.meta.url);
-  const args = ["run", "-A"];
+  // A young generation of 1 MiB, not V8's default of up to 16: an idle daemon keeps
+  // ~9 MiB less resident (issue 11's daemon-memory row; decision 0029).
+  const args = ["run", "-A", `--v8-flags=${DAEMON_V8_FLAGS}`];
   const denoJson = new URL("../deno.json", import.meta.url);
   if (denoJson.protocol === "file:") args.push("--config", fromFileUrl(denoJson));
   args.push(

@@ -14010,11 +14010,13 @@ async function replace(socket, old) {
 function fromFileUrl(url) {
   return decodeURIComponent(url.pathname);
 }
+var DAEMON_V8_FLAGS = "--max-semi-space-size=1";
 function start(options, logPath) {
   const main = new URL("../daemon/main.ts", import.meta.url);
   const args = [
     "run",
-    "-A"
+    "-A",
+    `--v8-flags=${DAEMON_V8_FLAGS}`
   ];
   const denoJson = new URL("../deno.json", import.meta.url);
   if (denoJson.protocol === "file:") args.push("--config", fromFileUrl(denoJson));
