@@ -163,6 +163,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "../../wire/wire.ts",
   "../../wire/caller.ts",
   "../../wire/answer.ts",
+  "../../config/identifiers.ts",
   "../../core/private_dir_rule.ts",
   "../../discovery/search.ts",
   "../../discovery/stem.ts",
