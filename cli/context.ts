@@ -14,12 +14,17 @@ import type { SchemaIndex } from "../discovery/types.ts";
 import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
 import {
   emptySchemaCache,
+  entryFileName,
   loadEntries,
   needsListing,
+  schemaCachePath,
+  schemaEntriesDir,
   seedFromSiblings,
 } from "../engine/schema_cache.ts";
+import { join } from "../core/posix_path.ts";
+import { VERSION } from "../core/version.ts";
 import { DaemonUnavailableError, McpxError } from "../core/errors.ts";
-import { own } from "../core/own.ts";
+import { own, setOwn } from "../core/own.ts";
 import type { RunnerHost } from "../scripts/runner/host.ts";
 import { SettingsContext } from "./context_settings.ts";
 import { DaemonLink } from "./context_daemon.ts";
@@ -75,13 +80,23 @@ export class CliContext extends SettingsContext implements RunnerHost {
     // An entry whose file is damaged leaves the index here, so it is listed again below.
     const read = (index: SchemaIndex | null) => index && loadEntries(index, wanted);
     // Read once per command: a second view (search's types hint) loads only more entries.
-    let cache = read(this.#index !== undefined ? this.#index : await this.schemaCache());
+    // A view of named namespaces alone (`types ns`) reads their files, not the index, so
+    // its cost does not grow with the configuration (decision 0028).
+    const direct = wanted !== undefined && wanted.length > 0 && this.#index === undefined;
+    let cache = read(
+      direct
+        ? await this.#entriesAlone(wanted)
+        : this.#index !== undefined
+        ? this.#index
+        : await this.schemaCache(),
+    );
     const stale = (s: ServerSpec) =>
       needsListing(own(cache?.servers, listingOf(s).name), listingOf(s).listingId);
     // A server the configuration keeps from starting (an unset `${VAR}`) is not listed:
     // the view shows it as an error, and every other server is listed as usual.
     const enabled = config.servers.filter((s) =>
-      !s.disabled && !s.unavailable && isSelected(s, selection)
+      !s.disabled && !s.unavailable && isSelected(s, selection) &&
+      (!direct || wanted.includes(listingOf(s).name))
     );
     // An edited configuration (new fingerprint) starts with the entries its
     // unchanged servers already had, so only what changed is listed.
@@ -109,9 +124,26 @@ export class CliContext extends SettingsContext implements RunnerHost {
         );
       }
     }
-    this.#index = cache;
+    // A partial index is not the index: a later view reads the real one.
+    if (!direct) this.#index = cache;
     const view = namespacesFromCache(config.servers, cache, selection);
     return { ...view, problems: [...unlisted, ...view.problems], cache };
+  }
+
+  /**
+   * An index of `names`' entries only, each pointing at its file in this
+   * configuration's folder (`loadEntries` then reads it whole, or leaves a
+   * missing or damaged one out, so that server is listed again).
+   */
+  async #entriesAlone(names: string[]): Promise<SchemaIndex> {
+    const config = await this.config();
+    const indexPath = schemaCachePath(this.paths().cacheDir, config.fingerprint);
+    const dir = schemaEntriesDir(indexPath);
+    const servers: SchemaIndex["servers"] = {};
+    for (const name of names) {
+      setOwn(servers, name, { tools: [], file: join(dir, entryFileName(name)) });
+    }
+    return { version: 2, mcpxVersion: VERSION, configPath: config.path, servers };
   }
 
   /** The daemon's socket path, starting the daemon when none runs ({@link DaemonLink.daemonSocket}). */

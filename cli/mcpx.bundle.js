@@ -1821,6 +1821,7 @@ var init_stem = __esm({
 
 // discovery/words.ts
 function fold(text) {
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 function splitWords2(text) {
@@ -1829,9 +1830,11 @@ function splitWords2(text) {
 function stemmedWords(text) {
   return splitWords2(text).map(stem);
 }
+var ASCII;
 var init_words = __esm({
   "discovery/words.ts"() {
     init_stem();
+    ASCII = /^[\x00-\x7f]*$/;
   }
 });
 
@@ -9334,6 +9337,7 @@ var init_client_file = __esm({
       "../../wire/wire.ts",
       "../../wire/caller.ts",
       "../../wire/answer.ts",
+      "../../config/identifiers.ts",
       "../../core/private_dir_rule.ts",
       "../../discovery/search.ts",
       "../../discovery/stem.ts",
@@ -12528,6 +12532,9 @@ function schemaCachePath(cacheDir, fingerprint) {
 function schemaEntriesDir(indexPath) {
   return indexPath.replace(/\.json$/, "");
 }
+function entryFileName(server) {
+  return `s-${fnv1a64(server)}.json`;
+}
 var ENTRY_FILE = /^s-[0-9a-f]{16}\.json$/;
 function readSchemaIndex(path) {
   const value = readJson(path);
@@ -12655,6 +12662,8 @@ function seedFromSiblings(cacheDir, fingerprint, cache, specs, load) {
 }
 
 // cli/context.ts
+init_posix_path();
+init_version();
 init_errors();
 init_own();
 
@@ -14435,9 +14444,10 @@ var CliContext = class extends SettingsContext {
       ...new Set(config.servers.filter((s) => asked.includes(s.namespace) || asked.includes(s.name)).map((s) => listingOf(s).name))
     ];
     const read2 = (index2) => index2 && loadEntries(index2, wanted);
-    let cache = read2(this.#index !== void 0 ? this.#index : await this.schemaCache());
+    const direct = wanted !== void 0 && wanted.length > 0 && this.#index === void 0;
+    let cache = read2(direct ? await this.#entriesAlone(wanted) : this.#index !== void 0 ? this.#index : await this.schemaCache());
     const stale = (s) => needsListing(own(cache?.servers, listingOf(s).name), listingOf(s).listingId);
-    const enabled = config.servers.filter((s) => !s.disabled && !s.unavailable && isSelected(s, selection));
+    const enabled = config.servers.filter((s) => !s.disabled && !s.unavailable && isSelected(s, selection) && (!direct || wanted.includes(listingOf(s).name)));
     if (enabled.some(stale)) {
       cache ??= emptySchemaCache(config.path);
       const listings = enabled.map((s) => listingOf(s));
@@ -14459,7 +14469,7 @@ var CliContext = class extends SettingsContext {
         unlisted2.push(`could not list ${missing.map((s) => s.name).join(", ")}: ${error.message}`);
       }
     }
-    this.#index = cache;
+    if (!direct) this.#index = cache;
     const view = namespacesFromCache(config.servers, cache, selection);
     return {
       ...view,
@@ -14468,6 +14478,29 @@ var CliContext = class extends SettingsContext {
         ...view.problems
       ],
       cache
+    };
+  }
+  /**
+   * An index of `names`' entries only, each pointing at its file in this
+   * configuration's folder (`loadEntries` then reads it whole, or leaves a
+   * missing or damaged one out, so that server is listed again).
+   */
+  async #entriesAlone(names) {
+    const config = await this.config();
+    const indexPath = schemaCachePath(this.paths().cacheDir, config.fingerprint);
+    const dir = schemaEntriesDir(indexPath);
+    const servers = {};
+    for (const name of names) {
+      setOwn(servers, name, {
+        tools: [],
+        file: join(dir, entryFileName(name))
+      });
+    }
+    return {
+      version: 2,
+      mcpxVersion: VERSION,
+      configPath: config.path,
+      servers
     };
   }
   /** The daemon's socket path, starting the daemon when none runs ({@link DaemonLink.daemonSocket}). */

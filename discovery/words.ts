@@ -23,8 +23,13 @@ import { stem } from "./stem.ts";
  * ```
  */
 export function fold(text: string): string {
+  // ASCII has nothing to decompose or strip: most names and descriptions take this path,
+  // and search folds every tool's names on every run.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * Splits `text` into lowercase words: on every character that is not a

@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { eventually, stdioServer, world } from "./_helpers.ts";
+import { readSchemaCache } from "../engine/schema_cache.ts";
 
 interface LsJson {
   config: string;
@@ -82,6 +83,12 @@ Deno.test("discovery verbs list a cold cache once, then answer without any serve
     for (const server of status.servers) {
       assert.equal(server.instances.length, 1, `${server.namespace} started once`);
     }
+    // The first ls's work ends when its declarations are stored (made in a process of their
+    // own after the listing answered: decision 0029); only then is nothing more to start.
+    const declared = () =>
+      Object.values(readSchemaCache(`${w.dir}/.cache/mcpx/${cacheFiles()[0]}`)?.servers ?? {})
+        .every((s) => s.tools.every((t) => t.declaration !== undefined));
+    assert.ok(await eventually(declared, 60_000), "the declarations were stored");
     const processes = w.processes().sort();
 
     const again = await w.json<LsJson>(["ls"]);
@@ -95,8 +102,8 @@ Deno.test("discovery verbs list a cold cache once, then answer without any serve
       status.servers.map((s) => s.instances.map((i) => [i.id, i.pid])),
       "a second ls starts no instance",
     );
-    // No new process; one may have ended meanwhile (the type generator's, once the
-    // declarations are stored: decision 0029).
+    // No new process (one may have ended meanwhile: the type generator's, which ends a
+    // moment after it answers).
     const started = w.processes().filter((pid) => !processes.includes(pid));
     assert.deepEqual(started, [], "a second ls starts no process");
     assert.deepEqual(listedAt(), listedFirst, "a second ls lists nothing again");
