@@ -1821,7 +1821,7 @@ var init_stem = __esm({
 
 // discovery/words.ts
 function fold(text) {
-  if (ASCII.test(text)) return text.toLowerCase();
+  if (!NOT_PLAIN_ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 function splitWords2(text) {
@@ -1830,11 +1830,11 @@ function splitWords2(text) {
 function stemmedWords(text) {
   return splitWords2(text).map(stem);
 }
-var ASCII;
+var NOT_PLAIN_ASCII;
 var init_words = __esm({
   "discovery/words.ts"() {
     init_stem();
-    ASCII = /^[\x00-\x7f]*$/;
+    NOT_PLAIN_ASCII = /[^\t\n\r -~]/;
   }
 });
 

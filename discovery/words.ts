@@ -25,11 +25,12 @@ import { stem } from "./stem.ts";
 export function fold(text: string): string {
   // ASCII has nothing to decompose or strip: most names and descriptions take this path,
   // and search folds every tool's names on every run.
-  if (ASCII.test(text)) return text.toLowerCase();
+  if (!NOT_PLAIN_ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** A character other than printable ASCII, tab, line feed and carriage return. */
+const NOT_PLAIN_ASCII = /[^\t\n\r -~]/;
 
 /**
  * Splits `text` into lowercase words: on every character that is not a
