@@ -80,9 +80,10 @@ export class CliContext extends SettingsContext implements RunnerHost {
     // An entry whose file is damaged leaves the index here, so it is listed again below.
     const read = (index: SchemaIndex | null) => index && loadEntries(index, wanted);
     // Read once per command: a second view (search's types hint) loads only more entries.
-    // A view of named namespaces alone (`types ns`) reads their files, not the index, so
-    // its cost does not grow with the configuration (decision 0028).
-    const direct = wanted !== undefined && wanted.length > 0 && this.#index === undefined;
+    // A view of named namespaces alone (`types ns`, search's types hint) reads their files,
+    // not the index, and builds no other namespace's view, so its cost does not grow with
+    // the configuration (decision 0028).
+    const direct = wanted !== undefined && wanted.length > 0;
     let cache = read(
       direct
         ? await this.#entriesAlone(wanted)

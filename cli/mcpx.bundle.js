@@ -1857,7 +1857,7 @@ function index(entry, memo) {
     ];
     ns = {
       namespaces,
-      namespaceWords: new Set(namespaces.flatMap(stemmedWords))
+      namespaceWords: namespaces.flatMap(stemmedWords)
     };
     memo?.set(key, ns);
   }
@@ -1871,15 +1871,15 @@ function index(entry, memo) {
   return {
     entry,
     names,
-    nameWords: new Set(terms.name),
-    tags: new Set(entry.tags.flatMap((t) => [
+    nameWords: terms.name,
+    tags: entry.tags.length ? entry.tags.flatMap((t) => [
       fold(t),
       stem(fold(t))
-    ])),
+    ]) : [],
     path: fold(`${entry.namespace}.${entry.fn}`),
     namespaces: ns.namespaces,
     namespaceWords: ns.namespaceWords,
-    descriptionWords: new Set(terms.description)
+    descriptionWords: terms.description
   };
 }
 function termOf(term) {
@@ -1893,11 +1893,11 @@ function termOf(term) {
 }
 function matchIndexed(tool, query) {
   const { term, folded: t, words: words2 } = query;
-  const all = (set) => words2.length > 0 && words2.every((w) => set.has(w));
+  const all = (list2) => words2.length > 0 && words2.every((w) => list2.includes(w));
   let field = null;
   if (tool.names.some((n) => n === t)) field = "name";
   else if (tool.names.some((n) => n.startsWith(t))) field = "name-prefix";
-  else if (tool.tags.has(t) || tool.tags.has(query.stemmed)) field = "tag";
+  else if (tool.tags.includes(t) || tool.tags.includes(query.stemmed)) field = "tag";
   else if (tool.names.some((n) => n.includes(t)) || all(tool.nameWords)) field = "name-substring";
   else if (t.includes(".") && tool.path.includes(t)) field = "path";
   else if (tool.namespaces.some((n) => n.includes(t)) || all(tool.namespaceWords)) {
@@ -14444,7 +14444,7 @@ var CliContext = class extends SettingsContext {
       ...new Set(config.servers.filter((s) => asked.includes(s.namespace) || asked.includes(s.name)).map((s) => listingOf(s).name))
     ];
     const read2 = (index2) => index2 && loadEntries(index2, wanted);
-    const direct = wanted !== void 0 && wanted.length > 0 && this.#index === void 0;
+    const direct = wanted !== void 0 && wanted.length > 0;
     let cache = read2(direct ? await this.#entriesAlone(wanted) : this.#index !== void 0 ? this.#index : await this.schemaCache());
     const stale = (s) => needsListing(own(cache?.servers, listingOf(s).name), listingOf(s).listingId);
     const enabled = config.servers.filter((s) => !s.disabled && !s.unavailable && isSelected(s, selection) && (!direct || wanted.includes(listingOf(s).name)));

@@ -74,15 +74,17 @@ export interface SearchResult {
 }
 
 /** The parts of a tool that terms are matched against, lowercased and split once. */
+// Word lists are arrays, not sets: a tool has a few dozen words at most, and a search builds
+// this for every tool of every namespace, where making a set each costs more than it saves.
 interface Indexed {
   entry: ToolEntry;
   names: string[];
-  nameWords: Set<string>;
-  tags: Set<string>;
+  nameWords: readonly string[];
+  tags: readonly string[];
   path: string;
   namespaces: string[];
-  namespaceWords: Set<string>;
-  descriptionWords: Set<string>;
+  namespaceWords: readonly string[];
+  descriptionWords: readonly string[];
 }
 
 /**
@@ -110,7 +112,7 @@ export function toolTerms(tool: IndexedTool): ToolTerms {
 /** A namespace's folded names and words, worked out once per namespace, not per tool. */
 interface NamespaceWords {
   namespaces: string[];
-  namespaceWords: Set<string>;
+  namespaceWords: readonly string[];
 }
 
 function index(entry: ToolEntry, memo?: Map<string, NamespaceWords>): Indexed {
@@ -119,7 +121,7 @@ function index(entry: ToolEntry, memo?: Map<string, NamespaceWords>): Indexed {
   let ns = memo?.get(key);
   if (!ns) {
     const namespaces = [...new Set([fold(entry.namespace), fold(entry.server)])];
-    ns = { namespaces, namespaceWords: new Set(namespaces.flatMap(stemmedWords)) };
+    ns = { namespaces, namespaceWords: namespaces.flatMap(stemmedWords) };
     memo?.set(key, ns);
   }
   const terms = entry.terms ?? {
@@ -129,12 +131,12 @@ function index(entry: ToolEntry, memo?: Map<string, NamespaceWords>): Indexed {
   return {
     entry,
     names,
-    nameWords: new Set(terms.name),
-    tags: new Set(entry.tags.flatMap((t) => [fold(t), stem(fold(t))])),
+    nameWords: terms.name,
+    tags: entry.tags.length ? entry.tags.flatMap((t) => [fold(t), stem(fold(t))]) : [],
     path: fold(`${entry.namespace}.${entry.fn}`),
     namespaces: ns.namespaces,
     namespaceWords: ns.namespaceWords,
-    descriptionWords: new Set(terms.description),
+    descriptionWords: terms.description,
   };
 }
 
@@ -153,11 +155,11 @@ function termOf(term: string): Term {
 
 function matchIndexed(tool: Indexed, query: Term): TermMatch | null {
   const { term, folded: t, words } = query;
-  const all = (set: Set<string>) => words.length > 0 && words.every((w) => set.has(w));
+  const all = (list: readonly string[]) => words.length > 0 && words.every((w) => list.includes(w));
   let field: SearchField | null = null;
   if (tool.names.some((n) => n === t)) field = "name";
   else if (tool.names.some((n) => n.startsWith(t))) field = "name-prefix";
-  else if (tool.tags.has(t) || tool.tags.has(query.stemmed)) field = "tag";
+  else if (tool.tags.includes(t) || tool.tags.includes(query.stemmed)) field = "tag";
   else if (tool.names.some((n) => n.includes(t)) || all(tool.nameWords)) field = "name-substring";
   else if (t.includes(".") && tool.path.includes(t)) field = "path";
   else if (tool.namespaces.some((n) => n.includes(t)) || all(tool.namespaceWords)) {
