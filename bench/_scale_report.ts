@@ -123,7 +123,7 @@ export function configurationsTable(groups: Group[]): string {
     [
       "configuration",
       "first mcpx ls s",
-      "schema cache KiB",
+      "schema index KiB",
       "mcpx daemon RSS MiB",
       "server process trees",
       "their RSS MiB",

@@ -121,12 +121,13 @@ async function measure(name: string, side: Side): Promise<void> {
   side.result = "error" in timing ? timing : { ...timing, runs: r, warmup: w };
 }
 
-/** Sizes of the schema cache files, by name. */
+/** Sizes of the schema cache indexes (decision 0028), by name. */
 function cacheFiles(): Map<string, number> {
   const sizes = new Map<string, number>();
   try {
     for (const e of Deno.readDirSync(`${world.tmp}/cache/mcpx`)) {
-      if (e.name.startsWith("schemas-")) {
+      // The index, which ls and search read; each server's file is in the folder beside it.
+      if (e.isFile && e.name.startsWith("schemas-")) {
         sizes.set(e.name, Deno.statSync(`${world.tmp}/cache/mcpx/${e.name}`).size);
       }
     }
