@@ -188,6 +188,17 @@ export class CliContext extends SettingsContext implements RunnerHost {
   }
 
   /**
+   * Sends an operation to this configuration's daemon only if one is running
+   * ({@link DaemonLink.requestRunning}); undefined when none answered.
+   */
+  requestRunning<T = unknown>(
+    operation: string,
+    params: Record<string, unknown> = {},
+  ): Promise<T | undefined> {
+    return this.#daemon.requestRunning<T>(operation, params);
+  }
+
+  /**
    * Ends the process groups of this configuration's dead daemons; live
    * daemons' are left alone ({@link DaemonLink.sweepOrphans}).
    */

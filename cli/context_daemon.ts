@@ -140,7 +140,32 @@ export class DaemonLink {
     });
   }
 
-  async #request<T>(operation: string, params: Record<string, unknown>): Promise<T> {
+  /**
+   * Sends an operation, with the caller context, to this configuration's
+   * daemon only if one of this version is running: never starts, replaces or
+   * waits for one. Undefined when none answered or it refused the request
+   * unrun; the caller then does the work itself.
+   *
+   * @throws {DaemonLostError} when the daemon was lost after the request was written.
+   * @throws the daemon's own errors ({@link McpxError} with its `code`).
+   */
+  async requestRunning<T>(
+    operation: string,
+    params: Record<string, unknown> = {},
+  ): Promise<T | undefined> {
+    try {
+      return await this.#request<T>(operation, params, false);
+    } catch (error) {
+      if (needsOtherDaemon(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async #request<T>(
+    operation: string,
+    params: Record<string, unknown>,
+    start = true,
+  ): Promise<T> {
     const source = this.#source;
     const { env, io } = source;
     const trace = operation === "call" && (await source.setting("logging.trace")) === true;
@@ -196,7 +221,7 @@ export class DaemonLink {
     try {
       return await send(await this.existingDaemonSocket());
     } catch (error) {
-      if (!needsOtherDaemon(error)) throw error;
+      if (!needsOtherDaemon(error) || !start) throw error;
     }
     return await send(await this.daemonSocket());
   }

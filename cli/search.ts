@@ -13,7 +13,8 @@ import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
 import { typesHintLine } from "../discovery/types_hint.ts";
-import { answer } from "../ops/search.ts";
+import { answer, type SearchAnswer } from "../ops/search.ts";
+import { checkSelection, selectionFromSettings } from "../config/profiles.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { search } from "../ops/discovery_ops.ts";
 
@@ -28,7 +29,8 @@ export async function run(
   options: InputOf<typeof search>,
 ): Promise<number> {
   const { words } = options;
-  const { output, descriptions, untrusted } = await answer(options, ctx);
+  const { output, descriptions, untrusted } = await fromDaemon(ctx, options) ??
+    await answer(options, ctx);
   if (await ctx.json()) {
     printJson(ctx.io, output);
     return 0;
@@ -82,4 +84,32 @@ export async function run(
   ));
   ctx.io.out(`${typesHintLine(hint!)}\n`);
   return 0;
+}
+
+/**
+ * The search answered by this configuration's daemon when one is running:
+ * it holds the cache parsed and its code warm, so the answer costs the same
+ * however many servers there are (decision 0030). Undefined, and the CLI
+ * answers from the cache's files, when no daemon runs, when the words need
+ * the op's own usage error, or when a server the configuration keeps from
+ * starting (untrusted, an unset variable) must be named as the files name it.
+ *
+ * @throws {UsageError} For a profile no server has.
+ */
+async function fromDaemon(
+  ctx: CliContext,
+  input: InputOf<typeof search>,
+): Promise<SearchAnswer | undefined> {
+  if (input.words.every((w) => w.trim() === "") && input.tag === undefined) return undefined;
+  const limit = await ctx.setting("search.limit");
+  if (!Number.isInteger(limit) || limit < 1) return undefined;
+  const config = await ctx.config();
+  if (config.path === null || config.servers.some((s) => s.unavailable)) return undefined;
+  checkSelection(config.servers, selectionFromSettings((await ctx.settings()).values));
+  return await ctx.requestRunning<SearchAnswer>("searchTools", {
+    words: input.words,
+    limit,
+    ...(input.tag !== undefined ? { tag: input.tag } : {}),
+    ...(input.explain ? { explain: true } : {}),
+  });
 }

@@ -48,6 +48,8 @@ import { Listings } from "./listings.ts";
 import type { TypeGenerator } from "./type_generator.ts";
 import { InstanceEvents } from "./instance_events.ts";
 import { callOnce } from "./call.ts";
+import type { ProfileSelection } from "../config/profiles.ts";
+import type { NamespaceView } from "../discovery/view.ts";
 
 /** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
 export type DaemonMode = "auto" | "foreground";
@@ -284,6 +286,20 @@ export class Daemon {
   list(names: string[] = [], missingOnly = false): Promise<Record<string, ListResult>> {
     const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
     return this.#listings.refresh(this.#pools.select(names), refused, missingOnly);
+  }
+
+  /**
+   * The namespaces `selection` shows of this daemon's cache, whole (schemas
+   * and declarations), built once per cache change (engine/listings.ts): what
+   * a discovery op answered here reads instead of the cache's files.
+   */
+  view(selection: ProfileSelection): NamespaceView {
+    return this.#listings.view(selection);
+  }
+
+  /** Whether `spec` has no usable cache entry (engine/listings.ts `needsListing`). */
+  needsListing(spec: ServerSpec): boolean {
+    return this.#listings.needsListing(spec);
   }
 
   /** Resolves once every stored listing's declarations are in the cache file or given up. */

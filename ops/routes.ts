@@ -24,6 +24,7 @@ import {
   StatusRow,
   Stopped,
 } from "./route_outputs.ts";
+import { SearchOutput } from "./discovery_outputs.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
@@ -158,6 +159,31 @@ export const list = defineOp({
   output: z.record(z.string(), ListResult),
 });
 
+/**
+ * `POST /v1/searchTools`: `mcpx search` answered from the daemon's own view
+ * of its cache, parsed and in memory, so its cost does not grow with the
+ * configuration (decision 0030). The CLI sends it only to a daemon already
+ * running, and answers from the cache's files when none is.
+ */
+export const searchTools = defineOp({
+  name: "searchTools",
+  description: "Rank the tools of the caller's profile selection against words, with the " +
+    "`mcpx types` hint for the hits: what `mcpx search` prints.",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: body({
+    words: z.array(z.string()).describe("the query's words"),
+    limit: z.number().int().min(1).describe("most hits (the caller's search.limit)"),
+    tag: z.string().optional().describe("only tools carrying this tag"),
+    explain: z.boolean().optional().describe("say which field each word matched"),
+  }),
+  output: z.object({
+    output: SearchOutput,
+    descriptions: z.array(z.string()),
+    untrusted: z.object({ namespaces: z.array(z.string()), trustCommand: z.string() }).optional(),
+  }),
+});
+
 /** `POST /v1/restart`. */
 export const restart = defineOp({
   name: "restart",
@@ -258,6 +284,7 @@ export const ROUTE_SPECS = {
   endRun,
   waits,
   list,
+  searchTools,
   restart,
   endSession,
   sessionNew,

@@ -141,6 +141,8 @@ function minimalBody(route: string): Record<string, unknown> {
       return { token: "t" };
     case "restart":
       return { namespace: "n" };
+    case "searchTools":
+      return { words: ["w"], limit: 20 };
     case "endSession":
       return { session: "s" };
     case "sessionEnd":

@@ -12,6 +12,16 @@
 import type { InputOf, OutputOf } from "./op.ts";
 import type { search } from "./discovery_ops.ts";
 import type { OpHost } from "./host.ts";
+
+/**
+ * What a search reads of its host: `search.limit` and the namespaces view.
+ * The CLI's context is one (cli/context.ts); so is the daemon's own view of
+ * its cache (ops/daemon_search.ts).
+ */
+export type SearchHost = {
+  setting(name: "search.limit"): Promise<number>;
+  namespaces: OpHost["namespaces"];
+};
 import { searchTools } from "../discovery/search.ts";
 import { typesHint } from "../discovery/types_hint.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
@@ -48,7 +58,10 @@ export interface SearchAnswer {
  * @returns The output and what rendering it for a person needs.
  * @throws {UsageError} With no words and no tag, or a limit that is not a whole number ≥ 1.
  */
-export async function answer(input: InputOf<typeof search>, host: OpHost): Promise<SearchAnswer> {
+export async function answer(
+  input: InputOf<typeof search>,
+  host: SearchHost,
+): Promise<SearchAnswer> {
   const { words } = input;
   // Nothing to rank by: an arbitrary page of tools would read as an answer.
   if (words.every((w) => w.trim() === "") && input.tag === undefined) {
