@@ -13,7 +13,7 @@ import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
 import { typesHintLine } from "../discovery/types_hint.ts";
-import { answer, type SearchAnswer } from "../ops/search.ts";
+import { answer, badLimit, emptyQuery, type SearchAnswer } from "../ops/search.ts";
 import { checkSelection, selectionFromSettings } from "../config/profiles.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { search } from "../ops/discovery_ops.ts";
@@ -100,9 +100,10 @@ async function fromDaemon(
   ctx: CliContext,
   input: InputOf<typeof search>,
 ): Promise<SearchAnswer | undefined> {
-  if (input.words.every((w) => w.trim() === "") && input.tag === undefined) return undefined;
+  // The op's own refusals are said by the op, answered here.
+  if (emptyQuery(input)) return undefined;
   const limit = await ctx.setting("search.limit");
-  if (!Number.isInteger(limit) || limit < 1) return undefined;
+  if (badLimit(limit)) return undefined;
   const config = await ctx.config();
   if (config.path === null || config.servers.some((s) => s.unavailable)) return undefined;
   checkSelection(config.servers, selectionFromSettings((await ctx.settings()).values));

@@ -51,6 +51,25 @@ export interface SearchAnswer {
 }
 
 /**
+ * The refusal of a query with nothing to rank by (no words and no tag): an
+ * arbitrary page of tools would read as an answer. Undefined when there is
+ * something to rank by.
+ */
+export function emptyQuery(input: InputOf<typeof search>): UsageError | undefined {
+  if (!input.words.every((w) => w.trim() === "") || input.tag !== undefined) return undefined;
+  return new UsageError(
+    "say what the tool should do, e.g. `mcpx search screenshot` or `mcpx search read file`; " +
+      "`--tag <tag>` alone lists the tools carrying that tag, `mcpx ls` lists the namespaces",
+  );
+}
+
+/** The refusal of a `search.limit` that is not a whole number ≥ 1; undefined for a good one. */
+export function badLimit(limit: number): UsageError | undefined {
+  if (Number.isInteger(limit) && limit >= 1) return undefined;
+  return new UsageError(`-n must be a whole number of at least 1, got ${JSON.stringify(limit)}`);
+}
+
+/**
  * Searches the tools of the visible namespaces.
  *
  * @param input `words` to rank by, `tag` to keep only tools carrying it, `explain` for scores.
@@ -63,21 +82,11 @@ export async function answer(
   host: SearchHost,
 ): Promise<SearchAnswer> {
   const { words } = input;
-  // Nothing to rank by: an arbitrary page of tools would read as an answer.
-  if (words.every((w) => w.trim() === "") && input.tag === undefined) {
-    throw new UsageError(
-      "say what the tool should do, e.g. `mcpx search screenshot` or `mcpx search read file`; " +
-        "`--tag <tag>` alone lists the tools carrying that tag, `mcpx ls` lists the namespaces",
-    );
-  }
+  const empty = emptyQuery(input);
+  if (empty) throw empty;
   const limit = await host.setting("search.limit");
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new UsageError(
-      `-n must be a whole number of at least 1, got ${
-        JSON.stringify(await host.setting("search.limit"))
-      }`,
-    );
-  }
+  const bad = badLimit(limit);
+  if (bad) throw bad;
   // The index holds names, descriptions and search words: no schema is read to rank.
   const { namespaces } = await host.namespaces({ schemas: false });
   const entries = namespaces.flatMap((n) => n.tools);
