@@ -14,7 +14,7 @@
 import { countTokens } from "./tokens.ts";
 import { namespaceBlock, parsedDeclarations, TYPES_PREAMBLE } from "./typescript.ts";
 import type { BlockSize, NamespaceEntry, ToolEntry } from "./types.ts";
-import { copyDeclaration } from "./_ts_model.ts";
+import { copyDeclaration, type Declaration } from "./_ts_model.ts";
 import { groupedDigits } from "../core/number_text.ts";
 import { fnv1a64 } from "../config/pool_id.ts";
 
@@ -41,10 +41,12 @@ export function blockKey(ns: Pick<NamespaceEntry, "namespace" | "description" | 
  * not render every declaration of a namespace of 1,000 tools.
  *
  * @param ns A namespace of the discovery view, with its tools' declarations.
+ * @param decls Its tools' declarations, parsed, in tool order, when the
+ *   caller has them already; absent: parsed (or made) here.
  * @returns Its key and the block's UTF-8 bytes.
  */
-export async function blockSize(ns: NamespaceEntry): Promise<BlockSize> {
-  const text = namespaceBlock(ns, ns.tools, await parsedDeclarations(ns.tools));
+export async function blockSize(ns: NamespaceEntry, decls?: Declaration[]): Promise<BlockSize> {
+  const text = namespaceBlock(ns, ns.tools, decls ?? await parsedDeclarations(ns.tools));
   return { key: blockKey(ns), bytes: encoder.encode(text).length };
 }
 

@@ -393,17 +393,23 @@ async function blockSizes(
     // generator into the daemon (decision 0029): such a namespace's size is worked out by
     // the hint, in the CLI, instead.
     const { parseDeclaration } = await import("../discovery/_ts_model.ts");
-    const parses = (text: string | undefined) => {
+    // Parsed once here and handed to blockSize, which would otherwise parse them again.
+    const parsed = (ns: (typeof namespaces)[number]) => {
       try {
-        return text !== undefined && parseDeclaration(text) !== undefined;
+        return ns.tools.map((t) => {
+          if (t.declaration === undefined) throw new Error(`${t.tool} has no declaration`);
+          return parseDeclaration(t.declaration);
+        });
       } catch {
-        return false;
+        return undefined;
       }
     };
-    const sized = namespaces.filter((ns) =>
-      ns.tools.length > 0 && ns.tools.every((t) => parses(t.declaration))
-    );
-    return await Promise.all(sized.map(blockSize));
+    const sizes: BlockSize[] = [];
+    for (const ns of namespaces) {
+      const decls = ns.tools.length > 0 ? parsed(ns) : undefined;
+      if (decls) sizes.push(await blockSize(ns, decls));
+    }
+    return sizes;
   } catch (error) {
     log("warn", "daemon.error", "sizing types blocks failed: {error}", { error: describe(error) });
     return [];
