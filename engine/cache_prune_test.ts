@@ -3,6 +3,16 @@ import { EXEC_LEFTOVER_MS, pruneCache } from "./cache_prune.ts";
 
 const DAY = 86_400_000;
 
+/** Writes each file under `cache` (its folders made), last used `age` ms before `now`. */
+async function writeAged(cache: string, files: Record<string, number>, now: number) {
+  for (const [path, age] of Object.entries(files)) {
+    const full = `${cache}/${path}`;
+    await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(full, "x");
+    await Deno.utime(full, (now - age) / 1000, (now - age) / 1000);
+  }
+}
+
 Deno.test("pruneCache() removes what was unused for the limit and keeps the rest", async () => {
   const cache = await Deno.makeTempDir();
   const now = Date.now();
@@ -25,12 +35,7 @@ Deno.test("pruneCache() removes what was unused for the limit and keeps the rest
     "exec/eeee/exec-2.ts": 1000,
   };
   try {
-    for (const [path, age] of Object.entries(files)) {
-      const full = `${cache}/${path}`;
-      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-      await Deno.writeTextFile(full, "x");
-      await Deno.utime(full, (now - age) / 1000, (now - age) / 1000);
-    }
+    await writeAged(cache, files, now);
     await Deno.utime(`${cache}/exec/dddd`, (now - 20 * DAY) / 1000, (now - 20 * DAY) / 1000);
     const removed = pruneCache(cache, { maxAgeMs: 14 * DAY, live: new Set(["bbbb"]), now })
       .map((p) => p.slice(cache.length + 1)).sort();
@@ -82,12 +87,7 @@ Deno.test("pruneCache() removes a schemas folder with its index, never before it
     "schemas-eeee/s-1.json": DAY, // an index gone, but an entry used recently
   };
   try {
-    for (const [path, age] of Object.entries(files)) {
-      const full = `${cache}/${path}`;
-      await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
-      await Deno.writeTextFile(full, "x");
-      await Deno.utime(full, (now - age) / 1000, (now - age) / 1000);
-    }
+    await writeAged(cache, files, now);
     for (const fp of ["aaaa", "bbbb", "cccc", "dddd", "eeee"]) {
       await Deno.utime(`${cache}/schemas-${fp}`, old, old);
     }
