@@ -1,8 +1,8 @@
 /**
  * `mcpx ls`: one row per server — NAMESPACE TOOLS SHARING SCOPE LIVE STATE
  * DESCRIPTION — from the schema cache, never starting a server that is
- * already cached (spec 000, "Zero-context discovery"). LIVE comes from a
- * running daemon when one answers; none is started for it. The
+ * already cached (spec 000, "Zero-context discovery"). A running daemon
+ * answers the rows from its own memory, with LIVE; none is started for it. The
  * configuration's and the settings' warnings come first, one `warning:` line
  * each on stderr (and under `warnings` with `--json`), so a misspelt key is
  * not silent. Only the servers of the profile selection are listed (spec
@@ -15,9 +15,10 @@ import type { CliContext } from "./context.ts";
 import { noConfigMessage } from "../config/discover.ts";
 import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
-import { answer } from "../ops/ls.ts";
+import { answer, type LsAnswer, lsHostOf } from "../ops/ls.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { ls } from "../ops/discovery_ops.ts";
+import { checkSelection, selectionFromSettings } from "../config/profiles.ts";
 
 export type { LsRow } from "../ops/ls.ts";
 
@@ -28,7 +29,7 @@ export type { LsRow } from "../ops/ls.ts";
  * @throws {ConfigError} When the configuration cannot be read.
  */
 export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<number> {
-  const { output, unusable } = await answer(input, ctx);
+  const { output, unusable } = await fromDaemon(ctx) ?? await answer(input, lsHostOf(ctx));
   const { namespaces: rows, unselected, problems, warnings } = output;
   // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
   for (const warning of warnings) ctx.io.err(`warning: ${warning}\n`);
@@ -103,4 +104,26 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
       (errors ? " `mcpx status` shows why a server failed." : "") + "\n",
   );
   return 0;
+}
+
+/**
+ * The rows answered by this configuration's daemon when one is running: it
+ * holds the cache parsed and counts its own instances, so `ls` costs the same
+ * however many servers there are (decision 0030). The warnings are this
+ * command's own. Undefined, and the CLI answers from the cache's files, when
+ * no daemon runs, with no configuration file, or when a server the
+ * configuration keeps from starting (untrusted, an unset variable) must be
+ * explained as the files explain it.
+ *
+ * @throws {UsageError} For a profile no server has.
+ */
+async function fromDaemon(ctx: CliContext): Promise<LsAnswer | undefined> {
+  const config = await ctx.config();
+  if (config.path === null || config.servers.some((s) => s.unavailable)) return undefined;
+  checkSelection(config.servers, selectionFromSettings((await ctx.settings()).values));
+  const answered = await ctx.requestRunning<LsAnswer>("lsNamespaces");
+  return answered && {
+    ...answered,
+    output: { ...answered.output, warnings: await ctx.warnings() },
+  };
 }

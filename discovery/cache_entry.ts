@@ -47,7 +47,9 @@ export const DECLARATION_FORMAT = 3;
  * if (lastFailure({ tools: [], error }) !== error) throw new Error();
  * ```
  */
-export function lastFailure(entry: IndexedServer | undefined): ListingFailure | undefined {
+export function lastFailure(
+  entry: Pick<IndexedServer, "error" | "listedAt"> | undefined,
+): ListingFailure | undefined {
   const error = entry?.error;
   return error && error.at >= (entry?.listedAt ?? "") ? error : undefined;
 }

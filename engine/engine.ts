@@ -50,6 +50,7 @@ import { InstanceEvents } from "./instance_events.ts";
 import { callOnce } from "./call.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
 import type { NamespaceView } from "../discovery/view.ts";
+import type { CachedServer } from "../discovery/types.ts";
 
 /** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
 export type DaemonMode = "auto" | "foreground";
@@ -297,9 +298,9 @@ export class Daemon {
     return this.#listings.view(selection);
   }
 
-  /** Whether `spec` has no usable cache entry (engine/listings.ts `needsListing`). */
-  needsListing(spec: ServerSpec): boolean {
-    return this.#listings.needsListing(spec);
+  /** `spec`'s cache entry as this daemon holds it (an alias: its target's); none: undefined. */
+  entry(spec: ServerSpec): CachedServer | undefined {
+    return this.#listings.entry(spec);
   }
 
   /** Resolves once every stored listing's declarations are in the cache file or given up. */

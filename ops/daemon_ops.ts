@@ -14,6 +14,7 @@ import type { InputOf, OpSpec, OutputOf } from "./op.ts";
 import { ROUTE_SPECS, type RouteName } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { searchInDaemon } from "./daemon_search.ts";
+import { lsInDaemon } from "./daemon_ls.ts";
 
 export { ROUTE_SPECS, type RouteName, ROUTES } from "./routes.ts";
 
@@ -64,6 +65,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   waits: async (d, p, signal) => ({ waits: await d.waits(p.token, p.after, p.holdMs, signal) }),
   list: (d, p) => d.list(p.servers, p.missingOnly),
   searchTools: (d, p) => searchInDaemon(d, p),
+  lsNamespaces: (d, p) => lsInDaemon(d, p),
   restart: async (d, p) => ({ stopped: await d.restart(p.namespace, p.onlySession) }),
   endSession: async (d, p) => ({ stopped: await d.endSession(p.session) }),
   sessionNew: (d, p) => d.sessionNew(p.name, p.ttlMs),

@@ -9,11 +9,12 @@
  */
 
 import type { Daemon } from "../engine/engine.ts";
-import { DEFAULT_SELECTION, isSelected } from "../config/profiles.ts";
+import { DEFAULT_SELECTION } from "../config/profiles.ts";
 import type { InputOf, OutputOf } from "./op.ts";
 import type { searchTools } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { answer, type SearchHost } from "./search.ts";
+import { listedView } from "./daemon_view.ts";
 
 /**
  * Answers a search from the daemon's cache: the servers of the caller's
@@ -33,15 +34,10 @@ export async function searchInDaemon(
   const selection = callerOf(input).selection ?? DEFAULT_SELECTION;
   const host: SearchHost = {
     setting: () => Promise.resolve(input.limit),
-    namespaces: async (options = {}) => {
-      if (options.listMissing !== false) {
-        const missing = daemon.config.servers.filter((s) =>
-          !s.disabled && !s.unavailable && isSelected(s, selection) && daemon.needsListing(s)
-        );
-        if (missing.length) await daemon.list(missing.map((s) => s.name), true);
-      }
-      return { ...daemon.view(selection), cache: null };
-    },
+    namespaces: async (options = {}) => ({
+      ...await listedView(daemon, selection, options.listMissing !== false),
+      cache: null,
+    }),
   };
   return await answer({ words: input.words, tag: input.tag, explain: input.explain }, host);
 }

@@ -16,7 +16,9 @@ import type { ls } from "./discovery_ops.ts";
 import type { OpHost } from "./host.ts";
 import { UnsafeDirectoryError } from "../core/private_fs.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
-import { listingOf } from "../config/types.ts";
+import type { NamespaceView } from "../discovery/view.ts";
+import type { CachedServer } from "../discovery/types.ts";
+import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import { own } from "../core/own.ts";
 
@@ -35,7 +37,47 @@ export type LsRow = LsOutput["namespaces"][number];
  * @throws {UnsafeDirectoryError} When the daemon's socket directory is not mcpx's own (decision 0014).
  */
 export async function handle(input: InputOf<typeof ls>, host: OpHost): Promise<LsOutput> {
-  return (await answer(input, host)).output;
+  return (await answer(input, lsHostOf(host))).output;
+}
+
+/** What a server's row reads from its cache entry. */
+export type LsEntry = Pick<CachedServer, "listedAt" | "serverInfo" | "error">;
+
+/**
+ * What `ls` reads: a command's files (cli/context.ts, through {@link lsHostOf})
+ * or a running daemon's memory (ops/daemon_ls.ts, decision 0030).
+ */
+export interface LsHost {
+  /** The configuration. @throws {ConfigError} when it cannot be read. */
+  config(): Promise<LoadedConfig>;
+  /**
+   * The profile selection's namespaces, their servers listed first when the
+   * cache has no usable entry, and each server's cache entry (by its listing
+   * name: an alias reads its target's).
+   * @throws {UsageError} for a profile no server has.
+   */
+  namespaces(): Promise<NamespaceView & { entry(spec: ServerSpec): LsEntry | undefined }>;
+  /** Live instances and the last start failure per namespace; none running: `{}`. */
+  live(): Promise<Record<string, { live: number; failure?: string }>>;
+  /** The configuration's and the settings' warnings, one sentence each. */
+  warnings(): Promise<string[]>;
+}
+
+/**
+ * An {@link OpHost} as `ls` reads it: the cache's index alone (no server's
+ * schemas), live counts from a daemon only if one is running.
+ */
+export function lsHostOf(host: OpHost): LsHost {
+  return {
+    config: () => host.config(),
+    namespaces: async () => {
+      // Names, counts and states are in the cache's index: no server's schemas are read.
+      const view = await host.namespaces({ optional: true, schemas: false });
+      return { ...view, entry: (spec) => own(view.cache?.servers, listingOf(spec).name) };
+    },
+    live: () => liveCounts(host),
+    warnings: () => host.warnings(),
+  };
 }
 
 /** What `ls` answers, plus what its table says briefly that the document says whole. */
@@ -50,21 +92,17 @@ export interface LsAnswer {
  *
  * @throws As {@link handle}.
  */
-export async function answer(_input: InputOf<typeof ls>, host: OpHost): Promise<LsAnswer> {
+export async function answer(_input: InputOf<typeof ls>, host: LsHost): Promise<LsAnswer> {
   const config = await host.config();
-  const { namespaces, problems, unusable, cache, disabled } = await host.namespaces({
-    optional: true,
-    // Names, counts and states are in the cache's index: no server's schemas are read.
-    schemas: false,
-  });
+  const { namespaces, problems, unusable, entry: entryOf, disabled } = await host.namespaces();
   const unselected = disabled.filter((d) => d.unselected !== undefined).map((d) => d.namespace);
-  const live = await liveCounts(host);
+  const live = await host.live();
   // Sets and maps, not a search per server: a configuration may hold thousands of servers.
   const hidden = new Set(unselected);
   const byServer = new Map(namespaces.map((n) => [n.server, n]));
   const shown = config.servers.filter((spec) => !hidden.has(spec.namespace));
   const rows: LsRow[] = shown.map((spec) => {
-    const entry = own(cache?.servers, listingOf(spec).name);
+    const entry = entryOf(spec);
     const ns = byServer.get(spec.name);
     const running = own(live, spec.namespace);
     // A start failure the daemon saw is newer news than the cache's last listing.

@@ -24,7 +24,7 @@ import {
   StatusRow,
   Stopped,
 } from "./route_outputs.ts";
-import { SearchOutput } from "./discovery_outputs.ts";
+import { LsOutput, SearchOutput } from "./discovery_outputs.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
@@ -184,6 +184,24 @@ export const searchTools = defineOp({
   }),
 });
 
+/**
+ * `POST /v1/lsNamespaces`: `mcpx ls` answered from the daemon's own cache
+ * and pools (decision 0030), with no warnings: the CLI adds its own
+ * configuration's and settings'. Sent only to a daemon already running.
+ */
+export const lsNamespaces = defineOp({
+  name: "lsNamespaces",
+  description: "One row per server of the caller's profile selection, with live counts: " +
+    "what `mcpx ls` prints.",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: callerSchema,
+  output: z.object({
+    output: LsOutput,
+    unusable: z.array(z.object({ server: z.string(), tool: z.string(), problem: z.string() })),
+  }),
+});
+
 /** `POST /v1/restart`. */
 export const restart = defineOp({
   name: "restart",
@@ -285,6 +303,7 @@ export const ROUTE_SPECS = {
   waits,
   list,
   searchTools,
+  lsNamespaces,
   restart,
   endSession,
   sessionNew,
