@@ -138,6 +138,7 @@ export class SettingsContext {
         realPath: config.realPath ?? config.path!,
         document: config.document,
         stateDir: this.paths().stateDir,
+        hashes: config.runnableHashes,
       });
     })();
   }

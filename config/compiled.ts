@@ -45,7 +45,8 @@ import {
  * decision 0025).
  */
 interface CompiledEntry {
-  version: 5;
+  /** 6: `parsed.runnableHashes` added. */
+  version: 6;
   mcpxVersion: string;
   parsed: ParsedConfig;
 }
@@ -82,14 +83,16 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
   } catch {
     return undefined;
   }
-  if (entry?.version !== 5 || entry.mcpxVersion !== VERSION) return undefined;
+  if (entry?.version !== 6 || entry.mcpxVersion !== VERSION) return undefined;
   return isParsedConfig(entry.parsed) ? entry.parsed : undefined;
 }
 
 /**
- * Stores a compiled configuration, readable by its owner only, unless its
- * text names a variable or its servers are given a literal secret (then an
- * entry left at that path by an older mcpx is deleted instead). Best effort:
+ * Stores a compiled configuration, readable by its owner only, with its
+ * servers' trust hashes (config/runnable_hash.ts) so that the commands that
+ * read it hash nothing, unless its text names a variable or its servers are
+ * given a literal secret (then an entry left at that path by an older mcpx is
+ * deleted instead). Best effort:
  * a read-only cache only costs speed. Creates `cacheDir` with mode 0700 when
  * it is missing (core/private_fs.ts `ensurePrivateDir`), writes the entry 0600
  * and atomically, and deletes the other `config-*.json` entries there written
@@ -99,6 +102,8 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
  * @param fingerprint The configuration's fingerprint (16 hex).
  * @param text The configuration's text, to find the variables it names.
  * @param parsed The result of parsing `text`.
+ * @returns `parsed` with its `runnableHashes` when they were stored (even when
+ *   the write itself failed), else `parsed` as given.
  * @throws {UnsafeDirectoryError} when `cacheDir` is not the user's alone.
  */
 export async function writeCompiled(
@@ -106,7 +111,7 @@ export async function writeCompiled(
   fingerprint: string,
   text: string,
   parsed: ParsedConfig,
-): Promise<void> {
+): Promise<ParsedConfig> {
   const path = entryPath(cacheDir, fingerprint);
   // Loaded here, after a parse, so reading a compiled entry does not pay for it.
   const { configSecrets } = await import("./secrets.ts");
@@ -114,9 +119,11 @@ export async function writeCompiled(
     try {
       Deno.removeSync(path);
     } catch { /* none: the usual case */ }
-    return;
+    return parsed;
   }
-  const entry: CompiledEntry = { version: 5, mcpxVersion: VERSION, parsed };
+  const { runnableHashes } = await import("./runnable_hash.ts");
+  const stored = { ...parsed, runnableHashes: await runnableHashes(parsed.document) };
+  const entry: CompiledEntry = { version: 6, mcpxVersion: VERSION, parsed: stored };
   try {
     ensurePrivateDir(cacheDir, "mcpx's cache");
     // Atomic and private, the temporary file removed on failure (core/private_fs.ts).
@@ -126,6 +133,7 @@ export async function writeCompiled(
     // Not writable (a full disk): parse again next time.
   }
   removeOldEntries(cacheDir, path);
+  return stored;
 }
 
 /** Deletes `config-*.json` entries in `cacheDir` other than `keep` written more than 7 days ago. */
@@ -153,6 +161,7 @@ const isStringMap = (v: unknown) =>
 /** True when `v` has the shape of a {@link ParsedConfig} (what the CLI and daemon read of it). */
 function isParsedConfig(v: unknown): v is ParsedConfig {
   return isObject(v) && isObject(v.document) && isStrings(v.warnings) &&
+    (v.runnableHashes === undefined || isStringMap(v.runnableHashes)) &&
     Array.isArray(v.servers) && v.servers.every(isServerSpec);
 }
 

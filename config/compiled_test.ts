@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { loadConfig } from "./load.ts";
 import { readCompiled } from "./compiled.ts";
 import { UnsafeDirectoryError } from "../core/private_fs.ts";
+import { runnableHashes } from "./runnable_hash.ts";
 
 /** A temporary directory (real path) removed when disposed. */
 async function tmpDir(): Promise<AsyncDisposable & { path: string }> {
@@ -28,6 +29,12 @@ Deno.test("writeCompiled() stores a configuration privately", async (t) => {
   });
   await t.step("is read back", () => {
     assert.deepEqual(readCompiled(cacheDir, config.fingerprint)?.servers, config.servers);
+  });
+  await t.step("keeps the trust hashes, so a command reading it hashes nothing", async () => {
+    const hashes = await runnableHashes(PLAIN);
+    assert.deepEqual(readCompiled(cacheDir, config.fingerprint)?.runnableHashes, hashes);
+    const again = await loadConfig({ cwd: dir, env, compiledCacheDir: cacheDir });
+    assert.deepEqual(again.runnableHashes, hashes);
   });
   await t.step("narrows a cache directory of the user's that others can read to 0700", async () => {
     const own = `${dir}/own-cache`;

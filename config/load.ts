@@ -123,7 +123,8 @@ export async function loadConfig(
     // `npx` look for packages, in the link's directory; the compiled entry is
     // keyed by the real path, so it holds for every way of reaching the file.
     parsed = await parseConfigText(text, path, options.env, { dir: dirname(realPath) });
-    if (dir) await writeCompiled(dir, fingerprint, text, parsed);
+    // What is stored carries the trust hashes too, so a command that checks trust hashes nothing.
+    if (dir) parsed = await writeCompiled(dir, fingerprint, text, parsed);
   }
   return { path, realPath, fingerprint, contentHash, ...parsed };
 }

@@ -34,6 +34,11 @@ export interface ParsedConfig {
   document: Record<string, unknown>;
   /** Things that are allowed but probably not meant, one sentence each. */
   warnings: string[];
+  /**
+   * Server name → the hash the trust store records for it (config/runnable_hash.ts),
+   * set by config/load.ts and kept with the compiled entry; parsing leaves it out.
+   */
+  runnableHashes?: Record<string, string>;
 }
 
 /**

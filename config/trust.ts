@@ -25,7 +25,7 @@
 import type { ServerSpec, UntrustedServer } from "./types.ts";
 import type { ConfigOrigin } from "./discover.ts";
 import { canonicalJson } from "./_canonical_json.ts";
-import { PROCESS_KEYS } from "./_process.ts";
+import { runnableHashes, sha256Hex } from "./runnable_hash.ts";
 import { readTrustStore, type TrustRecord, trustStorePath } from "./trust_store.ts";
 import { dirname } from "../core/posix_path.ts";
 import { shellWord } from "./shell_word.ts";
@@ -38,7 +38,9 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(
 );
 
 type RunsOfModule = typeof import("./runs_of.ts");
-import { own, setOwn } from "../core/own.ts";
+import { own } from "../core/own.ts";
+
+export { runnableHashes, runnables } from "./runnable_hash.ts";
 
 /** The setting that turns the check off (`always`) or on (`ask`, the default). */
 export const TRUST_SETTING = "security.trustProjectConfigs";
@@ -58,60 +60,6 @@ export const TRUST_SETTING = "security.trustProjectConfigs";
  */
 export function trustChecked(origin: ConfigOrigin, setting: unknown): boolean {
   return origin === "project" && setting !== "always";
-}
-
-/**
- * What each server of a configuration runs, as written: its process keys, and
- * for an alias its target's. Servers are keyed by their name under `mcpServers`.
- *
- * @param document The parsed configuration file (`LoadedConfig.document`).
- * @returns Server name → the JSON-compatible value a hash is taken of.
- */
-export function runnables(document: Record<string, unknown>): Record<string, unknown> {
-  const servers = isObject(document.mcpServers) ? document.mcpServers : {};
-  const pick = (entry: unknown) =>
-    isObject(entry)
-      ? Object.fromEntries(PROCESS_KEYS.filter((k) => k in entry).map((k) => [k, entry[k]]))
-      : {};
-  const out: Record<string, unknown> = {};
-  for (const [name, entry] of Object.entries(servers)) {
-    const target = isObject(entry) && typeof entry.aliasOf === "string" ? entry.aliasOf : undefined;
-    setOwn(
-      out,
-      name,
-      target === undefined
-        ? pick(entry)
-        : { ...pick(entry), aliasOf: { server: target, ...pick(own(servers, target)) } },
-    );
-  }
-  return out;
-}
-
-/**
- * The hash the trust store records per server: SHA-256 of the canonical JSON
- * (sorted keys) of what it runs ({@link runnables}).
- *
- * @param document The parsed configuration file.
- * @returns Server name → 64 hex chars.
- * @example
- * ```ts
- * import { runnableHashes } from "./trust.ts";
- * const doc = (description: string) => ({
- *   mcpServers: { a: { command: "x", args: ["1"], mcpx: { description } } },
- * });
- * const [one, two] = await Promise.all([runnableHashes(doc("a")), runnableHashes(doc("b"))]);
- * if (one.a !== two.a || one.a.length !== 64) throw new Error();
- * ```
- */
-export async function runnableHashes(
-  document: Record<string, unknown>,
-): Promise<Record<string, string>> {
-  const entries = await Promise.all(
-    Object.entries(runnables(document)).map(async ([name, runnable]) =>
-      [name, await sha256Hex(canonicalJson(runnable))] as const
-    ),
-  );
-  return Object.fromEntries(entries);
 }
 
 /**
@@ -210,6 +158,11 @@ export interface TrustGateOptions {
   document: Record<string, unknown>;
   /** mcpx's state directory, where the store is ({@link trustStorePath}). */
   stateDir: string;
+  /**
+   * The file's {@link runnableHashes} when already known (`LoadedConfig.runnableHashes`,
+   * kept with its compiled entry); absent: computed here.
+   */
+  hashes?: Record<string, string>;
 }
 
 /**
@@ -247,7 +200,7 @@ export class TrustGate {
   /** Computes the file's hashes and loads what shows a server (config/runs_of.ts); reads no store yet. */
   static async open(options: TrustGateOptions): Promise<TrustGate> {
     const [hashes, shown] = await Promise.all([
-      runnableHashes(options.document),
+      options.hashes ?? runnableHashes(options.document),
       import("./runs_of.ts"),
     ]);
     return new TrustGate(options, hashes, shown);
@@ -264,7 +217,10 @@ export class TrustGate {
    * @param name The server's key under `mcpServers`.
    */
   problem(name: string): UntrustedServer | undefined {
-    const record = this.#current();
+    return this.#problem(name, this.#current());
+  }
+
+  #problem(name: string, record: TrustRecord | undefined): UntrustedServer | undefined {
     const hash = own(this.#hashes, name);
     const recorded = own(record?.servers, name);
     if (hash !== undefined && recorded === hash) return undefined;
@@ -290,9 +246,11 @@ export class TrustGate {
    * already unavailable for another reason keeps that reason.
    */
   mark(servers: ServerSpec[]): ServerSpec[] {
+    // The store is looked at once, not once per server.
+    const record = this.#current();
     return servers.map((spec) => {
       if (spec.unavailable) return spec;
-      const problem = this.problem(spec.name);
+      const problem = this.#problem(spec.name, record);
       return problem ? { ...spec, unavailable: problem } : spec;
     });
   }
@@ -328,9 +286,4 @@ export class TrustGate {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

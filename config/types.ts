@@ -306,6 +306,11 @@ export interface LoadedConfig {
   contentHash?: string;
   /** Enabled and disabled servers, in file order. */
   servers: ServerSpec[];
+  /**
+   * Server name → the hash the trust store records for it (config/runnable_hash.ts),
+   * when the file's compiled entry keeps them; absent: the trust gate computes them.
+   */
+  runnableHashes?: Record<string, string>;
   /** The parsed document (for settings lookups), JSONC already parsed. */
   document: Record<string, unknown>;
   /**

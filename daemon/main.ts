@@ -156,6 +156,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       realPath: config.realPath ?? config.path,
       document: config.document,
       stateDir: paths.stateDir,
+      hashes: config.runnableHashes,
     })
     : undefined;
   const daemon = new Daemon({
