@@ -22,6 +22,9 @@ import { checkSelection, selectionFromSettings } from "../config/profiles.ts";
 
 export type { LsRow } from "../ops/ls.ts";
 
+/** The most unusable tools `ls` names in its note; `ls --json` has them all. */
+const NOTE_NAMES = 5;
+
 /**
  * Runs `mcpx ls`: the op's rows (ops/ls.ts), as JSON or as a table.
  *
@@ -74,11 +77,13 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
     if (!said.has(problem)) ctx.io.err(`warning: ${problem}\n`);
   }
   if (unusable.length) {
-    const names = unusable.map((u) => `${u.server}.${u.tool}`);
+    // A few names, not a hundred: the same server configured many times repeats its tool.
+    const names = unusable.slice(0, NOTE_NAMES).map((u) => `${u.server}.${u.tool}`);
+    const more = unusable.length - names.length;
     ctx.io.err(
-      `note: ${names.length} tool${names.length > 1 ? "s" : ""} left out as unusable (${
+      `note: ${unusable.length} tool${unusable.length > 1 ? "s" : ""} left out as unusable (${
         names.join(", ")
-      }); \`mcpx ls --json\` says why\n`,
+      }${more ? ` and ${more} more` : ""}); \`mcpx ls --json\` says why\n`,
     );
   }
   if (others) ctx.io.out(`\n${others}`);
