@@ -1,0 +1,19 @@
+import assert from "node:assert/strict";
+import { runsWarm, WARM_COMMANDS } from "./warm.ts";
+import { COMMAND_MODULES } from "./commands.ts";
+
+Deno.test("each warm command is the command cli/commands.ts runs, from the same module", async () => {
+  for (const [name, load] of Object.entries(WARM_COMMANDS)) {
+    assert.ok(Object.hasOwn(COMMAND_MODULES, name), `${name} is warm but no command`);
+    assert.equal((await load()).run, (await COMMAND_MODULES[name]()).run, name);
+  }
+});
+
+Deno.test("runsWarm() keeps warm commands, no command and unknown words; hands the rest on", () => {
+  for (const argv of [["ls"], ["--json", "search", "x"], [], ["--version"], ["no-such"]]) {
+    assert.equal(runsWarm(argv), true, argv.join(" "));
+  }
+  for (const argv of [["log"], ["--json", "stats", "calls"], ["trust"]]) {
+    assert.equal(runsWarm(argv), false, argv.join(" "));
+  }
+});
