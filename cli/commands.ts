@@ -22,6 +22,8 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   types: () => import("./types.ts"),
   catalog: () => import("./catalog.ts"),
   call: () => import("./call.ts"),
+  prompts: () => import("./prompts.ts"),
+  resources: () => import("./resources.ts"),
   run: () => import("./run.ts"),
   exec: () => import("./exec.ts"),
   scripts: () => import("./scripts.ts"),

@@ -189,6 +189,30 @@ const DECLARED = [
       "The most bytes mcpx reads of one input it takes whole: call arguments from @file or -, exec code from -, --env-file, --prefix/--launcher sources, placeholder files, a script",
   },
   {
+    name: "listing.maxPages",
+    type: "int",
+    min: 1,
+    default: "1000",
+    help:
+      "Most pages mcpx follows of one server's prompts, resources or templates listing before it stops with an error (the schema cache's tools listing keeps the default)",
+  },
+  {
+    name: "listing.maxItems",
+    type: "int",
+    min: 1,
+    default: "100000",
+    help:
+      "Most prompts, resources or templates one server's listing may hold (the schema cache's tools listing keeps the default)",
+  },
+  {
+    name: "response.maxBytes",
+    type: "int",
+    min: 1024,
+    default: "16777216",
+    help:
+      "Most bytes (as JSON) of one server answer to a listing page, prompts/get or resources/read",
+  },
+  {
     name: "script.runtime",
     type: "enum",
     values: ["auto", "deno", "bun", "node"],

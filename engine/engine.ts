@@ -23,7 +23,6 @@ import { type StatusRow, statusRow } from "./status_row.ts";
 import { SessionLostError } from "./instance.ts";
 import type { Pool } from "./pool.ts";
 import { PoolSet } from "./pool_set.ts";
-import { pidAlive } from "../core/pid_alive.ts";
 import { LeaseBoard, type LeaseWait } from "./lease_board.ts";
 import { type CallerContext, type ScopeKey, sessionKeys } from "./scope_key.ts";
 import { callTarget } from "./call_target.ts";
@@ -48,6 +47,7 @@ import { Listings } from "./listings.ts";
 import type { TypeGenerator } from "./type_generator.ts";
 import { InstanceEvents } from "./instance_events.ts";
 import { callOnce } from "./call.ts";
+import { refuseGoneCaller, type RequestSource } from "./server_request.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
 import type { NamespaceView } from "../discovery/view.ts";
 import type { CachedServer } from "../discovery/types.ts";
@@ -88,7 +88,6 @@ export interface SessionRow extends NamedSession {
 }
 
 export type { StatusRow } from "./status_row.ts";
-
 export type { CallOptions } from "./call_trace.ts";
 export { REBUILT_META } from "./rebuilt_note.ts";
 
@@ -188,10 +187,7 @@ export class Daemon {
     return this.#trust !== undefined;
   }
 
-  /**
-   * Why `spec` may not start: its project configuration has not trusted what it
-   * runs (config/trust.ts). Read at each start, so `mcpx trust` takes effect at once.
-   */
+  /** Why `spec` may not start: its project file is not trusted (config/trust.ts), read each time. */
   #untrusted(spec: ServerSpec): UntrustedServer | undefined {
     return this.#trust?.problem(spec.name);
   }
@@ -228,15 +224,7 @@ export class Daemon {
     ctx: CallerContext,
     options: CallOptions = {},
   ): Promise<unknown> {
-    // A script whose `mcpx run` was killed (SIGKILL leaves it no chance to stop
-    // the script) is an orphan: refuse its calls rather than serve a run nobody reads.
-    if (ctx.run && ctx.pid !== undefined && !pidAlive(ctx.pid)) {
-      throw new McpxError(
-        "caller-gone",
-        `the mcpx process (pid ${ctx.pid}) that started run ${ctx.run} has exited, so the ` +
-          `script's calls are refused; start it again with \`mcpx run\``,
-      );
-    }
+    refuseGoneCaller(ctx);
     // An untrusted project server is never started, not even to list it for the check below.
     const named = this.#pools.server(namespace);
     const refused = named && this.#untrusted(named);
@@ -270,6 +258,18 @@ export class Daemon {
       );
       return await callOnce(pool, target, args, ctx, options, this.#events);
     }
+  }
+
+  /** What prompts and resources requests lease through (engine/content.ts, engine/server_request.ts). */
+  get requests(): RequestSource {
+    return {
+      servers: this.config.servers,
+      sessions: this.sessions,
+      view: (selection) => this.#listings.view(selection),
+      poolFor: (namespace) => this.poolFor(namespace),
+      untrusted: (spec) => this.#untrusted(spec),
+      span: (instance) => this.#events.span(instance),
+    };
   }
 
   /**

@@ -22,6 +22,7 @@ import { VERSION } from "../core/version.ts";
 import { settingEnvName, SETTINGS } from "../config/settings.ts";
 import { settlesWithin, type TimerId } from "../core/deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
+import { paginate } from "./pagination.ts";
 import type { StartAllowance, StartingInstances } from "./starting.ts";
 import { tailExcerpt } from "../core/tail_buffer.ts";
 import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
@@ -221,29 +222,32 @@ export class Instance implements AsyncDisposable {
   }
 
   /**
-   * Lists every tool (all pages), as the cache stores them. A malformed tool
-   * is skipped and named in `skipped` rather than failing the listing.
-   * @throws {ServerError} when `tools/list` fails (whole message kept).
+   * Lists every tool (all pages, within the default bounds of
+   * engine/pagination.ts), as the cache stores them. A malformed tool is
+   * skipped and named in `skipped` rather than failing the listing.
+   * @throws {ServerError} when `tools/list` fails (whole message kept) or
+   *   passes a pagination bound.
    */
   async listTools(): Promise<{ tools: CachedTool[]; skipped: SkippedTool[] }> {
-    const tools: CachedTool[] = [];
     const skipped: SkippedTool[] = [];
     try {
-      let cursor: string | undefined;
-      for (let page = 0; page < 1000; page++) {
-        const raw = await this.client.request(
-          { method: "tools/list", params: cursor ? { cursor } : {} },
-          ANY_RESULT,
-          { timeout: this.spec.pool.callTimeoutMs },
-        );
-        const read = readToolsPage(raw);
-        tools.push(...read.tools);
-        skipped.push(...read.skipped);
-        cursor = read.nextCursor;
-        if (!cursor) break;
-      }
+      const tools = await paginate(
+        { server: this.spec.name, method: "tools/list" },
+        (cursor) =>
+          this.client.request(
+            { method: "tools/list", params: cursor ? { cursor } : {} },
+            ANY_RESULT,
+            { timeout: this.spec.pool.callTimeoutMs },
+          ),
+        (raw) => {
+          const read = readToolsPage(raw);
+          skipped.push(...read.skipped);
+          return { items: read.tools, nextCursor: read.nextCursor };
+        },
+      );
       return { tools, skipped };
     } catch (error) {
+      if (error instanceof ServerError) throw error; // a pagination bound, already worded
       const message = error instanceof Error ? error.message : String(error);
       throw new ServerError(
         this.spec.name,
@@ -270,14 +274,56 @@ export class Instance implements AsyncDisposable {
     args: Record<string, unknown>,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<CallToolResult> {
+    return await this.#send(
+      `${this.spec.namespace}.${tool}`,
+      (timeout) =>
+        this.client.callTool({ name: tool, arguments: args }, {
+          timeout,
+          signal: options.signal,
+        }) as Promise<CallToolResult>,
+      options,
+    );
+  }
+
+  /**
+   * Sends one MCP request other than `tools/call` (`prompts/get`,
+   * `resources/read`, a page of `prompts/list`, …) and answers the result
+   * unvalidated, failing as {@link callTool} fails.
+   *
+   * @param method The MCP method, as the specification writes it.
+   * @param params Its params.
+   * @param options.timeoutMs Overrides `spec.pool.callTimeoutMs`.
+   * @returns The result as the server sent it.
+   * @throws What {@link callTool} throws; a JSON-RPC error answer is a
+   *   {ServerError} whose `cause` is the SDK's `ProtocolError` (with its `code`).
+   */
+  async request(
+    method: string,
+    params: Record<string, unknown>,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<unknown> {
+    return await this.#send(
+      `${this.spec.namespace} ${method}`,
+      (timeout) =>
+        this.client.request({ method, params }, ANY_RESULT, {
+          timeout,
+          signal: options.signal,
+        }),
+      options,
+    );
+  }
+
+  /** Runs one request with {@link callTool}'s bookkeeping and error wording; `what` begins errors. */
+  async #send<T>(
+    what: string,
+    send: (timeoutMs: number) => Promise<T>,
+    options: { timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.spec.pool.callTimeoutMs;
     this.active++;
     this.lastUsedAt = Date.now();
     try {
-      return await this.client.callTool({ name: tool, arguments: args }, {
-        timeout: timeoutMs,
-        signal: options.signal,
-      }) as CallToolResult;
+      return await send(timeoutMs);
     } catch (error) {
       const message = describe(error);
       // What the caller reads: a remote's HTTP status and URL when it answered with one.
@@ -290,7 +336,7 @@ export class Instance implements AsyncDisposable {
         !options.signal?.aborted
       ) {
         throw new TimeoutError(
-          `${this.spec.namespace}.${tool} did not answer within ${timeoutMs} ms (callTimeout); the request was cancelled`,
+          `${what} did not answer within ${timeoutMs} ms (callTimeout); the request was cancelled`,
           timeoutMs,
           { cause: error },
         );
@@ -302,7 +348,7 @@ export class Instance implements AsyncDisposable {
           await this.close("crash");
           throw new SessionLostError(
             this.spec.name,
-            `${this.spec.namespace}.${tool}: the server no longer knows this connection's session (${message})`,
+            `${what}: the server no longer knows this connection's session (${message})`,
             { cause: error },
           );
         }
@@ -322,7 +368,7 @@ export class Instance implements AsyncDisposable {
       const tail = tailExcerpt(this.stderrTail);
       throw new ServerError(
         this.spec.name,
-        `${this.spec.namespace}.${tool}: ${shown}${exit}${tail ? `\nstderr tail:\n${tail}` : ""}`,
+        `${what}: ${shown}${exit}${tail ? `\nstderr tail:\n${tail}` : ""}`,
         { cause: error, stderrTail: this.stderrTail },
       );
     } finally {

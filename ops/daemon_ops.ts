@@ -15,6 +15,8 @@ import { ROUTE_SPECS, type RouteName } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { searchInDaemon } from "./daemon_search.ts";
 import { lsInDaemon } from "./daemon_ls.ts";
+import { contentOptions } from "./daemon_content.ts";
+import { getPrompt, listPrompts, listResources, readResource } from "../engine/content.ts";
 
 export { ROUTE_SPECS, type RouteName, ROUTES } from "./routes.ts";
 
@@ -61,6 +63,28 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
       signal,
       ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
     }),
+  prompts: (d, p, signal) =>
+    listPrompts(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
+  promptGet: (d, p, signal) =>
+    getPrompt(
+      d.requests,
+      p.namespace,
+      p.prompt,
+      { ...p.arguments },
+      callerOf(p),
+      contentOptions(p, signal),
+    ),
+  resources: (d, p, signal) =>
+    listResources(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
+  resourceRead: (d, p, signal) =>
+    readResource(
+      d.requests,
+      p.namespace,
+      p.uri,
+      { ...p.variables },
+      callerOf(p),
+      contentOptions(p, signal),
+    ),
   endRun: (d, p) => Promise.resolve({ released: d.endRun(p.run) }),
   waits: async (d, p, signal) => ({ waits: await d.waits(p.token, p.after, p.holdMs, signal) }),
   list: (d, p) => d.list(p.servers, p.missingOnly),

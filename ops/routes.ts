@@ -25,6 +25,7 @@ import {
   Stopped,
 } from "./route_outputs.ts";
 import { LsOutput, SearchOutput } from "./discovery_outputs.ts";
+import { PromptsOf, ResourcesOf } from "./content_outputs.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
@@ -111,6 +112,93 @@ export const call = defineOp({
     ),
   }),
   output: z.unknown().describe("the MCP CallToolResult"),
+  serverData: true,
+});
+
+/**
+ * What every prompts and resources route takes besides its own fields: the
+ * caller's limit and the pagination bounds it resolved (engine/pagination.ts;
+ * absent: the settings' defaults).
+ */
+const CONTENT_FIELDS = {
+  timeoutMs: z.number().int().min(1).optional().describe(
+    "the caller's limit on the wait for an instance and the requests together, ms",
+  ),
+  maxPages: z.number().int().min(1).optional().describe("listing.maxPages"),
+  maxItems: z.number().int().min(1).optional().describe("listing.maxItems"),
+  maxResponseBytes: z.number().int().min(1).optional().describe("response.maxBytes"),
+};
+
+// Checked, not rebuilt, as `call`'s arguments are: a key named `__proto__` stays a key.
+const stringRecord = z.unknown()
+  .refine(
+    (v) =>
+      typeof v === "object" && v !== null && !Array.isArray(v) &&
+      Object.values(v).every((x) => typeof x === "string"),
+    { message: "must be a JSON object of strings" },
+  )
+  .transform((v) => v as Record<string, string>)
+  .meta({ type: "object", additionalProperties: { type: "string" } });
+
+/** `POST /v1/prompts`. */
+export const prompts = defineOp({
+  name: "prompts",
+  description: "`prompts/list` of a namespace, or of every selected one (each failure kept " +
+    "as its entry's error); a server without prompts has none.",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: body({
+    namespace: name.optional().describe("the namespace (default: every selected one)"),
+    ...CONTENT_FIELDS,
+  }),
+  output: z.array(PromptsOf),
+});
+
+/** `POST /v1/promptGet`. */
+export const promptGet = defineOp({
+  name: "promptGet",
+  description: "Render one prompt: its arguments checked against its declaration, then " +
+    "`prompts/get`; answers the MCP GetPromptResult.",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: false },
+  input: body({
+    namespace: name.describe("the namespace"),
+    prompt: name.describe("the prompt's name"),
+    arguments: stringRecord.optional().describe("the prompt's arguments"),
+    ...CONTENT_FIELDS,
+  }),
+  output: z.unknown().describe("the MCP GetPromptResult"),
+  serverData: true,
+});
+
+/** `POST /v1/resources`. */
+export const resources = defineOp({
+  name: "resources",
+  description: "`resources/list` and `resources/templates/list` of a namespace, or of every " +
+    "selected one (each failure kept as its entry's error).",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: body({
+    namespace: name.optional().describe("the namespace (default: every selected one)"),
+    ...CONTENT_FIELDS,
+  }),
+  output: z.array(ResourcesOf),
+});
+
+/** `POST /v1/resourceRead`. */
+export const resourceRead = defineOp({
+  name: "resourceRead",
+  description: "`resources/read` of one URI, or of a template expanded with `variables`; " +
+    "answers the MCP ReadResourceResult unchanged.",
+  where: "daemon",
+  hints: { readOnly: true, destructive: false, idempotent: true },
+  input: body({
+    namespace: name.describe("the namespace"),
+    uri: name.describe("the resource's URI, or a URI template (RFC 6570)"),
+    variables: stringRecord.optional().describe("the template's variables"),
+    ...CONTENT_FIELDS,
+  }),
+  output: z.unknown().describe("the MCP ReadResourceResult"),
   serverData: true,
 });
 
@@ -299,6 +387,10 @@ export const ROUTE_SPECS = {
   starting,
   status,
   call,
+  prompts,
+  promptGet,
+  resources,
+  resourceRead,
   endRun,
   waits,
   list,

@@ -42,8 +42,8 @@ Deno.test("every route has a handler and every handler a route; routes run in th
   }
   assert.deepEqual(
     ROUTES.filter((r) => r.serverData).map((r) => r.name),
-    ["call"],
-    "only a tool's result is the server's data",
+    ["call", "promptGet", "resourceRead"],
+    "only a tool's result, a rendered prompt and a read resource are the server's data",
   );
   for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "CALL"]) {
     assert.equal(routeNamed(name), undefined, name);
@@ -141,6 +141,10 @@ function minimalBody(route: string): Record<string, unknown> {
       return { token: "t" };
     case "restart":
       return { namespace: "n" };
+    case "promptGet":
+      return { namespace: "n", prompt: "p" };
+    case "resourceRead":
+      return { namespace: "n", uri: "u" };
     case "searchTools":
       return { words: ["w"], limit: 20 };
     case "endSession":

@@ -14,6 +14,7 @@ import * as engine from "./engine_ops.ts";
 import * as scripts from "./script_ops.ts";
 import * as logs from "./log_ops.ts";
 import * as meta from "./meta_ops.ts";
+import * as content from "./content_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -22,6 +23,8 @@ export const OPS: readonly OpSpec[] = [
   discovery.types,
   discovery.catalog,
   engine.call,
+  content.prompts,
+  content.resources,
   scripts.run,
   scripts.exec,
   discovery.scripts,

@@ -1,0 +1,31 @@
+/**
+ * What `mcpx prompts` and `mcpx resources` send with every request besides
+ * their own fields: the `--timeout` given, and the pagination bounds of the
+ * caller's settings (`listing.maxPages`, `listing.maxItems`,
+ * `response.maxBytes`; engine/pagination.ts applies them in the daemon).
+ * Also the check both make before asking: a configuration exists.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { parseTimeoutFlag } from "../config/timeout_flag.ts";
+import { noConfigMessage } from "../config/discover.ts";
+import { McpxError } from "../core/errors.ts";
+
+/** The request fields of ops/routes.ts `CONTENT_FIELDS`, from the caller's settings. */
+export async function contentFields(
+  ctx: CliContext,
+  timeout: string | undefined,
+): Promise<Record<string, number>> {
+  const config = await ctx.config();
+  if (config.path === null) {
+    throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
+  }
+  return {
+    ...(typeof timeout === "string" ? { timeoutMs: parseTimeoutFlag(timeout) } : {}),
+    maxPages: await ctx.setting("listing.maxPages"),
+    maxItems: await ctx.setting("listing.maxItems"),
+    maxResponseBytes: await ctx.setting("response.maxBytes"),
+  };
+}

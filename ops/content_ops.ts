@@ -1,0 +1,88 @@
+/**
+ * The operations on prompts and resources, the half of a server that is not
+ * tools (spec 000, "The half of MCP that is not tools"): `mcpx prompts` lists
+ * or renders prompts, `mcpx resources` lists resources and templates or reads
+ * one. Both run in the CLI and ask the daemon (routes `prompts`, `promptGet`,
+ * `resources`, `resourceRead` in ops/routes.ts).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { defineOp } from "./op.ts";
+import { PromptsOutput, ResourcesOutput } from "./content_outputs.ts";
+
+const READ = { readOnly: true, destructive: false, idempotent: true } as const;
+
+/** `mcpx prompts`. */
+export const prompts = defineOp({
+  name: "prompts",
+  description: "List the prompts of every namespace or one (arguments, required ones marked), " +
+    "or render one prompt with key=value arguments.",
+  where: "cli",
+  // Rendering runs the server's prompt handler, which may do anything.
+  hints: { readOnly: false, destructive: false, idempotent: false },
+  input: z.object({
+    target: z.string().optional().describe("a namespace to list, or namespace.prompt to render"),
+    arguments: z.array(z.string()).default([]).describe("the prompt's arguments, key=value"),
+    timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
+  }),
+  output: PromptsOutput,
+  cli: {
+    command: "prompts",
+    usage: "mcpx prompts [namespace | namespace.prompt [key=value…]]",
+    summary: "list prompts, or render one with key=value arguments",
+    args: [
+      { field: "target", name: "namespace[.prompt]", optional: true, complete: "namespace" },
+      { field: "arguments", name: "key=value", variadic: true, optional: true },
+    ],
+    flags: {
+      timeout: {
+        field: "timeout",
+        type: "string",
+        help: "give up after this long (e.g. 30s)",
+      },
+    },
+  },
+});
+
+/** `mcpx resources`. */
+export const resources = defineOp({
+  name: "resources",
+  description: "List the resources and resource templates of every namespace or one, or read " +
+    "one resource (a template expanded with key=value): text printed, binary described and " +
+    "written only with --out.",
+  where: "cli",
+  hints: READ,
+  input: z.object({
+    namespace: z.string().optional().describe("the namespace (default: every one)"),
+    uri: z.string().optional().describe("the resource's URI, or a template's"),
+    variables: z.array(z.string()).default([]).describe("a template's variables, key=value"),
+    out: z.string().optional().describe("write the resource's bytes to this file"),
+    timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
+  }),
+  output: ResourcesOutput,
+  cli: {
+    command: "resources",
+    usage: "mcpx resources [namespace [uri [key=value…]]] [--out FILE]",
+    summary: "list resources and templates, or read one (binary only to --out FILE)",
+    args: [
+      { field: "namespace", name: "namespace", optional: true, complete: "namespace" },
+      { field: "uri", name: "uri", optional: true },
+      { field: "variables", name: "key=value", variadic: true, optional: true },
+    ],
+    flags: {
+      out: {
+        field: "out",
+        type: "string",
+        help: "write the resource's exact bytes to this file (refuses a directory)",
+        complete: "file",
+      },
+      timeout: {
+        field: "timeout",
+        type: "string",
+        help: "give up after this long (e.g. 30s)",
+      },
+    },
+  },
+});
