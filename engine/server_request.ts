@@ -12,7 +12,6 @@
  * @module
  */
 
-import { jsonByteLength } from "../core/json_stream.ts";
 import { McpxError } from "../core/errors.ts";
 import type { ServerSpec, UntrustedServer } from "../config/types.ts";
 import { checkSelection, DEFAULT_SELECTION, type ProfileSelection } from "../config/profiles.ts";
@@ -22,8 +21,7 @@ import type { Pool } from "./pool.ts";
 import { type Instance, SessionLostError } from "./instance.ts";
 import type { CallerContext } from "./scope_key.ts";
 import type { SessionStore } from "./sessions.ts";
-import { daemonSpan, elapsedMs, log, newSpan } from "./log.ts";
-import { messageOf } from "./error_text.ts";
+import { leased } from "./leased.ts";
 
 /** What a request is, for its log records: the MCP method and what it names (a prompt, a URI). */
 export interface RequestLabel {
@@ -116,7 +114,7 @@ export async function serverRequest<T>(
   }
 }
 
-async function once<T>(
+function once<T>(
   source: RequestSource,
   pool: Pool,
   ctx: CallerContext,
@@ -124,67 +122,20 @@ async function once<T>(
   run: RequestRun<T>,
   options: { timeoutMs?: number; signal?: AbortSignal },
 ): Promise<T> {
-  const span = newSpan("call");
-  const about = {
-    namespace: pool.spec.namespace,
-    server: pool.spec.name,
-    method: label.method,
-    ...(label.target !== undefined ? { target: label.target } : {}),
-    ...(ctx.session ? { session: ctx.session } : {}),
-    ...(ctx.run ? { run: ctx.run } : {}),
-  };
-  const what = `{namespace} {method}${label.target !== undefined ? " {target}" : ""}`;
-  const asked = performance.now();
-  const own = options.timeoutMs;
-  let lease;
-  try {
-    lease = await pool.lease(ctx, { signal: options.signal, waitMs: own });
-  } catch (error) {
-    const ms = elapsedMs(asked);
-    log("info", "request.start", `${what} asked`, about, { span, parent: daemonSpan() });
-    log("warn", "request.end", `${what} failed after {ms} ms: {error}`, {
-      ...about,
-      ms,
-      ok: false,
-      error: messageOf(error).split("\n")[0],
-      bytesOut: 0,
-    }, { span });
-    throw error;
-  }
-  const instance = source.span(lease.instance);
-  const leaseMs = elapsedMs(asked);
-  const keyed = { ...about, key: lease.instance.key, instance, pid: lease.instance.pid };
-  log("info", "request.start", `${what} asked of {instance} ({key})`, { ...keyed, leaseMs }, {
-    span,
-    parent: instance,
+  return leased(pool, ctx, (i) => source.span(i), {
+    kind: "request",
+    what: `{namespace} {method}${label.target !== undefined ? " {target}" : ""}`,
+    verb: "requested",
+    about: {
+      namespace: pool.spec.namespace,
+      server: pool.spec.name,
+      method: label.method,
+      ...(label.target !== undefined ? { target: label.target } : {}),
+      ...(ctx.session ? { session: ctx.session } : {}),
+      ...(ctx.run ? { run: ctx.run } : {}),
+    },
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    run: (instance, timeoutMs) => run(instance, { timeoutMs, signal: options.signal }),
   });
-  const started = performance.now();
-  let result: T | undefined;
-  let failure: unknown;
-  try {
-    const timeoutMs = own !== undefined
-      ? Math.max(1, own - lease.waitedMs)
-      : pool.spec.pool.callTimeoutMs;
-    result = await run(lease.instance, { timeoutMs, signal: options.signal });
-    return result;
-  } catch (error) {
-    failure = error;
-    throw error;
-  } finally {
-    lease.release();
-    const end = {
-      ...keyed,
-      ms: elapsedMs(started),
-      leaseMs,
-      ok: failure === undefined,
-      ...(failure === undefined ? {} : { error: messageOf(failure).split("\n")[0] }),
-      bytesOut: result === undefined ? 0 : jsonByteLength(result),
-    };
-    if (failure === undefined) {
-      log("info", "request.end", `${what} answered in {ms} ms`, end, { span });
-    } else {
-      log("warn", "request.end", `${what} failed after {ms} ms: {error}`, end, { span });
-    }
-    if (lease.instance.scopeKey.kind === "call") await lease.instance.close("stop");
-  }
 }
