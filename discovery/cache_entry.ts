@@ -44,7 +44,7 @@ export const DECLARATION_FORMAT = 3;
  * ```ts
  * import { lastFailure } from "./cache_entry.ts";
  * const error = { message: "boom", at: "2026-01-02T00:00:00Z" };
- * if (lastFailure({ tools: [], error }) !== error) throw new Error();
+ * if (lastFailure({ error }) !== error) throw new Error();
  * ```
  */
 export function lastFailure(
