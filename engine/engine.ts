@@ -14,6 +14,7 @@
 import {
   listingOf,
   type LoadedConfig,
+  type ProtocolMode,
   type ServerSpec,
   type UntrustedServer,
 } from "../config/types.ts";
@@ -79,6 +80,8 @@ export interface DaemonOptions {
   trust?: TrustGate;
   /** Makes listed tools' declarations (a test seam); default: engine/type_generator.ts's process. */
   typeGenerator?: TypeGenerator;
+  /** The mode of a server whose entry sets none (`protocol.default`; engine/protocol_era.ts). */
+  protocolDefault?: ProtocolMode;
 }
 
 /** A named session as `sessionList` returns it. */
@@ -166,6 +169,7 @@ export class Daemon {
         ),
         starting: this.#startingNow,
         onStrayLine: (instance, line, count) => events.strayLine(instance, line, count),
+        protocolDefault: options.protocolDefault,
       }),
       pidExited: (instance, pid) => events.pidExited(instance, pid),
       keep: (key) => events.keep(key),
