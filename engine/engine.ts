@@ -67,10 +67,7 @@ export interface DaemonOptions {
   version?: string;
   /** The configuration's redactor (core/redact.ts); default: built from `config` and `env`. */
   redactor?: Redactor;
-  /**
-   * The named sessions' file; default `<stateDir>/sessions/<fingerprint>.json`
-   * with the state directory resolved from `env`.
-   */
+  /** The named sessions' file; default `<stateDir>/sessions/<fingerprint>.json` (`env`'s). */
   sessionsPath?: string;
   /**
    * Set for a project's configuration under `security.trustProjectConfigs=ask`:
