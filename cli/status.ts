@@ -1,6 +1,6 @@
 /**
  * `mcpx status`: each server's live instances (pid, KEY, holders, uptime,
- * calls, last error) and, for a server that failed, the full message and
+ * calls, protocol revision, last error) and, for a server that failed, the full message and
  * stderr tail (spec 000, "Honest failure reporting"). Starts no daemon: with
  * none running it says so and shows cached failures. A pool that serves
  * several namespaces (an alias with its target's leasing) is one process: the
@@ -38,7 +38,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof status>): Promi
   const shown = new Set<string>();
   for (const row of rows) {
     if (row.instances.length === 0) {
-      lines.push([row.namespace, "-", "-", row.sharing, "-", "-", "-", row.state]);
+      lines.push([row.namespace, "-", "-", row.sharing, "-", "-", "-", "-", row.state]);
     }
     // A shared pool's instances are listed once, under all of its namespaces.
     if (row.instances.length === 0 || shown.has(row.poolId)) continue;
@@ -53,6 +53,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof status>): Promi
         String(i.holders),
         humanMs(i.uptimeMs),
         String(i.calls),
+        i.protocol ?? "-",
         truncate(i.lastError ?? row.state, 60),
       ]);
     }
@@ -66,6 +67,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof status>): Promi
       "HOLDERS",
       "UPTIME",
       "CALLS",
+      "PROTOCOL",
       "STATE/LAST ERROR",
     ], lines),
   );

@@ -27,6 +27,7 @@ import { isObject, type Obj, readBool, readStringArray } from "./_read.ts";
 import { parseProcess, PROCESS_KEYS, type ProcessFields, processFields } from "./_process.ts";
 import { combineToolLists, readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 import { setOwn } from "../core/own.ts";
+import { readProtocol } from "./_protocol.ts";
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
 export const ENTRY_KEYS: readonly string[] = [
@@ -34,6 +35,8 @@ export const ENTRY_KEYS: readonly string[] = [
   "disabled",
   "aliasOf",
   "mcpx",
+  // Spec 002's `protocol: { mode }` (config/_protocol.ts).
+  "protocol",
 ];
 
 /** Keys of the `mcpx` block. Others are errors. */
@@ -46,6 +49,7 @@ export const MCPX_KEYS: readonly string[] = [
   ...TOOL_LIST_KEYS,
   "profiles",
   "default",
+  "protocol",
   ...POOL_KEYS,
 ];
 
@@ -263,6 +267,9 @@ export function parseServer(
     }
   }
 
+  // An alias speaks to its target's process in the target's era unless it says otherwise.
+  const protocol = readProtocol(entry, mcpx, at, problems) ?? target?.protocol;
+
   const own = readPoolKeys(mcpx, mcpxAt, problems);
   const pool: PoolSettings = { ...DEFAULT_POOL, ...ctx.poolDefaults, ...own };
   // One instance is the right bound for a global server; a server keyed by
@@ -296,6 +303,7 @@ export function parseServer(
     toolFilter: lists.filter,
     ...process,
     pool,
+    ...(protocol ? { protocol } : {}),
     profiles,
     default: isDefault,
     ...(target

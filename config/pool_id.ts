@@ -15,12 +15,14 @@ import { canonicalJson } from "./_canonical_json.ts";
 /** The fields of a server that decide its pool. Everything else is presentation. */
 export type PoolIdentity = Pick<
   ServerSpec,
-  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "pool"
+  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "pool" | "protocol"
 >;
 
 /**
  * Hashes the pool identity of a server (after `${VAR}` expansion and pool defaults).
  * Key order in `env`, `headers` and `pool` does not matter; argument order does.
+ * The entry's own protocol mode is hashed only when it sets one (two processes
+ * of one program in different eras are two pools; decision 0031).
  *
  * @param identity The identity fields; extra properties (name, namespace, tags, tool
  *   filters, description) are ignored, so a whole `ServerSpec` may be passed.
@@ -36,8 +38,18 @@ export type PoolIdentity = Pick<
  * ```
  */
 export function poolId(identity: PoolIdentity): string {
-  const { transport, command, args, env, cwd, url, headers, pool } = identity;
-  const text = canonicalJson({ transport, command, args, env, cwd, url, headers, pool });
+  const { transport, command, args, env, cwd, url, headers, pool, protocol } = identity;
+  const text = canonicalJson({
+    transport,
+    command,
+    args,
+    env,
+    cwd,
+    url,
+    headers,
+    pool,
+    ...(protocol ? { protocol } : {}),
+  });
   return fnv1a64(text);
 }
 

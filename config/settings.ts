@@ -284,6 +284,14 @@ const DECLARED = [
     help: "Overrides the version the daemon reports (for tests of upgrade handling)",
   },
   {
+    name: "protocol.default",
+    type: "enum",
+    values: ["legacy", "auto", "preferModern", "modern"],
+    default: "auto",
+    help:
+      "Protocol era of a server whose entry sets no mcpx.protocol: legacy (initialize only), auto (initialize, then 2026-07-28 for a modern-only server), preferModern (2026-07-28 first), modern (2026-07-28 only)",
+  },
+  {
     name: "security.trustProjectConfigs",
     type: "enum",
     values: ["ask", "always"],

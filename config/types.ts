@@ -38,6 +38,21 @@ export type Scope =
  */
 export type WhenFull = "evict-idle" | "wait";
 
+/**
+ * Which protocol era mcpx speaks to a server, and in what order it tries them
+ * (spec 000, "Two protocol eras"; issue 12):
+ *
+ * - `legacy`: the 2025-era `initialize` handshake only;
+ * - `auto`: `initialize` first, then 2026-07-28 when the server's answer says
+ *   it speaks only the modern era (the default: nearly every server is legacy);
+ * - `preferModern`: `server/discover` first, then `initialize`;
+ * - `modern`: 2026-07-28 only, never downgraded.
+ */
+export type ProtocolMode = "legacy" | "auto" | "preferModern" | "modern";
+
+/** Every protocol mode, default (`auto`) second, in the order of the eras they try first. */
+export const PROTOCOL_MODES: readonly ProtocolMode[] = ["legacy", "auto", "preferModern", "modern"];
+
 /** Every `whenFull` value, default first. */
 export const WHEN_FULLS: readonly WhenFull[] = ["evict-idle", "wait"];
 
@@ -141,6 +156,13 @@ export interface ServerSpec {
   headers: Record<string, string>;
   pool: PoolSettings;
   /**
+   * The protocol mode its own entry sets (`mcpx.protocol`, or spec 002's
+   * `protocol.mode` read as a mode); absent: the `protocol.default` setting
+   * applies. Part of `poolId` and `listingId` only when set, so an entry
+   * that never names a mode keeps the identities it had.
+   */
+  protocol?: ProtocolMode;
+  /**
    * The profiles this server belongs to (`mcpx.profiles`); `--profile <name>`
    * adds it to what commands see. Spec 000, "Profiles and aliases".
    */
@@ -184,13 +206,14 @@ export interface ServerSpec {
 /** What decides a server's answer to `tools/list`: the process it runs, not how it is pooled. */
 export type ListingIdentity = Pick<
   ServerSpec,
-  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers"
+  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "protocol"
 >;
 
 /**
  * Hashes a server's listing identity: what changes its answer to `tools/list`
  * (command, args, env, cwd, url, headers, transport, after `${VAR}`
- * expansion), not the pool settings (`sharing`, `scope`, `callTimeout`, …)
+ * expansion, and the entry's own protocol mode when it sets one: the era a
+ * server answers in is part of its answer, decision 0031), not the pool settings (`sharing`, `scope`, `callTimeout`, …)
  * that `poolId` also covers, so editing how a server is pooled does not start
  * it again to list the same tools (decision 0025). Taken when the entry is
  * parsed ({@link ServerSpec.listingId}), before the daemon gives a stdio
@@ -208,8 +231,19 @@ export type ListingIdentity = Pick<
  * ```
  */
 export function listingIdOf(identity: ListingIdentity): string {
-  const { transport, command, args, env, cwd, url, headers } = identity;
-  return fnv1a64(canonicalJson({ transport, command, args, env, cwd, url, headers }));
+  const { transport, command, args, env, cwd, url, headers, protocol } = identity;
+  return fnv1a64(
+    canonicalJson({
+      transport,
+      command,
+      args,
+      env,
+      cwd,
+      url,
+      headers,
+      ...(protocol ? { protocol } : {}),
+    }),
+  );
 }
 
 /**

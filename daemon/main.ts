@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { dirname } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
+import type { ProtocolMode } from "../config/types.ts";
 import { Daemon, type DaemonMode } from "../engine/engine.ts";
 import { serveDaemon } from "./http.ts";
 import {
@@ -167,6 +168,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     env: options.env,
     version: String(settings["plumbing.version"] ?? "") || undefined,
     redactor,
+    protocolDefault: settings["protocol.default"] as ProtocolMode | undefined,
   });
   // Declared before anything can call stop(): a `stop` request may arrive as
   // soon as the socket listens, while outdated daemons are still being retired.

@@ -72,6 +72,12 @@ export interface CachedServer {
   /** ISO time of the last successful listing; absent when it never succeeded. */
   listedAt?: string;
   serverInfo?: { name?: string; version?: string; title?: string };
+  /**
+   * The protocol revision the server was last listed with (`2025-11-25`,
+   * `2026-07-28`, …: engine/protocol_era.ts); absent in entries from an mcpx
+   * that did not record it.
+   */
+  protocol?: string;
   instructions?: string;
   tools: CachedTool[];
   /**

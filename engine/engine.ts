@@ -14,6 +14,7 @@
 import {
   listingOf,
   type LoadedConfig,
+  type ProtocolMode,
   type ServerSpec,
   type UntrustedServer,
 } from "../config/types.ts";
@@ -66,10 +67,7 @@ export interface DaemonOptions {
   version?: string;
   /** The configuration's redactor (core/redact.ts); default: built from `config` and `env`. */
   redactor?: Redactor;
-  /**
-   * The named sessions' file; default `<stateDir>/sessions/<fingerprint>.json`
-   * with the state directory resolved from `env`.
-   */
+  /** The named sessions' file; default `<stateDir>/sessions/<fingerprint>.json` (`env`'s). */
   sessionsPath?: string;
   /**
    * Set for a project's configuration under `security.trustProjectConfigs=ask`:
@@ -79,6 +77,8 @@ export interface DaemonOptions {
   trust?: TrustGate;
   /** Makes listed tools' declarations (a test seam); default: engine/type_generator.ts's process. */
   typeGenerator?: TypeGenerator;
+  /** The mode of a server whose entry sets none (`protocol.default`; engine/protocol_era.ts). */
+  protocolDefault?: ProtocolMode;
 }
 
 /** A named session as `sessionList` returns it. */
@@ -165,6 +165,7 @@ export class Daemon {
         ),
         starting: this.#startingNow,
         onStrayLine: (instance, line, count) => events.strayLine(instance, line, count),
+        protocolDefault: options.protocolDefault,
       }),
       pidExited: (instance, pid) => events.pidExited(instance, pid),
       keep: (key) => events.keep(key),

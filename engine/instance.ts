@@ -13,8 +13,9 @@ import {
   SdkErrorCode,
   StreamableHTTPClientTransport,
   type Transport,
+  type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
-import type { ServerSpec } from "../config/types.ts";
+import type { ProtocolMode, ServerSpec } from "../config/types.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
@@ -30,6 +31,7 @@ import { describe } from "./error_text.ts";
 import { startFailureMessage, startTimeoutText } from "./start_failure.ts";
 import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
 import { isConnectionFailure, remoteTransport, SessionNotFoundError } from "./remote_transport.ts";
+import { connectInEra } from "./protocol_era.ts";
 
 export { describe } from "./error_text.ts";
 
@@ -70,6 +72,11 @@ export interface StartOptions {
    * most 500 characters), `count` numbering them per instance.
    */
   onStrayLine?: (instance: Instance, line: string, count: number) => void;
+  /**
+   * The protocol mode when the server's entry sets none (the `protocol.default`
+   * setting); default `auto`. engine/protocol_era.ts says what each does.
+   */
+  protocolDefault?: ProtocolMode;
 }
 
 let nextId = 1;
@@ -83,7 +90,6 @@ export class Instance implements AsyncDisposable {
   readonly scopeKey: ScopeKey;
   /** Its text (`global`, `session:abc`, …: `formatScopeKey`), as status, logs and errors show it. */
   readonly key: string;
-  readonly client: Client;
   readonly startedAt: number = Date.now();
   lastUsedAt: number = Date.now();
   /** The time `initialize` was allowed, and the setting that allowed it. */
@@ -96,6 +102,14 @@ export class Instance implements AsyncDisposable {
   /** Set once the connection is gone; `exit` says how. */
   closed = false;
   exit?: { reason: StopReason; code?: number | null; signal?: string | null };
+  /**
+   * The protocol revision agreed with the server (`2025-11-25`, `2026-07-28`,
+   * …), set once connected: what `mcpx status` shows.
+   */
+  protocolRevision?: string;
+  /** The protocol mode the instance was started in (the entry's, else `protocol.default`). */
+  readonly protocolMode: ProtocolMode;
+  #client: Client;
   #transport: Transport;
   #onClose: (instance: Instance) => void;
 
@@ -106,14 +120,21 @@ export class Instance implements AsyncDisposable {
     transport: Transport,
     onClose: (i: Instance) => void,
     allowance: StartAllowance,
+    mode: ProtocolMode,
   ) {
     this.spec = spec;
     this.scopeKey = key;
     this.key = formatScopeKey(key);
     this.startAllowance = allowance;
-    this.client = client;
+    this.protocolMode = mode;
+    this.#client = client;
     this.#transport = transport;
     this.#onClose = onClose;
+  }
+
+  /** The SDK client connected to the server, in the era it agreed. */
+  get client(): Client {
+    return this.#client;
   }
 
   /** The child's pid (stdio only). */
@@ -140,7 +161,9 @@ export class Instance implements AsyncDisposable {
    *   found, exited before answering (with exit code and stderr tail, and
    *   the fix when npm's cache is broken), `initialize` failed (with the
    *   HTTP status and URL of a remote), or did not answer in time (`bound`
-   *   names the setting that raises the allowance).
+   *   names the setting that raises the allowance), or shares no protocol
+   *   era or revision with mcpx under its mode (the message of
+   *   engine/protocol_era.ts's `ProtocolMismatchError`, which is its `cause`).
    */
   static async start(
     spec: ServerSpec,
@@ -151,19 +174,41 @@ export class Instance implements AsyncDisposable {
   ): Promise<Instance> {
     const allowance = options.allowance ??
       { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
-    const transport = makeTransport(spec, env);
-    const client = new Client({ name: "mcpx", version: VERSION }, { capabilities: {} });
-    const instance = new Instance(spec, key, client, transport, onClose, allowance);
-    if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
-      const report = options.onStrayLine;
-      transport.onstrayline = (line, count) => report(instance, line, count);
-    }
+    const mode = spec.protocol ?? options.protocolDefault ?? "auto";
+    const newClient = (negotiation?: VersionNegotiationOptions) =>
+      new Client({ name: "mcpx", version: VERSION }, {
+        capabilities: {},
+        ...(negotiation ? { versionNegotiation: negotiation } : {}),
+      });
+    const first = makeTransport(spec, env);
+    const instance = new Instance(spec, key, newClient(), first, onClose, allowance, mode);
+    const watchStrayLines = (transport: Transport) => {
+      if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
+        const report = options.onStrayLine;
+        transport.onstrayline = (line, count) => report(instance, line, count);
+      }
+    };
+    watchStrayLines(first);
     const timeoutMs = allowance.ms;
     const abort = new AbortController();
     const shown = options.starting?.add(instance);
     let timer: TimerId | undefined;
     try {
-      const connected = client.connect(transport, { signal: abort.signal, timeout: timeoutMs });
+      const connected = connectInEra({
+        server: spec.name,
+        mode,
+        // The instance holds the client and transport of the attempt under way, to close them.
+        client: (negotiation) => instance.#client = newClient(negotiation),
+        transport: first,
+        freshTransport: () => {
+          const fresh = instance.#transport = makeTransport(spec, env);
+          watchStrayLines(fresh);
+          return fresh;
+        },
+        connect: { signal: abort.signal, timeout: timeoutMs },
+      }).then((era) => {
+        instance.protocolRevision = era.revision;
+      });
       const races: Promise<unknown>[] = [
         connected,
         new Promise((_, reject) =>
@@ -178,8 +223,11 @@ export class Instance implements AsyncDisposable {
           )
         ),
       ];
-      if (transport instanceof ProcessGroupStdioTransport && transport.exited) {
-        const exitedEarly = transport.exited.then((status) => {
+      if (first instanceof ProcessGroupStdioTransport && first.exited) {
+        const exitedEarly = first.exited.then((status) => {
+          // An exit the connect caused (the SDK stops a server it refused) is not the reason,
+          // nor, under preferModern, one on server/discover, which starts it again (protocol_era.ts).
+          if (first.stopRequested || mode === "preferModern") return new Promise<never>(() => {});
           throw new Error(
             `exited with ${
               status.signal ? `signal ${status.signal}` : `code ${status.code}`
@@ -191,6 +239,7 @@ export class Instance implements AsyncDisposable {
       }
       await Promise.race(races);
     } catch (error) {
+      const transport = instance.#transport;
       // Stop first, with the long grace, so the SDK's own close (on abort) joins it.
       const stopped = transport instanceof ProcessGroupStdioTransport
         ? transport.stop(START_TERM_GRACE_MS)
@@ -213,6 +262,7 @@ export class Instance implements AsyncDisposable {
       shown?.();
     }
     // Chain, never replace: the SDK's own onclose fails the requests in flight.
+    const transport = instance.#transport;
     const sdkOnClose = transport.onclose;
     transport.onclose = () => {
       sdkOnClose?.();

@@ -261,6 +261,7 @@ export class Listings {
           ...(info
             ? { serverInfo: { name: info.name, version: info.version, title: info.title } }
             : {}),
+          ...(lease.instance.protocolRevision ? { protocol: lease.instance.protocolRevision } : {}),
           ...(instructions ? { instructions } : {}),
           tools,
           ...(skipped.length ? { skipped } : {}),
@@ -278,7 +279,12 @@ export class Listings {
       // `listedAt` (discovery/cache_entry.ts), so it never reads as "0 tools".
       entry = {
         ...(same?.listedAt
-          ? { listedAt: same.listedAt, tools: same.tools, serverInfo: same.serverInfo }
+          ? {
+            listedAt: same.listedAt,
+            tools: same.tools,
+            serverInfo: same.serverInfo,
+            ...(same.protocol ? { protocol: same.protocol } : {}),
+          }
           : { tools: [] }),
         listingId: listing.listingId,
         error: failedListing(same, { message: messageOf(error), stderr }, Date.now()),

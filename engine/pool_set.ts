@@ -154,6 +154,7 @@ export class PoolSet {
       active: i.active,
       uptimeMs: now - i.startedAt,
       calls: i.calls,
+      ...(i.protocolRevision ? { protocol: i.protocolRevision } : {}),
       ...(i.lastError ? { lastError: i.lastError } : {}),
       ...(i.stderrTail ? { stderrTail: i.stderrTail } : {}),
     }));

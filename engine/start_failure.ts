@@ -16,6 +16,7 @@ import { tailExcerpt } from "../core/tail_buffer.ts";
 import { packageCacheFailure } from "./npm_cache.ts";
 import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
 import { describe } from "./error_text.ts";
+import { ProtocolMismatchError } from "./protocol_era.ts";
 
 /**
  * The start-timeout sentence: the allowance, the setting that sets it and
@@ -55,6 +56,8 @@ export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: st
   if (error instanceof Deno.errors.PermissionDenied) {
     return `server "${spec.name}": command "${spec.command}" is not executable; check its permissions or fix mcpServers.${spec.name}.command`;
   }
+  // Says the server, the revisions on each side and the fix already (engine/protocol_era.ts).
+  if (error instanceof ProtocolMismatchError) return `${error.message}${suffix}`;
   const where = spec.transport === "stdio" ? "" : ` at ${spec.url}`;
   const http = spec.url ? httpFailureOf(error) : undefined;
   const reason = http ? describeHttpFailure(http, spec.name) : describe(error);

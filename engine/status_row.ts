@@ -32,6 +32,8 @@ export interface StatusRow {
     active: number;
     uptimeMs: number;
     calls: number;
+    /** The protocol revision agreed with the server (engine/instance.ts `protocolRevision`). */
+    protocol?: string;
     lastError?: string;
     stderrTail?: string;
   }[];

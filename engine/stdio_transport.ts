@@ -85,6 +85,16 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   /**
+   * Always null: stderr is read into {@link stderrTail}. Present, with `pid`,
+   * because that is how the SDK's version negotiation recognises a stdio
+   * transport, where a `server/discover` probe that gets no answer means a
+   * legacy server rather than an outage (client 2.4.0, `versionNegotiation`).
+   */
+  get stderr(): null {
+    return null;
+  }
+
+  /**
    * Resolves once everything the child wrote to stderr is in the tail (its
    * stderr reached end of file); undefined before `start()`.
    */
@@ -99,6 +109,11 @@ export class ProcessGroupStdioTransport implements Transport {
    */
   get stdoutWork(): Readonly<SplitWork> {
     return this.#stdoutLines.work;
+  }
+
+  /** True once `close()` or `stop()` was called: an exit after it was asked for. */
+  get stopRequested(): boolean {
+    return this.#stopping !== undefined;
   }
 
   /** Resolves with the child's exit status; undefined before `start()`. */

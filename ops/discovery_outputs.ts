@@ -23,6 +23,9 @@ export const LsRow = z.strictObject({
   ),
   description: z.string(),
   error: z.string().optional().describe("why it failed, or is unavailable"),
+  protocol: z.string().optional().describe(
+    "the protocol revision the server was last listed with (2025-11-25, 2026-07-28, …)",
+  ),
   aliasOf: z.string().optional().describe("the server this namespace is an alias of"),
   profiles: z.array(z.string()).optional().describe("the profiles the server belongs to"),
   untrusted: z.strictObject({

@@ -62,6 +62,9 @@ export const StatusRow = z.strictObject({
     active: z.number().int().describe("calls in flight"),
     uptimeMs: z.number(),
     calls: z.number().int(),
+    protocol: z.string().optional().describe(
+      "the protocol revision agreed with the server (2025-11-25, 2026-07-28, …)",
+    ),
     lastError: z.string().optional(),
     stderrTail: z.string().optional(),
   })),

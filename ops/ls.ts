@@ -41,7 +41,7 @@ export async function handle(input: InputOf<typeof ls>, host: OpHost): Promise<L
 }
 
 /** What a server's row reads from its cache entry. */
-export type LsEntry = Pick<CachedServer, "listedAt" | "serverInfo" | "error">;
+export type LsEntry = Pick<CachedServer, "listedAt" | "serverInfo" | "error" | "protocol">;
 
 /**
  * What `ls` reads: a command's files (cli/context.ts, through {@link lsHostOf})
@@ -130,6 +130,7 @@ export async function answer(_input: InputOf<typeof ls>, host: LsHost): Promise<
       state,
       description: spec.description ?? entry?.serverInfo?.title ?? entry?.serverInfo?.name ?? "",
       ...(failed ? { error: failed.message } : {}),
+      ...(entry?.protocol ? { protocol: entry.protocol } : {}),
       ...(spec.aliasOf ? { aliasOf: spec.aliasOf.server } : {}),
       ...(spec.profiles?.length ? { profiles: spec.profiles } : {}),
       ...(state === "untrusted" && spec.unavailable?.code === "untrusted"

@@ -246,7 +246,9 @@ export type Fixture =
   | "escapes"
   | "big_result"
   | "hanging_http"
-  | "odd_names";
+  | "odd_names"
+  | "modern_only"
+  | "dual";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)

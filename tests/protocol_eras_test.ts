@@ -1,0 +1,113 @@
+/**
+ * Both protocol eras through mcpx (issue 12; decision 0031): a 2026-07-28-only
+ * fixture, a dual-era fixture (both built with the SDK's server package) and
+ * the real server-everything (legacy), under each `protocol` mode, through
+ * `ls`, `call`, `exec` and `status`.
+ */
+
+import assert from "node:assert/strict";
+import { fixtureServer, stdioServer, world } from "./_helpers.ts";
+
+const modernOnly = (protocol?: string) =>
+  fixtureServer({ fixture: "modern_only", ...(protocol ? { mcpx: { protocol } } : {}) });
+const dual = (protocol: string) => fixtureServer({ fixture: "dual", mcpx: { protocol } });
+
+/** `ls --json` rows by namespace. */
+async function lsRows(w: Awaited<ReturnType<typeof world>>) {
+  const ls = await w.json(["ls"]);
+  return Object.fromEntries(ls.namespaces.map((r: any) => [r.namespace, r]));
+}
+
+Deno.test("a 2026-07-28-only server is reached under auto (the default), preferModern and modern, and refused under legacy", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: {
+      m_default: modernOnly(),
+      m_prefer: modernOnly("preferModern"),
+      m_modern: modernOnly("modern"),
+      m_legacy: modernOnly("legacy"),
+    },
+  });
+  const rows = await lsRows(w);
+  for (const ns of ["m_default", "m_prefer", "m_modern"]) {
+    assert.equal(rows[ns].state, "ready", JSON.stringify(rows[ns]));
+    assert.equal(rows[ns].tools, 2);
+    assert.equal(rows[ns].protocol, "2026-07-28");
+  }
+  assert.equal(rows.m_legacy.state, "error");
+  assert.match(rows.m_legacy.error, /speaks only protocol 2026-07-28/);
+  assert.match(rows.m_legacy.error, /"protocol": "auto"/);
+  assert.equal(rows.m_legacy.protocol, undefined);
+
+  // The request carried the 2026-07-28 envelope: the fixture answers the revision it read.
+  for (const ns of ["m_default", "m_prefer", "m_modern"]) {
+    const call = await w.mcpx(["call", `${ns}.revision`, "{}"]);
+    assert.equal(call.code, 0, call.stderr);
+    assert.equal(call.stdout.trim(), "2026-07-28");
+  }
+  const echo = await w.mcpx(["call", "m_default.echo", '{"text":"hi"}']);
+  assert.equal(echo.stdout.trim(), "hi", echo.stderr);
+  const refused = await w.mcpx(["call", "m_legacy.echo", '{"text":"hi"}']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /speaks only protocol 2026-07-28.*never tries that era/);
+
+  const script = await w.mcpx([
+    "exec",
+    'const r = await m_default.revision({}); const e = await m_modern.echo({ text: "x" }); `${r} ${e}`',
+  ]);
+  assert.equal(script.code, 0, script.stderr);
+  assert.equal(script.stdout.trim(), "2026-07-28 x");
+
+  const status = await w.json(["status"]);
+  const revisions = Object.fromEntries(
+    status.servers.map((r: any) => [r.namespace, r.instances.map((i: any) => i.protocol)]),
+  );
+  assert.deepEqual(revisions.m_default, ["2026-07-28"]);
+  assert.deepEqual(revisions.m_modern, ["2026-07-28"]);
+  const table = await w.mcpx(["status"]);
+  assert.match(table.stdout, /PROTOCOL/);
+});
+
+Deno.test("a dual-era server speaks 2026-07-28 under preferModern and modern, 2025-era under auto and legacy", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: {
+      d_auto: dual("auto"),
+      d_legacy: dual("legacy"),
+      d_prefer: dual("preferModern"),
+      // Spec 002's form: stateless means 2026-07-28 only.
+      d_modern: { ...fixtureServer({ fixture: "dual" }), protocol: { mode: "stateless" } },
+    },
+  });
+  const rows = await lsRows(w);
+  assert.equal(rows.d_auto.protocol, "2025-11-25");
+  assert.equal(rows.d_legacy.protocol, "2025-11-25");
+  assert.equal(rows.d_prefer.protocol, "2026-07-28");
+  assert.equal(rows.d_modern.protocol, "2026-07-28");
+  for (const [ns, seen] of [["d_auto", "none"], ["d_prefer", "2026-07-28"]]) {
+    const call = await w.mcpx(["call", `${ns}.revision`, "{}"]);
+    assert.equal(call.stdout.trim(), seen, call.stderr);
+  }
+});
+
+Deno.test("server-everything (legacy) works under auto and preferModern and is refused clearly under modern", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: {
+      e_auto: stdioServer("everything"),
+      e_prefer: stdioServer("everything", [], { protocol: "preferModern" }),
+      e_modern: stdioServer("everything", [], { protocol: "modern" }),
+    },
+  });
+  const rows = await lsRows(w);
+  assert.equal(rows.e_auto.state, "ready");
+  assert.equal(rows.e_auto.protocol, "2025-11-25");
+  assert.equal(rows.e_prefer.state, "ready");
+  assert.equal(rows.e_prefer.protocol, "2025-11-25");
+  assert.equal(rows.e_modern.state, "error");
+  assert.match(rows.e_modern.error, /did not answer server\/discover as a 2026-07-28 server/);
+  assert.match(rows.e_modern.error, /never falls back to initialize/);
+  const call = await w.mcpx(["call", "e_prefer.echo", '{"message":"hi"}']);
+  assert.equal(call.code, 0, call.stderr);
+  assert.match(call.stdout, /Echo: hi/);
+});
