@@ -9,8 +9,6 @@
 import {
   type CallToolResult,
   Client,
-  SdkError,
-  SdkErrorCode,
   StreamableHTTPClientTransport,
   type Transport,
   type VersionNegotiationOptions,
@@ -25,29 +23,14 @@ import { settlesWithin, type TimerId } from "../core/deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 import { paginate } from "./pagination.ts";
 import type { StartAllowance, StartingInstances } from "./starting.ts";
-import { tailExcerpt } from "../core/tail_buffer.ts";
-import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
-import { describe } from "./error_text.ts";
 import { startFailureMessage, startTimeoutText } from "./start_failure.ts";
 import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
-import { isConnectionFailure, remoteTransport, SessionNotFoundError } from "./remote_transport.ts";
+import { remoteTransport } from "./remote_transport.ts";
 import { connectInEra } from "./protocol_era.ts";
+import { requestFailure } from "./request_failure.ts";
 
 export { describe } from "./error_text.ts";
-
-/**
- * A remote server rejected a call because it no longer knows the session the
- * request carried (engine/remote_transport.ts `SessionNotFoundError`: MCP
- * 2025-06-18, Streamable HTTP "Session Management", 404 for an unknown
- * session id; some servers answer 400). The call did not run; the instance
- * is closed, and retrying on a new one is safe.
- */
-export class SessionLostError extends ServerError {
-  constructor(server: string, message: string, options?: ErrorOptions) {
-    super(server, message, options);
-    this.name = "SessionLostError";
-  }
-}
+export { SessionLostError } from "./request_failure.ts";
 
 /** Why an instance stopped (recorded in status and, later, the log). */
 export type StopReason = "idle" | "crash" | "stop" | "restart" | "start-failed";
@@ -375,52 +358,7 @@ export class Instance implements AsyncDisposable {
     try {
       return await send(timeoutMs);
     } catch (error) {
-      const message = describe(error);
-      // What the caller reads: a remote's HTTP status and URL when it answered with one.
-      const http = this.spec.url ? httpFailureOf(error) : undefined;
-      const shown = http ? describeHttpFailure(http, this.spec.name, this.spec.url) : message;
-      this.lastError = shown;
-      // The SDK's own timer passed (the caller's signal fails a request with the same code).
-      if (
-        error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout &&
-        !options.signal?.aborted
-      ) {
-        throw new TimeoutError(
-          `${what} did not answer within ${timeoutMs} ms (callTimeout); the request was cancelled`,
-          timeoutMs,
-          { cause: error },
-        );
-      }
-      if (this.spec.transport !== "stdio" && !this.closed) {
-        if (error instanceof SessionNotFoundError) {
-          // The remote forgot our session (it restarted): the request was not
-          // run, so the caller may retry on a fresh connection.
-          await this.close("crash");
-          throw new SessionLostError(
-            this.spec.name,
-            `${what}: the server no longer knows this connection's session (${message})`,
-            { cause: error },
-          );
-        }
-        // A connection that failed at the transport is not reused.
-        if (isConnectionFailure(error)) await this.close("crash");
-      }
-      if (this.closed && this.#transport instanceof ProcessGroupStdioTransport) {
-        // The exit status arrives a moment after the pipe closes.
-        const exited = this.#transport.exited;
-        if (exited) await settlesWithin(exited, 1000);
-      }
-      const exit = !this.exit
-        ? ""
-        : this.spec.transport === "stdio"
-        ? `; the server exited (${exitText(this.exit)})`
-        : "; the connection was closed";
-      const tail = tailExcerpt(this.stderrTail);
-      throw new ServerError(
-        this.spec.name,
-        `${what}: ${shown}${exit}${tail ? `\nstderr tail:\n${tail}` : ""}`,
-        { cause: error, stderrTail: this.stderrTail },
-      );
+      throw await requestFailure(this, what, error, timeoutMs, options.signal);
     } finally {
       this.active--;
       this.calls++;
@@ -509,10 +447,4 @@ function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport
     env: { ...serverEnvironment(env), ...spec.env },
     cwd: spec.cwd,
   });
-}
-
-function exitText(exit: NonNullable<Instance["exit"]>): string {
-  if (exit.signal) return `signal ${exit.signal}`;
-  if (exit.code !== undefined && exit.code !== null) return `exit code ${exit.code}`;
-  return exit.reason;
 }
