@@ -122,8 +122,9 @@ if (import.meta.main) {
     stderr: "inherit",
   }).output();
   if (installed.code !== 0) Deno.exit(installed.code);
-  // The bundle imports nothing at install, so fetch now what the other commands (cli/main.ts)
-  // and the daemon import, as installing cli/main.ts itself did: no first command downloads.
+  // The bundles import nothing at install, so fetch now what the other commands (cli/main.ts)
+  // and the daemon (daemon/daemon.bundle.js, built from daemon/main.ts) import, as installing
+  // cli/main.ts itself did: no first command downloads.
   const cached = await new Deno.Command(Deno.execPath(), {
     args: [
       "install",

@@ -3,10 +3,11 @@
  * checkout by URL (the script runtime's sources, deno.json, a child's module).
  *
  * A module's own `import.meta.url` is the wrong base once the module is bundled
- * into cli/mcpx.bundle.js: there it is the bundle's URL (decision 0027). This
- * module's is right both ways, because core/ (the sources) and cli/ (the
- * bundle) are both one level below the root. Building the bundle fails when a
- * module in it outside cli/ uses its own `import.meta` (cli/warm_bundle.ts).
+ * into cli/mcpx.bundle.js or daemon/daemon.bundle.js: there it is the bundle's
+ * URL (decisions 0027, 0031). This module's is right every way, because core/
+ * (the sources), cli/ and daemon/ (the bundles) are all one level below the
+ * root. Building a bundle fails when a module in it outside the bundle's own
+ * folder uses its own `import.meta` (cli/bundle.ts).
  *
  * @module
  */

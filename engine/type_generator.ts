@@ -28,6 +28,7 @@ import {
   readDeclarationsOutput,
 } from "../discovery/declarations_wire.ts";
 import { TailBuffer } from "../core/tail_buffer.ts";
+import { ROOT_URL } from "../core/root.ts";
 
 /** What went wrong with a generator process. */
 export type TypeGenerationFailure =
@@ -79,8 +80,9 @@ function fromFileUrl(url: URL): string {
  * whichever process made it.
  */
 export function generatorCommand(): GeneratorCommand {
-  const main = new URL("../discovery/declarations_main.ts", import.meta.url);
-  const denoJson = new URL("../deno.json", import.meta.url);
+  // From ROOT_URL, not import.meta.url: in daemon/daemon.bundle.js that is the bundle's.
+  const main = new URL("discovery/declarations_main.ts", ROOT_URL);
+  const denoJson = new URL("deno.json", ROOT_URL);
   const args = ["run", "-A"];
   if (denoJson.protocol === "file:") args.push("--config", fromFileUrl(denoJson));
   args.push(main.protocol === "file:" ? fromFileUrl(main) : main.href);

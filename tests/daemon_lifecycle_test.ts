@@ -4,6 +4,7 @@
  */
 
 import assert from "node:assert/strict";
+import { DAEMON_MODULE } from "../cli/daemon_connect.ts";
 import {
   alive,
   background,
@@ -63,7 +64,7 @@ Deno.test("status, refresh, restart, daemons and stop on a warm daemon", async (
     assert.equal(daemons[0].configPath, configPath);
     assert.equal(daemons[0].version, VERSION);
     assert.equal(daemons[0].mode, "auto");
-    assert.ok(commandLine(daemons[0].pid).some((a) => a.endsWith("daemon/main.ts")));
+    assert.ok(commandLine(daemons[0].pid).some((a) => a.endsWith(DAEMON_MODULE)));
   });
 
   await t.step("refresh lists the servers again and rewrites the cache", async () => {

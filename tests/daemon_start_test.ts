@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { DAEMON_MODULE } from "../cli/daemon_connect.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import type { StatusRow } from "../engine/engine.ts";
 import {
@@ -34,7 +35,7 @@ const VERSION: string = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).ve
 function daemonPids(pids: number[]): number[] {
   return pids.filter((pid) => {
     const argv = commandLine(pid);
-    return argv.some((a) => a.endsWith("daemon/main.ts")) ||
+    return argv.some((a) => a.endsWith(DAEMON_MODULE)) ||
       (argv.some((a) => a.endsWith("cli/main.ts") || a.endsWith(MCPX_ENTRY)) &&
         argv.includes("daemon"));
   });
