@@ -16,6 +16,7 @@ import { tailExcerpt } from "../core/tail_buffer.ts";
 import { packageCacheFailure } from "./npm_cache.ts";
 import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
 import { describe } from "./error_text.ts";
+import { remoteEndpoint } from "../config/url_credentials.ts";
 
 /**
  * The start-timeout sentence: the allowance, the setting that sets it and
@@ -55,11 +56,20 @@ export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: st
   if (error instanceof Deno.errors.PermissionDenied) {
     return `server "${spec.name}": command "${spec.command}" is not executable; check its permissions or fix mcpServers.${spec.name}.command`;
   }
-  const where = spec.transport === "stdio" ? "" : ` at ${spec.url}`;
+  // The URL without its user information: mcpx sends that as a header and never prints it.
+  const where = spec.transport === "stdio" ? "" : ` at ${withoutCredentials(spec.url!)}`;
   const http = spec.url ? httpFailureOf(error) : undefined;
   const reason = http ? describeHttpFailure(http, spec.name) : describe(error);
   const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
   return `server "${spec.name}"${where}: ${step}${reason}${suffix}`;
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    return remoteEndpoint(url, {}).url.href;
+  } catch {
+    return url;
+  }
 }
 
 function isDirectory(path: string): boolean {

@@ -9,6 +9,7 @@
 
 import { z } from "zod";
 import { defineOp } from "./op.ts";
+import { DIRECT_FLAGS } from "./direct_flags.ts";
 import {
   CatalogOutput,
   ClientOutput,
@@ -32,9 +33,10 @@ export const ls = defineOp({
   output: LsOutput,
   cli: {
     command: "ls",
-    usage: "mcpx ls",
+    usage: "mcpx ls [<url>]",
     summary:
       "list namespaces: tools, sharing, scope, live instances, state (from the schema cache)",
+    flags: DIRECT_FLAGS,
   },
 });
 
@@ -86,8 +88,9 @@ export const types = defineOp({
   output: TypesOutput,
   cli: {
     command: "types",
-    usage: "mcpx types <namespace>[.<tool>] …",
+    usage: "mcpx types <namespace>[.<tool>] … | <url> [<tool>…]",
     summary: "TypeScript signatures of whole namespaces, or of just the tools named",
+    flags: DIRECT_FLAGS,
     args: [{
       field: "targets",
       name: "namespace[.tool]",

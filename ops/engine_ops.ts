@@ -9,6 +9,7 @@
 
 import { z } from "zod";
 import { defineOp } from "./op.ts";
+import { DIRECT_FLAGS } from "./direct_flags.ts";
 import {
   CallOutput,
   DaemonOutput,
@@ -41,7 +42,7 @@ export const call = defineOp({
   output: CallOutput,
   cli: {
     command: "call",
-    usage: "mcpx call <namespace>.<tool> [json | - | @file]",
+    usage: "mcpx call <namespace>.<tool> [json | - | @file] | <url> <tool> [json]",
     summary: "call one tool with JSON arguments, no script runtime involved",
     args: [
       { field: "target", name: "namespace.tool", optional: true, complete: "tool" },
@@ -55,6 +56,7 @@ export const call = defineOp({
         type: "string",
         help: "cancel the call after this long (e.g. 30s)",
       },
+      ...DIRECT_FLAGS,
     },
   },
 });
