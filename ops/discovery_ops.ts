@@ -29,7 +29,14 @@ export const ls = defineOp({
     "List the configured namespaces: tool count, sharing, scope, live instances, state and description, from the schema cache.",
   where: "cli",
   hints: READ,
-  input: z.object({}),
+  input: z.object({
+    stdio: z.string().optional().describe(
+      "a stdio server's command line, reached with no configuration (a direct target)",
+    ),
+    header: z.array(z.string()).optional().describe(
+      "headers for a URL target, each `Name: value`",
+    ),
+  }),
   output: LsOutput,
   cli: {
     command: "ls",
@@ -84,6 +91,12 @@ export const types = defineOp({
   hints: READ,
   input: z.object({
     targets: z.array(z.string()).default([]).describe("namespaces or namespace.tool names"),
+    stdio: z.string().optional().describe(
+      "a stdio server's command line, reached with no configuration (a direct target)",
+    ),
+    header: z.array(z.string()).optional().describe(
+      "headers for a URL target, each `Name: value`",
+    ),
   }),
   output: TypesOutput,
   cli: {

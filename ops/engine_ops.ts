@@ -38,6 +38,12 @@ export const call = defineOp({
     extra: z.array(z.string()).default([]),
     raw: z.boolean().optional().describe("print the whole MCP result envelope"),
     timeout: z.string().optional().describe("cancel the call after this long (e.g. 30s)"),
+    stdio: z.string().optional().describe(
+      "a stdio server's command line, reached with no configuration (a direct target)",
+    ),
+    header: z.array(z.string()).optional().describe(
+      "headers for a URL target, each `Name: value`",
+    ),
   }),
   output: CallOutput,
   cli: {
