@@ -84,7 +84,7 @@ export async function runCommandLine(
       io.out(help(command));
       return 0;
     }
-    ctx = new CliContext({
+    const options = {
       io,
       env,
       cwd,
@@ -92,8 +92,22 @@ export async function runCommandLine(
       session: values.session as string | undefined,
       flags: settingValues,
       flagSpellings,
-    });
-    const input = inputOf(command, positionals.slice(1), values);
+    };
+    let words = positionals.slice(1);
+    // A server named on the command line (a URL, `--stdio`): its own generated configuration.
+    if (
+      values.stdio !== undefined || values.header !== undefined || /^https?:/i.test(words[0] ?? "")
+    ) {
+      const { directCommand } = await import("./direct_target.ts");
+      const { stateDir } = new CliContext(options).paths();
+      const direct = await directCommand(command.name, words, values, stateDir, cwd);
+      if (direct) {
+        words = direct.words;
+        Object.assign(options, { configPath: direct.configPath, direct: direct.target });
+      }
+    }
+    ctx = new CliContext(options);
+    const input = inputOf(command, words, values);
     const module = await loadCommand(command.name);
     return await module.run(ctx, input);
   } catch (error) {
@@ -101,7 +115,13 @@ export async function runCommandLine(
       env.MCPX_OUTPUT_FORMAT === "json";
     const redactor = await redactorOf(ctx);
     if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error, redactor) }) + "\n");
-    return report(io, error, command, redactor);
+    const code = report(io, error, command, redactor);
+    // A server named on the command line that failed: what to check, in terms of that command line.
+    if (ctx?.direct && error instanceof ServerError) {
+      const { directFix } = await import("../config/direct_target.ts");
+      io.err(`${directFix(ctx.direct)}\n`);
+    }
+    return code;
   }
 }
 

@@ -26,6 +26,7 @@ import {
 import type { SettingsLayer } from "../config/resolve_settings.ts";
 import { resolveTrustedSettings } from "../config/project_settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
+import type { DirectTarget } from "../config/direct_target.ts";
 import type { SchemaIndex } from "../discovery/types.ts";
 import { readSchemaIndex, schemaCachePath } from "../engine/schema_cache.ts";
 import { switchOn } from "../wire/wire.ts";
@@ -38,8 +39,15 @@ export interface ContextOptions {
   io: Io;
   env: Record<string, string>;
   cwd: string;
-  /** `--config <path>`. */
+  /** `--config <path>`, or a direct target's generated file (with {@link direct}). */
   configPath?: string;
+  /**
+   * The server named on the command line (cli/direct_target.ts), whose
+   * generated file `configPath` is: that file is named like `--config`, but
+   * settings still come from the usual search, each file judged by where it
+   * was found (decision 0033).
+   */
+  direct?: DirectTarget;
   /** `--session <key>`. */
   session?: string;
   /** Setting values from flags, keyed by dotted name. */
@@ -75,6 +83,11 @@ export class SettingsContext {
     this.sessionFlag = options.session;
     this.session = options.session ?? (options.env.MCPX_SESSION_ID || undefined);
     this.#options = options;
+  }
+
+  /** The server named on the command line, when the command has one (cli/direct_target.ts). */
+  get direct(): DirectTarget | undefined {
+    return this.#options.direct;
   }
 
   /**
@@ -113,7 +126,8 @@ export class SettingsContext {
       cwd: this.cwd,
       env: this.env,
       places: this.#configPlaces(),
-      named: this.#options.configPath !== undefined,
+      named: this.#options.configPath !== undefined &&
+        (this.#options.direct === undefined || path === this.#options.configPath),
     });
   }
 
@@ -163,7 +177,7 @@ export class SettingsContext {
     return this.#settings ??= (async () => {
       const config = await this.#load();
       // The nearest file is already parsed; only farther layers (rare) are read here.
-      const files = this.#options.configPath || this.env.MCPX_CONFIG
+      const files = (this.#options.configPath && !this.#options.direct) || this.env.MCPX_CONFIG
         ? []
         : findConfigLayers({ cwd: this.cwd, env: this.env, places: this.#configPlaces() })
           .filter((f) => f !== config.path);

@@ -19,6 +19,7 @@ import { answer, type LsAnswer, lsHostOf } from "../ops/ls.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { ls } from "../ops/discovery_ops.ts";
 import { checkSelection, selectionFromSettings } from "../config/profiles.ts";
+import { directFix, directSpelling } from "../config/direct_target.ts";
 
 export type { LsRow } from "../ops/ls.ts";
 
@@ -36,9 +37,11 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
   const { namespaces: rows, unselected, problems, warnings } = output;
   // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
   for (const warning of warnings) ctx.io.err(`warning: ${warning}\n`);
+  // A server named on the command line is the whole answer: when it failed, so did `ls`.
+  const directFailed = ctx.direct !== undefined && rows.some((r) => r.state === "error");
   if (await ctx.json()) {
     printJson(ctx.io, output);
-    return 0;
+    return directFailed ? 1 : 0;
   }
   const others = unselected.length
     ? `${unselected.length} more outside the selected profiles (${unselected.join(", ")}); ` +
@@ -101,6 +104,19 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
         `so mcpx starts none of them:\n${lines.join("\n")}\nReview it, then run ` +
         `\`${first.trustCommand}\`. An agent should ask its user to run that, not run it itself.\n`,
     );
+  }
+  if (ctx.direct) {
+    const failed = rows.find((r) => r.state === "error");
+    if (failed) {
+      ctx.io.err(`error: ${failed.error}\n${directFix(ctx.direct)}\n`);
+      return 1;
+    }
+    const named = directSpelling(ctx.direct);
+    ctx.io.out(
+      `\nNext: \`mcpx types ${named}\` shows its tools; \`mcpx call ${named} <tool> '{…}'\` ` +
+        `calls one.\n`,
+    );
+    return 0;
   }
   ctx.io.out(
     // Search first: its last line is the `mcpx types` command for just its hits (the browser

@@ -17,6 +17,7 @@ import { packageCacheFailure } from "./npm_cache.ts";
 import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
 import { describe } from "./error_text.ts";
 import { ProtocolMismatchError } from "./protocol_era.ts";
+import { remoteEndpoint } from "../config/url_credentials.ts";
 
 /**
  * The start-timeout sentence: the allowance, the setting that sets it and
@@ -58,11 +59,20 @@ export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: st
   }
   // Says the server, the revisions on each side and the fix already (engine/protocol_era.ts).
   if (error instanceof ProtocolMismatchError) return `${error.message}${suffix}`;
-  const where = spec.transport === "stdio" ? "" : ` at ${spec.url}`;
+  // The URL without its user information: mcpx sends that as a header and never prints it.
+  const where = spec.transport === "stdio" ? "" : ` at ${withoutCredentials(spec.url!)}`;
   const http = spec.url ? httpFailureOf(error) : undefined;
   const reason = http ? describeHttpFailure(http, spec.name) : describe(error);
   const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
   return `server "${spec.name}"${where}: ${step}${reason}${suffix}`;
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    return remoteEndpoint(url, {}).url.href;
+  } catch {
+    return url;
+  }
 }
 
 function isDirectory(path: string): boolean {

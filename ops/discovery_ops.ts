@@ -9,6 +9,7 @@
 
 import { z } from "zod";
 import { defineOp } from "./op.ts";
+import { DIRECT_FLAGS } from "./direct_flags.ts";
 import {
   CatalogOutput,
   ClientOutput,
@@ -28,13 +29,21 @@ export const ls = defineOp({
     "List the configured namespaces: tool count, sharing, scope, live instances, state and description, from the schema cache.",
   where: "cli",
   hints: READ,
-  input: z.object({}),
+  input: z.object({
+    stdio: z.string().optional().describe(
+      "a stdio server's command line, reached with no configuration (a direct target)",
+    ),
+    header: z.array(z.string()).optional().describe(
+      "headers for a URL target, each `Name: value`",
+    ),
+  }),
   output: LsOutput,
   cli: {
     command: "ls",
-    usage: "mcpx ls",
+    usage: "mcpx ls [<url>]",
     summary:
       "list namespaces: tools, sharing, scope, live instances, state (from the schema cache)",
+    flags: DIRECT_FLAGS,
   },
 });
 
@@ -82,12 +91,19 @@ export const types = defineOp({
   hints: READ,
   input: z.object({
     targets: z.array(z.string()).default([]).describe("namespaces or namespace.tool names"),
+    stdio: z.string().optional().describe(
+      "a stdio server's command line, reached with no configuration (a direct target)",
+    ),
+    header: z.array(z.string()).optional().describe(
+      "headers for a URL target, each `Name: value`",
+    ),
   }),
   output: TypesOutput,
   cli: {
     command: "types",
-    usage: "mcpx types <namespace>[.<tool>] …",
+    usage: "mcpx types <namespace>[.<tool>] … | <url> [<tool>…]",
     summary: "TypeScript signatures of whole namespaces, or of just the tools named",
+    flags: DIRECT_FLAGS,
     args: [{
       field: "targets",
       name: "namespace[.tool]",

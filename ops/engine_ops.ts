@@ -9,6 +9,7 @@
 
 import { z } from "zod";
 import { defineOp } from "./op.ts";
+import { DIRECT_FLAGS } from "./direct_flags.ts";
 import {
   CallOutput,
   DaemonOutput,
@@ -37,11 +38,17 @@ export const call = defineOp({
     extra: z.array(z.string()).default([]),
     raw: z.boolean().optional().describe("print the whole MCP result envelope"),
     timeout: z.string().optional().describe("cancel the call after this long (e.g. 30s)"),
+    stdio: z.string().optional().describe(
+      "a stdio server's command line, reached with no configuration (a direct target)",
+    ),
+    header: z.array(z.string()).optional().describe(
+      "headers for a URL target, each `Name: value`",
+    ),
   }),
   output: CallOutput,
   cli: {
     command: "call",
-    usage: "mcpx call <namespace>.<tool> [json | - | @file]",
+    usage: "mcpx call <namespace>.<tool> [json | - | @file] | <url> <tool> [json]",
     summary: "call one tool with JSON arguments, no script runtime involved",
     args: [
       { field: "target", name: "namespace.tool", optional: true, complete: "tool" },
@@ -55,6 +62,7 @@ export const call = defineOp({
         type: "string",
         help: "cancel the call after this long (e.g. 30s)",
       },
+      ...DIRECT_FLAGS,
     },
   },
 });

@@ -1,0 +1,99 @@
+/**
+ * The client the conformance suite's client leg runs (conformance/client_leg.ts):
+ * `deno run -A conformance/client.ts <url>`, with `MCP_CONFORMANCE_SCENARIO`
+ * naming the scenario (and `MCP_CONFORMANCE_CONTEXT` its data, when it has
+ * some). Each scenario is exercised the way a user would, through `mcpx`
+ * commands on a direct target (`mcpx ls <url>`, `mcpx call <url> <tool> …`;
+ * decision 0033); nothing here speaks MCP itself.
+ *
+ * @module
+ */
+
+/** The `mcpx` a user runs: the bundle beside the sources. */
+const MCPX = new URL("../cli/mcpx.bundle.js", import.meta.url).pathname;
+
+/** One `mcpx` command; its output is passed through for the runner's log. */
+async function mcpx(args: string[]): Promise<{ code: number; stdout: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MCPX, ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  console.log(`$ mcpx ${args.join(" ")} → exit ${out.code}\n${stdout}`);
+  return { code: out.code, stdout };
+}
+
+/** The calls a scenario needs beyond listing: `[tool, arguments]`. */
+type Calls = [string, Record<string, unknown>][];
+
+/** What each scenario's server waits for, beyond `mcpx ls` (initialize, tools/list). */
+const SCENARIO_CALLS: Record<string, Calls> = {
+  initialize: [],
+  tools_call: [["add_numbers", { a: 5, b: 3 }]],
+  "sse-retry": [["test_reconnection", {}]],
+  "request-metadata": [],
+  "sep-2322-client-request-state": [
+    ["test_mrtr_echo_state", {}],
+    ["test_mrtr_no_state", {}],
+    ["test_mrtr_unrelated", {}],
+    ["test_mrtr_no_result_type", {}],
+  ],
+  "http-standard-headers": [],
+  "http-invalid-tool-headers": [["valid_tool", {}]],
+  "json-schema-ref-no-deref": [],
+};
+
+async function main(): Promise<number> {
+  const url = Deno.args.at(-1);
+  const scenario = Deno.env.get("MCP_CONFORMANCE_SCENARIO") ?? "";
+  if (!url) {
+    console.error("usage: client.ts <server url> (with MCP_CONFORMANCE_SCENARIO set)");
+    return 2;
+  }
+  const context = JSON.parse(Deno.env.get("MCP_CONFORMANCE_CONTEXT") ?? "{}");
+  let failed = (await mcpx(["ls", url])).code !== 0;
+  const calls: Calls = context.toolCalls
+    ? context.toolCalls.map((
+      c: { name: string; arguments?: Record<string, unknown> },
+    ) => [c.name, c.arguments ?? {}])
+    : SCENARIO_CALLS[scenario] ?? [];
+  if (scenario === "json-schema-2020-12-preservation") {
+    // Hand the server back the inputSchema mcpx kept for its tool, as listed.
+    const schema = await listedSchema(url, "json_schema_2020_12_tool");
+    calls.push(["json_schema_echo", { schema }]);
+  }
+  for (const [tool, args] of calls) {
+    failed = (await mcpx(["call", url, tool, JSON.stringify(args)])).code !== 0 || failed;
+  }
+  // The scenario's server lives as long as this client: the target's daemon (which would
+  // otherwise keep its connections open for its idle timeout) ends with it. The leg runs every
+  // scenario in a state directory of its own, so --all stops only the leg's daemons.
+  await mcpx(["stop", "--all"]);
+  return failed ? 1 : 0;
+}
+
+/** The inputSchema of `tool` as mcpx's schema cache holds it (`mcpx --json types`). */
+async function listedSchema(url: string, tool: string): Promise<unknown> {
+  const { stdout } = await mcpx(["--json", "types", url, tool]);
+  try {
+    const doc = JSON.parse(stdout);
+    const found = JSON.stringify(doc).includes('"inputSchema"') ? findKey(doc, "inputSchema") : doc;
+    return found ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function findKey(value: unknown, key: string): unknown {
+  if (typeof value !== "object" || value === null) return undefined;
+  if (key in value) return (value as Record<string, unknown>)[key];
+  for (const v of Object.values(value)) {
+    const hit = findKey(v, key);
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
+if (import.meta.main) Deno.exit(await main());
