@@ -22,7 +22,7 @@ import { UsageError } from "../core/errors.ts";
 import { join } from "../core/posix_path.ts";
 
 /** The commands that take a direct target. */
-export const DIRECT_COMMANDS: readonly string[] = ["ls", "types", "call"];
+export const DIRECT_COMMANDS: readonly string[] = ["ls", "types", "call", "prompts", "resources"];
 
 /** A command line rewritten for its direct target. */
 export interface DirectCommand {
@@ -91,6 +91,12 @@ export async function directCommand(
     rewritten = [];
   } else if (command === "types") {
     rewritten = rest.length ? rest.map((tool) => `${ns}.${tool}`) : [ns];
+  } else if (command === "prompts") {
+    // `<url>` lists; `<url> name key=value…` renders.
+    rewritten = rest.length ? [`${ns}.${rest[0]}`, ...rest.slice(1)] : [ns];
+  } else if (command === "resources") {
+    // `<url>` lists; `<url> <uri> key=value…` reads.
+    rewritten = [ns, ...rest];
   } else {
     if (rest.length === 0) {
       throw new UsageError(

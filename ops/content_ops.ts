@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { defineOp } from "./op.ts";
 import { PromptsOutput, ResourcesOutput } from "./content_outputs.ts";
+import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 
@@ -26,11 +27,12 @@ export const prompts = defineOp({
     target: z.string().optional().describe("a namespace to list, or namespace.prompt to render"),
     arguments: z.array(z.string()).default([]).describe("the prompt's arguments, key=value"),
     timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
+    ...DIRECT_FIELDS,
   }),
   output: PromptsOutput,
   cli: {
     command: "prompts",
-    usage: "mcpx prompts [namespace | namespace.prompt [key=value…]]",
+    usage: "mcpx prompts [namespace | namespace.prompt [key=value…]] | <url> [prompt [key=value…]]",
     summary: "list prompts, or render one with key=value arguments",
     args: [
       { field: "target", name: "namespace[.prompt]", optional: true, complete: "namespace" },
@@ -42,6 +44,7 @@ export const prompts = defineOp({
         type: "string",
         help: "give up after this long (e.g. 30s)",
       },
+      ...DIRECT_FLAGS,
     },
   },
 });
@@ -60,11 +63,12 @@ export const resources = defineOp({
     variables: z.array(z.string()).default([]).describe("a template's variables, key=value"),
     out: z.string().optional().describe("write the resource's bytes to this file"),
     timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
+    ...DIRECT_FIELDS,
   }),
   output: ResourcesOutput,
   cli: {
     command: "resources",
-    usage: "mcpx resources [namespace [uri [key=value…]]] [--out FILE]",
+    usage: "mcpx resources [namespace | <url>] [uri [key=value…]] [--out FILE]",
     summary: "list resources and templates, or read one (binary only to --out FILE)",
     args: [
       { field: "namespace", name: "namespace", optional: true, complete: "namespace" },
@@ -83,6 +87,7 @@ export const resources = defineOp({
         type: "string",
         help: "give up after this long (e.g. 30s)",
       },
+      ...DIRECT_FLAGS,
     },
   },
 });

@@ -9,7 +9,7 @@
 
 import { z } from "zod";
 import { defineOp } from "./op.ts";
-import { DIRECT_FLAGS } from "./direct_flags.ts";
+import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
 import {
   CatalogOutput,
   ClientOutput,
@@ -30,12 +30,7 @@ export const ls = defineOp({
   where: "cli",
   hints: READ,
   input: z.object({
-    stdio: z.string().optional().describe(
-      "a stdio server's command line, reached with no configuration (a direct target)",
-    ),
-    header: z.array(z.string()).optional().describe(
-      "headers for a URL target, each `Name: value`",
-    ),
+    ...DIRECT_FIELDS,
   }),
   output: LsOutput,
   cli: {
@@ -91,12 +86,7 @@ export const types = defineOp({
   hints: READ,
   input: z.object({
     targets: z.array(z.string()).default([]).describe("namespaces or namespace.tool names"),
-    stdio: z.string().optional().describe(
-      "a stdio server's command line, reached with no configuration (a direct target)",
-    ),
-    header: z.array(z.string()).optional().describe(
-      "headers for a URL target, each `Name: value`",
-    ),
+    ...DIRECT_FIELDS,
   }),
   output: TypesOutput,
   cli: {

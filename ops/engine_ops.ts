@@ -9,7 +9,7 @@
 
 import { z } from "zod";
 import { defineOp } from "./op.ts";
-import { DIRECT_FLAGS } from "./direct_flags.ts";
+import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
 import {
   CallOutput,
   DaemonOutput,
@@ -38,12 +38,7 @@ export const call = defineOp({
     extra: z.array(z.string()).default([]),
     raw: z.boolean().optional().describe("print the whole MCP result envelope"),
     timeout: z.string().optional().describe("cancel the call after this long (e.g. 30s)"),
-    stdio: z.string().optional().describe(
-      "a stdio server's command line, reached with no configuration (a direct target)",
-    ),
-    header: z.array(z.string()).optional().describe(
-      "headers for a URL target, each `Name: value`",
-    ),
+    ...DIRECT_FIELDS,
   }),
   output: CallOutput,
   cli: {

@@ -23,7 +23,7 @@ async function textsUnder(dir: string): Promise<string> {
   return all;
 }
 
-Deno.test("ls, types and call reach a URL over Streamable HTTP and SSE with no configuration", async (t) => {
+Deno.test("ls, types, call, prompts and resources reach a URL over Streamable HTTP and SSE with no configuration", async (t) => {
   await using w = await world();
   const started = await Promise.allSettled([
     remoteEverything(w, "streamableHttp"),
@@ -55,6 +55,21 @@ Deno.test("ls, types and call reach a URL over Streamable HTTP and SSE with no c
       const r = await w.mcpx(["call", url, "echo", '{"message":"hi"}']);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, "Echo: hi\n");
+    });
+    await t.step(`${kind}: prompts and resources list, render and read`, async () => {
+      const prompts = await w.mcpx(["prompts", url]);
+      assert.equal(prompts.code, 0, prompts.stderr);
+      assert.match(prompts.stdout, /\.args-prompt\s+city \(required\)/);
+      const rendered = await w.mcpx(["prompts", url, "args-prompt", "city=Oslo"]);
+      assert.equal(rendered.code, 0, rendered.stderr);
+      assert.match(rendered.stdout, /Oslo/);
+      const resources = await w.mcpx(["resources", url]);
+      assert.equal(resources.code, 0, resources.stderr);
+      const uri = "demo://resource/static/document/architecture.md";
+      assert.match(resources.stdout, new RegExp(uri.replaceAll(".", "\\.")));
+      const read = await w.mcpx(["resources", url, uri]);
+      assert.equal(read.code, 0, read.stderr);
+      assert.match(read.stdout, /Architecture/);
     });
   }
 });
