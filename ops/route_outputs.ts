@@ -104,6 +104,7 @@ export const StatusRow = z.object({
     active: count,
     uptimeMs: z.number(),
     calls: count,
+    protocol: z.string().optional().describe("the protocol revision agreed with the server"),
     lastError: z.string().optional(),
     stderrTail: z.string().optional(),
   })),
