@@ -27,6 +27,7 @@ import { VERSION } from "../core/version.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { call } from "../ops/engine_ops.ts";
 import { printJson } from "./json_out.ts";
+import { shellWord } from "../config/shell_word.ts";
 
 export async function run(
   ctx: CliContext,
@@ -90,19 +91,24 @@ export async function run(
       { signal: watch.signal, version: VERSION },
     );
   }
-  let result: CallResult;
+  let answer: CallResult | TaskHandle;
   try {
-    result = await ctx.request<CallResult>("call", {
+    answer = await ctx.request<CallResult | TaskHandle>("call", {
       namespace,
       tool,
       arguments: args,
       // The daemon names the limit that passed: this call's own when given.
       ...(timeoutMs ? { timeoutMs, timeoutSetting: "--timeout" } : {}),
       ...(notify ? { notify } : {}),
+      // A task-only tool runs as a task even without --task: it asks for this TTL either way.
+      ...(options.task ? { task: true } : {}),
+      taskTtlMs: await ctx.setting("tasks.ttl"),
     });
   } finally {
     watch?.abort();
   }
+  if ("task" in answer && answer.task) return await printHandle(ctx, answer as TaskHandle);
+  const result = answer as CallResult;
   const rebuilt = (result as { _meta?: Record<string, unknown> })._meta?.[REBUILT_META] as
     | RebuiltNote
     | undefined;
@@ -132,6 +138,33 @@ export async function run(
     return 1;
   }
   ctx.io.out(text.endsWith("\n") || text === "" ? text : text + "\n");
+  return 0;
+}
+
+/** A task's handle, as the daemon answers `call` with `task` (the MCP `CreateTaskResult`). */
+interface TaskHandle {
+  task: { taskId: string; status: string; ttl?: number | null; pollInterval?: number };
+  [key: string]: unknown;
+}
+
+/** Prints a task's handle and the commands that follow it; exit 0. */
+async function printHandle(ctx: CliContext, handle: TaskHandle): Promise<number> {
+  const id = handle.task.taskId;
+  const quoted = shellWord(id);
+  const follow = {
+    get: `mcpx tasks get ${quoted}`,
+    result: `mcpx tasks result ${quoted}`,
+    cancel: `mcpx tasks cancel ${quoted}`,
+  };
+  if (await ctx.json()) {
+    printJson(ctx.io, { ...handle, follow });
+    return 0;
+  }
+  const ttl = typeof handle.task.ttl === "number" ? `, kept ${handle.task.ttl} ms` : "";
+  ctx.io.out(
+    `task ${id}: ${handle.task.status}${ttl}\n` +
+      `  status:  ${follow.get}\n  result:  ${follow.result}\n  cancel:  ${follow.cancel}\n`,
+  );
   return 0;
 }
 

@@ -22,6 +22,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   types: () => import("./types.ts"),
   catalog: () => import("./catalog.ts"),
   call: () => import("./call.ts"),
+  tasks: () => import("./tasks.ts"),
   prompts: () => import("./prompts.ts"),
   resources: () => import("./resources.ts"),
   run: () => import("./run.ts"),

@@ -44,6 +44,8 @@ export interface SettingDeclaration {
    * limit); `Infinity` for one no timer waits on.
    */
   maxMs?: number;
+  /** The shortest a `duration` may be, in ms (`tasks.ttl`: 1, so never 0); default 0. */
+  minMs?: number;
   /** One line for help and `mcpx config --schema`. */
   help: string;
   /** Internal switch: hidden from ordinary help, schema and completion (spec "Plumbing"). */
@@ -72,10 +74,12 @@ export function acceptedForm(decl: SettingDeclaration): string {
       return decl.min === undefined ? "a whole number" : `a whole number ≥ ${decl.min}`;
     case "bool":
       return "true or false";
-    case "duration":
+    case "duration": {
+      const least = decl.minMs ? `, at least ${decl.minMs} ms` : "";
       return Number.isFinite(decl.maxMs ?? MAX_DURATION_MS)
-        ? `${DURATION_FORMS}, at most ${durationLimit(decl.maxMs)}`
-        : DURATION_FORMS;
+        ? `${DURATION_FORMS}${least}, at most ${durationLimit(decl.maxMs)}`
+        : `${DURATION_FORMS}${least}`;
+    }
     case "enum":
       return `one of ${(decl.values ?? []).map((v) => JSON.stringify(v)).join(", ")}`;
     case "path":
@@ -139,14 +143,18 @@ export function parseSettingValue(
       if (["false", "0", "no", "off"].includes(text)) return false;
       return fail();
     }
-    case "duration":
+    case "duration": {
+      let ms: number;
       try {
-        return parseDuration(raw, { maxMs: decl.maxMs });
+        ms = parseDuration(raw, { maxMs: decl.maxMs });
       } catch (error) {
         // The format's problem or the limit's, never both (config/duration.ts).
         if (error instanceof DurationError) throw new RangeError(`must be ${error.requirement}`);
         return fail();
       }
+      if (ms < (decl.minMs ?? 0)) throw new RangeError(`must be ${acceptedForm(decl)}`);
+      return ms;
+    }
     case "enum":
       if (typeof raw !== "string" || !(decl.values ?? []).includes(raw)) fail();
       return raw as string;

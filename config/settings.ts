@@ -292,6 +292,15 @@ const DECLARED = [
       "Protocol era of a server whose entry sets no mcpx.protocol: legacy (initialize only), auto (initialize, then 2026-07-28 for a modern-only server), preferModern (2026-07-28 first), modern (2026-07-28 only)",
   },
   {
+    name: "tasks.ttl",
+    type: "duration",
+    default: "5m",
+    minMs: 1,
+    maxMs: 86_400_000,
+    help:
+      "How long a task mcpx makes (mcpx call --task, or a task-only tool called plainly) may live: the TTL asked of the server and how long the daemon remembers the task's instance (never unbounded)",
+  },
+  {
     name: "security.trustProjectConfigs",
     type: "enum",
     values: ["ask", "always"],

@@ -169,6 +169,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     version: String(settings["plumbing.version"] ?? "") || undefined,
     redactor,
     protocolDefault: settings["protocol.default"] as ProtocolMode | undefined,
+    taskTtlMs: typeof settings["tasks.ttl"] === "number" ? settings["tasks.ttl"] : undefined,
   });
   // Declared before anything can call stop(): a `stop` request may arrive as
   // soon as the socket listens, while outdated daemons are still being retired.

@@ -20,12 +20,23 @@ export interface CachedTool {
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
   /**
+   * How the tool runs as a task (MCP 2025-11-25 `ToolExecution`): absent when
+   * the server said nothing, which means `forbidden`.
+   */
+  execution?: { taskSupport?: TaskSupport };
+  /**
    * The TypeScript declaration of this tool's function, generated when the
    * tool was listed (`function name(args: {...}): Promise<...>;`), or absent
    * when generation failed or has not run.
    */
   declaration?: string;
 }
+
+/**
+ * Whether a tool may be called as a task (MCP 2025-11-25 `Tool.execution.taskSupport`):
+ * `forbidden` (the default), `optional`, or `required` (only as a task).
+ */
+export type TaskSupport = "forbidden" | "optional" | "required";
 
 /** One namespace's whole `mcpx types` block: its key (`blockKey`) and its UTF-8 bytes. */
 export interface BlockSize {
@@ -139,6 +150,8 @@ export interface ToolEntry {
   outputSchema?: Record<string, unknown>;
   /** Cached TypeScript declaration of the function, when present. */
   declaration?: string;
+  /** How the tool runs as a task, when its server said (absent: `forbidden`). */
+  taskSupport?: TaskSupport;
   /** Search's words for the tool, when the cache's index had them (discovery/search.ts). */
   terms?: ToolTerms;
 }

@@ -189,6 +189,7 @@ export function namespacesFromCache(
       };
       if (whole.outputSchema) tool_entry.outputSchema = whole.outputSchema;
       if (whole.declaration) tool_entry.declaration = whole.declaration;
+      if (whole.execution?.taskSupport) tool_entry.taskSupport = whole.execution.taskSupport;
       if (tool.terms) tool_entry.terms = tool.terms;
       entry.tools.push(tool_entry);
     }

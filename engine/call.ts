@@ -17,6 +17,7 @@ import { callTimeoutError } from "./lease_errors.ts";
 import { withRebuiltNote } from "./rebuilt_note.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
 import { leased } from "./leased.ts";
+import { runAsTask, taskMode } from "./call_as_task.ts";
 
 /**
  * Calls `target.tool` (its real name) once on an instance of `pool`.
@@ -28,13 +29,17 @@ import { leased } from "./leased.ts";
  * @param events Where the instance's span and rebuilt note are kept.
  * @returns The MCP `CallToolResult`, with a rebuilt note in `_meta` when the
  *   instance replaces its session's earlier one (engine/rebuilt_note.ts).
- * @throws {TimeoutError} with `bound` and `setting` saying which limit
+ * A tool whose `taskSupport` is `required`, or a call with `asTask`, runs as
+ * a task (engine/call_as_task.ts).
+ *
+ * @throws {UsageError} for `asTask` on a tool that cannot run as a task;
+ *   {TimeoutError} with `bound` and `setting` saying which limit
  *   passed; {ServerError} (a {SessionLostError} when a remote forgot the
  *   session, which the caller may retry); what `Pool.lease` throws.
  */
 export function callOnce(
   pool: Pool,
-  target: Pick<CallTarget, "namespace" | "tool">,
+  target: Pick<CallTarget, "namespace" | "tool" | "taskSupport">,
   args: Record<string, unknown>,
   ctx: CallerContext,
   options: CallOptions,
@@ -53,6 +58,8 @@ export function callOnce(
   // A script passes its call's `timeoutMs` option; `mcpx call` names its `--timeout`.
   const ownSetting = options.timeoutSetting ?? (ctx.run ? "timeoutMs" : "--timeout");
   const trace = options.trace;
+  // A task-only tool runs as a task and is waited for; `--task` answers the task's handle.
+  const mode = taskMode(`${namespace}.${tool}`, target.taskSupport, options.asTask);
   return leased(pool, ctx, (i) => events.span(i), {
     kind: "call",
     what: "{namespace}.{tool}",
@@ -67,7 +74,9 @@ export function callOnce(
       }
       : {}),
     run: async (instance, ms) => {
-      const result = await instance.callTool(tool, args, { timeoutMs: ms, signal: options.signal });
+      const result = mode === "call"
+        ? await instance.callTool(tool, args, { timeoutMs: ms, signal: options.signal })
+        : await runAsTask(instance, tool, args, ctx, mode, ms, options);
       const rebuilt = events.takeRebuilt(instance);
       return rebuilt ? withRebuiltNote(result, instance, rebuilt) : result;
     },

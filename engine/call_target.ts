@@ -18,6 +18,7 @@
 import type { ServerSpec, ToolFilter } from "../config/types.ts";
 import { checkSelection, DEFAULT_SELECTION, type ProfileSelection } from "../config/profiles.ts";
 import { findNamespace, findTool, type NamespaceView } from "../discovery/view.ts";
+import type { TaskSupport } from "../discovery/types.ts";
 
 /** Where a call goes: the server, its namespace and the tool's real name. */
 export interface CallTarget {
@@ -26,6 +27,8 @@ export interface CallTarget {
   namespace: string;
   /** The tool's real name (`get-sum`, whichever spelling the caller used). */
   tool: string;
+  /** How the tool runs as a task, when its listing said (absent: `forbidden`, or not listed). */
+  taskSupport?: TaskSupport;
 }
 
 /** What {@link callTarget} needs of the daemon. */
@@ -87,7 +90,12 @@ export async function callTarget(
     return { spec, namespace: ns.namespace, tool };
   }
   const found = findTool(view.namespaces, `${ns.namespace}.${tool}`, view.disabled);
-  return { spec, namespace: found.namespace, tool: found.tool };
+  return {
+    spec,
+    namespace: found.namespace,
+    tool: found.tool,
+    ...(found.taskSupport ? { taskSupport: found.taskSupport } : {}),
+  };
 }
 
 /** True when a filter shows every tool: no include list and no exclude pattern. */

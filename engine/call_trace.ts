@@ -11,9 +11,10 @@
 import type { WireTrace } from "../wire/wire.ts";
 import type { Instance } from "./instance.ts";
 import { log } from "./log.ts";
+import type { TaskCallOptions } from "./call_as_task.ts";
 
-/** Options of {@linkcode Daemon.call}. */
-export interface CallOptions {
+/** Options of {@linkcode Daemon.call}; the task ones are engine/call_as_task.ts's. */
+export interface CallOptions extends TaskCallOptions {
   /**
    * The caller's own limit on the wait for an instance and the call
    * together, in ms (a start is not counted); replaces `callTimeout`.

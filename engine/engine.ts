@@ -21,10 +21,11 @@ import {
 import type { TrustGate } from "../config/trust.ts";
 import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
-import { SessionLostError } from "./instance.ts";
+import { type Instance, SessionLostError } from "./instance.ts";
+import { DEFAULT_TASK_TTL_MS, TaskTable } from "./task_table.ts";
 import type { Pool } from "./pool.ts";
 import { PoolSet } from "./pool_set.ts";
-import { LeaseBoard, type LeaseWait } from "./lease_board.ts";
+import { LeaseBoard } from "./lease_board.ts";
 import { type CallerContext, type ScopeKey, sessionKeys } from "./scope_key.ts";
 import { callTarget } from "./call_target.ts";
 import { log } from "./log.ts";
@@ -79,6 +80,8 @@ export interface DaemonOptions {
   typeGenerator?: TypeGenerator;
   /** The mode of a server whose entry sets none (`protocol.default`; engine/protocol_era.ts). */
   protocolDefault?: ProtocolMode;
+  /** The TTL every task asks for, ms (`tasks.ttl`; engine/task_table.ts); default 5 minutes. */
+  taskTtlMs?: number;
 }
 
 /** A named session as `sessionList` returns it. */
@@ -121,6 +124,8 @@ export class Daemon {
   readonly leases = new LeaseBoard();
   /** Named sessions (engine/sessions.ts). */
   readonly sessions: SessionStore;
+  /** The tasks calls made, each with its instance (engine/task_table.ts, engine/tasks.ts). */
+  readonly tasks: TaskTable<Instance>;
   /** Server starts in progress (the `starting` operation). */
   #startingNow = new StartingInstances();
   /**
@@ -136,6 +141,7 @@ export class Daemon {
     this.mode = options.mode;
     this.version = options.version ?? VERSION;
     this.#trust = options.trust;
+    this.tasks = new TaskTable(options.taskTtlMs ?? DEFAULT_TASK_TTL_MS);
     this.sessions = new SessionStore(
       options.sessionsPath ??
         sessionsPath(mcpxPaths(options.env).stateDir, options.config.fingerprint),
@@ -203,20 +209,18 @@ export class Daemon {
   }
 
   /**
-   * Calls `namespace.tool`. `tool` may be the real name or its identifier.
+   * Calls `namespace.tool` (its real name or its identifier). Three bounds
+   * (issue 8): the wait for an instance others hold (`leaseTimeout`), a start
+   * (`startTimeout`, not counted against the caller's limit), and the call
+   * (`callTimeout`); `options.timeoutMs` (`--timeout`) covers the wait and the
+   * call together (engine/call.ts). A call a remote refused because it no
+   * longer knows the session ({@link SessionLostError}: it did not run) runs
+   * once more on a new connection. A task-only tool, or `options.asTask`,
+   * runs as a task (engine/call_as_task.ts).
    *
-   * Three bounds (issue 8, "Three bounds on a caller's wait"): the wait for
-   * an instance others hold (`leaseTimeout`), a start (`startTimeout`, not
-   * counted against the caller's limit), and the call (`callTimeout`).
-   * `options.timeoutMs`, the caller's own limit (`--timeout`), covers the
-   * wait and the call together: the call gets what the wait left
-   * (engine/call.ts). A call a remote refused because it no longer knows the
-   * session ({@link SessionLostError}: it did not run) runs once more on a
-   * new connection.
-   *
-   * @returns The MCP `CallToolResult`.
+   * @returns The MCP `CallToolResult` (with `asTask`, the `CreateTaskResult`).
    * @throws {NotFoundError}, {ServerError}, {TimeoutError} with `bound` and
-   *   `setting` saying which limit passed, {LeaseDeadlockError}.
+   *   `setting` saying which limit passed, {LeaseDeadlockError}, {UsageError}.
    */
   async call(
     namespace: string,
@@ -246,8 +250,10 @@ export class Daemon {
     const untrusted = this.#untrusted(pool.spec);
     if (untrusted) throw new McpxError("untrusted-config", untrusted.message);
     for (const key of [ctx.session, ctx.parentSession]) if (key) this.sessions.touch(key);
+    const events = this.#events;
+    const once = () => callOnce(pool, target, args, ctx, { ...options, tasks: this.tasks }, events);
     try {
-      return await callOnce(pool, target, args, ctx, options, this.#events);
+      return await once();
     } catch (error) {
       // A remote that restarted forgot our session; the call never ran, so run it once more.
       if (!(error instanceof SessionLostError)) throw error;
@@ -257,7 +263,7 @@ export class Daemon {
         "{namespace}.{tool}: the server forgot our session; running the call again on a new connection",
         { namespace: target.namespace, tool: target.tool },
       );
-      return await callOnce(pool, target, args, ctx, options, this.#events);
+      return await once();
     }
   }
 
@@ -386,15 +392,6 @@ export class Daemon {
       });
     }
     return count;
-  }
-
-  /**
-   * The lease waits reported under `token` (a run id, or the `notify` token
-   * of a call) with an id above `after`: at once when there are some, else
-   * when one begins, or `[]` after `holdMs` (at most 60 s).
-   */
-  waits(token: string, after: number, holdMs: number, signal?: AbortSignal): Promise<LeaseWait[]> {
-    return this.leases.poll(token, after, Math.min(Math.max(0, holdMs), 60_000), signal);
   }
 
   /**

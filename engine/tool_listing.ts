@@ -5,12 +5,12 @@
  *
  * Shapes: MCP 2025-11-25 `ListToolsResult` (`tools`, `nextCursor`) and `Tool`
  * (`name`, `title?`, `description?`, `inputSchema`, `outputSchema?`,
- * `annotations?`).
+ * `annotations?`, `execution?`).
  *
  * @module
  */
 
-import type { CachedTool } from "../discovery/types.ts";
+import type { CachedTool, TaskSupport } from "../discovery/types.ts";
 
 /** A tool that was left out, and why. */
 export interface SkippedTool {
@@ -46,13 +46,7 @@ export function readTool(raw: unknown): CachedTool | SkippedTool {
     };
   }
   const execution = isObject(raw.execution) ? raw.execution : undefined;
-  if (execution?.taskSupport === "required") {
-    return {
-      name,
-      reason: `it can only be called as a task (execution.taskSupport: "required"), ` +
-        `and mcpx does not make task-augmented calls yet`,
-    };
-  }
+  const taskSupport = TASK_SUPPORT.find((t) => t === execution?.taskSupport);
   const inputSchema = raw.inputSchema ?? { type: "object" };
   if (!isObject(inputSchema)) {
     return {
@@ -69,8 +63,13 @@ export function readTool(raw: unknown): CachedTool | SkippedTool {
     inputSchema,
     ...(isObject(raw.outputSchema) ? { outputSchema: raw.outputSchema } : {}),
     ...(isObject(raw.annotations) ? { annotations: raw.annotations } : {}),
+    // Kept only when meaningful: a call of a `required` tool runs as a task (engine/task_call.ts).
+    ...(taskSupport && taskSupport !== "forbidden" ? { execution: { taskSupport } } : {}),
   };
 }
+
+/** The values of `execution.taskSupport` (MCP 2025-11-25 `ToolExecution`); any other is ignored. */
+const TASK_SUPPORT: readonly TaskSupport[] = ["forbidden", "optional", "required"];
 
 /**
  * Sorts one page's tools into usable ones and skipped ones.

@@ -26,14 +26,20 @@ Deno.test("readToolsPage() refuses an answer without a tools array", () => {
   assert.throws(() => readToolsPage({ nope: 1 }), TypeError);
 });
 
-Deno.test("readToolsPage() leaves out tools that can only be called as tasks, saying why", () => {
+Deno.test("readToolsPage() keeps a task-only tool with its taskSupport, and drops forbidden or unknown values", () => {
   const page = readToolsPage({
-    tools: [{
-      name: "research",
-      inputSchema: { type: "object" },
-      execution: { taskSupport: "required" },
-    }],
+    tools: [
+      { name: "research", inputSchema: { type: "object" }, execution: { taskSupport: "required" } },
+      { name: "maybe", execution: { taskSupport: "optional" } },
+      { name: "plain", execution: { taskSupport: "forbidden" } },
+      { name: "odd", execution: { taskSupport: "sometimes" } },
+    ],
   });
-  assert.deepEqual(page.tools, []);
-  assert.match(page.skipped[0].reason, /only be called as a task/);
+  assert.deepEqual(page.skipped, []);
+  assert.deepEqual(page.tools.map((t) => [t.name, t.execution?.taskSupport]), [
+    ["research", "required"],
+    ["maybe", "optional"],
+    ["plain", undefined],
+    ["odd", undefined],
+  ]);
 });

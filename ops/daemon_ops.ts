@@ -17,6 +17,7 @@ import { searchInDaemon } from "./daemon_search.ts";
 import { lsInDaemon } from "./daemon_ls.ts";
 import { contentOptions } from "./daemon_content.ts";
 import { getPrompt, listPrompts, listResources, readResource } from "../engine/content.ts";
+import { TASK_HANDLERS } from "./daemon_tasks.ts";
 
 export { ROUTE_SPECS, type RouteName, ROUTES } from "./routes.ts";
 
@@ -62,7 +63,10 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
       ...(p.timeoutSetting ? { timeoutSetting: p.timeoutSetting } : {}),
       signal,
       ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
+      ...(p.task === true ? { asTask: true } : {}),
+      ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
     }),
+  ...TASK_HANDLERS,
   prompts: (d, p, signal) =>
     listPrompts(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
   promptGet: (d, p, signal) =>
@@ -86,7 +90,11 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
       contentOptions(p, signal),
     ),
   endRun: (d, p) => Promise.resolve({ released: d.endRun(p.run) }),
-  waits: async (d, p, signal) => ({ waits: await d.waits(p.token, p.after, p.holdMs, signal) }),
+  // The waits under `token` above `after`: at once when there are some, else when one
+  // begins, or [] after holdMs (at most 60 s).
+  waits: async (d, p, signal) => ({
+    waits: await d.leases.poll(p.token, p.after, Math.min(Math.max(0, p.holdMs), 60_000), signal),
+  }),
   list: (d, p) => d.list(p.servers, p.missingOnly),
   searchTools: (d, p) => searchInDaemon(d, p),
   lsNamespaces: (d, p) => lsInDaemon(d, p),

@@ -22,6 +22,7 @@ import {
   TrustOutput,
   UntrustOutput,
 } from "./engine_outputs.ts";
+import { TaskHandle } from "./task_outputs.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 
@@ -29,7 +30,8 @@ const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 export const call = defineOp({
   name: "call",
   description:
-    "Call one tool with JSON arguments (no script runtime involved) and answer its result.",
+    "Call one tool with JSON arguments (no script runtime involved) and answer its result " +
+    "(a task-only tool is waited for; --task answers the task's handle at once).",
   where: "cli",
   hints: { readOnly: false, destructive: true, idempotent: false },
   input: z.object({
@@ -38,12 +40,15 @@ export const call = defineOp({
     extra: z.array(z.string()).default([]),
     raw: z.boolean().optional().describe("print the whole MCP result envelope"),
     timeout: z.string().optional().describe("cancel the call after this long (e.g. 30s)"),
+    task: z.boolean().optional().describe(
+      "run it as a task: print the task's handle at once (`mcpx tasks` follows it)",
+    ),
     ...DIRECT_FIELDS,
   }),
-  output: CallOutput,
+  output: z.union([CallOutput, TaskHandle]),
   cli: {
     command: "call",
-    usage: "mcpx call <namespace>.<tool> [json | - | @file] | <url> <tool> [json]",
+    usage: "mcpx call <namespace>.<tool> [json | - | @file] [--task] | <url> <tool> [json]",
     summary: "call one tool with JSON arguments, no script runtime involved",
     args: [
       { field: "target", name: "namespace.tool", optional: true, complete: "tool" },
@@ -56,6 +61,11 @@ export const call = defineOp({
         field: "timeout",
         type: "string",
         help: "cancel the call after this long (e.g. 30s)",
+      },
+      task: {
+        field: "task",
+        type: "boolean",
+        help: "run it as a task: print the task's handle at once (`mcpx tasks` follows it)",
       },
       ...DIRECT_FLAGS,
     },

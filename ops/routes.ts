@@ -26,6 +26,7 @@ import {
 } from "./route_outputs.ts";
 import { LsOutput, SearchOutput } from "./discovery_outputs.ts";
 import { PromptsOf, ResourcesOf } from "./content_outputs.ts";
+import { TASK_ROUTES } from "./task_routes.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
@@ -110,8 +111,14 @@ export const call = defineOp({
     trace: z.boolean().optional().describe(
       "the caller's MCPX_TRACE: log the instance that serves the call and send it back",
     ),
+    task: z.boolean().optional().describe(
+      "run the call as a task and answer its handle (the MCP CreateTaskResult) at once",
+    ),
+    taskTtlMs: z.number().int().min(1).optional().describe(
+      "the TTL a task asks for, ms (the caller's tasks.ttl; default the daemon's)",
+    ),
   }),
-  output: z.unknown().describe("the MCP CallToolResult"),
+  output: z.unknown().describe("the MCP CallToolResult (with task: the CreateTaskResult)"),
   serverData: true,
 });
 
@@ -387,6 +394,7 @@ export const ROUTE_SPECS = {
   starting,
   status,
   call,
+  ...TASK_ROUTES,
   prompts,
   promptGet,
   resources,

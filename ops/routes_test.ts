@@ -9,6 +9,8 @@ import type { StartingRow } from "../engine/starting.ts";
 import type { LeaseWait } from "../wire/lease_waits.ts";
 import type { ListResult } from "../engine/tool_listing.ts";
 import type { SessionRow } from "../engine/engine.ts";
+import type { TaskRow } from "../engine/tasks.ts";
+import type { TaskRow as TaskRowSchema } from "./task_outputs.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
 import type { CallerContext as EngineCallerContext } from "../engine/scope_key.ts";
 import { Daemon } from "../engine/engine.ts";
@@ -27,7 +29,8 @@ const _starting: Equal<z.input<typeof out.StartingRow>, StartingRow> = true;
 const _wait: Equal<z.input<typeof out.LeaseWait>, LeaseWait> = true;
 const _list: Equal<z.input<typeof out.ListResult>, ListResult> = true;
 const _session: Equal<z.input<typeof out.SessionRow>, SessionRow> = true;
-void [_caller, _selection, _engine, _status, _starting, _wait, _list, _session];
+const _task: Equal<z.input<typeof TaskRowSchema>, TaskRow> = true;
+void [_caller, _selection, _engine, _status, _starting, _wait, _list, _session, _task];
 
 Deno.test("every route has a handler and every handler a route; routes run in the daemon, with no command", () => {
   assert.deepEqual(Object.keys(HANDLERS).sort(), Object.keys(ROUTE_SPECS).sort());
@@ -42,8 +45,8 @@ Deno.test("every route has a handler and every handler a route; routes run in th
   }
   assert.deepEqual(
     ROUTES.filter((r) => r.serverData).map((r) => r.name),
-    ["call", "promptGet", "resourceRead"],
-    "only a tool's result, a rendered prompt and a read resource are the server's data",
+    ["call", "taskResult", "promptGet", "resourceRead"],
+    "only a tool's result (a task's too), a rendered prompt and a read resource are the server's data",
   );
   for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "CALL"]) {
     assert.equal(routeNamed(name), undefined, name);
@@ -122,6 +125,7 @@ Deno.test("what the handlers answer fits each route's declared output", async ()
     await answer("sessionNew", { name: "made", ttlMs: 60_000 });
     assert.equal((await answer("sessionList") as unknown[]).length, 1);
     await answer("sessionEnd", { name: "made" });
+    assert.deepEqual(await answer("tasks"), []);
     await answer("retire");
     await answer("stop");
   } finally {
@@ -151,6 +155,10 @@ function minimalBody(route: string): Record<string, unknown> {
       return { session: "s" };
     case "sessionEnd":
       return { name: "s" };
+    case "taskGet":
+    case "taskResult":
+    case "taskCancel":
+      return { taskId: "t" };
     default:
       return {};
   }

@@ -15,6 +15,7 @@ import * as scripts from "./script_ops.ts";
 import * as logs from "./log_ops.ts";
 import * as meta from "./meta_ops.ts";
 import * as content from "./content_ops.ts";
+import * as task from "./task_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -23,6 +24,7 @@ export const OPS: readonly OpSpec[] = [
   discovery.types,
   discovery.catalog,
   engine.call,
+  task.tasks,
   content.prompts,
   content.resources,
   scripts.run,

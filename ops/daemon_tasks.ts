@@ -1,0 +1,27 @@
+/**
+ * The handlers of the task routes (ops/task_routes.ts), spread into
+ * ops/daemon_ops.ts's table: each reaches the daemon's task table
+ * (engine/tasks.ts).
+ *
+ * @module
+ */
+
+import type { Daemon } from "../engine/engine.ts";
+import type { InputOf, OutputOf } from "./op.ts";
+import type { TASK_ROUTES } from "./task_routes.ts";
+import { taskCancel, taskGet, taskList, taskResult } from "../engine/tasks.ts";
+
+type Routes = typeof TASK_ROUTES;
+type Handler<K extends keyof Routes> = (
+  daemon: Daemon,
+  input: InputOf<Routes[K]>,
+  signal: AbortSignal,
+) => Promise<OutputOf<Routes[K]>>;
+
+/** The task routes' handlers, by route name. */
+export const TASK_HANDLERS: { [K in keyof Routes]: Handler<K> } = {
+  tasks: (d, p, signal) => taskList(d.tasks, { timeoutMs: p.timeoutMs, signal }),
+  taskGet: (d, p, signal) => taskGet(d.tasks, p.taskId, { timeoutMs: p.timeoutMs, signal }),
+  taskResult: (d, p, signal) => taskResult(d.tasks, p.taskId, { timeoutMs: p.timeoutMs, signal }),
+  taskCancel: (d, p, signal) => taskCancel(d.tasks, p.taskId, { timeoutMs: p.timeoutMs, signal }),
+};
