@@ -17,6 +17,7 @@ import { searchInDaemon } from "./daemon_search.ts";
 import { lsInDaemon } from "./daemon_ls.ts";
 import { contentOptions } from "./daemon_content.ts";
 import { getPrompt, listPrompts, listResources, readResource } from "../engine/content.ts";
+import { complete } from "../engine/complete.ts";
 
 export { ROUTE_SPECS, type RouteName, ROUTES } from "./routes.ts";
 
@@ -85,6 +86,11 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
       callerOf(p),
       contentOptions(p, signal),
     ),
+  complete: (d, p, signal) =>
+    complete(d.requests, p.namespace, p.ref, p.argument, { ...p.context }, callerOf(p), {
+      signal,
+      ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+    }),
   endRun: (d, p) => Promise.resolve({ released: d.endRun(p.run) }),
   waits: async (d, p, signal) => ({ waits: await d.waits(p.token, p.after, p.holdMs, signal) }),
   list: (d, p) => d.list(p.servers, p.missingOnly),
