@@ -72,7 +72,9 @@ export async function completeArgument(
   if (lines.length) ctx.io.out(lines.join("\n") + "\n");
   if (result.hasMore) {
     ctx.io.err(
-      `note: ${result.total ?? "more"} values in all; type more of ${argument.name} to narrow them\n`,
+      `note: ${
+        result.total ?? "more"
+      } values in all; type more of ${argument.name} to narrow them\n`,
     );
   }
   return 0;

@@ -60,7 +60,13 @@ Deno.test("readRoots() an unset variable makes only that server unavailable", ()
 });
 
 Deno.test("readRoots() refuses what is not a list of directories, saying how to write one", () => {
-  assert.match(problem("."), /mcpServers\.s\.mcpx\.roots: must be an array of directories, got "\."/);
-  assert.match(problem([42]), /mcpx\.roots\[0\]: must be a directory \(a non-empty string\), got 42/);
+  assert.match(
+    problem("."),
+    /mcpServers\.s\.mcpx\.roots: must be an array of directories, got "\."/,
+  );
+  assert.match(
+    problem([42]),
+    /mcpx\.roots\[0\]: must be a directory \(a non-empty string\), got 42/,
+  );
   assert.match(problem([""]), /mcpx\.roots\[0\]: must be a directory/);
 });

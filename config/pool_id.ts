@@ -15,7 +15,16 @@ import { canonicalJson } from "./_canonical_json.ts";
 /** The fields of a server that decide its pool. Everything else is presentation. */
 export type PoolIdentity = Pick<
   ServerSpec,
-  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "pool" | "protocol" | "roots"
+  | "transport"
+  | "command"
+  | "args"
+  | "env"
+  | "cwd"
+  | "url"
+  | "headers"
+  | "pool"
+  | "protocol"
+  | "roots"
 >;
 
 /**

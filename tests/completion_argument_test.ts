@@ -18,7 +18,12 @@ Deno.test("mcpx prompts/resources --complete print a server's completions", asyn
   });
 
   await t.step("a prompt argument's values, one per line", async () => {
-    const r = await w.mcpx(["prompts", "everything.completable-prompt", "--complete", "department="]);
+    const r = await w.mcpx([
+      "prompts",
+      "everything.completable-prompt",
+      "--complete",
+      "department=",
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "Engineering\nSales\nMarketing\nSupport\n");
     const some = await w.mcpx([
@@ -83,14 +88,17 @@ Deno.test("mcpx prompts/resources --complete print a server's completions", asyn
     assert.deepEqual(json, { offered: false, values: [] });
   });
 
-  await t.step("--complete without name=prefix, or without a prompt, is a usage error", async () => {
-    const bad = await w.mcpx(["prompts", "everything.completable-prompt", "--complete", "x"]);
-    assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /--complete takes name=prefix, got "x"/);
-    const noPrompt = await w.mcpx(["prompts", "everything", "--complete", "a="]);
-    assert.equal(noPrompt.code, 2);
-    assert.match(noPrompt.stderr, /completes an argument of one prompt/);
-  });
+  await t.step(
+    "--complete without name=prefix, or without a prompt, is a usage error",
+    async () => {
+      const bad = await w.mcpx(["prompts", "everything.completable-prompt", "--complete", "x"]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--complete takes name=prefix, got "x"/);
+      const noPrompt = await w.mcpx(["prompts", "everything", "--complete", "a="]);
+      assert.equal(noPrompt.code, 2);
+      assert.match(noPrompt.stderr, /completes an argument of one prompt/);
+    },
+  );
 
   await t.step("each completion/complete is in the durable log", async () => {
     const { records } = await w.json(["log", "--event", "request.end", "-n", "1000"]);

@@ -100,7 +100,12 @@ export function contentApis(
     `${namespace} ${method}${target !== undefined ? ` ${target}` : ""}`;
   const $prompts: PromptsApi = Object.freeze({
     async list(options?: CallOptions) {
-      const [one] = await daemonRequest("prompts", what("prompts/list"), { namespace }, options) as {
+      const [one] = await daemonRequest(
+        "prompts",
+        what("prompts/list"),
+        { namespace },
+        options,
+      ) as {
         prompts: PromptInfo[];
       }[];
       return one?.prompts ?? [];
