@@ -14,6 +14,7 @@ import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
 import { contentFields } from "./content_request.ts";
+import { completeArgument } from "./complete_argument.ts";
 import { UsageError } from "../core/errors.ts";
 import { parseKeyValues } from "../core/key_values.ts";
 import { type ContentBlock, describeBlock } from "../scripts/client/content_text.ts";
@@ -30,7 +31,19 @@ export async function run(ctx: CliContext, input: InputOf<typeof prompts>): Prom
         `"${target}" is not <namespace>.<prompt>; \`mcpx prompts\` lists the prompts`,
       );
     }
-    return await render(ctx, target.slice(0, dot), target.slice(dot + 1), words, input.timeout);
+    const [namespace, prompt] = [target.slice(0, dot), target.slice(dot + 1)];
+    if (input.complete !== undefined) {
+      const ref = { type: "ref/prompt" as const, name: prompt };
+      return await completeArgument(ctx, namespace, ref, input.complete, words, input.timeout);
+    }
+    return await render(ctx, namespace, prompt, words, input.timeout);
+  }
+  if (input.complete !== undefined) {
+    throw new UsageError(
+      `--complete completes an argument of one prompt: \`mcpx prompts ${
+        target ?? "<namespace>"
+      }.<prompt> --complete ${input.complete}\``,
+    );
   }
   if (words.length) {
     throw new UsageError(

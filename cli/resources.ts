@@ -15,6 +15,7 @@ import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
 import { contentFields } from "./content_request.ts";
+import { completeArgument } from "./complete_argument.ts";
 import { McpxError, UsageError } from "../core/errors.ts";
 import { parseKeyValues } from "../core/key_values.ts";
 import { isAbsolute, join } from "../core/posix_path.ts";
@@ -32,6 +33,18 @@ interface ResourceContent {
 
 export async function run(ctx: CliContext, input: InputOf<typeof resources>): Promise<number> {
   const { namespace, uri, variables } = input;
+  if (input.complete !== undefined) {
+    if (uri === undefined) {
+      throw new UsageError(
+        `--complete completes a variable of one resource template: \`mcpx resources ${
+          namespace ?? "<namespace>"
+        } '<template>' --complete ${input.complete}\``,
+      );
+    }
+    if (input.out !== undefined) throw new UsageError("--complete and --out do not go together");
+    const ref = { type: "ref/resource" as const, uri };
+    return await completeArgument(ctx, namespace!, ref, input.complete, variables, input.timeout);
+  }
   if (uri !== undefined) return await read(ctx, namespace!, uri, variables, input);
   if (input.out !== undefined) {
     throw new UsageError(

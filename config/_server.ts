@@ -28,6 +28,8 @@ import { parseProcess, PROCESS_KEYS, type ProcessFields, processFields } from ".
 import { combineToolLists, readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 import { setOwn } from "../core/own.ts";
 import { readProtocol } from "./_protocol.ts";
+import { readRoots } from "./_roots.ts";
+import type { UnsetReference } from "./_process.ts";
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
 export const ENTRY_KEYS: readonly string[] = [
@@ -50,6 +52,7 @@ export const MCPX_KEYS: readonly string[] = [
   "profiles",
   "default",
   "protocol",
+  "roots",
   ...POOL_KEYS,
 ];
 
@@ -153,6 +156,7 @@ export function parseServer(
   // Where the process comes from: the entry's own keys, or an alias's target.
   let process: ProcessFields;
   let unavailable = target?.unavailable;
+  const unset: UnsetReference[] = [];
   if (target) {
     for (const key of PROCESS_KEYS) {
       if (entry[key] === undefined) continue;
@@ -167,22 +171,25 @@ export function parseServer(
     }
     process = processFields(target);
   } else {
-    const { unset, ...fields } = parseProcess(name, entry, at, ctx);
+    const { unset: unsetInProcess, ...fields } = parseProcess(name, entry, at, ctx);
     process = fields;
-    if (unset.length) {
-      unavailable = {
-        code: "unset-variable",
-        message: unsetVariablesMessage(
-          unset.map((u) => ({ variable: u.variable, path: formatPath(u.path) })),
-          name,
-        ),
-        variables: [...new Set(unset.map((u) => u.variable))],
-      };
-    }
+    unset.push(...unsetInProcess);
   }
 
   // The mcpx block.
   const mcpxAt: JsonPath = [...at, "mcpx"];
+  const { roots, unset: unsetInRoots } = readRoots(name, mcpx, mcpxAt, ctx);
+  unset.push(...unsetInRoots);
+  if (unset.length) {
+    unavailable = {
+      code: "unset-variable",
+      message: unsetVariablesMessage(
+        unset.map((u) => ({ variable: u.variable, path: formatPath(u.path) })),
+        name,
+      ),
+      variables: [...new Set(unset.map((u) => u.variable))],
+    };
+  }
   let namespace = name === "" ? "_" : toIdentifier(name);
   if (mcpx.namespace !== undefined) {
     const v = mcpx.namespace;
@@ -304,6 +311,8 @@ export function parseServer(
     ...process,
     pool,
     ...(protocol ? { protocol } : {}),
+    // An alias offers its target's roots unless it names its own.
+    ...(roots ?? target?.roots ? { roots: roots ?? target!.roots } : {}),
     profiles,
     default: isDefault,
     ...(target

@@ -15,8 +15,10 @@ const RESERVED = new Set(
 
 /**
  * Returns `name` as a valid identifier: every character outside
- * `[A-Za-z0-9_$]` becomes `_`, a leading digit gets a `_` prefix, and a
- * reserved word gets a `_` suffix.
+ * `[A-Za-z0-9_$]` becomes `_`, a leading digit or `$` gets a `_` prefix,
+ * and a reserved word gets a `_` suffix. A name starting with `$` is the
+ * generated client's own (`ns.$prompts`, `ns.$resources`; decision 0036), so
+ * no tool's identifier starts with one.
  *
  * @param name A server or tool name, e.g. `chrome-devtools`, `2fa.check`.
  * @returns The identifier, e.g. `chrome_devtools`, `_2fa_check`.
@@ -30,7 +32,7 @@ const RESERVED = new Set(
 export function toIdentifier(name: string): string {
   if (name.length === 0) throw new RangeError("an empty name cannot become an identifier");
   let id = name.replace(/[^A-Za-z0-9_$]/g, "_");
-  if (/^[0-9]/.test(id)) id = `_${id}`;
+  if (/^[0-9$]/.test(id)) id = `_${id}`;
   if (RESERVED.has(id)) id = `${id}_`;
   return id;
 }

@@ -8,7 +8,8 @@ Deno.test("toIdentifier() maps names to identifiers", () => {
     ["2fa", "_2fa"],
     ["a.b c", "a_b_c"],
     ["delete", "delete_"],
-    ["$ok", "$ok"],
+    ["ok$", "ok$"],
+    ["$prompts", "_$prompts"],
   ];
   for (const [input, want] of cases) assert.equal(toIdentifier(input), want, input);
 });

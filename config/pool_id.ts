@@ -15,14 +15,24 @@ import { canonicalJson } from "./_canonical_json.ts";
 /** The fields of a server that decide its pool. Everything else is presentation. */
 export type PoolIdentity = Pick<
   ServerSpec,
-  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "pool" | "protocol"
+  | "transport"
+  | "command"
+  | "args"
+  | "env"
+  | "cwd"
+  | "url"
+  | "headers"
+  | "pool"
+  | "protocol"
+  | "roots"
 >;
 
 /**
  * Hashes the pool identity of a server (after `${VAR}` expansion and pool defaults).
  * Key order in `env`, `headers` and `pool` does not matter; argument order does.
  * The entry's own protocol mode is hashed only when it sets one (two processes
- * of one program in different eras are two pools; decision 0031).
+ * of one program in different eras are two pools; decision 0031), and its
+ * roots only when it has some (an instance keeps the roots it started with; decision 0036).
  *
  * @param identity The identity fields; extra properties (name, namespace, tags, tool
  *   filters, description) are ignored, so a whole `ServerSpec` may be passed.
@@ -38,7 +48,7 @@ export type PoolIdentity = Pick<
  * ```
  */
 export function poolId(identity: PoolIdentity): string {
-  const { transport, command, args, env, cwd, url, headers, pool, protocol } = identity;
+  const { transport, command, args, env, cwd, url, headers, pool, protocol, roots } = identity;
   const text = canonicalJson({
     transport,
     command,
@@ -49,6 +59,7 @@ export function poolId(identity: PoolIdentity): string {
     headers,
     pool,
     ...(protocol ? { protocol } : {}),
+    ...(roots ? { roots } : {}),
   });
   return fnv1a64(text);
 }

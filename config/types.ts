@@ -163,6 +163,14 @@ export interface ServerSpec {
    */
   protocol?: ProtocolMode;
   /**
+   * The directories offered to the server as its roots (`mcpx.roots`:
+   * absolute, `${VAR}` expanded, a relative one resolved against the
+   * configuration file's real directory; config/_roots.ts). Absent: none,
+   * and mcpx does not declare the roots capability (engine/client_handlers.ts).
+   * Part of `poolId` when set: an instance keeps the roots it started with.
+   */
+  roots?: string[];
+  /**
    * The profiles this server belongs to (`mcpx.profiles`); `--profile <name>`
    * adds it to what commands see. Spec 000, "Profiles and aliases".
    */

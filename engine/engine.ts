@@ -171,6 +171,7 @@ export class Daemon {
         ),
         starting: this.#startingNow,
         onStrayLine: (instance, line, count) => events.strayLine(instance, line, count),
+        onAsked: (instance, question) => events.asked(instance, question),
         protocolDefault: options.protocolDefault,
       }),
       pidExited: (instance, pid) => events.pidExited(instance, pid),

@@ -28,6 +28,7 @@ import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
 import { remoteTransport } from "./remote_transport.ts";
 import { connectInEra } from "./protocol_era.ts";
 import { requestFailure } from "./request_failure.ts";
+import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
 
 export { describe } from "./error_text.ts";
 export { SessionLostError } from "./request_failure.ts";
@@ -60,6 +61,8 @@ export interface StartOptions {
    * setting); default `auto`. engine/protocol_era.ts says what each does.
    */
   protocolDefault?: ProtocolMode;
+  /** Told of each question the server asks mcpx (`roots/list`, …; engine/client_handlers.ts). */
+  onAsked?: (instance: Instance, question: ServerAsked) => void;
 }
 
 let nextId = 1;
@@ -158,11 +161,16 @@ export class Instance implements AsyncDisposable {
     const allowance = options.allowance ??
       { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
     const mode = spec.protocol ?? options.protocolDefault ?? "auto";
+    // Capabilities and the handlers that serve them, both before connect (spec 000).
     const newClient = (negotiation?: VersionNegotiationOptions) =>
-      new Client({ name: "mcpx", version: VERSION }, {
-        capabilities: {},
-        ...(negotiation ? { versionNegotiation: negotiation } : {}),
-      });
+      installClientHandlers(
+        new Client({ name: "mcpx", version: VERSION }, {
+          capabilities: clientCapabilities(spec.roots),
+          ...(negotiation ? { versionNegotiation: negotiation } : {}),
+        }),
+        spec.roots,
+        (question) => options.onAsked?.(instance, question),
+      );
     const first = makeTransport(spec, env);
     const instance = new Instance(spec, key, newClient(), first, onClose, allowance, mode);
     const watchStrayLines = (transport: Transport) => {

@@ -13,6 +13,7 @@ import type { ServerSpec } from "../config/types.ts";
 import type { ServerError } from "../core/errors.ts";
 import type { Instance } from "./instance.ts";
 import type { RebuiltWhy } from "./rebuilt_note.ts";
+import type { ServerAsked } from "./client_handlers.ts";
 import { formatScopeKey, type ScopeKey, sessionOf } from "./scope_key.ts";
 import type { SessionStore } from "./sessions.ts";
 import { daemonSpan, log, newSpan } from "./log.ts";
@@ -133,6 +134,29 @@ export class InstanceEvents {
         line,
         count,
         ...(count === STRAY_LINES_LOGGED ? { more: "later lines go only to its stderr tail" } : {}),
+      },
+      { span: this.span(instance) },
+    );
+  }
+
+  /**
+   * The server asked mcpx something (engine/client_handlers.ts): `server.asked`,
+   * at info for roots mcpx gave, at warn for a question it could not answer
+   * (elicitation cancelled, sampling refused, an unknown method).
+   */
+  asked(instance: Instance, question: ServerAsked): void {
+    const answered = question.answer === "roots";
+    log(
+      answered ? "info" : "warn",
+      "server.asked",
+      answered
+        ? "server {server} asked {method}: answered {roots} roots"
+        : "server {server} asked {method}: answered {answer} (mcpx cannot serve it yet)",
+      {
+        server: instance.spec.name,
+        namespace: instance.spec.namespace,
+        localId: instance.id,
+        ...question,
       },
       { span: this.span(instance) },
     );

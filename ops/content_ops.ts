@@ -2,8 +2,9 @@
  * The operations on prompts and resources, the half of a server that is not
  * tools (spec 000, "The half of MCP that is not tools"): `mcpx prompts` lists
  * or renders prompts, `mcpx resources` lists resources and templates or reads
- * one. Both run in the CLI and ask the daemon (routes `prompts`, `promptGet`,
- * `resources`, `resourceRead` in ops/routes.ts).
+ * one, and both complete an argument with `--complete` (MCP `completion/complete`).
+ * Both run in the CLI and ask the daemon (routes `prompts`, `promptGet`,
+ * `resources`, `resourceRead`, `complete` in ops/routes.ts).
  *
  * @module
  */
@@ -26,19 +27,29 @@ export const prompts = defineOp({
   input: z.object({
     target: z.string().optional().describe("a namespace to list, or namespace.prompt to render"),
     arguments: z.array(z.string()).default([]).describe("the prompt's arguments, key=value"),
+    complete: z.string().optional().describe(
+      "complete this argument instead of rendering: name=prefix",
+    ),
     timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
     ...DIRECT_FIELDS,
   }),
   output: PromptsOutput,
   cli: {
     command: "prompts",
-    usage: "mcpx prompts [namespace | namespace.prompt [key=value…]] | <url> [prompt [key=value…]]",
+    usage:
+      "mcpx prompts [namespace | namespace.prompt [key=value…] [--complete arg=prefix]] | <url> …",
     summary: "list prompts, or render one with key=value arguments",
     args: [
       { field: "target", name: "namespace[.prompt]", optional: true, complete: "namespace" },
       { field: "arguments", name: "key=value", variadic: true, optional: true },
     ],
     flags: {
+      complete: {
+        field: "complete",
+        type: "string",
+        help: "print the server's completions of one argument (arg=prefix), one per line; " +
+          "the other key=value arguments narrow them",
+      },
       timeout: {
         field: "timeout",
         type: "string",
@@ -62,13 +73,17 @@ export const resources = defineOp({
     uri: z.string().optional().describe("the resource's URI, or a template's"),
     variables: z.array(z.string()).default([]).describe("a template's variables, key=value"),
     out: z.string().optional().describe("write the resource's bytes to this file"),
+    complete: z.string().optional().describe(
+      "complete this template variable instead of reading: name=prefix",
+    ),
     timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
     ...DIRECT_FIELDS,
   }),
   output: ResourcesOutput,
   cli: {
     command: "resources",
-    usage: "mcpx resources [namespace | <url>] [uri [key=value…]] [--out FILE]",
+    usage:
+      "mcpx resources [namespace | <url>] [uri [key=value…]] [--out FILE | --complete var=prefix]",
     summary: "list resources and templates, or read one (binary only to --out FILE)",
     args: [
       { field: "namespace", name: "namespace", optional: true, complete: "namespace" },
@@ -81,6 +96,12 @@ export const resources = defineOp({
         type: "string",
         help: "write the resource's exact bytes to this file (refuses a directory)",
         complete: "file",
+      },
+      complete: {
+        field: "complete",
+        type: "string",
+        help: "print the server's completions of one template variable (var=prefix), one per " +
+          "line; the other key=value variables narrow them",
       },
       timeout: {
         field: "timeout",

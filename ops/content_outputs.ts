@@ -76,14 +76,24 @@ export const ReadResourceResult = z.looseObject({
   })),
 });
 
-/** `mcpx prompts`: the listing, or a rendered prompt. */
+/** engine/complete.ts `Completion`: the values a server suggested for one argument. */
+export const Completion = z.object({
+  offered: z.boolean().describe("false: the server offers no completion"),
+  values: z.array(z.string()),
+  total: z.number().optional(),
+  hasMore: z.boolean().optional(),
+});
+
+/** `mcpx prompts`: the listing, a rendered prompt, or an argument's completions. */
 export const PromptsOutput = z.union([
   z.object({ namespaces: z.array(PromptsOf) }),
   GetPromptResult,
+  Completion,
 ]);
 
-/** `mcpx resources`: the listing, or a read resource. */
+/** `mcpx resources`: the listing, a read resource, or a template variable's completions. */
 export const ResourcesOutput = z.union([
   z.object({ namespaces: z.array(ResourcesOf) }),
   ReadResourceResult,
+  Completion,
 ]);

@@ -18,6 +18,7 @@ import { lsInDaemon } from "./daemon_ls.ts";
 import { contentOptions } from "./daemon_content.ts";
 import { getPrompt, listPrompts, listResources, readResource } from "../engine/content.ts";
 import { TASK_HANDLERS } from "./daemon_tasks.ts";
+import { complete } from "../engine/complete.ts";
 
 export { ROUTE_SPECS, type RouteName, ROUTES } from "./routes.ts";
 
@@ -89,6 +90,11 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
       callerOf(p),
       contentOptions(p, signal),
     ),
+  complete: (d, p, signal) =>
+    complete(d.requests, p.namespace, p.ref, p.argument, { ...p.context }, callerOf(p), {
+      signal,
+      ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+    }),
   endRun: (d, p) => Promise.resolve({ released: d.endRun(p.run) }),
   // The waits under `token` above `after`: at once when there are some, else when one
   // begins, or [] after holdMs (at most 60 s).

@@ -25,7 +25,7 @@ import {
   Stopped,
 } from "./route_outputs.ts";
 import { LsOutput, SearchOutput } from "./discovery_outputs.ts";
-import { PromptsOf, ResourcesOf } from "./content_outputs.ts";
+import { Completion, PromptsOf, ResourcesOf } from "./content_outputs.ts";
 import { TASK_ROUTES } from "./task_routes.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
@@ -207,6 +207,28 @@ export const resourceRead = defineOp({
   }),
   output: z.unknown().describe("the MCP ReadResourceResult"),
   serverData: true,
+});
+
+/** `POST /v1/complete`. */
+export const complete = defineOp({
+  name: "complete",
+  description: "`completion/complete`: the values a server suggests for one argument of a " +
+    "prompt or one variable of a resource template; offered: false when it has no completion.",
+  where: "daemon",
+  hints: { readOnly: true, destructive: false, idempotent: true },
+  input: body({
+    namespace: name.describe("the namespace"),
+    ref: z.discriminatedUnion("type", [
+      z.object({ type: z.literal("ref/prompt"), name }),
+      z.object({ type: z.literal("ref/resource"), uri: name }),
+    ]).describe("the prompt, or the resource template, whose argument is completed"),
+    argument: z.object({ name, value: z.string() }).describe(
+      "the argument's name and the prefix typed so far",
+    ),
+    context: stringRecord.optional().describe("the other arguments' values, given"),
+    timeoutMs: CONTENT_FIELDS.timeoutMs,
+  }),
+  output: Completion,
 });
 
 /** `POST /v1/endRun`. */
@@ -399,6 +421,7 @@ export const ROUTE_SPECS = {
   promptGet,
   resources,
   resourceRead,
+  complete,
   endRun,
   waits,
   list,

@@ -149,6 +149,12 @@ function minimalBody(route: string): Record<string, unknown> {
       return { namespace: "n", prompt: "p" };
     case "resourceRead":
       return { namespace: "n", uri: "u" };
+    case "complete":
+      return {
+        namespace: "n",
+        ref: { type: "ref/prompt", name: "p" },
+        argument: { name: "a", value: "" },
+      };
     case "searchTools":
       return { words: ["w"], limit: 20 };
     case "endSession":

@@ -329,6 +329,11 @@ the script reads it as the setting \`logging.level\`.
 
 Every variable the runner sets is always present, empty when there is nothing to
 say, so a run inside a run never sees its parent's values by mistake.
+
+The generated client reaches the daemon through \`MCPX_SOCKET\` for everything a
+namespace offers: tool calls, and \`ns.$prompts\` and \`ns.$resources\` (prompts and
+resources, [scripts.md](scripts.md)), each with the caller's session, run and
+profile selection from these variables.
 `;
 
 /**

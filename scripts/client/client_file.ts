@@ -159,6 +159,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./namespace_guard.ts",
   "./namespace_object.ts",
   "./content_text.ts",
+  "./content_api.ts",
   "./unsettled_await.ts",
   "../../wire/wire.ts",
   "../../wire/caller.ts",

@@ -102,11 +102,40 @@ export async function callTool(
   args: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
+  const result = await daemonRequest("call", `${namespace}.${tool}`, {
+    namespace,
+    tool,
+    arguments: args ?? {},
+    ...(rtConfig.env.trace ? { trace: true } : {}),
+  }, { ...options, isCall: true });
+  return unwrapResult(result, { server, namespace, tool });
+}
+
+/**
+ * Sends one request to a daemon route (`call`, `prompts`, `promptGet`,
+ * `resources`, `resourceRead`, …) with the caller's context from the run's
+ * environment, on a fresh unix-socket connection, and answers the route's
+ * result as it came.
+ *
+ * @param route The route's name (`POST /v1/<route>`).
+ * @param what What is asked, for messages (`everything.echo`, `everything prompts/list`).
+ * @param fields The route's own fields; the caller's are added.
+ * @param options `signal`, `timeoutMs` (sent as the route's `timeoutMs`), and
+ *   `isCall` (a lost connection is then worded as a call that may have run).
+ * @returns The answer's `result`.
+ * @throws {McpxCallError} as {@link callTool} does; the signal's reason when it aborts.
+ */
+export async function daemonRequest(
+  route: string,
+  what: string,
+  fields: Record<string, unknown>,
+  options: CallOptions & { isCall?: boolean } = {},
+): Promise<unknown> {
   const env = rtConfig.env;
   if (!env.socket) {
     throw new McpxCallError(
       "no-socket",
-      `MCPX_SOCKET is not set, so ${namespace}.${tool} cannot reach a daemon: ` +
+      `MCPX_SOCKET is not set, so ${what} cannot reach a daemon: ` +
         "run this script with `mcpx run <script>` (or `mcpx exec`), which starts the daemon " +
         "and tells the client where it listens",
     );
@@ -125,13 +154,10 @@ export async function callTool(
       run: env.span !== "run-unknown" ? env.span : undefined,
       selection: env.selection,
     }),
-    namespace,
-    tool,
-    arguments: args ?? {},
+    ...fields,
   };
   if (options.timeoutMs !== undefined) body.timeoutMs = options.timeoutMs;
-  if (env.trace) body.trace = true;
-  const request = encodeRequest("call", JSON.stringify(body), rtConfig.version || undefined);
+  const request = encodeRequest(route, JSON.stringify(body), rtConfig.version || undefined);
 
   let response: { status: number; body: string };
   try {
@@ -146,18 +172,18 @@ export async function callTool(
       throw new McpxCallError(
         "daemon-lost",
         daemonLostMessage({
-          what: `${namespace}.${tool}`,
+          what,
           pid: env.daemonPid,
           socket: env.socket,
           reason: error.message,
-          isCall: true,
+          isCall: options.isCall === true,
         }),
         { cause: error },
       );
     }
     throw new McpxCallError(
       "daemon-unavailable",
-      `no mcpx daemon answers on ${env.socket} (${error.message}), so ${namespace}.${tool} ` +
+      `no mcpx daemon answers on ${env.socket} (${error.message}), so ${what} ` +
         "was not sent; is the run still alive? `mcpx status` shows the daemon",
       { cause: error },
     );
@@ -171,12 +197,8 @@ export async function callTool(
   }
   if (answer.trace) runtimeIo.err(traceLine(answer.trace) + "\n");
   if (!answer.ok) {
-    const { code, message, ...fields } = answer.error!;
-    throw new McpxCallError(
-      code,
-      message || `the daemon failed ${namespace}.${tool} without a message`,
-      fields,
-    );
+    const { code, message, ...rest } = answer.error!;
+    throw new McpxCallError(code, message || `the daemon failed ${what} without a message`, rest);
   }
-  return unwrapResult(answer.result, { server, namespace, tool });
+  return answer.result;
 }

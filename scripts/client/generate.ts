@@ -140,7 +140,8 @@ export async function generateClient(
     const fnNames = new Set(ns.tools.map((t) => t.fn));
     const aliases: [string, string][] = [];
     for (const tool of ns.tools) {
-      if (tool.tool === tool.fn || fnNames.has(tool.tool)) continue;
+      // A name starting with `$` is the client's own (`$prompts`): no tool is aliased to one.
+      if (tool.tool === tool.fn || fnNames.has(tool.tool) || tool.tool.startsWith("$")) continue;
       const key = JSON.stringify(tool.tool);
       members.push(
         `  /** ${tool.fn} under its real name. */\n  ${key}: ${ns.namespace}_Tools[${
@@ -155,11 +156,18 @@ export async function generateClient(
     // Without tools, any use says why rather than "… is not a function".
     // Members are defined on an object without a prototype (scripts/client/namespace_object.ts), so a
     // tool named `toString` or `__proto__` is that tool and one named `then` no thenable.
+    const own = `contentApis(${JSON.stringify(ns.namespace)})`;
     const value = ns.tools.length === 0
-      ? `namespaceWithoutTools(${JSON.stringify(emptyNamespace(ns))})`
+      ? `namespaceWithoutTools(${JSON.stringify(emptyNamespace(ns))}, ${own})`
       : `namespaceObject(${JSON.stringify(ns.namespace)}, [\n${fns.join("\n")}\n], ${
         JSON.stringify(aliases)
-      })`;
+      }, ${own})`;
+    members.push(
+      "  /** This namespace's prompts: `list()`, `get(name, args)` (`mcpx prompts`). */\n" +
+        "  readonly $prompts: PromptsApi;",
+      "  /** This namespace's resources: `list()`, `read(uri, vars?)` (`mcpx resources`). */\n" +
+        "  readonly $resources: ResourcesApi;",
+    );
     blocks.push(
       [
         ...named,

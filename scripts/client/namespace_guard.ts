@@ -90,6 +90,8 @@ const PROBED = new Set(["then", "toJSON", "constructor", "valueOf", "toString"])
  * `constructor`, `valueOf`, `toString`) read as on an empty object.
  *
  * @param info The namespace and why it has no tools.
+ * @param own The client's own members (`$prompts`, `$resources`), which work
+ *   without tools: a server may publish prompts or resources and no tool.
  * @returns An empty, frozen-looking object; typed `any` so it stands in for
  *   the namespace's (empty) interface.
  * @example
@@ -105,10 +107,14 @@ const PROBED = new Set(["then", "toJSON", "constructor", "valueOf", "toString"])
  * ```
  */
 // deno-lint-ignore no-explicit-any
-export function namespaceWithoutTools(info: EmptyNamespace): any {
+export function namespaceWithoutTools(
+  info: EmptyNamespace,
+  own: Record<string, unknown> = {},
+): any {
   return new Proxy({}, {
     get(target, key) {
       if (typeof key === "symbol" || PROBED.has(key)) return Reflect.get(target, key);
+      if (key.startsWith("$") && Object.hasOwn(own, key)) return own[key];
       throw new NamespaceError(info, key);
     },
   });

@@ -14,6 +14,11 @@
  * member; `ns.then` (and `ns["then"]`) is an object whose `call(args,
  * options)` calls the tool (docs/scripts.md, decision 0025).
  *
+ * Members whose names start with `$` are the client's own (`$prompts`,
+ * `$resources`: scripts/client/content_api.ts), never enumerable, and no
+ * tool reaches one: no tool identifier starts with `$`
+ * (config/identifiers.ts), and a real name that does is not aliased.
+ *
  * Part of the generated client: scripts/client/bundle.ts inlines it, so it imports
  * nothing and runs unchanged under deno, bun and node.
  *
@@ -36,7 +41,8 @@ export interface ThenTool {
  * @param members `[function identifier, function]` per tool, in listing order.
  * @param aliases `[real name, function identifier]` per tool whose real name
  *   differs (`["get-sum", "get_sum"]`): the same function under its real name,
- *   unless a member of that name exists already.
+ *   unless a member of that name exists already or the name starts with `$`.
+ * @param own The client's own members (`$prompts`, `$resources`), each name starting with `$`.
  * @returns An object without a prototype; typed `any` so the generator's
  *   interface describes it.
  * @example
@@ -52,6 +58,7 @@ export function namespaceObject(
   namespace: string,
   members: readonly (readonly [string, ToolFunction])[],
   aliases: readonly (readonly [string, string])[],
+  own: Record<string, unknown> = {},
 ): any {
   const ns = Object.create(null);
   const define = (name: string, fn: ToolFunction) => {
@@ -70,10 +77,13 @@ export function namespaceObject(
   }
   for (const [real, fn] of aliases) {
     const target = byName.get(fn);
-    if (target && !byName.has(real)) {
+    if (target && !byName.has(real) && !real.startsWith("$")) {
       byName.set(real, target);
       define(real, target);
     }
+  }
+  for (const [name, value] of Object.entries(own)) {
+    if (name.startsWith("$")) Object.defineProperty(ns, name, { value, enumerable: false });
   }
   // Without a prototype a template string or `String(ns)` would throw; say what it is instead.
   Object.defineProperty(ns, Symbol.toPrimitive, { value: () => `[namespace ${namespace}]` });

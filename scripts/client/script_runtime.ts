@@ -15,6 +15,7 @@
  * | `./tool_index.ts` | `search`, `describe` |
  * | `./console_capture.ts` | console members as records |
  * | `./launcher_hooks.ts` | `launcher`, what the generated launcher calls |
+ * | `./content_api.ts` | `contentApis`: a namespace's `$prompts` and `$resources` |
  *
  * The generator copies this file into the client with the modules it imports
  * inlined (their `import` lines removed; scripts/client/bundle.ts), so the
@@ -22,7 +23,7 @@
  *
  * - import only each other, `../../discovery/search.ts`, `../../discovery/types.ts`,
  *   `../../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts`,
- *   `./namespace_object.ts`, `./content_text.ts`, `./unsettled_await.ts` and
+ *   `./namespace_object.ts`, `./content_text.ts`, `./content_api.ts`, `./unsettled_await.ts` and
  *   `../../wire/wire.ts` (the daemon protocol, with `../../core/private_dir_rule.ts`;
  *   the list is `RUNTIME_INPUTS` in scripts/client/client_file.ts), without
  *   renaming, and define no top-level name another of them (or
@@ -56,6 +57,16 @@ import { launcher } from "./launcher_hooks.ts";
 import { log } from "./logger.ts";
 import type { Logger, LogMethod } from "./logger.ts";
 import { NamespaceError, namespaceWithoutTools } from "./namespace_guard.ts";
+import { contentApis } from "./content_api.ts";
+import type {
+  PromptInfo,
+  PromptResult,
+  PromptsApi,
+  ResourceInfo,
+  ResourceResult,
+  ResourcesApi,
+  TemplateInfo,
+} from "./content_api.ts";
 import { namespaceObject } from "./namespace_object.ts";
 import { captureFrames, errorFrames } from "./stack_frames.ts";
 import type { StackFrame } from "./stack_frames.ts";
@@ -66,6 +77,7 @@ import { rawOf, ToolError, unwrapResult } from "./tool_result.ts";
 export {
   callTool,
   captureFrames,
+  contentApis,
   describe,
   emit,
   errorFrames,
@@ -81,7 +93,20 @@ export {
   ToolError,
   unwrapResult,
 };
-export type { CallOptions, Logger, LogMethod, ScriptSearchHit, StackFrame };
+export type {
+  CallOptions,
+  Logger,
+  LogMethod,
+  PromptInfo,
+  PromptResult,
+  PromptsApi,
+  ResourceInfo,
+  ResourceResult,
+  ResourcesApi,
+  ScriptSearchHit,
+  StackFrame,
+  TemplateInfo,
+};
 
 // ---------------------------------------------------------------------------
 // What the run's environment says

@@ -54,7 +54,7 @@ import { INPUT_MAX_BYTES, inputLimit } from "../../config/input_limit.ts";
 import { parseTimeoutFlag } from "../../config/timeout_flag.ts";
 import { VERSION } from "../../core/version.ts";
 import { dirname, join } from "../../core/posix_path.ts";
-import { toFileUrl } from "./file_url.ts";
+import { toFileUrl } from "../../core/file_url.ts";
 import { ensurePrivateDir, writePrivateFile } from "../../core/private_fs.ts";
 
 /** What to run. */
