@@ -82,6 +82,7 @@ function daemonOnly(answer: (params: Record<string, unknown>) => Promise<unknown
     io: memoryIo(""),
     config: () => Promise.resolve({ path: "/p/.mcp.json", servers: [spec] }),
     settings: () => Promise.resolve({ values: {} }),
+    setting: (name: string) => Promise.resolve(name === "tasks.ttl" ? 300_000 : undefined),
     namespaces: unread,
     schemaCache: unread,
     json: () => Promise.resolve(false),
@@ -106,7 +107,7 @@ Deno.test("run() sends the name as given to the daemon, which resolves it, readi
   assert.equal(io.stdout, "3\n");
   assert.deepEqual(sent, [[
     "call",
-    { namespace: "everything", tool: "get_sum", arguments: { a: 1, b: 2 } },
+    { namespace: "everything", tool: "get_sum", arguments: { a: 1, b: 2 }, taskTtlMs: 300_000 },
   ]]);
 });
 
