@@ -45,6 +45,9 @@ const USAGE = `usage: deno run -A bench/idle_memory.ts [options]
   --rounds N             full setups per side, sides alternating (default 3)
   --samples N            memory samples per round once idle (default 3)
   --interval MS          between samples (default 1000)
+  --settle MS            idle time after the last call before the first sample
+                         (default 2000; V8 and Node shrink an idle heap some 30 s
+                         after the last work, so 40000 measures a settled daemon)
   --mcpx-layout L        sessions (default: one server, N session keys) or
                          servers (N entries, as the peer is configured)
   --skip-peer            mcpx only (no node/npm needed)
@@ -57,6 +60,7 @@ const { values } = parseArgs({
     rounds: { type: "string" },
     samples: { type: "string" },
     interval: { type: "string" },
+    settle: { type: "string" },
     "mcpx-layout": { type: "string", default: "sessions" },
     "skip-peer": { type: "boolean" },
     json: { type: "boolean" },
@@ -69,6 +73,7 @@ const count = int("instances", values.instances, 20);
 const rounds = int("rounds", values.rounds, 3);
 const samples = int("samples", values.samples, 3);
 const interval = int("interval", values.interval, 1000, 0);
+const settle = int("settle", values.settle, 2000, 0);
 const layout = values["mcpx-layout"];
 if (layout !== "sessions" && layout !== "servers") {
   console.error(`error: --mcpx-layout is sessions or servers, got "${layout}"\n\n${USAGE}`);
@@ -135,7 +140,7 @@ interface Round {
 }
 
 async function idleSamples(manager: number): Promise<Sample[]> {
-  await sleep(2000); // let them settle idle
+  await sleep(settle); // let them settle idle
   const out: Sample[] = [];
   for (let i = 0; i < samples; i++) {
     if (i) await sleep(interval);

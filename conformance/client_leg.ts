@@ -31,6 +31,17 @@ export const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
 const ROOT = new URL("..", import.meta.url).pathname;
 const DOC = join(ROOT, "docs", "conformance.md");
 
+/**
+ * The `protocol.default` each revision's runs use (decision 0031): a 2025-11-25
+ * run is a legacy server reached as by default (`auto`); a 2026-07-28 run is
+ * a server a user knows to be modern (`preferModern`), since the legacy-first
+ * probe of `auto` is itself an `initialize` the modern checks count against.
+ */
+export const PROTOCOL_OF: Record<string, string> = {
+  "2025-11-25": "auto",
+  "2026-07-28": "preferModern",
+};
+
 /** One scenario as `list --client` names it, with the revisions it belongs to. */
 export interface Scenario {
   name: string;
@@ -145,6 +156,8 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
     "revisions 2025-11-25 and 2026-07-28 but auth and elicitation (the questions issue's measure)",
     "and the extensions. conformance/client.ts runs the `mcpx` commands each scenario needs on the",
     "scenario server's URL as a direct target (`mcpx ls <url>`, `mcpx call <url> <tool> …`).",
+    "The 2025-11-25 runs use the default `protocol.default=auto`; the 2026-07-28 runs use",
+    "`preferModern`, as a user who knows the server is modern would (decision 0031).",
     "",
     `${passed} of ${results.length} runs pass; ${checks} of ${total} checks.`,
     "",
@@ -156,8 +169,6 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
       } | ${r.checksPassed}/${r.checksTotal} | ${cell(r.failures.join("; "))} |`
     ),
     "",
-    eraNote(results),
-    "",
   ];
   return lines.join("\n");
 }
@@ -166,15 +177,6 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
 const RUN_LIMIT_MS = 180_000;
 
 /** What the 2026-07-28 rows say, from the rows themselves. */
-function eraNote(results: ScenarioResult[]): string {
-  const modern = results.filter((r) => r.revision === "2026-07-28");
-  const failing = modern.filter((r) => !r.passed).length;
-  return `${failing} of the ${modern.length} 2026-07-28 runs fail: mcpx speaks only the 2025 era ` +
-    "today (the `initialize` handshake, which a 2026-07-28 server refuses), until the protocol " +
-    "eras of issue 12 land; a 2026-07-28 run that passes is one whose checks hold without a " +
-    "modern connection (no request made at all, say).";
-}
-
 async function runner(args: string[], env: Record<string, string>) {
   const limit = AbortSignal.timeout(RUN_LIMIT_MS);
   const out = await new Deno.Command(Deno.execPath(), {
@@ -239,7 +241,7 @@ async function main(): Promise<number> {
         run.revision,
         "-o",
         dir,
-      ], env);
+      ], { ...env, MCPX_PROTOCOL_DEFAULT: PROTOCOL_OF[run.revision] ?? "auto" });
       const result = resultOf(run, await readChecks(dir), r.ok, r.text);
       results.push(result);
       console.log(

@@ -39,7 +39,7 @@ import { runAsTask, taskMode } from "./call_as_task.ts";
  */
 export function callOnce(
   pool: Pool,
-  target: Pick<CallTarget, "namespace" | "tool" | "taskSupport">,
+  target: Pick<CallTarget, "namespace" | "tool" | "taskSupport" | "inputSchema">,
   args: Record<string, unknown>,
   ctx: CallerContext,
   options: CallOptions,
@@ -75,7 +75,11 @@ export function callOnce(
       : {}),
     run: async (instance, ms) => {
       const result = mode === "call"
-        ? await instance.callTool(tool, args, { timeoutMs: ms, signal: options.signal })
+        ? await instance.callTool(tool, args, {
+          timeoutMs: ms,
+          signal: options.signal,
+          ...(target.inputSchema ? { inputSchema: target.inputSchema } : {}),
+        })
         : await runAsTask(instance, tool, args, ctx, mode, ms, options);
       const rebuilt = events.takeRebuilt(instance);
       return rebuilt ? withRebuiltNote(result, instance, rebuilt) : result;

@@ -29,6 +29,8 @@ export interface CallTarget {
   tool: string;
   /** How the tool runs as a task, when its listing said (absent: `forbidden`, or not listed). */
   taskSupport?: TaskSupport;
+  /** Its listed input schema (absent: not listed); the SDK reads it for `Mcp-Param-*` headers. */
+  inputSchema?: Record<string, unknown>;
 }
 
 /** What {@link callTarget} needs of the daemon. */
@@ -95,6 +97,7 @@ export async function callTarget(
     namespace: found.namespace,
     tool: found.tool,
     ...(found.taskSupport ? { taskSupport: found.taskSupport } : {}),
+    inputSchema: found.inputSchema,
   };
 }
 

@@ -10,6 +10,7 @@ import {
   type CallToolResult,
   Client,
   StreamableHTTPClientTransport,
+  type Tool,
   type Transport,
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
@@ -313,14 +314,22 @@ export class Instance implements AsyncDisposable {
   async callTool(
     tool: string,
     args: Record<string, unknown>,
-    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+    options: { timeoutMs?: number; signal?: AbortSignal; inputSchema?: Record<string, unknown> } =
+      {},
   ): Promise<CallToolResult> {
+    // The listed input schema lets the SDK mirror `x-mcp-header` parameters into `Mcp-Param-*`
+    // headers (2026-07-28, SEP-2243): mcpx lists tools itself, so the SDK has no listing of its
+    // own. No output schema is given, so the SDK validates no result it did not before.
+    const toolDefinition = options.inputSchema
+      ? { name: tool, inputSchema: options.inputSchema } as Tool
+      : undefined;
     return await this.#send(
       `${this.spec.namespace}.${tool}`,
       (timeout) =>
         this.client.callTool({ name: tool, arguments: args }, {
           timeout,
           signal: options.signal,
+          ...(toolDefinition ? { toolDefinition } : {}),
         }) as Promise<CallToolResult>,
       options,
     );
