@@ -28,6 +28,7 @@ import { parseProcess, PROCESS_KEYS, type ProcessFields, processFields } from ".
 import { combineToolLists, readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 import { setOwn } from "../core/own.ts";
 import { readProtocol } from "./_protocol.ts";
+import { readLogLevel } from "./_log_level.ts";
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
 export const ENTRY_KEYS: readonly string[] = [
@@ -50,6 +51,7 @@ export const MCPX_KEYS: readonly string[] = [
   "profiles",
   "default",
   "protocol",
+  "logLevel",
   ...POOL_KEYS,
 ];
 
@@ -270,8 +272,13 @@ export function parseServer(
   // An alias speaks to its target's process in the target's era unless it says otherwise.
   const protocol = readProtocol(entry, mcpx, at, problems) ?? target?.protocol;
 
+  // An alias asks its own level: it is a block of its own (its process's messages arrive either way).
+  const logLevel = readLogLevel(mcpx, mcpxAt, problems);
+
   const own = readPoolKeys(mcpx, mcpxAt, problems);
   const pool: PoolSettings = { ...DEFAULT_POOL, ...ctx.poolDefaults, ...own };
+  // Held only when true: a pool that never sets it keeps its poolId.
+  if (!pool.resetTimeoutOnProgress) delete pool.resetTimeoutOnProgress;
   // One instance is the right bound for a global server; a server keyed by
   // session, cwd, … needs one per key, so its unset `max` allows several.
   if (own.max === undefined && ctx.poolDefaults.max === undefined && pool.scope !== "global") {
@@ -304,6 +311,7 @@ export function parseServer(
     ...process,
     pool,
     ...(protocol ? { protocol } : {}),
+    ...(logLevel ? { logLevel } : {}),
     profiles,
     default: isDefault,
     ...(target

@@ -17,6 +17,8 @@ import { callTimeoutError } from "./lease_errors.ts";
 import { withRebuiltNote } from "./rebuilt_note.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
 import { leased } from "./leased.ts";
+import { ProgressLog } from "./progress_log.ts";
+import { log } from "./log.ts";
 
 /**
  * Calls `target.tool` (its real name) once on an instance of `pool`.
@@ -66,10 +68,39 @@ export function callOnce(
         onLeased: (lease, instance, span) => traceCall(trace, { ...about, instance, lease, span }),
       }
       : {}),
-    run: async (instance, ms) => {
-      const result = await instance.callTool(tool, args, { timeoutMs: ms, signal: options.signal });
-      const rebuilt = events.takeRebuilt(instance);
-      return rebuilt ? withRebuiltNote(result, instance, rebuilt) : result;
+    run: async (instance, ms, span) => {
+      // Every call carries a progress token; what comes back is logged at a bounded rate.
+      const progress = new ProgressLog((note) =>
+        log("info", "call.progress", "{namespace}.{tool} progress {progress}{of}{text}", {
+          namespace,
+          tool,
+          server: pool.spec.name,
+          ...note,
+          of: note.total !== undefined ? `/${note.total}` : "",
+          text: note.message ? `: ${note.message}` : "",
+        }, { span })
+      );
+      try {
+        const result = await instance.callTool(tool, args, {
+          timeoutMs: ms,
+          signal: options.signal,
+          onprogress: (p) => {
+            progress.note(p);
+            options.onprogress?.(p);
+          },
+          // The caller's own limit stays a hard bound however long progress goes on.
+          ...(pool.spec.pool.resetTimeoutOnProgress
+            ? {
+              resetTimeoutOnProgress: true,
+              ...(own !== undefined ? { maxTotalTimeoutMs: ms } : {}),
+            }
+            : {}),
+        });
+        const rebuilt = events.takeRebuilt(instance);
+        return rebuilt ? withRebuiltNote(result, instance, rebuilt) : result;
+      } finally {
+        progress.finish();
+      }
     },
     failure: (error, instance, ms) =>
       error instanceof TimeoutError

@@ -166,6 +166,7 @@ export class Daemon {
         starting: this.#startingNow,
         onStrayLine: (instance, line, count) => events.strayLine(instance, line, count),
         protocolDefault: options.protocolDefault,
+        notifications: events.serverRecords(this.#listings),
       }),
       pidExited: (instance, pid) => events.pidExited(instance, pid),
       keep: (key) => events.keep(key),

@@ -28,6 +28,13 @@ import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
 import { remoteTransport } from "./remote_transport.ts";
 import { connectInEra } from "./protocol_era.ts";
 import { requestFailure } from "./request_failure.ts";
+import {
+  askForLogMessages,
+  logLevelMeta,
+  type NotificationHooks,
+  serverNotifications,
+} from "./server_notifications.ts";
+import type { Progress } from "./progress_log.ts";
 
 export { describe } from "./error_text.ts";
 export { SessionLostError } from "./request_failure.ts";
@@ -60,6 +67,21 @@ export interface StartOptions {
    * setting); default `auto`. engine/protocol_era.ts says what each does.
    */
   protocolDefault?: ProtocolMode;
+  /** Where the server's log messages, list changes and cancellations go (engine/server_records.ts). */
+  notifications?: NotificationHooks<Instance>;
+}
+
+/** What {@link Instance.callTool} takes besides the tool and its arguments. */
+export interface CallToolOptions {
+  /** Overrides `spec.pool.callTimeoutMs`. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Called with each progress notification the server sends for the call. */
+  onprogress?: (progress: Progress) => void;
+  /** Each progress notification starts `timeoutMs` again (the SDK's option of that name). */
+  resetTimeoutOnProgress?: boolean;
+  /** The hard bound over the whole call however much progress arrives, in ms. */
+  maxTotalTimeoutMs?: number;
 }
 
 let nextId = 1;
@@ -158,13 +180,25 @@ export class Instance implements AsyncDisposable {
     const allowance = options.allowance ??
       { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
     const mode = spec.protocol ?? options.protocolDefault ?? "auto";
-    const newClient = (negotiation?: VersionNegotiationOptions) =>
-      new Client({ name: "mcpx", version: VERSION }, {
-        capabilities: {},
-        ...(negotiation ? { versionNegotiation: negotiation } : {}),
-      });
+    const heard = serverNotifications(options.notifications, (): Instance => instance);
+    const newClient = (negotiation?: VersionNegotiationOptions): Client =>
+      heard.install(
+        new Client({ name: "mcpx", version: VERSION }, {
+          capabilities: {},
+          ...heard.options,
+          ...(negotiation ? { versionNegotiation: negotiation } : {}),
+        }),
+      );
     const first = makeTransport(spec, env);
-    const instance = new Instance(spec, key, newClient(), first, onClose, allowance, mode);
+    const instance: Instance = new Instance(
+      spec,
+      key,
+      newClient(),
+      first,
+      onClose,
+      allowance,
+      mode,
+    );
     const watchStrayLines = (transport: Transport) => {
       if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
         const report = options.onStrayLine;
@@ -191,6 +225,7 @@ export class Instance implements AsyncDisposable {
         connect: { signal: abort.signal, timeout: timeoutMs },
       }).then((era) => {
         instance.protocolRevision = era.revision;
+        askForLogMessages(era.client, spec.logLevel, options.notifications, instance);
       });
       const races: Promise<unknown>[] = [
         connected,
@@ -291,10 +326,11 @@ export class Instance implements AsyncDisposable {
   }
 
   /**
-   * Calls one tool. Cancellation (`signal` or the timeout) sends
-   * `notifications/cancelled` through the SDK.
+   * Calls one tool, with a progress token (the SDK sends one when
+   * `onprogress` is given; mcpx always gives one: engine/call.ts).
+   * Cancellation (`signal` or the timeout) sends `notifications/cancelled`
+   * through the SDK.
    *
-   * @param timeoutMs Overrides `spec.pool.callTimeoutMs`.
    * @returns The MCP `CallToolResult` envelope, `isError` included.
    * @throws {TimeoutError} when the SDK's timer passes `timeoutMs` (its
    *   `SdkErrorCode.RequestTimeout`, not the caller's signal); {SessionLostError}
@@ -305,14 +341,24 @@ export class Instance implements AsyncDisposable {
   async callTool(
     tool: string,
     args: Record<string, unknown>,
-    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+    options: CallToolOptions = {},
   ): Promise<CallToolResult> {
+    const meta = logLevelMeta(this.client, this.spec.logLevel);
     return await this.#send(
       `${this.spec.namespace}.${tool}`,
       (timeout) =>
-        this.client.callTool({ name: tool, arguments: args }, {
+        this.client.callTool({
+          name: tool,
+          arguments: args,
+          ...(Object.keys(meta).length ? { _meta: meta } : {}),
+        }, {
           timeout,
           signal: options.signal,
+          ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+          ...(options.resetTimeoutOnProgress ? { resetTimeoutOnProgress: true } : {}),
+          ...(options.maxTotalTimeoutMs !== undefined
+            ? { maxTotalTimeout: options.maxTotalTimeoutMs }
+            : {}),
         }) as Promise<CallToolResult>,
       options,
     );

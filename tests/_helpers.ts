@@ -248,7 +248,8 @@ export type Fixture =
   | "hanging_http"
   | "odd_names"
   | "modern_only"
-  | "dual";
+  | "dual"
+  | "changing";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)
