@@ -24,12 +24,14 @@ Deno.test("Coalescer runs different keys at once and survives a failing job", as
   const seen: string[] = [];
   await Promise.all([
     coalescer.run("a", () => Promise.reject(new Error("boom"))),
-    coalescer.run("b", async () => {
+    coalescer.run("b", () => {
       seen.push("b");
+      return Promise.resolve();
     }),
   ]);
-  await coalescer.run("a", async () => {
+  await coalescer.run("a", () => {
     seen.push("a");
+    return Promise.resolve();
   });
   assert.deepEqual(seen, ["b", "a"]);
 });
