@@ -33,10 +33,18 @@ export function readLogLevel(
   if (typeof v === "string" && (SERVER_LOG_LEVELS as readonly string[]).includes(v)) {
     return v as ServerLogLevel;
   }
+  // mcpx's own levels say "warn" where MCP says "warning": a prefix is the likeliest slip.
+  const prefixed = typeof v === "string" && v !== ""
+    ? SERVER_LOG_LEVELS.find((l) => l.startsWith(v.toLowerCase()))
+    : undefined;
   problems.add(
     [...at, "logLevel"],
     `must be one of ${SERVER_LOG_LEVELS.map((l) => `"${l}"`).join(", ")}, got ${describeValue(v)}${
-      typeof v === "string" ? didYouMean(v, SERVER_LOG_LEVELS) : ""
+      prefixed
+        ? `; did you mean "${prefixed}"?`
+        : typeof v === "string"
+        ? didYouMean(v, SERVER_LOG_LEVELS)
+        : ""
     }; "info" asks the server for its informational messages and everything more severe`,
   );
   return undefined;
