@@ -41,7 +41,7 @@ export function readLogLevel(
     [...at, "logLevel"],
     `must be one of ${SERVER_LOG_LEVELS.map((l) => `"${l}"`).join(", ")}, got ${describeValue(v)}${
       prefixed
-        ? `; did you mean "${prefixed}"?`
+        ? `; did you mean \`${prefixed}\`?`
         : typeof v === "string"
         ? didYouMean(v, SERVER_LOG_LEVELS)
         : ""

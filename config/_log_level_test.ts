@@ -36,7 +36,7 @@ Deno.test("readLogLevel() names a bad level, the accepted ones and the nearest",
     message,
     /mcpServers\.s\.mcpx\.logLevel: must be one of "debug", .*"emergency", got "warn"/,
   );
-  assert.match(message, /did you mean "warning"\?/);
+  assert.match(message, /did you mean `warning`\?/);
   assert.match(problem({ mcpx: { logLevel: 3 } }), /got 3/);
 });
 
