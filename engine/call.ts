@@ -71,14 +71,15 @@ export function callOnce(
     run: async (instance, ms, span) => {
       // Every call carries a progress token; what comes back is logged at a bounded rate.
       const progress = new ProgressLog((note) =>
-        log("info", "call.progress", "{namespace}.{tool} progress {progress}{of}{text}", {
-          namespace,
-          tool,
-          server: pool.spec.name,
-          ...note,
-          of: note.total !== undefined ? `/${note.total}` : "",
-          text: note.message ? `: ${note.message}` : "",
-        }, { span })
+        log(
+          "info",
+          "call.progress",
+          `{namespace}.{tool} progress {progress}${note.total !== undefined ? "/{total}" : ""}${
+            note.message ? ": {message}" : ""
+          }`,
+          { namespace, tool, server: pool.spec.name, ...note },
+          { span },
+        )
       );
       try {
         const result = await instance.callTool(tool, args, {

@@ -210,7 +210,8 @@ export class Listings {
    * added, removed and changed. Prompts and resources are not cached (they
    * are read when asked), so for them the record only says so. A listing
    * that fails here keeps the entry as it was (a warning says why), and an
-   * instance already gone is not listed.
+   * instance already gone is not listed; a listing that finds the same
+   * tools leaves the entry (and its `listedAt`) as it was.
    *
    * @returns Resolves once the listing asked for is stored; never rejects.
    */
@@ -350,6 +351,13 @@ export class Listings {
       // Listing again on a server's word: its failure does not make a working server's entry a failure.
       if (via) return entry;
     }
+    // Listed again on a server's word with nothing different: the entry stands, unwritten.
+    if (
+      via && previous?.listedAt && !previous.error && previous.listingId === listing.listingId &&
+      sameTools(previous.tools, entry.tools)
+    ) {
+      return previous;
+    }
     setOwn(this.#cache.servers, listing.name, entry);
     this.#dirty.add(listing.name);
     this.#persist();
@@ -425,6 +433,12 @@ export class Listings {
         });
       });
   }
+}
+
+/** Whether two listings hold the same tools, as the server described them (engine/relisting.ts). */
+function sameTools(before: CachedTool[], after: CachedTool[]): boolean {
+  const diff = catalogDiff(before, after);
+  return diff.added.length + diff.removed.length + diff.changed.length === 0;
 }
 
 /** The fields of a tool its declaration is made from (discovery/declarations_wire.ts). */

@@ -95,9 +95,15 @@ Deno.test("mcpx hears a real server's log messages, progress and list changes", 
         c.attrs.tool === "trigger-long-running-operation"
       );
       const progress = (await records("call.progress")).filter((p) => p.span === end.span);
-      // Steps 500 ms apart, at most one record a second: the first, then one a second, and the last.
-      assert.deepEqual(progress.map((p) => p.attrs.progress), [1, 3, 4]);
-      assert.deepEqual(progress.map((p) => p.attrs.skipped), [0, 1, 0]);
+      // Four steps 500 ms apart, at most one record a second: the first at once, then fewer than
+      // one each, every record counting those passed over since the one before it. (The last can be
+      // lost: the SDK hands a notification on a microtask after the answer read with it.)
+      const seen = progress.map((p) => [p.attrs.progress, p.attrs.count, p.attrs.skipped]);
+      assert.deepEqual(seen[0], [1, 1, 0], JSON.stringify(seen));
+      assert.ok(seen.length >= 2 && seen.length < 4, JSON.stringify(seen));
+      for (let i = 1; i < seen.length; i++) {
+        assert.equal(seen[i][1] - seen[i][2] - 1, seen[i - 1][1], JSON.stringify(seen));
+      }
       assert.equal(progress[0].attrs.total, 4);
     },
   );
