@@ -10,6 +10,8 @@
 import type { Daemon } from "../engine/engine.ts";
 import type { WireTrace } from "../wire/wire.ts";
 import { droppedRecords } from "../engine/log.ts";
+import { progressBoard } from "../engine/progress_board.ts";
+import type { Progress } from "../engine/progress_log.ts";
 import type { InputOf, OpSpec, OutputOf } from "./op.ts";
 import { ROUTE_SPECS, type RouteName } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
@@ -56,13 +58,17 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   live: (d) => Promise.resolve(d.live()),
   starting: (d) => Promise.resolve(d.starting()),
   status: (d) => Promise.resolve(d.status()),
-  call: (d, p, signal, reply) =>
-    d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {
+  call: (d, p, signal, reply) => {
+    const notify = p.notify;
+    return d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {
       timeoutMs: p.timeoutMs,
       ...(p.timeoutSetting ? { timeoutSetting: p.timeoutSetting } : {}),
       signal,
       ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
-    }),
+      // A caller that polls `progress` with its notify token hears the call's progress.
+      ...(notify ? { onprogress: (update: Progress) => progressBoard.post(notify, update) } : {}),
+    }).finally(() => notify && progressBoard.end(notify));
+  },
   prompts: (d, p, signal) =>
     listPrompts(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
   promptGet: (d, p, signal) =>
@@ -87,6 +93,9 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
     ),
   endRun: (d, p) => Promise.resolve({ released: d.endRun(p.run) }),
   waits: async (d, p, signal) => ({ waits: await d.waits(p.token, p.after, p.holdMs, signal) }),
+  progress: async (_d, p, signal) => ({
+    progress: await progressBoard.poll(p.token, p.after, p.holdMs, signal) ?? null,
+  }),
   list: (d, p) => d.list(p.servers, p.missingOnly),
   searchTools: (d, p) => searchInDaemon(d, p),
   lsNamespaces: (d, p) => lsInDaemon(d, p),
