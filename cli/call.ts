@@ -81,7 +81,20 @@ export async function run(
 
   // An exclusive server may be held by another caller: say what this call waits for.
   const watch = server?.pool.sharing === "exclusive" ? new AbortController() : undefined;
-  const notify = watch ? crypto.randomUUID() : undefined;
+  // On a terminal, a line shows the progress the server reports (cli/call_progress.ts).
+  const showProgress = ctx.io.errIsTerminal?.() ? new AbortController() : undefined;
+  const notify = watch || showProgress ? crypto.randomUUID() : undefined;
+  let progressShown: Promise<void> | undefined;
+  if (showProgress) {
+    const { watchCallProgress } = await import("./call_progress.ts");
+    progressShown = watchCallProgress(
+      await ctx.existingDaemonSocket(),
+      notify!,
+      `${namespace}.${tool}`,
+      (text) => ctx.io.errRaw ? ctx.io.errRaw(text) : ctx.io.err(text),
+      { signal: showProgress.signal, version: VERSION },
+    );
+  }
   if (watch) {
     const { watchLeaseWaits } = await import("../wire/lease_waits.ts");
     watchLeaseWaits(
@@ -106,6 +119,9 @@ export async function run(
     });
   } finally {
     watch?.abort();
+    // Erased before anything else is printed on the terminal.
+    showProgress?.abort();
+    await progressShown;
   }
   if ("task" in answer && answer.task) return await printHandle(ctx, answer as TaskHandle);
   const result = answer as CallResult;

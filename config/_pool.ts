@@ -1,6 +1,6 @@
 /**
  * Reading pool keys (sharing, scope, max, min, idleTimeout, callTimeout,
- * startTimeout, firstStartTimeout, leaseTimeout, whenFull) from a top-level `pool` block or a
+ * startTimeout, firstStartTimeout, leaseTimeout, whenFull, resetTimeoutOnProgress) from a top-level `pool` block or a
  * server's `mcpx` block.
  * Private to config/.
  *
@@ -36,6 +36,7 @@ export const POOL_KEYS: readonly string[] = [
   "firstStartTimeout",
   "leaseTimeout",
   "whenFull",
+  "resetTimeoutOnProgress",
 ];
 
 const DURATIONS = {
@@ -120,6 +121,17 @@ export function readPoolKeys(
         `must be "evict-idle" or "wait", got ${describeValue(v)}${
           typeof v === "string" ? didYouMean(v, WHEN_FULLS) : ""
         }; "evict-idle" makes room by stopping the least recently used idle instance`,
+      );
+    }
+  }
+  if (has("resetTimeoutOnProgress")) {
+    const v = block.resetTimeoutOnProgress;
+    if (typeof v === "boolean") out.resetTimeoutOnProgress = v;
+    else {
+      problems.add(
+        [...path, "resetTimeoutOnProgress"],
+        `must be true or false, got ${describeValue(v)}; write true to let a call that ` +
+          `reports progress run past callTimeout while progress arrives`,
       );
     }
   }

@@ -30,6 +30,7 @@ import { setOwn } from "../core/own.ts";
 import { readProtocol } from "./_protocol.ts";
 import { readRoots } from "./_roots.ts";
 import type { UnsetReference } from "./_process.ts";
+import { readLogLevel } from "./_log_level.ts";
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
 export const ENTRY_KEYS: readonly string[] = [
@@ -53,6 +54,7 @@ export const MCPX_KEYS: readonly string[] = [
   "default",
   "protocol",
   "roots",
+  "logLevel",
   ...POOL_KEYS,
 ];
 
@@ -277,8 +279,13 @@ export function parseServer(
   // An alias speaks to its target's process in the target's era unless it says otherwise.
   const protocol = readProtocol(entry, mcpx, at, problems) ?? target?.protocol;
 
+  // An alias asks its own level: it is a block of its own (its process's messages arrive either way).
+  const logLevel = readLogLevel(mcpx, mcpxAt, problems);
+
   const own = readPoolKeys(mcpx, mcpxAt, problems);
   const pool: PoolSettings = { ...DEFAULT_POOL, ...ctx.poolDefaults, ...own };
+  // Held only when true: a pool that never sets it keeps its poolId.
+  if (!pool.resetTimeoutOnProgress) delete pool.resetTimeoutOnProgress;
   // One instance is the right bound for a global server; a server keyed by
   // session, cwd, … needs one per key, so its unset `max` allows several.
   if (own.max === undefined && ctx.poolDefaults.max === undefined && pool.scope !== "global") {
@@ -313,6 +320,7 @@ export function parseServer(
     ...(protocol ? { protocol } : {}),
     // An alias offers its target's roots unless it names its own.
     ...(roots ?? target?.roots ? { roots: roots ?? target!.roots } : {}),
+    ...(logLevel ? { logLevel } : {}),
     profiles,
     default: isDefault,
     ...(target

@@ -53,6 +53,24 @@ export type ProtocolMode = "legacy" | "auto" | "preferModern" | "modern";
 /** Every protocol mode, default (`auto`) second, in the order of the eras they try first. */
 export const PROTOCOL_MODES: readonly ProtocolMode[] = ["legacy", "auto", "preferModern", "modern"];
 
+/**
+ * The severities of a server's log messages, least severe first (MCP
+ * 2025-11-25, "Logging": the syslog levels of RFC 5424).
+ */
+export const SERVER_LOG_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+] as const;
+
+/** One of {@link SERVER_LOG_LEVELS}. */
+export type ServerLogLevel = (typeof SERVER_LOG_LEVELS)[number];
+
 /** Every `whenFull` value, default first. */
 export const WHEN_FULLS: readonly WhenFull[] = ["evict-idle", "wait"];
 
@@ -99,6 +117,13 @@ export interface PoolSettings {
   leaseTimeoutMs: number;
   /** What a pool at `max` does for a caller with a new key ({@link WhenFull}). */
   whenFull: WhenFull;
+  /**
+   * True when a call's `callTimeoutMs` starts again at each progress
+   * notification the server sends for it (the SDK's `resetTimeoutOnProgress`).
+   * A parsed spec holds it only when true, so a pool that never sets it keeps
+   * the `poolId` it had.
+   */
+  resetTimeoutOnProgress?: boolean;
 }
 
 /** The pool defaults that describe a stateless server: one shared global process. */
@@ -170,6 +195,12 @@ export interface ServerSpec {
    * Part of `poolId` when set: an instance keeps the roots it started with.
    */
   roots?: string[];
+  /**
+   * The least severe log message mcpx asks the server for (`mcpx.logLevel`),
+   * sent as `logging/setLevel` once connected when the server declares the
+   * `logging` capability; absent: mcpx asks for none (engine/server_notifications.ts).
+   */
+  logLevel?: ServerLogLevel;
   /**
    * The profiles this server belongs to (`mcpx.profiles`); `--profile <name>`
    * adds it to what commands see. Spec 000, "Profiles and aliases".

@@ -13,11 +13,14 @@ import type { Pool } from "./pool.ts";
 import type { CallerContext } from "./scope_key.ts";
 import type { CallTarget } from "./call_target.ts";
 import type { InstanceEvents } from "./instance_events.ts";
+import type { Instance } from "./instance.ts";
 import { callTimeoutError } from "./lease_errors.ts";
 import { withRebuiltNote } from "./rebuilt_note.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
 import { leased } from "./leased.ts";
 import { runAsTask, taskMode } from "./call_as_task.ts";
+import { ProgressLog } from "./progress_log.ts";
+import { log } from "./log.ts";
 
 /**
  * Calls `target.tool` (its real name) once on an instance of `pool`.
@@ -60,6 +63,40 @@ export function callOnce(
   const trace = options.trace;
   // A task-only tool runs as a task and is waited for; `--task` answers the task's handle.
   const mode = taskMode(`${namespace}.${tool}`, target.taskSupport, options.asTask);
+  // Every call carries a progress token; what comes back is logged at a bounded rate.
+  const callWithProgress = async (instance: Instance, ms: number, span: string) => {
+    const progress = new ProgressLog((note) =>
+      log(
+        "info",
+        "call.progress",
+        `{namespace}.{tool} progress {progress}${note.total !== undefined ? "/{total}" : ""}${
+          note.message ? ": {message}" : ""
+        }`,
+        { namespace, tool, server: pool.spec.name, ...note },
+        { span },
+      )
+    );
+    try {
+      return await instance.callTool(tool, args, {
+        timeoutMs: ms,
+        signal: options.signal,
+        onprogress: (p) => {
+          progress.note(p);
+          options.onprogress?.(p);
+        },
+        // The caller's own limit stays a hard bound however long progress goes on.
+        ...(pool.spec.pool.resetTimeoutOnProgress
+          ? {
+            resetTimeoutOnProgress: true,
+            ...(own !== undefined ? { maxTotalTimeoutMs: ms } : {}),
+          }
+          : {}),
+        ...(target.inputSchema ? { inputSchema: target.inputSchema } : {}),
+      });
+    } finally {
+      progress.finish();
+    }
+  };
   return leased(pool, ctx, (i) => events.span(i), {
     kind: "call",
     what: "{namespace}.{tool}",
@@ -73,13 +110,9 @@ export function callOnce(
         onLeased: (lease, instance, span) => traceCall(trace, { ...about, instance, lease, span }),
       }
       : {}),
-    run: async (instance, ms) => {
+    run: async (instance, ms, span) => {
       const result = mode === "call"
-        ? await instance.callTool(tool, args, {
-          timeoutMs: ms,
-          signal: options.signal,
-          ...(target.inputSchema ? { inputSchema: target.inputSchema } : {}),
-        })
+        ? await callWithProgress(instance, ms, span)
         : await runAsTask(instance, tool, args, ctx, mode, ms, options);
       const rebuilt = events.takeRebuilt(instance);
       return rebuilt ? withRebuiltNote(result, instance, rebuilt) : result;

@@ -9,6 +9,7 @@
  */
 
 import type { WireTrace } from "../wire/wire.ts";
+import type { Progress } from "./progress_log.ts";
 import type { Instance } from "./instance.ts";
 import { log } from "./log.ts";
 import type { TaskCallOptions } from "./call_as_task.ts";
@@ -25,6 +26,8 @@ export interface CallOptions extends TaskCallOptions {
   signal?: AbortSignal;
   /** Set for a traced call (the caller's `MCPX_TRACE`): told the instance that serves it. */
   trace?: (trace: WireTrace) => void;
+  /** Told each progress notification the server sends for the call (engine/progress_log.ts). */
+  onprogress?: (progress: Progress) => void;
 }
 
 /**

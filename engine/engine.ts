@@ -173,6 +173,7 @@ export class Daemon {
         onStrayLine: (instance, line, count) => events.strayLine(instance, line, count),
         onAsked: (instance, question) => events.asked(instance, question),
         protocolDefault: options.protocolDefault,
+        notifications: events.serverRecords(this.#listings),
       }),
       pidExited: (instance, pid) => events.pidExited(instance, pid),
       keep: (key) => events.keep(key),

@@ -30,6 +30,13 @@ import { remoteTransport } from "./remote_transport.ts";
 import { connectInEra } from "./protocol_era.ts";
 import { requestFailure } from "./request_failure.ts";
 import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
+import {
+  askForLogMessages,
+  logLevelMeta,
+  type NotificationHooks,
+  serverNotifications,
+} from "./server_notifications.ts";
+import type { Progress } from "./progress_log.ts";
 
 export { describe } from "./error_text.ts";
 export { SessionLostError } from "./request_failure.ts";
@@ -64,6 +71,26 @@ export interface StartOptions {
   protocolDefault?: ProtocolMode;
   /** Told of each question the server asks mcpx (`roots/list`, …; engine/client_handlers.ts). */
   onAsked?: (instance: Instance, question: ServerAsked) => void;
+  /** Where the server's log messages, list changes and cancellations go (engine/server_records.ts). */
+  notifications?: NotificationHooks<Instance>;
+}
+
+/** What {@link Instance.callTool} takes besides the tool and its arguments. */
+export interface CallToolOptions {
+  /** Overrides `spec.pool.callTimeoutMs`. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Called with each progress notification the server sends for the call. */
+  onprogress?: (progress: Progress) => void;
+  /** Each progress notification starts `timeoutMs` again (the SDK's option of that name). */
+  resetTimeoutOnProgress?: boolean;
+  /** The hard bound over the whole call however much progress arrives, in ms. */
+  maxTotalTimeoutMs?: number;
+  /**
+   * The tool's listed input schema: lets the SDK mirror `x-mcp-header` parameters into
+   * `Mcp-Param-*` headers (2026-07-28, SEP-2243), since mcpx lists tools itself.
+   */
+  inputSchema?: Record<string, unknown>;
 }
 
 let nextId = 1;
@@ -163,17 +190,29 @@ export class Instance implements AsyncDisposable {
       { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
     const mode = spec.protocol ?? options.protocolDefault ?? "auto";
     // Capabilities and the handlers that serve them, both before connect (spec 000).
-    const newClient = (negotiation?: VersionNegotiationOptions) =>
-      installClientHandlers(
-        new Client({ name: "mcpx", version: VERSION }, {
-          capabilities: clientCapabilities(spec.roots),
-          ...(negotiation ? { versionNegotiation: negotiation } : {}),
-        }),
-        spec.roots,
-        (question) => options.onAsked?.(instance, question),
+    const heard = serverNotifications(options.notifications, (): Instance => instance);
+    const newClient = (negotiation?: VersionNegotiationOptions): Client =>
+      heard.install(
+        installClientHandlers(
+          new Client({ name: "mcpx", version: VERSION }, {
+            capabilities: clientCapabilities(spec.roots),
+            ...heard.options,
+            ...(negotiation ? { versionNegotiation: negotiation } : {}),
+          }),
+          spec.roots,
+          (question) => options.onAsked?.(instance, question),
+        ),
       );
     const first = makeTransport(spec, env);
-    const instance = new Instance(spec, key, newClient(), first, onClose, allowance, mode);
+    const instance: Instance = new Instance(
+      spec,
+      key,
+      newClient(),
+      first,
+      onClose,
+      allowance,
+      mode,
+    );
     const watchStrayLines = (transport: Transport) => {
       if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
         const report = options.onStrayLine;
@@ -200,6 +239,7 @@ export class Instance implements AsyncDisposable {
         connect: { signal: abort.signal, timeout: timeoutMs },
       }).then((era) => {
         instance.protocolRevision = era.revision;
+        askForLogMessages(era.client, spec.logLevel, options.notifications, instance);
       });
       const races: Promise<unknown>[] = [
         connected,
@@ -300,10 +340,11 @@ export class Instance implements AsyncDisposable {
   }
 
   /**
-   * Calls one tool. Cancellation (`signal` or the timeout) sends
-   * `notifications/cancelled` through the SDK.
+   * Calls one tool, with a progress token (the SDK sends one when
+   * `onprogress` is given; mcpx always gives one: engine/call.ts).
+   * Cancellation (`signal` or the timeout) sends `notifications/cancelled`
+   * through the SDK.
    *
-   * @param timeoutMs Overrides `spec.pool.callTimeoutMs`.
    * @returns The MCP `CallToolResult` envelope, `isError` included.
    * @throws {TimeoutError} when the SDK's timer passes `timeoutMs` (its
    *   `SdkErrorCode.RequestTimeout`, not the caller's signal); {SessionLostError}
@@ -314,22 +355,29 @@ export class Instance implements AsyncDisposable {
   async callTool(
     tool: string,
     args: Record<string, unknown>,
-    options: { timeoutMs?: number; signal?: AbortSignal; inputSchema?: Record<string, unknown> } =
-      {},
+    options: CallToolOptions = {},
   ): Promise<CallToolResult> {
-    // The listed input schema lets the SDK mirror `x-mcp-header` parameters into `Mcp-Param-*`
-    // headers (2026-07-28, SEP-2243): mcpx lists tools itself, so the SDK has no listing of its
-    // own. No output schema is given, so the SDK validates no result it did not before.
+    const meta = logLevelMeta(this.client, this.spec.logLevel);
+    // No output schema is given, so the SDK validates no result it did not before.
     const toolDefinition = options.inputSchema
       ? { name: tool, inputSchema: options.inputSchema } as Tool
       : undefined;
     return await this.#send(
       `${this.spec.namespace}.${tool}`,
       (timeout) =>
-        this.client.callTool({ name: tool, arguments: args }, {
+        this.client.callTool({
+          name: tool,
+          arguments: args,
+          ...(Object.keys(meta).length ? { _meta: meta } : {}),
+        }, {
           timeout,
           signal: options.signal,
           ...(toolDefinition ? { toolDefinition } : {}),
+          ...(options.onprogress ? { onprogress: options.onprogress } : {}),
+          ...(options.resetTimeoutOnProgress ? { resetTimeoutOnProgress: true } : {}),
+          ...(options.maxTotalTimeoutMs !== undefined
+            ? { maxTotalTimeout: options.maxTotalTimeoutMs }
+            : {}),
         }) as Promise<CallToolResult>,
       options,
     );

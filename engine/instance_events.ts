@@ -17,6 +17,8 @@ import type { ServerAsked } from "./client_handlers.ts";
 import { formatScopeKey, type ScopeKey, sessionOf } from "./scope_key.ts";
 import type { SessionStore } from "./sessions.ts";
 import { daemonSpan, log, newSpan } from "./log.ts";
+import type { NotificationHooks } from "./server_notifications.ts";
+import { serverRecords, type ServerRecordsOptions } from "./server_records.ts";
 
 /** How many non-JSON stdout lines of one instance reach the log (`server.stdout`). */
 export const STRAY_LINES_LOGGED = 20;
@@ -34,6 +36,7 @@ export class InstanceEvents {
   #rebuilt = new WeakMap<Instance, RebuiltWhy>();
   /** `<poolId>\0<key text>` of instances stopped to make room, whose key's next instance is a rebuild. */
   #evictedKeys = new Set<string>();
+  #heard?: NotificationHooks<Instance>;
 
   /** @param sessions The named sessions, whose instances are kept and reported as rebuilt. */
   constructor(sessions: SessionStore) {
@@ -58,6 +61,19 @@ export class InstanceEvents {
     const why = this.#rebuilt.get(instance);
     this.#rebuilt.delete(instance);
     return why;
+  }
+
+  /**
+   * The hooks that record what instances' servers tell mcpx (log messages,
+   * cancellations) in their spans, and hand list changes to `listings`
+   * (engine/server_records.ts).
+   */
+  serverRecords(listings: Pick<ServerRecordsOptions, "relist">): NotificationHooks<Instance> {
+    this.#heard ??= serverRecords({
+      span: (instance) => this.span(instance),
+      relist: (instance, list) => listings.relist(instance, list),
+    });
+    return this.#heard;
   }
 
   /** Resolves once every `server.exit` record is written. */

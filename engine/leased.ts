@@ -18,6 +18,7 @@ import type { CallerContext } from "./scope_key.ts";
 import { budgetSpentError } from "./lease_errors.ts";
 import { daemonSpan, elapsedMs, log, newSpan } from "./log.ts";
 import { messageOf } from "./error_text.ts";
+import { enterWork } from "./work_in_flight.ts";
 
 /** What {@link leased} runs and how its records read. */
 export interface LeasedWork<T> {
@@ -40,8 +41,8 @@ export interface LeasedWork<T> {
   signal?: AbortSignal;
   /** Told once the instance is leased and the start logged (a call's wire trace). */
   onLeased?(lease: Lease, instanceSpan: string, span: string): void;
-  /** The work itself, within `ms`. */
-  run(instance: Instance, ms: number): Promise<T>;
+  /** The work itself, within `ms`; `span` is its log span (`cal-…`). */
+  run(instance: Instance, ms: number, span: string): Promise<T>;
   /** The error to throw for the work's `error` (a call's timeout names its setting). */
   failure?(error: unknown, instance: Instance, ms: number): unknown;
   /** What a successful answer reports as an error (a tool's `isError`), for the end record. */
@@ -109,13 +110,16 @@ export async function leased<T>(
   let result: T | undefined;
   let failure: unknown;
   const ms = own !== undefined ? own - lease.waitedMs : pool.spec.pool.callTimeoutMs;
+  // A server's log message arriving meanwhile is this work's when it is the only one (server_records.ts).
+  const leave = enterWork(lease.instance, span);
   try {
-    result = await work.run(lease.instance, ms);
+    result = await work.run(lease.instance, ms, span);
     return result;
   } catch (error) {
     failure = work.failure ? work.failure(error, lease.instance, ms) : error;
     throw failure;
   } finally {
+    leave();
     lease.release();
     const error = failure !== undefined
       ? messageOf(failure).split("\n")[0]

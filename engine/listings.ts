@@ -39,6 +39,8 @@ import { elapsedMs, log } from "./log.ts";
 import { describe, messageOf } from "./error_text.ts";
 import type { ListedBy, ListResult } from "./tool_listing.ts";
 import { TypeGenerationError, TypeGenerator } from "./type_generator.ts";
+import { catalogDiff, Coalescer } from "./relisting.ts";
+import type { ChangedList } from "./server_notifications.ts";
 
 /** What {@linkcode Listings} needs from the daemon. */
 export interface ListingsOptions {
@@ -82,6 +84,8 @@ export class Listings {
   #types: TypeGenerator;
   /** Declarations being made for stored listings (settled, never rejected). */
   #declaring = new Set<Promise<void>>();
+  /** Listings asked for by a server's `list_changed`, one at a time per listed server. */
+  #relists = new Coalescer<string>();
 
   /**
    * Reads the cache whole, the index and every server's file (an empty cache
@@ -129,12 +133,16 @@ export class Listings {
   /**
    * Lists `spec` and stores the entry; joins a listing of the same server in
    * progress. A failure is stored as the entry's `error` (and resolves).
+   *
+   * @param via The instance to list through (a `list_changed` from it);
+   *   default: one leased from the server's pool. A listing through `via`
+   *   that fails stores nothing: its entry is answered with the error.
    */
-  list(spec: ServerSpec): Promise<CachedServer> {
+  list(spec: ServerSpec, via?: Instance): Promise<CachedServer> {
     const { name } = listingOf(spec);
     const pending = this.#listing.get(name);
     if (pending) return pending;
-    const promise = this.#listNow(spec).finally(() => this.#listing.delete(name));
+    const promise = this.#listNow(spec, via).finally(() => this.#listing.delete(name));
     this.#listing.set(name, promise);
     return promise;
   }
@@ -194,6 +202,50 @@ export class Listings {
     }
   }
 
+  /**
+   * `instance` said one of its server's lists changed (`list_changed`): the
+   * tools are listed again through that instance, after any listing in
+   * progress, one at a time per server, a burst meanwhile costing one more
+   * listing (engine/relisting.ts); then `catalog.changed` names the tools
+   * added, removed and changed. Prompts and resources are not cached (they
+   * are read when asked), so for them the record only says so. A listing
+   * that fails here keeps the entry as it was (a warning says why), and an
+   * instance already gone is not listed; a listing that finds the same
+   * tools leaves the entry (and its `listedAt`) as it was.
+   *
+   * @returns Resolves once the listing asked for is stored; never rejects.
+   */
+  relist(instance: Instance, list: ChangedList): Promise<void> {
+    const spec = instance.spec;
+    const span = this.#options.span(instance);
+    const about = { server: spec.name, namespace: spec.namespace, list, localId: instance.id };
+    if (list !== "tools") {
+      log("info", "catalog.changed", "{server} says its {list} changed; they are read when asked", {
+        ...about,
+      }, { span });
+      return Promise.resolve();
+    }
+    const { name } = listingOf(spec);
+    return this.#relists.run(name, async () => {
+      await this.#listing.get(name)?.catch(() => {});
+      if (instance.closed) return;
+      const before = this.entry(spec)?.tools ?? [];
+      const entry = await this.list(spec, instance);
+      if (entry.error) return;
+      const diff = catalogDiff(before, entry.tools);
+      const count = diff.added.length + diff.removed.length + diff.changed.length;
+      log(
+        "info",
+        "catalog.changed",
+        count
+          ? "{server} changed its tools: {added} added, {removed} removed, {changed} changed"
+          : "{server} said its tools changed; listed again, none were added, removed or changed",
+        { ...about, ...diff, tools: entry.tools.length },
+        { span },
+      );
+    });
+  }
+
   /** Resolves once the cache file holds every change so far. */
   async flush(): Promise<void> {
     await this.#write;
@@ -217,7 +269,7 @@ export class Listings {
     while (this.#declaring.size) await Promise.all(this.#declaring);
   }
 
-  async #listNow(spec: ServerSpec): Promise<CachedServer> {
+  async #listNow(spec: ServerSpec, via?: Instance): Promise<CachedServer> {
     const pool = this.#options.pool(spec);
     const listing = listingOf(spec);
     const previous = own(this.#cache.servers, listing.name);
@@ -231,7 +283,8 @@ export class Listings {
     this.#listedBy.delete(listing.name);
     try {
       // Listing is not a caller: it waits for a call in flight, not for a run's whole hold.
-      const lease = await pool.lease(ctx, { ignoreRunHolds: true });
+      const leased = via ? undefined : await pool.lease(ctx, { ignoreRunHolds: true });
+      const lease = { instance: via ?? leased!.instance, release: () => leased?.release() };
       try {
         const { tools, skipped } = await lease.instance.listTools();
         if (lease.instance.startedAt < askedAt) {
@@ -270,7 +323,9 @@ export class Listings {
         if (blocks.length) entry.blocks = blocks;
       } finally {
         lease.release();
-        if (lease.instance.scopeKey.kind === "call") await lease.instance.close("stop");
+        if (leased && lease.instance.scopeKey.kind === "call") {
+          await lease.instance.close("stop");
+        }
       }
     } catch (error) {
       const stderr = error instanceof ServerError ? error.stderrTail : undefined;
@@ -293,6 +348,15 @@ export class Listings {
         server: spec.name,
         error: messageOf(error).split("\n")[0],
       });
+      // Listing again on a server's word: its failure does not make a working server's entry a failure.
+      if (via) return entry;
+    }
+    // Listed again on a server's word with nothing different: the entry stands, unwritten.
+    if (
+      via && previous?.listedAt && !previous.error && previous.listingId === listing.listingId &&
+      sameTools(previous.tools, entry.tools)
+    ) {
+      return previous;
     }
     setOwn(this.#cache.servers, listing.name, entry);
     this.#dirty.add(listing.name);
@@ -369,6 +433,12 @@ export class Listings {
         });
       });
   }
+}
+
+/** Whether two listings hold the same tools, as the server described them (engine/relisting.ts). */
+function sameTools(before: CachedTool[], after: CachedTool[]): boolean {
+  const diff = catalogDiff(before, after);
+  return diff.added.length + diff.removed.length + diff.changed.length === 0;
 }
 
 /** The fields of a tool its declaration is made from (discovery/declarations_wire.ts). */

@@ -10,6 +10,8 @@
 import type { Daemon } from "../engine/engine.ts";
 import type { WireTrace } from "../wire/wire.ts";
 import { droppedRecords } from "../engine/log.ts";
+import { progressBoard } from "../engine/progress_board.ts";
+import type { Progress } from "../engine/progress_log.ts";
 import type { InputOf, OpSpec, OutputOf } from "./op.ts";
 import { ROUTE_SPECS, type RouteName } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
@@ -58,15 +60,19 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   live: (d) => Promise.resolve(d.live()),
   starting: (d) => Promise.resolve(d.starting()),
   status: (d) => Promise.resolve(d.status()),
-  call: (d, p, signal, reply) =>
-    d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {
+  call: (d, p, signal, reply) => {
+    const notify = p.notify;
+    return d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {
       timeoutMs: p.timeoutMs,
       ...(p.timeoutSetting ? { timeoutSetting: p.timeoutSetting } : {}),
       signal,
       ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
       ...(p.task === true ? { asTask: true } : {}),
       ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
-    }),
+      // A caller that polls `progress` with its notify token hears the call's progress.
+      ...(notify ? { onprogress: (update: Progress) => progressBoard.post(notify, update) } : {}),
+    }).finally(() => notify && progressBoard.end(notify));
+  },
   ...TASK_HANDLERS,
   prompts: (d, p, signal) =>
     listPrompts(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
@@ -100,6 +106,9 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   // begins, or [] after holdMs (at most 60 s).
   waits: async (d, p, signal) => ({
     waits: await d.leases.poll(p.token, p.after, Math.min(Math.max(0, p.holdMs), 60_000), signal),
+  }),
+  progress: async (_d, p, signal) => ({
+    progress: await progressBoard.poll(p.token, p.after, p.holdMs, signal) ?? null,
   }),
   list: (d, p) => d.list(p.servers, p.missingOnly),
   searchTools: (d, p) => searchInDaemon(d, p),

@@ -19,6 +19,7 @@ import {
   LeaseWait,
   ListResult,
   LiveOutput,
+  ProgressUpdate,
   SessionRow,
   StartingRow,
   StatusRow,
@@ -261,6 +262,23 @@ export const waits = defineOp({
   output: z.object({ waits: z.array(LeaseWait) }),
 });
 
+/** `POST /v1/progress`. */
+export const progress = defineOp({
+  name: "progress",
+  description: "Long-poll: the latest progress of the call that carries a notify token, " +
+    "answered as soon as there is a newer one, else null after holdMs or when the call ends.",
+  where: "daemon",
+  hints: READ,
+  input: body({
+    token: name.describe("the notify token of a call"),
+    after: z.number().int().default(0).describe("only progress with a higher seq (the last seen)"),
+    holdMs: z.number().int().min(0).default(20_000).describe(
+      "how long to hold the request, ms (at most 60 s)",
+    ),
+  }),
+  output: z.object({ progress: ProgressUpdate.nullable() }),
+});
+
 /** `POST /v1/list`. */
 export const list = defineOp({
   name: "list",
@@ -424,6 +442,7 @@ export const ROUTE_SPECS = {
   complete,
   endRun,
   waits,
+  progress,
   list,
   searchTools,
   lsNamespaces,

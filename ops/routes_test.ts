@@ -142,6 +142,7 @@ function minimalBody(route: string): Record<string, unknown> {
     case "endRun":
       return { run: "r" };
     case "waits":
+    case "progress":
       return { token: "t" };
     case "restart":
       return { namespace: "n" };

@@ -249,7 +249,8 @@ export type Fixture =
   | "odd_names"
   | "modern_only"
   | "dual"
-  | "asks";
+  | "asks"
+  | "changing";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)
