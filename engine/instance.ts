@@ -19,16 +19,15 @@ import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { VERSION } from "../core/version.ts";
-import { settingEnvName, SETTINGS } from "../config/settings.ts";
 import { settlesWithin, type TimerId } from "../core/deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 import { paginate } from "./pagination.ts";
 import type { StartAllowance, StartingInstances } from "./starting.ts";
 import { startFailureMessage, startTimeoutText } from "./start_failure.ts";
 import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
-import { remoteTransport } from "./remote_transport.ts";
 import { connectInEra } from "./protocol_era.ts";
 import { requestFailure } from "./request_failure.ts";
+import { makeTransport } from "./server_transport.ts";
 import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
 import {
   askForLogMessages,
@@ -40,6 +39,7 @@ import type { Progress } from "./progress_log.ts";
 
 export { describe } from "./error_text.ts";
 export { SessionLostError } from "./request_failure.ts";
+export { serverEnvironment } from "./server_transport.ts";
 
 /** Why an instance stopped (recorded in status and, later, the log). */
 export type StopReason = "idle" | "crash" | "stop" | "restart" | "start-failed";
@@ -484,32 +484,4 @@ export class Instance implements AsyncDisposable {
     }
     this.#onClose(this);
   }
-}
-
-/**
- * mcpx's own variables (session ids, the configuration path, every setting's
- * `MCPX_…` name) describe the shell that started the daemon, not the server:
- * they are not passed on, so a server never sees a session it does not serve.
- */
-const MCPX_OWN = new Set([
-  "MCPX_SESSION_ID",
-  "MCPX_PARENT_SESSION_ID",
-  "MCPX_CONFIG",
-  "MCPX_TRACE",
-  ...SETTINGS.flatMap((s) => [settingEnvName(s.name), ...(s.envAliases ?? [])]),
-]);
-
-/** The daemon's environment without mcpx's own variables. */
-export function serverEnvironment(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !MCPX_OWN.has(name)));
-}
-
-function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport {
-  if (spec.transport !== "stdio") return remoteTransport(spec);
-  return new ProcessGroupStdioTransport({
-    command: spec.command!,
-    args: spec.args,
-    env: { ...serverEnvironment(env), ...spec.env },
-    cwd: spec.cwd,
-  });
 }

@@ -1,0 +1,43 @@
+/**
+ * The transport an instance speaks to its server through: a stdio child in
+ * its own process group (engine/stdio_transport.ts) with the daemon's
+ * environment less mcpx's own variables, or a Streamable HTTP / SSE remote
+ * (engine/remote_transport.ts).
+ *
+ * @module
+ */
+
+import type { Transport } from "@modelcontextprotocol/client";
+import type { ServerSpec } from "../config/types.ts";
+import { settingEnvName, SETTINGS } from "../config/settings.ts";
+import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
+import { remoteTransport } from "./remote_transport.ts";
+
+/**
+ * mcpx's own variables (session ids, the configuration path, every setting's
+ * `MCPX_…` name) describe the shell that started the daemon, not the server:
+ * they are not passed on, so a server never sees a session it does not serve.
+ */
+const MCPX_OWN = new Set([
+  "MCPX_SESSION_ID",
+  "MCPX_PARENT_SESSION_ID",
+  "MCPX_CONFIG",
+  "MCPX_TRACE",
+  ...SETTINGS.flatMap((s) => [settingEnvName(s.name), ...(s.envAliases ?? [])]),
+]);
+
+/** The daemon's environment without mcpx's own variables. */
+export function serverEnvironment(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !MCPX_OWN.has(name)));
+}
+
+/** A new transport to `spec`'s server; a stdio one starts nothing until connected. */
+export function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport {
+  if (spec.transport !== "stdio") return remoteTransport(spec);
+  return new ProcessGroupStdioTransport({
+    command: spec.command!,
+    args: spec.args,
+    env: { ...serverEnvironment(env), ...spec.env },
+    cwd: spec.cwd,
+  });
+}
