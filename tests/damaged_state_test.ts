@@ -125,6 +125,10 @@ Deno.test("a damaged server file in the schema cache costs that server a listing
   });
 
   await t.step("a cache of the single-file layout is read as cold and written anew", async () => {
+    // As after an upgrade: the daemon that held the cache is gone (a running one answers `ls`
+    // from its memory, decision 0030), and the next one finds the old layout on disk.
+    const stopped = await w.mcpx(["stop"]);
+    assert.equal(stopped.code, 0, stopped.stderr);
     const v1 = { version: 1, mcpxVersion: "0.0.0", configPath: null, servers: {} };
     Deno.writeTextFileSync(index, JSON.stringify(v1));
     const ls = await w.json<{ namespaces: { namespace: string; tools: number; state: string }[] }>(
