@@ -25,6 +25,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   tasks: () => import("./tasks.ts"),
   prompts: () => import("./prompts.ts"),
   resources: () => import("./resources.ts"),
+  skills: () => import("./skills.ts"),
   run: () => import("./run.ts"),
   exec: () => import("./exec.ts"),
   scripts: () => import("./scripts.ts"),

@@ -22,7 +22,14 @@ import { UsageError } from "../core/errors.ts";
 import { join } from "../core/posix_path.ts";
 
 /** The commands that take a direct target. */
-export const DIRECT_COMMANDS: readonly string[] = ["ls", "types", "call", "prompts", "resources"];
+export const DIRECT_COMMANDS: readonly string[] = [
+  "ls",
+  "types",
+  "call",
+  "prompts",
+  "resources",
+  "skills",
+];
 
 /** A command line rewritten for its direct target. */
 export interface DirectCommand {

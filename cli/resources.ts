@@ -105,6 +105,9 @@ async function read(
     ...(Object.keys(variables).length ? { variables } : {}),
     ...await contentFields(ctx, input.timeout),
   });
+  if (Array.isArray((result as { pages?: unknown }).pages)) {
+    return directory(ctx, uri, (result as { pages: Record<string, unknown>[] }).pages, result, out);
+  }
   const contents = result.contents ?? [];
   if (out !== undefined) {
     if (contents.length !== 1) {
@@ -143,6 +146,42 @@ async function read(
     }
   }
   if (contents.length === 0) ctx.io.out(`${uri}: no contents\n`);
+  return 0;
+}
+
+/**
+ * A directory's children (`resources/directory/read` pages, spec 002): a
+ * table of the direct children, or `--json` `{pages}` as the server sent them.
+ */
+async function directory(
+  ctx: CliContext,
+  uri: string,
+  pages: Record<string, unknown>[],
+  result: unknown,
+  out: { path: string } | undefined,
+): Promise<number> {
+  if (out !== undefined) {
+    throw new UsageError(`${uri} is a directory; --out writes one file: name a child's URI`);
+  }
+  if (await ctx.json()) {
+    printJson(ctx.io, result);
+    return 0;
+  }
+  const children = pages.flatMap((p) => Array.isArray(p.resources) ? p.resources : [])
+    .filter((c): c is Record<string, unknown> => typeof c === "object" && c !== null);
+  if (children.length === 0) {
+    ctx.io.out(`${uri}: an empty directory\n`);
+    return 0;
+  }
+  const str = (v: unknown) => typeof v === "string" ? v : "";
+  ctx.io.out(renderTable(
+    ["URI", "MIME", "DESCRIPTION"],
+    children.map((c) => [
+      str(c.uri),
+      str(c.mimeType),
+      truncate(str(c.description) || str(c.title) || str(c.name), 80),
+    ]),
+  ));
   return 0;
 }
 

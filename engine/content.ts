@@ -26,6 +26,7 @@ import {
   type PromptArgumentInfo,
 } from "./named_arguments.ts";
 import { messageOf } from "./error_text.ts";
+import { readDirectory } from "./skills.ts";
 
 /** A prompt as `prompts/list` declares it (MCP `Prompt`). */
 export interface PromptInfo {
@@ -323,7 +324,8 @@ export function getPrompt(
  * checked before any server starts).
  *
  * @returns The MCP `ReadResourceResult` as the server sent it (`contents`
- *   with `text` or base64 `blob`).
+ *   with `text` or base64 `blob`); for a directory of a server declaring
+ *   `directoryRead` (engine/skills.ts), `{pages}`: each `resources/directory/read` page.
  * @throws {UsageError} for variables that do not fit the template;
  *   {ServerError} when the server fails (an unknown URI included) or the
  *   answer passes `response.maxBytes`; what {@link serverRequest} throws.
@@ -344,6 +346,9 @@ export function readResource(
     instance,
     run,
   ) => {
+    // A server declaring directory reads is asked for the URI's children first (spec 002).
+    const directory = await readDirectory(instance, target, run, limits);
+    if (directory) return directory;
     const result = await instance.request("resources/read", { uri: target }, run);
     checkResponseSize({ server: instance.spec.name, method: "resources/read" }, result, limits);
     return result;

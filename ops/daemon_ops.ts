@@ -19,6 +19,7 @@ import { searchInDaemon } from "./daemon_search.ts";
 import { lsInDaemon } from "./daemon_ls.ts";
 import { contentOptions } from "./daemon_content.ts";
 import { getPrompt, listPrompts, listResources, readResource } from "../engine/content.ts";
+import { getSkill, listSkills, verifySkill } from "../engine/skills.ts";
 import { TASK_HANDLERS } from "./daemon_tasks.ts";
 import { complete } from "../engine/complete.ts";
 
@@ -93,6 +94,16 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
       p.namespace,
       p.uri,
       { ...p.variables },
+      callerOf(p),
+      contentOptions(p, signal),
+    ),
+  skills: (d, p, signal) =>
+    listSkills(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
+  skillGet: (d, p, signal) =>
+    (p.verify ? verifySkill : getSkill)(
+      d.requests,
+      p.namespace,
+      p.uri,
       callerOf(p),
       contentOptions(p, signal),
     ),

@@ -210,6 +210,42 @@ export const resourceRead = defineOp({
   serverData: true,
 });
 
+/** `POST /v1/skills`. */
+export const skills = defineOp({
+  name: "skills",
+  description: "Every `skills/list` page of a namespace (Skills extension, SEP-2640); a server " +
+    "without the extension answers `supported: false`.",
+  where: "daemon",
+  hints: { readOnly: true, destructive: false, idempotent: true },
+  input: body({
+    namespace: name.describe("the namespace"),
+    ...CONTENT_FIELDS,
+  }),
+  output: z.object({
+    namespace: z.string(),
+    supported: z.boolean(),
+    pages: z.array(z.record(z.string(), z.unknown())),
+  }),
+  serverData: true,
+});
+
+/** `POST /v1/skillGet`. */
+export const skillGet = defineOp({
+  name: "skillGet",
+  description: "`skills/get` of one SKILL.md URI (the GetSkillResult unchanged), or with " +
+    "`verify` its root SKILL.md read and checked against the entry.",
+  where: "daemon",
+  hints: { readOnly: true, destructive: false, idempotent: true },
+  input: body({
+    namespace: name.describe("the namespace"),
+    uri: name.describe("the skill's SKILL.md URI"),
+    verify: z.boolean().optional().describe("check the manifest and the root SKILL.md"),
+    ...CONTENT_FIELDS,
+  }),
+  output: z.unknown().describe("the GetSkillResult, or the verification"),
+  serverData: true,
+});
+
 /** `POST /v1/complete`. */
 export const complete = defineOp({
   name: "complete",
@@ -439,6 +475,8 @@ export const ROUTE_SPECS = {
   promptGet,
   resources,
   resourceRead,
+  skills,
+  skillGet,
   complete,
   endRun,
   waits,

@@ -16,6 +16,7 @@ import * as logs from "./log_ops.ts";
 import * as meta from "./meta_ops.ts";
 import * as content from "./content_ops.ts";
 import * as task from "./task_ops.ts";
+import * as skills from "./skills_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -27,6 +28,7 @@ export const OPS: readonly OpSpec[] = [
   task.tasks,
   content.prompts,
   content.resources,
+  skills.skills,
   scripts.run,
   scripts.exec,
   discovery.scripts,

@@ -250,7 +250,8 @@ export type Fixture =
   | "modern_only"
   | "dual"
   | "asks"
-  | "changing";
+  | "changing"
+  | "skills";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)

@@ -1,0 +1,70 @@
+/**
+ * `mcpx skills`: the Skills extension of a server (SEP-2640, on MCP
+ * 2026-07-28; spec 002, "Skills and Resources"): every skill entry it lists,
+ * one entry by its `SKILL.md` URI, or that entry verified against its root
+ * `SKILL.md` (`--verify`, decision 0038). Runs in the CLI and asks the daemon
+ * (routes `skills`, `skillGet` in ops/routes.ts).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { defineOp } from "./op.ts";
+import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
+
+/** What `--json` prints: who was asked (`config:sha256:…` or `url:sha256:…`) and the answer. */
+export const SkillsOutput = z.union([
+  z.object({
+    origin: z.string(),
+    result: z.unknown().describe("{pages} of skills/list, or the GetSkillResult"),
+  }),
+  z.object({
+    origin: z.string(),
+    skillUri: z.string(),
+    verified: z.boolean(),
+    problems: z.array(z.string()),
+    entry: z.unknown(),
+    resource: z.unknown().optional().describe("the ReadResourceResult of SKILL.md"),
+  }),
+]);
+
+/** `mcpx skills`. */
+export const skills = defineOp({
+  name: "skills",
+  description: "List the skills a server offers (Skills extension), get one entry by its " +
+    "SKILL.md URI, or verify that entry against its root SKILL.md (size, SHA-256, UTF-8, " +
+    "frontmatter).",
+  where: "cli",
+  hints: { readOnly: true, destructive: false, idempotent: true },
+  input: z.object({
+    namespace: z.string().describe("the namespace (or a URL: a direct target)"),
+    uri: z.string().optional().describe("a skill's SKILL.md URI"),
+    verify: z.boolean().default(false).describe("check the entry against its root SKILL.md"),
+    timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
+    ...DIRECT_FIELDS,
+  }),
+  output: SkillsOutput,
+  cli: {
+    command: "skills",
+    usage: "mcpx skills <namespace | url> [uri] [--verify]",
+    summary: "list a server's skills, get one by URI, or --verify it",
+    args: [
+      { field: "namespace", name: "namespace", complete: "namespace" },
+      { field: "uri", name: "uri", optional: true },
+    ],
+    flags: {
+      verify: {
+        field: "verify",
+        type: "boolean",
+        help: "check the entry's manifest, then its root SKILL.md's size, SHA-256 digest, " +
+          "UTF-8 and frontmatter against it (exit 1 on a mismatch)",
+      },
+      timeout: {
+        field: "timeout",
+        type: "string",
+        help: "give up after this long (e.g. 30s)",
+      },
+      ...DIRECT_FLAGS,
+    },
+  },
+});
