@@ -16,7 +16,11 @@ import { parse as parseYaml } from "yaml";
 export const MANIFEST_LIMITS = { files: 512, bytes: 16 * 1024 * 1024 } as const;
 
 /** Bounds on converting the frontmatter's YAML to JSON (spec 002). */
-export const YAML_LIMITS = { depth: 128, visits: 1_000_000, outputBytes: 96 * 1024 * 1024 } as const;
+export const YAML_LIMITS = {
+  depth: 128,
+  visits: 1_000_000,
+  outputBytes: 96 * 1024 * 1024,
+} as const;
 
 /** What verification found: `verified` when `problems` is empty. */
 export interface SkillVerification {
@@ -72,7 +76,9 @@ export function manifestProblems(skillUri: string, entry: Record<string, unknown
     }
   }
   if (total > MANIFEST_LIMITS.bytes) {
-    problems.push(`the manifest declares ${total} bytes, more than ${MANIFEST_LIMITS.bytes} (16 MiB)`);
+    problems.push(
+      `the manifest declares ${total} bytes, more than ${MANIFEST_LIMITS.bytes} (16 MiB)`,
+    );
   }
   if (!resources.some((r) => isObject(r) && r.uri === skillUri)) {
     problems.push(`the manifest does not list the skill's own SKILL.md (${skillUri})`);
@@ -85,7 +91,9 @@ function contentBytes(uri: string, result: unknown): Uint8Array | string {
   const contents = isObject(result) && Array.isArray(result.contents) ? result.contents : [];
   const mine = contents.filter((c) => isObject(c) && c.uri === uri);
   const one = mine.length === 1 ? mine[0] : contents.length === 1 ? contents[0] : undefined;
-  if (!isObject(one)) return `the read of ${uri} answered ${contents.length} contents, not its one file`;
+  if (!isObject(one)) {
+    return `the read of ${uri} answered ${contents.length} contents, not its one file`;
+  }
   if (typeof one.text === "string") return new TextEncoder().encode(one.text);
   if (typeof one.blob === "string") {
     try {
@@ -191,7 +199,9 @@ export async function checkSkillFile(
     return done(resource);
   }
   if (bytes.length !== declared.size) {
-    problems.push(`size mismatch: the entry declares ${declared.size} bytes, SKILL.md has ${bytes.length}`);
+    problems.push(
+      `size mismatch: the entry declares ${declared.size} bytes, SKILL.md has ${bytes.length}`,
+    );
   }
   const digest = await digestOf(bytes);
   if (digest !== declared.digest) {

@@ -80,7 +80,8 @@ function allPages(
 ): Promise<Record<string, unknown>[]> {
   return paginate<Record<string, unknown>>(
     { server: instance.spec.name, method },
-    (cursor) => instance.request(method, cursor !== undefined ? { ...params, cursor } : params, run),
+    (cursor) =>
+      instance.request(method, cursor !== undefined ? { ...params, cursor } : params, run),
     (answer) => {
       if (!isObject(answer) || !Array.isArray(answer[key])) {
         throw new ServerError(
