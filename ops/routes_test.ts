@@ -45,8 +45,9 @@ Deno.test("every route has a handler and every handler a route; routes run in th
   }
   assert.deepEqual(
     ROUTES.filter((r) => r.serverData).map((r) => r.name),
-    ["call", "taskResult", "promptGet", "resourceRead"],
-    "only a tool's result (a task's too), a rendered prompt and a read resource are the server's data",
+    ["call", "taskResult", "promptGet", "resourceRead", "skills", "skillGet"],
+    "only a tool's result (a task's too), a rendered prompt, a read resource and skills are the " +
+      "server's data",
   );
   for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "CALL"]) {
     assert.equal(routeNamed(name), undefined, name);
@@ -149,7 +150,10 @@ function minimalBody(route: string): Record<string, unknown> {
     case "promptGet":
       return { namespace: "n", prompt: "p" };
     case "resourceRead":
+    case "skillGet":
       return { namespace: "n", uri: "u" };
+    case "skills":
+      return { namespace: "n" };
     case "complete":
       return {
         namespace: "n",
