@@ -100,6 +100,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Answers the SDK's codec has no result schema for (2025-11-25 tasks, SEP-1686:
+ * its typed result map leaves `tasks/*` out), checked instead against the
+ * public spec type the SDK names for them, as engine/task_call.ts does. A
+ * task-augmented request (`params.task`) is answered with a CreateTaskResult.
+ * `tasks/result` carries the original request's result: mcpx makes tasks of
+ * `tools/call` only.
+ */
+const TASK_RESULTS: Record<string, keyof typeof specTypeSchemas> = {
+  "tasks/get": "GetTaskResult",
+  "tasks/result": "CallToolResult",
+  "tasks/cancel": "CancelTaskResult",
+  "tasks/list": "ListTasksResult",
+};
+
+/**
  * A frame a real server sends that the SDK refuses, and why it is let through
  * (a server's own bug, not mcpx's). Matched on server-name prefix, method and
  * a piece of the error.
@@ -119,8 +134,9 @@ export const RECEIVED_EXCEPTIONS: readonly {
  */
 export class WireChecker {
   #revision: string | undefined;
-  readonly #sentRequests = new Map<string | number, string>();
-  readonly #receivedRequests = new Map<string | number, string>();
+  /** Requests in flight by id: their method, and whether they asked for a task. */
+  readonly #sentRequests = new Map<string | number, { method: string; task: boolean }>();
+  readonly #receivedRequests = new Map<string | number, { method: string; task: boolean }>();
 
   /**
    * @param server The server's name, for the failure lines.
@@ -160,7 +176,9 @@ export class WireChecker {
       const params = frame.params as Record<string, unknown> | undefined;
       this.#learnFromRequest(method, params);
       const isRequest = "id" in frame;
-      if (isRequest) mine.set(frame.id as string | number, method);
+      if (isRequest) {
+        mine.set(frame.id as string | number, { method, task: isObject(params?.task) });
+      }
       const extra = Object.keys(frame).filter((k) => !["jsonrpc", "id", "method", "params"].includes(k));
       if (strict && extra.length) this.#fail(direction, method, `keys not defined: ${extra}`, frame);
       const body = params === undefined ? { method } : { method, params };
@@ -180,7 +198,8 @@ export class WireChecker {
       return;
     }
     const id = frame.id as string | number;
-    const method = theirs.get(id) ?? "?";
+    const asked = theirs.get(id);
+    const method = asked?.method ?? "?";
     theirs.delete(id);
     if ("error" in frame) {
       const checked = specTypeSchemas.JSONRPCErrorResponse["~standard"].validate(frame);
@@ -199,7 +218,10 @@ export class WireChecker {
     }
     if (method === "?") return; // a response to no request we saw: the SDK drops it too
     const codec = codecFor(this.revision(method));
-    let outcome = codec.validateResult(method, frame.result);
+    const taskType = asked?.task ? "CreateTaskResult" : TASK_RESULTS[method];
+    let outcome = taskType && codec.era === "2025-11-25"
+      ? specOutcome(taskType, frame.result)
+      : codec.validateResult(method, frame.result);
     if (!outcome.ok && outcome.reason === "not-in-era") {
       outcome = codec.validateInputResponse(method, frame.result);
     }
@@ -270,6 +292,15 @@ export class WireChecker {
       frame: JSON.stringify(frame).slice(0, 2000),
     });
   }
+}
+
+/** `raw` checked against the SDK's public spec type `name`, as a codec outcome. */
+function specOutcome(name: keyof typeof specTypeSchemas, raw: unknown): Outcome {
+  const checked = specTypeSchemas[name]["~standard"].validate(raw);
+  if ("issues" in checked && checked.issues) {
+    return { ok: false, reason: "invalid", message: issuesText(checked.issues) };
+  }
+  return { ok: true, value: (checked as { value: unknown }).value };
 }
 
 function issuesText(issues: readonly { message: string; path?: readonly unknown[] }[]): string {
