@@ -25,14 +25,35 @@
  * @module
  */
 
-import { Protocol, specTypeSchemas } from "@modelcontextprotocol/client";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  Protocol,
+  PROTOCOL_VERSION_META_KEY,
+  specTypeSchemas,
+} from "@modelcontextprotocol/client";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 
 /** The variable that turns the checker on: the file failures are appended to. Test-only. */
 export const WIRE_CHECK_ENV = "MCPX_WIRE_CHECK";
 
-/** The 2026-07-28 per-request `_meta` key naming the revision a request speaks. */
-const REVISION_META_KEY = "io.modelcontextprotocol/protocolVersion";
+/**
+ * The 2026-07-28 per-request `_meta` envelope keys (the SDK's constants). The
+ * 2025-11-25 schema takes any `_meta` key, so a frame of that revision carrying
+ * one is caught here: it is a key another revision defines.
+ */
+const MODERN_ENVELOPE_KEYS = [
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+];
+/**
+ * The 2026-07-28 result discriminator. A 2025-11-25 result takes any key (the
+ * revision's `Result` is open), so this key of the later revision is named here.
+ */
+const LATER_RESULT_KEY = "resultType";
 /** The revision `server/discover` is checked against before any is negotiated (the SDK's own choice). */
 const DISCOVER_REVISION = "2026-07-28";
 /** The revision frames are checked against before anything was offered (the SDK's default era). */
@@ -75,7 +96,9 @@ interface WireCodec {
 export function codecFor(revision: string): WireCodec {
   const pick = (Protocol.prototype as unknown as Record<string, unknown>)._negotiatedWireCodec;
   if (typeof pick !== "function") {
-    throw new Error("the SDK no longer has Protocol._negotiatedWireCodec; update engine/wire_check.ts");
+    throw new Error(
+      "the SDK no longer has Protocol._negotiatedWireCodec; update engine/wire_check.ts",
+    );
   }
   return pick.call({ _negotiatedProtocolVersion: revision }) as WireCodec;
 }
@@ -134,6 +157,8 @@ export const RECEIVED_EXCEPTIONS: readonly {
  */
 export class WireChecker {
   #revision: string | undefined;
+  /** Whether `initialize` was seen: the revision is then its, not a request's `_meta`. */
+  #initialized = false;
   /** Requests in flight by id: their method, and whether they asked for a task. */
   readonly #sentRequests = new Map<string | number, { method: string; task: boolean }>();
   readonly #receivedRequests = new Map<string | number, { method: string; task: boolean }>();
@@ -179,17 +204,27 @@ export class WireChecker {
       if (isRequest) {
         mine.set(frame.id as string | number, { method, task: isObject(params?.task) });
       }
-      const extra = Object.keys(frame).filter((k) => !["jsonrpc", "id", "method", "params"].includes(k));
-      if (strict && extra.length) this.#fail(direction, method, `keys not defined: ${extra}`, frame);
+      const extra = Object.keys(frame).filter((k) =>
+        !["jsonrpc", "id", "method", "params"].includes(k)
+      );
+      if (strict && extra.length) {
+        this.#fail(direction, method, `keys not defined: ${extra}`, frame);
+      }
       const body = params === undefined ? { method } : { method, params };
       const codec = codecFor(this.revision(method));
-      let outcome = isRequest ? codec.validateRequest(method, body) : codec.validateNotification(method, body);
+      let outcome = isRequest
+        ? codec.validateRequest(method, body)
+        : codec.validateNotification(method, body);
       if (isRequest && !outcome.ok && outcome.reason === "not-in-era") {
         outcome = codec.validateInputRequest(method, body);
       }
       this.#judge(direction, method, outcome, body, frame);
+      const meta = isObject(params?._meta) ? params._meta : {};
+      const foreign = MODERN_ENVELOPE_KEYS.filter((key) => key in meta);
+      if (strict && codec.era === "2025-11-25" && foreign.length) {
+        this.#fail(direction, method, `2026-07-28 envelope keys in _meta: ${foreign}`, frame);
+      }
       if (strict && isRequest && codec.era === "2026-07-28" && method !== "server/discover") {
-        const meta = isObject(params?._meta) ? params._meta : {};
         const problems = codec.validateEnvelopeMeta(meta);
         if (problems.length) {
           this.#fail(direction, method, `_meta envelope: ${JSON.stringify(problems)}`, frame);
@@ -218,6 +253,12 @@ export class WireChecker {
     }
     if (method === "?") return; // a response to no request we saw: the SDK drops it too
     const codec = codecFor(this.revision(method));
+    if (
+      strict && codec.era === "2025-11-25" && isObject(frame.result) &&
+      LATER_RESULT_KEY in frame.result
+    ) {
+      this.#fail(direction, method, `${LATER_RESULT_KEY} is a 2026-07-28 result key`, frame);
+    }
     const taskType = asked?.task ? "CreateTaskResult" : TASK_RESULTS[method];
     let outcome = taskType && codec.era === "2025-11-25"
       ? specOutcome(taskType, frame.result)
@@ -237,10 +278,13 @@ export class WireChecker {
   #learnFromRequest(method: string, params: Record<string, unknown> | undefined): void {
     if (method === "initialize" && typeof params?.protocolVersion === "string") {
       this.#revision = params.protocolVersion;
+      this.#initialized = true;
     }
     const meta = params?._meta;
-    if (isObject(meta) && typeof meta[REVISION_META_KEY] === "string") {
-      this.#revision = meta[REVISION_META_KEY] as string;
+    if (
+      !this.#initialized && isObject(meta) && typeof meta[PROTOCOL_VERSION_META_KEY] === "string"
+    ) {
+      this.#revision = meta[PROTOCOL_VERSION_META_KEY] as string;
     }
   }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { droppedKeys, type WireFailure, WireChecker } from "./wire_check.ts";
+import { droppedKeys, WireChecker, type WireFailure } from "./wire_check.ts";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 
 function checker(): { check: WireChecker; lines: WireFailure[] } {
@@ -72,4 +72,64 @@ Deno.test("droppedKeys names the paths the schema's output lost", () => {
     "b.c",
     "b.d[0].e",
   ]);
+});
+
+Deno.test("keys only 2026-07-28 defines fail in a 2025-11-25 frame mcpx sends", () => {
+  const { check, lines } = checker();
+  check.sent(initialize("2025-11-25"));
+  check.received({ jsonrpc: "2.0", id: 7, method: "roots/list", params: {} });
+  check.sent(
+    { jsonrpc: "2.0", id: 7, result: { roots: [], resultType: "complete" } } as JSONRPCMessage,
+  );
+  check.sent({
+    jsonrpc: "2.0",
+    id: 8,
+    method: "tools/list",
+    params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+  });
+  assert.deepEqual(lines.map((l) => [l.method, l.revision]), [
+    ["roots/list", "2025-11-25"],
+    ["tools/list", "2025-11-25"],
+  ]);
+  assert.ok(lines[0].error.includes("resultType"), lines[0].error);
+  assert.ok(lines[1].error.includes("envelope"), lines[1].error);
+});
+
+Deno.test("a 2026-07-28 request without its _meta envelope fails", () => {
+  const { check, lines } = checker();
+  check.sent({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/list",
+    params: {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "mcpx", version: "0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  });
+  assert.equal(lines.length, 0, JSON.stringify(lines));
+  check.sent({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+  assert.equal(lines.length, 1);
+  assert.equal(lines[0].revision, "2026-07-28");
+  assert.ok(lines[0].error.includes("_meta envelope"), lines[0].error);
+});
+
+Deno.test("a key only 2025-11-25 defines fails in a 2026-07-28 frame mcpx sends", () => {
+  const { check, lines } = checker();
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "mcpx", version: "0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  // Task-augmented calls (`params.task`) left core in 2026-07-28.
+  check.sent({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { _meta, name: "t", arguments: {}, task: { ttl: 1000 } },
+  });
+  assert.equal(lines.length, 1, JSON.stringify(lines));
+  assert.ok(lines[0].error.includes("params.task"), lines[0].error);
 });
