@@ -157,7 +157,7 @@ export const RECEIVED_EXCEPTIONS: readonly {
  */
 export class WireChecker {
   #revision: string | undefined;
-  /** Whether `initialize` was seen: the revision is then its, not a request's `_meta`. */
+  /** Whether an `initialize` was answered: the revision is then its, not a request's `_meta`. */
   #initialized = false;
   /** Requests in flight by id: their method, and whether they asked for a task. */
   readonly #sentRequests = new Map<string | number, { method: string; task: boolean }>();
@@ -249,7 +249,10 @@ export class WireChecker {
     if (strict && extra.length) this.#fail(direction, method, `keys not defined: ${extra}`, frame);
     if (method === "initialize" && isObject(frame.result)) {
       const agreed = frame.result.protocolVersion;
-      if (typeof agreed === "string") this.#revision = agreed;
+      if (typeof agreed === "string") {
+        this.#revision = agreed;
+        this.#initialized = true;
+      }
     }
     if (method === "?") return; // a response to no request we saw: the SDK drops it too
     const codec = codecFor(this.revision(method));
@@ -271,14 +274,13 @@ export class WireChecker {
 
   /** The revision frames are checked against now; for `method` when given. */
   revision(method?: string): string {
-    if (method === "server/discover" && this.#revision === undefined) return DISCOVER_REVISION;
+    if (method === "server/discover" && !this.#initialized) return DISCOVER_REVISION;
     return this.#revision ?? DEFAULT_REVISION;
   }
 
   #learnFromRequest(method: string, params: Record<string, unknown> | undefined): void {
     if (method === "initialize" && typeof params?.protocolVersion === "string") {
       this.#revision = params.protocolVersion;
-      this.#initialized = true;
     }
     const meta = params?._meta;
     if (

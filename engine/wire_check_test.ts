@@ -77,6 +77,15 @@ Deno.test("droppedKeys names the paths the schema's output lost", () => {
 Deno.test("keys only 2026-07-28 defines fail in a 2025-11-25 frame mcpx sends", () => {
   const { check, lines } = checker();
   check.sent(initialize("2025-11-25"));
+  check.received({
+    jsonrpc: "2.0",
+    id: 0,
+    result: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      serverInfo: { name: "x", version: "1" },
+    },
+  });
   check.received({ jsonrpc: "2.0", id: 7, method: "roots/list", params: {} });
   check.sent(
     { jsonrpc: "2.0", id: 7, result: { roots: [], resultType: "complete" } } as JSONRPCMessage,
@@ -132,4 +141,19 @@ Deno.test("a key only 2025-11-25 defines fails in a 2026-07-28 frame mcpx sends"
   });
   assert.equal(lines.length, 1, JSON.stringify(lines));
   assert.ok(lines[0].error.includes("params.task"), lines[0].error);
+});
+
+Deno.test("an initialize refused, then server/discover: later frames are 2026-07-28's", () => {
+  const { check, lines } = checker();
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "mcpx", version: "0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  check.sent(initialize("2025-11-25"));
+  check.received({ jsonrpc: "2.0", id: 0, error: { code: -32602, message: "unsupported" } });
+  check.sent({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta } });
+  check.sent({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta } });
+  assert.equal(lines.length, 0, JSON.stringify(lines));
+  assert.equal(check.revision(), "2026-07-28");
 });
