@@ -12,6 +12,7 @@ import type { ServerSpec } from "../config/types.ts";
 import { settingEnvName, SETTINGS } from "../config/settings.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { remoteTransport } from "./remote_transport.ts";
+import { WIRE_CHECK_ENV, wireChecked } from "./wire_check.ts";
 
 /**
  * mcpx's own variables (session ids, the configuration path, every setting's
@@ -23,6 +24,7 @@ const MCPX_OWN = new Set([
   "MCPX_PARENT_SESSION_ID",
   "MCPX_CONFIG",
   "MCPX_TRACE",
+  WIRE_CHECK_ENV,
   ...SETTINGS.flatMap((s) => [settingEnvName(s.name), ...(s.envAliases ?? [])]),
 ]);
 
@@ -31,13 +33,19 @@ export function serverEnvironment(env: Record<string, string>): Record<string, s
   return Object.fromEntries(Object.entries(env).filter(([name]) => !MCPX_OWN.has(name)));
 }
 
-/** A new transport to `spec`'s server; a stdio one starts nothing until connected. */
+/**
+ * A new transport to `spec`'s server; a stdio one starts nothing until connected.
+ * With `MCPX_WIRE_CHECK` set (tests only) its frames are checked (engine/wire_check.ts).
+ */
 export function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport {
-  if (spec.transport !== "stdio") return remoteTransport(spec);
-  return new ProcessGroupStdioTransport({
-    command: spec.command!,
-    args: spec.args,
-    env: { ...serverEnvironment(env), ...spec.env },
-    cwd: spec.cwd,
-  });
+  if (spec.transport !== "stdio") return wireChecked(remoteTransport(spec), spec.name);
+  return wireChecked(
+    new ProcessGroupStdioTransport({
+      command: spec.command!,
+      args: spec.args,
+      env: { ...serverEnvironment(env), ...spec.env },
+      cwd: spec.cwd,
+    }),
+    spec.name,
+  );
 }

@@ -103,6 +103,9 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     // Deno's own cache lives under XDG_CACHE_HOME too: keep the machine's, or
     // every world would download mcpx's npm dependencies again.
     DENO_DIR: denoDir(),
+    // Every frame a daemon exchanges with a server is checked against the SDK's schema
+    // (engine/wire_check.ts); a failure line fails the test when the world is disposed.
+    MCPX_WIRE_CHECK: `${dir}/wire-check.jsonl`,
   };
   delete env.MCPX_CONFIG;
   delete env.MCPX_SESSION_ID;
@@ -176,7 +179,11 @@ export async function world(options: WorldOptions = {}): Promise<World> {
           Deno.kill(pid, "SIGKILL");
         } catch { /* gone */ }
       }
+      const wire = await Deno.readTextFile(env.MCPX_WIRE_CHECK).catch(() => "");
       await Deno.remove(dir, { recursive: true }).catch(() => {});
+      if (wire.trim() !== "") {
+        throw new Error(`frames failed the SDK's wire schema (engine/wire_check.ts):\n${wire}`);
+      }
     },
   };
   return self;
