@@ -1,7 +1,8 @@
 /**
  * `ns.$prompts` and `ns.$resources` in a script (`mcpx exec`) against the
  * real server-everything: listing and rendering its prompts, listing its
- * resources and templates, reading a resource and an expanded template; the
+ * resources and templates, reading a resource and an expanded template,
+ * completing a prompt's argument and a template's variable; the
  * daemon's checks reach the script as typed errors; and server-memory, which
  * publishes none, lists nothing. One world, one warm daemon.
  */
@@ -52,6 +53,23 @@ Deno.test("a script lists and renders prompts and reads resources through ns.$pr
     ]);
     assert.equal(out.doc, "# Everything Serv");
     assert.match(out.two, /^Resource 2: This is a plaintext resource/);
+  });
+
+  await t.step("$prompts.complete() and $resources.complete()", async () => {
+    const out = await exec(
+      'const dept = await everything.$prompts.complete("completable-prompt", "department", "S");\n' +
+        'const names = await everything.$prompts.complete("completable-prompt", "name", "",\n' +
+        '  { department: "Engineering" });\n' +
+        "const ids = await everything.$resources.complete(\n" +
+        '  "demo://resource/dynamic/text/{resourceId}", "resourceId", "3");\n' +
+        "({ dept: dept.values, names: names.values, ids: ids.values, offered: ids.offered })",
+    );
+    assert.deepEqual(out, {
+      dept: ["Sales", "Support"],
+      names: ["Alice", "Bob", "Charlie"],
+      ids: ["3"],
+      offered: true,
+    });
   });
 
   await t.step("the daemon's checks reach the script as McpxCallError codes", async () => {

@@ -58,6 +58,17 @@ export interface ResourceResult {
   [key: string]: unknown;
 }
 
+/**
+ * The values a server suggests for one argument (MCP `completion/complete`);
+ * `offered` is false when the server offers no completion (then `values` is empty).
+ */
+export interface Completion {
+  offered: boolean;
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
+
 /** `ns.$prompts`, with `Args` the argument records its prompts take. */
 export interface PromptsApi<
   Args extends Record<string, Record<string, string>> = Record<string, Record<string, string>>,
@@ -73,6 +84,17 @@ export interface PromptsApi<
     args?: Args[N],
     options?: CallOptions,
   ): Promise<PromptResult>;
+  /**
+   * What the server suggests for `argument` of prompt `name`, starting with `prefix`
+   * (`completion/complete`, ref/prompt); `context` gives the other arguments' values.
+   */
+  complete(
+    name: string,
+    argument: string,
+    prefix: string,
+    context?: Record<string, string>,
+    options?: CallOptions,
+  ): Promise<Completion>;
 }
 
 /** `ns.$resources`. */
@@ -85,6 +107,17 @@ export interface ResourcesApi {
    *   the server fails the read (an unknown URI).
    */
   read(uri: string, vars?: Record<string, string>, options?: CallOptions): Promise<ResourceResult>;
+  /**
+   * What the server suggests for `variable` of template `uriTemplate`, starting with `prefix`
+   * (`completion/complete`, ref/resource); `context` gives the other variables' values.
+   */
+  complete(
+    uriTemplate: string,
+    variable: string,
+    prefix: string,
+    context?: Record<string, string>,
+    options?: CallOptions,
+  ): Promise<Completion>;
 }
 
 /**
@@ -98,6 +131,19 @@ export function contentApis(
 ): { $prompts: PromptsApi; $resources: ResourcesApi } {
   const what = (method: string, target?: string) =>
     `${namespace} ${method}${target !== undefined ? ` ${target}` : ""}`;
+  const complete = async (
+    ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string },
+    argument: string,
+    prefix: string,
+    context: Record<string, string> | undefined,
+    options: CallOptions | undefined,
+  ) =>
+    await daemonRequest("complete", what("completion/complete", `${argument}=${prefix}`), {
+      namespace,
+      ref,
+      argument: { name: argument, value: prefix },
+      ...(context && Object.keys(context).length ? { context } : {}),
+    }, options) as Completion;
   const $prompts: PromptsApi = Object.freeze({
     async list(options?: CallOptions) {
       const [one] = await daemonRequest(
@@ -117,6 +163,13 @@ export function contentApis(
         arguments: args ?? {},
       }, options) as PromptResult;
     },
+    complete: (
+      name: string,
+      argument: string,
+      prefix: string,
+      context?: Record<string, string>,
+      options?: CallOptions,
+    ) => complete({ type: "ref/prompt", name }, argument, prefix, context, options),
   });
   const $resources: ResourcesApi = Object.freeze({
     async list(options?: CallOptions) {
@@ -135,6 +188,13 @@ export function contentApis(
         ...(vars && Object.keys(vars).length ? { variables: vars } : {}),
       }, options) as ResourceResult;
     },
+    complete: (
+      uriTemplate: string,
+      variable: string,
+      prefix: string,
+      context?: Record<string, string>,
+      options?: CallOptions,
+    ) => complete({ type: "ref/resource", uri: uriTemplate }, variable, prefix, context, options),
   });
   return { $prompts, $resources };
 }
