@@ -45,8 +45,7 @@ import {
   SessionStore,
 } from "./sessions.ts";
 import type { ListResult } from "./tool_listing.ts";
-import { Listings } from "./listings.ts";
-import type { TypeGenerator } from "./type_generator.ts";
+import { Listings, type ListingsOptions } from "./listings.ts";
 import { InstanceEvents } from "./instance_events.ts";
 import { callOnce } from "./call.ts";
 import { refuseGoneCaller, type RequestSource } from "./server_request.ts";
@@ -76,8 +75,8 @@ export interface DaemonOptions {
    * (config/trust.ts, decision 0018). Absent: every server may start.
    */
   trust?: TrustGate;
-  /** Makes listed tools' declarations (a test seam); default: engine/type_generator.ts's process. */
-  typeGenerator?: TypeGenerator;
+  /** Test seams of the schema cache: its type generator and its writer (engine/listings.ts). */
+  listings?: Pick<ListingsOptions, "typeGenerator" | "write">;
   /** The mode of a server whose entry sets none (`protocol.default`; engine/protocol_era.ts). */
   protocolDefault?: ProtocolMode;
   /** The TTL every task asks for, ms (`tasks.ttl`; engine/task_table.ts); default 5 minutes. */
@@ -154,7 +153,7 @@ export class Daemon {
       redactor: this.redactor,
       pool: (spec) => this.#pools.of(spec)!,
       span: (instance) => events.span(instance),
-      typeGenerator: options.typeGenerator,
+      ...options.listings,
     });
     this.#pools = new PoolSet(options.config, options.env, (spec) => ({
       started: (i) => {

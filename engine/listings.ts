@@ -15,7 +15,7 @@
  */
 
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
-import type { BlockSize, CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
 import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import { ServerError } from "../core/errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
@@ -39,6 +39,7 @@ import { elapsedMs, log } from "./log.ts";
 import { describe, messageOf } from "./error_text.ts";
 import type { ListedBy, ListResult } from "./tool_listing.ts";
 import { TypeGenerationError, TypeGenerator } from "./type_generator.ts";
+import { blockSizes } from "./block_sizes.ts";
 import { catalogDiff, Coalescer } from "./relisting.ts";
 import type { ChangedList } from "./server_notifications.ts";
 
@@ -61,6 +62,8 @@ export interface ListingsOptions {
    * a generator process per listing. Closed with the listings.
    */
   typeGenerator?: TypeGenerator;
+  /** Writes the cache's changed entries and its index (a test seam); default: `writeSchemaCache`. */
+  write?: typeof writeSchemaCache;
 }
 
 /** The daemon's schema cache and the listings that fill it. */
@@ -68,6 +71,8 @@ export class Listings {
   #options: ListingsOptions;
   #cache: SchemaCacheFile;
   #write: Promise<void> = Promise.resolve();
+  /** A write is queued behind the one under way and has not taken its copy of the cache yet. */
+  #writeQueued = false;
   /** The last write's failure, until a write succeeds (a full disk). */
   #writeError: unknown;
   /** Listings in progress, by listed server name. */
@@ -417,21 +422,28 @@ export class Listings {
 
   #persist(): void {
     this.#views.clear();
-    const snapshot = structuredClone(this.#cache);
-    const changed = [...this.#dirty];
-    this.#dirty.clear();
-    this.#write = this.#write
-      .then(() =>
-        writeSchemaCache(this.#options.cachePath, snapshot, this.#options.redactor, changed)
-      )
-      .then(() => this.#writeError = undefined, (error) => {
+    // One write waits at a time and takes the cache as it is when it starts: a burst of
+    // listings (100 servers at once) is a few writes, not one whole copy of the cache each.
+    if (this.#writeQueued) return;
+    this.#writeQueued = true;
+    this.#write = this.#write.then(async () => {
+      this.#writeQueued = false;
+      const snapshot = structuredClone(this.#cache);
+      const changed = [...this.#dirty];
+      this.#dirty.clear();
+      try {
+        const write = this.#options.write ?? writeSchemaCache;
+        await write(this.#options.cachePath, snapshot, this.#options.redactor, changed);
+        this.#writeError = undefined;
+      } catch (error) {
         // What was not written is written by the next change.
         for (const name of changed) this.#dirty.add(name);
         this.#writeError = error;
         log("error", "daemon.error", "writing the schema cache failed: {error}", {
           error: describe(error),
         });
-      });
+      }
+    });
   }
 }
 
@@ -445,49 +457,4 @@ function sameTools(before: CachedTool[], after: CachedTool[]): boolean {
 function declarationRequest(tool: CachedTool): DeclarationRequest {
   const { name, title, description, inputSchema, outputSchema } = tool;
   return { fn: toIdentifier(name), tool: { name, title, description, inputSchema, outputSchema } };
-}
-
-/**
- * The sizes of the whole `mcpx types` blocks of the namespaces that read
- * `entry` (a server and its aliases; discovery/types_hint.ts `blockSize`),
- * stored with it so search's hint does not lay out every declaration of a
- * large namespace each time. Made only once every tool has its declaration
- * (so the daemon never loads the generator for them); a failure leaves them out: the hint works them out.
- */
-async function blockSizes(
-  servers: ServerSpec[],
-  name: string,
-  entry: CachedServer,
-): Promise<BlockSize[]> {
-  try {
-    const { blockSize } = await import("../discovery/types_hint.ts");
-    const readers = servers.filter((s) => !s.disabled && listingOf(s).name === name);
-    const cache = emptySchemaCache(null);
-    setOwn(cache.servers, name, entry);
-    const { namespaces } = namespacesFromCache(readers, cache);
-    // A declaration that does not parse would be made again from its schema, loading the
-    // generator into the daemon (decision 0029): such a namespace's size is worked out by
-    // the hint, in the CLI, instead.
-    const { parseDeclaration } = await import("../discovery/_ts_model.ts");
-    // Parsed once here and handed to blockSize, which would otherwise parse them again.
-    const parsed = (ns: (typeof namespaces)[number]) => {
-      try {
-        return ns.tools.map((t) => {
-          if (t.declaration === undefined) throw new Error(`${t.tool} has no declaration`);
-          return parseDeclaration(t.declaration);
-        });
-      } catch {
-        return undefined;
-      }
-    };
-    const sizes: BlockSize[] = [];
-    for (const ns of namespaces) {
-      const decls = ns.tools.length > 0 ? parsed(ns) : undefined;
-      if (decls) sizes.push(await blockSize(ns, decls));
-    }
-    return sizes;
-  } catch (error) {
-    log("warn", "daemon.error", "sizing types blocks failed: {error}", { error: describe(error) });
-    return [];
-  }
 }

@@ -6,7 +6,7 @@ import { TypeGenerator } from "./type_generator.ts";
 import { toolDeclaration } from "../discovery/typescript.ts";
 import { listLogFiles } from "../logs/writer.ts";
 import type { CachedTool } from "../discovery/types.ts";
-import { readSchemaCache } from "./schema_cache.ts";
+import { readSchemaCache, writeSchemaCache } from "./schema_cache.ts";
 import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import type { PoolSettings } from "../config/types.ts";
 
@@ -37,7 +37,7 @@ async function listingWorld(typeGenerator?: TypeGenerator, pool: Partial<PoolSet
     sessionsPath: `${dir}/sessions.json`,
     mode: "foreground",
     env: {},
-    ...(typeGenerator ? { typeGenerator } : {}),
+    ...(typeGenerator ? { listings: { typeGenerator } } : {}),
   });
   return {
     daemon,
@@ -147,4 +147,58 @@ Deno.test("Daemon.list() answers and gives its per-call instance back before the
     "function fail(): void;",
     "function gone(): void;",
   ]);
+});
+
+Deno.test("Daemon.list() of many servers at once writes the cache a few times, not once per server", async () => {
+  await using fixture = await remoteFixture();
+  const dir = await Deno.makeTempDir({ prefix: "mcpx-listings-" });
+  const names = Array.from({ length: 20 }, (_, i) => `r${i}`);
+  // Each write takes a whole copy of the cache: one per listing held 100 copies at once with
+  // 100 servers (433 MiB of daemon RSS, against 121 MiB with writes that wait their turn).
+  const writes: string[][] = [];
+  // Declarations are held back: what is counted is the listings' writes.
+  const held = new HeldGenerator();
+  const daemon = new Daemon({
+    config: {
+      path: null,
+      realPath: null,
+      fingerprint: "0".repeat(16),
+      servers: names.map((name) => ({
+        ...remoteSpec(fixture.url),
+        name,
+        namespace: name,
+        poolId: `${name}-pool`,
+        listingId: `${name}-listing`,
+      })),
+      document: {},
+    },
+    cachePath: `${dir}/schemas.json`,
+    sessionsPath: `${dir}/sessions.json`,
+    mode: "foreground",
+    env: {},
+    listings: {
+      typeGenerator: held,
+      write: (path, cache, redactor, changed) => {
+        writes.push([...changed ?? []]);
+        return writeSchemaCache(path, cache, redactor, changed);
+      },
+    },
+  });
+  try {
+    const listed = await daemon.list(names);
+    assert.deepEqual(Object.keys(listed).sort(), [...names].sort());
+    assert.ok(writes.length <= 4, `${writes.length} writes for ${names.length} listings`);
+    // Every listing was written, each once.
+    assert.deepEqual(writes.flat().sort(), [...names].sort());
+    assert.deepEqual(
+      Object.keys(readSchemaCache(`${dir}/schemas.json`)?.servers ?? {}).sort(),
+      [
+        ...names,
+      ].sort(),
+    );
+  } finally {
+    held.open();
+    await daemon.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
