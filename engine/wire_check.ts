@@ -138,6 +138,18 @@ const TASK_RESULTS: Record<string, keyof typeof specTypeSchemas> = {
 };
 
 /**
+ * Methods of an extension mcpx speaks, which no revision's core schema defines:
+ * the Skills extension (SEP-2640: skills and directory reads; engine/skills.ts).
+ * Their frames are checked as JSON-RPC and, in 2026-07-28, for their `_meta`
+ * envelope, not for their params and results.
+ */
+export const EXTENSION_METHODS: ReadonlySet<string> = new Set([
+  "skills/list",
+  "skills/get",
+  "resources/directory/read",
+]);
+
+/**
  * A frame a real server sends that the SDK refuses, and why it is let through
  * (a server's own bug, not mcpx's). Matched on server-name prefix, method and
  * a piece of the error.
@@ -297,6 +309,7 @@ export class WireChecker {
     raw: unknown,
     frame: unknown,
   ): void {
+    if (!outcome.ok && outcome.reason === "not-in-era" && EXTENSION_METHODS.has(method)) return;
     if (!outcome.ok) {
       const error = outcome.reason === "not-in-era"
         ? `method ${method} is not in revision ${this.revision(method)}`
