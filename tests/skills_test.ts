@@ -30,6 +30,16 @@ Deno.test("mcpx skills lists, gets and verifies skills; resources lists director
     assert.match(human.stdout, /demo\s+skill:\/\/demo\/SKILL\.md\s+A demonstration skill/);
   });
 
+  await t.step("a listing longer than listing.maxPages stops with an error naming it", async () => {
+    const r = await w.mcpx(["skills", "sk"], { env: { MCPX_LISTING_MAX_PAGES: "1" } });
+    assert.notEqual(r.code, 0);
+    assert.match(
+      r.stderr,
+      /server "sk": skills\/list still had more after 1 pages \(listing\.maxPages\); raise/,
+    );
+    assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+  });
+
   await t.step("get keeps frontmatter, manifest and unknown fields", async () => {
     const out = await w.json(["skills", "sk", "skill://tampered/SKILL.md"]);
     assert.deepEqual(out.result.skill["x-fixture"], { note: "kept as sent" });
