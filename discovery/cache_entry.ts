@@ -34,6 +34,15 @@ export const LISTING_RETRY_MAX_MS = 30 * 60_000;
 export const DECLARATION_FORMAT = 3;
 
 /**
+ * What a listing keeps of a server's tools (engine/tool_listing.ts), stamped
+ * on the index and on each server's file. Raised when that changes, so an
+ * entry an older layout stored is listed again rather than shown as it was.
+ * 2: a tool that runs only as a task is kept callable (issue 12), where 1
+ * stored it among the skipped tools with a reason that is no longer true.
+ */
+export const LISTING_FORMAT = 2;
+
+/**
  * The entry's listing failure when it is the latest news about the server
  * (newer than its last successful listing), else undefined. A failure older
  * than a success is history, not state.

@@ -36,6 +36,7 @@ import {
   DECLARATION_FORMAT,
   indexedServerOf,
   lastFailure,
+  LISTING_FORMAT,
   listingRetryDue,
 } from "../discovery/cache_entry.ts";
 import { toolTerms } from "../discovery/search.ts";
@@ -77,7 +78,9 @@ const ENTRY_FILE = /^s-[0-9a-f]{16}\.json$/;
  * or naming no file of the shape mcpx writes, is left out, as if never
  * listed; a `servers` that is not an object is no entries; a file cut short
  * keeps the entries before the cut (core/damaged_json.ts). Search terms
- * another mcpx version worked out are dropped (search works them out again).
+ * another mcpx version worked out are dropped (search works them out again);
+ * entries another listing layout stored (discovery/cache_entry.ts
+ * `LISTING_FORMAT`) are all left out, so their servers are listed again.
  *
  * @param path The index (`schemaCachePath`).
  * @returns The index, or null.
@@ -85,6 +88,8 @@ const ENTRY_FILE = /^s-[0-9a-f]{16}\.json$/;
 export function readSchemaIndex(path: string): SchemaIndex | null {
   const value = readJson(path);
   if (!isObject(value) || value.version !== 2) return null;
+  // Entries another listing layout stored are not entries: their servers are listed again.
+  if (value.listingFormat !== LISTING_FORMAT) value.servers = {};
   const dir = schemaEntriesDir(path);
   const sameVersion = value.mcpxVersion === VERSION;
   const servers: Record<string, IndexedServer> = {};
@@ -125,7 +130,9 @@ export function readSchemaIndex(path: string): SchemaIndex | null {
  */
 export function readServerEntry(file: string): CachedServer | undefined {
   const value = readJson(file);
-  if (!isObject(value) || value.version !== 2) return undefined;
+  if (!isObject(value) || value.version !== 2 || value.listingFormat !== LISTING_FORMAT) {
+    return undefined;
+  }
   const entry = cachedServerOf(value.server);
   if (!entry) return undefined;
   if (value.mcpxVersion !== VERSION || value.declarationFormat !== DECLARATION_FORMAT) {
@@ -226,7 +233,12 @@ export async function writeSchemaCache(
   ensurePrivateDir(dir, "mcpx's cache");
   const entriesDir = schemaEntriesDir(path);
   ensurePrivateDir(entriesDir, "mcpx's cache");
-  const stamp = { version: 2, mcpxVersion: VERSION, declarationFormat: DECLARATION_FORMAT };
+  const stamp = {
+    version: 2,
+    mcpxVersion: VERSION,
+    declarationFormat: DECLARATION_FORMAT,
+    listingFormat: LISTING_FORMAT,
+  };
   const clean = <T>(value: T): T => redactor ? redactor.json(value) : value;
   for (const name of changed ?? Object.keys(cache.servers)) {
     const server = own(cache.servers, name);
@@ -246,7 +258,9 @@ export async function writeSchemaCache(
       file: entryFileName(name),
     });
   }
-  const index = { ...cache, ...stamp, servers };
+  // The stamp before the servers: a file cut short keeps it, and the entries before the cut.
+  const { servers: _all, ...rest } = cache;
+  const index = { ...stamp, ...rest, ...stamp, servers };
   await writePrivateFile(path, JSON.stringify(clean(index)));
 }
 

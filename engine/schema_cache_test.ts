@@ -10,7 +10,7 @@ import {
   seedFromSiblings,
   writeSchemaCache,
 } from "./schema_cache.ts";
-import { DECLARATION_FORMAT, failedListing } from "../discovery/cache_entry.ts";
+import { DECLARATION_FORMAT, failedListing, LISTING_FORMAT } from "../discovery/cache_entry.ts";
 import type { SchemaCacheFile, SchemaIndex } from "../discovery/types.ts";
 import { VERSION } from "../core/version.ts";
 
@@ -76,14 +76,38 @@ Deno.test("readServerEntry() keeps declarations of this version and drops anothe
   const file = readSchemaIndex(path)!.servers.s.file!;
   assert.equal(readServerEntry(file)?.tools[0].declaration, "function take_shot(): void;");
   const server = cache(VERSION).servers.s;
-  const stamp = { version: 2, declarationFormat: DECLARATION_FORMAT };
+  const stamp = {
+    version: 2,
+    declarationFormat: DECLARATION_FORMAT,
+    listingFormat: LISTING_FORMAT,
+  };
   Deno.writeTextFileSync(file, JSON.stringify({ ...stamp, mcpxVersion: "0.0.0-other", server }));
   const read = readServerEntry(file);
   assert.equal(read?.tools[0].name, "take-shot", "the schemas stay");
   assert.equal(read?.tools[0].declaration, undefined);
   // The same version, but declarations in an older layout (no declarationFormat).
-  Deno.writeTextFileSync(file, JSON.stringify({ version: 2, mcpxVersion: VERSION, server }));
+  Deno.writeTextFileSync(
+    file,
+    JSON.stringify({ version: 2, mcpxVersion: VERSION, listingFormat: LISTING_FORMAT, server }),
+  );
   assert.equal(readServerEntry(file)?.tools[0].declaration, undefined);
+});
+
+Deno.test("an entry an older listing layout stored is no entry: its server is listed again", async () => {
+  await using tmp = await tempDir();
+  const path = `${tmp.dir}/schemas-x.json`;
+  // As listing layout 1 stored a task-only tool: skipped, with a reason no longer true.
+  const old = cache(VERSION);
+  old.servers.s.skipped = [{ name: "slow", reason: "mcpx does not make task-augmented calls yet" }];
+  await writeSchemaCache(path, old);
+  const file = readSchemaIndex(path)!.servers.s.file!;
+  for (const written of [path, file]) {
+    const { listingFormat: _, ...older } = JSON.parse(Deno.readTextFileSync(written));
+    Deno.writeTextFileSync(written, JSON.stringify(older));
+  }
+  assert.deepEqual(readSchemaIndex(path)?.servers, {});
+  assert.equal(readServerEntry(file), undefined);
+  assert.equal(needsListing(readSchemaIndex(path)?.servers.s, "any"), true);
 });
 
 Deno.test("readSchemaIndex() drops search words another version worked out", async () => {
