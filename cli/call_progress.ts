@@ -12,6 +12,7 @@
  */
 
 import { requestDaemon } from "../wire/daemon_request.ts";
+import { pause } from "../wire/lease_waits.ts";
 import type { ProgressUpdate } from "../engine/progress_board.ts";
 import { terminalText } from "../core/terminal_text.ts";
 import { McpxError } from "../core/errors.ts";
@@ -92,19 +93,6 @@ export async function watchCallProgress(
   } finally {
     if (shown) write(ERASE_LINE);
   }
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts (the timer is cleared). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** The terminal's width less one, else 79 (as cli/start_progress.ts's line is bounded). */

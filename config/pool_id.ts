@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { ServerSpec } from "./types.ts";
+import { listingFields, type ServerSpec } from "./types.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 
 /** The fields of a server that decide its pool. Everything else is presentation. */
@@ -48,19 +48,9 @@ export type PoolIdentity = Pick<
  * ```
  */
 export function poolId(identity: PoolIdentity): string {
-  const { transport, command, args, env, cwd, url, headers, pool, protocol, roots } = identity;
-  const text = canonicalJson({
-    transport,
-    command,
-    args,
-    env,
-    cwd,
-    url,
-    headers,
-    pool,
-    ...(protocol ? { protocol } : {}),
-    ...(roots ? { roots } : {}),
-  });
+  const { pool, roots } = identity;
+  // The keys are sorted: the same text as listing every field here in any order.
+  const text = canonicalJson({ ...listingFields(identity), pool, ...(roots ? { roots } : {}) });
   return fnv1a64(text);
 }
 

@@ -270,19 +270,16 @@ export type ListingIdentity = Pick<
  * ```
  */
 export function listingIdOf(identity: ListingIdentity): string {
+  return fnv1a64(canonicalJson(listingFields(identity)));
+}
+
+/**
+ * The fields {@link listingIdOf} hashes, as one object: config/pool_id.ts
+ * `poolId` hashes them too, with the pool settings and roots beside them.
+ */
+export function listingFields(identity: ListingIdentity): Record<string, unknown> {
   const { transport, command, args, env, cwd, url, headers, protocol } = identity;
-  return fnv1a64(
-    canonicalJson({
-      transport,
-      command,
-      args,
-      env,
-      cwd,
-      url,
-      headers,
-      ...(protocol ? { protocol } : {}),
-    }),
-  );
+  return { transport, command, args, env, cwd, url, headers, ...(protocol ? { protocol } : {}) };
 }
 
 /**

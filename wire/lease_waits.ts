@@ -124,8 +124,11 @@ export async function watchLeaseWaits(
   }
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts (the timer is cleared). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+/**
+ * Resolves after `ms`, or at once when `signal` aborts (the timer is cleared):
+ * the breath between two long-polls (this file's lease waits, cli/call_progress.ts's progress).
+ */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
