@@ -1,7 +1,8 @@
 /**
  * Reading the keys of a server entry that say which program runs and how it
  * is reached (`command`/`url`, `args`, `env`, `cwd`, `headers`, `type` or
- * `transport`), expanding `${VAR}` in them. Private to config/.
+ * `transport`, and the credentials of `auth`: config/_auth.ts), expanding
+ * `${VAR}` in them. Private to config/.
  *
  * An unset variable is not a problem of the file: it belongs to the one
  * server that names it, which is then unusable (`ServerSpec.unavailable`)
@@ -22,6 +23,7 @@ import { formatPath, type JsonPath, type Problems } from "./_problems.ts";
 import { didYouMean } from "./_suggest.ts";
 import { authorizationHeader, urlCredentials } from "./url_credentials.ts";
 import { mapValues, type Obj, readStringArray, readStringMap } from "./_read.ts";
+import { readAuth } from "./_auth.ts";
 
 const TRANSPORTS: Record<string, TransportKind> = {
   stdio: "stdio",
@@ -56,7 +58,7 @@ export interface UnsetReference {
 /** The fields of a {@link ServerSpec} that say which program runs and how it is reached. */
 export type ProcessFields = Pick<
   ServerSpec,
-  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers"
+  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "auth"
 >;
 
 /** Entry keys that say which process runs; an alias takes all of them from its target. */
@@ -69,6 +71,8 @@ export const PROCESS_KEYS: readonly string[] = [
   "headers",
   "transport",
   "type",
+  // Credentials are part of what runs: an alias uses its target's (decision 0041).
+  "auth",
 ];
 
 /**
@@ -204,6 +208,14 @@ export function parseProcess(
   // identity (config/pool_id.ts), so two projects' `node server.js` never
   // share a process or a listing.
   if (transport === "stdio" && cwd === undefined && ctx.dir !== null) cwd = ctx.dir;
+  const auth = readAuth(name, entry.auth, [...at, "auth"], {
+    ...ctx,
+    transport,
+    expand,
+    headers,
+    env,
+    url,
+  });
   if (transport !== "stdio") {
     for (const key of ["args", "env", "cwd"]) {
       if (entry[key] !== undefined) {
@@ -229,19 +241,19 @@ export function parseProcess(
       }: ignored for a stdio server`,
     );
   }
-  return { unset, ...processFields({ transport, command, args, env, cwd, url, headers }) };
+  return { unset, ...processFields({ transport, command, args, env, cwd, url, headers, auth }) };
 }
 
 /**
- * The process fields as a {@link ServerSpec} holds them: only these seven
- * keys, in the spec's order, with `command`, `cwd` and `url` left out when
- * unset (never present as `undefined`).
+ * The process fields as a {@link ServerSpec} holds them: only these eight
+ * keys, in the spec's order, with `command`, `cwd`, `url` and `auth` left out
+ * when unset (never present as `undefined`).
  *
  * @param fields The fields, e.g. an alias's target spec.
  * @returns A new object.
  */
 export function processFields(fields: ProcessFields): ProcessFields {
-  const { transport, command, args, env, cwd, url, headers } = fields;
+  const { transport, command, args, env, cwd, url, headers, auth } = fields;
   return {
     transport,
     ...(command !== undefined ? { command } : {}),
@@ -250,6 +262,7 @@ export function processFields(fields: ProcessFields): ProcessFields {
     ...(cwd !== undefined ? { cwd } : {}),
     ...(url !== undefined ? { url } : {}),
     headers,
+    ...(auth !== undefined ? { auth } : {}),
   };
 }
 

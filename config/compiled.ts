@@ -40,13 +40,14 @@ import {
  * alias its target's profiles, which version 3 did not. Version 5 entries
  * give every stdio server its working directory (the configuration file's
  * real directory when the entry sets none), which version 4 left to the
- * daemon. An entry of another version is neither read nor kept, nor is one
+ * daemon. Version 7 entries keep a server's `auth` block, which version 6
+ * ignored (an entry of 6 would send no credentials). An entry of another version is neither read nor kept, nor is one
  * whose servers lack a `listingId` (written before listing identities,
  * decision 0025).
  */
 interface CompiledEntry {
-  /** 6: `parsed.runnableHashes` added. */
-  version: 6;
+  /** 6: `parsed.runnableHashes` added. 7: servers carry their `auth` block. */
+  version: 7;
   mcpxVersion: string;
   parsed: ParsedConfig;
 }
@@ -83,7 +84,7 @@ export function readCompiled(cacheDir: string, fingerprint: string): ParsedConfi
   } catch {
     return undefined;
   }
-  if (entry?.version !== 6 || entry.mcpxVersion !== VERSION) return undefined;
+  if (entry?.version !== 7 || entry.mcpxVersion !== VERSION) return undefined;
   return isParsedConfig(entry.parsed) ? entry.parsed : undefined;
 }
 
@@ -123,7 +124,7 @@ export async function writeCompiled(
   }
   const { runnableHashes } = await import("./runnable_hash.ts");
   const stored = { ...parsed, runnableHashes: await runnableHashes(parsed.document) };
-  const entry: CompiledEntry = { version: 6, mcpxVersion: VERSION, parsed: stored };
+  const entry: CompiledEntry = { version: 7, mcpxVersion: VERSION, parsed: stored };
   try {
     ensurePrivateDir(cacheDir, "mcpx's cache");
     // Atomic and private, the temporary file removed on failure (core/private_fs.ts).

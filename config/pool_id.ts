@@ -22,6 +22,7 @@ export type PoolIdentity = Pick<
   | "cwd"
   | "url"
   | "headers"
+  | "auth"
   | "pool"
   | "protocol"
   | "roots"
@@ -32,7 +33,10 @@ export type PoolIdentity = Pick<
  * Key order in `env`, `headers` and `pool` does not matter; argument order does.
  * The entry's own protocol mode is hashed only when it sets one (two processes
  * of one program in different eras are two pools; decision 0031), and its
- * roots only when it has some (an instance keeps the roots it started with; decision 0036).
+ * roots only when it has some (an instance keeps the roots it started with; decision 0036),
+ * and its `auth` block only when it has one (two entries differing only in their
+ * credentials are two pools; decision 0041). The hash is all an id carries of a
+ * secret: no credential is written into an id or a file name in clear.
  *
  * @param identity The identity fields; extra properties (name, namespace, tags, tool
  *   filters, description) are ignored, so a whole `ServerSpec` may be passed.

@@ -3,7 +3,7 @@
  * decides whether to trust it (`mcpx ls`, `mcpx trust`, an untrusted call's
  * error, `untrusted.runnable` in `--json`): everything the trust hash covers
  * (config/trust.ts `runnables()`: command, args, env, cwd, url, headers,
- * transport; an alias's target), so an edit that asks for trust again shows
+ * transport, auth; an alias's target), so an edit that asks for trust again shows
  * in what is shown. Issue 9 found `NODE_OPTIONS` added to a server's `env`
  * asking again while the prompt showed the same command line.
  *
@@ -54,6 +54,12 @@ export interface Runnable {
   headers?: Record<string, string>;
   /** The transport as written (`type` or `transport`), when written. */
   transport?: string;
+  /**
+   * The `auth` block (config/auth.ts): its kind and each other field as
+   * written, nested ones dotted (`vars.API_KEY`, `scopes.0`), a literal
+   * secret as its reference.
+   */
+  auth?: { type: string; fields: Record<string, string> };
 }
 
 /** Options of {@link runnableOf} and {@link runsOf}. */
@@ -100,8 +106,9 @@ export function runnableOf(
  * What server `name` would run, for a person: one line, words quoted the way
  * a POSIX shell reads them back. A stdio server reads
  * `cd <dir> && KEY=value … <command> <args…>`; a remote one
- * `<url> (transport <t>, headers Name=value …)`; an alias adds `(alias of <target>)`
- * in front. Never cut short: what is left out could be what matters.
+ * `<url> (transport <t>, headers Name=value …)`; an `auth` block adds
+ * `auth <kind> field=value …` (after the command line, or in the parentheses);
+ * an alias adds `(alias of <target>)` in front. Never cut short: what is left out could be what matters.
  *
  * @param document The parsed configuration file.
  * @param name The server's key under `mcpServers`.
@@ -131,9 +138,19 @@ export function runsOf(
  */
 export function runsText(r: Runnable): string {
   const alias = r.aliasOf !== undefined ? `(alias of ${r.aliasOf}) ` : "";
+  const auth = r.auth
+    ? [
+      [
+        `auth ${r.auth.type}`,
+        ...Object.entries(r.auth.fields).map(([k, v]) => `${k}=${shellWord(v)}`),
+      ]
+        .join(" "),
+    ]
+    : [];
   if (r.url !== undefined) {
     const notes = [
       ...(r.transport !== undefined ? [`transport ${r.transport}`] : []),
+      ...auth,
       ...(r.headers
         ? [
           `headers ${
@@ -150,7 +167,7 @@ export function runsText(r: Runnable): string {
     ...[r.command ?? "(no command)", ...(r.args ?? [])].map(shellWord),
   ];
   const cd = r.cwd !== undefined ? `cd ${shellWord(r.cwd)} && ` : "";
-  return `${alias}${cd}${words.join(" ")}`;
+  return `${alias}${cd}${words.join(" ")}${auth.length ? ` (${auth[0]})` : ""}`;
 }
 
 /** The redactor of the document's literal secrets (its `${VAR}`s are shown unexpanded anyway). */
@@ -160,6 +177,28 @@ export function documentRedactor(document: Record<string, unknown>): Redactor {
 
 function processOf(entry: unknown, redactor: Redactor, dir: string | undefined): Runnable {
   if (!isObject(entry)) return {};
+  const auth = authOf(entry.auth, redactor);
+  return { ...runnableProcess(entry, redactor, dir), ...(auth ? { auth } : {}) };
+}
+
+/** An `auth` block as {@link Runnable.auth} shows it; undefined when absent or not an object. */
+function authOf(block: unknown, redactor: Redactor): Runnable["auth"] {
+  if (!isObject(block)) return undefined;
+  const fields: Record<string, string> = {};
+  const add = (key: string, value: unknown): void => {
+    if (isObject(value) || Array.isArray(value)) {
+      for (const [k, v] of Object.entries(value)) add(`${key}.${k}`, v);
+    } else fields[key] = redactor.text(String(value));
+  };
+  for (const [key, value] of Object.entries(block)) if (key !== "type") add(key, value);
+  return { type: String(block.type), fields };
+}
+
+function runnableProcess(
+  entry: Record<string, unknown>,
+  redactor: Redactor,
+  dir: string | undefined,
+): Runnable {
   const transport = typeof entry.transport === "string"
     ? entry.transport
     : typeof entry.type === "string"

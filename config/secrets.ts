@@ -9,12 +9,13 @@
  * - every `${VAR}` expanded in any field (`command`, `args`, `env`, `cwd`,
  *   `url`, `headers`, `auth`): its value, shown as `${VAR}`;
  * - literal values of `env` and `headers`, and every string in `auth` but its
- *   `type`: the whole value, and for a header each word after the first (the
+ *   `type`, `name`, `scopes` and `metadataUrl`: the whole value, and for a header each word after the first (the
  *   token of `Bearer <token>`) and, for `Basic <base64>`, the `user:password`
  *   it decodes to and the password;
  * - the `url`'s user name, password and query values (`?key=…`), and its
  *   `user:password` (shown as `${mcpServers.<name>.url.userinfo}`), which mcpx
- *   sends as a Basic header (config/url_credentials.ts);
+ *   sends as a Basic header (config/url_credentials.ts), and a `basic` auth
+ *   block's `username:password` (shown as `${mcpServers.<name>.auth.userinfo}`);
  * - a literal `args` value given to a flag named like a secret
  *   (`--token=…`, or `--api-key` followed by the value).
  *
@@ -33,6 +34,8 @@ import { basicCredentials, urlCredentials } from "./url_credentials.ts";
 const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/g;
 const FLAG_WITH_VALUE = /^--?([A-Za-z][\w.-]*)=(.+)$/s;
 const FLAG = /^--?([A-Za-z][\w.-]*)$/;
+/** Fields of an `auth` block (config/auth.ts) that never hold a secret. */
+const AUTH_NOT_SECRET = new Set(["type", "name", "scopes", "metadataUrl"]);
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -93,9 +96,18 @@ export function configSecrets(document: Obj, env: Record<string, string | undefi
       for (const decoded of basicParts(value)) literal(decoded, true, path);
     }
     for (const [path, raw] of leaves(entry.auth, [...at, "auth"])) {
-      if (path.at(-1) === "type") continue;
+      // What names a credential or where to get one is not one (`X-Api-Key`, a scope).
+      if (AUTH_NOT_SECRET.has(String(path[3]))) continue;
       const { value, literal: text } = expand(raw, true);
       if (text === raw) literal(value, true, path);
+    }
+    // A `basic` block's `user:password`, as its header carries it (base64 forms: core/redact.ts).
+    if (isObject(entry.auth) && entry.auth.type === "basic") {
+      const { username, password } = entry.auth;
+      if (typeof username === "string" && typeof password === "string") {
+        const userPass = `${expand(username, true).value}:${expand(password, true).value}`;
+        literal(userPass, true, [...at, "auth", "userinfo"]);
+      }
     }
     if (typeof entry.url === "string") {
       const { value } = expand(entry.url, false);

@@ -10,6 +10,7 @@
 import type { Runnable } from "./runs_of.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { fnv1a64 } from "./pool_id.ts";
+import type { ServerAuth } from "./auth.ts";
 
 /** How mcpx reaches a server: a child process over stdio, or a remote URL. */
 export type TransportKind = "stdio" | "http" | "sse";
@@ -179,6 +180,14 @@ export interface ServerSpec {
   /** http/sse only. */
   url?: string;
   headers: Record<string, string>;
+  /**
+   * The entry's `auth` block, validated and `${VAR}` expanded (config/auth.ts):
+   * static credentials applied to each request or the child's environment,
+   * or OAuth settings read through `oauthOf()`. Part of `poolId` and
+   * `listingId` only when set, so an entry without one keeps its identities,
+   * and two entries differing only in their credentials are two pools.
+   */
+  auth?: ServerAuth;
   pool: PoolSettings;
   /**
    * The protocol mode its own entry sets (`mcpx.protocol`, or spec 002's
@@ -245,14 +254,15 @@ export interface ServerSpec {
 /** What decides a server's answer to `tools/list`: the process it runs, not how it is pooled. */
 export type ListingIdentity = Pick<
   ServerSpec,
-  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "protocol"
+  "transport" | "command" | "args" | "env" | "cwd" | "url" | "headers" | "protocol" | "auth"
 >;
 
 /**
  * Hashes a server's listing identity: what changes its answer to `tools/list`
  * (command, args, env, cwd, url, headers, transport, after `${VAR}`
  * expansion, and the entry's own protocol mode when it sets one: the era a
- * server answers in is part of its answer, decision 0031), not the pool settings (`sharing`, `scope`, `callTimeout`, …)
+ * server answers in is part of its answer, decision 0031; its `auth` block
+ * when it has one: what a server lists may depend on who asks, decision 0041), not the pool settings (`sharing`, `scope`, `callTimeout`, …)
  * that `poolId` also covers, so editing how a server is pooled does not start
  * it again to list the same tools (decision 0025). Taken when the entry is
  * parsed ({@link ServerSpec.listingId}), before the daemon gives a stdio
@@ -278,8 +288,18 @@ export function listingIdOf(identity: ListingIdentity): string {
  * `poolId` hashes them too, with the pool settings and roots beside them.
  */
 export function listingFields(identity: ListingIdentity): Record<string, unknown> {
-  const { transport, command, args, env, cwd, url, headers, protocol } = identity;
-  return { transport, command, args, env, cwd, url, headers, ...(protocol ? { protocol } : {}) };
+  const { transport, command, args, env, cwd, url, headers, protocol, auth } = identity;
+  return {
+    transport,
+    command,
+    args,
+    env,
+    cwd,
+    url,
+    headers,
+    ...(protocol ? { protocol } : {}),
+    ...(auth ? { auth } : {}),
+  };
 }
 
 /**

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { AuthType } from "../config/auth.ts";
 import { SdkHttpError, SseError, UnauthorizedError } from "@modelcontextprotocol/client";
 
 /** An HTTP answer that failed a request to a remote server. */
@@ -73,14 +74,25 @@ function validStatus(status: number | undefined): boolean {
  * @param url The server's URL (its secrets are replaced where the message
  *   leaves the daemon, core/redact.ts); leave it out when the sentence
  *   follows one that names it.
+ * @param auth The kind of the server's `auth` block (config/auth.ts), if any:
+ *   a refusal then points at that block rather than at `headers`.
  */
-export function describeHttpFailure(failure: HttpFailure, server: string, url?: string): string {
+export function describeHttpFailure(
+  failure: HttpFailure,
+  server: string,
+  url?: string,
+  auth?: AuthType,
+): string {
   const { status } = failure;
   const reason = failure.statusText || REASONS[status] || "";
   const body = failure.body?.trim().split("\n")[0].slice(0, 200);
   const head = `HTTP ${status}${reason ? ` ${reason}` : ""}${url ? ` from ${url}` : ""}${
     body ? `: ${body}` : ""
   }`;
+  if ((status === 401 || status === 403) && auth !== undefined && auth !== "oauth") {
+    return `${head}; the server refused the credentials: check mcpServers.${server}.auth ` +
+      `(its "${auth}" credentials) and the variable it names`;
+  }
   if (status === 401 || status === 403) {
     return `${head}; the server refused the credentials: check mcpServers.${server}.headers ` +
       `(e.g. Authorization) and the token it holds`;

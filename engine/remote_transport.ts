@@ -26,6 +26,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
 import { remoteEndpoint } from "../config/url_credentials.ts";
+import { authHeaders, authUrl } from "../config/auth.ts";
 
 /**
  * The HTTP statuses that answer a request carrying an `Mcp-Session-Id` the
@@ -94,11 +95,16 @@ export function isConnectionFailure(error: unknown): boolean {
 
 /**
  * The transport for a remote server: Streamable HTTP, or HTTP+SSE when
- * `spec.transport` is `sse`. Credentials in the URL become an explicit
- * header, never fetch's own (config/url_credentials.ts).
+ * `spec.transport` is `sse`. The `auth` block's header or query parameter
+ * is added (config/auth.ts); credentials in the URL become an explicit
+ * header, never fetch's own, unless a configured or `auth` `Authorization`
+ * header wins over them (config/url_credentials.ts).
  */
 export function remoteTransport(spec: ServerSpec): Transport {
-  const { url, headers } = remoteEndpoint(spec.url!, spec.headers);
+  const { url, headers } = remoteEndpoint(authUrl(spec.url!, spec.auth), {
+    ...spec.headers,
+    ...authHeaders(spec.auth),
+  });
   const requestInit = { headers };
   return spec.transport === "sse"
     ? new SSEClientTransport(url, { requestInit, fetch: recordingFetch })

@@ -65,7 +65,7 @@ export async function requestFailure(
   const message = describe(error);
   // What the caller reads: a remote's HTTP status and URL when it answered with one.
   const http = spec.url ? httpFailureOf(error) : undefined;
-  const shown = http ? describeHttpFailure(http, spec.name, spec.url) : message;
+  const shown = http ? describeHttpFailure(http, spec.name, spec.url, spec.auth?.type) : message;
   instance.lastError = shown;
   // The SDK's own timer passed (the caller's signal fails a request with the same code).
   if (

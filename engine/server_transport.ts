@@ -7,6 +7,7 @@
  * @module
  */
 
+import { authEnv } from "../config/auth.ts";
 import type { Transport } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
 import { settingEnvName, SETTINGS } from "../config/settings.ts";
@@ -43,7 +44,8 @@ export function makeTransport(spec: ServerSpec, env: Record<string, string>): Tr
     new ProcessGroupStdioTransport({
       command: spec.command!,
       args: spec.args,
-      env: { ...serverEnvironment(env), ...spec.env },
+      // The `env` kind of `auth` (config/auth.ts); config/_auth.ts refuses a name `env` sets too.
+      env: { ...serverEnvironment(env), ...spec.env, ...authEnv(spec.auth) },
       cwd: spec.cwd,
     }),
     spec.name,

@@ -62,7 +62,9 @@ export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: st
   // The URL without its user information: mcpx sends that as a header and never prints it.
   const where = spec.transport === "stdio" ? "" : ` at ${withoutCredentials(spec.url!)}`;
   const http = spec.url ? httpFailureOf(error) : undefined;
-  const reason = http ? describeHttpFailure(http, spec.name) : describe(error);
+  const reason = http
+    ? describeHttpFailure(http, spec.name, undefined, spec.auth?.type)
+    : describe(error);
   const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
   return `server "${spec.name}"${where}: ${step}${reason}${suffix}`;
 }
