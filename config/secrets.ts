@@ -104,7 +104,11 @@ export function configSecrets(document: Obj, env: Record<string, string | undefi
     // A `basic` block's `user:password`, as its header carries it (base64 forms: core/redact.ts).
     if (isObject(entry.auth) && entry.auth.type === "basic") {
       const { username, password } = entry.auth;
-      if (typeof username === "string" && typeof password === "string") {
+      // Only when both are known: an unset reference left in it is no secret (and would match
+      // the reference's own text).
+      const known = (v: unknown): v is string =>
+        typeof v === "string" && expandVars(v, env).missing.length === 0;
+      if (known(username) && known(password)) {
         const userPass = `${expand(username, true).value}:${expand(password, true).value}`;
         literal(userPass, true, [...at, "auth", "userinfo"]);
       }

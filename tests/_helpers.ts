@@ -270,7 +270,8 @@ export type Fixture =
   | "dual"
   | "asks"
   | "changing"
-  | "skills";
+  | "skills"
+  | "guarded";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)
