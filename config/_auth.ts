@@ -78,14 +78,12 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * Reads `entry.auth`. Problems of the file go to `ctx.problems`; a URL whose
  * user information is no longer sent warns in `ctx.warnings`.
  *
- * @param server The key under `mcpServers` (for messages).
  * @param value The block as written (`entry.auth`); undefined: none.
  * @param at The block's JSON path (`["mcpServers", name, "auth"]`).
  * @param ctx Transport, expansion, the entry's other keys and the collectors.
  * @returns The block, or undefined when absent or wrong.
  */
 export function readAuth(
-  server: string,
   value: unknown,
   at: JsonPath,
   ctx: AuthContext,

@@ -208,7 +208,7 @@ export function parseProcess(
   // identity (config/pool_id.ts), so two projects' `node server.js` never
   // share a process or a listing.
   if (transport === "stdio" && cwd === undefined && ctx.dir !== null) cwd = ctx.dir;
-  const auth = readAuth(name, entry.auth, [...at, "auth"], {
+  const auth = readAuth(entry.auth, [...at, "auth"], {
     ...ctx,
     transport,
     expand,
