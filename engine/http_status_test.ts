@@ -44,6 +44,11 @@ Deno.test("describeHttpFailure() names the status, the URL and what to check", (
     describeHttpFailure({ status: 401 }, "web"),
     /^HTTP 401 Unauthorized; .*mcpServers\.web\.headers/,
   );
+  // A server with an auth block: the block is what to check.
+  assert.match(
+    describeHttpFailure({ status: 403 }, "web", undefined, "bearer"),
+    /^HTTP 403 Forbidden; .*check mcpServers\.web\.auth \(its "bearer" credentials\)/,
+  );
   assert.match(describeHttpFailure({ status: 404 }, "web"), /check mcpServers\.web\.url/);
   assert.equal(
     describeHttpFailure({ status: 418, statusText: "I'm a teapot" }, "web"),
