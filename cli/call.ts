@@ -129,7 +129,11 @@ export async function run(
   // A server's question: printed with the command that answers it, exit 75 (decision 0040).
   if ("question" in answer && !("content" in answer)) {
     const { followQuestions } = await import("./question.ts");
-    return await followQuestions(ctx, answer, (r) => printResult(ctx, options, r as CallResult, namespace, tool));
+    return await followQuestions(
+      ctx,
+      answer,
+      (r) => printResult(ctx, options, r as CallResult, namespace, tool),
+    );
   }
   return await printResult(ctx, options, answer as CallResult, namespace, tool, server);
 }

@@ -68,7 +68,9 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
   }
   const tty = Deno.stdin.isTerminal();
   // The call's name, for the result's wording.
-  const call = input.wait ? (await ctx.request<QuestionView>("questionGet", { id })).call ?? "" : "";
+  const call = input.wait
+    ? (await ctx.request<QuestionView>("questionGet", { id })).call ?? ""
+    : "";
   const reply = await ctx.request<unknown>("questionAnswer", {
     id,
     ...(action === "decline" ? { decline: true } : { answer }),
@@ -82,6 +84,9 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
     return 0;
   }
   const dot = call.indexOf(".");
-  return await followQuestions(ctx, reply, (r) =>
-    printResult(ctx, input, r as CallResult, call.slice(0, dot), call.slice(dot + 1)));
+  return await followQuestions(
+    ctx,
+    reply,
+    (r) => printResult(ctx, input, r as CallResult, call.slice(0, dot), call.slice(dot + 1)),
+  );
 }

@@ -18,7 +18,9 @@ import { checkAnswer, fieldsOf } from "../engine/question_form.ts";
 /** An answer that is a question rather than a result. */
 export function questionOf(answer: unknown): QuestionView | undefined {
   const a = answer as { question?: QuestionView; content?: unknown } | null;
-  return a && typeof a === "object" && a.question && a.content === undefined ? a.question : undefined;
+  return a && typeof a === "object" && a.question && a.content === undefined
+    ? a.question
+    : undefined;
 }
 
 /** The question as text: who asks, why this route, its fields and the commands. */
@@ -59,7 +61,7 @@ export async function handleQuestion(
     Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
   if (inline) {
     ctx.io.err(questionText({ ...q, route: "agent" }).split("\n  answer:")[0] + "\n");
-    const answer = await askInline(ctx, q);
+    const answer = askInline(ctx, q);
     if (answer === "decline") {
       return await ctx.request("questionAnswer", { id: q.id, decline: true, wait: true });
     }
@@ -85,10 +87,10 @@ export async function followQuestions(
 }
 
 /** Reads each field at the terminal, checked, defaults offered; `decline` for an empty URL answer of `n`. */
-async function askInline(
+function askInline(
   ctx: CliContext,
   q: QuestionView,
-): Promise<Record<string, unknown> | "decline"> {
+): Record<string, unknown> | "decline" {
   if (q.mode === "url" || q.kind === "sampling") {
     const line = prompt(q.mode === "url" ? "done in the browser? [y/N]" : "answer (text):");
     if (q.kind === "sampling") return { text: line ?? "" };

@@ -148,7 +148,11 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   }
   openGroupLedger(files.groups, { redact: (text) => redactor.text(text) });
   // Questions servers ask are stored beside the log index (decision 0040).
-  openQuestionDesk(questionsPath(logsDir(paths.stateDir, String(settings["logging.dir"] ?? ""))), config.fingerprint, settings);
+  openQuestionDesk(
+    questionsPath(logsDir(paths.stateDir, String(settings["logging.dir"] ?? ""))),
+    config.fingerprint,
+    settings,
+  );
   try {
     await Deno.remove(files.socket);
   } catch { /* no stale socket */ }

@@ -39,7 +39,8 @@ function requiredOf(schema: unknown): string[] {
 }
 
 /** Field names that ask for a credential (matched as whole words of the name). */
-const CREDENTIAL = /(^|[^a-z])(password|passwd|passphrase|secret|token|api[-_ ]?key|apikey|credential|otp|pin)s?([^a-z]|$)/i;
+const CREDENTIAL =
+  /(^|[^a-z])(password|passwd|passphrase|secret|token|api[-_ ]?key|apikey|credential|otp|pin)s?([^a-z]|$)/i;
 
 /**
  * Who answers a question, and why (spec 000, "Who answers"; decision 0040):
@@ -61,7 +62,10 @@ export function routeOf(
     };
   }
   if (params.mode === "url") {
-    return { route: "person", reason: "a URL-mode elicitation is a browser flow a person completes" };
+    return {
+      route: "person",
+      reason: "a URL-mode elicitation is a browser flow a person completes",
+    };
   }
   const fields = fieldsOf(params.requestedSchema);
   const secret = fields.find(([name, f]) =>
@@ -104,7 +108,9 @@ export function shortSchema(schema: unknown): string[] {
   return fieldsOf(schema).map(([name, f]) => {
     const choices = choicesOf(f);
     const type = choices
-      ? `${f.type === "array" ? "some of " : "one of "}${choices.map((c) => JSON.stringify(c)).join("|")}`
+      ? `${f.type === "array" ? "some of " : "one of "}${
+        choices.map((c) => JSON.stringify(c)).join("|")
+      }`
       : `${f.type ?? "string"}${f.format ? ` (${f.format})` : ""}`;
     const range = f.minimum !== undefined || f.maximum !== undefined
       ? ` [${f.minimum ?? ""}..${f.maximum ?? ""}]`
@@ -172,7 +178,9 @@ export function checkAnswer(
     const f = fields.get(name);
     if (!f) {
       throw new TypeError(
-        `the question has no field "${name}"; its fields: ${[...fields.keys()].join(", ") || "none"}`,
+        `the question has no field "${name}"; its fields: ${
+          [...fields.keys()].join(", ") || "none"
+        }`,
       );
     }
     Object.defineProperty(content, name, {
@@ -188,7 +196,9 @@ export function checkAnswer(
   }
   const missing = requiredOf(schema).filter((r) => !Object.hasOwn(content, r));
   if (missing.length) {
-    throw new TypeError(`required field${missing.length > 1 ? "s" : ""} missing: ${missing.join(", ")}`);
+    throw new TypeError(
+      `required field${missing.length > 1 ? "s" : ""} missing: ${missing.join(", ")}`,
+    );
   }
   return content;
 }
@@ -236,10 +246,11 @@ function coerce(name: string, f: Field, value: unknown): unknown {
 export function samplingResult(given: Record<string, unknown>): Record<string, unknown> {
   const content = typeof given.content === "string"
     ? { type: "text", text: given.content }
-    : given.content ?? (typeof given.text === "string" ? { type: "text", text: given.text } : undefined);
+    : given.content ??
+      (typeof given.text === "string" ? { type: "text", text: given.text } : undefined);
   if (typeof content !== "object" || content === null) {
     throw new TypeError(
-      "a sampling answer needs content: text=… or JSON {\"content\":{\"type\":\"text\",\"text\":\"…\"}}",
+      'a sampling answer needs content: text=… or JSON {"content":{"type":"text","text":"…"}}',
     );
   }
   return {

@@ -184,7 +184,11 @@ export class QuestionDesk {
    * @param options.timeoutMs How long a question stays open (`elicit.timeout`), ms.
    * @param options.inputRounds `elicit.inputRounds`.
    */
-  open(path: string, daemon: string, options: { timeoutMs?: number; inputRounds?: number } = {}): void {
+  open(
+    path: string,
+    daemon: string,
+    options: { timeoutMs?: number; inputRounds?: number } = {},
+  ): void {
     this.#store = new QuestionStore(path);
     this.#daemon = daemon;
     if (options.timeoutMs) this.#timeoutMs = options.timeoutMs;
@@ -250,25 +254,38 @@ export class QuestionDesk {
     const about = { id: row.id, kind, server: row.server, namespace: row.namespace, route, reason };
     if (!calls.length) {
       store.add({ ...row, state: "cancelled", settled: now });
-      log("warn", "question.cancelled", "{namespace} asked {kind} {id}, which no call waits for: answered cancel", {
-        ...about,
-        message: row.message.slice(0, 200),
-      });
-      return kind === "sampling" ? Promise.reject(samplingRefusal("cancelled")) : Promise.resolve({ action: "cancel" });
+      log(
+        "warn",
+        "question.cancelled",
+        "{namespace} asked {kind} {id}, which no call waits for: answered cancel",
+        {
+          ...about,
+          message: row.message.slice(0, 200),
+        },
+      );
+      return kind === "sampling"
+        ? Promise.reject(samplingRefusal("cancelled"))
+        : Promise.resolve({ action: "cancel" });
     }
     store.add(row);
-    log("info", "question.asked", "{namespace} asked {kind} {id}, routed to the {route}: {reason}", {
-      ...about,
-      message: row.message.slice(0, 200),
-      call: row.call,
-    });
+    log(
+      "info",
+      "question.asked",
+      "{namespace} asked {kind} {id}, routed to the {route}: {reason}",
+      {
+        ...about,
+        message: row.message.slice(0, 200),
+        call: row.call,
+      },
+    );
     return new Promise((resolve, reject) => {
       const respond: Waiting["respond"] = (state, answer) => {
         if (kind === "sampling") {
           if (state === "answered" && answer) resolve(answer);
           else reject(samplingRefusal(state));
-        } else if (state === "answered") resolve({ action: "accept", ...(answer ? { content: answer } : {}) });
-        else resolve({ action: state === "declined" ? "decline" : "cancel" });
+        } else if (state === "answered") {
+          resolve({ action: "accept", ...(answer ? { content: answer } : {}) });
+        } else resolve({ action: state === "declined" ? "decline" : "cancel" });
       };
       const timer = setTimeout(() => this.#settle(row.id, "expired"), this.#timeoutMs);
       this.#waiting.set(row.id, { row, respond, call: calls[0], timer });
@@ -309,7 +326,9 @@ export class QuestionDesk {
         : checkAnswer((row.request as { requestedSchema?: unknown }).requestedSchema, given);
     } catch (error) {
       throw new UsageError(
-        `question ${id}: ${(error as Error).message}; \`mcpx elicit show ${id}\` shows what it takes`,
+        `question ${id}: ${
+          (error as Error).message
+        }; \`mcpx elicit show ${id}\` shows what it takes`,
       );
     }
     this.#settle(id, "answered", answer);
@@ -350,19 +369,27 @@ export class QuestionDesk {
     if (row.state !== "open" || !this.#waiting.has(id)) {
       throw new McpxError(
         "question-settled",
-        `question ${id} is ${row.state === "open" ? "no longer held by this daemon" : row.state}; ` +
+        `question ${id} is ${
+          row.state === "open" ? "no longer held by this daemon" : row.state
+        }; ` +
           "nothing was sent to the server",
       );
     }
     return row;
   }
 
-  #settle(id: string, state: Exclude<QuestionState, "open">, answer?: Record<string, unknown>): void {
+  #settle(
+    id: string,
+    state: Exclude<QuestionState, "open">,
+    answer?: Record<string, unknown>,
+  ): void {
     const waiting = this.#waiting.get(id);
     if (!waiting) return;
     this.#waiting.delete(id);
     clearTimeout(waiting.timer);
-    this.#store?.settle(id, state, answer);
+    // A person's answer may hold a credential: the server gets it, the store does not.
+    const kept = answer && waiting.row.route === "person" ? { withheld: true } : answer;
+    this.#store?.settle(id, state, kept);
     const { row } = waiting;
     log(
       state === "answered" ? "info" : "warn",
@@ -378,7 +405,12 @@ export class QuestionDesk {
     const schema = row.kind === "elicitation" && row.mode !== "url"
       ? shortSchema((row.request as { requestedSchema?: unknown }).requestedSchema)
       : [];
-    return { ...row, schema, command: commandOf(row), decline: `mcpx elicit decline ${shellWord(row.id)}` };
+    return {
+      ...row,
+      schema,
+      command: commandOf(row),
+      decline: `mcpx elicit decline ${shellWord(row.id)}`,
+    };
   }
 }
 

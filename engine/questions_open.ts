@@ -32,9 +32,14 @@ export function openQuestionDesk(
         : undefined,
     });
   } catch (error) {
-    log("warn", "question.store", "questions cannot be stored in {path} ({error}); servers' questions are answered cancel", {
-      path,
-      error: describe(error),
-    });
+    log(
+      "warn",
+      "question.store",
+      "questions cannot be stored in {path} ({error}); servers' questions are answered cancel",
+      {
+        path,
+        error: describe(error),
+      },
+    );
   }
 }

@@ -142,7 +142,10 @@ export class QuestionStore implements Disposable {
    * the settled ones too (at most `limit`). Open questions past their
    * deadline are marked `expired` first.
    */
-  list(daemon: string, options: { all?: boolean; limit?: number; now?: number } = {}): QuestionRow[] {
+  list(
+    daemon: string,
+    options: { all?: boolean; limit?: number; now?: number } = {},
+  ): QuestionRow[] {
     this.#expire(options.now ?? Date.now());
     const rows = this.#db.prepare(
       `SELECT * FROM questions WHERE daemon = ? ${options.all ? "" : "AND state = 'open'"}

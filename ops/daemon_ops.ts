@@ -65,18 +65,24 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   call: (d, p, signal, reply) => {
     if (p.resume) return resumeCall(p.resume, signal);
     const notify = p.notify;
-    return callAnswering(`${p.namespace}.${p.tool}`, signal, (signal, pending) =>
-      d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {
-        timeoutMs: p.timeoutMs,
-        ...(p.timeoutSetting ? { timeoutSetting: p.timeoutSetting } : {}),
-        signal,
-        ...(pending ? { pending } : {}),
-      ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
-      ...(p.task === true ? { asTask: true } : {}),
-      ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
-        // A caller that polls `progress` with its notify token hears the call's progress.
-        ...(notify ? { onprogress: (update: Progress) => progressBoard.post(notify, update) } : {}),
-      })).finally(() => notify && progressBoard.end(notify));
+    return callAnswering(
+      `${p.namespace}.${p.tool}`,
+      signal,
+      (signal, pending) =>
+        d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {
+          timeoutMs: p.timeoutMs,
+          ...(p.timeoutSetting ? { timeoutSetting: p.timeoutSetting } : {}),
+          signal,
+          ...(pending ? { pending } : {}),
+          ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
+          ...(p.task === true ? { asTask: true } : {}),
+          ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
+          // A caller that polls `progress` with its notify token hears the call's progress.
+          ...(notify
+            ? { onprogress: (update: Progress) => progressBoard.post(notify, update) }
+            : {}),
+        }),
+    ).finally(() => notify && progressBoard.end(notify));
   },
   ...TASK_HANDLERS,
   questions: (_d, p, signal) => QUESTION_HANDLERS.questions(p, signal),

@@ -7,7 +7,12 @@
  */
 
 import { NotFoundError } from "../core/errors.ts";
-import { type CallWait, PendingCall, questionDesk, type QuestionView } from "../engine/questions.ts";
+import {
+  type CallWait,
+  PendingCall,
+  questionDesk,
+  type QuestionView,
+} from "../engine/questions.ts";
 import type { InputOf, OutputOf } from "./op.ts";
 import type { QUESTION_ROUTES } from "./question_routes.ts";
 

@@ -20,7 +20,9 @@ export const elicit = defineOp({
   input: z.object({
     action: z.string().optional().describe("list, show, answer or decline"),
     id: z.string().optional().describe("the question's id (elc-…)"),
-    words: z.array(z.string()).default([]).describe("the answer: key=value words or one JSON object"),
+    words: z.array(z.string()).default([]).describe(
+      "the answer: key=value words or one JSON object",
+    ),
     wait: z.boolean().optional().describe("answer: wait for the call and print its result"),
     all: z.boolean().optional().describe("list: settled questions too"),
     raw: z.boolean().optional().describe("--wait: print the whole MCP result envelope"),

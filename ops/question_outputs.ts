@@ -16,7 +16,9 @@ export const QuestionRow = z.object({
   call: z.string().optional().describe("the tool call it was asked in, namespace.tool"),
   mode: z.enum(["form", "url"]).optional(),
   message: z.string(),
-  request: z.record(z.string(), z.unknown()).describe("the request's params as the server sent them"),
+  request: z.record(z.string(), z.unknown()).describe(
+    "the request's params as the server sent them",
+  ),
   route: z.enum(["agent", "person"]).describe("who should answer it"),
   reason: z.string().describe("why that route"),
   created: z.number().describe("ms since the epoch"),
