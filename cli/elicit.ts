@@ -12,11 +12,16 @@
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
-import { McpxError, UsageError } from "../core/errors.ts";
-import { noConfigMessage } from "../config/discover.ts";
+import { DaemonUnavailableError, McpxError, NotFoundError, UsageError } from "../core/errors.ts";
+import { logsDir } from "../logs/writer.ts";
+import { daemonFiles } from "../wire/locate.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { VERSION } from "../core/version.ts";
+import { viewOf } from "../engine/question_view.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { elicit } from "../ops/question_ops.ts";
-import type { QuestionView } from "../engine/questions.ts";
+import type { QuestionView } from "../engine/question_view.ts";
+import type { QuestionStore as QuestionStoreLike } from "../engine/questions_store.ts";
 import { parseAnswerWords } from "../engine/question_form.ts";
 import { followQuestions, questionText } from "./question.ts";
 import type { CallResult } from "./render_result.ts";
@@ -32,26 +37,35 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
         "`mcpx elicit answer <id> key=value`",
     );
   }
-  const config = await ctx.config();
-  if (config.path === null) {
-    throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
-  }
+  // Questions are found by id in the store, whichever configuration's daemon holds them
+  // (a direct target's included), so no configuration file is needed here.
+  const { QuestionStore, questionsPath } = await import("../engine/questions_store.ts");
+  const logs = logsDir(ctx.paths().stateDir, String(await ctx.setting("logging.dir") ?? ""));
+  const path = questionsPath(logs);
+  const stored = await Deno.stat(path).then(() => true, () => false);
   if (action === "list" || action === "ls") {
-    const rows = await ctx.request<QuestionView[]>("questions", input.all ? { all: true } : {});
-    if (await ctx.json()) printJson(ctx.io, { questions: rows });
-    else if (!rows.length) ctx.io.out("no open questions\n");
+    const rows = stored
+      ? readStore(new QuestionStore(path), (s) => s.list(undefined, { all: input.all === true }))
+      : [];
+    const views = rows.map(viewOf);
+    if (await ctx.json()) printJson(ctx.io, { questions: views });
+    else if (!views.length) ctx.io.out(`no ${input.all ? "" : "open "}questions\n`);
     else {
       ctx.io.out(renderTable(
         ["ID", "KIND", "NAMESPACE", "FOR", "STATE", "MESSAGE"],
-        rows.map((r) => [r.id, r.kind, r.namespace, r.route, r.state, truncate(r.message, 50)]),
+        views.map((r) => [r.id, r.kind, r.namespace, r.route, r.state, truncate(r.message, 50)]),
       ));
     }
     return 0;
   }
   const id = input.id;
   if (!id) throw new UsageError(`name the question: \`mcpx elicit ${action} <id>\``);
+  const row = stored ? readStore(new QuestionStore(path), (s) => s.get(id)) : undefined;
+  if (!row) {
+    throw new NotFoundError(`no question "${id}": \`mcpx elicit list\` shows the open ones`, []);
+  }
   if (action === "show") {
-    const q = await ctx.request<QuestionView>("questionGet", { id });
+    const q = viewOf(row);
     if (await ctx.json()) printJson(ctx.io, q);
     else ctx.io.out(`${questionText(q)}  state: ${q.state}\n`);
     return 0;
@@ -66,16 +80,22 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
   } else if (input.words.length) {
     throw new UsageError("`mcpx elicit decline <id>` takes no answer");
   }
-  const tty = Deno.stdin.isTerminal();
-  // The call's name, for the result's wording.
-  const call = input.wait
-    ? (await ctx.request<QuestionView>("questionGet", { id })).call ?? ""
-    : "";
-  const reply = await ctx.request<unknown>("questionAnswer", {
+  // The daemon that holds the server's request, by its configuration's fingerprint.
+  const socket = daemonFiles(ctx.paths().stateDir, row.daemon).socket;
+  const reply = await requestDaemon<unknown>(socket, "questionAnswer", {
     id,
     ...(action === "decline" ? { decline: true } : { answer }),
-    ...(tty ? { tty: true } : {}),
+    ...(Deno.stdin.isTerminal() ? { tty: true } : {}),
     ...(input.wait ? { wait: true } : {}),
+  }, { version: VERSION }).catch((error) => {
+    if (error instanceof DaemonUnavailableError) {
+      throw new McpxError(
+        "question-settled",
+        `question ${id} was asked of a daemon that is no longer running, so its call is gone; ` +
+          "run the call again",
+      );
+    }
+    throw error;
   });
   if (!input.wait) {
     const q = (reply as { question: QuestionView }).question;
@@ -83,10 +103,20 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
     else ctx.io.out(`question ${id}: ${q.state}\n`);
     return 0;
   }
+  const call = row.call ?? "";
   const dot = call.indexOf(".");
   return await followQuestions(
     ctx,
     reply,
     (r) => printResult(ctx, input, r as CallResult, call.slice(0, dot), call.slice(dot + 1)),
+    socket,
   );
+}
+
+function readStore<T>(store: QuestionStoreLike, read: (s: QuestionStoreLike) => T): T {
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
 }

@@ -12,7 +12,9 @@
 import type { CliContext } from "./context.ts";
 import { EXIT } from "../core/errors.ts";
 import { printJson } from "./json_out.ts";
-import type { QuestionView } from "../engine/questions.ts";
+import type { QuestionView } from "../engine/question_view.ts";
+import { requestDaemon } from "../wire/daemon_request.ts";
+import { VERSION } from "../core/version.ts";
 import { checkAnswer, fieldsOf } from "../engine/question_form.ts";
 
 /** An answer that is a question rather than a result. */
@@ -56,30 +58,39 @@ export function questionText(q: QuestionView): string {
 export async function handleQuestion(
   ctx: CliContext,
   q: QuestionView,
+  socket?: string,
 ): Promise<unknown | undefined> {
+  const send = (body: Record<string, unknown>) =>
+    socket
+      ? requestDaemon(socket, "questionAnswer", body, { version: VERSION })
+      : ctx.request("questionAnswer", body);
   const inline = q.route === "person" && ctx.env.MCPX_INPUT !== "report" &&
     Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
   if (inline) {
     ctx.io.err(questionText({ ...q, route: "agent" }).split("\n  answer:")[0] + "\n");
     const answer = askInline(ctx, q);
     if (answer === "decline") {
-      return await ctx.request("questionAnswer", { id: q.id, decline: true, wait: true });
+      return await send({ id: q.id, decline: true, wait: true });
     }
-    return await ctx.request("questionAnswer", { id: q.id, answer, tty: true, wait: true });
+    return await send({ id: q.id, answer, tty: true, wait: true });
   }
   if (await ctx.json()) printJson(ctx.io, { question: q });
   else ctx.io.err(questionText(q));
   return undefined;
 }
 
-/** Follows a call through its questions until it answers; the exit code. */
+/**
+ * Follows a call through its questions until it answers; the exit code.
+ * @param socket The daemon that holds the call; default: the configuration's.
+ */
 export async function followQuestions(
   ctx: CliContext,
   answer: unknown,
   done: (result: unknown) => Promise<number> | number,
+  socket?: string,
 ): Promise<number> {
   for (let q = questionOf(answer); q; q = questionOf(answer)) {
-    const next = await handleQuestion(ctx, q);
+    const next = await handleQuestion(ctx, q, socket);
     if (next === undefined) return EXIT.tempfail;
     answer = next;
   }

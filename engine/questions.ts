@@ -23,10 +23,10 @@
 
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
-import { shellWord } from "../config/shell_word.ts";
+import { commandOf, type QuestionView, viewOf } from "./question_view.ts";
 import type { TimerId } from "../core/deadline.ts";
 import { log } from "./log.ts";
-import { checkAnswer, routeOf, samplingResult, shortSchema } from "./question_form.ts";
+import { checkAnswer, routeOf, samplingResult } from "./question_form.ts";
 import {
   newQuestionId,
   type QuestionKind,
@@ -41,15 +41,7 @@ export const SAMPLING_DECLINED = -1;
 /** How long a question stays open when no setting says, ms (`elicit.timeout`'s default). */
 export const DEFAULT_QUESTION_MS = 10 * 60_000;
 
-/** A question as the commands show it: its row, its schema in short form and the command that answers it. */
-export interface QuestionView extends QuestionRow {
-  /** The requested schema, one field a line (engine/question_form.ts `shortSchema`). */
-  schema: string[];
-  /** The exact command that answers it. */
-  command: string;
-  /** The command that declines it. */
-  decline: string;
-}
+export type { QuestionView } from "./question_view.ts";
 
 /** Who asked: the instance's id and its server. */
 export interface Asker {
@@ -402,26 +394,8 @@ export class QuestionDesk {
   }
 
   #view(row: QuestionRow): QuestionView {
-    const schema = row.kind === "elicitation" && row.mode !== "url"
-      ? shortSchema((row.request as { requestedSchema?: unknown }).requestedSchema)
-      : [];
-    return {
-      ...row,
-      schema,
-      command: commandOf(row),
-      decline: `mcpx elicit decline ${shellWord(row.id)}`,
-    };
+    return viewOf(row);
   }
-}
-
-/** The command that answers a question, with a placeholder for each field. */
-function commandOf(row: QuestionRow): string {
-  const base = `mcpx elicit answer ${shellWord(row.id)}`;
-  if (row.kind === "sampling") return `${base} text='…'`;
-  if (row.mode === "url") return base;
-  const properties = (row.request as { requestedSchema?: { properties?: object } }).requestedSchema
-    ?.properties ?? {};
-  return [base, ...Object.keys(properties).map((k) => `${shellWord(k)}=…`)].join(" ");
 }
 
 function messageOf(kind: QuestionKind, params: Record<string, unknown>): string {

@@ -138,19 +138,19 @@ export class QuestionStore implements Disposable {
   }
 
   /**
-   * The questions of `daemon`, newest first: the open ones, and with `all`
+   * The questions of `daemon` (undefined: of every daemon), newest first: the open ones, and with `all`
    * the settled ones too (at most `limit`). Open questions past their
    * deadline are marked `expired` first.
    */
   list(
-    daemon: string,
+    daemon: string | undefined,
     options: { all?: boolean; limit?: number; now?: number } = {},
   ): QuestionRow[] {
     this.#expire(options.now ?? Date.now());
     const rows = this.#db.prepare(
-      `SELECT * FROM questions WHERE daemon = ? ${options.all ? "" : "AND state = 'open'"}
-       ORDER BY created DESC LIMIT ?`,
-    ).all(daemon, options.limit ?? 100);
+      `SELECT * FROM questions WHERE (daemon = ? OR ? IS NULL)
+       ${options.all ? "" : "AND state = 'open'"} ORDER BY created DESC LIMIT ?`,
+    ).all(daemon ?? null, daemon ?? null, options.limit ?? 100);
     return rows.map((r) => rowOf(r as Record<string, unknown>));
   }
 
