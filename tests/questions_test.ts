@@ -68,6 +68,21 @@ Deno.test("a server's questions are answered from another process, and expire as
     assert.match(a.stdout, /hello from the agent/);
   });
 
+  await t.step(
+    "a script's call throws QuestionError carrying the question and its command",
+    async () => {
+      const r = await w.mcpx([
+        "exec",
+        "try { await everything.trigger_elicitation_request({}) } catch (e) { " +
+        "console.log(e.name, e.code, e.question.id, e.command.startsWith(`mcpx elicit answer ${e.question.id}`)) }",
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^QuestionError input-required elc-[0-9a-f]{8} true$/m);
+      const id = r.stdout.match(/elc-[0-9a-f]{8}/)![0];
+      assert.equal((await w.mcpx(["elicit", "decline", id])).code, 0);
+    },
+  );
+
   await t.step("--resume attaches to the pending call without calling again", async () => {
     const r = await w.mcpx(["call", "everything.trigger_elicitation_request", "{}"]);
     assert.equal(r.code, 75, r.stderr);
