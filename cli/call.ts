@@ -116,6 +116,8 @@ export async function run(
       // A task-only tool runs as a task even without --task: it asks for this TTL either way.
       ...(options.task ? { task: true } : {}),
       taskTtlMs: await ctx.setting("tasks.ttl"),
+      // Attaches to the call a question was asked in; nothing is sent to the server again.
+      ...(options.resume ? { resume: options.resume } : {}),
     });
   } finally {
     watch?.abort();
@@ -124,7 +126,27 @@ export async function run(
     await progressShown;
   }
   if ("task" in answer && answer.task) return await printHandle(ctx, answer as TaskHandle);
-  const result = answer as CallResult;
+  // A server's question: printed with the command that answers it, exit 75 (decision 0040).
+  if ("question" in answer && !("content" in answer)) {
+    const { followQuestions } = await import("./question.ts");
+    return await followQuestions(
+      ctx,
+      answer,
+      (r) => printResult(ctx, options, r as CallResult, namespace, tool),
+    );
+  }
+  return await printResult(ctx, options, answer as CallResult, namespace, tool, server);
+}
+
+/** Prints a call's result (its rebuilt note first); the exit code. */
+export async function printResult(
+  ctx: CliContext,
+  options: { raw?: boolean },
+  result: CallResult,
+  namespace: string,
+  tool: string,
+  server?: ServerSpec,
+): Promise<number> {
   const rebuilt = (result as { _meta?: Record<string, unknown> })._meta?.[REBUILT_META] as
     | RebuiltNote
     | undefined;

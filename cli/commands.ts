@@ -23,6 +23,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   catalog: () => import("./catalog.ts"),
   call: () => import("./call.ts"),
   tasks: () => import("./tasks.ts"),
+  elicit: () => import("./elicit.ts"),
   prompts: () => import("./prompts.ts"),
   resources: () => import("./resources.ts"),
   skills: () => import("./skills.ts"),

@@ -301,6 +301,23 @@ const DECLARED = [
       "How long a task mcpx makes (mcpx call --task, or a task-only tool called plainly) may live: the TTL asked of the server and how long the daemon remembers the task's instance (never unbounded)",
   },
   {
+    name: "elicit.timeout",
+    type: "duration",
+    default: "10m",
+    minMs: 1000,
+    maxMs: 86_400_000,
+    help:
+      "How long a question a server asks (elicitation, sampling) stays open for an answer; then the server hears cancel and the call's callTimeout runs on",
+  },
+  {
+    name: "elicit.inputRounds",
+    type: "int",
+    min: 1,
+    default: "8",
+    help:
+      "Most input_required rounds one request to a 2026-07-28 server may take (each answers the server's questions and sends the request again)",
+  },
+  {
     name: "security.trustProjectConfigs",
     type: "enum",
     values: ["ask", "always"],

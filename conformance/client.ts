@@ -12,10 +12,16 @@
 /** The `mcpx` a user runs: the bundle beside the sources. */
 const MCPX = new URL("../cli/mcpx.bundle.js", import.meta.url).pathname;
 
-/** One `mcpx` command; its output is passed through for the runner's log. */
-async function mcpx(args: string[]): Promise<{ code: number; stdout: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MCPX, ...args],
+/**
+ * One `mcpx` command; its output is passed through for the runner's log.
+ * `tty`: run it on a pseudo-terminal (util-linux `script`), standing in for
+ * the person a question routed to a person needs (decision 0040).
+ */
+async function mcpx(args: string[], tty = false): Promise<{ code: number; stdout: string }> {
+  const argv = [Deno.execPath(), "run", "-A", MCPX, ...args];
+  const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const out = await new Deno.Command(tty ? "script" : argv[0], {
+    args: tty ? ["-qec", quoted, "/dev/null"] : argv.slice(1),
     stdin: "null",
     stdout: "piped",
     stderr: "inherit",
@@ -43,7 +49,24 @@ const SCENARIO_CALLS: Record<string, Calls> = {
   "http-standard-headers": [],
   "http-invalid-tool-headers": [["valid_tool", {}]],
   "json-schema-ref-no-deref": [],
+  "elicitation-sep1034-client-defaults": [["test_client_elicitation_defaults", {}]],
 };
+
+/**
+ * One tool call as an agent makes it: a call that exits 75 with a server's
+ * question is answered through `mcpx elicit answer <id> --wait` with no
+ * fields, so the requested schema's defaults fill the answer (SEP-1034).
+ */
+async function call(url: string, tool: string, args: Record<string, unknown>): Promise<number> {
+  const first = await mcpx(["--json", "call", url, tool, JSON.stringify(args)]);
+  if (first.code !== 75) return first.code;
+  const { question } = JSON.parse(first.stdout) as { question: { id: string; route: string } };
+  const answer = await mcpx(
+    ["--json", "elicit", "answer", question.id, "--wait"],
+    question.route === "person",
+  );
+  return answer.code;
+}
 
 async function main(): Promise<number> {
   const url = Deno.args.at(-1);
@@ -65,7 +88,7 @@ async function main(): Promise<number> {
     calls.push(["json_schema_echo", { schema }]);
   }
   for (const [tool, args] of calls) {
-    failed = (await mcpx(["call", url, tool, JSON.stringify(args)])).code !== 0 || failed;
+    failed = (await call(url, tool, args)) !== 0 || failed;
   }
   // The scenario's server lives as long as this client: the target's daemon (which would
   // otherwise keep its connections open for its idle timeout) ends with it. The leg runs every

@@ -5,16 +5,18 @@ const LIST = `Client scenarios (test against a client):
   - initialize [2025-06-18,2025-11-25]
   - tools_call [2025-06-18,2025-11-25,2026-07-28]
   - elicitation-sep1034-client-defaults [2025-11-25]
+  - elicitation-url-mode [2025-11-25]
   - auth/basic-cimd [2025-11-25,2026-07-28]
   - request-metadata [2026-07-28]
   - sep-2640-client-no-prefetch [extension]
 `;
 
-Deno.test("runsOf() keeps each scenario at each measured revision, without auth, elicitation and extensions", () => {
+Deno.test("runsOf() keeps each scenario at each measured revision, without auth, extensions and elicitation but client defaults", () => {
   assert.deepEqual(runsOf(parseScenarioList(LIST)), [
     { scenario: "initialize", revision: "2025-11-25" },
     { scenario: "tools_call", revision: "2025-11-25" },
     { scenario: "tools_call", revision: "2026-07-28" },
+    { scenario: "elicitation-sep1034-client-defaults", revision: "2025-11-25" },
     { scenario: "request-metadata", revision: "2026-07-28" },
   ]);
 });

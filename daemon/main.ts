@@ -37,6 +37,7 @@ import {
   setLogRedactor,
 } from "../engine/log.ts";
 import { logsDir } from "../logs/writer.ts";
+import { openQuestionDesk, questionsPath } from "../engine/questions_open.ts";
 import { Redactor } from "../core/redact.ts";
 import { existsSync } from "../core/exists.ts";
 import { configRedactor } from "../config/secrets.ts";
@@ -146,6 +147,12 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     });
   }
   openGroupLedger(files.groups, { redact: (text) => redactor.text(text) });
+  // Questions servers ask are stored beside the log index (decision 0040).
+  openQuestionDesk(
+    questionsPath(logsDir(paths.stateDir, String(settings["logging.dir"] ?? ""))),
+    config.fingerprint,
+    settings,
+  );
   try {
     await Deno.remove(files.socket);
   } catch { /* no stale socket */ }

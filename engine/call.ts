@@ -21,6 +21,11 @@ import { leased } from "./leased.ts";
 import { runAsTask, taskMode } from "./call_as_task.ts";
 import { ProgressLog } from "./progress_log.ts";
 import { log } from "./log.ts";
+import { questionDesk } from "./questions.ts";
+import { questionClock } from "./question_clock.ts";
+
+/** The SDK's timeout when mcpx keeps the clock itself: the longest `setTimeout` takes, ms. */
+const UNBOUNDED_MS = 2_147_483_647;
 
 /**
  * Calls `target.tool` (its real name) once on an instance of `pool`.
@@ -76,16 +81,25 @@ export function callOnce(
         { span },
       )
     );
+    const pending = options.pending;
+    // A call that may ask a question keeps its own clock, which stops while one is open.
+    const clock = pending ? new AbortController() : undefined;
+    const timer = pending ? questionClock(pending, ms, () => clock!.abort()) : undefined;
+    const off = pending ? questionDesk.during(instance.id, pending) : undefined;
+    const reset = pool.spec.pool.resetTimeoutOnProgress && own === undefined;
     try {
       return await instance.callTool(tool, args, {
-        timeoutMs: ms,
-        signal: options.signal,
+        timeoutMs: clock ? UNBOUNDED_MS : ms,
+        signal: clock && options.signal
+          ? AbortSignal.any([options.signal, clock.signal])
+          : clock?.signal ?? options.signal,
         onprogress: (p) => {
           progress.note(p);
+          if (reset) timer?.reset();
           options.onprogress?.(p);
         },
         // The caller's own limit stays a hard bound however long progress goes on.
-        ...(pool.spec.pool.resetTimeoutOnProgress
+        ...(pool.spec.pool.resetTimeoutOnProgress && !clock
           ? {
             resetTimeoutOnProgress: true,
             ...(own !== undefined ? { maxTotalTimeoutMs: ms } : {}),
@@ -93,7 +107,19 @@ export function callOnce(
           : {}),
         ...(target.inputSchema ? { inputSchema: target.inputSchema } : {}),
       });
+    } catch (error) {
+      if (clock?.signal.aborted && !options.signal?.aborted) {
+        throw new TimeoutError(
+          `${namespace}.${tool} did not answer within ${ms} ms (callTimeout); the request was ` +
+            "cancelled",
+          ms,
+          { cause: error },
+        );
+      }
+      throw error;
     } finally {
+      off?.();
+      timer?.stop();
       progress.finish();
     }
   };

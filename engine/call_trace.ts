@@ -11,6 +11,7 @@
 import type { WireTrace } from "../wire/wire.ts";
 import type { Progress } from "./progress_log.ts";
 import type { Instance } from "./instance.ts";
+import type { PendingCall } from "./questions.ts";
 import { log } from "./log.ts";
 import type { TaskCallOptions } from "./call_as_task.ts";
 
@@ -28,6 +29,12 @@ export interface CallOptions extends TaskCallOptions {
   trace?: (trace: WireTrace) => void;
   /** Told each progress notification the server sends for the call (engine/progress_log.ts). */
   onprogress?: (progress: Progress) => void;
+  /**
+   * The call as the daemon keeps it for its questions (engine/questions.ts):
+   * told of each question the server asks while it runs, whose open time
+   * does not count against its limit.
+   */
+  pending?: PendingCall;
 }
 
 /**

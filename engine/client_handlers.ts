@@ -8,8 +8,8 @@
  * | server asks              | capability declared          | mcpx answers                            |
  * | ------------------------ | ---------------------------- | --------------------------------------- |
  * | `roots/list`             | `roots: {}` when it has some | the server's `mcpx.roots` as file URIs   |
- * | `elicitation/create`     | none (until stored questions) | `{ action: "cancel" }`                  |
- * | `sampling/createMessage` | none (mcpx has no model)     | error -1: mcpx has no model yet          |
+ * | `elicitation/create`     | `elicitation: {form, url}`   | a stored question's answer (daemon)     |
+ * | `sampling/createMessage` | `sampling: {}`               | a stored question's answer (daemon)     |
  * | anything else            | —                            | method-not-found (-32601)               |
  *
  * Every question is reported to `asked` (the daemon logs it as
@@ -18,12 +18,15 @@
  * daemon), so `roots.listChanged` is not declared and
  * `notifications/roots/list_changed` is never sent.
  *
+ * Elicitation and sampling are declared only where questions can be stored
+ * and answered (a daemon: engine/questions.ts, decision 0040); elsewhere they
+ * are undeclared and answered `cancel` / error -1, as decision 0036 says.
+ *
  * On a 2026-07-28 connection a server asks by answering `input_required`;
- * the SDK fulfils those through the handlers registered here, so `roots/list`
- * works in both eras. Elicitation and sampling have no registered handler
- * (the SDK refuses one for an undeclared capability), so a modern server that
- * asks for them anyway fails its request with the SDK's
- * capability-not-supported error.
+ * the SDK fulfils those through the handlers registered here, so roots,
+ * elicitation and sampling take the same path in both eras, and resends the
+ * request with `inputResponses` and the `requestState` as received, at most
+ * `elicit.inputRounds` times (the SDK's `inputRequired.maxRounds`).
  *
  * @module
  */
@@ -37,6 +40,7 @@ import {
   type Root,
 } from "@modelcontextprotocol/client";
 import { toFileUrl } from "../core/file_url.ts";
+import { type Asker, questionDesk } from "./questions.ts";
 import { basename } from "../core/posix_path.ts";
 
 /** One question a server asked, and what mcpx answered. */
@@ -65,8 +69,14 @@ export const NO_MODEL_MESSAGE =
  *
  * @param roots The server's `mcpx.roots` (absolute directories), or undefined.
  */
-export function clientCapabilities(roots: readonly string[] | undefined): ClientCapabilities {
-  return roots?.length ? { roots: {} } : {};
+export function clientCapabilities(
+  roots: readonly string[] | undefined,
+  questions = questionDesk.isOpen,
+): ClientCapabilities {
+  return {
+    ...(roots?.length ? { roots: {} } : {}),
+    ...(questions ? { elicitation: { form: {}, url: {} }, sampling: {} } : {}),
+  };
 }
 
 /**
@@ -92,12 +102,14 @@ export function rootsOf(dirs: readonly string[]): Root[] {
  * @param client A client not yet connected.
  * @param roots The server's roots (absolute directories), or undefined.
  * @param asked Told of every question, after it is answered; must not throw.
+ * @param asker Who asks (the instance), for the question desk; absent: questions are not stored.
  * @returns `client`.
  */
 export function installClientHandlers(
   client: Client,
   roots: readonly string[] | undefined,
   asked: (question: ServerAsked) => void,
+  asker?: () => Asker,
 ): Client {
   if (roots?.length) {
     const answer = rootsOf(roots);
@@ -105,6 +117,24 @@ export function installClientHandlers(
       asked({ method: "roots/list", answer: "roots", roots: answer.length });
       return { roots: answer };
     });
+  }
+  if (asker && questionDesk.isOpen) {
+    client.setRequestHandler("elicitation/create", (request, ctx) =>
+      questionDesk.ask(
+        asker(),
+        "elicitation",
+        (request.params ?? {}) as Record<string, unknown>,
+        ctx.mcpReq.signal,
+        // deno-lint-ignore no-explicit-any
+      ) as any);
+    client.setRequestHandler("sampling/createMessage", (request, ctx) =>
+      questionDesk.ask(
+        asker(),
+        "sampling",
+        (request.params ?? {}) as Record<string, unknown>,
+        ctx.mcpReq.signal,
+        // deno-lint-ignore no-explicit-any
+      ) as any);
   }
   client.fallbackRequestHandler = (request: JSONRPCRequest) => {
     const params = (request.params ?? {}) as Record<string, unknown>;

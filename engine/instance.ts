@@ -29,6 +29,7 @@ import { connectInEra } from "./protocol_era.ts";
 import { requestFailure } from "./request_failure.ts";
 import { makeTransport } from "./server_transport.ts";
 import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
+import { questionDesk } from "./questions.ts";
 import {
   askForLogMessages,
   logLevelMeta,
@@ -196,11 +197,13 @@ export class Instance implements AsyncDisposable {
         installClientHandlers(
           new Client({ name: "mcpx", version: VERSION }, {
             capabilities: clientCapabilities(spec.roots),
+            inputRequired: { maxRounds: questionDesk.inputRounds },
             ...heard.options,
             ...(negotiation ? { versionNegotiation: negotiation } : {}),
           }),
           spec.roots,
           (question) => options.onAsked?.(instance, question),
+          () => ({ instanceId: instance.id, server: spec.name, namespace: spec.namespace }),
         ),
       );
     const first = makeTransport(spec, env);

@@ -21,6 +21,7 @@ import { contentOptions } from "./daemon_content.ts";
 import { getPrompt, listPrompts, listResources, readResource } from "../engine/content.ts";
 import { getSkill, listSkills, verifySkill } from "../engine/skills.ts";
 import { TASK_HANDLERS } from "./daemon_tasks.ts";
+import { callAnswering, QUESTION_HANDLERS, resumeCall } from "./daemon_questions.ts";
 import { complete } from "../engine/complete.ts";
 
 export { ROUTE_SPECS, type RouteName, ROUTES } from "./routes.ts";
@@ -62,19 +63,31 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   starting: (d) => Promise.resolve(d.starting()),
   status: (d) => Promise.resolve(d.status()),
   call: (d, p, signal, reply) => {
+    if (p.resume) return resumeCall(p.resume, signal);
     const notify = p.notify;
-    return d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {
-      timeoutMs: p.timeoutMs,
-      ...(p.timeoutSetting ? { timeoutSetting: p.timeoutSetting } : {}),
+    return callAnswering(
+      `${p.namespace}.${p.tool}`,
       signal,
-      ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
-      ...(p.task === true ? { asTask: true } : {}),
-      ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
-      // A caller that polls `progress` with its notify token hears the call's progress.
-      ...(notify ? { onprogress: (update: Progress) => progressBoard.post(notify, update) } : {}),
-    }).finally(() => notify && progressBoard.end(notify));
+      (signal, pending) =>
+        d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {
+          timeoutMs: p.timeoutMs,
+          ...(p.timeoutSetting ? { timeoutSetting: p.timeoutSetting } : {}),
+          signal,
+          ...(pending ? { pending } : {}),
+          ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
+          ...(p.task === true ? { asTask: true } : {}),
+          ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
+          // A caller that polls `progress` with its notify token hears the call's progress.
+          ...(notify
+            ? { onprogress: (update: Progress) => progressBoard.post(notify, update) }
+            : {}),
+        }),
+    ).finally(() => notify && progressBoard.end(notify));
   },
   ...TASK_HANDLERS,
+  questions: (_d, p, signal) => QUESTION_HANDLERS.questions(p, signal),
+  questionGet: (_d, p, signal) => QUESTION_HANDLERS.questionGet(p, signal),
+  questionAnswer: (_d, p, signal) => QUESTION_HANDLERS.questionAnswer(p, signal),
   prompts: (d, p, signal) =>
     listPrompts(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
   promptGet: (d, p, signal) =>

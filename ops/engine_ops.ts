@@ -23,6 +23,7 @@ import {
   UntrustOutput,
 } from "./engine_outputs.ts";
 import { TaskHandle } from "./task_outputs.ts";
+import { QuestionRow } from "./question_outputs.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 
@@ -43,9 +44,12 @@ export const call = defineOp({
     task: z.boolean().optional().describe(
       "run it as a task: print the task's handle at once (`mcpx tasks` follows it)",
     ),
+    resume: z.string().optional().describe(
+      "attach to the call a server's question (elc-…) was asked in, without calling again",
+    ),
     ...DIRECT_FIELDS,
   }),
-  output: z.union([CallOutput, TaskHandle]),
+  output: z.union([CallOutput, TaskHandle, z.object({ question: QuestionRow })]),
   cli: {
     command: "call",
     usage: "mcpx call <namespace>.<tool> [json | - | @file] [--task] | <url> <tool> [json]",
@@ -66,6 +70,11 @@ export const call = defineOp({
         field: "task",
         type: "boolean",
         help: "run it as a task: print the task's handle at once (`mcpx tasks` follows it)",
+      },
+      resume: {
+        field: "resume",
+        type: "string",
+        help: "attach to the call question <id> was asked in (exit 75 printed it)",
       },
       ...DIRECT_FLAGS,
     },

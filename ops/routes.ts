@@ -2,11 +2,9 @@
  * The daemon's routes (decision 0021): each `POST /v1/<name>` declared once
  * as an op with `where: "daemon"`, its request body (zod `input`, the
  * caller's fields included: ops/caller_schema.ts) and its answer (zod
- * `output`). daemon/http.ts validates every body with the route's input
- * before any handler runs; the handlers are in ops/daemon_ops.ts. Routes have
- * no command line: the commands that call them (`mcpx call` → `call`) are
- * their own ops (ops/table.ts), and plumbing routes only mcpx processes call
- * (`health`, `waits`, `endRun`, `retire`, …) have no command at all.
+ * `output`), validated by daemon/http.ts before its handler (ops/daemon_ops.ts)
+ * runs. Routes have no command line: commands are their own ops (ops/table.ts);
+ * plumbing routes (`health`, `waits`, `endRun`, `retire`, …) have no command.
  *
  * @module
  */
@@ -28,6 +26,7 @@ import {
 import { LsOutput, SearchOutput } from "./discovery_outputs.ts";
 import { Completion, PromptsOf, ResourcesOf } from "./content_outputs.ts";
 import { TASK_ROUTES } from "./task_routes.ts";
+import { QUESTION_ROUTES } from "./question_routes.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
@@ -68,8 +67,7 @@ export const live = defineOp({
 /** `POST /v1/starting`. */
 export const starting = defineOp({
   name: "starting",
-  description: "Server starts in progress: namespace, key, elapsed ms, allowance and its " +
-    "setting, phase (`installing` while npx downloads the package).",
+  description: "Server starts in progress: namespace, key, elapsed ms, allowance, setting, phase.",
   where: "daemon",
   hints: READ,
   input: callerSchema,
@@ -118,8 +116,9 @@ export const call = defineOp({
     taskTtlMs: z.number().int().min(1).optional().describe(
       "the TTL a task asks for, ms (the caller's tasks.ttl; default the daemon's)",
     ),
+    resume: z.string().optional().describe("attach to the call question <resume> was asked in"),
   }),
-  output: z.unknown().describe("the MCP CallToolResult (with task: the CreateTaskResult)"),
+  output: z.unknown().describe("the CallToolResult, the CreateTaskResult, or { question }"),
   serverData: true,
 });
 
@@ -471,6 +470,7 @@ export const ROUTE_SPECS = {
   status,
   call,
   ...TASK_ROUTES,
+  ...QUESTION_ROUTES,
   prompts,
   promptGet,
   resources,

@@ -45,7 +45,7 @@ Deno.test("every route has a handler and every handler a route; routes run in th
   }
   assert.deepEqual(
     ROUTES.filter((r) => r.serverData).map((r) => r.name),
-    ["call", "taskResult", "promptGet", "resourceRead", "skills", "skillGet"],
+    ["call", "taskResult", "questionAnswer", "promptGet", "resourceRead", "skills", "skillGet"],
     "only a tool's result (a task's too), a rendered prompt, a read resource and skills are the " +
       "server's data",
   );
@@ -170,6 +170,9 @@ function minimalBody(route: string): Record<string, unknown> {
     case "taskResult":
     case "taskCancel":
       return { taskId: "t" };
+    case "questionGet":
+    case "questionAnswer":
+      return { id: "elc-00000000" };
     default:
       return {};
   }

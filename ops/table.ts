@@ -16,6 +16,7 @@ import * as logs from "./log_ops.ts";
 import * as meta from "./meta_ops.ts";
 import * as content from "./content_ops.ts";
 import * as task from "./task_ops.ts";
+import * as question from "./question_ops.ts";
 import * as skills from "./skills_ops.ts";
 
 /** Every operation, in help order. */
@@ -26,6 +27,7 @@ export const OPS: readonly OpSpec[] = [
   discovery.catalog,
   engine.call,
   task.tasks,
+  question.elicit,
   content.prompts,
   content.resources,
   skills.skills,

@@ -72,6 +72,33 @@ export class McpxCallError extends Error {
   }
 }
 
+/**
+ * A call whose server asked a question mid-call (elicitation or sampling;
+ * decision 0040): the call waits in the daemon, and `command` answers it
+ * (`mcpx elicit answer <id> …`), after which `mcpx call … --resume <id>` or
+ * `mcpx elicit answer <id> --wait` collects the result. Code `input-required`.
+ */
+export class QuestionError extends McpxCallError {
+  /** The question as the daemon stores it: `id`, `kind`, `message`, `request`, `route`, `schema`, … */
+  question: { id: string; command: string; [key: string]: unknown };
+  /** The exact command that answers it. */
+  command: string;
+
+  constructor(what: string, question: QuestionError["question"]) {
+    super(
+      "input-required",
+      `${what} is waiting for an answer to question ${question.id}` +
+        `${
+          typeof question.message === "string" && question.message ? ` ("${question.message}")` : ""
+        }: ` +
+        `answer it with \`${question.command}\``,
+    );
+    this.name = "QuestionError";
+    this.question = question;
+    this.command = question.command;
+  }
+}
+
 /** Options of {@link callTool}. */
 export interface CallOptions {
   /** Aborting closes the connection and rejects with the signal's reason. */
@@ -91,6 +118,7 @@ export interface CallOptions {
  * @param args The tool's arguments.
  * @returns The unwrapped result.
  * @throws {ToolError} when the tool answers `isError`.
+ * @throws {QuestionError} when the server asked a question the call now waits on.
  * @throws {McpxCallError} when MCPX_SOCKET is unset, no daemon answers, or
  *   the daemon fails the call.
  * @throws the signal's reason when `options.signal` aborts.
@@ -108,6 +136,10 @@ export async function callTool(
     arguments: args ?? {},
     ...(rtConfig.env.trace ? { trace: true } : {}),
   }, { ...options, isCall: true });
+  const asked = result as { question?: QuestionError["question"]; content?: unknown } | null;
+  if (asked?.question && asked.content === undefined) {
+    throw new QuestionError(`${namespace}.${tool}`, asked.question);
+  }
   return unwrapResult(result, { server, namespace, tool });
 }
 

@@ -50,7 +50,7 @@ import { switchOn } from "../../wire/wire.ts";
 import { rtConfig } from "./client_config.ts";
 import type { RuntimeEnv } from "./client_config.ts";
 import { emit } from "./client_output.ts";
-import { callTool, McpxCallError } from "./daemon_call.ts";
+import { callTool, McpxCallError, QuestionError } from "./daemon_call.ts";
 import type { CallOptions } from "./daemon_call.ts";
 import { rtEnv, runtimeIo } from "./host_runtime.ts";
 import { launcher } from "./launcher_hooks.ts";
@@ -87,6 +87,7 @@ export {
   NamespaceError,
   namespaceObject,
   namespaceWithoutTools,
+  QuestionError,
   rawOf,
   runtimeIo,
   search,

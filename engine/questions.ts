@@ -1,0 +1,420 @@
+/**
+ * The daemon's question desk (spec 000, "When a server asks a question";
+ * decision 0040). A server's `elicitation/create` or `sampling/createMessage`
+ * (on the wire, or inside a 2026-07-28 `input_required` result, which the SDK
+ * routes to the same handlers) becomes a row in `questions.db` with an id,
+ * a route and a deadline, and the server's request stays pending until the
+ * question is answered, declined, cancelled or expires. The tool call that was
+ * running on the instance is told of the question ({@link PendingCall}), so
+ * `mcpx call` can exit 75 with it while the call goes on in the daemon;
+ * `mcpx elicit answer <id> --wait` and `mcpx call --resume <id>` attach to it
+ * again. A call is never sent upstream twice to collect an answer.
+ *
+ * A question no call is waiting for (asked during a listing, or after the
+ * call's caller went away) is answered `cancel` at once: nobody could answer
+ * it. Expiry answers `cancel`, never `decline` (expiry is nobody choosing).
+ *
+ * The desk is one per process; it is open only in a daemon
+ * ({@link QuestionDesk.open}). Closed, it stores nothing and
+ * engine/client_handlers.ts declares neither capability.
+ *
+ * @module
+ */
+
+import { ProtocolError } from "@modelcontextprotocol/client";
+import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
+import { commandOf, type QuestionView, viewOf } from "./question_view.ts";
+import type { TimerId } from "../core/deadline.ts";
+import { log } from "./log.ts";
+import { checkAnswer, routeOf, samplingResult } from "./question_form.ts";
+import {
+  newQuestionId,
+  type QuestionKind,
+  type QuestionRow,
+  type QuestionState,
+  QuestionStore,
+} from "./questions_store.ts";
+
+/** The error code a server gets for a sampling request declined or left unanswered. */
+export const SAMPLING_DECLINED = -1;
+
+/** How long a question stays open when no setting says, ms (`elicit.timeout`'s default). */
+export const DEFAULT_QUESTION_MS = 10 * 60_000;
+
+export type { QuestionView } from "./question_view.ts";
+
+/** Who asked: the instance's id and its server. */
+export interface Asker {
+  instanceId: string;
+  server: string;
+  namespace: string;
+}
+
+/** What the desk tells a waiting caller: the call ended, or it asked a question. */
+export type CallWait =
+  | { kind: "result"; value: unknown }
+  | { kind: "question"; question: QuestionView };
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * One tool call the daemon runs on a caller's behalf that may outlive the
+ * caller's request: it collects the questions asked while it runs and its
+ * result, for whoever attaches to it.
+ */
+export class PendingCall {
+  /** `namespace.tool`, shown with its questions. */
+  readonly label: string;
+  #outcome?: Outcome;
+  readonly #open = new Map<string, QuestionView>();
+  readonly #listeners = new Set<() => void>();
+
+  constructor(label: string) {
+    this.label = label;
+  }
+
+  /** Questions open now, oldest first. */
+  get open(): QuestionView[] {
+    return [...this.#open.values()];
+  }
+
+  /** Runs `work` and keeps its outcome for {@link wait}. */
+  run<T>(work: Promise<T>): Promise<T> {
+    work.then(
+      (value) => this.#end({ ok: true, value }),
+      (error) => this.#end({ ok: false, error }),
+    );
+    return work;
+  }
+
+  /** A question was asked during the call. */
+  asked(question: QuestionView): void {
+    this.#open.set(question.id, question);
+    this.#tell();
+  }
+
+  /** A question of the call left `open`. */
+  settled(id: string): void {
+    if (this.#open.delete(id)) this.#tell();
+  }
+
+  /** Called whenever a question opens or settles, or the call ends; returns its remover. */
+  listen(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Waits for the call's result, or an open question not in `seen`.
+   * @throws What the call threw; an abort of `signal` (its reason).
+   */
+  wait(seen: ReadonlySet<string>, signal?: AbortSignal): Promise<CallWait> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        if (this.#outcome) {
+          if (this.#outcome.ok) resolve({ kind: "result", value: this.#outcome.value });
+          else reject(this.#outcome.error);
+          return true;
+        }
+        const fresh = this.open.find((q) => !seen.has(q.id));
+        if (fresh) resolve({ kind: "question", question: fresh });
+        return fresh !== undefined;
+      };
+      if (check()) return;
+      const aborted = () => {
+        off();
+        reject(signal!.reason);
+      };
+      const off = this.listen(() => {
+        if (check()) {
+          off();
+          signal?.removeEventListener("abort", aborted);
+        }
+      });
+      signal?.addEventListener("abort", aborted, { once: true });
+    });
+  }
+
+  #end(outcome: Outcome): void {
+    this.#outcome = outcome;
+    this.#tell();
+  }
+
+  #tell(): void {
+    for (const listener of [...this.#listeners]) listener();
+  }
+}
+
+interface Waiting {
+  row: QuestionRow;
+  respond: (state: Exclude<QuestionState, "open">, answer?: Record<string, unknown>) => void;
+  call?: PendingCall;
+  timer: TimerId;
+}
+
+/** See the module. One per process: {@link questionDesk}. */
+export class QuestionDesk {
+  #store?: QuestionStore;
+  #daemon = "";
+  #timeoutMs = DEFAULT_QUESTION_MS;
+  /** `elicit.inputRounds`: the bound on a 2026-07-28 call's `input_required` rounds. */
+  inputRounds = 8;
+  readonly #waiting = new Map<string, Waiting>();
+  readonly #calls = new Map<string, Set<PendingCall>>();
+  /** Every question's call, by question id, while the daemon runs. */
+  readonly #callOf = new Map<string, PendingCall>();
+
+  /** True once {@link open}ed: questions are stored and both capabilities declared. */
+  get isOpen(): boolean {
+    return this.#store !== undefined;
+  }
+
+  /**
+   * Opens the store; from then on questions are kept and answerable.
+   * @param path The store's file (engine/questions_store.ts `questionsPath`).
+   * @param daemon The configuration's fingerprint: whose questions these are.
+   * @param options.timeoutMs How long a question stays open (`elicit.timeout`), ms.
+   * @param options.inputRounds `elicit.inputRounds`.
+   */
+  open(
+    path: string,
+    daemon: string,
+    options: { timeoutMs?: number; inputRounds?: number } = {},
+  ): void {
+    this.#store = new QuestionStore(path);
+    this.#daemon = daemon;
+    if (options.timeoutMs) this.#timeoutMs = options.timeoutMs;
+    if (options.inputRounds) this.inputRounds = options.inputRounds;
+  }
+
+  /** Closes the store, cancelling every open question first. */
+  close(): void {
+    for (const id of [...this.#waiting.keys()]) this.#settle(id, "cancelled");
+    this.#store?.close();
+    this.#store = undefined;
+  }
+
+  /**
+   * Tells `call` of every question asked on instance `instanceId` until the
+   * returned function is called.
+   */
+  during(instanceId: string, call: PendingCall): () => void {
+    let set = this.#calls.get(instanceId);
+    if (!set) this.#calls.set(instanceId, set = new Set());
+    set.add(call);
+    return () => {
+      set.delete(call);
+      if (!set.size) this.#calls.delete(instanceId);
+    };
+  }
+
+  /**
+   * Stores a server's question and answers when it is settled: the
+   * elicitation result (`accept` with content, `decline`, `cancel`) or the
+   * sampling result; a declined or unanswered sampling request rejects with a
+   * {ProtocolError} (the protocol has no decline result for it).
+   *
+   * @param signal The server's own cancellation of its request.
+   */
+  ask(
+    asker: Asker,
+    kind: QuestionKind,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const store = this.#store;
+    if (!store) return Promise.resolve({ action: "cancel" });
+    const { route, reason } = routeOf(kind, params);
+    const calls = [...this.#calls.get(asker.instanceId) ?? []];
+    const now = Date.now();
+    const row: QuestionRow = {
+      id: newQuestionId(),
+      kind,
+      daemon: this.#daemon,
+      server: asker.server,
+      namespace: asker.namespace,
+      ...(calls[0] ? { call: calls[0].label } : {}),
+      ...(kind === "elicitation" ? { mode: params.mode === "url" ? "url" : "form" } : {}),
+      message: messageOf(kind, params),
+      request: params,
+      route,
+      reason,
+      created: now,
+      deadline: now + this.#timeoutMs,
+      state: "open",
+    };
+    const about = { id: row.id, kind, server: row.server, namespace: row.namespace, route, reason };
+    if (!calls.length) {
+      store.add({ ...row, state: "cancelled", settled: now });
+      log(
+        "warn",
+        "question.cancelled",
+        "{namespace} asked {kind} {id}, which no call waits for: answered cancel",
+        {
+          ...about,
+          message: row.message.slice(0, 200),
+        },
+      );
+      return kind === "sampling"
+        ? Promise.reject(samplingRefusal("cancelled"))
+        : Promise.resolve({ action: "cancel" });
+    }
+    store.add(row);
+    log(
+      "info",
+      "question.asked",
+      "{namespace} asked {kind} {id}, routed to the {route}: {reason}",
+      {
+        ...about,
+        message: row.message.slice(0, 200),
+        call: row.call,
+      },
+    );
+    return new Promise((resolve, reject) => {
+      const respond: Waiting["respond"] = (state, answer) => {
+        if (kind === "sampling") {
+          if (state === "answered" && answer) resolve(answer);
+          else reject(samplingRefusal(state));
+        } else if (state === "answered") {
+          resolve({ action: "accept", ...(answer ? { content: answer } : {}) });
+        } else resolve({ action: state === "declined" ? "decline" : "cancel" });
+      };
+      const timer = setTimeout(() => this.#settle(row.id, "expired"), this.#timeoutMs);
+      this.#waiting.set(row.id, { row, respond, call: calls[0], timer });
+      const view = this.#view(row);
+      for (const call of calls) {
+        this.#callOf.set(row.id, call);
+        call.asked(view);
+      }
+      signal?.addEventListener("abort", () => this.#settle(row.id, "cancelled"), { once: true });
+    });
+  }
+
+  /**
+   * Answers question `id`: form fields (checked, defaults filled), `{}` for a
+   * URL-mode flow the person completed, or a sampling result.
+   *
+   * @param fromTty Whether the answer comes from a terminal: a person-routed question needs one.
+   * @returns The call the question belongs to, when the daemon still runs it.
+   * @throws {NotFoundError} for an unknown id; {McpxError} `question-settled`
+   *   for one no longer open, `person-only` for a person-routed question
+   *   answered without a terminal; {UsageError} for an answer the schema refuses.
+   */
+  answer(id: string, given: Record<string, unknown>, fromTty: boolean): PendingCall | undefined {
+    const row = this.#open(id);
+    if (row.route === "person" && !fromTty) {
+      throw new McpxError(
+        "person-only",
+        `question ${id} is for a person to answer (${row.reason}); ask the user to run ` +
+          `\`${commandOf(row)}\` in a terminal`,
+      );
+    }
+    let answer: Record<string, unknown> | undefined;
+    try {
+      answer = row.kind === "sampling"
+        ? samplingResult(given)
+        : row.mode === "url"
+        ? undefined
+        : checkAnswer((row.request as { requestedSchema?: unknown }).requestedSchema, given);
+    } catch (error) {
+      throw new UsageError(
+        `question ${id}: ${
+          (error as Error).message
+        }; \`mcpx elicit show ${id}\` shows what it takes`,
+      );
+    }
+    this.#settle(id, "answered", answer);
+    return this.#callOf.get(id);
+  }
+
+  /**
+   * Declines question `id` (the server hears `decline`; a sampling request an error).
+   * @throws As {@link answer} does for an unknown or settled id.
+   */
+  decline(id: string): PendingCall | undefined {
+    this.#open(id);
+    this.#settle(id, "declined");
+    return this.#callOf.get(id);
+  }
+
+  /** The question `id` (expired first if past its deadline). @throws {NotFoundError}. */
+  show(id: string): QuestionView {
+    const row = this.#store?.get(id);
+    if (!row || row.daemon !== this.#daemon) {
+      throw new NotFoundError(`no question "${id}": \`mcpx elicit list\` shows the open ones`, []);
+    }
+    return this.#view(row);
+  }
+
+  /** This daemon's questions, newest first: the open ones, or with `all` the settled ones too. */
+  list(all = false): QuestionView[] {
+    return (this.#store?.list(this.#daemon, { all }) ?? []).map((r) => this.#view(r));
+  }
+
+  /** The call question `id` was asked in, while this daemon runs it. */
+  callOf(id: string): PendingCall | undefined {
+    return this.#callOf.get(id);
+  }
+
+  #open(id: string): QuestionRow {
+    const row = this.show(id);
+    if (row.state !== "open" || !this.#waiting.has(id)) {
+      throw new McpxError(
+        "question-settled",
+        `question ${id} is ${
+          row.state === "open" ? "no longer held by this daemon" : row.state
+        }; ` +
+          "nothing was sent to the server",
+      );
+    }
+    return row;
+  }
+
+  #settle(
+    id: string,
+    state: Exclude<QuestionState, "open">,
+    answer?: Record<string, unknown>,
+  ): void {
+    const waiting = this.#waiting.get(id);
+    if (!waiting) return;
+    this.#waiting.delete(id);
+    clearTimeout(waiting.timer);
+    // A person's answer may hold a credential: the server gets it, the store does not.
+    const kept = answer && waiting.row.route === "person" ? { withheld: true } : answer;
+    this.#store?.settle(id, state, kept);
+    const { row } = waiting;
+    log(
+      state === "answered" ? "info" : "warn",
+      `question.${state}`,
+      "{namespace} question {id} {state}",
+      { id, kind: row.kind, server: row.server, namespace: row.namespace, state, route: row.route },
+    );
+    waiting.respond(state, answer);
+    waiting.call?.settled(id);
+  }
+
+  #view(row: QuestionRow): QuestionView {
+    return viewOf(row);
+  }
+}
+
+function messageOf(kind: QuestionKind, params: Record<string, unknown>): string {
+  if (kind === "elicitation") return typeof params.message === "string" ? params.message : "";
+  const messages = Array.isArray(params.messages) ? params.messages : [];
+  const content = (messages.at(-1) as { content?: unknown } | undefined)?.content;
+  const block = Array.isArray(content) ? content[0] : content;
+  const text = (block as { text?: unknown } | undefined)?.text;
+  return typeof text === "string" ? text : "";
+}
+
+function samplingRefusal(state: QuestionState): ProtocolError {
+  return new ProtocolError(
+    SAMPLING_DECLINED,
+    state === "declined"
+      ? "the sampling request was declined"
+      : `the sampling request was ${state} before anyone answered it`,
+  );
+}
+
+/** The process's desk: open in a daemon, closed elsewhere. */
+export const questionDesk: QuestionDesk = new QuestionDesk();

@@ -1,0 +1,209 @@
+/**
+ * `questions.db`: the SQLite store of the questions servers ask (spec 000,
+ * "When a server asks a question": "a question is state, not a blocked
+ * call"). It sits beside the log index in the logs directory, and unlike the
+ * index it is not rebuilt from anything: its rows are the record of every
+ * elicitation and sampling request, who was asked to answer it and why, and
+ * how it ended (decision 0040).
+ *
+ * A row is `open` until it is answered, declined or cancelled. A row read
+ * after its deadline is marked `expired` by that read ({@link QuestionStore.get},
+ * {@link QuestionStore.list}): there is no sweeper, so nothing reports a
+ * question pending that is not.
+ *
+ * @module
+ */
+
+import { DatabaseSync } from "node:sqlite";
+import { join } from "../core/posix_path.ts";
+
+/** What a question asks for: elicitation (MCP `elicitation/create`) or sampling (`sampling/createMessage`). */
+export type QuestionKind = "elicitation" | "sampling";
+
+/** Where a question is in its life. `expired`: its deadline passed before an answer (the server heard `cancel`). */
+export type QuestionState = "open" | "answered" | "declined" | "cancelled" | "expired";
+
+/** Who is asked to answer (decision 0040): the agent that made the call, or a person at a terminal. */
+export type QuestionRoute = "agent" | "person";
+
+/** One stored question. Times are ms since the epoch. */
+export interface QuestionRow {
+  /** `elc-` and 8 hex digits. */
+  id: string;
+  kind: QuestionKind;
+  /** The configuration's fingerprint of the daemon that holds the server's request. */
+  daemon: string;
+  server: string;
+  namespace: string;
+  /** The tool call that was running when the server asked, `namespace.tool`, when known. */
+  call?: string;
+  /** `form` or `url` for elicitation; absent for sampling. */
+  mode?: "form" | "url";
+  /** The text the server showed: elicitation's `message`, sampling's last text message. */
+  message: string;
+  /** The request's params as the server sent them (`requestedSchema`, `url`, `messages`, …). */
+  request: Record<string, unknown>;
+  route: QuestionRoute;
+  /** Why that route: a sentence, logged with it. */
+  reason: string;
+  created: number;
+  deadline: number;
+  state: QuestionState;
+  /** What was sent to the server: the elicitation content, or the sampling result. */
+  answer?: Record<string, unknown>;
+  /** When it left `open`. */
+  settled?: number;
+}
+
+const DDL = [
+  `CREATE TABLE IF NOT EXISTS questions (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  daemon TEXT NOT NULL,
+  server TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  call TEXT,
+  mode TEXT,
+  message TEXT NOT NULL,
+  request TEXT NOT NULL,
+  route TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  deadline INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  answer TEXT,
+  settled INTEGER
+)`,
+  "CREATE INDEX IF NOT EXISTS questions_open ON questions (daemon, state)",
+];
+
+/** The store's file in a logs directory. */
+export function questionsPath(logsDir: string): string {
+  return join(logsDir, "questions.db");
+}
+
+/** A new question id: `elc-` and 8 lower-case hex digits. */
+export function newQuestionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return `elc-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** The store. Every method is synchronous (node:sqlite); close it with `close()` or `using`. */
+export class QuestionStore implements Disposable {
+  readonly #db: DatabaseSync;
+
+  /**
+   * Opens (creating) the store at `path`.
+   * @throws What node:sqlite throws for a file it cannot open.
+   */
+  constructor(path: string) {
+    this.#db = new DatabaseSync(path, { timeout: 5_000 });
+    for (const sql of DDL) this.#db.prepare(sql).run();
+  }
+
+  /** Stores a new question. */
+  add(row: QuestionRow): void {
+    this.#db.prepare(
+      `INSERT INTO questions (id, kind, daemon, server, namespace, call, mode, message, request,
+        route, reason, created, deadline, state, answer, settled)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      row.id,
+      row.kind,
+      row.daemon,
+      row.server,
+      row.namespace,
+      row.call ?? null,
+      row.mode ?? null,
+      row.message,
+      JSON.stringify(row.request),
+      row.route,
+      row.reason,
+      row.created,
+      row.deadline,
+      row.state,
+      row.answer ? JSON.stringify(row.answer) : null,
+      row.settled ?? null,
+    );
+  }
+
+  /**
+   * The question `id`, marked `expired` first when it is open and past its
+   * deadline at `now` (ms).
+   */
+  get(id: string, now = Date.now()): QuestionRow | undefined {
+    this.#expire(now, id);
+    const row = this.#db.prepare("SELECT * FROM questions WHERE id = ?").get(id);
+    return row ? rowOf(row as Record<string, unknown>) : undefined;
+  }
+
+  /**
+   * The questions of `daemon` (undefined: of every daemon), newest first: the open ones, and with `all`
+   * the settled ones too (at most `limit`). Open questions past their
+   * deadline are marked `expired` first.
+   */
+  list(
+    daemon: string | undefined,
+    options: { all?: boolean; limit?: number; now?: number } = {},
+  ): QuestionRow[] {
+    this.#expire(options.now ?? Date.now());
+    const rows = this.#db.prepare(
+      `SELECT * FROM questions WHERE (daemon = ? OR ? IS NULL)
+       ${options.all ? "" : "AND state = 'open'"} ORDER BY created DESC LIMIT ?`,
+    ).all(daemon ?? null, daemon ?? null, options.limit ?? 100);
+    return rows.map((r) => rowOf(r as Record<string, unknown>));
+  }
+
+  /**
+   * Moves an open question to `state` with what the server was sent.
+   * @returns False when it was not open (already settled, or unknown).
+   */
+  settle(
+    id: string,
+    state: Exclude<QuestionState, "open">,
+    answer?: Record<string, unknown>,
+    now = Date.now(),
+  ): boolean {
+    const changed = this.#db.prepare(
+      "UPDATE questions SET state = ?, answer = ?, settled = ? WHERE id = ? AND state = 'open'",
+    ).run(state, answer ? JSON.stringify(answer) : null, now, id);
+    return Number(changed.changes) > 0;
+  }
+
+  /** Marks open questions past their deadline `expired` (one, or all). */
+  #expire(now: number, id?: string): void {
+    this.#db.prepare(
+      `UPDATE questions SET state = 'expired', settled = deadline
+       WHERE state = 'open' AND deadline <= ? ${id !== undefined ? "AND id = ?" : ""}`,
+    ).run(...(id !== undefined ? [now, id] : [now]));
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+function rowOf(r: Record<string, unknown>): QuestionRow {
+  return {
+    id: String(r.id),
+    kind: r.kind as QuestionKind,
+    daemon: String(r.daemon),
+    server: String(r.server),
+    namespace: String(r.namespace),
+    ...(r.call != null ? { call: String(r.call) } : {}),
+    ...(r.mode != null ? { mode: r.mode as "form" | "url" } : {}),
+    message: String(r.message),
+    request: JSON.parse(String(r.request)),
+    route: r.route as QuestionRoute,
+    reason: String(r.reason),
+    created: Number(r.created),
+    deadline: Number(r.deadline),
+    state: r.state as QuestionState,
+    ...(r.answer != null ? { answer: JSON.parse(String(r.answer)) } : {}),
+    ...(r.settled != null ? { settled: Number(r.settled) } : {}),
+  };
+}

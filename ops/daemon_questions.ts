@@ -1,0 +1,95 @@
+/**
+ * The handlers of the question routes (ops/question_routes.ts), and the part
+ * of the `call` route that hands a question back to its caller while the call
+ * goes on in the daemon (engine/questions.ts; decision 0040).
+ *
+ * @module
+ */
+
+import { NotFoundError } from "../core/errors.ts";
+import {
+  type CallWait,
+  PendingCall,
+  questionDesk,
+  type QuestionView,
+} from "../engine/questions.ts";
+import type { InputOf, OutputOf } from "./op.ts";
+import type { QUESTION_ROUTES } from "./question_routes.ts";
+
+type Routes = typeof QUESTION_ROUTES;
+type Handler<K extends keyof Routes> = (
+  input: InputOf<Routes[K]>,
+  signal: AbortSignal,
+) => Promise<OutputOf<Routes[K]>>;
+
+/** What a call answers while its server waits on a question: the question, and how to go on. */
+export interface QuestionAnswer {
+  question: QuestionView;
+}
+
+/** The answer of a wait: the call's result as it is, or its question. */
+function answerOf(wait: CallWait): unknown {
+  return wait.kind === "result" ? wait.value : { question: wait.question } satisfies QuestionAnswer;
+}
+
+/**
+ * Runs a tool call so that a question its server asks ends the caller's
+ * request with `{ question }` while the call goes on (the caller's abort
+ * cancels the call only until then); with the desk closed, just runs it.
+ *
+ * @param label `namespace.tool`.
+ * @param start Starts the call with the signal and pending call to use.
+ */
+export async function callAnswering(
+  label: string,
+  signal: AbortSignal,
+  start: (signal: AbortSignal, pending?: PendingCall) => Promise<unknown>,
+): Promise<unknown> {
+  if (!questionDesk.isOpen) return await start(signal);
+  const pending = new PendingCall(label);
+  const own = new AbortController();
+  const cancel = () => own.abort(signal.reason);
+  signal.addEventListener("abort", cancel, { once: true });
+  try {
+    pending.run(start(own.signal, pending)).catch(() => {});
+    return answerOf(await pending.wait(new Set(), signal));
+  } finally {
+    signal.removeEventListener("abort", cancel);
+  }
+}
+
+/**
+ * Attaches to the call question `id` was asked in (`mcpx call --resume`):
+ * its question while still open, its next one, or its result.
+ * @throws {NotFoundError} when this daemon runs no call for that question.
+ */
+export async function resumeCall(id: string, signal: AbortSignal): Promise<unknown> {
+  return answerOf(await callFor(id).wait(new Set(), signal));
+}
+
+function callFor(id: string): PendingCall {
+  const call = questionDesk.callOf(id);
+  if (!call) {
+    questionDesk.show(id); // an unknown id says so
+    throw new NotFoundError(
+      `the call question ${id} was asked in is not running in this daemon (it ended, or the ` +
+        "daemon restarted); run the call again",
+      [],
+    );
+  }
+  return call;
+}
+
+/** The question routes' handlers, by route name. */
+export const QUESTION_HANDLERS: { [K in keyof Routes]: Handler<K> } = {
+  questions: (p) => Promise.resolve(questionDesk.list(p.all === true)),
+  questionGet: (p) => Promise.resolve(questionDesk.show(p.id)),
+  questionAnswer: async (p, signal) => {
+    const call = p.decline
+      ? questionDesk.decline(p.id)
+      : questionDesk.answer(p.id, p.answer ?? {}, p.tty === true);
+    if (!p.wait) return { question: questionDesk.show(p.id) };
+    if (!call) throw new NotFoundError(`question ${p.id} belongs to no running call`, []);
+    return answerOf(await call.wait(new Set([p.id]), signal));
+  },
+};

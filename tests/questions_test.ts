@@ -1,0 +1,125 @@
+/**
+ * Questions a server asks during a call, against the real server-everything
+ * over stdio (issue 13; decision 0040): its elicitation and sampling trigger
+ * tools make `mcpx call` exit 75 with the question and the command that
+ * answers it; another process answers with `mcpx elicit answer <id> --wait`
+ * and gets the call's result, which the server built from that answer; a
+ * question left past its deadline (`elicit.timeout`) is answered `cancel`.
+ * One world and one warm daemon per test.
+ */
+
+import assert from "node:assert/strict";
+import { stdioServer, world } from "./_helpers.ts";
+
+interface Question {
+  id: string;
+  kind: string;
+  route: string;
+  state: string;
+  command: string;
+  schema: string[];
+}
+
+const idOf = (stderr: string): string => {
+  const m = stderr.match(/question (elc-[0-9a-f]{8})/);
+  assert.ok(m, stderr);
+  return m[1];
+};
+
+Deno.test("a server's questions are answered from another process, and expire as cancel", async (t) => {
+  await using w = await world();
+  w.env.MCPX_ELICIT_TIMEOUT = "60s";
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+
+  await t.step("an elicitation exits 75 and `elicit answer --wait` resumes the call", async () => {
+    const r = await w.mcpx(["call", "everything.trigger_elicitation_request", "{}"]);
+    assert.equal(r.code, 75, r.stderr);
+    const id = idOf(r.stderr);
+    assert.match(r.stderr, /for you: the agent made the call/);
+    assert.match(r.stderr, new RegExp(`mcpx elicit answer ${id} name=…`));
+    assert.match(r.stderr, /integer: integer \[1\.\.100\] = 42/);
+    const { questions } = await w.json<{ questions: Question[] }>(["elicit", "list"]);
+    assert.deepEqual(questions.map((q) => [q.id, q.state, q.route]), [[id, "open", "agent"]]);
+
+    const bad = await w.mcpx(["elicit", "answer", id, "integer=500"]);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /field "integer" takes a number in 1\.\.100, got 500/);
+
+    const a = await w.mcpx(["elicit", "answer", id, "name=Ada Lovelace", "check=true", "--wait"]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.match(a.stdout, /Ada Lovelace/);
+    // The schema's defaults filled what the answer left out (SEP-1034).
+    assert.match(a.stdout, /It was a dark and stormy night\./);
+    const shown = await w.json<Question>(["elicit", "show", id]);
+    assert.equal(shown.state, "answered");
+  });
+
+  await t.step("a sampling request is answered with text and the call gets it", async () => {
+    const r = await w.mcpx([
+      "call",
+      "everything.trigger_sampling_request",
+      '{"prompt":"say hi","maxTokens":20}',
+    ]);
+    assert.equal(r.code, 75, r.stderr);
+    const id = idOf(r.stderr);
+    assert.match(r.stderr, /\(sampling, for you/);
+    const a = await w.mcpx(["elicit", "answer", id, "text=hello from the agent", "--wait"]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.match(a.stdout, /hello from the agent/);
+  });
+
+  await t.step(
+    "a script's call throws QuestionError carrying the question and its command",
+    async () => {
+      const r = await w.mcpx([
+        "exec",
+        "try { await everything.trigger_elicitation_request({}) } catch (e) { " +
+        "console.log(e.name, e.code, e.question.id, e.command.startsWith(`mcpx elicit answer ${e.question.id}`)) }",
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^QuestionError input-required elc-[0-9a-f]{8} true$/m);
+      const id = r.stdout.match(/elc-[0-9a-f]{8}/)![0];
+      assert.equal((await w.mcpx(["elicit", "decline", id])).code, 0);
+    },
+  );
+
+  await t.step("--resume attaches to the pending call without calling again", async () => {
+    const r = await w.mcpx(["call", "everything.trigger_elicitation_request", "{}"]);
+    assert.equal(r.code, 75, r.stderr);
+    const id = idOf(r.stderr);
+    const again = await w.mcpx([
+      "call",
+      "everything.trigger_elicitation_request",
+      "--resume",
+      id,
+    ]);
+    assert.equal(again.code, 75, again.stderr);
+    assert.equal(idOf(again.stderr), id);
+    const d = await w.mcpx(["elicit", "decline", id]);
+    assert.equal(d.code, 0, d.stderr);
+    const done = await w.mcpx(["call", "everything.trigger_elicitation_request", "--resume", id]);
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stdout, /decline/i);
+  });
+});
+
+Deno.test("a question left past its deadline is answered cancel", async () => {
+  await using w = await world();
+  w.env.MCPX_ELICIT_TIMEOUT = "1s";
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  const r = await w.mcpx(["call", "everything.trigger_elicitation_request", "{}"]);
+  assert.equal(r.code, 75, r.stderr);
+  const id = idOf(r.stderr);
+  // Read until the deadline has passed: the read that finds it so marks it expired.
+  const until = Date.now() + 30_000;
+  let shown = await w.json<Question>(["elicit", "show", id]);
+  while (shown.state === "open" && Date.now() < until) {
+    shown = await w.json<Question>(["elicit", "show", id]);
+  }
+  assert.equal(shown.state, "expired");
+  // --resume collects the call, which the expiry let go on: the server heard cancel.
+  const done = await w.mcpx(["call", "everything.trigger_elicitation_request", "--resume", id]);
+  assert.equal(done.code, 0, done.stderr);
+  assert.match(done.stdout, /cancel/i);
+  assert.doesNotMatch(done.stdout, /decline/i);
+});
