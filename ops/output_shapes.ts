@@ -42,6 +42,8 @@ export const Runnable = z.strictObject({
   url: z.string().optional().describe("remote: the URL, credentials redacted"),
   headers: z.record(z.string(), z.string()).optional().describe("remote: the headers sent"),
   transport: z.string().optional().describe("the transport as written"),
+  auth: z.strictObject({ type: z.string(), fields: z.record(z.string(), z.string()) }).optional()
+    .describe("the auth block: its kind and each field as written, secrets as references"),
 });
 
 /** Why a project's server is not trusted (config/types.ts `UntrustedServer.reason`). */

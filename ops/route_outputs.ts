@@ -65,6 +65,7 @@ const Runnable = z.object({
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   transport: z.string().optional(),
+  auth: z.object({ type: z.string(), fields: z.record(z.string(), z.string()) }).optional(),
 });
 
 /** config/types.ts `ServerUnavailable`. */

@@ -14,6 +14,8 @@ import type { TaskRow as TaskRowSchema } from "./task_outputs.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
 import type { CallerContext as EngineCallerContext } from "../engine/scope_key.ts";
 import { Daemon } from "../engine/engine.ts";
+import type { Runnable as RunnableShape } from "./output_shapes.ts";
+import type { Runnable } from "../config/runs_of.ts";
 
 /** True when A and B are the same type (not merely assignable one way). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
@@ -30,7 +32,9 @@ const _wait: Equal<z.input<typeof out.LeaseWait>, LeaseWait> = true;
 const _list: Equal<z.input<typeof out.ListResult>, ListResult> = true;
 const _session: Equal<z.input<typeof out.SessionRow>, SessionRow> = true;
 const _task: Equal<z.input<typeof TaskRowSchema>, TaskRow> = true;
-void [_caller, _selection, _engine, _status, _starting, _wait, _list, _session, _task];
+// The strict shape commands' outputs are checked against (a field missing there fails at run time).
+const _runnable: Equal<z.input<typeof RunnableShape>, Runnable> = true;
+void [_caller, _selection, _engine, _status, _starting, _wait, _list, _session, _task, _runnable];
 
 Deno.test("every route has a handler and every handler a route; routes run in the daemon, with no command", () => {
   assert.deepEqual(Object.keys(HANDLERS).sort(), Object.keys(ROUTE_SPECS).sort());
