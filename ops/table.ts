@@ -17,6 +17,7 @@ import * as meta from "./meta_ops.ts";
 import * as content from "./content_ops.ts";
 import * as task from "./task_ops.ts";
 import * as skills from "./skills_ops.ts";
+import * as auth from "./auth_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -39,6 +40,7 @@ export const OPS: readonly OpSpec[] = [
   engine.restart,
   engine.trust,
   engine.untrust,
+  auth.auth,
   discovery.config,
   engine.daemon,
   engine.daemons,
