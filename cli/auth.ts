@@ -21,6 +21,7 @@ import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import { printJson } from "./json_out.ts";
 import { renderTable } from "./table.ts";
 import type { ServerSpec } from "../config/types.ts";
+import type { ListResult } from "../engine/tool_listing.ts";
 import { isDirectUrl } from "../config/direct_target.ts";
 import { join } from "../core/posix_path.ts";
 import {
@@ -78,9 +79,33 @@ export async function run(ctx: CliContext, input: InputOf<typeof auth>): Promise
   return await inBrowser(ctx, target);
 }
 
+/**
+ * The authorization is stored: the server is listed again with it (the
+ * daemon may hold a listing that failed for want of it), and the outcome said.
+ */
 async function done(ctx: CliContext, server: string, url: string): Promise<number> {
-  if (await ctx.json()) printJson(ctx.io, { server, url, authorized: true });
-  else ctx.io.out(`authorized: server "${server}" (${url}); its calls use these tokens now\n`);
+  let listed: ListResult | undefined;
+  try {
+    listed = (await ctx.request<Record<string, ListResult>>("list", { servers: [server] }))[server];
+  } catch (error) {
+    listed = { error: (error as Error).message } as ListResult;
+  }
+  const tools = listed?.tools;
+  if (await ctx.json()) {
+    printJson(ctx.io, {
+      server,
+      url,
+      authorized: true,
+      ...(tools !== undefined ? { tools } : {}),
+      ...(listed?.error ? { listError: listed.error } : {}),
+    });
+  } else {
+    ctx.io.out(
+      `authorized: server "${server}" (${url})` +
+        (tools !== undefined ? `, ${tools} tools listed with it\n` : "\n"),
+    );
+    if (listed?.error) ctx.io.err(`warning: listing it again failed: ${listed.error}\n`);
+  }
   return 0;
 }
 

@@ -90,9 +90,11 @@ export async function beginAuthorization(
 ): Promise<StartedAuthorization> {
   const path = await entryPath(target.stateDir, target.key);
   const entry = await readEntry(path);
-  if (entry && !entry.configuredClient && entry.clientInformation) {
+  if (entry) {
     // Registered for another redirect URI (another port): register again for this one.
-    delete entry.clientInformation;
+    if (!entry.configuredClient) delete entry.clientInformation;
+    // Discovered afresh: the server may name another authorization server since (SEP-2352).
+    delete entry.discoveryState;
     await writeEntry(path, entry);
   }
   const challenge = await challengeOf(target.key.url);

@@ -153,8 +153,14 @@ export async function refreshUnderLock(
   return await withStoreLock(path, async () => {
     const entry = await readEntry(path);
     if (!entry?.tokens) {
-      if (entry && options.scope) {
-        await writeEntry(path, { ...entry, challengedScope: options.scope });
+      // What the server asked for is what the next `mcpx auth` asks for (MCP "Scope Selection Strategy").
+      if (options.scope) {
+        await writeEntry(path, {
+          version: 1,
+          ...target.key,
+          ...entry,
+          challengedScope: options.scope,
+        });
       }
       throw new AuthorizationRequiredError(
         target.key.server,

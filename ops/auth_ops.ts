@@ -31,7 +31,13 @@ export const AuthOutput = z.union([
     callbackUrl: z.string(),
     state: z.string(),
   }).describe("--no-browser: what to open, where it comes back, the state to pass to --state"),
-  z.strictObject({ server: z.string(), url: z.string(), authorized: z.literal(true) }),
+  z.strictObject({
+    server: z.string(),
+    url: z.string(),
+    authorized: z.literal(true),
+    tools: z.number().int().optional().describe("tools listed with the new tokens"),
+    listError: z.string().optional().describe("why listing it again failed"),
+  }),
   z.strictObject({ servers: z.array(AuthRow) }).describe("auth ls"),
   z.strictObject({ server: z.string(), url: z.string(), removed: z.boolean() }).describe("logout"),
 ]);
