@@ -222,6 +222,12 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
   return lines.join("\n");
 }
 
+/** Why an `auth/*` scenario fails, where its checks alone do not say it. */
+export const AUTH_KNOWN_CAUSES: Record<string, string> = {
+  "auth/basic-cimd": "a client ID metadata document (SEP-991) must be served from an HTTPS URL; " +
+    "mcpx has none to offer, so it registers dynamically instead (the scenario warns)",
+};
+
 /** The auth leg's heading in docs/conformance.md. */
 const AUTH_HEADING = "## Client leg: authorization (auth/*)";
 
@@ -246,7 +252,12 @@ export function renderAuthSection(results: ScenarioResult[]): string {
     ...results.map((r) =>
       `| ${r.scenario} | ${r.revision} | ${
         r.passed ? "pass" : "fail"
-      } | ${r.checksPassed}/${r.checksTotal} | ${cell(r.failures.join("; "))} |`
+      } | ${r.checksPassed}/${r.checksTotal} | ${
+        cell(
+          [...(r.passed ? [] : [AUTH_KNOWN_CAUSES[r.scenario] ?? ""]), ...r.failures]
+            .filter(Boolean).join("; "),
+        )
+      } |`
     ),
     "",
     "Not run (extensions, no flow for them in mcpx yet):",
