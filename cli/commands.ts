@@ -37,6 +37,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   restart: () => import("./restart.ts"),
   trust: () => import("./trust.ts"),
   untrust: async () => ({ run: (await import("./trust.ts")).untrust }),
+  auth: () => import("./auth.ts"),
   config: () => import("./config_cmd.ts"),
   // A computed specifier: a literal one would put the whole daemon (its routes, zod, the MCP
   // SDK, LogTape) in the module graph Deno reads before every command starts (decision 0021).

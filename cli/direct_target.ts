@@ -29,6 +29,7 @@ export const DIRECT_COMMANDS: readonly string[] = [
   "prompts",
   "resources",
   "skills",
+  "auth",
 ];
 
 /** A command line rewritten for its direct target. */
@@ -101,6 +102,9 @@ export async function directCommand(
   } else if (command === "prompts") {
     // `<url>` lists; `<url> name key=value…` renders.
     rewritten = rest.length ? [`${ns}.${rest[0]}`, ...rest.slice(1)] : [ns];
+  } else if (command === "auth") {
+    // `<url> [--code …]`: the flags carry the rest.
+    rewritten = [ns, ...rest];
   } else if (command === "resources") {
     // `<url>` lists; `<url> <uri> key=value…` reads.
     rewritten = [ns, ...rest];

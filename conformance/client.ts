@@ -76,6 +76,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const context = JSON.parse(Deno.env.get("MCP_CONFORMANCE_CONTEXT") ?? "{}");
+  if (scenario.startsWith("auth/")) return await authScenario(url, context);
   let failed = (await mcpx(["ls", url])).code !== 0;
   const calls: Calls = context.toolCalls
     ? context.toolCalls.map((
@@ -93,6 +94,63 @@ async function main(): Promise<number> {
   // The scenario's server lives as long as this client: the target's daemon (which would
   // otherwise keep its connections open for its idle timeout) ends with it. The leg runs every
   // scenario in a state directory of its own, so --all stops only the leg's daemons.
+  await mcpx(["stop", "--all"]);
+  return failed ? 1 : 0;
+}
+
+/**
+ * An `auth/*` scenario, with this script as the person and the browser:
+ * `mcpx auth <url> --no-browser --json` (with a pre-registered client from
+ * the scenario's context), the authorization URL fetched without following
+ * its redirect, the code, state and iss of that redirect handed to
+ * `mcpx auth <url> --code … --state … [--iss …]`; then the calls the server
+ * waits for. A call that fails naming `mcpx auth` (the server asked for more
+ * scope) is authorized again once, as a person following the hint would.
+ */
+async function authScenario(url: string, context: Record<string, unknown>): Promise<number> {
+  const client = typeof context.client_id === "string"
+    ? [
+      "--client-id",
+      context.client_id,
+      ...(typeof context.client_secret === "string"
+        ? ["--client-secret", context.client_secret]
+        : []),
+    ]
+    : [];
+  const authorize = async (): Promise<boolean> => {
+    const started = await mcpx(["auth", url, "--no-browser", "--json", ...client]);
+    if (started.code !== 0) return false;
+    const { authorizationUrl } = JSON.parse(started.stdout);
+    const answer = await fetch(authorizationUrl, { redirect: "manual" });
+    await answer.body?.cancel();
+    const location = answer.headers.get("location");
+    if (!location) {
+      console.log(`the authorization URL answered ${answer.status} without a redirect`);
+      return false;
+    }
+    const back = new URL(location, authorizationUrl).searchParams;
+    const iss = back.get("iss");
+    const done = await mcpx([
+      "auth",
+      url,
+      "--code",
+      back.get("code") ?? "",
+      "--state",
+      back.get("state") ?? "",
+      ...(iss !== null ? ["--iss", iss] : []),
+    ]);
+    return done.code === 0;
+  };
+  const work = async () =>
+    (await mcpx(["ls", url])).code === 0 &&
+    (await mcpx(["call", url, "test-tool", "{}"])).code === 0;
+  // As a person meets it: the first command fails naming `mcpx auth` (and mcpx keeps the scope
+  // the server's challenge asked for), the person authorizes, the commands work; a command that
+  // fails again (a 403 asking for more scope) is authorized once more.
+  let failed = false;
+  if (!await work()) {
+    failed = !(await authorize() && (await work() || (await authorize() && await work())));
+  }
   await mcpx(["stop", "--all"]);
   return failed ? 1 : 0;
 }

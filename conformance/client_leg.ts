@@ -107,6 +107,42 @@ export function runsOf(scenarios: Scenario[]): { scenario: string; revision: str
     );
 }
 
+/**
+ * The auth leg's runs (issue 13, "OAuth 2.1"): every `auth/*` scenario at
+ * each of {@link REVISIONS} it belongs to; extension scenarios (DPoP,
+ * client credentials, workload identity, enterprise-managed) are not run
+ * and are listed in {@link AUTH_NOT_SUPPORTED} instead.
+ */
+export function authRunsOf(scenarios: Scenario[]): { scenario: string; revision: string }[] {
+  return scenarios
+    .filter((s) => s.name.startsWith("auth/"))
+    .flatMap((s) =>
+      REVISIONS.filter((r) => s.tags.includes(r)).map((revision) => ({
+        scenario: s.name,
+        revision,
+      }))
+    );
+}
+
+/**
+ * The `auth/*` extension scenarios mcpx does not run, and why: each needs a
+ * grant or proof with no person in it, which `mcpx auth` (a person
+ * authorizing in a browser) does not offer yet.
+ */
+export const AUTH_NOT_SUPPORTED: Record<string, string> = {
+  "auth/client-credentials-jwt":
+    "client credentials with a private-key JWT: no configuration carries a signing key yet",
+  "auth/client-credentials-basic":
+    "client credentials (no user): mcpx authorizes as a person with the authorization-code flow",
+  "auth/enterprise-managed-authorization":
+    "an identity provider's ID token exchanged for a grant (SEP-990): not configurable yet",
+  "auth/dpop": "DPoP-bound tokens: the SDK has a DpopSession, mcpx's store keeps no DPoP key yet",
+  "auth/dpop-nonce":
+    "DPoP-bound tokens: the SDK has a DpopSession, mcpx's store keeps no DPoP key yet",
+  "auth/wif-jwt-bearer":
+    "workload identity federation (a JWT bearer grant): no workload token source yet",
+};
+
 /** A check as the runner writes it in `checks.json`. */
 interface Check {
   name?: string;
@@ -189,6 +225,51 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
   return lines.join("\n");
 }
 
+/** Why an `auth/*` scenario fails, where its checks alone do not say it. */
+export const AUTH_KNOWN_CAUSES: Record<string, string> = {
+  "auth/basic-cimd": "a client ID metadata document (SEP-991) must be served from an HTTPS URL; " +
+    "mcpx has none to offer, so it registers dynamically instead (the scenario warns)",
+};
+
+/** The auth leg's heading in docs/conformance.md. */
+const AUTH_HEADING = "## Client leg: authorization (auth/*)";
+
+/** The auth leg's section of docs/conformance.md, from its results. */
+export function renderAuthSection(results: ScenarioResult[]): string {
+  // The heading {@link AUTH_HEADING} finds again.
+  const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
+  const passed = results.filter((r) => r.passed).length;
+  return [
+    AUTH_HEADING,
+    "",
+    "Every `auth/*` client scenario of 2025-11-25 and 2026-07-28, with conformance/client.ts as the",
+    "person and the browser: `mcpx auth <url> --no-browser --json` (with the scenario's",
+    "pre-registered client, when it gives one, as `--client-id`/`--client-secret`), the authorization",
+    "URL fetched without following its redirect, `mcpx auth <url> --code … --state … [--iss …]`, then",
+    "`mcpx ls <url>` and `mcpx call <url> test-tool`.",
+    "",
+    `${passed} of ${results.length} runs pass.`,
+    "",
+    "| scenario | revision | result | checks | why it failed |",
+    "| --- | --- | --- | --- | --- |",
+    ...results.map((r) =>
+      `| ${r.scenario} | ${r.revision} | ${
+        r.passed ? "pass" : "fail"
+      } | ${r.checksPassed}/${r.checksTotal} | ${
+        cell(
+          [...(r.passed ? [] : [AUTH_KNOWN_CAUSES[r.scenario] ?? ""]), ...r.failures]
+            .filter(Boolean).join("; "),
+        )
+      } |`
+    ),
+    "",
+    "Not run (extensions, no flow for them in mcpx yet):",
+    "",
+    ...Object.entries(AUTH_NOT_SUPPORTED).map(([name, why]) => `- ${name}: ${why}`),
+    "",
+  ].join("\n");
+}
+
 /** The most one runner process may take (a scenario's own timeout is 30 s). */
 const RUN_LIMIT_MS = 180_000;
 
@@ -213,16 +294,48 @@ async function runner(args: string[], env: Record<string, string>) {
   };
 }
 
-/** The checks.json the runner wrote under `dir` (one run per directory), or undefined. */
-async function readChecks(dir: string): Promise<Check[] | undefined> {
+/**
+ * The checks.json the runner wrote under `dir` (one run per directory), or
+ * undefined; an `auth/*` scenario's lies one folder deeper (`auth/<name>-<time>/`).
+ */
+async function readChecks(dir: string, depth = 2): Promise<Check[] | undefined> {
   try {
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.isDirectory) continue;
       const text = await Deno.readTextFile(join(dir, entry.name, "checks.json")).catch(() => "");
       if (text) return JSON.parse(text);
+      const deeper = depth > 1 ? await readChecks(join(dir, entry.name), depth - 1) : undefined;
+      if (deeper) return deeper;
     }
   } catch { /* no results */ }
   return undefined;
+}
+
+/** One scenario at one revision, run with conformance/client.ts as the client. */
+async function runScenario(
+  run: { scenario: string; revision: string },
+  env: Record<string, string>,
+  tmp: string,
+): Promise<ScenarioResult> {
+  const client = `${Deno.execPath()} run -A ${join(ROOT, "conformance", "client.ts")}`;
+  const dir = join(tmp, "results", `${run.scenario.replaceAll("/", "_")}@${run.revision}`);
+  const r = await runner([
+    "client",
+    "--command",
+    client,
+    "--scenario",
+    run.scenario,
+    "--spec-version",
+    run.revision,
+    "-o",
+    dir,
+  ], { ...env, MCPX_PROTOCOL_DEFAULT: PROTOCOL_OF[run.revision] ?? "auto" });
+  const result = resultOf(run, await readChecks(dir), r.ok, r.text);
+  console.log(
+    `${result.passed ? "pass" : "FAIL"} ${run.scenario} @${run.revision} ` +
+      `${result.checksPassed}/${result.checksTotal}`,
+  );
+  return result;
 }
 
 async function main(): Promise<number> {
@@ -238,41 +351,32 @@ async function main(): Promise<number> {
   delete env.MCPX_CONFIG;
   try {
     const list = await runner(["list", "--client"], env);
-    const runs = runsOf(parseScenarioList(list.text));
-    if (runs.length === 0) {
+    const scenarios = parseScenarioList(list.text);
+    // `--auth-only`: the auth leg alone, its section of the document replaced.
+    const authOnly = Deno.args.includes("--auth-only");
+    const runs = authOnly ? [] : runsOf(scenarios);
+    const authRuns = authRunsOf(scenarios);
+    if (runs.length + authRuns.length === 0) {
       console.error(`error: the runner listed no client scenarios:\n${list.text}`);
       return 1;
     }
-    const client = `${Deno.execPath()} run -A ${join(ROOT, "conformance", "client.ts")}`;
     const results: ScenarioResult[] = [];
-    for (const run of runs) {
-      const dir = join(tmp, "results", `${run.scenario.replaceAll("/", "_")}@${run.revision}`);
-      const r = await runner([
-        "client",
-        "--command",
-        client,
-        "--scenario",
-        run.scenario,
-        "--spec-version",
-        run.revision,
-        "-o",
-        dir,
-      ], { ...env, MCPX_PROTOCOL_DEFAULT: PROTOCOL_OF[run.revision] ?? "auto" });
-      const result = resultOf(run, await readChecks(dir), r.ok, r.text);
-      results.push(result);
-      console.log(
-        `${result.passed ? "pass" : "FAIL"} ${run.scenario} @${run.revision} ` +
-          `${result.checksPassed}/${result.checksTotal}`,
-      );
-    }
-    if (results.every((r) => r.checksTotal === 0)) {
+    for (const run of runs) results.push(await runScenario(run, env, tmp));
+    const authResults: ScenarioResult[] = [];
+    for (const run of authRuns) authResults.push(await runScenario(run, env, tmp));
+    if ([...results, ...authResults].every((r) => r.checksTotal === 0)) {
       console.error("error: no scenario gave any checks; the runner or the client is broken");
       return 1;
     }
-    await Deno.writeTextFile(DOC, renderDocument(results, RUNNER));
+    const kept = authOnly
+      ? (await Deno.readTextFile(DOC).catch(() => "")).split(AUTH_HEADING)[0]
+      : "";
+    const main = authOnly ? kept.trimEnd() + "\n" : renderDocument(results, RUNNER);
+    await Deno.writeTextFile(DOC, `${main}\n${renderAuthSection(authResults)}`);
     // Laid out as `deno task check` wants it, so a regenerated document is always clean.
     await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", DOC], cwd: ROOT }).output();
-    console.log(`wrote ${DOC}: ${results.filter((r) => r.passed).length}/${results.length} pass`);
+    const all = [...results, ...authResults];
+    console.log(`wrote ${DOC}: ${all.filter((r) => r.passed).length}/${all.length} pass`);
     return 0;
   } finally {
     // Every daemon a scenario started, then the directory they lived in.

@@ -172,6 +172,7 @@ export class Daemon {
         onStrayLine: (instance, line, count) => events.strayLine(instance, line, count),
         onAsked: (instance, question) => events.asked(instance, question),
         protocolDefault: options.protocolDefault,
+        configPath: options.config.path,
         notifications: events.serverRecords(this.#listings),
       }),
       pidExited: (instance, pid) => events.pidExited(instance, pid),

@@ -74,6 +74,8 @@ export interface StartOptions {
   onAsked?: (instance: Instance, question: ServerAsked) => void;
   /** Where the server's log messages, list changes and cancellations go (engine/server_records.ts). */
   notifications?: NotificationHooks<Instance>;
+  /** The configuration file the server is of: a remote's OAuth tokens are scoped to it. */
+  configPath?: string | null;
 }
 
 /** What {@link Instance.callTool} takes besides the tool and its arguments. */
@@ -206,7 +208,7 @@ export class Instance implements AsyncDisposable {
           () => ({ instanceId: instance.id, server: spec.name, namespace: spec.namespace }),
         ),
       );
-    const first = makeTransport(spec, env);
+    const first = makeTransport(spec, env, options.configPath);
     const instance: Instance = new Instance(
       spec,
       key,
@@ -235,7 +237,7 @@ export class Instance implements AsyncDisposable {
         client: (negotiation) => instance.#client = newClient(negotiation),
         transport: first,
         freshTransport: () => {
-          const fresh = instance.#transport = makeTransport(spec, env);
+          const fresh = instance.#transport = makeTransport(spec, env, options.configPath);
           watchStrayLines(fresh);
           return fresh;
         },

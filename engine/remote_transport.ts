@@ -27,6 +27,7 @@ import {
 import type { ServerSpec } from "../config/types.ts";
 import { remoteEndpoint } from "../config/url_credentials.ts";
 import { authHeaders, authUrl } from "../config/auth.ts";
+import { authorizationFailure, oauthAuthProvider, type OAuthTarget } from "./oauth_session.ts";
 
 /**
  * The HTTP statuses that answer a request carrying an `Mcp-Session-Id` the
@@ -98,17 +99,27 @@ export function isConnectionFailure(error: unknown): boolean {
  * `spec.transport` is `sse`. The `auth` block's header or query parameter
  * is added (config/auth.ts); credentials in the URL become an explicit
  * header, never fetch's own, unless a configured or `auth` `Authorization`
- * header wins over them (config/url_credentials.ts).
+ * header wins over them (config/url_credentials.ts). With `oauth`, each
+ * request carries the stored bearer token and a 401 refreshes it or fails
+ * naming `mcpx auth <server>` (engine/oauth_session.ts).
  */
-export function remoteTransport(spec: ServerSpec): Transport {
+export function remoteTransport(spec: ServerSpec, oauth?: OAuthTarget): Transport {
   const { url, headers } = remoteEndpoint(authUrl(spec.url!, spec.auth), {
     ...spec.headers,
     ...authHeaders(spec.auth),
   });
   const requestInit = { headers };
-  return spec.transport === "sse"
-    ? new SSEClientTransport(url, { requestInit, fetch: recordingFetch })
-    : new CancellableHTTPClientTransport(url, { requestInit, fetch: recordingFetch });
+  const authProvider = oauth ? oauthAuthProvider(oauth) : undefined;
+  if (spec.transport === "sse") {
+    return new SSEClientTransport(url, { requestInit, fetch: recordingFetch, authProvider });
+  }
+  const transport = new CancellableHTTPClientTransport(url, {
+    requestInit,
+    fetch: recordingFetch,
+    authProvider,
+  });
+  transport.oauth = oauth;
+  return transport;
 }
 
 /**
@@ -125,6 +136,8 @@ export function remoteTransport(spec: ServerSpec): Transport {
 export class CancellableHTTPClientTransport extends StreamableHTTPClientTransport {
   /** Requests of ours awaiting their response, by JSON-RPC id. */
   #inFlight = new Map<string | number, AbortController>();
+  /** Where its OAuth tokens are, when it has any: a 403 `insufficient_scope` is said in its terms. */
+  oauth?: OAuthTarget;
 
   constructor(...args: ConstructorParameters<typeof StreamableHTTPClientTransport>) {
     super(...args);
@@ -148,7 +161,7 @@ export class CancellableHTTPClientTransport extends StreamableHTTPClientTranspor
       ) {
         throw new SessionNotFoundError(error, sessionId);
       }
-      throw error;
+      throw this.oauth ? await authorizationFailure(error, this.oauth) : error;
     }
   }
 

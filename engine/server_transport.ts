@@ -14,6 +14,8 @@ import { settingEnvName, SETTINGS } from "../config/settings.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { remoteTransport } from "./remote_transport.ts";
 import { WIRE_CHECK_ENV, wireChecked } from "./wire_check.ts";
+import { oauthApplies, oauthTargetOf } from "./oauth_session.ts";
+import { mcpxPaths } from "../config/paths.ts";
 
 /**
  * mcpx's own variables (session ids, the configuration path, every setting's
@@ -37,9 +39,20 @@ export function serverEnvironment(env: Record<string, string>): Record<string, s
 /**
  * A new transport to `spec`'s server; a stdio one starts nothing until connected.
  * With `MCPX_WIRE_CHECK` set (tests only) its frames are checked (engine/wire_check.ts).
+ * A remote one of the configuration file `configPath` uses the OAuth tokens
+ * `mcpx auth` stored for it, when nothing else authorizes it (engine/oauth_session.ts).
  */
-export function makeTransport(spec: ServerSpec, env: Record<string, string>): Transport {
-  if (spec.transport !== "stdio") return wireChecked(remoteTransport(spec), spec.name);
+export function makeTransport(
+  spec: ServerSpec,
+  env: Record<string, string>,
+  configPath?: string | null,
+): Transport {
+  if (spec.transport !== "stdio") {
+    const oauth = configPath && oauthApplies(spec)
+      ? oauthTargetOf(spec, configPath, mcpxPaths(env).stateDir)
+      : undefined;
+    return wireChecked(remoteTransport(spec, oauth), spec.name);
+  }
   return wireChecked(
     new ProcessGroupStdioTransport({
       command: spec.command!,

@@ -10,6 +10,7 @@
 import type { ServerSpec } from "../config/types.ts";
 import { ServerError } from "../core/errors.ts";
 import type { StartFailure } from "./pool_types.ts";
+import { authorizationRequired } from "./oauth_provider.ts";
 
 /** Longest cooldown after repeated start failures, in ms (spec: capped at 30 s). */
 export const MAX_BACKOFF_MS = 30_000;
@@ -42,6 +43,8 @@ export function coolingDown(
   now = Date.now(),
 ): ServerError | undefined {
   if (!failure || now >= failure.retryAt) return undefined;
+  // A server that wanted authorization is tried again at once: `mcpx auth` may have just run.
+  if (authorizationRequired(failure.error)) return undefined;
   const seconds = Math.ceil((failure.retryAt - now) / 1000);
   return new ServerError(
     spec.name,

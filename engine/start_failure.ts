@@ -18,6 +18,7 @@ import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
 import { describe } from "./error_text.ts";
 import { ProtocolMismatchError } from "./protocol_era.ts";
 import { remoteEndpoint } from "../config/url_credentials.ts";
+import { authorizationRequired } from "./oauth_provider.ts";
 
 /**
  * The start-timeout sentence: the allowance, the setting that sets it and
@@ -59,6 +60,9 @@ export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: st
   }
   // Says the server, the revisions on each side and the fix already (engine/protocol_era.ts).
   if (error instanceof ProtocolMismatchError) return `${error.message}${suffix}`;
+  // Names the server and the `mcpx auth` command that fixes it, never a bare 401.
+  const unauthorized = authorizationRequired(error);
+  if (unauthorized) return unauthorized.message;
   // The URL without its user information: mcpx sends that as a header and never prints it.
   const where = spec.transport === "stdio" ? "" : ` at ${withoutCredentials(spec.url!)}`;
   const http = spec.url ? httpFailureOf(error) : undefined;

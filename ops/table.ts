@@ -18,6 +18,7 @@ import * as content from "./content_ops.ts";
 import * as task from "./task_ops.ts";
 import * as question from "./question_ops.ts";
 import * as skills from "./skills_ops.ts";
+import * as auth from "./auth_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -41,6 +42,7 @@ export const OPS: readonly OpSpec[] = [
   engine.restart,
   engine.trust,
   engine.untrust,
+  auth.auth,
   discovery.config,
   engine.daemon,
   engine.daemons,

@@ -1,0 +1,321 @@
+/**
+ * `mcpx auth <server|url>`, `--no-browser [--json]`, `--code CODE --state
+ * STATE`, `mcpx auth ls`, `mcpx auth logout <server|url>`: OAuth 2.1 for a
+ * remote server, authorized by a person once (spec 002, "OAuth"; decision
+ * 0042). Only this command opens a browser: `call`, `ls` and the daemon
+ * never do, they fail naming this command instead.
+ *
+ * The browser is sent back to a loopback port (127.0.0.1, a free port chosen
+ * now; RFC 8252 §7.3) that this command listens on until the redirect comes
+ * or 5 minutes pass. `--no-browser` prints the URL, that callback URL and
+ * the state and exits; whoever opened the URL passes the `code` and `state`
+ * of the page it was sent back to.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { auth } from "../ops/auth_ops.ts";
+import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
+import { printJson } from "./json_out.ts";
+import { renderTable } from "./table.ts";
+import type { ServerSpec } from "../config/types.ts";
+import type { ListResult } from "../engine/tool_listing.ts";
+import { isDirectUrl } from "../config/direct_target.ts";
+import { join } from "../core/posix_path.ts";
+import {
+  authCommandOf,
+  oauthApplies,
+  type OAuthTarget,
+  oauthTargetOf,
+} from "../engine/oauth_session.ts";
+import { beginAuthorization, completeAuthorization } from "../engine/oauth_flow.ts";
+import {
+  entryPath,
+  listEntries,
+  type OAuthStoreEntry,
+  removeEntry,
+} from "../engine/oauth_store.ts";
+
+/** How long `mcpx auth` waits for the browser's redirect, ms. */
+const REDIRECT_WAIT_MS = 5 * 60_000;
+
+export async function run(ctx: CliContext, input: InputOf<typeof auth>): Promise<number> {
+  const [first, ...rest] = input.words;
+  if (first === undefined) {
+    throw new UsageError("name the server: `mcpx auth <server>` (or `mcpx auth ls`)");
+  }
+  if (first === "ls" && rest.length === 0) return await list(ctx);
+  if (first === "logout") return await logout(ctx, rest);
+  if (rest.length) {
+    throw new UsageError(
+      `\`mcpx auth ${first}\` takes no more words; unexpected ${rest.join(" ")}`,
+    );
+  }
+  const target = await targetOf(ctx, first, input);
+  const { server, url } = target.key;
+  if (input.code !== undefined || input.state !== undefined) {
+    if (input.code === undefined || input.state === undefined) {
+      throw new UsageError(`give both: \`${target.command} --code CODE --state STATE\``);
+    }
+    await completeAuthorization(target, { code: input.code, state: input.state, iss: input.iss });
+    return done(ctx, server, url);
+  }
+  if (input.noBrowser) {
+    const callbackUrl = `http://127.0.0.1:${freePort()}/callback`;
+    const started = await beginAuthorization(target, callbackUrl);
+    if (await ctx.json()) {
+      printJson(ctx.io, { server, url, ...started });
+    } else {
+      ctx.io.out(
+        `open this URL in a browser and authorize mcpx:\n  ${started.authorizationUrl}\n` +
+          `it sends the browser back to ${started.callbackUrl}?code=…&state=…; then run:\n` +
+          `  ${target.command} --code CODE --state ${started.state}\n`,
+      );
+    }
+    return 0;
+  }
+  return await inBrowser(ctx, target);
+}
+
+/**
+ * The authorization is stored: the server is listed again with it (the
+ * daemon may hold a listing that failed for want of it), and the outcome said.
+ */
+async function done(ctx: CliContext, server: string, url: string): Promise<number> {
+  let listed: ListResult | undefined;
+  try {
+    listed = (await ctx.request<Record<string, ListResult>>("list", { servers: [server] }))[server];
+  } catch (error) {
+    listed = { error: (error as Error).message } as ListResult;
+  }
+  const tools = listed?.tools;
+  if (await ctx.json()) {
+    printJson(ctx.io, {
+      server,
+      url,
+      authorized: true,
+      ...(tools !== undefined ? { tools } : {}),
+      ...(listed?.error ? { listError: listed.error } : {}),
+    });
+  } else {
+    ctx.io.out(
+      `authorized: server "${server}" (${url})` +
+        (tools !== undefined ? `, ${tools} tools listed with it\n` : "\n"),
+    );
+    if (listed?.error) ctx.io.err(`warning: listing it again failed: ${listed.error}\n`);
+  }
+  return 0;
+}
+
+/** The browser flow: a loopback listener, the browser opened on the URL, the redirect awaited. */
+async function inBrowser(ctx: CliContext, target: OAuthTarget): Promise<number> {
+  const { promise: redirected, resolve, reject } = Promise.withResolvers<URLSearchParams>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    const url = new URL(request.url);
+    if (url.pathname !== "/callback") return new Response("not found", { status: 404 });
+    resolve(url.searchParams);
+    const error = url.searchParams.get("error");
+    return new Response(
+      error
+        ? `mcpx: the authorization server answered ${error}; see the terminal.`
+        : "mcpx: authorized. You can close this tab and go back to the terminal.",
+      { headers: { "content-type": "text/plain; charset=utf-8" } },
+    );
+  });
+  const timer = setTimeout(
+    () =>
+      reject(
+        new McpxError(
+          "auth-timeout",
+          `no redirect came back within ${REDIRECT_WAIT_MS / 60_000} minutes; run ` +
+            `\`${target.command} --no-browser\` to open the URL elsewhere`,
+        ),
+      ),
+    REDIRECT_WAIT_MS,
+  );
+  try {
+    const callbackUrl = `http://127.0.0.1:${server.addr.port}/callback`;
+    const started = await beginAuthorization(target, callbackUrl);
+    ctx.io.err(`opening a browser on:\n  ${started.authorizationUrl}\nwaiting for its redirect…\n`);
+    await openBrowser(started.authorizationUrl).catch(() => {
+      ctx.io.err("could not open a browser: open the URL above yourself\n");
+    });
+    const params = await redirected;
+    const error = params.get("error");
+    if (error) {
+      throw new McpxError(
+        "auth-denied",
+        `the authorization server answered ${error}${
+          params.get("error_description") ? `: ${params.get("error_description")}` : ""
+        }`,
+      );
+    }
+    await completeAuthorization(target, {
+      code: params.get("code") ?? "",
+      state: params.get("state") ?? "",
+      iss: params.get("iss") ?? undefined,
+    });
+    return await done(ctx, target.key.server, target.key.url);
+  } finally {
+    clearTimeout(timer);
+    await server.shutdown();
+  }
+}
+
+/** Opens `url` in the user's browser: `open` on macOS, `xdg-open` elsewhere. */
+async function openBrowser(url: string): Promise<void> {
+  const command = Deno.build.os === "darwin" ? "open" : "xdg-open";
+  const child = new Deno.Command(command, {
+    args: [url],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const status = await child.status;
+  if (!status.success) throw new Error(`${command} exited with ${status.code}`);
+}
+
+/** A loopback port free now (the `--no-browser` callback URL names one nothing listens on yet). */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** The server `name` (or namespace) of the configuration, with its store key. */
+async function targetOf(
+  ctx: CliContext,
+  name: string,
+  input: InputOf<typeof auth>,
+): Promise<OAuthTarget> {
+  const config = await ctx.config();
+  const spec = config.servers.find((s) => s.name === name || s.namespace === name);
+  if (!spec || config.path === null) {
+    throw new NotFoundError(
+      `no server "${name}" in ${config.path ?? "any configuration"}; ` +
+        "`mcpx auth <url>` authorizes a server by its URL",
+      config.servers.map((s) => s.name),
+    );
+  }
+  checkRemote(spec);
+  const target = oauthTargetOf(spec, config.path, ctx.paths().stateDir);
+  if (input.clientSecret !== undefined && input.clientId === undefined) {
+    throw new UsageError("--client-secret goes with --client-id");
+  }
+  if (input.clientId !== undefined) {
+    target.client = {
+      clientId: input.clientId,
+      ...(input.clientSecret !== undefined ? { clientSecret: input.clientSecret } : {}),
+    };
+  }
+  return target;
+}
+
+function checkRemote(spec: ServerSpec): void {
+  if (spec.transport === "stdio") {
+    throw new UsageError(
+      `server "${spec.name}" runs over stdio; OAuth is for remote (HTTP) servers`,
+    );
+  }
+  if (!oauthApplies(spec)) {
+    throw new UsageError(
+      `server "${spec.name}" sends credentials of its own (an Authorization header or an ` +
+        "`auth` block of another type); remove them to use OAuth",
+    );
+  }
+}
+
+/** `mcpx auth ls`: this configuration's remote servers and the direct targets mcpx holds tokens for. */
+async function list(ctx: CliContext): Promise<number> {
+  const config = await ctx.config();
+  const stateDir = ctx.paths().stateDir;
+  const stored = await listEntries(stateDir);
+  const rows: OAuthStoreEntry[] = [];
+  const seen = new Set<string>();
+  for (const spec of config.servers) {
+    if (!config.path || !oauthApplies(spec)) continue;
+    const path = await entryPath(stateDir, {
+      configPath: config.path,
+      server: spec.name,
+      url: spec.url!,
+    });
+    seen.add(path);
+    rows.push(
+      stored.find((s) => s.path === path)?.entry ??
+        { version: 1, configPath: config.path, server: spec.name, url: spec.url! },
+    );
+  }
+  const direct = join(stateDir, "direct") + "/";
+  for (const { path, entry } of stored) {
+    if (!seen.has(path) && entry.configPath.startsWith(direct)) rows.push(entry);
+  }
+  const shown = rows.map((e) => ({
+    server: e.server,
+    url: e.url,
+    configPath: e.configPath,
+    tokens: e.tokens !== undefined,
+    ...(e.expiresAt !== undefined ? { expiresAt: new Date(e.expiresAt).toISOString() } : {}),
+    refreshable: e.tokens?.refresh_token !== undefined,
+    ...(e.tokens?.scope ? { scope: e.tokens.scope } : {}),
+    pending: e.codeVerifier !== undefined,
+  }));
+  if (await ctx.json()) {
+    printJson(ctx.io, { servers: shown });
+  } else if (shown.length === 0) {
+    ctx.io.out("no remote servers: `mcpx auth <url>` authorizes one by its URL\n");
+  } else {
+    ctx.io.out(renderTable(
+      ["SERVER", "URL", "TOKENS", "EXPIRES", "REFRESH"],
+      shown.map((r) => [
+        r.server,
+        r.url,
+        r.tokens ? "yes" : r.pending ? "waiting for --code" : "no",
+        r.expiresAt ?? "",
+        r.refreshable ? "yes" : "no",
+      ]),
+    ));
+  }
+  return 0;
+}
+
+/** `mcpx auth logout <server|url>`: forgets the tokens and client of that server. */
+async function logout(ctx: CliContext, words: string[]): Promise<number> {
+  if (words.length !== 1) {
+    throw new UsageError("name one server: `mcpx auth logout <server|url>`");
+  }
+  let key: { configPath: string; server: string; url: string };
+  if (isDirectUrl(words[0])) {
+    const { directCommand } = await import("./direct_target.ts");
+    const direct = (await directCommand("auth", words, {}, ctx.paths().stateDir, ctx.cwd))!;
+    key = {
+      configPath: direct.configPath,
+      server: direct.target.name,
+      url: String(direct.target.entry.url),
+    };
+  } else {
+    const config = await ctx.config();
+    const spec = config.servers.find((s) => s.name === words[0] || s.namespace === words[0]);
+    if (!spec || !config.path || spec.transport === "stdio") {
+      throw new NotFoundError(
+        `no remote server "${words[0]}" in ${config.path ?? "any configuration"}`,
+      );
+    }
+    key = { configPath: config.path, server: spec.name, url: spec.url! };
+  }
+  const removed = await removeEntry(await entryPath(ctx.paths().stateDir, key));
+  if (await ctx.json()) {
+    printJson(ctx.io, { server: key.server, url: key.url, removed });
+  } else {
+    ctx.io.out(
+      removed
+        ? `forgot the tokens of "${key.server}" (${key.url}); \`${
+          authCommandOf(ctx.paths().stateDir, key.configPath, { name: key.server, url: key.url })
+        }\` authorizes it again\n`
+        : `mcpx held no tokens for "${key.server}" (${key.url})\n`,
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,33 @@
+import { deepEqual, equal } from "node:assert/strict";
+import type { ServerSpec } from "../config/types.ts";
+import {
+  authCommandOf,
+  expiresSoon,
+  oauthApplies,
+  REFRESH_MARGIN_MS,
+} from "./oauth_session.ts";
+
+const remote = (extra: Partial<ServerSpec> = {}) =>
+  ({ name: "gh", transport: "http", url: "https://x/mcp", headers: {}, ...extra }) as ServerSpec;
+
+Deno.test("oauthApplies() offers OAuth only to a remote with no credential of another kind", () => {
+  equal(oauthApplies(remote()), true);
+  equal(oauthApplies(remote({ auth: { type: "oauth", clientId: "c" } })), true);
+  equal(oauthApplies(remote({ headers: { authorization: "Bearer t" } })), false);
+  equal(oauthApplies(remote({ auth: { type: "bearer", token: "t" } })), false);
+  equal(oauthApplies(remote({ transport: "stdio", url: undefined })), false);
+});
+
+Deno.test("expiresSoon() refreshes within the margin, never without an expiry", () => {
+  equal(expiresSoon(undefined, 0), false);
+  equal(expiresSoon(REFRESH_MARGIN_MS + 1, 0), false);
+  equal(expiresSoon(REFRESH_MARGIN_MS - 1, 0), true);
+});
+
+Deno.test("authCommandOf() names a direct target by its URL", () => {
+  equal(authCommandOf("/s", "/p/.mcp.json", { name: "gh", url: "https://x/mcp" }), "mcpx auth gh");
+  equal(
+    authCommandOf("/s", "/s/direct/url-ab.json", { name: "x", url: "https://x/mcp" }),
+    "mcpx auth https://x/mcp",
+  );
+});

@@ -1,0 +1,150 @@
+/**
+ * OAuth 2.1 end to end (issue 13; decision 0042): a local authorization
+ * server from npm (`oauth2-mock-server`) in front of an SDK-built protected
+ * MCP server (tests/fixtures/servers/oauth_protected.ts). A call first fails
+ * naming `mcpx auth`; the test plays the browser for `mcpx auth --no-browser`
+ * and completes it with `--code`/`--state`; then the call works. Two
+ * processes racing a refresh spend the refresh token once.
+ */
+
+import {
+  deepEqual as assertEquals,
+  match as assertMatch,
+  notEqual as assertNotEquals,
+  ok as assert,
+} from "node:assert/strict";
+import { OAuth2Server } from "oauth2-mock-server";
+import { eventually, ROOT, type World, world } from "./_helpers.ts";
+import { protectedServer } from "./fixtures/servers/oauth_protected.ts";
+import { entryPath, readEntry, writeEntry } from "../engine/oauth_store.ts";
+
+/** The authorization server: refresh grants counted, a refresh token used twice refused. */
+async function authorizationServer() {
+  const server = new OAuth2Server();
+  await server.issuer.keys.generate("RS256");
+  await server.start(0, "127.0.0.1");
+  const refreshes: string[] = [];
+  server.service.on("beforeResponse", (response: { statusCode: number; body: unknown }, req) => {
+    const body = (req as unknown as { body: Record<string, string> }).body;
+    if (body.grant_type !== "refresh_token") return;
+    if (refreshes.includes(body.refresh_token)) {
+      response.statusCode = 400;
+      response.body = { error: "invalid_grant", error_description: "refresh token already used" };
+    }
+    refreshes.push(body.refresh_token);
+  });
+  return {
+    issuer: server.issuer.url!,
+    refreshes,
+    async [Symbol.asyncDispose]() {
+      await server.stop();
+    },
+  };
+}
+
+/** `mcpx auth <server> --no-browser --json`, the browser's part, then `--code/--state`. */
+async function authorize(w: World, server: string, extra: string[] = []): Promise<void> {
+  const started = await w.json(["auth", server, "--no-browser", ...extra]);
+  assertMatch(started.callbackUrl, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  const answer = await fetch(started.authorizationUrl, { redirect: "manual" });
+  await answer.body?.cancel();
+  const back = new URL(answer.headers.get("location")!).searchParams;
+  assertEquals(back.get("state"), started.state);
+  const done = await w.mcpx([
+    "auth",
+    server,
+    "--code",
+    back.get("code")!,
+    "--state",
+    started.state,
+  ]);
+  assertEquals(done.code, 0, done.stderr);
+}
+
+Deno.test("mcpx call names `mcpx auth`, and after it the call works", async () => {
+  await using as = await authorizationServer();
+  await using mcp = await protectedServer(as.issuer);
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { prot: { url: mcp.url } } });
+
+  const refused = await w.mcpx(["call", "prot.echo", '{"text":"hi"}']);
+  assertEquals(refused.code, 1);
+  assertMatch(refused.stderr, /server "prot" needs authorization .*run `mcpx auth prot`/);
+
+  // A wrong state is refused, and nothing is stored.
+  await w.json(["auth", "prot", "--no-browser", "--client-id", "mcpx-test"]);
+  const wrong = await w.mcpx(["auth", "prot", "--code", "x", "--state", "not-it"]);
+  assertEquals(wrong.code, 1);
+  assertMatch(wrong.stderr, /state "not-it" is not the one/);
+
+  await authorize(w, "prot", ["--client-id", "mcpx-test"]);
+  const called = await w.mcpx(["call", "prot.echo", '{"text":"hi"}']);
+  assertEquals(called.code, 0, called.stderr);
+  assertMatch(called.stdout, /hi/);
+  assertEquals(mcp.accepted.length > 0, true);
+
+  // `auth ls` says it has tokens, never what they are; the store is private.
+  const listed = await w.mcpx(["--json", "auth", "ls"]);
+  const rows = JSON.parse(listed.stdout).servers;
+  assertEquals(rows.map((r: { server: string; tokens: boolean }) => [r.server, r.tokens]), [
+    ["prot", true],
+  ]);
+  assert(!listed.stdout.includes(mcp.accepted[0]));
+  const path = await entryPath(`${w.dir}/.state/mcpx`, {
+    configPath: `${w.dir}/.mcp.json`,
+    server: "prot",
+    url: mcp.url,
+  });
+  assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
+
+  // Logout forgets them: the next call names `mcpx auth` again.
+  assertEquals((await w.mcpx(["auth", "logout", "prot"])).code, 0);
+  assertMatch((await w.mcpx(["call", "prot.echo", '{"text":"hi"}'])).stderr, /mcpx auth prot/);
+});
+
+Deno.test("two processes racing a refresh spend the refresh token once", async () => {
+  await using as = await authorizationServer();
+  await using mcp = await protectedServer(as.issuer);
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { prot: { url: mcp.url } } });
+  await authorize(w, "prot", ["--client-id", "mcpx-test"]);
+  const stateDir = `${w.dir}/.state/mcpx`;
+  const key = { configPath: `${w.dir}/.mcp.json`, server: "prot", url: mcp.url };
+  const path = await entryPath(stateDir, key);
+  const entry = (await readEntry(path))!;
+  assert(entry.tokens?.refresh_token, "the authorization server gave a refresh token");
+  // Expired: both processes want a refresh at once.
+  await writeEntry(path, { ...entry, expiresAt: Date.now() - 1000 });
+  const barrier = await Deno.makeTempDir({ dir: w.dir });
+  const race = () =>
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        `${ROOT}tests/fixtures/oauth_refresh.ts`,
+        stateDir,
+        key.configPath,
+        key.server,
+        key.url,
+        barrier,
+      ],
+      env: w.env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const runs = Promise.all([race(), race()]);
+  assert(await eventually(async () => (await Array.fromAsync(Deno.readDir(barrier))).length === 2));
+  await Deno.writeTextFile(`${barrier}/go`, "");
+  const [a, b] = await runs;
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  assertEquals(a.code, 0, decode(a.stderr));
+  assertEquals(b.code, 0, decode(b.stderr));
+  assertEquals(as.refreshes.length, 1, "one refresh grant");
+  const tokenA = decode(a.stdout).trim();
+  assertEquals(tokenA, decode(b.stdout).trim());
+  assertNotEquals(tokenA, entry.tokens!.access_token);
+  // The daemon uses the refreshed token.
+  const called = await w.mcpx(["call", "prot.echo", '{"text":"after"}']);
+  assertEquals(called.code, 0, called.stderr);
+  assertEquals(mcp.accepted.at(-1), tokenA);
+});
