@@ -148,3 +148,29 @@ Deno.test("two processes racing a refresh spend the refresh token once", async (
   assertEquals(called.code, 0, called.stderr);
   assertEquals(mcp.accepted.at(-1), tokenA);
 });
+
+Deno.test("an auth block's clientId and metadataUrl are used; a metadataUrl that is no metadata is named", async () => {
+  await using as = await authorizationServer();
+  await using mcp = await protectedServer(as.issuer);
+  await using w = await world();
+  const entry = (metadataUrl: string) => ({
+    url: mcp.url,
+    auth: { type: "oauth", clientId: "mcpx-test", metadataUrl },
+  });
+  await w.writeConfig({
+    mcpServers: {
+      prot: entry(`${as.issuer}/.well-known/openid-configuration`),
+      broken: entry(`${as.issuer}/no-such-document`),
+    },
+  });
+  const refused = await w.mcpx(["auth", "broken", "--no-browser", "--json"]);
+  assertEquals(refused.code, 1);
+  assertMatch(
+    refused.stderr,
+    /metadata at .*no-such-document \(mcpServers\.broken\.auth\.metadataUrl\) answered HTTP 404/,
+  );
+  await authorize(w, "prot");
+  const called = await w.mcpx(["call", "prot.echo", '{"text":"configured"}']);
+  assertEquals(called.code, 0, called.stderr);
+  assertMatch(called.stdout, /configured/);
+});
