@@ -39,8 +39,13 @@ export const DECLARATION_FORMAT = 3;
  * entry an older layout stored is listed again rather than shown as it was.
  * 2: a tool that runs only as a task is kept callable (issue 12), where 1
  * stored it among the skipped tools with a reason that is no longer true.
+ * 3: mcpx declares elicitation and sampling (issue 13, decision 0040), and a
+ * server may list tools by what its client declares (server-everything lists
+ * its elicitation and sampling tools only then), so what an older mcpx listed
+ * without them is listed again. Raise it whenever the declared client
+ * capabilities change.
  */
-export const LISTING_FORMAT = 2;
+export const LISTING_FORMAT = 3;
 
 /**
  * The entry's listing failure when it is the latest news about the server
