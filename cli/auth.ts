@@ -54,6 +54,8 @@ export async function run(ctx: CliContext, input: InputOf<typeof auth>): Promise
     );
   }
   const target = await targetOf(ctx, first, input);
+  const clientMetadataUrl = checkedMetadataUrl(await ctx.setting("oauth.clientMetadataUrl"));
+  if (clientMetadataUrl) target.clientMetadataUrl = clientMetadataUrl;
   const { server, url } = target.key;
   if (input.code !== undefined || input.state !== undefined) {
     if (input.code === undefined || input.state === undefined) {
@@ -175,6 +177,29 @@ async function openBrowser(url: string): Promise<void> {
   }).spawn();
   const status = await child.status;
   if (!status.success) throw new Error(`${command} exited with ${status.code}`);
+}
+
+/**
+ * The setting `oauth.clientMetadataUrl`, or undefined when empty. A client id
+ * that is a URL must be HTTPS with a path (MCP 2025-11-25, "Client ID Metadata
+ * Documents"), so anything else is refused before the browser is involved.
+ *
+ * @throws UsageError naming the value and the rule.
+ */
+function checkedMetadataUrl(value: string): string | undefined {
+  if (value === "") return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch { /* named below */ }
+  if (url?.protocol !== "https:" || url.pathname === "/") {
+    throw new UsageError(
+      `oauth.clientMetadataUrl must be an https:// URL with a path (where mcpx's client ID ` +
+        `metadata document is served), got ${JSON.stringify(value)}; fix it or unset it to ` +
+        "register dynamically",
+    );
+  }
+  return value;
 }
 
 /** A loopback port free now (the `--no-browser` callback URL names one nothing listens on yet). */

@@ -318,6 +318,13 @@ const DECLARED = [
       "Most input_required rounds one request to a 2026-07-28 server may take (each answers the server's questions and sends the request again)",
   },
   {
+    name: "oauth.clientMetadataUrl",
+    type: "string",
+    default: "",
+    help:
+      "The HTTPS URL of a client ID metadata document describing mcpx, used as its client id by an authorization server that accepts them; empty means register dynamically",
+  },
+  {
     name: "security.trustProjectConfigs",
     type: "enum",
     values: ["ask", "always"],

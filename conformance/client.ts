@@ -31,6 +31,15 @@ async function mcpx(args: string[], tty = false): Promise<{ code: number; stdout
   return { code: out.code, stdout };
 }
 
+/**
+ * The client ID metadata document the suite's authorization servers expect
+ * as the client id where they accept one (auth/basic-cimd), given as a user
+ * gives the URL where mcpx's own document is published (setting
+ * `oauth.clientMetadataUrl`); servers that do not accept one get a
+ * dynamically registered client as before.
+ */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
 /** The calls a scenario needs beyond listing: `[tool, arguments]`. */
 type Calls = [string, Record<string, unknown>][];
 
@@ -118,7 +127,15 @@ async function authScenario(url: string, context: Record<string, unknown>): Prom
     ]
     : [];
   const authorize = async (): Promise<boolean> => {
-    const started = await mcpx(["auth", url, "--no-browser", "--json", ...client]);
+    const started = await mcpx([
+      "auth",
+      url,
+      "--no-browser",
+      "--json",
+      "--oauth-client-metadata-url",
+      CLIENT_METADATA_URL,
+      ...client,
+    ]);
     if (started.code !== 0) return false;
     const { authorizationUrl } = JSON.parse(started.stdout);
     const answer = await fetch(authorizationUrl, { redirect: "manual" });

@@ -226,10 +226,7 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
 }
 
 /** Why an `auth/*` scenario fails, where its checks alone do not say it. */
-export const AUTH_KNOWN_CAUSES: Record<string, string> = {
-  "auth/basic-cimd": "a client ID metadata document (SEP-991) must be served from an HTTPS URL; " +
-    "mcpx has none to offer, so it registers dynamically instead (the scenario warns)",
-};
+export const AUTH_KNOWN_CAUSES: Record<string, string> = {};
 
 /** The auth leg's heading in docs/conformance.md. */
 const AUTH_HEADING = "## Client leg: authorization (auth/*)";

@@ -157,6 +157,7 @@ export async function beginAuthorization(
     state,
     scopes: target.scopes,
     client: target.client,
+    clientMetadataUrl: target.clientMetadataUrl,
     onAuthorizationUrl: (url) => authorizationUrl = url,
   }, stored);
   const result = await auth(provider, {

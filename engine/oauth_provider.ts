@@ -89,6 +89,13 @@ export interface StoreProviderOptions {
   client?: ConfiguredClient;
   /** interactive: the `state` this authorization sends (kept with the verifier). */
   state?: string;
+  /**
+   * interactive: a client ID metadata document's HTTPS URL (setting
+   * `oauth.clientMetadataUrl`), used as the client id where the authorization
+   * server advertises `client_id_metadata_document_supported` (MCP 2025-11-25,
+   * "Client ID Metadata Documents"); the SDK registers dynamically elsewhere.
+   */
+  clientMetadataUrl?: string;
 }
 
 /** Where a background provider says it would redirect: never opened, only registered. */
@@ -119,6 +126,10 @@ export class StoreProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     return this.#options.redirectUri ?? this.#entry?.redirectUri ?? PLACEHOLDER_REDIRECT;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.#options.clientMetadataUrl;
   }
 
   get clientMetadata(): OAuthClientMetadata {

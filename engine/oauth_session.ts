@@ -75,6 +75,8 @@ export interface OAuthTarget {
    * (`auth.metadataUrl`, spec 002) instead of leaving it to discovery.
    */
   metadataUrl?: string;
+  /** The client ID metadata document's URL (setting `oauth.clientMetadataUrl`), when set. */
+  clientMetadataUrl?: string;
 }
 
 /** The {@link OAuthTarget} of a configured server. */

@@ -163,6 +163,19 @@ Deno.test("an auth block's clientId and metadataUrl are used; a metadataUrl that
       broken: entry(`${as.issuer}/no-such-document`),
     },
   });
+  // A client ID metadata document's URL must be HTTPS with a path.
+  const plain = await w.mcpx([
+    "auth",
+    "prot",
+    "--no-browser",
+    "--oauth-client-metadata-url",
+    "http://x.test/c.json",
+  ]);
+  assertEquals(plain.code, 2);
+  assertMatch(
+    plain.stderr,
+    /oauth\.clientMetadataUrl must be an https:\/\/ URL with a path .*"http:\/\/x\.test\/c\.json"/,
+  );
   const refused = await w.mcpx(["auth", "broken", "--no-browser", "--json"]);
   assertEquals(refused.code, 1);
   assertMatch(
