@@ -86,6 +86,15 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     readBy: ["client", "mcpx"],
   },
   {
+    name: "MCPX_INPUT",
+    setBy: ["host"],
+    when: "when the host knows nothing in this run can answer a question mid-call",
+    meaning: "`report`: a server's question during a call is never asked inline, even on a " +
+      "terminal; the call exits 75 with the question and the command that answers it " +
+      "(spec 004; decision 0040). Unset, a question for a person is asked inline on a terminal.",
+    readBy: ["mcpx"],
+  },
+  {
     name: "MCPX_EPHEMERAL",
     setBy: ["runner"],
     when: "always",
