@@ -14,7 +14,8 @@
  * @module
  */
 
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
+import { openPrivateDatabase } from "../core/private_sqlite.ts";
 import { join } from "../core/posix_path.ts";
 
 /** What a question asks for: elicitation (MCP `elicitation/create`) or sampling (`sampling/createMessage`). */
@@ -97,7 +98,7 @@ export class QuestionStore implements Disposable {
    * @throws What node:sqlite throws for a file it cannot open.
    */
   constructor(path: string) {
-    this.#db = new DatabaseSync(path, { timeout: 5_000 });
+    this.#db = openPrivateDatabase(path, 5_000);
     for (const sql of DDL) this.#db.prepare(sql).run();
   }
 

@@ -19,6 +19,7 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { join } from "../core/posix_path.ts";
+import { openPrivateDatabase } from "../core/private_sqlite.ts";
 
 /**
  * How long a command waits for another one's ingest, in ms: a cold ingest of a
@@ -188,9 +189,7 @@ export function discardIndex(path: string): void {
  * @throws {Error} from SQLite when the file cannot be opened.
  */
 export function openIndex(path: string): DatabaseSync {
-  // Created 0600 before SQLite opens it (its journal takes the same mode); an existing file is kept.
-  Deno.openSync(path, { create: true, write: true, mode: 0o600 }).close();
-  const db = new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS });
+  const db = openPrivateDatabase(path, BUSY_TIMEOUT_MS);
   try {
     execute(
       db,
