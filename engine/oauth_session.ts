@@ -36,6 +36,7 @@ import {
 } from "./oauth_provider.ts";
 import { join } from "../core/posix_path.ts";
 import { oauthOf } from "../config/auth.ts";
+import { authorizationHeader, urlCredentials } from "../config/url_credentials.ts";
 
 /** Tokens this close to their expiry (ms) are refreshed before they are sent. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -43,11 +44,13 @@ export const REFRESH_MARGIN_MS = 60_000;
 /**
  * Whether mcpx may answer a 401 from `spec`'s server with OAuth: a remote
  * server whose entry gives no credential of another kind (no `Authorization`
- * header, no `auth` block but one of type `oauth`).
+ * header, no `user:password@` in its URL, which is sent as one, no `auth`
+ * block but one of type `oauth`). A 401 to a credential the entry gives is
+ * that credential's problem, said as such (engine/http_status.ts).
  */
 export function oauthApplies(spec: ServerSpec): boolean {
   if (spec.transport === "stdio" || !spec.url) return false;
-  if (Object.keys(spec.headers).some((h) => h.toLowerCase() === "authorization")) return false;
+  if (authorizationHeader(spec.headers) !== undefined || urlCredentials(spec.url)) return false;
   return spec.auth === undefined || oauthOf(spec) !== undefined;
 }
 

@@ -9,6 +9,7 @@ Deno.test("oauthApplies() offers OAuth only to a remote with no credential of an
   equal(oauthApplies(remote()), true);
   equal(oauthApplies(remote({ auth: { type: "oauth", clientId: "c" } })), true);
   equal(oauthApplies(remote({ headers: { authorization: "Bearer t" } })), false);
+  equal(oauthApplies(remote({ url: "https://me:pw-123456@x/mcp" })), false);
   equal(oauthApplies(remote({ auth: { type: "bearer", token: "t" } })), false);
   equal(oauthApplies(remote({ transport: "stdio", url: undefined })), false);
 });
