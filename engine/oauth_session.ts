@@ -20,6 +20,7 @@ import {
   type FetchLike,
   InsufficientScopeError,
   type StoredOAuthTokens,
+  UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
 import {
@@ -199,6 +200,16 @@ export async function currentAccessToken(target: OAuthTarget): Promise<string | 
 }
 
 /**
+ * Whether a 401 asks for a bearer token: a `WWW-Authenticate` challenge of
+ * the `Bearer` scheme, which a protected resource using OAuth sends with
+ * every 401 (RFC 6750 section 3; MCP 2025-06-18 and later, "Authorization":
+ * servers MUST send it).
+ */
+export function bearerChallenged(response: Response): boolean {
+  return /(^|,)\s*bearer(\s|,|$)/i.test(response.headers.get("www-authenticate") ?? "");
+}
+
+/**
  * The SDK `AuthProvider` a remote transport to the target carries: each
  * request's bearer token ({@link currentAccessToken}), and on a 401 a
  * refresh under the lock, unless the token sent is no longer the stored one
@@ -212,6 +223,11 @@ export function oauthAuthProvider(target: OAuthTarget): AuthProvider {
       return sent;
     },
     onUnauthorized: async (ctx) => {
+      if (sent === undefined && !bearerChallenged(ctx.response)) {
+        // No token was sent and the server asks for none: a 401 that is not OAuth's
+        // (a key it refused, a proxy), said as the HTTP failure it is, not as `mcpx auth`.
+        throw new UnauthorizedError("the server answered 401 without a Bearer challenge");
+      }
       const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(ctx.response);
       await refreshUnderLock(target, (tokens) => tokens.access_token === sent, {
         scope,

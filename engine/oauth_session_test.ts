@@ -27,3 +27,12 @@ Deno.test("authCommandOf() names a direct target by its URL", () => {
     "mcpx auth https://x/mcp",
   );
 });
+
+Deno.test("bearerChallenged() finds the Bearer scheme among a 401's challenges", () => {
+  const with_ = (h?: string) =>
+    new Response(null, { status: 401, headers: h ? { "www-authenticate": h } : {} });
+  equal(bearerChallenged(with_('Bearer resource_metadata="https://x/.well-known/r"')), true);
+  equal(bearerChallenged(with_('Basic realm="x", Bearer')), true);
+  equal(bearerChallenged(with_('Basic realm="x"')), false);
+  equal(bearerChallenged(with_()), false);
+});
