@@ -1,6 +1,12 @@
 import { equal } from "node:assert/strict";
 import type { ServerSpec } from "../config/types.ts";
-import { authCommandOf, expiresSoon, oauthApplies, REFRESH_MARGIN_MS } from "./oauth_session.ts";
+import {
+  authCommandOf,
+  bearerChallenged,
+  expiresSoon,
+  oauthApplies,
+  REFRESH_MARGIN_MS,
+} from "./oauth_session.ts";
 
 const remote = (extra: Partial<ServerSpec> = {}) =>
   ({ name: "gh", transport: "http", url: "https://x/mcp", headers: {}, ...extra }) as ServerSpec;
