@@ -70,6 +70,10 @@ Deno.test("mcpx call names `mcpx auth`, and after it the call works", async () =
   const refused = await w.mcpx(["call", "prot.echo", '{"text":"hi"}']);
   assertEquals(refused.code, 1);
   assertMatch(refused.stderr, /server "prot" needs authorization .*run `mcpx auth prot`/);
+  // Machines read the kind from the code, not the sentence: a call, and the listing of the namespace.
+  const asJson = await w.mcpx(["--json", "call", "prot.echo", '{"text":"hi"}']);
+  assertEquals(asJson.code, 1);
+  assertEquals(JSON.parse(asJson.stdout || asJson.stderr).error.code, "auth-required");
 
   // A wrong state is refused, and nothing is stored.
   await w.json(["auth", "prot", "--no-browser", "--client-id", "mcpx-test"]);
