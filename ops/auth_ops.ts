@@ -59,6 +59,9 @@ export const auth = defineOp({
     iss: z.string().optional().describe("the iss the redirect brought, when it had one"),
     clientId: z.string().optional().describe("a client id registered with the server already"),
     clientSecret: z.string().optional().describe("that client's secret"),
+    timeout: z.string().optional().describe(
+      "how long to wait for the browser's redirect (default 5m)",
+    ),
   }),
   output: AuthOutput,
   cli: {
@@ -80,6 +83,11 @@ export const auth = defineOp({
         field: "clientId",
         type: "string",
         help: "a client id registered with the server already (else mcpx registers itself)",
+      },
+      timeout: {
+        field: "timeout",
+        type: "string",
+        help: "how long to wait for the browser's redirect (e.g. 2m; default 5m)",
       },
       "client-secret": {
         field: "clientSecret",

@@ -191,3 +191,51 @@ Deno.test("an auth block's clientId and metadataUrl are used; a metadataUrl that
   assertEquals(called.code, 0, called.stderr);
   assertMatch(called.stdout, /configured/);
 });
+
+Deno.test("mcpx auth opens $BROWSER, catches its redirect on loopback, refuses a forged state, and the call works", async () => {
+  await using as = await authorizationServer();
+  await using mcp = await protectedServer(as.issuer);
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { prot: { url: mcp.url } } });
+  const report = `${w.dir}/browser.jsonl`;
+  const browser = `${Deno.execPath()} run -A ${ROOT}tests/fixtures/play_browser.ts ${report}`;
+  const authorized = await w.mcpx(["auth", "prot", "--client-id", "mcpx-test"], {
+    env: { BROWSER: browser },
+    timeoutMs: 120_000,
+  });
+  assertEquals(authorized.code, 0, authorized.stderr);
+  assertMatch(authorized.stdout, /authorized: server "prot"/);
+  const seen = JSON.parse(await Deno.readTextFile(report));
+  assertEquals(seen.forged, 400, "a state mcpx did not send is refused");
+  assertMatch(seen.forgedText, /not the authorization mcpx started/);
+  assertMatch(seen.landed, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  assertEquals(seen.status, 200);
+  assertMatch(seen.text, /authorized/);
+  const called = await w.mcpx(["call", "prot.echo", '{"text":"via browser"}']);
+  assertEquals(called.code, 0, called.stderr);
+  assertMatch(called.stdout, /via browser/);
+});
+
+Deno.test("mcpx auth with no browser and nobody to come back ends naming --no-browser", async () => {
+  await using as = await authorizationServer();
+  await using mcp = await protectedServer(as.issuer);
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { prot: { url: mcp.url } } });
+  // No browser can be started, and stdin is no terminal: it fails at once.
+  const none = await w.mcpx(["--json", "auth", "prot", "--client-id", "mcpx-test"], {
+    env: { BROWSER: `${w.dir}/no-such-browser` },
+    timeoutMs: 60_000,
+  });
+  assertEquals(none.code, 1);
+  const error = JSON.parse(none.stdout || none.stderr).error;
+  assertEquals(error.code, "auth-no-browser");
+  assertMatch(error.message, /no-such-browser was not found/);
+  assertMatch(error.message, /`mcpx auth prot --no-browser`/);
+  // A browser started but nothing came back: the wait ends at its bound.
+  const silent = await w.mcpx(["auth", "prot", "--client-id", "mcpx-test", "--timeout", "1s"], {
+    env: { BROWSER: "true" },
+    timeoutMs: 60_000,
+  });
+  assertEquals(silent.code, 1);
+  assertMatch(silent.stderr, /no redirect came back within 1s; `mcpx auth prot --no-browser`/);
+});
