@@ -27,6 +27,7 @@ import { isDirectUrl } from "../config/direct_target.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { formatDuration } from "../config/duration.ts";
 import { openBrowser } from "./browser.ts";
+import { readBoundedStream } from "../core/bounded_read.ts";
 import { join } from "../core/posix_path.ts";
 import {
   authCommandOf,
@@ -259,12 +260,44 @@ async function targetOf(
     throw new UsageError("--client-secret goes with --client-id");
   }
   if (input.clientId !== undefined) {
+    const clientSecret = await clientSecretOf(ctx, input.clientSecret);
     target.client = {
       clientId: input.clientId,
-      ...(input.clientSecret !== undefined ? { clientSecret: input.clientSecret } : {}),
+      ...(clientSecret !== undefined ? { clientSecret } : {}),
     };
   }
   return target;
+}
+
+/** The variable `--client-id`'s secret is read from when `--client-secret` is not given. */
+export const CLIENT_SECRET_ENV = "MCPX_OAUTH_CLIENT_SECRET";
+
+/**
+ * The secret of the client `--client-id` names, kept off the command line
+ * where it can: `--client-secret -` reads it from stdin (its first line),
+ * else {@link CLIENT_SECRET_ENV}; `--client-secret VALUE` still works but is
+ * visible to every user of the machine in the process list.
+ *
+ * @param flag The `--client-secret` value as given, if any.
+ * @returns The secret, or undefined for a public client (neither given).
+ * @throws {UsageError} when stdin was asked for and held no secret.
+ */
+async function clientSecretOf(
+  ctx: CliContext,
+  flag: string | undefined,
+): Promise<string | undefined> {
+  if (flag !== "-") return flag ?? (ctx.env[CLIENT_SECRET_ENV] || undefined);
+  const bytes = await readBoundedStream(Deno.stdin.readable, "the client secret on stdin", {
+    maxBytes: 64 * 1024,
+  });
+  const secret = new TextDecoder().decode(bytes).split(/\r?\n/)[0];
+  if (secret === "") {
+    throw new UsageError(
+      "--client-secret - reads the secret from stdin, which held none; pipe it in " +
+        `(\`printf %s "$SECRET" | mcpx auth <server> --client-id ID --client-secret -\`) or set ${CLIENT_SECRET_ENV}`,
+    );
+  }
+  return secret;
 }
 
 function checkRemote(spec: ServerSpec): void {

@@ -24,8 +24,16 @@ async function authorizationServer() {
   await server.issuer.keys.generate("RS256");
   await server.start(0, "127.0.0.1");
   const refreshes: string[] = [];
+  /** The client secret each code exchange carried (in its body or its Basic header). */
+  const exchangeSecrets: (string | undefined)[] = [];
   server.service.on("beforeResponse", (response: { statusCode: number; body: unknown }, req) => {
     const body = (req as unknown as { body: Record<string, string> }).body;
+    if (body.grant_type === "authorization_code") {
+      const basic = req.headers.authorization?.match(/^Basic (.+)$/)?.[1];
+      exchangeSecrets.push(
+        body.client_secret ?? (basic ? decodeURIComponent(atob(basic).split(":")[1]) : undefined),
+      );
+    }
     if (body.grant_type !== "refresh_token") return;
     if (refreshes.includes(body.refresh_token)) {
       response.statusCode = 400;
@@ -36,6 +44,7 @@ async function authorizationServer() {
   return {
     issuer: server.issuer.url!,
     refreshes,
+    exchangeSecrets,
     async [Symbol.asyncDispose]() {
       await server.stop();
     },
@@ -43,8 +52,13 @@ async function authorizationServer() {
 }
 
 /** `mcpx auth <server> --no-browser --json`, the browser's part, then `--code/--state`. */
-async function authorize(w: World, server: string, extra: string[] = []): Promise<void> {
-  const started = await w.json(["auth", server, "--no-browser", ...extra]);
+async function authorize(
+  w: World,
+  server: string,
+  extra: string[] = [],
+  options: { env?: Record<string, string> } = {},
+): Promise<void> {
+  const started = await w.json(["auth", server, "--no-browser", ...extra], options);
   assertMatch(started.callbackUrl, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
   const answer = await fetch(started.authorizationUrl, { redirect: "manual" });
   await answer.body?.cancel();
@@ -57,7 +71,8 @@ async function authorize(w: World, server: string, extra: string[] = []): Promis
     back.get("code")!,
     "--state",
     started.state,
-  ]);
+    ...extra,
+  ], options);
   assertEquals(done.code, 0, done.stderr);
 }
 
@@ -238,4 +253,42 @@ Deno.test("mcpx auth with no browser and nobody to come back ends naming --no-br
   });
   assertEquals(silent.code, 1);
   assertMatch(silent.stderr, /no redirect came back within 1s; `mcpx auth prot --no-browser`/);
+});
+
+Deno.test("mcpx auth takes the client secret from MCPX_OAUTH_CLIENT_SECRET or stdin, off the command line", async () => {
+  await using as = await authorizationServer();
+  await using mcp = await protectedServer(as.issuer);
+  await using w = await world();
+  // The mock advertises public clients only; this copy of its metadata takes a client secret too.
+  const metadata = await (await fetch(`${as.issuer}/.well-known/openid-configuration`)).json();
+  metadata.token_endpoint_auth_methods_supported = ["client_secret_basic", "none"];
+  await using copy = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => Response.json(metadata),
+  );
+  const metadataUrl = `http://127.0.0.1:${copy.addr.port}/metadata`;
+  await w.writeConfig({
+    mcpServers: { prot: { url: mcp.url, auth: { type: "oauth", metadataUrl } } },
+  });
+  await authorize(w, "prot", ["--client-id", "mcpx-test"], {
+    env: { MCPX_OAUTH_CLIENT_SECRET: "from-the-environment" },
+  });
+  assertEquals(as.exchangeSecrets, ["from-the-environment"]);
+  const called = await w.mcpx(["call", "prot.echo", '{"text":"with a secret"}']);
+  assertEquals(called.code, 0, called.stderr);
+  // `--client-secret -` reads stdin; an empty stdin is refused, naming both ways.
+  const piped = await w.mcpx(
+    ["--json", "auth", "prot", "--no-browser", "--client-id", "mcpx-test", "--client-secret", "-"],
+    { stdin: "from-stdin\n" },
+  );
+  assertEquals(piped.code, 0, piped.stderr);
+  const empty = await w.mcpx(
+    ["auth", "prot", "--no-browser", "--client-id", "mcpx-test", "--client-secret", "-"],
+    { stdin: "" },
+  );
+  assertEquals(empty.code, 2);
+  assertMatch(
+    empty.stderr,
+    /reads the secret from stdin, which held none.*MCPX_OAUTH_CLIENT_SECRET/,
+  );
 });
