@@ -62,8 +62,13 @@ async function onTerminal(
   return { code: status.code, screen: screen + stderr };
 }
 
-/** A prompt of the line editor for `field` (it clears the line first), not the schema's line. */
-const promptFor = (field: string) => new RegExp(`\\x1b\\[K${field}(?: \\[[^\\]]*\\])?: `);
+/** The line editor's prompt `text` (it clears the line first: ESC [K), not the same words elsewhere. */
+const promptOf = (text: string) =>
+  new RegExp(String.fromCharCode(27) + "\\[K" + text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+
+/** The prompt for a form field: its name, then its default in brackets when it has one. */
+const promptFor = (field: string) =>
+  new RegExp(String.fromCharCode(27) + `\\[K${field}(?: \\[[^\\]]*\\])?: `);
 
 Deno.test("a person's question is asked inline on a terminal; MCPX_INPUT=report and no terminal exit 75 or refuse", async (t) => {
   await using w = await world();
@@ -82,7 +87,7 @@ Deno.test("a person's question is asked inline on a terminal; MCPX_INPUT=report 
         "call",
         "everything.trigger-url-elicitation",
         '{"url":"https://example.test/consent"}',
-      ], [[/\x1b\[Kdone in the browser\? \[y\/N\]/, "y"]]);
+      ], [[promptOf("done in the browser? [y/N]"), "y"]]);
       assert.equal(run.code, 0, run.screen);
       assert.match(run.screen, /open: https:\/\/example\.test\/consent/);
       assert.match(run.screen, /accept/i);
