@@ -5,9 +5,10 @@
  * 0042). Only this command opens a browser: `call`, `ls` and the daemon
  * never do, they fail naming this command instead.
  *
- * The browser is sent back to a loopback port (127.0.0.1, a free port chosen
- * now; RFC 8252 §7.3) that this command listens on until the redirect comes
- * or 5 minutes pass. `--no-browser` prints the URL, that callback URL and
+ * The browser (`$BROWSER`, else `xdg-open`/`open`: cli/browser.ts) is sent
+ * back to a loopback port (127.0.0.1, a free port chosen now; RFC 8252 §7.3)
+ * that this command listens on until the redirect comes or 5 minutes
+ * (`--timeout`) pass. `--no-browser` prints the URL, that callback URL and
  * the state and exits; whoever opened the URL passes the `code` and `state`
  * of the page it was sent back to.
  *
@@ -23,6 +24,10 @@ import { renderTable } from "./table.ts";
 import type { ServerSpec } from "../config/types.ts";
 import type { ListResult } from "../engine/tool_listing.ts";
 import { isDirectUrl } from "../config/direct_target.ts";
+import { parseTimeoutFlag } from "../config/timeout_flag.ts";
+import { formatDuration } from "../config/duration.ts";
+import { openBrowser } from "./browser.ts";
+import { readBoundedStream } from "../core/bounded_read.ts";
 import { join } from "../core/posix_path.ts";
 import {
   authCommandOf,
@@ -38,7 +43,7 @@ import {
   removeEntry,
 } from "../engine/oauth_store.ts";
 
-/** How long `mcpx auth` waits for the browser's redirect, ms. */
+/** How long `mcpx auth` waits for the browser's redirect unless `--timeout` says, ms. */
 const REDIRECT_WAIT_MS = 5 * 60_000;
 
 export async function run(ctx: CliContext, input: InputOf<typeof auth>): Promise<number> {
@@ -78,7 +83,8 @@ export async function run(ctx: CliContext, input: InputOf<typeof auth>): Promise
     }
     return 0;
   }
-  return await inBrowser(ctx, target);
+  const waitMs = input.timeout === undefined ? REDIRECT_WAIT_MS : parseTimeoutFlag(input.timeout);
+  return await inBrowser(ctx, target, waitMs);
 }
 
 /**
@@ -111,12 +117,30 @@ async function done(ctx: CliContext, server: string, url: string): Promise<numbe
   return 0;
 }
 
-/** The browser flow: a loopback listener, the browser opened on the URL, the redirect awaited. */
-async function inBrowser(ctx: CliContext, target: OAuthTarget): Promise<number> {
+/**
+ * The browser flow: a loopback listener, the browser opened on the URL, the
+ * redirect awaited for `waitMs`. A redirect whose `state` is not the one
+ * sent is answered 400 and ignored (something else on this machine may reach
+ * the port); the wait goes on. When no browser starts, a person at a
+ * terminal may still open the URL printed; with nobody there, the command
+ * fails at once naming `--no-browser` rather than waiting for no one.
+ *
+ * @throws {McpxError} `auth-timeout` when `waitMs` passes, `auth-no-browser`
+ *   when no browser started and stdin is not a terminal, `auth-denied` when
+ *   the authorization server redirected with an `error`.
+ */
+async function inBrowser(ctx: CliContext, target: OAuthTarget, waitMs: number): Promise<number> {
   const { promise: redirected, resolve, reject } = Promise.withResolvers<URLSearchParams>();
+  let expected: string | undefined;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
     const url = new URL(request.url);
     if (url.pathname !== "/callback") return new Response("not found", { status: 404 });
+    if (expected === undefined || url.searchParams.get("state") !== expected) {
+      return new Response("mcpx: this is not the authorization mcpx started (its state differs)", {
+        status: 400,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+      });
+    }
     resolve(url.searchParams);
     const error = url.searchParams.get("error");
     return new Response(
@@ -126,23 +150,41 @@ async function inBrowser(ctx: CliContext, target: OAuthTarget): Promise<number> 
       { headers: { "content-type": "text/plain; charset=utf-8" } },
     );
   });
+  const elsewhere = `\`${target.command} --no-browser\` prints the URL to open elsewhere ` +
+    "and the command that completes it";
   const timer = setTimeout(
     () =>
       reject(
         new McpxError(
           "auth-timeout",
-          `no redirect came back within ${REDIRECT_WAIT_MS / 60_000} minutes; run ` +
-            `\`${target.command} --no-browser\` to open the URL elsewhere`,
+          `no redirect came back within ${formatDuration(waitMs)}; ${elsewhere}`,
         ),
       ),
-    REDIRECT_WAIT_MS,
+    waitMs,
   );
   try {
     const callbackUrl = `http://127.0.0.1:${server.addr.port}/callback`;
     const started = await beginAuthorization(target, callbackUrl);
-    ctx.io.err(`opening a browser on:\n  ${started.authorizationUrl}\nwaiting for its redirect…\n`);
-    await openBrowser(started.authorizationUrl).catch(() => {
-      ctx.io.err("could not open a browser: open the URL above yourself\n");
+    expected = started.state;
+    ctx.io.err(
+      `opening a browser on:\n  ${started.authorizationUrl}\n` +
+        `waiting up to ${formatDuration(waitMs)} for its redirect to ${callbackUrl}…\n`,
+    );
+    // Not awaited: a browser may run until its window closes, long after the redirect.
+    void openBrowser(started.authorizationUrl, ctx.env).then((outcome) => {
+      if (outcome.opened) return;
+      const why = `could not start a browser (${outcome.tried.join("; ")}; set BROWSER to ` +
+        "the command that opens one)";
+      if (Deno.stdin.isTerminal()) {
+        ctx.io.err(`${why}: open the URL above yourself, or press Ctrl-C; ${elsewhere}\n`);
+      } else {
+        reject(
+          new McpxError(
+            "auth-no-browser",
+            `${why}, and no one at a terminal can open the URL: ${elsewhere}`,
+          ),
+        );
+      }
     });
     const params = await redirected;
     const error = params.get("error");
@@ -164,19 +206,6 @@ async function inBrowser(ctx: CliContext, target: OAuthTarget): Promise<number> 
     clearTimeout(timer);
     await server.shutdown();
   }
-}
-
-/** Opens `url` in the user's browser: `open` on macOS, `xdg-open` elsewhere. */
-async function openBrowser(url: string): Promise<void> {
-  const command = Deno.build.os === "darwin" ? "open" : "xdg-open";
-  const child = new Deno.Command(command, {
-    args: [url],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const status = await child.status;
-  if (!status.success) throw new Error(`${command} exited with ${status.code}`);
 }
 
 /**
@@ -231,12 +260,44 @@ async function targetOf(
     throw new UsageError("--client-secret goes with --client-id");
   }
   if (input.clientId !== undefined) {
+    const clientSecret = await clientSecretOf(ctx, input.clientSecret);
     target.client = {
       clientId: input.clientId,
-      ...(input.clientSecret !== undefined ? { clientSecret: input.clientSecret } : {}),
+      ...(clientSecret !== undefined ? { clientSecret } : {}),
     };
   }
   return target;
+}
+
+/** The variable `--client-id`'s secret is read from when `--client-secret` is not given. */
+export const CLIENT_SECRET_ENV = "MCPX_OAUTH_CLIENT_SECRET";
+
+/**
+ * The secret of the client `--client-id` names, kept off the command line
+ * where it can: `--client-secret -` reads it from stdin (its first line),
+ * else {@link CLIENT_SECRET_ENV}; `--client-secret VALUE` still works but is
+ * visible to every user of the machine in the process list.
+ *
+ * @param flag The `--client-secret` value as given, if any.
+ * @returns The secret, or undefined for a public client (neither given).
+ * @throws {UsageError} when stdin was asked for and held no secret.
+ */
+async function clientSecretOf(
+  ctx: CliContext,
+  flag: string | undefined,
+): Promise<string | undefined> {
+  if (flag !== "-") return flag ?? (ctx.env[CLIENT_SECRET_ENV] || undefined);
+  const bytes = await readBoundedStream(Deno.stdin.readable, "the client secret on stdin", {
+    maxBytes: 64 * 1024,
+  });
+  const secret = new TextDecoder().decode(bytes).split(/\r?\n/)[0];
+  if (secret === "") {
+    throw new UsageError(
+      "--client-secret - reads the secret from stdin, which held none; pipe it in " +
+        `(\`printf %s "$SECRET" | mcpx auth <server> --client-id ID --client-secret -\`) or set ${CLIENT_SECRET_ENV}`,
+    );
+  }
+  return secret;
 }
 
 function checkRemote(spec: ServerSpec): void {

@@ -144,7 +144,14 @@ export class TimeoutError extends McpxError {
   }
 }
 
-/** A server that could not be started, listed or called. */
+/**
+ * A server that could not be started, listed or called. Its `code` is
+ * `server`, unless the failure has a kind of its own that callers act on:
+ * `auth-required` when the server wants an OAuth authorization a person has
+ * to give (`mcpx auth <server>`, decision 0042), set by whoever wraps the
+ * cause (engine/start_failure.ts, engine/request_failure.ts) so `--json`
+ * output, the daemon's answers and scripts see it as data.
+ */
 export class ServerError extends McpxError {
   readonly server: string;
   /** The last lines the server wrote to stderr, when it is a child process. */
@@ -157,15 +164,22 @@ export class ServerError extends McpxError {
   constructor(
     server: string,
     message: string,
-    options?: ErrorOptions & { stderrTail?: string; bound?: TimeoutBound },
+    options?: ErrorOptions & {
+      stderrTail?: string;
+      bound?: TimeoutBound;
+      code?: ServerErrorCode;
+    },
   ) {
-    super("server", message, options);
+    super(options?.code ?? "server", message, options);
     this.name = "ServerError";
     this.server = server;
     this.stderrTail = options?.stderrTail;
     if (options?.bound) this.bound = options.bound;
   }
 }
+
+/** The codes a {@link ServerError} carries: `server`, or the more specific `auth-required`. */
+export type ServerErrorCode = "server" | "auth-required";
 
 /** A namespace or tool name that does not exist; `suggestions` are the nearest names. */
 export class NotFoundError extends McpxError {

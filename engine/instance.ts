@@ -23,7 +23,7 @@ import { settlesWithin, type TimerId } from "../core/deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 import { paginate } from "./pagination.ts";
 import type { StartAllowance, StartingInstances } from "./starting.ts";
-import { startFailureMessage, startTimeoutText } from "./start_failure.ts";
+import { failureCode, startFailure, startTimeoutText } from "./start_failure.ts";
 import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
 import { connectInEra } from "./protocol_era.ts";
 import { requestFailure } from "./request_failure.ts";
@@ -289,11 +289,7 @@ export class Instance implements AsyncDisposable {
       }
       const stderr = instance.stderrTail;
       await instance.#closeQuietly();
-      throw new ServerError(spec.name, startFailureMessage(spec, error, stderr), {
-        cause: error,
-        stderrTail: stderr,
-        ...(error instanceof TimeoutError && error.bound ? { bound: error.bound } : {}),
-      });
+      throw startFailure(spec, error, stderr);
     } finally {
       clearTimeout(timer);
       shown?.();
@@ -339,7 +335,7 @@ export class Instance implements AsyncDisposable {
       throw new ServerError(
         this.spec.name,
         `server "${this.spec.name}": tools/list: ${message.slice(0, 2000)}`,
-        { cause: error, stderrTail: this.stderrTail },
+        { cause: error, stderrTail: this.stderrTail, code: failureCode(error) },
       );
     }
   }

@@ -5,7 +5,8 @@
  * connection's session as a {@link SessionLostError} (the request did not
  * run, so it may be sent again on a fresh connection); anything else as a
  * {@link ServerError} with the remote's HTTP status, or the stdio server's
- * exit and stderr tail. An instance whose connection failed is closed, so it
+ * exit and stderr tail (code `auth-required` when the server wants a person
+ * to authorize mcpx again). An instance whose connection failed is closed, so it
  * is not leased again.
  *
  * @module
@@ -18,6 +19,7 @@ import { tailExcerpt } from "../core/tail_buffer.ts";
 import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
 import { describe } from "./error_text.ts";
 import { isConnectionFailure, SessionNotFoundError } from "./remote_transport.ts";
+import { authorizationRequired } from "./oauth_provider.ts";
 
 /**
  * A remote server rejected a call because it no longer knows the session the
@@ -90,6 +92,15 @@ export async function requestFailure(
     }
     // A connection that failed at the transport is not reused.
     if (isConnectionFailure(error)) await instance.close("crash");
+  }
+  // The tokens stopped working mid-session and no refresh helped: a person
+  // authorizes again; the code says so (core/errors.ts `ServerError`).
+  const unauthorized = authorizationRequired(error);
+  if (unauthorized) {
+    return new ServerError(spec.name, `${what}: ${unauthorized.message}`, {
+      cause: error,
+      code: "auth-required",
+    });
   }
   // The exit status arrives a moment after the pipe closes.
   if (instance.closed) await instance.exitSettled(1000);

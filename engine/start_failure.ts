@@ -10,6 +10,7 @@
  */
 
 import type { ServerSpec } from "../config/types.ts";
+import { ServerError, type ServerErrorCode, TimeoutError } from "../core/errors.ts";
 import { formatDuration } from "../config/duration.ts";
 import type { StartAllowance } from "./starting.ts";
 import { tailExcerpt } from "../core/tail_buffer.ts";
@@ -33,6 +34,33 @@ export function startTimeoutText(spec: ServerSpec, allowance: StartAllowance): s
   return `did not answer initialize within ${formatDuration(allowance.ms)}${what} ` +
     `(${allowance.bound}); raise "${allowance.bound}" in mcpServers.${spec.name}.mcpx, ` +
     `or in the top-level "pool" block for every server`;
+}
+
+/**
+ * The error a failed start is reported as: a {@link ServerError} with
+ * {@link startFailureMessage}, the stderr tail, the timeout bound when a
+ * time limit ended it, and the code `auth-required` when the server wants an
+ * OAuth authorization (its cause, 5 deep, is an `AuthorizationRequiredError`)
+ * so callers tell "run `mcpx auth`" from a broken server by the code.
+ *
+ * @param error What the start threw; kept as the cause.
+ * @param stderr The server's stderr tail ("" for a remote).
+ */
+export function startFailure(spec: ServerSpec, error: unknown, stderr: string): ServerError {
+  return new ServerError(spec.name, startFailureMessage(spec, error, stderr), {
+    cause: error,
+    stderrTail: stderr,
+    ...(error instanceof TimeoutError && error.bound ? { bound: error.bound } : {}),
+    code: failureCode(error),
+  });
+}
+
+/**
+ * The {@link ServerError} code of a failure caused by `error`: `auth-required`
+ * when an `AuthorizationRequiredError` is among its causes, else `server`.
+ */
+export function failureCode(error: unknown): ServerErrorCode {
+  return authorizationRequired(error) ? "auth-required" : "server";
 }
 
 /**

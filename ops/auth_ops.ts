@@ -58,7 +58,13 @@ export const auth = defineOp({
     state: z.string().optional().describe("the state the redirect brought back"),
     iss: z.string().optional().describe("the iss the redirect brought, when it had one"),
     clientId: z.string().optional().describe("a client id registered with the server already"),
-    clientSecret: z.string().optional().describe("that client's secret"),
+    clientSecret: z.string().optional().describe(
+      "that client's secret, or `-` to read it from stdin (else MCPX_OAUTH_CLIENT_SECRET); a " +
+        "value given here is visible to other users in the process list",
+    ),
+    timeout: z.string().optional().describe(
+      "how long to wait for the browser's redirect (default 5m)",
+    ),
   }),
   output: AuthOutput,
   cli: {
@@ -81,10 +87,16 @@ export const auth = defineOp({
         type: "string",
         help: "a client id registered with the server already (else mcpx registers itself)",
       },
+      timeout: {
+        field: "timeout",
+        type: "string",
+        help: "how long to wait for the browser's redirect (e.g. 2m; default 5m)",
+      },
       "client-secret": {
         field: "clientSecret",
         type: "string",
-        help: "that client's secret",
+        help: "that client's secret; `-` reads it from stdin. A value here is visible to other " +
+          "users in the process list: prefer `-` or MCPX_OAUTH_CLIENT_SECRET",
       },
     },
   },

@@ -24,8 +24,16 @@ async function authorizationServer() {
   await server.issuer.keys.generate("RS256");
   await server.start(0, "127.0.0.1");
   const refreshes: string[] = [];
+  /** The client secret each code exchange carried (in its body or its Basic header). */
+  const exchangeSecrets: (string | undefined)[] = [];
   server.service.on("beforeResponse", (response: { statusCode: number; body: unknown }, req) => {
     const body = (req as unknown as { body: Record<string, string> }).body;
+    if (body.grant_type === "authorization_code") {
+      const basic = req.headers.authorization?.match(/^Basic (.+)$/)?.[1];
+      exchangeSecrets.push(
+        body.client_secret ?? (basic ? decodeURIComponent(atob(basic).split(":")[1]) : undefined),
+      );
+    }
     if (body.grant_type !== "refresh_token") return;
     if (refreshes.includes(body.refresh_token)) {
       response.statusCode = 400;
@@ -36,6 +44,7 @@ async function authorizationServer() {
   return {
     issuer: server.issuer.url!,
     refreshes,
+    exchangeSecrets,
     async [Symbol.asyncDispose]() {
       await server.stop();
     },
@@ -43,8 +52,13 @@ async function authorizationServer() {
 }
 
 /** `mcpx auth <server> --no-browser --json`, the browser's part, then `--code/--state`. */
-async function authorize(w: World, server: string, extra: string[] = []): Promise<void> {
-  const started = await w.json(["auth", server, "--no-browser", ...extra]);
+async function authorize(
+  w: World,
+  server: string,
+  extra: string[] = [],
+  options: { env?: Record<string, string> } = {},
+): Promise<void> {
+  const started = await w.json(["auth", server, "--no-browser", ...extra], options);
   assertMatch(started.callbackUrl, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
   const answer = await fetch(started.authorizationUrl, { redirect: "manual" });
   await answer.body?.cancel();
@@ -57,7 +71,8 @@ async function authorize(w: World, server: string, extra: string[] = []): Promis
     back.get("code")!,
     "--state",
     started.state,
-  ]);
+    ...extra,
+  ], options);
   assertEquals(done.code, 0, done.stderr);
 }
 
@@ -70,6 +85,10 @@ Deno.test("mcpx call names `mcpx auth`, and after it the call works", async () =
   const refused = await w.mcpx(["call", "prot.echo", '{"text":"hi"}']);
   assertEquals(refused.code, 1);
   assertMatch(refused.stderr, /server "prot" needs authorization .*run `mcpx auth prot`/);
+  // Machines read the kind from the code, not the sentence: a call, and the listing of the namespace.
+  const asJson = await w.mcpx(["--json", "call", "prot.echo", '{"text":"hi"}']);
+  assertEquals(asJson.code, 1);
+  assertEquals(JSON.parse(asJson.stdout || asJson.stderr).error.code, "auth-required");
 
   // A wrong state is refused, and nothing is stored.
   await w.json(["auth", "prot", "--no-browser", "--client-id", "mcpx-test"]);
@@ -186,4 +205,90 @@ Deno.test("an auth block's clientId and metadataUrl are used; a metadataUrl that
   const called = await w.mcpx(["call", "prot.echo", '{"text":"configured"}']);
   assertEquals(called.code, 0, called.stderr);
   assertMatch(called.stdout, /configured/);
+});
+
+Deno.test("mcpx auth opens $BROWSER, catches its redirect on loopback, refuses a forged state, and the call works", async () => {
+  await using as = await authorizationServer();
+  await using mcp = await protectedServer(as.issuer);
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { prot: { url: mcp.url } } });
+  const report = `${w.dir}/browser.jsonl`;
+  const browser = `${Deno.execPath()} run -A ${ROOT}tests/fixtures/play_browser.ts ${report}`;
+  const authorized = await w.mcpx(["auth", "prot", "--client-id", "mcpx-test"], {
+    env: { BROWSER: browser },
+    timeoutMs: 120_000,
+  });
+  assertEquals(authorized.code, 0, authorized.stderr);
+  assertMatch(authorized.stdout, /authorized: server "prot"/);
+  const seen = JSON.parse(await Deno.readTextFile(report));
+  assertEquals(seen.forged, 400, "a state mcpx did not send is refused");
+  assertMatch(seen.forgedText, /not the authorization mcpx started/);
+  assertMatch(seen.landed, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  assertEquals(seen.status, 200);
+  assertMatch(seen.text, /authorized/);
+  const called = await w.mcpx(["call", "prot.echo", '{"text":"via browser"}']);
+  assertEquals(called.code, 0, called.stderr);
+  assertMatch(called.stdout, /via browser/);
+});
+
+Deno.test("mcpx auth with no browser and nobody to come back ends naming --no-browser", async () => {
+  await using as = await authorizationServer();
+  await using mcp = await protectedServer(as.issuer);
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { prot: { url: mcp.url } } });
+  // No browser can be started, and stdin is no terminal: it fails at once.
+  const none = await w.mcpx(["--json", "auth", "prot", "--client-id", "mcpx-test"], {
+    env: { BROWSER: `${w.dir}/no-such-browser` },
+    timeoutMs: 60_000,
+  });
+  assertEquals(none.code, 1);
+  const error = JSON.parse(none.stdout || none.stderr).error;
+  assertEquals(error.code, "auth-no-browser");
+  assertMatch(error.message, /no-such-browser was not found/);
+  assertMatch(error.message, /`mcpx auth prot --no-browser`/);
+  // A browser started but nothing came back: the wait ends at its bound.
+  const silent = await w.mcpx(["auth", "prot", "--client-id", "mcpx-test", "--timeout", "1s"], {
+    env: { BROWSER: "true" },
+    timeoutMs: 60_000,
+  });
+  assertEquals(silent.code, 1);
+  assertMatch(silent.stderr, /no redirect came back within 1s; `mcpx auth prot --no-browser`/);
+});
+
+Deno.test("mcpx auth takes the client secret from MCPX_OAUTH_CLIENT_SECRET or stdin, off the command line", async () => {
+  await using as = await authorizationServer();
+  await using mcp = await protectedServer(as.issuer);
+  await using w = await world();
+  // The mock advertises public clients only; this copy of its metadata takes a client secret too.
+  const metadata = await (await fetch(`${as.issuer}/.well-known/openid-configuration`)).json();
+  metadata.token_endpoint_auth_methods_supported = ["client_secret_basic", "none"];
+  await using copy = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => Response.json(metadata),
+  );
+  const metadataUrl = `http://127.0.0.1:${copy.addr.port}/metadata`;
+  await w.writeConfig({
+    mcpServers: { prot: { url: mcp.url, auth: { type: "oauth", metadataUrl } } },
+  });
+  await authorize(w, "prot", ["--client-id", "mcpx-test"], {
+    env: { MCPX_OAUTH_CLIENT_SECRET: "from-the-environment" },
+  });
+  assertEquals(as.exchangeSecrets, ["from-the-environment"]);
+  const called = await w.mcpx(["call", "prot.echo", '{"text":"with a secret"}']);
+  assertEquals(called.code, 0, called.stderr);
+  // `--client-secret -` reads stdin; an empty stdin is refused, naming both ways.
+  const piped = await w.mcpx(
+    ["--json", "auth", "prot", "--no-browser", "--client-id", "mcpx-test", "--client-secret", "-"],
+    { stdin: "from-stdin\n" },
+  );
+  assertEquals(piped.code, 0, piped.stderr);
+  const empty = await w.mcpx(
+    ["auth", "prot", "--no-browser", "--client-id", "mcpx-test", "--client-secret", "-"],
+    { stdin: "" },
+  );
+  assertEquals(empty.code, 2);
+  assertMatch(
+    empty.stderr,
+    /reads the secret from stdin, which held none.*MCPX_OAUTH_CLIENT_SECRET/,
+  );
 });

@@ -83,6 +83,32 @@ Deno.test("a server's questions are answered from another process, and expire as
     },
   );
 
+  await t.step("a script's onElicit answers its own questions and the call returns", async () => {
+    const r = await w.mcpx([
+      "exec",
+      "const seen = [];\n" +
+      "const onElicit = (q) => { seen.push(`${q.kind}:${q.route}`); " +
+      "return q.kind === 'sampling' ? { text: 'sampled by the script' } : { name: 'Grace Hopper', check: true }; };\n" +
+      "const asked = await everything.trigger_elicitation_request({}, { onElicit });\n" +
+      "const sampled = await everything.trigger_sampling_request({ prompt: 'hi', maxTokens: 5 }, { onElicit });\n" +
+      "const declined = await everything.trigger_elicitation_request({}, { onElicit: () => 'decline' });\n" +
+      "let unanswered;\n" +
+      "try { await everything.trigger_elicitation_request({}, { onElicit: () => undefined }) } " +
+      "catch (e) { unanswered = e; }\n" +
+      "console.log(JSON.stringify({ seen, asked: JSON.stringify(asked.raw), sampled: JSON.stringify(sampled.raw), " +
+      "declined: JSON.stringify(declined.raw), unanswered: [unanswered?.name, unanswered?.question?.id] }))",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    assert.deepEqual(out.seen, ["elicitation:agent", "sampling:agent"]);
+    assert.match(out.asked, /Grace Hopper/);
+    assert.match(out.asked, /It was a dark and stormy night\./); // defaults filled (SEP-1034)
+    assert.match(out.sampled, /sampled by the script/);
+    assert.match(out.declined, /decline/i);
+    assert.equal(out.unanswered[0], "QuestionError");
+    assert.equal((await w.mcpx(["elicit", "decline", out.unanswered[1]])).code, 0);
+  });
+
   await t.step("--resume attaches to the pending call without calling again", async () => {
     const r = await w.mcpx(["call", "everything.trigger_elicitation_request", "{}"]);
     assert.equal(r.code, 75, r.stderr);

@@ -149,7 +149,8 @@ function lost(
  * The typed error of a failed answer's body (wire/wire.ts `WireErrorBody`),
  * built from its code and fields: `usage` is a {@link UsageError} (exit code
  * 2), `not-found` keeps its suggestions, `timeout` its `ms`, `bound` and
- * `setting`, `server` its stderr tail and bound; any other code is an
+ * `setting`, `server` (and `auth-required`, a server failure of that kind) its
+ * stderr tail and bound; any other code is an
  * {@link McpxError} with that code.
  */
 export function fromWire(error: WireErrorBody): McpxError {
@@ -159,9 +160,11 @@ export function fromWire(error: WireErrorBody): McpxError {
     case "not-found":
       return new NotFoundError(error.message, error.suggestions ?? []);
     case "server":
+    case "auth-required":
       return new ServerError("", error.message, {
         stderrTail: error.stderrTail,
         bound: error.bound,
+        code: error.code,
       });
     case "timeout":
       return new TimeoutError(error.message, error.ms ?? 0, {

@@ -99,12 +99,36 @@ export class QuestionError extends McpxCallError {
   }
 }
 
+/** A question as {@link CallOptions.onElicit} is given it: {@link QuestionError.question}. */
+export type ElicitQuestion = QuestionError["question"];
+
+/**
+ * What an {@link CallOptions.onElicit} handler answers: the answer itself (an
+ * elicitation's form fields, checked against its schema with its defaults
+ * filled; `{}` for a URL-mode flow done; a sampling request's `{ text }` or
+ * `{ role?, content, model? }`), `"decline"`, or `undefined` to leave the
+ * question unanswered (the call then throws {@link QuestionError}).
+ */
+export type ElicitAnswer = Record<string, unknown> | "decline" | undefined;
+
 /** Options of {@link callTool}. */
 export interface CallOptions {
   /** Aborting closes the connection and rejects with the signal's reason. */
   signal?: AbortSignal;
   /** The daemon gives up on the call after this long (ms). */
   timeoutMs?: number;
+  /**
+   * Answers the server's questions during this call (elicitation and sampling,
+   * decision 0040) instead of throwing {@link QuestionError}: given each
+   * question, it returns the answer or `"decline"`; the client sends it
+   * through the daemon (`POST /v1/questionAnswer`), the call resumes, and its
+   * result (or its next question, given to the handler again) comes back. A
+   * question routed to a person (`question.route === "person"`: a credential,
+   * a browser flow, a consent) may be declined here but not answered: the
+   * daemon takes a person's answer only from a terminal, and the call throws
+   * {@link McpxCallError} `person-only`.
+   */
+  onElicit?: (question: ElicitQuestion) => ElicitAnswer | Promise<ElicitAnswer>;
 }
 
 /**
@@ -118,7 +142,8 @@ export interface CallOptions {
  * @param args The tool's arguments.
  * @returns The unwrapped result.
  * @throws {ToolError} when the tool answers `isError`.
- * @throws {QuestionError} when the server asked a question the call now waits on.
+ * @throws {QuestionError} when the server asked a question the call now waits
+ *   on and `options.onElicit` did not answer it.
  * @throws {McpxCallError} when MCPX_SOCKET is unset, no daemon answers, or
  *   the daemon fails the call.
  * @throws the signal's reason when `options.signal` aborts.
@@ -136,11 +161,45 @@ export async function callTool(
     arguments: args ?? {},
     ...(rtConfig.env.trace ? { trace: true } : {}),
   }, { ...options, isCall: true });
-  const asked = result as { question?: QuestionError["question"]; content?: unknown } | null;
-  if (asked?.question && asked.content === undefined) {
-    throw new QuestionError(`${namespace}.${tool}`, asked.question);
+  const answered = await answerQuestions(`${namespace}.${tool}`, result, options);
+  return unwrapResult(answered, { server, namespace, tool });
+}
+
+/** The question a call's answer is, rather than its result. */
+function questionOf(result: unknown): ElicitQuestion | undefined {
+  const asked = result as { question?: ElicitQuestion; content?: unknown } | null;
+  return asked?.question && asked.content === undefined ? asked.question : undefined;
+}
+
+/**
+ * Follows a call through its questions with `options.onElicit`: each answer
+ * (or decline) goes to the daemon's `questionAnswer` route with `wait`, which
+ * answers what the resumed call answers next, until that is a result.
+ *
+ * @returns The call's result (a CallToolResult).
+ * @throws {QuestionError} for a question there is no handler for, or that the
+ *   handler left unanswered (`undefined`); {McpxCallError} when the daemon
+ *   refuses the answer (`person-only`, a `usage` error naming the field the
+ *   schema refuses).
+ */
+async function answerQuestions(
+  what: string,
+  result: unknown,
+  options: CallOptions,
+): Promise<unknown> {
+  for (let question = questionOf(result); question; question = questionOf(result)) {
+    const answer = options.onElicit ? await options.onElicit(question) : undefined;
+    if (answer === undefined) throw new QuestionError(what, question);
+    result = await daemonRequest(
+      "questionAnswer",
+      `the answer to question ${question.id} of ${what}`,
+      answer === "decline"
+        ? { id: question.id, decline: true, wait: true }
+        : { id: question.id, answer, wait: true },
+      { ...(options.signal ? { signal: options.signal } : {}), isCall: true },
+    );
   }
-  return unwrapResult(result, { server, namespace, tool });
+  return result;
 }
 
 /**

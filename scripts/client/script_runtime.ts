@@ -51,7 +51,7 @@ import { rtConfig } from "./client_config.ts";
 import type { RuntimeEnv } from "./client_config.ts";
 import { emit } from "./client_output.ts";
 import { callTool, McpxCallError, QuestionError } from "./daemon_call.ts";
-import type { CallOptions } from "./daemon_call.ts";
+import type { CallOptions, ElicitAnswer, ElicitQuestion } from "./daemon_call.ts";
 import { rtEnv, runtimeIo } from "./host_runtime.ts";
 import { launcher } from "./launcher_hooks.ts";
 import { log } from "./logger.ts";
@@ -96,6 +96,8 @@ export {
 };
 export type {
   CallOptions,
+  ElicitAnswer,
+  ElicitQuestion,
   Logger,
   LogMethod,
   PromptInfo,
