@@ -53,7 +53,8 @@ export async function run(
 
   const tool = ref.slice(dot + 1);
   const config = await ctx.config();
-  if (config.path === null) {
+  // A daemon elsewhere (daemon.endpoint) resolves the name from its own configuration.
+  if (config.path === null && !(await ctx.endpoint())) {
     throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
   }
   // The server the name means, from the configuration alone (the daemon resolves the tool).

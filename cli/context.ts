@@ -168,6 +168,14 @@ export class CliContext extends SettingsContext implements RunnerHost {
     return this.#daemon.daemonPid;
   }
 
+  /**
+   * The daemon elsewhere that `daemon.endpoint` (`MCPX_DAEMON_ENDPOINT`) names,
+   * or undefined when none is set ({@link DaemonLink.endpoint}).
+   */
+  endpoint(): Promise<string | undefined> {
+    return this.#daemon.endpoint();
+  }
+
   /** The socket of a running daemon for this configuration, without starting one. */
   existingDaemonSocket(): Promise<string> {
     return this.#daemon.existingDaemonSocket();

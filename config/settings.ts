@@ -63,6 +63,48 @@ const DECLARED = [
     help: "How long the CLI waits for a daemon it started to answer before giving up",
   },
   {
+    name: "daemon.address",
+    type: "string",
+    default: "127.0.0.1",
+    userOnly: true,
+    help:
+      "Address `mcpx daemon` listens on over TCP when daemon.port is set; beyond loopback it requires transport.bearerToken and warns once",
+  },
+  {
+    name: "daemon.port",
+    type: "int",
+    min: 0,
+    default: "0",
+    userOnly: true,
+    help:
+      "TCP port `mcpx daemon` serves its /v1 API on besides its unix socket (0 = none); a daemon started on demand never listens on TCP",
+  },
+  {
+    name: "daemon.endpoint",
+    type: "string",
+    default: "",
+    userOnly: true,
+    help:
+      "A daemon elsewhere, http://host:port or unix:///path, used by the CLI and scripts instead of this configuration's own; mcpx then never starts a daemon and fails when it does not answer",
+  },
+  {
+    name: "transport.bearerToken",
+    type: "string",
+    default: "",
+    userOnly: true,
+    secret: true,
+    help:
+      "Bearer token a TCP listener beyond loopback requires, and the one mcpx sends to daemon.endpoint; never shown by mcpx config",
+  },
+  {
+    name: "transport.allowedHosts",
+    type: "string",
+    default: "",
+    userOnly: true,
+    help:
+      "Comma-separated host names the Host header may carry on a TCP listener beyond loopback, besides IP addresses, localhost and this machine's name",
+  },
+  {
     name: "output.json",
     type: "bool",
     default: "false",

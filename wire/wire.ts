@@ -222,17 +222,64 @@ const wireEncoder = new TextEncoder();
 const wireDecoder = new TextDecoder();
 
 /**
+ * Where a daemon answers, as {@link wireEndpoint} reads an address: a unix
+ * socket's path, or a TCP host and port (with the `Host` header to send).
+ */
+export type WireEndpoint =
+  | { kind: "unix"; path: string }
+  | { kind: "tcp"; hostname: string; port: number; host: string };
+
+/**
+ * Reads a daemon's address: a socket path (`/run/mcpx/d.sock`), `unix:<path>`
+ * or `unix://<path>` (`unix:///run/mcpx/d.sock`), or `http://host:port`
+ * (`MCPX_DAEMON_ENDPOINT`, spec 000 "One daemon, many clients"). A path
+ * after the port is ignored; the routes are always `/v1/…`.
+ *
+ * @throws {TypeError} naming the value and the forms accepted, for anything else
+ *   (`https:` included: the daemon speaks plain HTTP; put TLS in front of it).
+ */
+export function wireEndpoint(address: string): WireEndpoint {
+  // A path, absolute or not (a socket under a relative state directory).
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(address)) return { kind: "unix", path: address };
+  const unix = /^unix:(?:\/\/)?(\/.*)$/.exec(address);
+  if (unix) return { kind: "unix", path: unix[1] };
+  let url: URL | undefined;
+  try {
+    url = new URL(address);
+  } catch { /* refused below */ }
+  if (url?.protocol === "http:" && url.hostname && !url.username && !url.password) {
+    const port = url.port ? Number(url.port) : 80;
+    return { kind: "tcp", hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"), port, host: url.host };
+  }
+  throw new TypeError(
+    `${JSON.stringify(address)} is not a daemon address: use http://host:port, ` +
+      `unix:///path/to/socket or an absolute socket path`,
+  );
+}
+
+/**
  * The bytes of one request: head and JSON body.
  *
  * @param operation An operation name (ops/daemon_ops.ts).
  * @param body The JSON text of the parameters.
  * @param version The caller's mcpx version, sent as {@link VERSION_HEADER}.
+ * @param to Where it goes: the `Host` header a TCP endpoint's listener checks
+ *   (wire/http_origin.ts), and the bearer token it may require; `host: mcpx`
+ *   and no token on a unix socket.
  */
-export function encodeRequest(operation: string, body: string, version?: string): Uint8Array {
+export function encodeRequest(
+  operation: string,
+  body: string,
+  version?: string,
+  to?: { endpoint?: string; token?: string },
+): Uint8Array {
   const payload = wireEncoder.encode(body);
+  const target = to?.endpoint ? wireEndpoint(to.endpoint) : undefined;
+  const host = target?.kind === "tcp" ? target.host : "mcpx";
   const head = wireEncoder.encode(
-    `POST /v1/${operation} HTTP/1.1\r\nhost: mcpx\r\ncontent-type: application/json\r\n` +
+    `POST /v1/${operation} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\n` +
       (version ? `${VERSION_HEADER}: ${version}\r\n` : "") +
+      (target?.kind === "tcp" && to?.token ? `authorization: Bearer ${to.token}\r\n` : "") +
       `content-length: ${payload.length}\r\nconnection: close\r\n\r\n`,
   );
   const request = new Uint8Array(head.length + payload.length);
@@ -261,14 +308,15 @@ export async function exchangeRequest(
   signal?: AbortSignal,
 ): Promise<{ status: number; body: string }> {
   signal?.throwIfAborted();
-  await checkSocketDir(socket);
+  const endpoint = wireEndpoint(socket);
+  if (endpoint.kind === "unix") await checkSocketDir(endpoint.path);
   const deno: WireLoose = (globalThis as WireLoose).Deno;
   const progress = { sent: false };
   let bytes: Uint8Array;
   try {
     bytes = deno?.connect
-      ? await exchangeDeno(deno, socket, request, signal, progress)
-      : await exchangeNode(socket, request, signal, progress);
+      ? await exchangeDeno(deno, endpoint, request, signal, progress)
+      : await exchangeNode(endpoint, request, signal, progress);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw new ExchangeFailure(progress.sent, (error as Error)?.message ?? String(error), {
@@ -291,12 +339,16 @@ export async function exchangeRequest(
 
 async function exchangeDeno(
   deno: WireLoose,
-  socket: string,
+  endpoint: WireEndpoint,
   request: Uint8Array,
   signal: AbortSignal | undefined,
   progress: { sent: boolean },
 ): Promise<Uint8Array> {
-  const conn = await deno.connect({ transport: "unix", path: socket });
+  const conn = await deno.connect(
+    endpoint.kind === "unix"
+      ? { transport: "unix", path: endpoint.path }
+      : { transport: "tcp", hostname: endpoint.hostname, port: endpoint.port },
+  );
   const close = () => {
     try {
       conn.close();
@@ -325,7 +377,7 @@ async function exchangeDeno(
 let wireNet: Promise<WireLoose> | undefined;
 
 async function exchangeNode(
-  socket: string,
+  endpoint: WireEndpoint,
   request: Uint8Array,
   signal: AbortSignal | undefined,
   progress: { sent: boolean },
@@ -335,7 +387,11 @@ async function exchangeNode(
   signal?.throwIfAborted();
   return await new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Uint8Array[] = [];
-    const conn = net.createConnection({ path: socket });
+    const conn = net.createConnection(
+      endpoint.kind === "unix"
+        ? { path: endpoint.path }
+        : { host: endpoint.hostname, port: endpoint.port },
+    );
     const onAbort = () => {
       conn.destroy();
       reject(signal!.reason);
