@@ -19,6 +19,9 @@ import { ConfigError } from "../core/errors.ts";
 import { describeValue } from "./_describe.ts";
 import { didYouMean } from "./_suggest.ts";
 import type { SettingDeclaration, SettingType, SettingValue } from "./setting_value.ts";
+import { settingEnvName } from "./setting_names.ts";
+
+export { settingEnvName, settingFlagName } from "./setting_names.ts";
 
 export {
   acceptedForm,
@@ -67,8 +70,7 @@ const DECLARED = [
     type: "string",
     default: "127.0.0.1",
     userOnly: true,
-    help:
-      "Address `mcpx daemon` listens on over TCP when daemon.port is set; beyond loopback it requires transport.bearerToken and warns once",
+    help: "Address `mcpx daemon --port` binds; beyond loopback needs transport.bearerToken",
   },
   {
     name: "daemon.port",
@@ -76,8 +78,7 @@ const DECLARED = [
     min: 0,
     default: "0",
     userOnly: true,
-    help:
-      "TCP port `mcpx daemon` serves its /v1 API on besides its unix socket (0 = none); a daemon started on demand never listens on TCP",
+    help: "TCP port `mcpx daemon` also serves its /v1 API on (0 = none, its socket only)",
   },
   {
     name: "daemon.endpoint",
@@ -101,8 +102,7 @@ const DECLARED = [
     type: "string",
     default: "",
     userOnly: true,
-    help:
-      "Comma-separated host names the Host header may carry on a TCP listener beyond loopback, besides IP addresses, localhost and this machine's name",
+    help: "Host names (comma-separated) a TCP listener beyond loopback also answers to",
   },
   {
     name: "output.json",
@@ -455,21 +455,6 @@ export function settingDeclaration(name: string): SettingDeclaration {
 }
 
 /**
- * The environment variable of a setting: `MCPX_` + segments in UPPER_SNAKE.
- *
- * @param name Dotted name, e.g. `daemon.idleTimeout`.
- * @returns e.g. `MCPX_DAEMON_IDLE_TIMEOUT`.
- * @example
- * ```ts
- * import { settingEnvName } from "./settings.ts";
- * if (settingEnvName("catalog.budget") !== "MCPX_CATALOG_BUDGET") throw new Error();
- * ```
- */
-export function settingEnvName(name: string): string {
-  return `MCPX_${splitWords(name).join("_").toUpperCase()}`;
-}
-
-/**
  * The environment variable a setting is read from: its generated name, else the first
  * of its `envAliases` that is set. An empty variable counts as unset.
  *
@@ -504,25 +489,6 @@ export function settingEnvSpelling(
     );
   }
   return spellings[0];
-}
-
-/**
- * The generated flag of a setting: `--` + segments in kebab-case.
- *
- * @param name Dotted name, e.g. `daemon.idleTimeout`.
- * @returns e.g. `--daemon-idle-timeout`.
- * @example
- * ```ts
- * import { settingFlagName } from "./settings.ts";
- * if (settingFlagName("catalog.budget") !== "--catalog-budget") throw new Error();
- * ```
- */
-export function settingFlagName(name: string): string {
-  return `--${splitWords(name).join("-").toLowerCase()}`;
-}
-
-function splitWords(name: string): string[] {
-  return name.split(".").flatMap((seg) => seg.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" "));
 }
 
 export type {

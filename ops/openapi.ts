@@ -45,12 +45,14 @@ function schemaOf(schema: z.ZodType, io: "input" | "output", prefix: string, def
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
     if (value === null || typeof value !== "object") return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [
-      k,
-      k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/")
-        ? `#/components/schemas/${rename(v.slice("#/$defs/".length))}`
-        : rewrite(v),
-    ]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/")
+          ? `#/components/schemas/${rename(v.slice("#/$defs/".length))}`
+          : rewrite(v),
+      ]),
+    );
   };
   for (const [name, def] of Object.entries(local)) defs[rename(name)] = rewrite(def);
   return rewrite(json) as Json;

@@ -106,8 +106,7 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     name: "MCPX_ENDPOINT",
     setBy: ["runner"],
     when: "always",
-    meaning:
-      "Where the daemon answers, as an address: `unix:<socket path>` for a local daemon, " +
+    meaning: "Where the daemon answers, as an address: `unix:<socket path>` for a local daemon, " +
       "`http://host:port` for the one `daemon.endpoint` names. The generated client uses it " +
       "when `MCPX_SOCKET` is empty.",
     readBy: ["client", "script"],

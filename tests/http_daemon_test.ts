@@ -50,9 +50,13 @@ Deno.test({
     await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
     const port = freePort();
     const base = `http://127.0.0.1:${port}`;
-    await using daemon = backgroundMcpx(w, ["daemon", "--address", "0.0.0.0", "--port", `${port}`], {
-      env: { MCPX_TRANSPORT_BEARER_TOKEN: TOKEN },
-    });
+    await using daemon = backgroundMcpx(
+      w,
+      ["daemon", "--address", "0.0.0.0", "--port", `${port}`],
+      {
+        env: { MCPX_TRANSPORT_BEARER_TOKEN: TOKEN },
+      },
+    );
     const auth = ["-H", `Authorization: Bearer ${TOKEN}`];
     assert.ok(
       await eventually(

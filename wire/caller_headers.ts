@@ -47,13 +47,17 @@ export function callerFromHeaders(headers: Headers): Record<string, unknown> {
         break;
       case "integer":
         if (!/^-?\d+$/.test(text.trim())) {
-          throw new TypeError(`header ${header} must be a whole number, got ${JSON.stringify(text)}`);
+          throw new TypeError(
+            `header ${header} must be a whole number, got ${JSON.stringify(text)}`,
+          );
         }
         out[field] = Number(text);
         break;
       case "boolean":
         if (!/^(true|false)$/i.test(text.trim())) {
-          throw new TypeError(`header ${header} must be true or false, got ${JSON.stringify(text)}`);
+          throw new TypeError(
+            `header ${header} must be true or false, got ${JSON.stringify(text)}`,
+          );
         }
         out[field] = text.trim().toLowerCase() === "true";
         break;

@@ -19,8 +19,8 @@
  * controls could be theirs, and would receive every call's arguments.
  *
  * Portable: runs under deno, bun and node ≥ 22.6 (spec 000, "Runtime
- * portability"), imports only core/private_dir_rule.ts (which imports
- * nothing), and defines no top-level name the script runtime defines
+ * portability"), imports only core/private_dir_rule.ts and wire/endpoint.ts
+ * (which import nothing), and defines no top-level name the script runtime defines
  * (scripts/client/bundle.ts checks).
  *
  * @module
@@ -32,6 +32,12 @@ import {
   privateDirMessage,
   type PrivateDirVerdict,
 } from "../core/private_dir_rule.ts";
+import {
+  denoConnectOptions,
+  nodeConnectOptions,
+  type WireEndpoint,
+  wireEndpoint,
+} from "./endpoint.ts";
 
 /**
  * The request header naming the caller's mcpx version; a daemon of another
@@ -222,50 +228,12 @@ const wireEncoder = new TextEncoder();
 const wireDecoder = new TextDecoder();
 
 /**
- * Where a daemon answers, as {@link wireEndpoint} reads an address: a unix
- * socket's path, or a TCP host and port (with the `Host` header to send).
- */
-export type WireEndpoint =
-  | { kind: "unix"; path: string }
-  | { kind: "tcp"; hostname: string; port: number; host: string };
-
-/**
- * Reads a daemon's address: a socket path (`/run/mcpx/d.sock`), `unix:<path>`
- * or `unix://<path>` (`unix:///run/mcpx/d.sock`), or `http://host:port`
- * (`MCPX_DAEMON_ENDPOINT`, spec 000 "One daemon, many clients"). A path
- * after the port is ignored; the routes are always `/v1/…`.
- *
- * @throws {TypeError} naming the value and the forms accepted, for anything else
- *   (`https:` included: the daemon speaks plain HTTP; put TLS in front of it).
- */
-export function wireEndpoint(address: string): WireEndpoint {
-  // A path, absolute or not (a socket under a relative state directory).
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(address)) return { kind: "unix", path: address };
-  const unix = /^unix:(?:\/\/)?(\/.*)$/.exec(address);
-  if (unix) return { kind: "unix", path: unix[1] };
-  let url: URL | undefined;
-  try {
-    url = new URL(address);
-  } catch { /* refused below */ }
-  if (url?.protocol === "http:" && url.hostname && !url.username && !url.password) {
-    const port = url.port ? Number(url.port) : 80;
-    return { kind: "tcp", hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"), port, host: url.host };
-  }
-  throw new TypeError(
-    `${JSON.stringify(address)} is not a daemon address: use http://host:port, ` +
-      `unix:///path/to/socket or an absolute socket path`,
-  );
-}
-
-/**
  * The bytes of one request: head and JSON body.
  *
  * @param operation An operation name (ops/daemon_ops.ts).
  * @param body The JSON text of the parameters.
  * @param version The caller's mcpx version, sent as {@link VERSION_HEADER}.
- * @param to Where it goes: the `Host` header a TCP endpoint's listener checks
- *   (wire/http_origin.ts), and the bearer token it may require; `host: mcpx`
- *   and no token on a unix socket.
+ * @param to The endpoint: a TCP one gets its `Host` (wire/http_origin.ts) and the token.
  */
 export function encodeRequest(
   operation: string,
@@ -344,11 +312,7 @@ async function exchangeDeno(
   signal: AbortSignal | undefined,
   progress: { sent: boolean },
 ): Promise<Uint8Array> {
-  const conn = await deno.connect(
-    endpoint.kind === "unix"
-      ? { transport: "unix", path: endpoint.path }
-      : { transport: "tcp", hostname: endpoint.hostname, port: endpoint.port },
-  );
+  const conn = await deno.connect(denoConnectOptions(endpoint));
   const close = () => {
     try {
       conn.close();
@@ -387,11 +351,7 @@ async function exchangeNode(
   signal?.throwIfAborted();
   return await new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Uint8Array[] = [];
-    const conn = net.createConnection(
-      endpoint.kind === "unix"
-        ? { path: endpoint.path }
-        : { host: endpoint.hostname, port: endpoint.port },
-    );
+    const conn = net.createConnection(nodeConnectOptions(endpoint));
     const onAbort = () => {
       conn.destroy();
       reject(signal!.reason);
