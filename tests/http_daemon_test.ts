@@ -113,6 +113,17 @@ Deno.test({
     assert.match(called.stdout, /via endpoint/);
     assert.deepEqual(socketsOf(other), [], "the CLI started a daemon of its own");
 
+    // A script's client reaches the same daemon over TCP (no socket handed to it).
+    const script = await w.mcpx([
+      "exec",
+      'const r = await everything.echo({ message: "from script" }); ' +
+      '[Deno.env.get("MCPX_SOCKET"), Deno.env.get("MCPX_ENDPOINT"), JSON.stringify(r)]',
+    ], { env: remote });
+    assert.equal(script.code, 0, script.stderr);
+    assert.match(script.stdout, /from script/);
+    assert.ok(script.stdout.includes(base), script.stdout);
+    assert.deepEqual(socketsOf(w).length, 1, "only the foreground daemon's socket");
+
     // Without the token, the endpoint's 401 is the CLI's error.
     const refused = await other.mcpx(["call", "everything.echo", '{"message":"x"}'], {
       env: { MCPX_DAEMON_ENDPOINT: base },
