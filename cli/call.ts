@@ -93,7 +93,7 @@ export async function run(
       notify!,
       `${namespace}.${tool}`,
       (text) => ctx.io.errRaw ? ctx.io.errRaw(text) : ctx.io.err(text),
-      { signal: showProgress.signal, version: VERSION },
+      { signal: showProgress.signal, version: VERSION, token: await ctx.endpointToken() },
     );
   }
   if (watch) {
@@ -102,7 +102,7 @@ export async function run(
       await ctx.existingDaemonSocket(),
       notify!,
       (line) => ctx.io.err(`note: ${line}\n`),
-      { signal: watch.signal, version: VERSION },
+      { signal: watch.signal, version: VERSION, token: await ctx.endpointToken() },
     );
   }
   let answer: CallResult | TaskHandle;

@@ -167,3 +167,31 @@ Deno.test({
     assert.deepEqual(socketsOf(w), []);
   },
 });
+
+Deno.test({
+  name: "mcpx daemon --port on loopback needs no token but still refuses a rebinding Host; " +
+    "mcpx openapi prints the document it serves",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using w = await world();
+    await w.writeConfig({ mcpServers: {} });
+    const port = freePort();
+    await using daemon = backgroundMcpx(w, ["daemon", "--port", `${port}`]);
+    const health = ["-X", "POST", `http://127.0.0.1:${port}/v1/health`];
+    assert.ok(
+      await eventually(async () => (await curl(health)).status === 200, 60_000),
+      `the daemon did not answer on TCP:\n${daemon.output()}`,
+    );
+    assert.doesNotMatch(daemon.output(), /beyond loopback/);
+    const rebound = await curl(["-H", `Host: attacker.example:${port}`, ...health]);
+    assert.equal(rebound.status, 403, rebound.body);
+    const served = await curl([`http://localhost:${port}/v1/openapi.json`]);
+    assert.equal(served.status, 200);
+    const printed = await w.mcpx(["openapi"]);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.deepEqual(JSON.parse(printed.stdout), JSON.parse(served.body));
+    const verdict = await new Validator().validate(JSON.parse(printed.stdout));
+    assert.ok(verdict.valid, JSON.stringify(verdict.errors));
+  },
+});
