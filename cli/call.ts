@@ -53,7 +53,8 @@ export async function run(
 
   const tool = ref.slice(dot + 1);
   const config = await ctx.config();
-  if (config.path === null) {
+  // A daemon elsewhere (daemon.endpoint) resolves the name from its own configuration.
+  if (config.path === null && !(await ctx.endpoint())) {
     throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
   }
   // The server the name means, from the configuration alone (the daemon resolves the tool).
@@ -92,7 +93,7 @@ export async function run(
       notify!,
       `${namespace}.${tool}`,
       (text) => ctx.io.errRaw ? ctx.io.errRaw(text) : ctx.io.err(text),
-      { signal: showProgress.signal, version: VERSION },
+      { signal: showProgress.signal, version: VERSION, token: await ctx.endpointToken() },
     );
   }
   if (watch) {
@@ -101,7 +102,7 @@ export async function run(
       await ctx.existingDaemonSocket(),
       notify!,
       (line) => ctx.io.err(`note: ${line}\n`),
-      { signal: watch.signal, version: VERSION },
+      { signal: watch.signal, version: VERSION, token: await ctx.endpointToken() },
     );
   }
   let answer: CallResult | TaskHandle;

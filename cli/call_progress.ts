@@ -55,7 +55,7 @@ export async function watchCallProgress(
   token: string,
   what: string,
   write: (text: string) => void,
-  options: { signal: AbortSignal; version: string; columns?: number },
+  options: { signal: AbortSignal; version: string; columns?: number; token?: string },
 ): Promise<void> {
   const { signal } = options;
   let after = 0;
@@ -68,7 +68,7 @@ export async function watchCallProgress(
           socket,
           "progress",
           { token, after, holdMs: 20_000 },
-          { signal, version: options.version },
+          { signal, version: options.version, token: options.token },
         ));
       } catch (error) {
         // The daemon this call is starting does not answer yet: ask again; anything else ends it.

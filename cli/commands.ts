@@ -48,6 +48,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   stats: () => import("./stats.ts"),
   completion: () => import("./completion.ts"),
   man: () => import("./man.ts"),
+  openapi: () => import("./openapi.ts"),
   "completion-words": () => import("./completion_words.ts"),
 };
 

@@ -100,3 +100,18 @@ Deno.test("config --json shows the paths.state and paths.cache in use, by either
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("config --json shows a secret setting as (set), never its value", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-config-cmd-" }));
+  try {
+    const io = memoryIo();
+    const env = { HOME: dir, MCPX_TRANSPORT_BEARER_TOKEN: "tok-do-not-print" };
+    assert.equal(await main(["--json", "config"], io, env, dir), 0, io.stderr);
+    assert.doesNotMatch(io.stdout, /tok-do-not-print/);
+    const shown = (JSON.parse(io.stdout) as Shown).settings
+      .find((s) => s.name === "transport.bearerToken")!;
+    assert.deepEqual([shown.value, shown.source], ["(set)", "env:MCPX_TRANSPORT_BEARER_TOKEN"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

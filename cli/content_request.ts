@@ -19,7 +19,8 @@ export async function contentFields(
   timeout: string | undefined,
 ): Promise<Record<string, number>> {
   const config = await ctx.config();
-  if (config.path === null) {
+  // A daemon elsewhere (daemon.endpoint) resolves the name from its own configuration.
+  if (config.path === null && !(await ctx.endpoint())) {
     throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
   }
   return {

@@ -168,6 +168,20 @@ export class CliContext extends SettingsContext implements RunnerHost {
     return this.#daemon.daemonPid;
   }
 
+  /**
+   * The daemon elsewhere that `daemon.endpoint` (`MCPX_DAEMON_ENDPOINT`) names,
+   * or undefined when none is set ({@link DaemonLink.endpoint}).
+   */
+  endpoint(): Promise<string | undefined> {
+    return this.#daemon.endpoint();
+  }
+
+  /** The bearer token sent to {@link endpoint}; undefined without an endpoint or a token. */
+  async endpointToken(): Promise<string | undefined> {
+    if (!(await this.endpoint())) return undefined;
+    return String(await this.setting("transport.bearerToken") ?? "") || undefined;
+  }
+
   /** The socket of a running daemon for this configuration, without starting one. */
   existingDaemonSocket(): Promise<string> {
     return this.#daemon.existingDaemonSocket();

@@ -15,6 +15,7 @@ import { settingOf } from "../config/settings.ts";
 import { connectDaemon, type DaemonHealth } from "./daemon_connect.ts";
 import { requestDaemon, type RequestOptions } from "../wire/daemon_request.ts";
 import { traceLine } from "../wire/wire.ts";
+import { wireEndpoint } from "../wire/endpoint.ts";
 import { daemonFiles, recordedDaemonPid } from "../wire/locate.ts";
 import { processStart, sweepOrphanGroups } from "../engine/process_groups.ts";
 import { DaemonLostError, DaemonUnavailableError, McpxError } from "../core/errors.ts";
@@ -53,8 +54,20 @@ export class DaemonLink {
     this.#source = source;
   }
 
-  /** The daemon's socket path, starting the daemon when none runs. */
+  /**
+   * The daemon's socket path, starting the daemon when none runs. With
+   * `daemon.endpoint` set, that endpoint once it answers `health`; nothing is
+   * started (spec 000, "One daemon, many clients").
+   *
+   * @throws {DaemonUnavailableError} naming the endpoint and the setting when
+   *   an endpoint is set and does not answer.
+   */
   async daemonSocket(): Promise<string> {
+    const endpoint = await this.endpoint();
+    if (endpoint) {
+      await this.#send(endpoint, "health", {}, { version: VERSION });
+      return endpoint;
+    }
     const config = await this.#source.config();
     const settings = await this.#source.settings();
     const { socket, pid } = await connectDaemon({
@@ -77,6 +90,7 @@ export class DaemonLink {
    * found, started or replaced as {@link daemonSocket} does.
    */
   async liveDaemonSocket(): Promise<string> {
+    if (await this.endpoint()) return await this.daemonSocket();
     const socket = await this.existingDaemonSocket();
     try {
       const health = await requestDaemon<DaemonHealth>(socket, "health", {}, { version: VERSION });
@@ -107,8 +121,64 @@ export class DaemonLink {
     return { traceIds: text };
   }
 
-  /** The socket of a running daemon for this configuration, without starting one. */
+  /**
+   * The endpoint `daemon.endpoint` (`MCPX_DAEMON_ENDPOINT`) names, checked,
+   * or undefined when it is not set.
+   *
+   * @throws {McpxError} code `config`, naming the setting and the value, when it is no daemon
+   *   address.
+   */
+  async endpoint(): Promise<string | undefined> {
+    const value = String(await this.#source.setting("daemon.endpoint") ?? "").trim();
+    if (!value) return undefined;
+    try {
+      wireEndpoint(value);
+    } catch (error) {
+      throw new McpxError(
+        "config",
+        `daemon.endpoint (MCPX_DAEMON_ENDPOINT): ${(error as Error).message}`,
+      );
+    }
+    return value;
+  }
+
+  /** `transport.bearerToken`, sent to a TCP endpoint; undefined when unset. */
+  async #token(): Promise<string | undefined> {
+    return String(await this.#source.setting("transport.bearerToken") ?? "") || undefined;
+  }
+
+  /**
+   * {@link requestDaemon} with the bearer token; to a configured endpoint, a
+   * request that never reached it fails naming the endpoint and the setting.
+   */
+  async #send<T>(
+    socket: string,
+    operation: string,
+    params: Record<string, unknown>,
+    options: RequestOptions,
+  ): Promise<T> {
+    const endpoint = await this.endpoint();
+    try {
+      return await requestDaemon<T>(socket, operation, params, {
+        ...options,
+        ...(endpoint ? { token: await this.#token() } : {}),
+      });
+    } catch (error) {
+      if (!endpoint || !(error instanceof DaemonUnavailableError)) throw error;
+      throw new DaemonUnavailableError(
+        `no mcpx daemon answers at ${endpoint}, the endpoint daemon.endpoint ` +
+          `(MCPX_DAEMON_ENDPOINT) names (${error.message}); nothing was sent, and with an ` +
+          `endpoint set mcpx neither starts nor falls back to a local daemon. Start the daemon ` +
+          `there (mcpx daemon --port …), or unset the setting to use this machine's`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** The socket of a running daemon for this configuration (or the endpoint), without starting one. */
   async existingDaemonSocket(): Promise<string> {
+    const endpoint = await this.endpoint();
+    if (endpoint) return endpoint;
     const config = await this.#source.config();
     return daemonFiles(this.#source.paths().stateDir, config.fingerprint).socket;
   }
@@ -131,7 +201,7 @@ export class DaemonLink {
     if (!io.errIsTerminal?.()) return sent;
     return withStartProgress(sent, {
       poll: async () =>
-        requestDaemon<StartingRow[]>(await this.existingDaemonSocket(), "starting", {}, {
+        this.#send<StartingRow[]>(await this.existingDaemonSocket(), "starting", {}, {
           version: VERSION,
           timeoutMs: 2000,
         }),
@@ -156,7 +226,8 @@ export class DaemonLink {
     try {
       return await this.#request<T>(operation, params, false);
     } catch (error) {
-      if (needsOtherDaemon(error)) return undefined;
+      // With an endpoint there is no local answer to fall back to.
+      if (needsOtherDaemon(error) && !(await this.endpoint())) return undefined;
       throw error;
     }
   }
@@ -198,9 +269,12 @@ export class DaemonLink {
     };
     const { stateDir } = source.paths();
     const { fingerprint } = await source.config();
+    const remote = await this.endpoint();
     const options: RequestOptions = {
       version: VERSION,
-      daemonPid: () => this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint),
+      // A remote daemon's pid is on another machine: neither a record here nor a local process.
+      daemonPid: () =>
+        remote ? undefined : this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint),
       onTrace: (t) => io.err(traceLine(t) + "\n"),
       onNotices: (notices) => {
         for (const notice of notices) io.err(`warning: ${notice.message}\n`);
@@ -208,13 +282,15 @@ export class DaemonLink {
     };
     const send = async (socket: string) => {
       try {
-        return await requestDaemon<T>(socket, operation, body, options);
+        return await this.#send<T>(socket, operation, body, options);
       } catch (error) {
         // Its servers would otherwise keep running (and writing) with no daemon to stop them.
-        if (error instanceof DaemonLostError) await this.sweepOrphans();
+        if (error instanceof DaemonLostError && !remote) await this.sweepOrphans();
         throw error;
       }
     };
+    // A named endpoint is the only daemon: never found, started or replaced here.
+    if (remote) return await send(remote);
     // Straight to the socket, stating our version: a daemon of another version
     // refuses without running anything, and only then (or when none answers)
     // is the daemon found, started or replaced. Saves a round trip per call.

@@ -17,7 +17,7 @@ import { daemonFiles } from "../wire/locate.ts";
 import { pollUntil } from "../core/deadline.ts";
 import { DaemonUnavailableError } from "../core/errors.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, UnsafeDirectoryError } from "../core/private_fs.ts";
-import type { SettingValue } from "../config/settings.ts";
+import { SETTINGS, type SettingValue } from "../config/settings.ts";
 import { VERSION } from "../core/version.ts";
 
 /** What the `health` operation answers. */
@@ -188,7 +188,7 @@ function start(options: ConnectOptions, logPath: string): void {
     "--log",
     logPath,
     "--settings",
-    JSON.stringify(options.settings),
+    JSON.stringify(withoutSecrets(options.settings)),
     ...(options.trustCheck ? ["--trust-check"] : []),
   );
   try {
@@ -217,6 +217,16 @@ function start(options: ConnectOptions, logPath: string): void {
       cause: error,
     });
   }
+}
+
+/**
+ * The settings without the secret ones (`transport.bearerToken`): a command
+ * line is readable by every user of the machine, and a daemon started on
+ * demand never listens on TCP, so it has no use for a token (decision 0046).
+ */
+function withoutSecrets(settings: Record<string, SettingValue>): Record<string, SettingValue> {
+  const secret = new Set(SETTINGS.filter((s) => s.secret).map((s) => s.name));
+  return Object.fromEntries(Object.entries(settings).filter(([name]) => !secret.has(name)));
 }
 
 function readTail(path: string): string {

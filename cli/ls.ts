@@ -140,7 +140,11 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
  */
 async function fromDaemon(ctx: CliContext): Promise<LsAnswer | undefined> {
   const config = await ctx.config();
-  if (config.path === null || config.servers.some((s) => s.unavailable)) return undefined;
+  // A daemon elsewhere (daemon.endpoint) is the only answer: this machine's files are not its.
+  const remote = await ctx.endpoint();
+  if (!remote && (config.path === null || config.servers.some((s) => s.unavailable))) {
+    return undefined;
+  }
   checkSelection(config.servers, selectionFromSettings((await ctx.settings()).values));
   const answered = await ctx.requestRunning<LsAnswer>("lsNamespaces");
   return answered && {

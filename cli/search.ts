@@ -105,7 +105,11 @@ async function fromDaemon(
   const limit = await ctx.setting("search.limit");
   if (badLimit(limit)) return undefined;
   const config = await ctx.config();
-  if (config.path === null || config.servers.some((s) => s.unavailable)) return undefined;
+  // A daemon elsewhere (daemon.endpoint) is the only answer: this machine's files are not its.
+  const remote = await ctx.endpoint();
+  if (!remote && (config.path === null || config.servers.some((s) => s.unavailable))) {
+    return undefined;
+  }
   checkSelection(config.servers, selectionFromSettings((await ctx.settings()).values));
   return await ctx.requestRunning<SearchAnswer>("searchTools", {
     words: input.words,

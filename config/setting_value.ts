@@ -60,6 +60,8 @@ export interface SettingDeclaration {
    * since a cloned repository would then decide it (decision 0018).
    */
   userOnly?: boolean;
+  /** A credential: `mcpx config` shows whether it is set, never its value. */
+  secret?: boolean;
 }
 
 /**

@@ -19,6 +19,9 @@ import { ConfigError } from "../core/errors.ts";
 import { describeValue } from "./_describe.ts";
 import { didYouMean } from "./_suggest.ts";
 import type { SettingDeclaration, SettingType, SettingValue } from "./setting_value.ts";
+import { settingEnvName } from "./setting_names.ts";
+
+export { settingEnvName, settingFlagName } from "./setting_names.ts";
 
 export {
   acceptedForm,
@@ -61,6 +64,45 @@ const DECLARED = [
     type: "duration",
     default: "10s",
     help: "How long the CLI waits for a daemon it started to answer before giving up",
+  },
+  {
+    name: "daemon.address",
+    type: "string",
+    default: "127.0.0.1",
+    userOnly: true,
+    help: "Address `mcpx daemon --port` binds; beyond loopback needs transport.bearerToken",
+  },
+  {
+    name: "daemon.port",
+    type: "int",
+    min: 0,
+    default: "0",
+    userOnly: true,
+    help: "TCP port `mcpx daemon` also serves its /v1 API on (0 = none, its socket only)",
+  },
+  {
+    name: "daemon.endpoint",
+    type: "string",
+    default: "",
+    userOnly: true,
+    help:
+      "A daemon elsewhere, http://host:port or unix:///path, used by the CLI and scripts instead of this configuration's own; mcpx then never starts a daemon and fails when it does not answer",
+  },
+  {
+    name: "transport.bearerToken",
+    type: "string",
+    default: "",
+    userOnly: true,
+    secret: true,
+    help:
+      "Bearer token a TCP listener beyond loopback requires, and the one mcpx sends to daemon.endpoint; never shown by mcpx config",
+  },
+  {
+    name: "transport.allowedHosts",
+    type: "string",
+    default: "",
+    userOnly: true,
+    help: "Host names (comma-separated) a TCP listener beyond loopback also answers to",
   },
   {
     name: "output.json",
@@ -413,21 +455,6 @@ export function settingDeclaration(name: string): SettingDeclaration {
 }
 
 /**
- * The environment variable of a setting: `MCPX_` + segments in UPPER_SNAKE.
- *
- * @param name Dotted name, e.g. `daemon.idleTimeout`.
- * @returns e.g. `MCPX_DAEMON_IDLE_TIMEOUT`.
- * @example
- * ```ts
- * import { settingEnvName } from "./settings.ts";
- * if (settingEnvName("catalog.budget") !== "MCPX_CATALOG_BUDGET") throw new Error();
- * ```
- */
-export function settingEnvName(name: string): string {
-  return `MCPX_${splitWords(name).join("_").toUpperCase()}`;
-}
-
-/**
  * The environment variable a setting is read from: its generated name, else the first
  * of its `envAliases` that is set. An empty variable counts as unset.
  *
@@ -462,25 +489,6 @@ export function settingEnvSpelling(
     );
   }
   return spellings[0];
-}
-
-/**
- * The generated flag of a setting: `--` + segments in kebab-case.
- *
- * @param name Dotted name, e.g. `daemon.idleTimeout`.
- * @returns e.g. `--daemon-idle-timeout`.
- * @example
- * ```ts
- * import { settingFlagName } from "./settings.ts";
- * if (settingFlagName("catalog.budget") !== "--catalog-budget") throw new Error();
- * ```
- */
-export function settingFlagName(name: string): string {
-  return `--${splitWords(name).join("-").toLowerCase()}`;
-}
-
-function splitWords(name: string): string[] {
-  return name.split(".").flatMap((seg) => seg.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" "));
 }
 
 export type {

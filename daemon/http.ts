@@ -41,6 +41,8 @@ import {
   TRACE_IDS_VARIABLE,
 } from "../logs/trace_ids.ts";
 import { routeInput } from "../ops/route_input.ts";
+import { OPENAPI_PATH, openApiDocument } from "../ops/openapi.ts";
+import { callPathBody, callPathTarget } from "./call_path.ts";
 
 /**
  * Turns any thrown value into the wire's error body; never includes a stack,
@@ -123,17 +125,46 @@ export async function serveDaemon(
     path: socketPath,
     transport: "unix",
     onListen() {},
-    onError(error) {
-      return Response.json({ ok: false, error: toWireError(error, daemon.redactor) }, {
-        status: 500,
-      });
-    },
-  }, async (request) => {
-    const name = new URL(request.url).pathname.replace(/^\/v1\//, "");
+    onError: daemonErrorResponse(daemon),
+  }, daemonHandler(daemon, onStop));
+  await Deno.chmod(socketPath, 0o600);
+  return server;
+}
+
+/** The answer to an error thrown outside the handler's own catch (Deno.serve's `onError`). */
+export function daemonErrorResponse(daemon: Daemon): (error: unknown) => Response {
+  return (error) =>
+    Response.json({ ok: false, error: toWireError(error, daemon.redactor) }, { status: 500 });
+}
+
+/**
+ * The daemon's request handler, the same on the unix socket and on TCP
+ * (daemon/http_tcp.ts puts its Host, Origin and token checks in front):
+ * `POST /v1/<route>`, `POST /v1/call/<namespace>/<tool>` (daemon/call_path.ts)
+ * and `GET /v1/openapi.json` (ops/openapi.ts).
+ *
+ * @param onStop Called after the `stop` operation has answered.
+ */
+export function daemonHandler(
+  daemon: Daemon,
+  onStop: () => void,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const pathname = new URL(request.url).pathname;
+    if (pathname === OPENAPI_PATH && (request.method === "GET" || request.method === "HEAD")) {
+      return Response.json(openApiDocument());
+    }
+    let target: { namespace: string; tool: string } | undefined;
+    try {
+      target = callPathTarget(pathname);
+    } catch (error) {
+      return refuse(error as McpxError, 400);
+    }
+    const name = target ? "call" : pathname.replace(/^\/v1\//, "");
     const route = routeNamed(name);
     if (!route || request.method !== "POST") {
       return refuse(
-        new McpxError("not-found", `no operation ${request.method} ${name}`),
+        new McpxError("not-found", `no operation ${request.method} ${pathname}`),
         404,
       );
     }
@@ -174,6 +205,7 @@ export async function serveDaemon(
           `the body of "${name}" is not JSON (${(error as Error).message}); nothing was run`,
         );
       }
+      if (target) raw = callPathBody(target, request.headers, raw);
       wantsNotices = (raw as { notices?: unknown } | null)?.notices === true;
       // The route's schema, before anything runs: a usage error naming each field.
       const input = routeInput(route.spec, raw);
@@ -205,7 +237,5 @@ export async function serveDaemon(
       daemon.inFlight--;
       daemon.lastActivityAt = Date.now();
     }
-  });
-  await Deno.chmod(socketPath, 0o600);
-  return server;
+  };
 }

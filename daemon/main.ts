@@ -52,7 +52,9 @@ import {
 import { EXIT, exitCodeOf, McpxError, StorageError } from "../core/errors.ts";
 import { TrustGate } from "../config/trust.ts";
 import { terminalText } from "../core/terminal_text.ts";
-import { PRUNE_DELAY_MS, PRUNE_PERIOD_MS, pruneForDaemon } from "../engine/cache_prune.ts";
+import { PRUNE_DELAY_MS, PRUNE_PERIOD_MS } from "../engine/cache_prune.ts";
+import { pruneCache } from "./prune_cache.ts";
+import { listenTcp, tcpListenOptions } from "./http_tcp.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
@@ -118,6 +120,8 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
         `run the command again to start a daemon for the file as it is now`,
     );
   }
+  // A port beyond loopback without a token is refused before anything starts (decision 0046).
+  const tcpAsk = tcpListenOptions(settings, options.mode);
   const files = daemonFiles(paths.stateDir, config.fingerprint);
   // Every directory it keeps state or its socket in is the user's alone, or it does not start.
   // One a full disk keeps it from making costs only what it would hold: the record is
@@ -186,6 +190,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   // Not const: a `stop` request can arrive before serveDaemon() has returned.
   // deno-lint-ignore prefer-const
   let server: Deno.HttpServer<Deno.UnixAddr> | undefined;
+  let tcp: Deno.HttpServer<Deno.NetAddr> | undefined;
   let socketId: number | null = null;
   let stopping: Promise<void> | undefined;
   const { promise: done, resolve: finish } = Promise.withResolvers<void>();
@@ -208,6 +213,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       clearTimeout(prune);
       await step("stopping the servers", () => daemon.shutdown());
       await step("closing the socket", () => server?.shutdown());
+      await step("closing the TCP listener", () => tcp?.shutdown());
       await step("removing the socket", () => removeIfOurs(files.socket, socketId));
       await step("removing the record", () => removeRecordIfOurs(files.record));
       log("info", "daemon.stop", "daemon {pid} stopped: {why}", {
@@ -219,6 +225,12 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     })();
   server = await serveDaemon(daemon, files.socket, () => stop("stop requested"));
   socketId = inode(files.socket);
+  try {
+    tcp = tcpAsk && listenTcp(daemon, tcpAsk, () => stop("stop requested"));
+  } catch (error) {
+    await stop("could not listen on TCP");
+    throw error;
+  }
   const record: DaemonRecord = {
     fingerprint: config.fingerprint,
     pid: Deno.pid,
@@ -239,6 +251,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     fingerprint: record.fingerprint,
     config: record.configPath ?? "(none)",
     socket: record.socket,
+    ...(tcp ? { http: `${tcpAsk!.hostname}:${tcp.addr.port}` } : {}),
     trustCheck: trust !== undefined,
   }, { span: daemonSpan() });
   await stopOutdated(paths.stateDir, record);
@@ -298,25 +311,6 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   }
   closeLog();
   return 0;
-}
-
-/** Prunes the cache, logging what went; a failure is logged, never the daemon's end. */
-function pruneCache(
-  paths: { cacheDir: string; stateDir: string },
-  fingerprint: string,
-  maxAgeMs: number,
-): void {
-  try {
-    const removed = pruneForDaemon(paths, fingerprint, maxAgeMs);
-    if (removed.length) {
-      log("info", "cache.pruned", "removed {count} unused cache entries", {
-        count: removed.length,
-        paths: removed.slice(0, 20),
-      });
-    }
-  } catch (error) {
-    log("error", "daemon.error", "pruning the cache failed: {error}", { error: describe(error) });
-  }
 }
 
 /** What the daemon records' directory holds, in the words of a refusal (core/private_fs.ts). */

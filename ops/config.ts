@@ -39,8 +39,21 @@ export async function handle(input: InputOf<typeof config>, host: OpHost): Promi
     ...(loaded.path === null ? { searched: loaded.searched ?? [] } : {}),
     fingerprint: loaded.fingerprint,
     paths: host.paths(),
-    settings: shown.map((s) => inUse(host, settings.values[s.name])),
+    settings: shown.map((s) =>
+      s.secret ? masked(settings.values[s.name]) : inUse(host, settings.values[s.name])
+    ),
     warnings: await host.warnings(),
+  };
+}
+
+/** A secret setting as `config` shows it: `(set)` or `""`, wherever it came from. */
+function masked(resolved: ResolvedSetting): ShownSetting {
+  const hide = (value: unknown) => value === "" ? "" : "(set)";
+  return {
+    ...resolved,
+    value: hide(resolved.value),
+    raw: hide(resolved.raw),
+    overrode: resolved.overrode.map((o) => ({ ...o, value: hide(o.value) })),
   };
 }
 

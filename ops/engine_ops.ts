@@ -225,15 +225,29 @@ export const untrust = defineOp({
 /** `mcpx daemon`. */
 export const daemon = defineOp({
   name: "daemon",
-  description: "Run this configuration's daemon in the foreground (stays up).",
+  description: "Run this configuration's daemon in the foreground (stays up); with --port, " +
+    "its /v1 API over TCP too.",
   where: "cli",
   hints: { readOnly: false, destructive: false, idempotent: false },
   input: z.object({}),
   output: DaemonOutput,
   cli: {
     command: "daemon",
-    usage: "mcpx daemon",
+    usage: "mcpx daemon [--port P] [--address A]",
     summary: "run this configuration's daemon in the foreground (stays up)",
+    flags: {
+      port: {
+        type: "string",
+        help: "also serve the /v1 API over TCP on this port (default none)",
+        setting: "daemon.port",
+      },
+      address: {
+        type: "string",
+        help: "the address to listen on with --port (default 127.0.0.1; beyond loopback " +
+          "needs transport.bearerToken)",
+        setting: "daemon.address",
+      },
+    },
   },
 });
 

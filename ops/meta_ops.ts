@@ -62,6 +62,22 @@ export const man = defineOp({
   },
 });
 
+/** `mcpx openapi`. */
+export const openapi = defineOp({
+  name: "openapi",
+  description:
+    "The OpenAPI 3.1 document of the daemon's HTTP API, generated from the op table: one POST /v1/<route> per route, upstream tools as the one templated path /v1/call/{namespace}/{tool}. The daemon serves the same document at GET /v1/openapi.json.",
+  where: "cli",
+  hints: READ,
+  input: z.object({}),
+  output: z.record(z.string(), z.unknown()).describe("the OpenAPI 3.1.0 document"),
+  cli: {
+    command: "openapi",
+    usage: "mcpx openapi",
+    summary: "print the OpenAPI 3.1 document of the daemon's /v1 HTTP API",
+  },
+});
+
 /**
  * `mcpx completion-words`: plumbing the completion scripts call. Reads the
  * schema cache and the configuration's files; starts no server and no daemon.

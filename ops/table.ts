@@ -51,6 +51,7 @@ export const OPS: readonly OpSpec[] = [
   logs.stats,
   meta.completion,
   meta.man,
+  meta.openapi,
   meta.completionWords,
 ];
 

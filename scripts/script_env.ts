@@ -115,10 +115,10 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     name: "MCPX_ENDPOINT",
     setBy: ["runner"],
     when: "always",
-    meaning:
-      "Where the daemon answers, as an address: `unix:<socket path>` for a local daemon. For " +
-      "code that talks to the daemon without the generated client.",
-    readBy: ["script"],
+    meaning: "Where the daemon answers, as an address: `unix:<socket path>` for a local daemon, " +
+      "`http://host:port` for the one `daemon.endpoint` names. The generated client uses it " +
+      "when `MCPX_SOCKET` is empty.",
+    readBy: ["client", "script"],
   },
   {
     name: "MCPX_SOCKET",
@@ -288,14 +288,17 @@ export function scriptEnv(facts: ScriptFacts): Record<string, string> {
         `separator; rename or link the directory`,
     );
   }
+  const remote = /^[a-z][a-z0-9+.-]*:/i.test(facts.socket);
   return {
     MCPX_SESSION: facts.session,
     MCPX_SESSION_ID: facts.sessionId ?? "",
     MCPX_PARENT_SESSION_ID: facts.parentSessionId ?? "",
     MCPX_EPHEMERAL: facts.ephemeral ? "1" : "0",
     MCPX_RUN: facts.run,
-    MCPX_ENDPOINT: facts.endpoint ?? (facts.socket ? `unix:${facts.socket}` : ""),
-    MCPX_SOCKET: facts.socket,
+    MCPX_ENDPOINT: facts.endpoint ??
+      (remote ? facts.socket : facts.socket ? `unix:${facts.socket}` : ""),
+    // A daemon elsewhere (daemon.endpoint) has no socket on this machine.
+    MCPX_SOCKET: remote ? "" : facts.socket,
     MCPX_DAEMON_PID: facts.daemonPid === undefined ? "" : String(facts.daemonPid),
     MCPX_CWD: facts.cwd,
     MCPX_PID: String(facts.pid),

@@ -50,12 +50,18 @@ export interface RequestOptions {
   onTrace?: (trace: WireTrace) => void;
   /** Called with what the daemon tells a caller that sent `notices: true` in `params`. */
   onNotices?: (notices: WireNotice[]) => void;
+  /**
+   * The bearer token a TCP endpoint requires (`transport.bearerToken`),
+   * sent as `Authorization: Bearer`; never sent on a unix socket.
+   */
+  token?: string;
 }
 
 /**
  * Sends one operation and returns its result.
  *
- * @param socket The daemon's socket path.
+ * @param socket The daemon's socket path, or an endpoint (`http://host:port`,
+ *   `unix:///path`: wire/wire.ts `wireEndpoint`).
  * @param operation An operation name from ops/daemon_ops.ts.
  * @param params The operation's parameters (JSON).
  * @throws {DaemonUnavailableError} when the request provably never reached a
@@ -79,7 +85,10 @@ export async function requestDaemon<T = unknown>(
   if (options.signal) signals.push(options.signal);
   const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
   if (timeout) signals.push(timeout);
-  const request = encodeRequest(operation, JSON.stringify(params), options.version);
+  const request = encodeRequest(operation, JSON.stringify(params), options.version, {
+    endpoint: socket,
+    token: options.token,
+  });
   let response: { status: number; body: string };
   try {
     response = await exchangeRequest(

@@ -94,7 +94,7 @@ export async function watchLeaseWaits(
   socket: string,
   token: string,
   print: (line: string) => void,
-  options: { signal: AbortSignal; version: string },
+  options: { signal: AbortSignal; version: string; token?: string },
 ): Promise<void> {
   const { signal } = options;
   let after = 0;
@@ -105,7 +105,7 @@ export async function watchLeaseWaits(
         socket,
         "waits",
         { token, after, holdMs: 20_000 },
-        { signal, version: options.version },
+        { signal, version: options.version, token: options.token },
       ));
     } catch (error) {
       if (signal.aborted) return;

@@ -19,8 +19,8 @@
  * controls could be theirs, and would receive every call's arguments.
  *
  * Portable: runs under deno, bun and node ≥ 22.6 (spec 000, "Runtime
- * portability"), imports only core/private_dir_rule.ts (which imports
- * nothing), and defines no top-level name the script runtime defines
+ * portability"), imports only core/private_dir_rule.ts and wire/endpoint.ts
+ * (which import nothing), and defines no top-level name the script runtime defines
  * (scripts/client/bundle.ts checks).
  *
  * @module
@@ -32,6 +32,12 @@ import {
   privateDirMessage,
   type PrivateDirVerdict,
 } from "../core/private_dir_rule.ts";
+import {
+  denoConnectOptions,
+  nodeConnectOptions,
+  type WireEndpoint,
+  wireEndpoint,
+} from "./endpoint.ts";
 
 /**
  * The request header naming the caller's mcpx version; a daemon of another
@@ -227,12 +233,21 @@ const wireDecoder = new TextDecoder();
  * @param operation An operation name (ops/daemon_ops.ts).
  * @param body The JSON text of the parameters.
  * @param version The caller's mcpx version, sent as {@link VERSION_HEADER}.
+ * @param to The endpoint: a TCP one gets its `Host` (wire/http_origin.ts) and the token.
  */
-export function encodeRequest(operation: string, body: string, version?: string): Uint8Array {
+export function encodeRequest(
+  operation: string,
+  body: string,
+  version?: string,
+  to?: { endpoint?: string; token?: string },
+): Uint8Array {
   const payload = wireEncoder.encode(body);
+  const target = to?.endpoint ? wireEndpoint(to.endpoint) : undefined;
+  const host = target?.kind === "tcp" ? target.host : "mcpx";
   const head = wireEncoder.encode(
-    `POST /v1/${operation} HTTP/1.1\r\nhost: mcpx\r\ncontent-type: application/json\r\n` +
+    `POST /v1/${operation} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\n` +
       (version ? `${VERSION_HEADER}: ${version}\r\n` : "") +
+      (target?.kind === "tcp" && to?.token ? `authorization: Bearer ${to.token}\r\n` : "") +
       `content-length: ${payload.length}\r\nconnection: close\r\n\r\n`,
   );
   const request = new Uint8Array(head.length + payload.length);
@@ -261,14 +276,15 @@ export async function exchangeRequest(
   signal?: AbortSignal,
 ): Promise<{ status: number; body: string }> {
   signal?.throwIfAborted();
-  await checkSocketDir(socket);
+  const endpoint = wireEndpoint(socket);
+  if (endpoint.kind === "unix") await checkSocketDir(endpoint.path);
   const deno: WireLoose = (globalThis as WireLoose).Deno;
   const progress = { sent: false };
   let bytes: Uint8Array;
   try {
     bytes = deno?.connect
-      ? await exchangeDeno(deno, socket, request, signal, progress)
-      : await exchangeNode(socket, request, signal, progress);
+      ? await exchangeDeno(deno, endpoint, request, signal, progress)
+      : await exchangeNode(endpoint, request, signal, progress);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw new ExchangeFailure(progress.sent, (error as Error)?.message ?? String(error), {
@@ -291,12 +307,12 @@ export async function exchangeRequest(
 
 async function exchangeDeno(
   deno: WireLoose,
-  socket: string,
+  endpoint: WireEndpoint,
   request: Uint8Array,
   signal: AbortSignal | undefined,
   progress: { sent: boolean },
 ): Promise<Uint8Array> {
-  const conn = await deno.connect({ transport: "unix", path: socket });
+  const conn = await deno.connect(denoConnectOptions(endpoint));
   const close = () => {
     try {
       conn.close();
@@ -325,7 +341,7 @@ async function exchangeDeno(
 let wireNet: Promise<WireLoose> | undefined;
 
 async function exchangeNode(
-  socket: string,
+  endpoint: WireEndpoint,
   request: Uint8Array,
   signal: AbortSignal | undefined,
   progress: { sent: boolean },
@@ -335,7 +351,7 @@ async function exchangeNode(
   signal?.throwIfAborted();
   return await new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Uint8Array[] = [];
-    const conn = net.createConnection({ path: socket });
+    const conn = net.createConnection(nodeConnectOptions(endpoint));
     const onAbort = () => {
       conn.destroy();
       reject(signal!.reason);

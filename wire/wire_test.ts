@@ -6,6 +6,7 @@ import {
   exchangeRequest,
   UnsafeSocketDirectory,
 } from "./wire.ts";
+import { wireEndpoint } from "./endpoint.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -123,4 +124,38 @@ Deno.test("exchangeRequest() connects through no directory another user controls
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("wireEndpoint() reads socket paths, unix: and http: addresses, and refuses the rest", () => {
+  assert.deepEqual(wireEndpoint("/run/d.sock"), { kind: "unix", path: "/run/d.sock" });
+  assert.deepEqual(wireEndpoint("unix:/run/d.sock"), { kind: "unix", path: "/run/d.sock" });
+  assert.deepEqual(wireEndpoint("unix:///run/d.sock"), { kind: "unix", path: "/run/d.sock" });
+  assert.deepEqual(wireEndpoint("http://mcpx.internal:8899"), {
+    kind: "tcp",
+    hostname: "mcpx.internal",
+    port: 8899,
+    host: "mcpx.internal:8899",
+  });
+  assert.deepEqual(wireEndpoint("http://[::1]:8899/"), {
+    kind: "tcp",
+    hostname: "::1",
+    port: 8899,
+    host: "[::1]:8899",
+  });
+  for (const bad of ["https://h:1", "ftp://h", "http://u:p@h:1", "unix:relative"]) {
+    assert.throws(() => wireEndpoint(bad), /not a daemon address/, bad);
+  }
+});
+
+Deno.test("encodeRequest() to a TCP endpoint sends its Host and the bearer token", () => {
+  const text = new TextDecoder().decode(
+    encodeRequest("health", "{}", "1.0", { endpoint: "http://127.0.0.1:8899", token: "t0k" }),
+  );
+  assert.match(text, /\r\nhost: 127\.0\.0\.1:8899\r\n/);
+  assert.match(text, /\r\nauthorization: Bearer t0k\r\n/);
+  const unix = new TextDecoder().decode(
+    encodeRequest("health", "{}", "1.0", { endpoint: "/run/d.sock", token: "t0k" }),
+  );
+  assert.match(unix, /\r\nhost: mcpx\r\n/);
+  assert.doesNotMatch(unix, /authorization/);
 });

@@ -15,8 +15,13 @@ import type { ToolEntry } from "../../discovery/types.ts";
 
 /** What the run's environment says, read once (and again by `reloadRuntimeEnv`). */
 export interface RuntimeEnv {
-  /** `MCPX_SOCKET`: the daemon's unix socket; unset outside `mcpx run`/`mcpx exec`. */
+  /**
+   * `MCPX_SOCKET` (the daemon's unix socket), else `MCPX_ENDPOINT` (`http://host:port` for a
+   * daemon elsewhere); unset outside `mcpx run`/`mcpx exec`.
+   */
   socket: string | undefined;
+  /** `MCPX_TRANSPORT_BEARER_TOKEN`: sent to a daemon reached over TCP. */
+  token: string | undefined;
   session: string | undefined;
   parentSession: string | undefined;
   cwd: string | undefined;
@@ -63,6 +68,7 @@ export interface ClientConfig {
 export const rtConfig: ClientConfig = {
   env: {
     socket: undefined,
+    token: undefined,
     session: undefined,
     parentSession: undefined,
     cwd: undefined,

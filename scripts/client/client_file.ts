@@ -162,6 +162,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./content_api.ts",
   "./unsettled_await.ts",
   "../../wire/wire.ts",
+  "../../wire/endpoint.ts",
   "../../wire/caller.ts",
   "../../wire/answer.ts",
   "../../config/identifiers.ts",

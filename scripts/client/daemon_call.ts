@@ -248,7 +248,10 @@ export async function daemonRequest(
     ...fields,
   };
   if (options.timeoutMs !== undefined) body.timeoutMs = options.timeoutMs;
-  const request = encodeRequest(route, JSON.stringify(body), rtConfig.version || undefined);
+  const request = encodeRequest(route, JSON.stringify(body), rtConfig.version || undefined, {
+    endpoint: env.socket,
+    token: env.token,
+  });
 
   let response: { status: number; body: string };
   try {

@@ -131,7 +131,9 @@ function readRuntimeEnv(): RuntimeEnv {
   const pid = Number(rtEnv("MCPX_PID"));
   const daemonPid = Number(rtEnv("MCPX_DAEMON_PID"));
   return {
-    socket: rtEnv("MCPX_SOCKET") || undefined,
+    // A daemon elsewhere (daemon.endpoint) has no socket here: its address is MCPX_ENDPOINT.
+    socket: rtEnv("MCPX_SOCKET") || rtEnv("MCPX_ENDPOINT") || undefined,
+    token: rtEnv("MCPX_TRANSPORT_BEARER_TOKEN") || undefined,
     session: rtEnv("MCPX_SESSION") || undefined,
     parentSession: rtEnv("MCPX_PARENT_SESSION_ID") || undefined,
     cwd: rtEnv("MCPX_CWD") || undefined,

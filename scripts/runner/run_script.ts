@@ -335,6 +335,10 @@ export async function runScript(
       outputJson: json,
     }),
     ...selectionEnv(settings),
+    // The token a daemon elsewhere requires, wherever the setting came from (a file included).
+    ...(value("transport.bearerToken")
+      ? { MCPX_TRANSPORT_BEARER_TOKEN: String(value("transport.bearerToken")) }
+      : {}),
     ...(await ctx.traceEnv()),
     ...overrides.env,
   };

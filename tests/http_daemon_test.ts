@@ -1,0 +1,197 @@
+/**
+ * The daemon's /v1 API over TCP (`mcpx daemon --address A --port P`), reached
+ * by a real curl process and by the CLI through `MCPX_DAEMON_ENDPOINT`
+ * (spec 000, "One daemon, many clients"; decision 0046).
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import {
+  backgroundMcpx,
+  eventually,
+  freePort,
+  stdioServer,
+  type World,
+  world,
+} from "./_helpers.ts";
+
+const TOKEN = "s3cret-token-for-tests-0123456789";
+
+/** Runs curl; answers the HTTP status and the body. */
+async function curl(args: string[]): Promise<{ status: number; body: string }> {
+  const out = await new Deno.Command("curl", {
+    args: ["-sS", "--max-time", "300", "-o", "-", "-w", "\n%{http_code}", ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const cut = text.lastIndexOf("\n");
+  return { status: Number(text.slice(cut + 1)), body: text.slice(0, cut) };
+}
+
+/** The sockets in a world's state directory (a daemon it started would leave one). */
+function socketsOf(w: World): string[] {
+  try {
+    return [...Deno.readDirSync(`${w.dir}/.state/mcpx/sockets`)].map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+Deno.test({
+  name: "mcpx daemon --address 0.0.0.0 --port: curl calls a tool with the bearer token, gets " +
+    "401 without it and 403 for a rebinding Host; the CLI reaches it through MCPX_DAEMON_ENDPOINT",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using w = await world();
+    await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
+    const port = freePort();
+    const base = `http://127.0.0.1:${port}`;
+    await using daemon = backgroundMcpx(
+      w,
+      ["daemon", "--address", "0.0.0.0", "--port", `${port}`],
+      {
+        env: { MCPX_TRANSPORT_BEARER_TOKEN: TOKEN },
+      },
+    );
+    const auth = ["-H", `Authorization: Bearer ${TOKEN}`];
+    assert.ok(
+      await eventually(
+        async () => (await curl([...auth, "-X", "POST", `${base}/v1/health`])).status === 200,
+        60_000,
+      ),
+      `the daemon did not answer on TCP:\n${daemon.output()}`,
+    );
+    // Said once, at the start.
+    assert.equal(daemon.output().match(/beyond loopback/g)?.length, 1, daemon.output());
+
+    const call = [
+      "-X",
+      "POST",
+      "-H",
+      "content-type: application/json",
+      "--data",
+      '{"message":"over tcp"}',
+      `${base}/v1/call/everything/echo`,
+    ];
+    const ok = await curl([...auth, "-H", "X-Mcpx-Session: curl-1", ...call]);
+    assert.equal(ok.status, 200, ok.body);
+    const answer = JSON.parse(ok.body);
+    assert.equal(answer.ok, true, ok.body);
+    assert.match(JSON.stringify(answer.result.content), /over tcp/);
+
+    const bare = await curl(call);
+    assert.equal(bare.status, 401, bare.body);
+    assert.equal(JSON.parse(bare.body).error.code, "unauthorized");
+    assert.match(JSON.parse(bare.body).error.message, /transport\.bearerToken/);
+    const wrong = await curl(["-H", "Authorization: Bearer not-it", ...call]);
+    assert.equal(wrong.status, 401, wrong.body);
+
+    const rebound = await curl([...auth, "-H", `Host: attacker.example:${port}`, ...call]);
+    assert.equal(rebound.status, 403, rebound.body);
+    assert.equal(JSON.parse(rebound.body).error.code, "forbidden-host");
+    const page = await curl([...auth, "-H", "Origin: http://attacker.example", ...call]);
+    assert.equal(page.status, 403, page.body);
+
+    const doc = await curl([...auth, `${base}/v1/openapi.json`]);
+    assert.equal(doc.status, 200, doc.body.slice(0, 500));
+    const verdict = await new Validator().validate(JSON.parse(doc.body));
+    assert.ok(verdict.valid, JSON.stringify(verdict.errors));
+
+    // Another world (no configuration, its own state directory) names the daemon as its endpoint.
+    await using other = await world();
+    const remote = { MCPX_DAEMON_ENDPOINT: base, MCPX_TRANSPORT_BEARER_TOKEN: TOKEN };
+    const ls = await other.json<{ namespaces: { namespace: string }[] }>(["ls"], { env: remote });
+    assert.deepEqual(ls.namespaces.map((n) => n.namespace), ["everything"]);
+    const called = await other.mcpx(["call", "everything.echo", '{"message":"via endpoint"}'], {
+      env: remote,
+    });
+    assert.equal(called.code, 0, called.stderr);
+    assert.match(called.stdout, /via endpoint/);
+    assert.deepEqual(socketsOf(other), [], "the CLI started a daemon of its own");
+
+    // A script's client reaches the same daemon over TCP (no socket handed to it).
+    const script = await w.mcpx([
+      "exec",
+      'const r = await everything.echo({ message: "from script" }); ' +
+      '[Deno.env.get("MCPX_SOCKET"), Deno.env.get("MCPX_ENDPOINT"), JSON.stringify(r)]',
+    ], { env: remote });
+    assert.equal(script.code, 0, script.stderr);
+    assert.match(script.stdout, /from script/);
+    assert.ok(script.stdout.includes(base), script.stdout);
+    assert.deepEqual(socketsOf(w).length, 1, "only the foreground daemon's socket");
+
+    // Without the token, the endpoint's 401 is the CLI's error.
+    const refused = await other.mcpx(["call", "everything.echo", '{"message":"x"}'], {
+      env: { MCPX_DAEMON_ENDPOINT: base },
+    });
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /Bearer/);
+  },
+});
+
+Deno.test({
+  name: "MCPX_DAEMON_ENDPOINT that nothing answers: ls and call fail naming the endpoint and " +
+    "the setting, and no daemon is started",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using w = await world();
+    await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
+    const endpoint = `http://127.0.0.1:${freePort()}`;
+    for (const args of [["ls"], ["call", "everything.echo", '{"message":"x"}']]) {
+      const r = await w.mcpx(args, { env: { MCPX_DAEMON_ENDPOINT: endpoint } });
+      assert.equal(r.code, 1, `${args[0]}: ${r.stdout}${r.stderr}`);
+      assert.ok(r.stderr.includes(endpoint), r.stderr);
+      assert.match(r.stderr, /daemon\.endpoint/);
+      assert.match(r.stderr, /MCPX_DAEMON_ENDPOINT/);
+    }
+    assert.deepEqual(socketsOf(w), [], "a local daemon was started");
+    assert.deepEqual(w.processes(), []);
+  },
+});
+
+Deno.test({
+  name: "mcpx daemon beyond loopback without a bearer token does not start, naming the setting",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using w = await world();
+    await w.writeConfig({ mcpServers: {} });
+    const r = await w.mcpx(["daemon", "--address", "0.0.0.0", "--port", `${freePort()}`]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /transport\.bearerToken/);
+    assert.deepEqual(socketsOf(w), []);
+  },
+});
+
+Deno.test({
+  name: "mcpx daemon --port on loopback needs no token but still refuses a rebinding Host; " +
+    "mcpx openapi prints the document it serves",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using w = await world();
+    await w.writeConfig({ mcpServers: {} });
+    const port = freePort();
+    await using daemon = backgroundMcpx(w, ["daemon", "--port", `${port}`]);
+    const health = ["-X", "POST", `http://127.0.0.1:${port}/v1/health`];
+    assert.ok(
+      await eventually(async () => (await curl(health)).status === 200, 60_000),
+      `the daemon did not answer on TCP:\n${daemon.output()}`,
+    );
+    assert.doesNotMatch(daemon.output(), /beyond loopback/);
+    const rebound = await curl(["-H", `Host: attacker.example:${port}`, ...health]);
+    assert.equal(rebound.status, 403, rebound.body);
+    const served = await curl([`http://localhost:${port}/v1/openapi.json`]);
+    assert.equal(served.status, 200);
+    const printed = await w.mcpx(["openapi"]);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.deepEqual(JSON.parse(printed.stdout), JSON.parse(served.body));
+    const verdict = await new Validator().validate(JSON.parse(printed.stdout));
+    assert.ok(verdict.valid, JSON.stringify(verdict.errors));
+  },
+});
