@@ -75,8 +75,11 @@ export async function servePassthrough(
   const build = () => passthroughServer(ctx, upstream, codec);
   if (options.http) {
     const { servePassthroughHttp } = await import("./serve_passthrough_http.ts");
-    return await servePassthroughHttp(build, options.http, (url) =>
-      ctx.io.err(`mcpx: serving ${upstream.namespace} at ${url}\n`));
+    return await servePassthroughHttp(
+      build,
+      options.http,
+      (url) => ctx.io.err(`mcpx: serving ${upstream.namespace} at ${url}\n`),
+    );
   }
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
   const closed = Promise.withResolvers<void>();
@@ -94,8 +97,6 @@ interface Upstream {
   namespace: string;
   /** The server's name (the daemon's and the schema cache's key). */
   name: string;
-  /** What the upstream declared the last time it was listed. */
-  capabilities: Record<string, unknown>;
   instructions?: string;
 }
 
@@ -114,7 +115,7 @@ async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
   if (server.unavailable) throw new McpxError("server-unavailable", server.unavailable.message);
   const view = await ctx.namespaces({ schemas: [server.namespace] });
   const entry = own(view.cache?.servers, listingOf(server).name) as
-    | { capabilities?: Record<string, unknown>; instructions?: string; error?: { message: string } }
+    | { instructions?: string; error?: { message: string } }
     | undefined;
   if (!entry || entry.error) {
     throw new McpxError(
@@ -125,7 +126,6 @@ async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
   return {
     namespace: server.namespace,
     name: server.name,
-    capabilities: entry.capabilities ?? { tools: {}, prompts: {}, resources: {} },
     ...(entry.instructions ? { instructions: entry.instructions } : {}),
   };
 }
@@ -139,23 +139,19 @@ async function toolsOf(ctx: CliContext, upstream: Upstream): Promise<CachedTool[
 
 /**
  * One MCP server instance answering from the daemon. Capabilities declared
- * are the upstream's that mcpx delivers: tools, prompts, resources (list,
- * read, templates) and completions; never logging or resource
- * subscriptions, which the daemon does not pass on (decision 0045).
+ * are what mcpx delivers for any upstream: tools, prompts, resources (list,
+ * read, templates) and completions; never logging, resource subscriptions
+ * or list_changed, which the daemon does not pass on (decision 0045).
  */
 function passthroughServer(
   ctx: CliContext,
   upstream: Upstream,
   codec: ReturnType<typeof createRequestStateCodec<{ question: string }>>,
 ): Server {
-  const has = (name: string) => upstream.capabilities[name] !== undefined;
+  // The daemon answers these for any upstream: one without prompts lists none, one without
+  // completion completes nothing (decision 0045).
   const server = new Server({ name: `mcpx-${upstream.namespace}`, version: VERSION }, {
-    capabilities: {
-      tools: {},
-      ...(has("prompts") ? { prompts: {} } : {}),
-      ...(has("resources") ? { resources: {} } : {}),
-      ...(has("completions") ? { completions: {} } : {}),
-    },
+    capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} },
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
     requestState: { verify: codec.verify },
   });
@@ -199,66 +195,63 @@ function passthroughServer(
     return answer as CallToolResult;
   });
 
-  if (has("prompts")) {
-    server.setRequestHandler("prompts/list", async () => {
-      const [entry] = await ctx.request<{ prompts: unknown[]; error?: string }[]>("prompts", {
-        namespace: ns,
-      });
-      if (entry?.error) throw new ProtocolError(ProtocolErrorCode.InternalError, entry.error);
-      return { prompts: (entry?.prompts ?? []) as never };
+  server.setRequestHandler("prompts/list", async () => {
+    const [entry] = await ctx.request<{ prompts: unknown[]; error?: string }[]>("prompts", {
+      namespace: ns,
     });
-    server.setRequestHandler("prompts/get", async (request) =>
+    if (entry?.error) throw new ProtocolError(ProtocolErrorCode.InternalError, entry.error);
+    return { prompts: (entry?.prompts ?? []) as never };
+  });
+  server.setRequestHandler(
+    "prompts/get",
+    async (request) =>
       await upstreamRequest(() =>
         ctx.request("promptGet", {
           namespace: ns,
           prompt: request.params.name,
           arguments: request.params.arguments ?? {},
         })
-      ) as never);
-  }
+      ) as never,
+  );
 
-  if (has("resources")) {
-    const listing = async () => {
-      const [entry] = await ctx.request<
-        { resources: unknown[]; resourceTemplates: unknown[]; error?: string }[]
-      >("resources", { namespace: ns });
-      if (entry?.error) throw new ProtocolError(ProtocolErrorCode.InternalError, entry.error);
-      return entry ?? { resources: [], resourceTemplates: [] };
+  const listing = async () => {
+    const [entry] = await ctx.request<
+      { resources: unknown[]; resourceTemplates: unknown[]; error?: string }[]
+    >("resources", { namespace: ns });
+    if (entry?.error) throw new ProtocolError(ProtocolErrorCode.InternalError, entry.error);
+    return entry ?? { resources: [], resourceTemplates: [] };
+  };
+  server.setRequestHandler("resources/list", async () => ({
+    resources: (await listing()).resources as never,
+  }));
+  server.setRequestHandler("resources/templates/list", async () => ({
+    resourceTemplates: (await listing()).resourceTemplates as never,
+  }));
+  server.setRequestHandler("resources/read", async (request) =>
+    await upstreamRequest(
+      () => ctx.request("resourceRead", { namespace: ns, uri: request.params.uri }),
+      { uri: request.params.uri },
+    ) as never);
+
+  server.setRequestHandler("completion/complete", async (request) => {
+    const { ref, argument, context } = request.params;
+    const done = await ctx.request<{ values: string[]; total?: number; hasMore?: boolean }>(
+      "complete",
+      {
+        namespace: ns,
+        ref,
+        argument,
+        ...(context?.arguments ? { context: context.arguments } : {}),
+      },
+    );
+    return {
+      completion: {
+        values: done.values,
+        ...(done.total !== undefined ? { total: done.total } : {}),
+        ...(done.hasMore !== undefined ? { hasMore: done.hasMore } : {}),
+      },
     };
-    server.setRequestHandler("resources/list", async () => ({
-      resources: (await listing()).resources as never,
-    }));
-    server.setRequestHandler("resources/templates/list", async () => ({
-      resourceTemplates: (await listing()).resourceTemplates as never,
-    }));
-    server.setRequestHandler("resources/read", async (request) =>
-      await upstreamRequest(
-        () => ctx.request("resourceRead", { namespace: ns, uri: request.params.uri }),
-        { uri: request.params.uri },
-      ) as never);
-  }
-
-  if (has("completions")) {
-    server.setRequestHandler("completion/complete", async (request) => {
-      const { ref, argument, context } = request.params;
-      const done = await ctx.request<{ values: string[]; total?: number; hasMore?: boolean }>(
-        "complete",
-        {
-          namespace: ns,
-          ref,
-          argument,
-          ...(context?.arguments ? { context: context.arguments } : {}),
-        },
-      );
-      return {
-        completion: {
-          values: done.values,
-          ...(done.total !== undefined ? { total: done.total } : {}),
-          ...(done.hasMore !== undefined ? { hasMore: done.hasMore } : {}),
-        },
-      };
-    });
-  }
+  });
   return server;
 }
 
@@ -305,31 +298,34 @@ async function withProgress<T>(
   if (token === undefined) return await send(undefined);
   const notify = crypto.randomUUID();
   const done = new AbortController();
+  let after = 0;
+  // The latest update newer than the last passed on, or null after holdMs.
+  const pass = async (holdMs: number) => {
+    const { progress } = await ctx.request<
+      { progress: { seq: number; progress: number; total?: number; message?: string } | null }
+    >("progress", { token: notify, after, holdMs }).catch(() => ({ progress: null }));
+    if (!progress || progress.seq <= after) return;
+    after = progress.seq;
+    await sctx.mcpReq.notify({
+      method: "notifications/progress",
+      params: {
+        progressToken: token,
+        progress: progress.progress,
+        ...(progress.total !== undefined ? { total: progress.total } : {}),
+        ...(progress.message ? { message: progress.message } : {}),
+      },
+    }).catch(() => {});
+  };
   const relay = (async () => {
-    let after = 0;
-    while (!done.signal.aborted) {
-      const { progress } = await ctx.request<
-        { progress: { seq: number; progress: number; total?: number; message?: string } | null }
-      >("progress", { token: notify, after, holdMs: 1_000 }).catch(() => ({ progress: null }));
-      if (done.signal.aborted) return;
-      if (!progress) continue;
-      after = progress.seq;
-      await sctx.mcpReq.notify({
-        method: "notifications/progress",
-        params: {
-          progressToken: token,
-          progress: progress.progress,
-          ...(progress.total !== undefined ? { total: progress.total } : {}),
-          ...(progress.message ? { message: progress.message } : {}),
-        },
-      }).catch(() => {});
-    }
+    while (!done.signal.aborted) await pass(1_000);
   })();
   try {
     return await send(notify);
   } finally {
     done.abort();
     await relay;
+    // The board keeps a call's latest update: the last one, sent just before the result.
+    await pass(0);
   }
 }
 
