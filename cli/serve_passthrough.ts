@@ -324,8 +324,6 @@ async function withProgress<T>(
   } finally {
     done.abort();
     await relay;
-    // The board keeps a call's latest update: the last one, sent just before the result.
-    await pass(0);
   }
 }
 

@@ -22,21 +22,11 @@ interface Waiter {
   resolve(update: ProgressUpdate | undefined): void;
 }
 
-/** How long a call's latest progress is kept after the call ends, in ms. */
-export const PROGRESS_KEPT_AFTER_END_MS = 5_000;
-
 /** The longest a poll is held, in ms. */
 export const PROGRESS_HOLD_MAX_MS = 60_000;
 
 /** Each token's latest progress, and the polls waiting for a newer one. */
 export class ProgressBoard {
-  readonly #keptAfterEndMs: number;
-
-  /** @param keptAfterEndMs How long an ended call's latest progress is kept, ms. */
-  constructor(keptAfterEndMs: number = PROGRESS_KEPT_AFTER_END_MS) {
-    this.#keptAfterEndMs = keptAfterEndMs;
-  }
-
   #latest = new Map<string, ProgressUpdate>();
   #waiters = new Map<string, Set<Waiter>>();
   #seq = 0;
@@ -49,22 +39,11 @@ export class ProgressBoard {
     this.#waiters.delete(token);
   }
 
-  /**
-   * The call with `token` ended: its pollers are answered with none, and its
-   * latest progress is forgotten a moment later (the constructor's
-   * `keptAfterEndMs`, default {@link PROGRESS_KEPT_AFTER_END_MS}), so a
-   * poller that was between two polls when the call ended (a relay passing
-   * progress on, cli/serve_passthrough.ts) still hears the last update.
-   */
+  /** The call with `token` ended: its progress is forgotten and its pollers answered with none. */
   end(token: string): void {
-    const last = this.#latest.get(token);
+    this.#latest.delete(token);
     for (const waiter of this.#waiters.get(token) ?? []) waiter.resolve(undefined);
     this.#waiters.delete(token);
-    if (!last) return;
-    const timer = setTimeout(() => {
-      if (this.#latest.get(token) === last) this.#latest.delete(token);
-    }, this.#keptAfterEndMs);
-    Deno.unrefTimer(timer);
   }
 
   /**
