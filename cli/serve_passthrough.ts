@@ -170,7 +170,7 @@ function passthroughServer(
 
   server.setRequestHandler("tools/call", async (request, sctx) => {
     const { name, arguments: args } = request.params;
-    const asked = await askedQuestion(sctx, codec);
+    const asked = await askedQuestion(sctx);
     let answer: CallAnswer;
     if (asked) {
       answer = await ctx.request<CallAnswer>("questionAnswer", {
@@ -330,12 +330,14 @@ async function withProgress<T>(
 /** The question this round answers: the sealed id in `requestState`, and the client's response. */
 async function askedQuestion(
   sctx: ServerContext,
-  codec: ReturnType<typeof createRequestStateCodec<{ question: string }>>,
 ): Promise<{ id: string; response: InputResponseView } | undefined> {
-  void codec;
   const state = await sctx.mcpReq.requestState<{ question: string }>();
   if (!state?.question) return undefined;
-  return { id: state.question, response: inputResponse(sctx.mcpReq.inputResponses, ASKED) };
+  // The one response, under the key asked or, from a client that keeps its own keys, alone.
+  const responses = sctx.mcpReq.inputResponses ?? {};
+  const keys = Object.keys(responses);
+  const key = keys.includes(ASKED) || keys.length !== 1 ? ASKED : keys[0];
+  return { id: state.question, response: inputResponse(responses, key) };
 }
 
 /** The daemon's `questionAnswer` fields for the client's response. */
