@@ -157,6 +157,15 @@ export function withServerSection(doc: string, section: string): string {
   return `${before ? `${before}\n\n` : ""}${section}`;
 }
 
+/**
+ * `doc` (the client leg's sections, just rendered) followed by the server
+ * section `previous` had, so regenerating one leg keeps the other's.
+ */
+export function keepServerSection(doc: string, previous: string): string {
+  const at = previous.indexOf(SERVER_HEADING);
+  return at < 0 ? doc : withServerSection(doc, previous.slice(at));
+}
+
 /** A process whose first line matching `pattern` (on stdout or stderr) is its URL. */
 async function startServing(
   argv: string[],
