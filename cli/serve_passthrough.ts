@@ -72,7 +72,8 @@ export async function servePassthrough(
   const codec = createRequestStateCodec<{ question: string }>({
     key: crypto.getRandomValues(new Uint8Array(32)),
   });
-  const build = () => passthroughServer(ctx, upstream, codec);
+  // Over stdio the process serves one connection: one caller for all its requests.
+  const build = (connection?: string) => passthroughServer(ctx, upstream, codec, connection);
   if (options.http) {
     const { servePassthroughHttp } = await import("./serve_passthrough_http.ts");
     return await servePassthroughHttp(
@@ -84,7 +85,7 @@ export async function servePassthrough(
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
   const closed = Promise.withResolvers<void>();
   serveStdio(() => {
-    const server = build();
+    const server = build(`passthrough-${crypto.randomUUID()}`);
     server.onclose = () => closed.resolve();
     return server;
   });
@@ -147,7 +148,13 @@ function passthroughServer(
   ctx: CliContext,
   upstream: Upstream,
   codec: ReturnType<typeof createRequestStateCodec<{ question: string }>>,
+  connection: string | undefined,
 ): Server {
+  // The mcpx session each request leases as (the `session` caller field wins over the command's).
+  const caller = (sctx: ServerContext) => {
+    const session = callerSession(ctx, sctx, connection);
+    return session ? { session } : {};
+  };
   // The daemon answers these for any upstream: one without prompts lists none, one without
   // completion completes nothing (decision 0045).
   const server = new Server({ name: `mcpx-${upstream.namespace}`, version: VERSION }, {
@@ -174,6 +181,7 @@ function passthroughServer(
     let answer: CallAnswer;
     if (asked) {
       answer = await ctx.request<CallAnswer>("questionAnswer", {
+        ...caller(sctx),
         id: asked.id,
         ...answerOf(asked.response),
         // The answer comes from this server's client, which put the question to its user.
@@ -183,6 +191,7 @@ function passthroughServer(
     } else {
       answer = await withProgress(ctx, sctx, (notify) =>
         ctx.request<CallAnswer>("call", {
+          ...caller(sctx),
           namespace: ns,
           tool: name,
           arguments: args ?? {},
@@ -195,8 +204,9 @@ function passthroughServer(
     return answer as CallToolResult;
   });
 
-  server.setRequestHandler("prompts/list", async () => {
+  server.setRequestHandler("prompts/list", async (_request, sctx) => {
     const [entry] = await ctx.request<{ prompts: unknown[]; error?: string }[]>("prompts", {
+      ...caller(sctx),
       namespace: ns,
     });
     if (entry?.error) throw new ProtocolError(ProtocolErrorCode.InternalError, entry.error);
@@ -204,9 +214,10 @@ function passthroughServer(
   });
   server.setRequestHandler(
     "prompts/get",
-    async (request) =>
+    async (request, sctx) =>
       await upstreamRequest(() =>
         ctx.request("promptGet", {
+          ...caller(sctx),
           namespace: ns,
           prompt: request.params.name,
           arguments: request.params.arguments ?? {},
@@ -214,30 +225,32 @@ function passthroughServer(
       ) as never,
   );
 
-  const listing = async () => {
+  const listing = async (sctx: ServerContext) => {
     const [entry] = await ctx.request<
       { resources: unknown[]; resourceTemplates: unknown[]; error?: string }[]
-    >("resources", { namespace: ns });
+    >("resources", { ...caller(sctx), namespace: ns });
     if (entry?.error) throw new ProtocolError(ProtocolErrorCode.InternalError, entry.error);
     return entry ?? { resources: [], resourceTemplates: [] };
   };
-  server.setRequestHandler("resources/list", async () => ({
-    resources: (await listing()).resources as never,
+  server.setRequestHandler("resources/list", async (_request, sctx) => ({
+    resources: (await listing(sctx)).resources as never,
   }));
-  server.setRequestHandler("resources/templates/list", async () => ({
-    resourceTemplates: (await listing()).resourceTemplates as never,
+  server.setRequestHandler("resources/templates/list", async (_request, sctx) => ({
+    resourceTemplates: (await listing(sctx)).resourceTemplates as never,
   }));
-  server.setRequestHandler("resources/read", async (request) =>
+  server.setRequestHandler("resources/read", async (request, sctx) =>
     await upstreamRequest(
-      () => ctx.request("resourceRead", { namespace: ns, uri: request.params.uri }),
+      () =>
+        ctx.request("resourceRead", { ...caller(sctx), namespace: ns, uri: request.params.uri }),
       { uri: request.params.uri },
     ) as never);
 
-  server.setRequestHandler("completion/complete", async (request) => {
+  server.setRequestHandler("completion/complete", async (request, sctx) => {
     const { ref, argument, context } = request.params;
     const done = await ctx.request<{ values: string[]; total?: number; hasMore?: boolean }>(
       "complete",
       {
+        ...caller(sctx),
         namespace: ns,
         ref,
         argument,
@@ -253,6 +266,28 @@ function passthroughServer(
     };
   });
   return server;
+}
+
+/** The `_meta` key a 2026-07-28 client names its mcpx session with (it has no transport session). */
+export const SESSION_META_KEY = "mcpx/session";
+
+/**
+ * The mcpx session a request leases as: the serve command's own
+ * (`--session`, `MCPX_SESSION_ID`) when it has one; else the client's: a
+ * 2025-era HTTP client's `Mcp-Session-Id`, a 2026-07-28 client's
+ * `_meta["mcpx/session"]`, or the stdio connection (`connection`); else
+ * none (a 2026-07-28 HTTP request that names none is a caller of its own).
+ */
+function callerSession(
+  ctx: CliContext,
+  sctx: ServerContext,
+  connection: string | undefined,
+): string | undefined {
+  if (ctx.session) return ctx.session;
+  const named = (sctx.mcpReq._meta as Record<string, unknown> | undefined)?.[SESSION_META_KEY];
+  if (typeof named === "string" && named !== "") return named;
+  if (sctx.sessionId) return `passthrough-${sctx.sessionId}`;
+  return connection;
 }
 
 /**

@@ -8,9 +8,45 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { world } from "./_helpers.ts";
+import { fixtureServer, world } from "./_helpers.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
+
+/** An SDK client of `conformance/passthrough.ts <namespace>` over stdio, in `w`'s directory. */
+function passthroughClient(w: { dir: string; env: Record<string, string> }, namespace: string) {
+  return new StdioClientTransport({
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "-A",
+      "--config",
+      `${ROOT}deno.json`,
+      `${ROOT}conformance/passthrough.ts`,
+      namespace,
+    ],
+    cwd: w.dir,
+    env: w.env,
+    stderr: "inherit",
+  });
+}
+
+Deno.test("servePassthrough leases as one caller per stdio connection: a session-scoped server is kept", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: { kept: fixtureServer({ fixture: "stateful", mcpx: { scope: "session" } }) },
+  });
+  const client = new Client({ name: "passthrough-test", version: "1.0.0" });
+  await client.connect(passthroughClient(w, "kept"));
+  try {
+    const pid = async () =>
+      ((await client.callTool({ name: "whoami", arguments: {} })).content as { text: string }[])[0]
+        .text;
+    const first = await pid();
+    assert.equal(await pid(), first, "both calls reached the connection's one instance");
+  } finally {
+    await client.close();
+  }
+});
 
 Deno.test("servePassthrough serves one upstream's tools, prompts, resources and questions unprefixed", async () => {
   await using w = await world();
