@@ -45,8 +45,9 @@ export const THROUGH_MCPX_CAUSES: Record<string, string> = {
     "together, and the daemon's SDK client drops an update that comes with its result, so the " +
     "passthrough never hears it",
   "http-custom-header-server-validation": "the SDK checks Mcp-Param headers (SEP-2243) only for " +
-    "tools registered on an McpServer; the passthrough answers tools/call for tools it does not " +
-    "register, so a mismatched header is not refused",
+    "tools registered on an McpServer; the passthrough answers tools/call on the low-level Server " +
+    "for tools it does not register (registering them would make the SDK validate every call's " +
+    "arguments against the upstream's schema first), so a mismatched header is not refused",
   "input-required-result-basic-elicitation": "mcpx answers the upstream's question as its client " +
     "and puts it to its own client under one key of its own (`upstream`): the upstream's key " +
     "(`user_name`) is not kept",
