@@ -369,7 +369,15 @@ async function main(): Promise<number> {
       ? (await Deno.readTextFile(DOC).catch(() => "")).split(AUTH_HEADING)[0]
       : "";
     const main = authOnly ? kept.trimEnd() + "\n" : renderDocument(results, RUNNER);
-    await Deno.writeTextFile(DOC, `${main}\n${renderAuthSection(authResults)}`);
+    // The server leg's section (conformance/server_leg.ts) is kept as it was.
+    const { keepServerSection } = await import("./server_leg.ts");
+    await Deno.writeTextFile(
+      DOC,
+      keepServerSection(
+        `${main}\n${renderAuthSection(authResults)}`,
+        await Deno.readTextFile(DOC).catch(() => ""),
+      ),
+    );
     // Laid out as `deno task check` wants it, so a regenerated document is always clean.
     await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", DOC], cwd: ROOT }).output();
     const all = [...results, ...authResults];

@@ -1,0 +1,412 @@
+/**
+ * `mcpx serve --passthrough <namespace>`: one configured upstream served as
+ * an MCP server of its own, its tools, prompts, resources, resource
+ * templates and completions under their own names (no namespace prefix),
+ * with mcpx in front: every request goes through the daemon as `mcpx call`,
+ * `mcpx prompts` and `mcpx resources` do (pooling, leasing, logging), and
+ * the upstream's questions (elicitation, sampling) are put to this server's
+ * own client. Decision 0045 says what is passed through and what is not.
+ *
+ * Served over stdio, or Streamable HTTP at `/mcp` (cli/serve_passthrough_http.ts),
+ * to clients of either protocol era (the SDK's `serveStdio`/`createMcpHandler`).
+ *
+ * @module
+ */
+
+import {
+  type CallToolResult,
+  type CreateMessageResult,
+  createRequestStateCodec,
+  inputRequired,
+  inputResponse,
+  type InputResponseView,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { CliContext } from "./context.ts";
+import { McpxError, UsageError } from "../core/errors.ts";
+import { listingOf } from "../config/types.ts";
+import { own } from "../core/own.ts";
+import type { CachedTool } from "../discovery/types.ts";
+import { VERSION } from "../core/version.ts";
+
+/** Options of {@link servePassthrough}: `http` serves Streamable HTTP instead of stdio. */
+export interface PassthroughOptions {
+  http?: { address: string; port: number };
+}
+
+/** A question a call was asked, as the daemon's `call` and `questionAnswer` answer it. */
+interface Question {
+  id: string;
+  kind: "elicitation" | "sampling";
+  mode?: "form" | "url";
+  message: string;
+  request: Record<string, unknown>;
+}
+
+/** What the daemon's `call` answers: the result, or the first question the call was asked. */
+type CallAnswer = CallToolResult | { question: Question };
+
+/** The key of the one input request a passthrough round carries. */
+const ASKED = "upstream";
+
+/**
+ * Serves `namespace`'s upstream until the client goes away (stdio: stdin
+ * closes) or the process is stopped (HTTP).
+ *
+ * @param ctx The command's context (configuration, settings, daemon).
+ * @param namespace A configured server's namespace or name.
+ * @returns The exit code: 0 when the client went away.
+ * @throws {UsageError} When no configured server has that namespace; the
+ *   message names the namespaces there are.
+ */
+export async function servePassthrough(
+  ctx: CliContext,
+  namespace: string,
+  options: PassthroughOptions,
+): Promise<number> {
+  const upstream = await upstreamOf(ctx, namespace);
+  // The sealed state a question round carries is verified by this process alone.
+  const codec = createRequestStateCodec<{ question: string }>({
+    key: crypto.getRandomValues(new Uint8Array(32)),
+  });
+  // Over stdio the process serves one connection: one caller for all its requests.
+  const build = (connection?: string) => passthroughServer(ctx, upstream, codec, connection);
+  if (options.http) {
+    const { servePassthroughHttp } = await import("./serve_passthrough_http.ts");
+    return await servePassthroughHttp(
+      build,
+      options.http,
+      (url) => ctx.io.err(`mcpx: serving ${upstream.namespace} at ${url}\n`),
+    );
+  }
+  const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
+  const closed = Promise.withResolvers<void>();
+  serveStdio(() => {
+    const server = build(`passthrough-${crypto.randomUUID()}`);
+    server.onclose = () => closed.resolve();
+    return server;
+  });
+  await closed.promise;
+  return 0;
+}
+
+/** The configured upstream a passthrough serves. */
+interface Upstream {
+  namespace: string;
+  /** The server's name (the daemon's and the schema cache's key). */
+  name: string;
+  instructions?: string;
+}
+
+async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
+  const config = await ctx.config();
+  const server = config.servers.find((s) => s.namespace === asked) ??
+    config.servers.find((s) => s.name === asked);
+  if (!server || server.disabled) {
+    const names = config.servers.filter((s) => !s.disabled).map((s) => s.namespace);
+    throw new UsageError(
+      `no configured server has the namespace "${asked}"${
+        names.length ? `; configured: ${names.join(", ")}` : ""
+      }; \`mcpx ls\` lists them`,
+    );
+  }
+  if (server.unavailable) throw new McpxError("server-unavailable", server.unavailable.message);
+  const view = await ctx.namespaces({ schemas: [server.namespace] });
+  const entry = own(view.cache?.servers, listingOf(server).name) as
+    | { instructions?: string; error?: { message: string } }
+    | undefined;
+  if (!entry || entry.error) {
+    throw new McpxError(
+      "server-unavailable",
+      `${server.namespace} could not be listed: ${entry?.error?.message ?? "no listing"}`,
+    );
+  }
+  return {
+    namespace: server.namespace,
+    name: server.name,
+    ...(entry.instructions ? { instructions: entry.instructions } : {}),
+  };
+}
+
+/** The upstream's tools as the schema cache holds them (read again each time: a relisting shows). */
+async function toolsOf(ctx: CliContext, upstream: Upstream): Promise<CachedTool[]> {
+  const view = await ctx.namespaces({ schemas: [upstream.namespace] });
+  const server = own(view.cache?.servers, upstream.name) as { tools?: CachedTool[] } | undefined;
+  return server?.tools ?? [];
+}
+
+/**
+ * One MCP server instance answering from the daemon. Capabilities declared
+ * are what mcpx delivers for any upstream: tools, prompts, resources (list,
+ * read, templates) and completions; never logging, resource subscriptions
+ * or list_changed, which the daemon does not pass on (decision 0045).
+ */
+function passthroughServer(
+  ctx: CliContext,
+  upstream: Upstream,
+  codec: ReturnType<typeof createRequestStateCodec<{ question: string }>>,
+  connection: string | undefined,
+): Server {
+  // The mcpx session each request leases as (the `session` caller field wins over the command's).
+  const caller = (sctx: ServerContext) => {
+    const session = callerSession(ctx, sctx, connection);
+    return session ? { session } : {};
+  };
+  // The daemon answers these for any upstream: one without prompts lists none, one without
+  // completion completes nothing (decision 0045).
+  const server = new Server({ name: `mcpx-${upstream.namespace}`, version: VERSION }, {
+    capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} },
+    ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
+    requestState: { verify: codec.verify },
+  });
+  const ns = upstream.namespace;
+
+  server.setRequestHandler("tools/list", async () => ({
+    tools: (await toolsOf(ctx, upstream)).map((t) => ({
+      name: t.name,
+      ...(t.title ? { title: t.title } : {}),
+      description: t.description ?? "",
+      inputSchema: t.inputSchema as { type: "object" },
+      ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: "object" } } : {}),
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+    })),
+  }));
+
+  server.setRequestHandler("tools/call", async (request, sctx) => {
+    const { name, arguments: args } = request.params;
+    const asked = await askedQuestion(sctx);
+    let answer: CallAnswer;
+    if (asked) {
+      answer = await ctx.request<CallAnswer>("questionAnswer", {
+        ...caller(sctx),
+        id: asked.id,
+        ...answerOf(asked.response),
+        // The answer comes from this server's client, which put the question to its user.
+        tty: true,
+        wait: true,
+      });
+    } else {
+      answer = await withProgress(ctx, sctx, (notify) =>
+        ctx.request<CallAnswer>("call", {
+          ...caller(sctx),
+          namespace: ns,
+          tool: name,
+          arguments: args ?? {},
+          ...(notify ? { notify } : {}),
+        }));
+    }
+    if ("question" in answer && !("content" in answer)) {
+      return await askClient(answer.question, codec) as never;
+    }
+    return answer as CallToolResult;
+  });
+
+  server.setRequestHandler("prompts/list", async (_request, sctx) => {
+    const [entry] = await ctx.request<{ prompts: unknown[]; error?: string }[]>("prompts", {
+      ...caller(sctx),
+      namespace: ns,
+    });
+    if (entry?.error) throw new ProtocolError(ProtocolErrorCode.InternalError, entry.error);
+    return { prompts: (entry?.prompts ?? []) as never };
+  });
+  server.setRequestHandler(
+    "prompts/get",
+    async (request, sctx) =>
+      await upstreamRequest(() =>
+        ctx.request("promptGet", {
+          ...caller(sctx),
+          namespace: ns,
+          prompt: request.params.name,
+          arguments: request.params.arguments ?? {},
+        })
+      ) as never,
+  );
+
+  const listing = async (sctx: ServerContext) => {
+    const [entry] = await ctx.request<
+      { resources: unknown[]; resourceTemplates: unknown[]; error?: string }[]
+    >("resources", { ...caller(sctx), namespace: ns });
+    if (entry?.error) throw new ProtocolError(ProtocolErrorCode.InternalError, entry.error);
+    return entry ?? { resources: [], resourceTemplates: [] };
+  };
+  server.setRequestHandler("resources/list", async (_request, sctx) => ({
+    resources: (await listing(sctx)).resources as never,
+  }));
+  server.setRequestHandler("resources/templates/list", async (_request, sctx) => ({
+    resourceTemplates: (await listing(sctx)).resourceTemplates as never,
+  }));
+  server.setRequestHandler("resources/read", async (request, sctx) =>
+    await upstreamRequest(
+      () =>
+        ctx.request("resourceRead", { ...caller(sctx), namespace: ns, uri: request.params.uri }),
+      { uri: request.params.uri },
+    ) as never);
+
+  server.setRequestHandler("completion/complete", async (request, sctx) => {
+    const { ref, argument, context } = request.params;
+    const done = await ctx.request<{ values: string[]; total?: number; hasMore?: boolean }>(
+      "complete",
+      {
+        ...caller(sctx),
+        namespace: ns,
+        ref,
+        argument,
+        ...(context?.arguments ? { context: context.arguments } : {}),
+      },
+    );
+    return {
+      completion: {
+        values: done.values,
+        ...(done.total !== undefined ? { total: done.total } : {}),
+        ...(done.hasMore !== undefined ? { hasMore: done.hasMore } : {}),
+      },
+    };
+  });
+  return server;
+}
+
+/** The `_meta` key a 2026-07-28 client names its mcpx session with (it has no transport session). */
+export const SESSION_META_KEY = "mcpx/session";
+
+/**
+ * The mcpx session a request leases as: the serve command's own
+ * (`--session`, `MCPX_SESSION_ID`) when it has one; else the client's: a
+ * 2025-era HTTP client's `Mcp-Session-Id`, a 2026-07-28 client's
+ * `_meta["mcpx/session"]`, or the stdio connection (`connection`); else
+ * none (a 2026-07-28 HTTP request that names none is a caller of its own).
+ */
+function callerSession(
+  ctx: CliContext,
+  sctx: ServerContext,
+  connection: string | undefined,
+): string | undefined {
+  if (ctx.session) return ctx.session;
+  const named = (sctx.mcpReq._meta as Record<string, unknown> | undefined)?.[SESSION_META_KEY];
+  if (typeof named === "string" && named !== "") return named;
+  if (sctx.sessionId) return `passthrough-${sctx.sessionId}`;
+  return connection;
+}
+
+/**
+ * A daemon request whose failure is the upstream's answer to this client's
+ * request: an upstream that refused the parameters (-32602, a resource that
+ * does not exist) is answered -32602 with `data` (SEP-2164 names the URI
+ * there); anything else is an internal error naming what mcpx said.
+ */
+async function upstreamRequest<T>(send: () => Promise<T>, data?: Record<string, unknown>) {
+  try {
+    return await send();
+  } catch (error) {
+    if (!(error instanceof McpxError)) throw error;
+    const code = upstreamCode(error);
+    throw new ProtocolError(
+      code === ProtocolErrorCode.InvalidParams || code === -32002
+        ? ProtocolErrorCode.InvalidParams
+        : ProtocolErrorCode.InternalError,
+      error.message,
+      data,
+    );
+  }
+}
+
+/** The JSON-RPC code the upstream answered, when the daemon's error carries one. */
+function upstreamCode(error: McpxError): number | undefined {
+  const data = (error as { data?: { code?: unknown; serverError?: { code?: unknown } } }).data;
+  const code = data?.code ?? data?.serverError?.code;
+  return typeof code === "number" ? code : undefined;
+}
+
+/**
+ * Runs `send` with a progress token when the client asked for progress
+ * (`_meta.progressToken`), passing each update the daemon's progress board
+ * gets for the call on as `notifications/progress` until the call answers.
+ */
+async function withProgress<T>(
+  ctx: CliContext,
+  sctx: ServerContext,
+  send: (notify: string | undefined) => Promise<T>,
+): Promise<T> {
+  const token = sctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return await send(undefined);
+  const notify = crypto.randomUUID();
+  const done = new AbortController();
+  let after = 0;
+  // The latest update newer than the last passed on, or null after holdMs.
+  const pass = async (holdMs: number) => {
+    const { progress } = await ctx.request<
+      { progress: { seq: number; progress: number; total?: number; message?: string } | null }
+    >("progress", { token: notify, after, holdMs }).catch(() => ({ progress: null }));
+    if (!progress || progress.seq <= after) return;
+    after = progress.seq;
+    await sctx.mcpReq.notify({
+      method: "notifications/progress",
+      params: {
+        progressToken: token,
+        progress: progress.progress,
+        ...(progress.total !== undefined ? { total: progress.total } : {}),
+        ...(progress.message ? { message: progress.message } : {}),
+      },
+    }).catch(() => {});
+  };
+  const relay = (async () => {
+    while (!done.signal.aborted) await pass(1_000);
+  })();
+  try {
+    return await send(notify);
+  } finally {
+    done.abort();
+    await relay;
+  }
+}
+
+/** The question this round answers: the sealed id in `requestState`, and the client's response. */
+async function askedQuestion(
+  sctx: ServerContext,
+): Promise<{ id: string; response: InputResponseView } | undefined> {
+  const state = await sctx.mcpReq.requestState<{ question: string }>();
+  if (!state?.question) return undefined;
+  // The one response, under the key asked or, from a client that keeps its own keys, alone.
+  const responses = sctx.mcpReq.inputResponses ?? {};
+  const keys = Object.keys(responses);
+  const key = keys.includes(ASKED) || keys.length !== 1 ? ASKED : keys[0];
+  return { id: state.question, response: inputResponse(responses, key) };
+}
+
+/** The daemon's `questionAnswer` fields for the client's response. */
+function answerOf(response: InputResponseView): Record<string, unknown> {
+  switch (response.kind) {
+    case "elicit":
+      return response.action === "accept" ? { answer: response.content ?? {} } : { decline: true };
+    case "sampling": {
+      const r = response.result as CreateMessageResult;
+      return { answer: { role: r.role, content: r.content, model: r.model } };
+    }
+    default:
+      // The client answered something else, or nothing: the upstream hears a decline.
+      return { decline: true };
+  }
+}
+
+/**
+ * The upstream's question as this server's own: an `input_required` result
+ * whose one request is the question as the upstream sent it, and whose sealed
+ * state names it. A 2026-07-28 client answers it and retries; on a 2025-era
+ * connection the SDK sends the request to the client and retries itself.
+ */
+async function askClient(
+  question: Question,
+  codec: ReturnType<typeof createRequestStateCodec<{ question: string }>>,
+) {
+  const request = question.kind === "sampling"
+    ? inputRequired.createMessage(question.request as never)
+    : question.mode === "url"
+    ? inputRequired.elicitUrl(question.request as never)
+    : inputRequired.elicit(question.request as never);
+  return inputRequired({
+    inputRequests: { [ASKED]: request },
+    requestState: await codec.mint({ question: question.id }),
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * Streamable HTTP for `mcpx serve --passthrough <namespace> --http`: `/mcp`
+ * on the address given, both protocol eras. A 2025-era client gets a session
+ * of its own (`Mcp-Session-Id`, a `DELETE` ends it, a stream closed mid-call
+ * can be resumed from its event store); a 2026-07-28 client is served per
+ * request (the SDK's `createMcpHandler`). Every request's Host and Origin are
+ * checked first against DNS rebinding (MCP 2025-11-25, "Security Warning").
+ *
+ * @module
+ */
+
+import {
+  createMcpHandler,
+  type EventStore,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  type JSONRPCMessage,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+
+/** A session's streams, kept so a client that lost one can resume it (SEP-1699). */
+export class MemoryEventStore implements EventStore {
+  #events: { id: string; stream: string; message: JSONRPCMessage }[] = [];
+  /** The most events kept; the oldest go first. */
+  static readonly MAX = 1_000;
+
+  /** Keeps `message`, sent on `stream`; its event id. */
+  storeEvent(stream: string, message: JSONRPCMessage): Promise<string> {
+    const id = `${stream}_${crypto.randomUUID()}`;
+    this.#events.push({ id, stream, message });
+    if (this.#events.length > MemoryEventStore.MAX) this.#events.shift();
+    return Promise.resolve(id);
+  }
+
+  /** The stream an event was sent on, or undefined when it is no longer kept. */
+  getStreamIdForEventId(id: string): Promise<string | undefined> {
+    return Promise.resolve(this.#events.find((e) => e.id === id)?.stream);
+  }
+
+  /** Sends the events of `lastEventId`'s stream after it; that stream's id ("" when unknown). */
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (id: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
+    const at = this.#events.findIndex((e) => e.id === lastEventId);
+    if (at < 0) return "";
+    const stream = this.#events[at].stream;
+    for (const e of this.#events.slice(at + 1)) {
+      if (e.stream === stream) await send(e.id, e.message);
+    }
+    return stream;
+  }
+}
+
+/**
+ * Serves `build`'s servers at `http://<address>:<port>/mcp` until SIGINT or
+ * SIGTERM; 0 then.
+ *
+ * @param build A fresh server for a 2025-era session or a 2026-07-28 request.
+ * @param listen The address and port (0: any free port).
+ * @param onListen Told the URL once the port is open.
+ */
+export async function servePassthroughHttp(
+  build: () => Server,
+  listen: { address: string; port: number },
+  onListen: (url: string) => void,
+): Promise<number> {
+  const modern = createMcpHandler(() => build(), { legacy: "reject" });
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const legacy = async (request: Request): Promise<Response> => {
+    const id = request.headers.get("mcp-session-id");
+    if (id) {
+      const known = sessions.get(id);
+      if (known) return await known.handleRequest(request);
+      return Response.json({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32001, message: `session ${id} is not known here (ended, or never begun)` },
+      }, { status: 404 });
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      eventStore: new MemoryEventStore(),
+      retryInterval: 100,
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+      onsessionclosed: (sid) => void sessions.delete(sid),
+    });
+    transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
+    await build().connect(transport);
+    return await transport.handleRequest(request);
+  };
+  const stop = new AbortController();
+  const server = Deno.serve({
+    hostname: listen.address,
+    port: listen.port,
+    signal: stop.signal,
+    onListen: ({ hostname, port }) => onListen(`http://${hostname}:${port}/mcp`),
+  }, async (request) => {
+    if (new URL(request.url).pathname !== "/mcp") {
+      return new Response("mcpx serves MCP at /mcp\n", { status: 404 });
+    }
+    const refused = hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
+      originValidationResponse(request, localhostAllowedOrigins());
+    if (refused) return refused;
+    return await isLegacyRequest(request) ? await legacy(request) : await modern.fetch(request);
+  });
+  const end = () => stop.abort();
+  Deno.addSignalListener("SIGINT", end);
+  Deno.addSignalListener("SIGTERM", end);
+  try {
+    await server.finished;
+  } finally {
+    Deno.removeSignalListener("SIGINT", end);
+    Deno.removeSignalListener("SIGTERM", end);
+    await modern.close();
+    for (const transport of sessions.values()) await transport.close().catch(() => {});
+  }
+  return 0;
+}

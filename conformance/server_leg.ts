@@ -1,0 +1,331 @@
+/**
+ * The official conformance suite's server leg: every server scenario of spec
+ * revisions 2025-11-25 and 2026-07-28 (the runner's `--suite all` at each
+ * `--spec-version`, which leaves out the extensions), run against our
+ * conformance fixture (tests/fixtures/servers/conformance_fixture.ts)
+ * twice: directly, over its own Streamable HTTP, and through mcpx, with the
+ * fixture as a stdio upstream served by `servePassthrough()`
+ * (cli/serve_passthrough.ts; `mcpx serve --passthrough`). The results are
+ * written as the "Server leg" section of docs/conformance.md, after the
+ * client leg's sections (conformance/client_leg.ts keeps this one).
+ *
+ * `deno task conformance:server` (its own step of .ci/run). Failing scenarios
+ * do not fail the script; it exits non-zero only when it could not measure.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { REVISIONS, RUNNER } from "./client_leg.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DOC = join(ROOT, "docs", "conformance.md");
+
+/** The section's heading in docs/conformance.md. */
+export const SERVER_HEADING = "## Server leg";
+
+/**
+ * The passthrough command, less the namespace and `--http <port>`: the
+ * entry that runs `servePassthrough()` as `mcpx serve --passthrough` does.
+ */
+const PASSTHROUGH = [Deno.execPath(), "run", "-A", join(ROOT, "conformance", "passthrough.ts")];
+
+/**
+ * Why a scenario fails through mcpx while it passes directly: what mcpx
+ * does not pass on, and why (decision 0045). Said first in its row.
+ */
+export const THROUGH_MCPX_CAUSES: Record<string, string> = {
+  "logging-set-level": "the passthrough declares no logging: the daemon keeps an upstream's log " +
+    "messages in mcpx's log and does not pass them on to a client",
+  "tools-call-with-logging": "the passthrough declares no logging (as logging-set-level)",
+  "resources-subscribe": "the passthrough declares no resource subscriptions: the daemon does " +
+    "not hold an upstream subscription for a client",
+  "resources-unsubscribe": "no resource subscriptions (as resources-subscribe)",
+  "tools-call-with-progress": "the upstream's last progress update and its result arrive " +
+    "together, and the daemon's SDK client drops an update that comes with its result, so the " +
+    "passthrough never hears it",
+  "http-custom-header-server-validation": "the SDK checks Mcp-Param headers (SEP-2243) only for " +
+    "tools registered on an McpServer; the passthrough answers tools/call on the low-level Server " +
+    "for tools it does not register (registering them would make the SDK validate every call's " +
+    "arguments against the upstream's schema first), so a mismatched header is not refused",
+  "input-required-result-basic-elicitation": "mcpx answers the upstream's question as its client " +
+    "and puts it to its own client under one key of its own (`upstream`): the upstream's key " +
+    "(`user_name`) is not kept",
+  "input-required-result-multi-round": "it passes alone; in the suite it runs after " +
+    "basic-elicitation, whose unanswered question is still open on the same upstream instance, " +
+    "and the daemon ties a question to every call running on the instance that asked (decision " +
+    "0040), so the second round's answer goes to the wrong call",
+  "input-required-result-basic-list-roots": "mcpx answers roots/list itself (the roots of its " +
+    "configuration) and does not ask its client",
+  "input-required-result-multiple-input-requests": "mcpx, the upstream's client, declares no " +
+    "roots to it, so the upstream cannot ask all three at once",
+  "input-required-result-non-tool-request": "a question asked during prompts/get is not put to " +
+    "the client: the daemon's questions belong to tool calls (decision 0040)",
+  "input-required-result-capability-check": "the upstream sees mcpx's client capabilities, not " +
+    "the passthrough client's",
+};
+
+/** One scenario at one revision against one target. */
+export interface ServerRun {
+  scenario: string;
+  revision: string;
+  passed: boolean;
+  checksPassed: number;
+  checksTotal: number;
+  failures: string[];
+}
+
+/** A check as the runner writes it in `checks.json`. */
+interface Check {
+  id?: string;
+  name?: string;
+  status?: string;
+  errorMessage?: string;
+}
+
+/**
+ * The runs under `dir` (one `server-<scenario>-<time>/checks.json` per
+ * scenario): INFO and SKIPPED checks are not counted; a WARNING is counted
+ * as passed, as the runner does.
+ */
+export async function readRuns(dir: string, revision: string): Promise<ServerRun[]> {
+  const out: ServerRun[] = [];
+  const entries: Deno.DirEntry[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) entries.push(entry);
+  } catch { /* no results */ }
+  for (const entry of entries) {
+    const m = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(entry.name);
+    if (!entry.isDirectory || !m) continue;
+    const text = await Deno.readTextFile(join(dir, entry.name, "checks.json")).catch(() => "");
+    if (!text) continue;
+    const checks = JSON.parse(text) as Check[];
+    const counted = checks.filter((c) => c.status !== "INFO" && c.status !== "SKIPPED");
+    const failed = counted.filter((c) => c.status === "FAILURE");
+    out.push({
+      scenario: m[1],
+      revision,
+      passed: failed.length === 0,
+      checksPassed: counted.length - failed.length,
+      checksTotal: counted.length,
+      failures: [...new Set(failed.map((c) => `${c.id ?? c.name}: ${c.errorMessage ?? "failed"}`))],
+    });
+  }
+  return out.sort((a, b) => a.scenario.localeCompare(b.scenario));
+}
+
+/** The "Server leg" section of docs/conformance.md. */
+export function renderServerSection(direct: ServerRun[], through: ServerRun[]): string {
+  const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
+  const key = (r: ServerRun) => `${r.scenario}@${r.revision}`;
+  const viaMcpx = new Map(through.map((r) => [key(r), r]));
+  const count = (runs: ServerRun[], revision: string) => {
+    const of = runs.filter((r) => r.revision === revision);
+    return `${of.filter((r) => r.passed).length}/${of.length}`;
+  };
+  const result = (r: ServerRun | undefined) =>
+    r ? `${r.passed ? "pass" : "fail"} ${r.checksPassed}/${r.checksTotal}` : "not run";
+  return [
+    SERVER_HEADING,
+    "",
+    `The suite's server scenarios (\`${RUNNER} server --suite all --spec-version <rev>\`) against`,
+    "our conformance fixture (tests/fixtures/servers/conformance_fixture.ts, built with the SDK),",
+    "directly over its own Streamable HTTP, and through mcpx: the fixture as a stdio upstream",
+    "served by `mcpx serve --passthrough` over Streamable HTTP (cli/serve_passthrough.ts).",
+    "",
+    "| revision | direct | through mcpx |",
+    "| --- | --- | --- |",
+    ...REVISIONS.map((rev) => `| ${rev} | ${count(direct, rev)} | ${count(through, rev)} |`),
+    "",
+    "| scenario | revision | direct | through mcpx | why it fails |",
+    "| --- | --- | --- | --- | --- |",
+    ...direct.map((d) => {
+      const t = viaMcpx.get(key(d));
+      const why = [
+        ...(!d.passed ? d.failures.map((f) => `direct: ${f}`) : []),
+        ...(t && !t.passed ? [THROUGH_MCPX_CAUSES[d.scenario] ?? "", ...t.failures] : []),
+      ].filter(Boolean).join("; ");
+      return `| ${d.scenario} | ${d.revision} | ${result(d)} | ${result(t)} | ${cell(why)} |`;
+    }),
+    "",
+  ].join("\n");
+}
+
+/** `doc` with its server section replaced by `section` (added at the end when it has none). */
+export function withServerSection(doc: string, section: string): string {
+  const at = doc.indexOf(SERVER_HEADING);
+  const before = (at < 0 ? doc : doc.slice(0, at)).trimEnd();
+  return `${before ? `${before}\n\n` : ""}${section}`;
+}
+
+/**
+ * `doc` (the client leg's sections, just rendered) followed by the server
+ * section `previous` had, so regenerating one leg keeps the other's.
+ */
+export function keepServerSection(doc: string, previous: string): string {
+  const at = previous.indexOf(SERVER_HEADING);
+  return at < 0 ? doc : withServerSection(doc, previous.slice(at));
+}
+
+/** A process whose first line matching `pattern` (on stdout or stderr) is its URL. */
+async function startServing(
+  argv: string[],
+  env: Record<string, string>,
+  pattern: RegExp,
+  cwd: string,
+): Promise<{ url: string; child: Deno.ChildProcess }> {
+  const child = new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    env,
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const found = Promise.withResolvers<string>();
+  const said: string[] = [];
+  const watch = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const line of stream.pipeThrough(new TextDecoderStream()).pipeThrough(lines())) {
+      said.push(line);
+      const m = pattern.exec(line);
+      if (m) found.resolve(m[1]);
+    }
+  };
+  void watch(child.stdout);
+  void watch(child.stderr);
+  const limit = setTimeout(
+    () => found.reject(new Error(`${argv.join(" ")} gave no URL in 60 s: ${said.join(" / ")}`)),
+    60_000,
+  );
+  void child.status.then((s) =>
+    found.reject(new Error(`${argv.join(" ")} exited ${s.code}: ${said.join(" / ")}`))
+  );
+  try {
+    return { url: await found.promise, child };
+  } finally {
+    clearTimeout(limit);
+  }
+}
+
+function lines(): TransformStream<string, string> {
+  let rest = "";
+  return new TransformStream({
+    transform(chunk, out) {
+      const parts = (rest + chunk).split("\n");
+      rest = parts.pop() ?? "";
+      for (const p of parts) out.enqueue(p);
+    },
+    flush(out) {
+      if (rest) out.enqueue(rest);
+    },
+  });
+}
+
+/** One revision's server scenarios against `url`, results in `dir`. */
+async function runSuite(url: string, revision: string, dir: string, env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--node-modules-dir=none",
+      RUNNER,
+      "server",
+      "--url",
+      url,
+      "--suite",
+      "all",
+      "--spec-version",
+      revision,
+      "-o",
+      dir,
+    ],
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(900_000),
+  }).output();
+  const runs = await readRuns(dir, revision);
+  console.log(
+    `${url} @${revision}: ${runs.filter((r) => r.passed).length}/${runs.length} scenarios pass`,
+  );
+  if (runs.length === 0) console.error(new TextDecoder().decode(out.stderr).slice(-2000));
+  return runs;
+}
+
+/** Measures both targets at both revisions and writes the section; the exit code. */
+export async function main(): Promise<number> {
+  const tmp = await Deno.makeTempDir({ prefix: "mcpx-conformance-server-" });
+  const env: Record<string, string> = {
+    ...Deno.env.toObject(),
+    HOME: tmp,
+    XDG_STATE_HOME: join(tmp, "state"),
+    XDG_CACHE_HOME: join(tmp, "cache"),
+    XDG_CONFIG_HOME: join(tmp, "config"),
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/tmp", ".cache", "deno"),
+    // The leg's own configuration file, written below, is trusted as a user's own would be.
+    MCPX_SECURITY_TRUST_PROJECT_CONFIGS: "always",
+  };
+  delete env.MCPX_CONFIG;
+  delete env.MCPX_SESSION_ID;
+  const fixture = [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--config",
+    join(ROOT, "deno.json"),
+    join(ROOT, "tests", "fixtures", "servers", "conformance_fixture.ts"),
+  ];
+  await Deno.writeTextFile(
+    join(tmp, ".mcp.json"),
+    JSON.stringify({ mcpServers: { fixture: { command: fixture[0], args: fixture.slice(1) } } }),
+  );
+  const children: Deno.ChildProcess[] = [];
+  try {
+    const direct = await startServing([...fixture, "--http", "0"], env, /^listening (\S+)/, tmp);
+    children.push(direct.child);
+    const through = await startServing(
+      [...PASSTHROUGH, "fixture", "--http", "0"],
+      env,
+      /serving \S+ at (\S+)/,
+      tmp,
+    );
+    children.push(through.child);
+    const directRuns: ServerRun[] = [];
+    const throughRuns: ServerRun[] = [];
+    for (const revision of REVISIONS) {
+      directRuns.push(...await runSuite(direct.url, revision, join(tmp, `d-${revision}`), env));
+      throughRuns.push(...await runSuite(through.url, revision, join(tmp, `t-${revision}`), env));
+    }
+    if (directRuns.length === 0) {
+      console.error("error: the runner gave no results against the fixture");
+      return 1;
+    }
+    const doc = await Deno.readTextFile(DOC).catch(() => "# Conformance\n");
+    await Deno.writeTextFile(
+      DOC,
+      withServerSection(doc, renderServerSection(directRuns, throughRuns)),
+    );
+    await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", DOC], cwd: ROOT }).output();
+    console.log(`wrote ${DOC}`);
+    return 0;
+  } finally {
+    for (const child of children) {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+    }
+    // The daemon the passthrough started, then the directory it lived in.
+    await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", join(ROOT, "cli", "mcpx.bundle.js"), "stop", "--all"],
+      env,
+      cwd: tmp,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) Deno.exit(await main());

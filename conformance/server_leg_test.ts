@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  keepServerSection,
+  readRuns,
+  renderServerSection,
+  SERVER_HEADING,
+  withServerSection,
+} from "./server_leg.ts";
+
+Deno.test("readRuns() reads one run per scenario folder, counting warnings as passed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const write = async (folder: string, checks: unknown[]) => {
+      await Deno.mkdir(join(dir, folder));
+      await Deno.writeTextFile(join(dir, folder, "checks.json"), JSON.stringify(checks));
+    };
+    await write("server-ping-2026-12-01T20-09-05-182Z", [
+      { id: "ping", status: "SUCCESS" },
+      { id: "note", status: "INFO" },
+    ]);
+    await write("server-tools-call-with-logging-2026-12-01T20-09-05-200Z", [
+      { id: "a", status: "WARNING" },
+      { id: "b", status: "FAILURE", errorMessage: "no log" },
+      { id: "b", status: "FAILURE", errorMessage: "no log" },
+    ]);
+    const runs = await readRuns(dir, "2025-11-25");
+    assert.deepEqual(runs.map((r) => [r.scenario, r.passed, r.checksPassed, r.checksTotal]), [
+      ["ping", true, 1, 1],
+      ["tools-call-with-logging", false, 1, 3],
+    ]);
+    assert.deepEqual(runs[1].failures, ["b: no log"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("renderServerSection() gives counts per revision and a row per scenario with its reason", () => {
+  const run = (scenario: string, revision: string, passed: boolean) => ({
+    scenario,
+    revision,
+    passed,
+    checksPassed: passed ? 2 : 1,
+    checksTotal: 2,
+    failures: passed ? [] : ["x: failed"],
+  });
+  const text = renderServerSection(
+    [run("ping", "2025-11-25", true), run("logging-set-level", "2025-11-25", true)],
+    [run("ping", "2025-11-25", true), run("logging-set-level", "2025-11-25", false)],
+  );
+  assert.match(text, /\| 2025-11-25 \| 2\/2 \| 1\/2 \|/);
+  assert.match(
+    text,
+    /\| logging-set-level \| 2025-11-25 \| pass 2\/2 \| fail 1\/2 \| .*no logging/,
+  );
+});
+
+Deno.test("withServerSection() replaces the server section; keepServerSection() carries it over", () => {
+  const section = `${SERVER_HEADING}\n\nnew\n`;
+  assert.equal(
+    withServerSection("# C\n\n## Client leg\n", section),
+    `# C\n\n## Client leg\n\n${section}`,
+  );
+  assert.equal(
+    withServerSection(`# C\n\n${SERVER_HEADING}\n\nold\n`, section),
+    `# C\n\n${section}`,
+  );
+  assert.equal(
+    keepServerSection("# C\n", `# Old\n\n${SERVER_HEADING}\n\nkept\n`),
+    `# C\n\n${SERVER_HEADING}\n\nkept\n`,
+  );
+  assert.equal(keepServerSection("# C\n", "# Old\n"), "# C\n");
+});
