@@ -30,6 +30,7 @@ export type DaemonLinkSource = Pick<
   | "env"
   | "cwd"
   | "session"
+  | "signal"
   | "config"
   | "settings"
   | "setting"
@@ -200,6 +201,7 @@ export class DaemonLink {
     const { fingerprint } = await source.config();
     const options: RequestOptions = {
       version: VERSION,
+      ...(source.signal ? { signal: source.signal } : {}),
       daemonPid: () => this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint),
       onTrace: (t) => io.err(traceLine(t) + "\n"),
       onNotices: (notices) => {
