@@ -43,7 +43,8 @@ export function serveServer(
   const server = new McpServer(
     { name: "mcpx", version: VERSION },
     {
-      capabilities: { tools: {} },
+      // The tool list never changes while serve runs: no list_changed is promised.
+      capabilities: { tools: { listChanged: false } },
       instructions:
         "mcpx reaches every MCP server configured on this machine without loading their schemas: " +
         "mcpx_search finds tools, mcpx_types shows the signatures of the ones found, mcpx_call calls " +

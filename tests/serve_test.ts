@@ -56,6 +56,7 @@ async function exercise(c: Client, t: Deno.TestContext, era: Era) {
     assert.equal(call.annotations?.readOnlyHint, false);
     assert.equal(tools.find((tool) => tool.name === "mcpx_ls")!.annotations?.readOnlyHint, true);
     assert.equal((call.inputSchema.properties as any).arguments.type, "object");
+    if (era === "legacy") assert.equal(c.getServerCapabilities()?.tools?.listChanged, false);
   });
   await t.step(`${era}: mcpx_call reaches server-everything's echo`, async () => {
     const r = await c.callTool({
@@ -159,6 +160,31 @@ Deno.test("mcpx serve --http: both eras over Streamable HTTP; rebinding refused"
       403,
     );
   });
+  await t.step("an unsupported 2026-era revision gets -32022 with the supported ones", async () => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2099-01-01",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "server/discover",
+        params: {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2099-01-01",
+            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    const answer = await response.json();
+    assert.equal(answer.error?.code, -32022, JSON.stringify(answer));
+    assert.ok(answer.error.data.supported.includes("2026-07-28"), JSON.stringify(answer));
+  });
   await t.step("the loopback Host and no Origin are served", async () => {
     assert.equal(await rawStatus(port, { host: `localhost:${port}` }), 200);
   });
@@ -205,3 +231,43 @@ async function rawStatus(port: number, headers: Record<string, string>): Promise
     conn.close();
   }
 }
+
+Deno.test("mcpx serve --http: a legacy client session leases as one session; a 2026 request names one or is its own", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: { mem: fixtureServer({ fixture: "stateful", mcpx: { scope: "session" } }) },
+  });
+  const port = freePort();
+  await using serve = backgroundMcpx(w, ["serve", "--http", "--port", String(port)]);
+  assert.ok(await eventually(() => /listening on/.test(serve.output()), 60_000), serve.output());
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
+  const remember = (c: Client, value: string, meta?: Record<string, unknown>) =>
+    c.callTool({
+      name: "mcpx_call",
+      arguments: { target: "mem.remember", arguments: { text: value } },
+      ...(meta ? { _meta: meta } : {}),
+    }).then(upstream);
+  const legacy = client("legacy");
+  await legacy.connect(new StreamableHTTPClientTransport(url));
+  try {
+    assert.equal((await remember(legacy, "one")).trim(), "");
+    assert.equal((await remember(legacy, "two")).trim(), "one");
+  } finally {
+    await legacy.close();
+  }
+  const modern = client("modern");
+  await modern.connect(new StreamableHTTPClientTransport(url));
+  try {
+    assert.equal((await remember(modern, "x")).trim(), "");
+    assert.equal(
+      (await remember(modern, "y")).trim(),
+      "",
+      "a request naming no session is its own caller",
+    );
+    assert.equal(serve.output().match(/named no session/g)?.length, 1, serve.output());
+    assert.equal((await remember(modern, "a", { "mcpx/session": "s1" })).trim(), "");
+    assert.equal((await remember(modern, "b", { "mcpx/session": "s1" })).trim(), "a");
+  } finally {
+    await modern.close();
+  }
+});
