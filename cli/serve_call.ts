@@ -17,6 +17,8 @@ import { loadCommand } from "./commands.ts";
 import { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { opInputOf, type ServeTool } from "./serve_tools.ts";
+import { type AskClient, followWithClient } from "./serve_questions.ts";
+import { EXIT } from "../core/errors.ts";
 import { z } from "zod";
 
 /** Who a tool call runs for. */
@@ -25,6 +27,8 @@ export interface ServeCaller {
   session?: string;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or leaves. */
   signal: AbortSignal;
+  /** Asks the client a server's question; absent: the question is the call's answer. */
+  ask?: AskClient;
 }
 
 /** An MCP `CallToolResult`, as the SDK's tool callback returns it. */
@@ -64,9 +68,19 @@ export async function runServeTool(
     scriptStdin: "null",
   });
   let code: number;
+  let text: string;
   try {
     const input = opInputOf(tool, args);
     code = await (await loadCommand(tool.op.name)).run(ctx, input);
+    text = io.stdout.trim();
+    // A server asked a question: the client answers it, and the call goes on.
+    if (code === EXIT.tempfail && caller.ask && tool.op.name === "call") {
+      const result = await followWithClient(ctx, JSON.parse(text), caller.ask) as {
+        isError?: boolean;
+      };
+      text = JSON.stringify(result, null, 2);
+      code = result?.isError ? 1 : "question" in (result ?? {}) ? EXIT.tempfail : 0;
+    }
   } catch (error) {
     if (caller.signal.aborted) return failure({ code: "cancelled", message: "cancelled" });
     const failed = error instanceof z.ZodError
@@ -81,7 +95,6 @@ export async function runServeTool(
     }
     return failure(document, io.stderr);
   }
-  const text = io.stdout.trim();
   let value: unknown;
   try {
     value = text === "" ? undefined : JSON.parse(text);

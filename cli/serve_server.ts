@@ -13,6 +13,8 @@ import { VERSION } from "../core/version.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { runServeTool } from "./serve_call.ts";
 import { serveTools } from "./serve_tools.ts";
+import type { AskClient } from "./serve_questions.ts";
+import type { ServerContext } from "@modelcontextprotocol/server";
 
 /**
  * The `_meta` key a request names its mcpx session under: what a 2026-07-28
@@ -67,10 +69,34 @@ export function serveServer(
             meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
           }),
           signal: ctx.mcpReq.signal,
+          ...askOf(server, ctx),
         }) as never,
     );
   }
   return server;
+}
+
+/**
+ * How a request's client is asked a server's question: over a 2025-era
+ * connection whose client declared elicitation (or sampling), as a request
+ * of its own on the call's stream. A 2026-07-28 request has no such channel
+ * (its answer would be `input_required`, not done yet): no `ask`.
+ */
+function askOf(server: McpServer, ctx: ServerContext): { ask?: AskClient } {
+  if (ctx.mcpReq.envelope !== undefined) return {};
+  const declared = server.server.getClientCapabilities();
+  if (!declared?.elicitation && !declared?.sampling) return {};
+  return {
+    ask: async (question) => {
+      if (question.kind === "sampling") {
+        if (!declared.sampling) return "decline";
+        return await ctx.mcpReq.requestSampling(question.request as never) as never;
+      }
+      if (!declared.elicitation) return "decline";
+      const result = await ctx.mcpReq.elicitInput(question.request as never);
+      return result.action === "accept" ? result.content ?? {} : "decline";
+    },
+  };
 }
 
 /**

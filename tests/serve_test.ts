@@ -271,3 +271,48 @@ Deno.test("mcpx serve --http: a legacy client session leases as one session; a 2
     await modern.close();
   }
 });
+
+Deno.test("mcpx serve: a server's questions are asked of a 2025-era client that declared them", async () => {
+  await using w = await world();
+  w.env.MCPX_ELICIT_TIMEOUT = "60s";
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  const [command, ...args] = mcpxArgv(["serve"]);
+  const c = new Client(
+    { name: "asked", version: "0" },
+    { capabilities: { elicitation: { form: {} }, sampling: {} } },
+  );
+  const asked: string[] = [];
+  c.setRequestHandler("elicitation/create", (request) => {
+    asked.push(request.method);
+    return { action: "accept", content: { name: "Ada Lovelace", check: true } } as never;
+  });
+  c.setRequestHandler("sampling/createMessage", (request) => {
+    asked.push(request.method);
+    return {
+      role: "assistant",
+      content: { type: "text", text: "hello from the host" },
+      model: "host-model",
+    } as never;
+  });
+  await c.connect(new StdioClientTransport({ command, args, env: w.env, cwd: w.dir }));
+  try {
+    const elicited = await c.callTool({
+      name: "mcpx_call",
+      arguments: { target: "everything.trigger_elicitation_request", arguments: {} },
+    });
+    assert.notEqual(elicited.isError, true, JSON.stringify(elicited));
+    assert.match(text(elicited), /Ada Lovelace/);
+    const sampled = await c.callTool({
+      name: "mcpx_call",
+      arguments: {
+        target: "everything.trigger_sampling_request",
+        arguments: { prompt: "say hi", maxTokens: 20 },
+      },
+    });
+    assert.notEqual(sampled.isError, true, JSON.stringify(sampled));
+    assert.match(text(sampled), /hello from the host/);
+    assert.deepEqual(asked, ["elicitation/create", "sampling/createMessage"]);
+  } finally {
+    await c.close();
+  }
+});
