@@ -315,4 +315,18 @@ Deno.test("mcpx serve: a server's questions are asked of a 2025-era client that 
   } finally {
     await c.close();
   }
+  // A 2026-07-28 client has no such channel yet: it gets the question and answers with mcpx_elicit.
+  await using modern = await stdioClient(w, "modern");
+  const waiting = await modern.callTool({
+    name: "mcpx_call",
+    arguments: { target: "everything.trigger_elicitation_request", arguments: {} },
+  });
+  assert.equal(waiting.isError, true);
+  const id = (waiting.structuredContent as { question: { id: string } }).question.id;
+  const answered = await modern.callTool({
+    name: "mcpx_elicit",
+    arguments: { action: "answer", id, words: ["name=Grace Hopper", "check=true"], wait: true },
+  });
+  assert.notEqual(answered.isError, true, JSON.stringify(answered));
+  assert.match(text(answered), /Grace Hopper/);
 });
