@@ -42,6 +42,8 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   // A computed specifier: a literal one would put the whole daemon (its routes, zod, the MCP
   // SDK, LogTape) in the module graph Deno reads before every command starts (decision 0021).
   daemon: () => import(new URL("./daemon_cmd.ts", import.meta.url).href),
+  // Computed for the reason `daemon` is: serve loads the MCP server SDK.
+  serve: () => import(new URL("./serve.ts", import.meta.url).href),
   daemons: () => import("./daemons.ts"),
   stop: () => import("./stop.ts"),
   log: () => import("./log.ts"),

@@ -31,6 +31,7 @@ export type DaemonLinkSource = Pick<
   | "env"
   | "cwd"
   | "session"
+  | "signal"
   | "config"
   | "settings"
   | "setting"
@@ -272,6 +273,7 @@ export class DaemonLink {
     const remote = await this.endpoint();
     const options: RequestOptions = {
       version: VERSION,
+      ...(source.signal ? { signal: source.signal } : {}),
       // A remote daemon's pid is on another machine: neither a record here nor a local process.
       daemonPid: () =>
         remote ? undefined : this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint),

@@ -52,6 +52,17 @@ export interface ContextOptions {
   session?: string;
   /** Setting values from flags, keyed by dotted name. */
   flags: Record<string, string | boolean>;
+  /**
+   * Aborts what the command sends the daemon (the connection closes, so the
+   * daemon stops the upstream call) and the script it runs: `mcpx serve`
+   * passes its client's `notifications/cancelled` here (decision 0044).
+   */
+  signal?: AbortSignal;
+  /**
+   * What a script run reads as stdin: the command's own (default), or
+   * nothing, for `mcpx serve` over stdio, whose stdin is its client's messages.
+   */
+  scriptStdin?: "inherit" | "null";
   /** The spelling typed for each flag in `flags` (`--budget` for `catalog.budget`). */
   flagSpellings?: Record<string, string>;
 }
@@ -68,6 +79,10 @@ export class SettingsContext {
   readonly session?: string;
   /** `--session <key>` as given on the command line (no MCPX_SESSION_ID fallback). */
   readonly sessionFlag?: string;
+  /** {@link ContextOptions.signal}. */
+  readonly signal?: AbortSignal;
+  /** {@link ContextOptions.scriptStdin}. */
+  readonly scriptStdin?: "inherit" | "null";
   #options: ContextOptions;
   /** The configuration as loaded, before {@link config} marks untrusted servers. */
   #loaded?: Promise<LoadedConfig>;
@@ -82,7 +97,18 @@ export class SettingsContext {
     this.cwd = options.cwd;
     this.sessionFlag = options.session;
     this.session = options.session ?? (options.env.MCPX_SESSION_ID || undefined);
+    this.signal = options.signal;
+    this.scriptStdin = options.scriptStdin;
     this.#options = options;
+  }
+
+  /**
+   * This command's options with `changes` applied: what `mcpx serve` builds
+   * each tool call's own context from (the same configuration and setting
+   * flags, the call's session, output and signal).
+   */
+  optionsWith(changes: Partial<ContextOptions>): ContextOptions {
+    return { ...this.#options, ...changes };
   }
 
   /** The server named on the command line, when the command has one (cli/direct_target.ts). */

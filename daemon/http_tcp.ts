@@ -18,8 +18,9 @@
 
 import { McpxError } from "../core/errors.ts";
 import type { Daemon } from "../engine/engine.ts";
-import { isLoopbackHost, type ListenerHosts, rebindingRefusal } from "../wire/http_origin.ts";
-import { BEARER_TOKEN_SETTING, bearerMatches } from "../wire/bearer_token.ts";
+import { isLoopbackHost, type ListenerHosts } from "../wire/http_origin.ts";
+import { BEARER_TOKEN_SETTING } from "../wire/bearer_token.ts";
+import { listenerRefusal } from "../wire/listener_guard.ts";
 import { daemonErrorResponse, daemonHandler, toWireError } from "./http.ts";
 
 /** How the TCP listener is bound and guarded. */
@@ -78,27 +79,12 @@ export function serveDaemonTcp(
     onListen() {},
     onError: daemonErrorResponse(daemon),
   }, (request) => {
-    const refusal = rebindingRefusal(request.headers, hosts);
-    if (refusal) {
+    const refused = listenerRefusal(request, hosts, token, "this daemon");
+    if (refused) {
       return Response.json({
         ok: false,
-        error: toWireError(new McpxError("forbidden-host", `${refusal}; nothing was run`)),
-      }, { status: 403 });
-    }
-    if (token && !bearerMatches(request.headers.get("authorization"), token)) {
-      return Response.json({
-        ok: false,
-        error: toWireError(
-          new McpxError(
-            "unauthorized",
-            `this daemon requires "Authorization: Bearer <token>" with the token set as ` +
-              `${BEARER_TOKEN_SETTING} where it runs (MCPX_TRANSPORT_BEARER_TOKEN); the request ` +
-              `${
-                request.headers.has("authorization") ? "carried another one" : "carried none"
-              }, so nothing was run`,
-          ),
-        ),
-      }, { status: 401, headers: { "www-authenticate": 'Bearer realm="mcpx"' } });
+        error: toWireError(new McpxError(refused.code, refused.message)),
+      }, { status: refused.status, headers: refused.headers });
     }
     return handler(request);
   });

@@ -29,6 +29,7 @@ export const ls = defineOp({
     "List the configured namespaces: tool count, sharing, scope, live instances, state and description, from the schema cache.",
   where: "cli",
   hints: READ,
+  serve: { fields: [] },
   input: z.object({
     ...DIRECT_FIELDS,
   }),
@@ -49,6 +50,13 @@ export const search = defineOp({
     "Find tools by name, tag and description, ranked; ends with the `mcpx types` command for exactly the hits.",
   where: "cli",
   hints: READ,
+  serve: {
+    fields: ["words", "tag"],
+    description:
+      "Find tools of every configured MCP server by name, tag and description, ranked (words: what " +
+      "the tool should do). Then get the signatures of the hits with mcpx_types and call one with " +
+      "mcpx_call, or several from one mcpx_exec script.",
+  },
   input: z.object({
     words: z.array(z.string()).default([]).describe("what the tool should do"),
     tag: z.string().optional().describe("only tools carrying this tag (exact)"),
@@ -84,6 +92,13 @@ export const types = defineOp({
     "TypeScript signatures of whole namespaces, or of just the tools named (`ns.tool`), as the generated client types them.",
   where: "cli",
   hints: READ,
+  serve: {
+    fields: ["targets"],
+    description:
+      "TypeScript signatures of the tools named (targets: `namespace.tool`, as mcpx_search found " +
+      "them), or of whole namespaces (`namespace`: costs thousands of tokens; name tools instead). " +
+      "The signatures are what mcpx_call takes as arguments and what mcpx_exec scripts call.",
+  },
   input: z.object({
     targets: z.array(z.string()).default([]).describe("namespaces or namespace.tool names"),
     ...DIRECT_FIELDS,
@@ -111,6 +126,7 @@ export const catalog = defineOp({
     "Every namespace plus as many tool signatures as fit a token budget, for a system prompt.",
   where: "cli",
   hints: READ,
+  serve: {},
   input: z.object({}),
   output: CatalogOutput,
   cli: {

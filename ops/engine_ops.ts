@@ -35,6 +35,14 @@ export const call = defineOp({
     "(a task-only tool is waited for; --task answers the task's handle at once).",
   where: "cli",
   hints: { readOnly: false, destructive: true, idempotent: false },
+  serve: {
+    fields: ["target", "arguments", "timeout"],
+    objects: ["arguments"],
+    description:
+      "Call one tool of a configured server (target: `namespace.tool`) with its arguments as an " +
+      "object (mcpx_types shows them); answers the tool's own result. For more than one call, " +
+      "use mcpx_exec.",
+  },
   input: z.object({
     target: z.string().optional().describe("namespace.tool"),
     arguments: z.string().optional().describe("the tool's arguments: JSON, - for stdin, @file"),
@@ -124,6 +132,7 @@ export const status = defineOp({
     "Live instances per server: pid, key, holders, uptime, calls, last error and stderr tail.",
   where: "cli",
   hints: READ,
+  serve: {},
   input: z.object({}),
   output: StatusOutput,
   cli: {
@@ -139,6 +148,7 @@ export const refresh = defineOp({
   description: "List servers again and rewrite the schema cache.",
   where: "cli",
   hints: { readOnly: false, destructive: false, idempotent: true },
+  serve: {},
   input: z.object({
     namespaces: z.array(z.string()).default([]).describe("the namespaces (default: every one)"),
   }),
@@ -163,6 +173,7 @@ export const restart = defineOp({
   description: "Stop a namespace's instances (or one session's); the next call starts fresh ones.",
   where: "cli",
   hints: { readOnly: false, destructive: true, idempotent: true },
+  serve: {},
   input: z.object({
     namespaces: z.array(z.string()).default([]).describe("the namespace"),
   }),

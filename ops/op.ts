@@ -96,6 +96,30 @@ export interface CliSpec {
   hidden?: boolean;
 }
 
+/**
+ * How `mcpx serve` offers an op as an MCP tool (`mcpx_<name>`; decision 0044).
+ * An op without it is not a tool. The tool's input is the op's own input
+ * schema narrowed to {@link fields}, so the tool and the command cannot
+ * disagree on a field's type or wording; its output schema is the op's output
+ * when that is an object (MCP requires `outputSchema` to be one).
+ */
+export interface ServeSpec {
+  /**
+   * The input fields the tool takes, in the op's spelling (default: every
+   * one). Left out: what only a shell has (stdin, files on the caller's
+   * disk, a server named on the command line) and what the tool always sets.
+   */
+  fields?: readonly string[];
+  /**
+   * String fields that carry JSON text on the command line (`mcpx call`'s
+   * arguments) and a JSON object in a tool's input; serve encodes the object
+   * as the text the command parses, so both run one code path.
+   */
+  objects?: readonly string[];
+  /** The tool's description when the op's own speaks of the shell (default: the op's). */
+  description?: string;
+}
+
 /** One operation. `I` and `O` are zod schemas of its input and output. */
 export interface OpSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** Unique; the daemon route is `POST /v1/<name>`. */
@@ -114,6 +138,8 @@ export interface OpSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z
    * while other answers have secrets replaced by their references (decision 0017).
    */
   serverData?: true;
+  /** Offered by `mcpx serve` as the MCP tool `mcpx_<name>` ({@link ServeSpec}). */
+  serve?: ServeSpec;
 }
 
 /** The typed input of an op. */

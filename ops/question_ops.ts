@@ -17,6 +17,7 @@ export const elicit = defineOp({
     "show one, answer it (key=value or JSON, checked against its schema) or decline it.",
   where: "cli",
   hints: { readOnly: false, destructive: true, idempotent: false },
+  serve: { fields: ["action", "id", "words", "wait"] },
   input: z.object({
     action: z.string().optional().describe("list, show, answer or decline"),
     id: z.string().optional().describe("the question's id (elc-…)"),

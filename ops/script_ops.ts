@@ -139,6 +139,12 @@ export const run = defineOp({
     "Run a script (a name from `mcpx scripts`, or a path) with the generated client; stdout is its result.",
   where: "cli",
   hints: RUNS,
+  serve: {
+    fields: ["script", "args", "env", "timeout"],
+    description:
+      "Run a named script (or a path) with every namespace as a global; answers the script's " +
+      "stdout, records and result.",
+  },
   input: z.object({ script: z.string().optional(), ...scriptFields }),
   output: RunOutput,
   cli: {
@@ -162,6 +168,14 @@ export const exec = defineOp({
     "Run TypeScript given inline (or on stdin with -); every namespace is a global, the last expression is the result.",
   where: "cli",
   hints: RUNS,
+  serve: {
+    fields: ["code", "args", "env", "timeout"],
+    description:
+      "Run TypeScript beside the servers: every namespace is a global (`await fs.read_file({ path })`), " +
+      "the last expression is the result, and only what it prints or returns comes back, so " +
+      "several calls cost one answer. Runs under this MCP session (a session-scoped server keeps " +
+      "its state across calls).",
+  },
   input: z.object({ code: z.string().optional(), ...scriptFields }),
   output: RunOutput,
   cli: {

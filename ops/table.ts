@@ -19,6 +19,7 @@ import * as task from "./task_ops.ts";
 import * as question from "./question_ops.ts";
 import * as skills from "./skills_ops.ts";
 import * as auth from "./auth_ops.ts";
+import * as serve from "./serve_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -44,6 +45,7 @@ export const OPS: readonly OpSpec[] = [
   engine.untrust,
   auth.auth,
   discovery.config,
+  serve.serve,
   engine.daemon,
   engine.daemons,
   engine.stop,

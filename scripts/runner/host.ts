@@ -30,6 +30,10 @@ export interface RunnerHost {
    * script's client names it when its connection is lost.
    */
   readonly daemonPid: number | undefined;
+  /** Stops the script (SIGTERM, as --timeout does) when aborted: `mcpx serve`'s cancellation. */
+  readonly signal?: AbortSignal;
+  /** The script's stdin: the caller's (default) or none (`mcpx serve` over stdio). */
+  readonly scriptStdin?: "inherit" | "null";
 
   /** Every setting, resolved from defaults, files, environment and flags. @throws {ConfigError}, {UsageError}. */
   settings(): Promise<ResolvedSettings>;

@@ -402,7 +402,7 @@ export async function runScript(
     cwd: ctx.cwd,
     env,
     clearEnv: true,
-    stdin: "inherit",
+    stdin: ctx.scriptStdin ?? "inherit",
     stdout: json || passStdout ? "piped" : "inherit",
     stderr: "piped",
     detached: command.detached,
@@ -416,6 +416,9 @@ export async function runScript(
     }, timeoutMs);
   }
 
+  const stop = () => signals.send("SIGTERM");
+  ctx.signal?.addEventListener("abort", stop, { once: true });
+  if (ctx.signal?.aborted) stop();
   const streams = readChildOutput(
     child,
     output,
@@ -430,6 +433,7 @@ export async function runScript(
   const stdout = await streams.finish(status);
   // Touching the timers costs ~6 ms the first time in a process (Deno 2.9): only when used.
   if (timer !== undefined) clearTimeout(timer);
+  ctx.signal?.removeEventListener("abort", stop);
   signals[Symbol.dispose]();
   const exitCode = status.signal ? 128 + signalNumber(status.signal) : status.code;
   const durationMs = Math.round(performance.now() - started);

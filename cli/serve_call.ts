@@ -1,0 +1,129 @@
+/**
+ * One `mcpx serve` tool call, run the way the command line runs the op: a
+ * context of its own (the serve command's configuration and setting flags,
+ * `--json` on, the MCP session's key as `--session`, the client's cancel as
+ * its signal), the op's command module, and what it printed turned into an
+ * MCP tool result: the JSON text as text content and as `structuredContent`
+ * (MCP 2025-06-18, "Structured content"). Daemon ops reach the daemon through
+ * wire/daemon_request.ts as `mcpx <op>` does; scripts run beside the servers
+ * as `mcpx exec` does (decision 0044).
+ *
+ * @module
+ */
+
+import { memoryIo } from "../core/io.ts";
+import { errorToJson, UsageError } from "../core/errors.ts";
+import { loadCommand } from "./commands.ts";
+import { CliContext } from "./context.ts";
+import type { ContextOptions } from "./context_settings.ts";
+import { opInputOf, type ServeTool } from "./serve_tools.ts";
+import { type AskClient, followWithClient } from "./serve_questions.ts";
+import { EXIT } from "../core/errors.ts";
+import { z } from "zod";
+
+/** Who a tool call runs for. */
+export interface ServeCaller {
+  /** The mcpx session key the call leases under; absent: the call is its own caller. */
+  session?: string;
+  /** Aborted when the client cancels the request (`notifications/cancelled`) or leaves. */
+  signal: AbortSignal;
+  /** Asks the client a server's question; absent: the question is the call's answer. */
+  ask?: AskClient;
+}
+
+/** An MCP `CallToolResult`, as the SDK's tool callback returns it. */
+export interface ToolAnswer {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/**
+ * Runs `tool` with `args` for `caller`.
+ *
+ * @param base The serve command's own context options (configuration, flags, env, cwd).
+ * @returns The tool result; a failure is a result with `isError` naming it
+ *   (as `mcpx --json` prints it), never a thrown protocol error, so the
+ *   agent reads what went wrong and how to fix it.
+ */
+export async function runServeTool(
+  base: ContextOptions,
+  tool: ServeTool,
+  args: Record<string, unknown>,
+  caller: ServeCaller,
+): Promise<ToolAnswer> {
+  const io = memoryIo();
+  // The caller's session is the MCP session's, never the variable serve was started with.
+  const env = { ...base.env };
+  delete env.MCPX_SESSION_ID;
+  const ctx = new CliContext({
+    ...base,
+    io,
+    env,
+    session: caller.session,
+    flags: { ...base.flags, "output.json": true },
+    signal: caller.signal,
+    // serve's stdin is its client's messages (stdio), or nothing a script should read.
+    scriptStdin: "null",
+  });
+  let code: number;
+  let text: string;
+  try {
+    const input = opInputOf(tool, args);
+    code = await (await loadCommand(tool.op.name)).run(ctx, input);
+    text = io.stdout.trim();
+    // A server asked a question: the client answers it, and the call goes on.
+    if (code === EXIT.tempfail && caller.ask && tool.op.name === "call") {
+      const result = await followWithClient(ctx, JSON.parse(text), caller.ask) as {
+        isError?: boolean;
+      };
+      text = JSON.stringify(result, null, 2);
+      code = result?.isError ? 1 : "question" in (result ?? {}) ? EXIT.tempfail : 0;
+    }
+  } catch (error) {
+    if (caller.signal.aborted) return failure({ code: "cancelled", message: "cancelled" });
+    const failed = error instanceof z.ZodError
+      ? new UsageError(`${tool.name}: ${z.prettifyError(error).replaceAll("\n", "; ")}`)
+      : error;
+    let document: Record<string, unknown>;
+    try {
+      const { configRedactor } = await import("../config/secrets.ts");
+      document = errorToJson(failed, configRedactor(await ctx.config(), env));
+    } catch {
+      document = errorToJson(failed);
+    }
+    return failure(document, io.stderr);
+  }
+  let value: unknown;
+  try {
+    value = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const structured = typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
+  return {
+    content: [
+      { type: "text", text: text || `(exit ${code}, nothing printed)` },
+      ...(io.stderr.trim() ? [{ type: "text" as const, text: io.stderr.trim() }] : []),
+    ],
+    // A failure's `{ ok: false, error }` document is text only: it is not the op's output.
+    ...(structured && !(structured.ok === false && "error" in structured)
+      ? { structuredContent: structured }
+      : {}),
+    ...(code !== 0 ? { isError: true } : {}),
+  };
+}
+
+function failure(error: Record<string, unknown>, notes = ""): ToolAnswer {
+  const text = JSON.stringify({ ok: false, error });
+  return {
+    content: [
+      { type: "text", text },
+      ...(notes.trim() ? [{ type: "text" as const, text: notes.trim() }] : []),
+    ],
+    isError: true,
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * `mcpx serve --http`: Streamable HTTP at `/mcp` on a loopback address
+ * (decision 0044). 2026-07-28 requests go to the SDK's per-request handler
+ * (`createMcpHandler`, legacy rejected there); 2025-era requests, told apart
+ * by the SDK's own `isLegacyRequest`, to a sessionful Streamable HTTP
+ * transport per `Mcp-Session-Id`, so each legacy client session leases as one
+ * mcpx session (`serve-<Mcp-Session-Id>`). A 2026-07-28 request leases under
+ * the session its `_meta["mcpx/session"]` names, else as a caller of its own.
+ *
+ * Every request's Host and Origin are checked against DNS rebinding first
+ * (the SDK's validators, loopback names only: a page on another site that
+ * resolves its name to 127.0.0.1 is refused with 403).
+ *
+ * @module
+ */
+
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import { UsageError } from "../core/errors.ts";
+import type { CliContext } from "./context.ts";
+import type { ContextOptions } from "./context_settings.ts";
+import { metaSession, serveServer } from "./serve_server.ts";
+
+/** The port `mcpx serve --http` listens on when `--port` is not given. */
+export const DEFAULT_SERVE_PORT = 8808;
+
+/**
+ * `address` when it is a loopback address.
+ *
+ * @throws {UsageError} For any other: binding beyond loopback needs a bearer
+ *   token (`transport.bearerToken`), which this mcpx does not offer yet.
+ */
+export function loopbackAddress(address: string): string {
+  const loopback = address === "localhost" || address === "::1" || address === "[::1]" ||
+    /^127(\.\d{1,3}){3}$/.test(address);
+  if (!loopback) {
+    throw new UsageError(
+      `--address ${address} is not a loopback address; serving beyond this machine needs a ` +
+        "bearer token, which mcpx serve does not support yet; use --address 127.0.0.1",
+    );
+  }
+  return address.replace(/^\[(.*)\]$/, "$1");
+}
+
+/**
+ * Serves until the process is stopped (SIGINT, SIGTERM); the exit code.
+ * Prints `mcpx serve: listening on http://<address>:<port>/mcp` on stderr
+ * once it listens (with the real port when `port` is 0).
+ */
+export async function serveHttp(
+  ctx: CliContext,
+  base: ContextOptions,
+  listen: { address: string; port: number },
+): Promise<number> {
+  let saidOwnCaller = false;
+  const modern = createMcpHandler(
+    () =>
+      serveServer(base, ({ meta }) => {
+        const named = metaSession(meta);
+        if (named === undefined && !saidOwnCaller) {
+          saidOwnCaller = true;
+          ctx.io.err(
+            `mcpx serve: a 2026-07-28 request named no session (_meta "mcpx/session"), so each ` +
+              "such request is a caller of its own; name one to keep session-scoped servers\n",
+          );
+        }
+        return named;
+      }),
+    { legacy: "reject", onerror: (error) => ctx.io.err(`mcpx serve: ${error.message}\n`) },
+  );
+  const legacy = legacySessions(ctx, base);
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  const server = Deno.serve({
+    hostname: listen.address,
+    port: listen.port,
+    signal: controller.signal,
+    onListen: ({ hostname, port }) => {
+      const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+      ctx.io.err(`mcpx serve: listening on http://${host}:${port}/mcp\n`);
+    },
+  }, async (request) => {
+    const refused = hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
+      originValidationResponse(request, localhostAllowedOrigins());
+    if (refused) return refused;
+    if (new URL(request.url).pathname !== "/mcp") {
+      return new Response("mcpx serve answers at /mcp\n", { status: 404 });
+    }
+    return await isLegacyRequest(request)
+      ? await legacy.handle(request)
+      : await modern.fetch(request);
+  });
+  await server.finished;
+  Deno.removeSignalListener("SIGINT", stop);
+  Deno.removeSignalListener("SIGTERM", stop);
+  await modern.close();
+  await legacy.close();
+  return 0;
+}
+
+/** 2025-era clients: one transport and server instance per `Mcp-Session-Id`. */
+function legacySessions(ctx: CliContext, base: ContextOptions) {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const keyOf = (id: string) => `serve-${id}`;
+  const end = async (id: string) => {
+    sessions.delete(id);
+    try {
+      await ctx.requestRunning("endSession", { session: keyOf(id) });
+    } catch { /* no daemon: nothing holds the session */ }
+  };
+  return {
+    async handle(request: Request): Promise<Response> {
+      const id = request.headers.get("mcp-session-id");
+      if (id !== null) {
+        const known = sessions.get(id);
+        if (known) return await known.handleRequest(request);
+        return Response.json(
+          { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null },
+          { status: 404 },
+        );
+      }
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        onsessioninitialized: (sid) => void sessions.set(sid, transport),
+        onsessionclosed: (sid) => void end(sid),
+      });
+      const server = serveServer(
+        base,
+        ({ sessionId, meta }) =>
+          metaSession(meta) ?? (sessionId !== undefined ? keyOf(sessionId) : undefined),
+      );
+      await server.connect(transport);
+      return await transport.handleRequest(request);
+    },
+    async close(): Promise<void> {
+      for (const [id, transport] of [...sessions]) {
+        await transport.close();
+        await end(id);
+      }
+    },
+  };
+}
