@@ -17,7 +17,8 @@ import type { InputOf } from "../ops/op.ts";
 import type { serve } from "../ops/serve_ops.ts";
 import { UsageError } from "../core/errors.ts";
 import { metaSession, serveServer } from "./serve_server.ts";
-import { DEFAULT_SERVE_PORT, loopbackAddress, serveHttp } from "./serve_http.ts";
+import { serveHttp } from "./serve_http.ts";
+import { DEFAULT_SERVE_PORT, serveListen } from "./serve_listen.ts";
 
 export async function run(ctx: CliContext, input: InputOf<typeof serve>): Promise<number> {
   if (!input.http && (input.address !== undefined || input.port !== undefined)) {
@@ -29,7 +30,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof serve>): Promis
     );
   }
   const http = input.http
-    ? { address: loopbackAddress(input.address ?? "127.0.0.1"), port: portOf(input.port) }
+    ? await serveListen(ctx, input.address ?? "127.0.0.1", portOf(input.port))
     : undefined;
   if (input.passthrough !== undefined) {
     const { servePassthrough } = await import("./serve_passthrough.ts");

@@ -7,47 +7,23 @@
  * mcpx session (`serve-<Mcp-Session-Id>`). A 2026-07-28 request leases under
  * the session its `_meta["mcpx/session"]` names, else as a caller of its own.
  *
- * Every request's Host and Origin are checked against DNS rebinding first
- * (the SDK's validators, loopback names only: a page on another site that
- * resolves its name to 127.0.0.1 is refused with 403).
+ * Every request passes cli/serve_listen.ts `serveRefusal` first: Host and
+ * Origin against DNS rebinding (a page on another site that resolves its
+ * name to 127.0.0.1 is refused with 403), then the bearer token beyond
+ * loopback (401).
  *
  * @module
  */
 
 import {
   createMcpHandler,
-  hostHeaderValidationResponse,
   isLegacyRequest,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { UsageError } from "../core/errors.ts";
+import { type ServeListen, serveRefusal } from "./serve_listen.ts";
 import type { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { metaSession, serveServer } from "./serve_server.ts";
-
-/** The port `mcpx serve --http` listens on when `--port` is not given. */
-export const DEFAULT_SERVE_PORT = 8808;
-
-/**
- * `address` when it is a loopback address.
- *
- * @throws {UsageError} For any other: binding beyond loopback needs a bearer
- *   token (`transport.bearerToken`), which this mcpx does not offer yet.
- */
-export function loopbackAddress(address: string): string {
-  const loopback = address === "localhost" || address === "::1" || address === "[::1]" ||
-    /^127(\.\d{1,3}){3}$/.test(address);
-  if (!loopback) {
-    throw new UsageError(
-      `--address ${address} is not a loopback address; serving beyond this machine needs a ` +
-        "bearer token, which mcpx serve does not support yet; use --address 127.0.0.1",
-    );
-  }
-  return address.replace(/^\[(.*)\]$/, "$1");
-}
 
 /**
  * Serves until the process is stopped (SIGINT, SIGTERM); the exit code.
@@ -57,7 +33,7 @@ export function loopbackAddress(address: string): string {
 export async function serveHttp(
   ctx: CliContext,
   base: ContextOptions,
-  listen: { address: string; port: number },
+  listen: ServeListen,
 ): Promise<number> {
   let saidOwnCaller = false;
   const modern = createMcpHandler(
@@ -80,17 +56,18 @@ export async function serveHttp(
   const stop = () => controller.abort();
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+  let port = listen.port;
   const server = Deno.serve({
     hostname: listen.address,
     port: listen.port,
     signal: controller.signal,
-    onListen: ({ hostname, port }) => {
+    onListen: ({ hostname, port: bound }) => {
+      port = bound;
       const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-      ctx.io.err(`mcpx serve: listening on http://${host}:${port}/mcp\n`);
+      ctx.io.err(`mcpx serve: listening on http://${host}:${bound}/mcp\n`);
     },
   }, async (request) => {
-    const refused = hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
-      originValidationResponse(request, localhostAllowedOrigins());
+    const refused = serveRefusal(request, listen, port);
     if (refused) return refused;
     if (new URL(request.url).pathname !== "/mcp") {
       return new Response("mcpx serve answers at /mcp\n", { status: 404 });

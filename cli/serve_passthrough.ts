@@ -26,6 +26,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { CliContext } from "./context.ts";
+import type { ServeListen } from "./serve_listen.ts";
 import { McpxError, UsageError } from "../core/errors.ts";
 import { listingOf } from "../config/types.ts";
 import { own } from "../core/own.ts";
@@ -34,7 +35,7 @@ import { VERSION } from "../core/version.ts";
 
 /** Options of {@link servePassthrough}: `http` serves Streamable HTTP instead of stdio. */
 export interface PassthroughOptions {
-  http?: { address: string; port: number };
+  http?: ServeListen;
 }
 
 /** A question a call was asked, as the daemon's `call` and `questionAnswer` answer it. */

@@ -3,8 +3,9 @@
  * on the address given, both protocol eras. A 2025-era client gets a session
  * of its own (`Mcp-Session-Id`, a `DELETE` ends it, a stream closed mid-call
  * can be resumed from its event store); a 2026-07-28 client is served per
- * request (the SDK's `createMcpHandler`). Every request's Host and Origin are
- * checked first against DNS rebinding (MCP 2025-11-25, "Security Warning").
+ * request (the SDK's `createMcpHandler`). Every request passes
+ * cli/serve_listen.ts `serveRefusal` first (Host and Origin against DNS
+ * rebinding, the bearer token beyond loopback), as `mcpx serve --http` does.
  *
  * @module
  */
@@ -12,15 +13,12 @@
 import {
   createMcpHandler,
   type EventStore,
-  hostHeaderValidationResponse,
   isLegacyRequest,
   type JSONRPCMessage,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { type ServeListen, serveRefusal } from "./serve_listen.ts";
 
 /** A session's streams, kept so a client that lost one can resume it (SEP-1699). */
 export class MemoryEventStore implements EventStore {
@@ -66,7 +64,7 @@ export class MemoryEventStore implements EventStore {
  */
 export async function servePassthroughHttp(
   build: () => Server,
-  listen: { address: string; port: number },
+  listen: ServeListen,
   onListen: (url: string) => void,
 ): Promise<number> {
   const modern = createMcpHandler(() => build(), { legacy: "reject" });
@@ -94,17 +92,20 @@ export async function servePassthroughHttp(
     return await transport.handleRequest(request);
   };
   const stop = new AbortController();
+  let port = listen.port;
   const server = Deno.serve({
     hostname: listen.address,
     port: listen.port,
     signal: stop.signal,
-    onListen: ({ hostname, port }) => onListen(`http://${hostname}:${port}/mcp`),
+    onListen: ({ hostname, port: bound }) => {
+      port = bound;
+      onListen(`http://${hostname}:${bound}/mcp`);
+    },
   }, async (request) => {
     if (new URL(request.url).pathname !== "/mcp") {
       return new Response("mcpx serves MCP at /mcp\n", { status: 404 });
     }
-    const refused = hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
-      originValidationResponse(request, localhostAllowedOrigins());
+    const refused = serveRefusal(request, listen, port);
     if (refused) return refused;
     return await isLegacyRequest(request) ? await legacy(request) : await modern.fetch(request);
   });

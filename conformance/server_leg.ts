@@ -24,11 +24,15 @@ const DOC = join(ROOT, "docs", "conformance.md");
 /** The section's heading in docs/conformance.md. */
 export const SERVER_HEADING = "## Server leg";
 
-/**
- * The passthrough command, less the namespace and `--http <port>`: the
- * entry that runs `servePassthrough()` as `mcpx serve --passthrough` does.
- */
-const PASSTHROUGH = [Deno.execPath(), "run", "-A", join(ROOT, "conformance", "passthrough.ts")];
+/** `mcpx serve --passthrough`, as a user runs it (the bundle), less the namespace and its HTTP flags. */
+const PASSTHROUGH = [
+  Deno.execPath(),
+  "run",
+  "-A",
+  join(ROOT, "cli", "mcpx.bundle.js"),
+  "serve",
+  "--passthrough",
+];
 
 /**
  * Why a scenario fails through mcpx while it passes directly: what mcpx
@@ -285,7 +289,7 @@ export async function main(): Promise<number> {
     const direct = await startServing([...fixture, "--http", "0"], env, /^listening (\S+)/, tmp);
     children.push(direct.child);
     const through = await startServing(
-      [...PASSTHROUGH, "fixture", "--http", "0"],
+      [...PASSTHROUGH, "fixture", "--http", "--port", "0"],
       env,
       /serving \S+ at (\S+)/,
       tmp,

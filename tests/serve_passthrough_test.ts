@@ -8,22 +8,15 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { fixtureServer, world } from "./_helpers.ts";
+import { fixtureServer, mcpxArgv, world } from "./_helpers.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
-/** An SDK client of `conformance/passthrough.ts <namespace>` over stdio, in `w`'s directory. */
+/** An SDK client of `mcpx serve --passthrough <namespace>` over stdio, in `w`'s directory. */
 function passthroughClient(w: { dir: string; env: Record<string, string> }, namespace: string) {
   return new StdioClientTransport({
     command: Deno.execPath(),
-    args: [
-      "run",
-      "-A",
-      "--config",
-      `${ROOT}deno.json`,
-      `${ROOT}conformance/passthrough.ts`,
-      namespace,
-    ],
+    args: mcpxArgv(["serve", "--passthrough", namespace]).slice(1),
     cwd: w.dir,
     env: w.env,
     stderr: "inherit",
@@ -66,14 +59,7 @@ Deno.test("servePassthrough serves one upstream's tools, prompts, resources and 
   });
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: [
-      "run",
-      "-A",
-      "--config",
-      `${ROOT}deno.json`,
-      `${ROOT}conformance/passthrough.ts`,
-      "fixture",
-    ],
+    args: mcpxArgv(["serve", "--passthrough", "fixture"]).slice(1),
     cwd: w.dir,
     env: w.env,
     stderr: "inherit",

@@ -190,18 +190,49 @@ Deno.test("mcpx serve --http: both eras over Streamable HTTP; rebinding refused"
   });
 });
 
-Deno.test("mcpx serve --http refuses an address beyond loopback", async () => {
+Deno.test("mcpx serve --http beyond loopback needs transport.bearerToken, and then every request carries it", async () => {
   await using w = await world();
-  await w.writeConfig({ mcpServers: {} });
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
   const r = await w.mcpx(["serve", "--http", "--address", "0.0.0.0", "--port", "0"]);
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /not a loopback address.*bearer token/);
+  assert.match(r.stderr, /--address 0\.0\.0\.0 is beyond loopback.*transport\.bearerToken/);
+  const port = freePort();
+  const token = "serve-test-token-0123456789";
+  await using serve = backgroundMcpx(w, [
+    "serve",
+    "--http",
+    "--address",
+    "0.0.0.0",
+    "--port",
+    String(port),
+  ], {
+    env: { MCPX_TRANSPORT_BEARER_TOKEN: token },
+  });
+  assert.ok(await eventually(() => /listening on/.test(serve.output()), 60_000), serve.output());
+  assert.match(serve.output(), /warning: mcpx serve listens on 0\.0\.0\.0, beyond loopback/);
+  assert.equal(await rawStatus(port, { host: `127.0.0.1:${port}` }), 401);
+  assert.equal(
+    await rawStatus(port, { host: `127.0.0.1:${port}`, authorization: "Bearer wrong" }),
+    401,
+  );
+  assert.equal(
+    await rawStatus(port, { host: `evil.example:${port}`, authorization: `Bearer ${token}` }),
+    403,
+  );
+  const c = client("legacy");
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  try {
+    const { tools } = await c.listTools();
+    assert.ok(tools.some((tool) => tool.name === "mcpx_call"));
+  } finally {
+    await c.close();
+  }
 });
 
-/**
- * The status of one 2025-era `initialize` POST to /mcp with exactly these
- * headers, written on a raw connection (fetch sets Host itself).
- */
 async function rawStatus(port: number, headers: Record<string, string>): Promise<number> {
   const body = JSON.stringify({
     jsonrpc: "2.0",

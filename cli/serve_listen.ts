@@ -1,0 +1,88 @@
+/**
+ * Where `mcpx serve --http` (and `--passthrough … --http`) listens, and the
+ * check every request passes first: the one rule of every mcpx HTTP listener
+ * (wire/listener_guard.ts: Host and Origin against DNS rebinding, then the
+ * bearer token when one is required), rendered as a JSON-RPC error as MCP's
+ * Streamable HTTP transport answers one (MCP 2025-11-25, "Transports",
+ * "Security Warning"). Loopback by default; beyond loopback only with
+ * `transport.bearerToken` set, and said once (issue 14, "HTTP").
+ *
+ * @module
+ */
+
+import { UsageError } from "../core/errors.ts";
+import { isLoopbackHost, type ListenerHosts } from "../wire/http_origin.ts";
+import { BEARER_TOKEN_SETTING, BEARER_TOKEN_VARIABLE } from "../wire/bearer_token.ts";
+import { listenerRefusal } from "../wire/listener_guard.ts";
+import type { CliContext } from "./context.ts";
+
+/** The port `mcpx serve --http` listens on when `--port` is not given. */
+export const DEFAULT_SERVE_PORT = 8808;
+
+/** Where serve listens and what it requires of a request. */
+export interface ServeListen {
+  /** The address bound, without IPv6 brackets. */
+  address: string;
+  /** The port; 0 lets the system choose (the real one is printed). */
+  port: number;
+  /** `transport.bearerToken`, required beyond loopback and checked whenever set. */
+  token?: string;
+  /** `transport.allowedHosts`: host names the Host header may carry beyond loopback. */
+  allowedHosts?: string[];
+}
+
+/**
+ * The listen options for `address` and `port`, from the settings.
+ *
+ * @throws {UsageError} when `address` is beyond loopback and no bearer token is set.
+ */
+export async function serveListen(
+  ctx: CliContext,
+  address: string,
+  port: number,
+): Promise<ServeListen> {
+  const bare = address.replace(/^\[(.*)\]$/, "$1");
+  const token = String(await ctx.setting(BEARER_TOKEN_SETTING) ?? "") || undefined;
+  if (!isLoopbackHost(bare) && !token) {
+    throw new UsageError(
+      `--address ${address} is beyond loopback: whatever can reach that port could run tools ` +
+        `as you, so it needs a bearer token; set ${BEARER_TOKEN_SETTING} ` +
+        `(${BEARER_TOKEN_VARIABLE}) to a long random secret, or use --address 127.0.0.1`,
+    );
+  }
+  const allowedHosts = String(await ctx.setting("transport.allowedHosts") ?? "").split(",")
+    .map((h) => h.trim().toLowerCase()).filter(Boolean);
+  if (!isLoopbackHost(bare)) {
+    ctx.io.err(
+      `warning: mcpx serve listens on ${address}, beyond loopback: anything that can reach it ` +
+        "and holds the bearer token can run every configured server's tools as you\n",
+    );
+  }
+  return { address: bare, port, ...(token ? { token } : {}), allowedHosts };
+}
+
+/**
+ * The refusal of `request` as an HTTP response (403 for a Host or Origin this
+ * listener does not answer to, 401 for a missing or wrong token), or
+ * undefined when it may proceed.
+ *
+ * @param listen The options the listener was started with.
+ * @param port The port it got (the one the system chose when 0 was asked).
+ */
+export function serveRefusal(
+  request: Request,
+  listen: ServeListen,
+  port: number,
+): Response | undefined {
+  const hosts: ListenerHosts = {
+    hostname: listen.address,
+    port,
+    ...(listen.allowedHosts ? { allowedHosts: listen.allowedHosts } : {}),
+  };
+  const refused = listenerRefusal(request, hosts, listen.token, "mcpx serve");
+  if (!refused) return undefined;
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: -32000, message: refused.message }, id: null },
+    { status: refused.status, headers: refused.headers },
+  );
+}
