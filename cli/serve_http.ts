@@ -17,10 +17,9 @@
 
 import {
   createMcpHandler,
-  isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { type ServeListen, serveRefusal } from "./serve_listen.ts";
+import { listenMcp, type ServeListen } from "./serve_listen.ts";
 import type { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { metaSession, serveServer } from "./serve_server.ts";
@@ -51,37 +50,14 @@ export async function serveHttp(
       }),
     { legacy: "reject", onerror: (error) => ctx.io.err(`mcpx serve: ${error.message}\n`) },
   );
-  const legacy = legacySessions(ctx, base);
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  let port = listen.port;
-  const server = Deno.serve({
-    hostname: listen.address,
-    port: listen.port,
-    signal: controller.signal,
-    onListen: ({ hostname, port: bound }) => {
-      port = bound;
-      const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-      ctx.io.err(`mcpx serve: listening on http://${host}:${bound}/mcp\n`);
+  return await listenMcp(
+    listen,
+    {
+      legacy: legacySessions(ctx, base),
+      modern: { handle: (request) => modern.fetch(request), close: () => modern.close() },
     },
-  }, async (request) => {
-    const refused = serveRefusal(request, listen, port);
-    if (refused) return refused;
-    if (new URL(request.url).pathname !== "/mcp") {
-      return new Response("mcpx serve answers at /mcp\n", { status: 404 });
-    }
-    return await isLegacyRequest(request)
-      ? await legacy.handle(request)
-      : await modern.fetch(request);
-  });
-  await server.finished;
-  Deno.removeSignalListener("SIGINT", stop);
-  Deno.removeSignalListener("SIGTERM", stop);
-  await modern.close();
-  await legacy.close();
-  return 0;
+    (url) => ctx.io.err(`mcpx serve: listening on ${url}\n`),
+  );
 }
 
 /** 2025-era clients: one transport and server instance per `Mcp-Session-Id`. */

@@ -86,3 +86,59 @@ export function serveRefusal(
     { status: refused.status, headers: refused.headers },
   );
 }
+
+/** One protocol era's half of an MCP endpoint: answers its requests; closed when serving stops. */
+export interface EraHandler {
+  handle(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves MCP's Streamable HTTP at `http://<address>:<port>/mcp` until SIGINT
+ * or SIGTERM, for `mcpx serve --http` and `--passthrough … --http`: every
+ * request passes {@link serveRefusal}, then goes to `legacy` when the SDK's
+ * `isLegacyRequest` says it is of the 2025 era (an `initialize`, or a request
+ * of a session it began), else to `modern` (2026-07-28, per request).
+ *
+ * @param onListen Told the URL once the port is open (with the real port when 0 was asked).
+ * @returns 0 once stopped, both handlers closed.
+ */
+export async function listenMcp(
+  listen: ServeListen,
+  eras: { legacy: EraHandler; modern: EraHandler },
+  onListen: (url: string) => void,
+): Promise<number> {
+  const { isLegacyRequest } = await import("@modelcontextprotocol/server");
+  const stop = new AbortController();
+  const end = () => stop.abort();
+  let port = listen.port;
+  const server = Deno.serve({
+    hostname: listen.address,
+    port: listen.port,
+    signal: stop.signal,
+    onListen: ({ hostname, port: bound }) => {
+      port = bound;
+      onListen(`http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${bound}/mcp`);
+    },
+  }, async (request) => {
+    const refused = serveRefusal(request, listen, port);
+    if (refused) return refused;
+    if (new URL(request.url).pathname !== "/mcp") {
+      return new Response("mcpx serves MCP at /mcp\n", { status: 404 });
+    }
+    return await isLegacyRequest(request)
+      ? await eras.legacy.handle(request)
+      : await eras.modern.handle(request);
+  });
+  Deno.addSignalListener("SIGINT", end);
+  Deno.addSignalListener("SIGTERM", end);
+  try {
+    await server.finished;
+  } finally {
+    Deno.removeSignalListener("SIGINT", end);
+    Deno.removeSignalListener("SIGTERM", end);
+    await eras.modern.close();
+    await eras.legacy.close();
+  }
+  return 0;
+}

@@ -13,12 +13,11 @@
 import {
   createMcpHandler,
   type EventStore,
-  isLegacyRequest,
   type JSONRPCMessage,
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { type ServeListen, serveRefusal } from "./serve_listen.ts";
+import { listenMcp, type ServeListen } from "./serve_listen.ts";
 
 /** A session's streams, kept so a client that lost one can resume it (SEP-1699). */
 export class MemoryEventStore implements EventStore {
@@ -91,34 +90,13 @@ export async function servePassthroughHttp(
     await build().connect(transport);
     return await transport.handleRequest(request);
   };
-  const stop = new AbortController();
-  let port = listen.port;
-  const server = Deno.serve({
-    hostname: listen.address,
-    port: listen.port,
-    signal: stop.signal,
-    onListen: ({ hostname, port: bound }) => {
-      port = bound;
-      onListen(`http://${hostname}:${bound}/mcp`);
+  return await listenMcp(listen, {
+    legacy: {
+      handle: legacy,
+      close: async () => {
+        for (const transport of sessions.values()) await transport.close().catch(() => {});
+      },
     },
-  }, async (request) => {
-    if (new URL(request.url).pathname !== "/mcp") {
-      return new Response("mcpx serves MCP at /mcp\n", { status: 404 });
-    }
-    const refused = serveRefusal(request, listen, port);
-    if (refused) return refused;
-    return await isLegacyRequest(request) ? await legacy(request) : await modern.fetch(request);
-  });
-  const end = () => stop.abort();
-  Deno.addSignalListener("SIGINT", end);
-  Deno.addSignalListener("SIGTERM", end);
-  try {
-    await server.finished;
-  } finally {
-    Deno.removeSignalListener("SIGINT", end);
-    Deno.removeSignalListener("SIGTERM", end);
-    await modern.close();
-    for (const transport of sessions.values()) await transport.close().catch(() => {});
-  }
-  return 0;
+    modern: { handle: (request) => modern.fetch(request), close: () => modern.close() },
+  }, onListen);
 }

@@ -8,7 +8,6 @@
  * `ls`, the log or a state or cache file, and its reference does.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import {
   background,
   eventually,
@@ -17,6 +16,7 @@ import {
   type RunResult,
   world,
 } from "./_helpers.ts";
+import { filesUnder } from "./_files.ts";
 
 const TOKEN = "guard-token-0123456789";
 const WRONG = "wrong-token-9876543210";
@@ -26,26 +26,6 @@ const SECRETS = [TOKEN, WRONG, b64(`guard:${TOKEN}`), b64(TOKEN)];
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function filesUnder(dir: string): { path: string; text: string }[] {
-  const out: { path: string; text: string }[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return out;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) out.push(...filesUnder(path));
-    else if (entry.isFile) {
-      try {
-        out.push({ path, text: new TextDecoder("latin1").decode(Deno.readFileSync(path)) });
-      } catch { /* removed meanwhile */ }
-    }
-  }
-  return out;
 }
 
 const leaks = (text: string) => SECRETS.filter((s) => text.includes(s));

@@ -7,7 +7,6 @@
  * the reference it came from stands in its place (decision 0017).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import {
   background,
   eventually,
@@ -16,6 +15,7 @@ import {
   type RunResult,
   world,
 } from "./_helpers.ts";
+import { filesUnder } from "./_files.ts";
 
 /** Given as `${API_TOKEN}` to a stdio server's env, a remote's header and a flag. */
 const TOKEN = "sk-test-0123456789-TOKEN";
@@ -42,27 +42,6 @@ const SECRETS = [
   b64(`user:${BASIC_PASSWORD}`),
   b64(TOKEN),
 ];
-
-/** Every regular file under `dir`, recursively, with its bytes as text. */
-function filesUnder(dir: string): { path: string; text: string }[] {
-  const out: { path: string; text: string }[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return out;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) out.push(...filesUnder(path));
-    else if (entry.isFile) {
-      try {
-        out.push({ path, text: new TextDecoder("latin1").decode(Deno.readFileSync(path)) });
-      } catch { /* removed meanwhile */ }
-    }
-  }
-  return out;
-}
 
 function leaks(text: string): string[] {
   return SECRETS.filter((s) => text.includes(s));
