@@ -225,7 +225,12 @@ export class QuestionDesk {
     const store = this.#store;
     if (!store) return Promise.resolve({ action: "cancel" });
     const { route, reason } = routeOf(kind, params);
-    const calls = [...this.#calls.get(asker.instanceId) ?? []];
+    const running = [...this.#calls.get(asker.instanceId) ?? []];
+    // The wire does not say which request a server's question belongs to. With one call in
+    // flight it is that call's; with several, telling each would end every caller's wait with a
+    // question not its own and lose its result, so none is told: the question is listed
+    // (`mcpx elicit list`) and answered from there, or expires.
+    const calls = running.length === 1 ? running : [];
     const now = Date.now();
     const row: QuestionRow = {
       id: newQuestionId(),
@@ -244,7 +249,7 @@ export class QuestionDesk {
       state: "open",
     };
     const about = { id: row.id, kind, server: row.server, namespace: row.namespace, route, reason };
-    if (!calls.length) {
+    if (!running.length) {
       store.add({ ...row, state: "cancelled", settled: now });
       log(
         "warn",
@@ -270,6 +275,15 @@ export class QuestionDesk {
         call: row.call,
       },
     );
+    if (running.length > 1) {
+      log(
+        "warn",
+        "question.unattributed",
+        "{namespace} asked {id} with {calls} calls in flight on one instance; none is told, " +
+          "since the question cannot be tied to one: answer it with `mcpx elicit answer {id}`",
+        { ...about, calls: running.length },
+      );
+    }
     return new Promise((resolve, reject) => {
       const respond: Waiting["respond"] = (state, answer) => {
         if (kind === "sampling") {

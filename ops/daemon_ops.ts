@@ -63,7 +63,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   starting: (d) => Promise.resolve(d.starting()),
   status: (d) => Promise.resolve(d.status()),
   call: (d, p, signal, reply) => {
-    if (p.resume) return resumeCall(p.resume, signal);
+    if (p.resume) return resumeCall(p.resume, signal, `${p.namespace}.${p.tool}`);
     const notify = p.notify;
     return callAnswering(
       `${p.namespace}.${p.tool}`,

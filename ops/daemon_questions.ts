@@ -6,7 +6,7 @@
  * @module
  */
 
-import { NotFoundError } from "../core/errors.ts";
+import { NotFoundError, UsageError } from "../core/errors.ts";
 import {
   type CallWait,
   PendingCall,
@@ -63,8 +63,19 @@ export async function callAnswering(
  * its question while still open, its next one, or its result.
  * @throws {NotFoundError} when this daemon runs no call for that question.
  */
-export async function resumeCall(id: string, signal: AbortSignal): Promise<unknown> {
-  return answerOf(await callFor(id).wait(new Set(), signal));
+export async function resumeCall(
+  id: string,
+  signal: AbortSignal,
+  target?: string,
+): Promise<unknown> {
+  const call = callFor(id);
+  if (target !== undefined && call.label !== target) {
+    throw new UsageError(
+      `question ${id} was asked during ${call.label}, not ${target}; resume it as ` +
+        `\`mcpx call ${call.label} --resume ${id}\``,
+    );
+  }
+  return answerOf(await call.wait(new Set(), signal));
 }
 
 function callFor(id: string): PendingCall {

@@ -121,12 +121,46 @@ Deno.test("a server's questions are answered from another process, and expire as
     ]);
     assert.equal(again.code, 75, again.stderr);
     assert.equal(idOf(again.stderr), id);
+    // Another tool's call cannot collect it: its result would pass for that tool's.
+    const other = await w.mcpx(["call", "everything.echo", "--resume", id]);
+    assert.equal(other.code, 2, other.stderr);
+    assert.match(other.stderr, /was asked during everything\.trigger_elicitation_request, not/);
     const d = await w.mcpx(["elicit", "decline", id]);
     assert.equal(d.code, 0, d.stderr);
     const done = await w.mcpx(["call", "everything.trigger_elicitation_request", "--resume", id]);
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stdout, /decline/i);
   });
+});
+
+Deno.test("a question asked while two calls run on one instance ends neither call's wait", async () => {
+  await using w = await world();
+  w.env.MCPX_ELICIT_TIMEOUT = "60s";
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  assert.equal((await w.mcpx(["call", "everything.echo", '{"message":"warm"}'])).code, 0);
+  const long = w.mcpx([
+    "call",
+    "everything.trigger_long_running_operation",
+    '{"duration":4,"steps":2}',
+  ]);
+  await new Promise((r) => setTimeout(r, 1500));
+  const asking = w.mcpx(["call", "everything.trigger_elicitation_request", "{}"]);
+  // The long call ends with its own result, not with the question (the wire cannot say whose it is).
+  const a = await long;
+  assert.equal(a.code, 0, a.stderr);
+  assert.match(a.stdout, /Long running operation completed/i);
+  let open: Question[] = [];
+  for (let i = 0; i < 100 && !open.length; i++) {
+    open = (await w.json<{ questions: Question[] }>(["elicit", "list"])).questions;
+    if (!open.length) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(open.length, 1);
+  // Listed, it is answered from there; the asking call then gets its result.
+  const answered = await w.mcpx(["elicit", "answer", open[0].id, "name=Grace"]);
+  assert.equal(answered.code, 0, answered.stderr);
+  const b = await asking;
+  assert.equal(b.code, 0, b.stderr);
+  assert.match(b.stdout, /Grace/);
 });
 
 Deno.test("a question left past its deadline is answered cancel", async () => {
