@@ -10,7 +10,7 @@
  * @module
  */
 
-import { UsageError } from "../core/errors.ts";
+import { McpxError, UsageError } from "../core/errors.ts";
 import { isLoopbackHost, type ListenerHosts } from "../wire/http_origin.ts";
 import { BEARER_TOKEN_SETTING, BEARER_TOKEN_VARIABLE } from "../wire/bearer_token.ts";
 import { listenerRefusal } from "../wire/listener_guard.ts";
@@ -42,6 +42,15 @@ export async function serveListen(
   port: number,
 ): Promise<ServeListen> {
   const bare = address.replace(/^\[(.*)\]$/, "$1");
+  if (
+    bare !== "localhost" && !/^\d{1,3}(\.\d{1,3}){3}$/.test(bare) &&
+    !/^[0-9a-f:.]*:[0-9a-f:.]*$/i.test(bare)
+  ) {
+    throw new UsageError(
+      `--address takes an IP address to listen on (127.0.0.1, ::1, 0.0.0.0, a local interface's ` +
+        `address) or localhost, got "${address}"`,
+    );
+  }
   const token = String(await ctx.setting(BEARER_TOKEN_SETTING) ?? "") || undefined;
   if (!isLoopbackHost(bare) && !token) {
     throw new UsageError(
@@ -87,6 +96,36 @@ export function serveRefusal(
   );
 }
 
+/**
+ * `serve()`, with the errors of a port that cannot be had said as such.
+ *
+ * @throws McpxError `address-in-use` or `address-unavailable`, naming the address and the fix.
+ */
+function listening<T>(listen: ServeListen, serve: () => T): T {
+  try {
+    return serve();
+  } catch (error) {
+    const where = `${listen.address}:${listen.port}`;
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new McpxError(
+        "address-in-use",
+        `${where} is in use (another mcpx serve, or another program); choose another --port, ` +
+          "or --port 0 for a free one",
+      );
+    }
+    if (
+      error instanceof Deno.errors.AddrNotAvailable || error instanceof Deno.errors.PermissionDenied
+    ) {
+      throw new McpxError(
+        "address-unavailable",
+        `cannot listen on ${where} (${(error as Error).message}); use an address of this machine ` +
+          "and a port above 1023",
+      );
+    }
+    throw error;
+  }
+}
+
 /** One protocol era's half of an MCP endpoint: answers its requests; closed when serving stops. */
 export interface EraHandler {
   handle(request: Request): Promise<Response>;
@@ -112,24 +151,25 @@ export async function listenMcp(
   const stop = new AbortController();
   const end = () => stop.abort();
   let port = listen.port;
-  const server = Deno.serve({
-    hostname: listen.address,
-    port: listen.port,
-    signal: stop.signal,
-    onListen: ({ hostname, port: bound }) => {
-      port = bound;
-      onListen(`http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${bound}/mcp`);
-    },
-  }, async (request) => {
-    const refused = serveRefusal(request, listen, port);
-    if (refused) return refused;
-    if (new URL(request.url).pathname !== "/mcp") {
-      return new Response("mcpx serves MCP at /mcp\n", { status: 404 });
-    }
-    return await isLegacyRequest(request)
-      ? await eras.legacy.handle(request)
-      : await eras.modern.handle(request);
-  });
+  const server = listening(listen, () =>
+    Deno.serve({
+      hostname: listen.address,
+      port: listen.port,
+      signal: stop.signal,
+      onListen: ({ hostname, port: bound }) => {
+        port = bound;
+        onListen(`http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${bound}/mcp`);
+      },
+    }, async (request) => {
+      const refused = serveRefusal(request, listen, port);
+      if (refused) return refused;
+      if (new URL(request.url).pathname !== "/mcp") {
+        return new Response("mcpx serves MCP at /mcp\n", { status: 404 });
+      }
+      return await isLegacyRequest(request)
+        ? await eras.legacy.handle(request)
+        : await eras.modern.handle(request);
+    }));
   Deno.addSignalListener("SIGINT", end);
   Deno.addSignalListener("SIGTERM", end);
   try {

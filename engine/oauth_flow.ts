@@ -106,6 +106,42 @@ async function configuredServer(metadataUrl: string, server: string) {
   };
 }
 
+/**
+ * Runs one half of the flow, turning what the network or the SDK throws (a
+ * server that cannot be reached, one that offers no OAuth, an authorization
+ * server that refuses) into an error naming the server, its URL and what was
+ * said; mcpx's own errors pass unchanged.
+ *
+ * @throws McpxError `auth-unreachable` when nothing answered at the URL,
+ *   `auth-flow` for the rest.
+ */
+async function explained<T>(target: OAuthTarget, doing: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof McpxError) throw error;
+    const { server, url } = target.key;
+    const said = error instanceof Error ? error.message : String(error);
+    if (error instanceof TypeError && /fetch failed|connect|dns|refused/i.test(said)) {
+      throw new McpxError(
+        "auth-unreachable",
+        `could not ${doing} "${server}": nothing answered at ${url} (${said}); check the URL ` +
+          "and that the server runs",
+        { cause: error },
+      );
+    }
+    const name = error instanceof Error && error.name !== "Error" ? `${error.name}: ` : "";
+    throw new McpxError(
+      "auth-flow",
+      `could not ${doing} "${server}" at ${url}: ${name}${said.split("\n")[0].slice(0, 300)}; ` +
+        "a server that offers OAuth answers 401 with a Bearer challenge and publishes its " +
+        "protected-resource metadata (RFC 9728): if this one does not, give its credentials " +
+        "in an auth block or headers instead",
+      { cause: error },
+    );
+  }
+}
+
 /** Random `state`: 128 bits, hex. */
 function newState(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -123,10 +159,14 @@ function newState(): string {
  * @param redirectUri The loopback URI the browser is sent back to.
  * @throws The SDK's errors (discovery, registration) as they are.
  */
-export async function beginAuthorization(
+export function beginAuthorization(
   target: OAuthTarget,
   redirectUri: string,
 ): Promise<StartedAuthorization> {
+  return explained(target, "start authorizing", () => begin(target, redirectUri));
+}
+
+async function begin(target: OAuthTarget, redirectUri: string): Promise<StartedAuthorization> {
   const path = await entryPath(target.stateDir, target.key);
   const entry = await readEntry(path);
   if (entry) {
@@ -185,7 +225,14 @@ export async function beginAuthorization(
  *
  * @throws {McpxError} `auth-state` when no authorization is waiting or the state differs.
  */
-export async function completeAuthorization(
+export function completeAuthorization(
+  target: OAuthTarget,
+  callback: { code: string; state: string; iss?: string },
+): Promise<void> {
+  return explained(target, "complete the authorization of", () => complete(target, callback));
+}
+
+async function complete(
   target: OAuthTarget,
   callback: { code: string; state: string; iss?: string },
 ): Promise<void> {

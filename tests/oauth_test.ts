@@ -292,3 +292,29 @@ Deno.test("mcpx auth takes the client secret from MCPX_OAUTH_CLIENT_SECRET or st
     /reads the secret from stdin, which held none.*MCPX_OAUTH_CLIENT_SECRET/,
   );
 });
+
+Deno.test("mcpx auth on a URL where nothing answers, or that offers no OAuth, says so (never 'a bug in mcpx')", async () => {
+  await using w = await world();
+  const dead = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const deadPort = (dead.addr as Deno.NetAddr).port;
+  dead.close();
+  const nothing = await w.mcpx(["auth", `http://127.0.0.1:${deadPort}/mcp`, "--no-browser"]);
+  assertEquals(nothing.code, 1, nothing.stderr);
+  assertMatch(nothing.stderr, /nothing answered at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  const plain = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("<html>not here</html>", { status: 501 }),
+  );
+  try {
+    const refused = await w.mcpx([
+      "auth",
+      `http://127.0.0.1:${plain.addr.port}/mcp`,
+      "--no-browser",
+    ]);
+    assertEquals(refused.code, 1, refused.stderr);
+    assertMatch(refused.stderr, /could not start authorizing .*offers OAuth/);
+    for (const r of [nothing, refused]) assert(!/bug in mcpx|html/.test(r.stderr), r.stderr);
+  } finally {
+    await plain.shutdown();
+  }
+});

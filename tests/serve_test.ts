@@ -361,3 +361,21 @@ Deno.test("mcpx serve: a server's questions are asked of a 2025-era client that 
   assert.notEqual(answered.isError, true, JSON.stringify(answered));
   assert.match(text(answered), /Grace Hopper/);
 });
+
+Deno.test("mcpx serve --http on a port in use, or an address that is no address, says which", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (taken.addr as Deno.NetAddr).port;
+    const r = await w.mcpx(["serve", "--http", "--port", String(port)]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`127\\.0\\.0\\.1:${port} is in use.*--port 0`));
+    assert.doesNotMatch(r.stderr, /bug in mcpx/);
+  } finally {
+    taken.close();
+  }
+  const bad = await w.mcpx(["serve", "--http", "--address", "not-an-ip", "--port", "0"]);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /--address takes an IP address .*got "not-an-ip"/);
+});
