@@ -41,6 +41,18 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
+ * For a value of an `auth` block of type `env` (`vars.<NAME>`, or `value`
+ * beside `name`): whether its variable's name says credential; undefined
+ * for any other `auth` value (all of which are credentials).
+ */
+function envAuthName(auth: unknown, path: JsonPath): boolean | undefined {
+  if (!isObject(auth) || auth.type !== "env") return undefined;
+  if (path[3] === "vars" && path.length === 5) return SECRET_NAME.test(String(path[4]));
+  if (path[3] === "value") return SECRET_NAME.test(String(auth.name ?? ""));
+  return undefined;
+}
+
+/**
  * Every secret the document's servers are given, variables' values before
  * literals (so a value written both ways shows as its variable).
  *
@@ -98,8 +110,11 @@ export function configSecrets(document: Obj, env: Record<string, string | undefi
     for (const [path, raw] of leaves(entry.auth, [...at, "auth"])) {
       // What names a credential or where to get one is not one (`X-Api-Key`, a scope).
       if (AUTH_NOT_SECRET.has(String(path[3]))) continue;
-      const { value, literal: text } = expand(raw, true);
-      if (text === raw) literal(value, true, path);
+      // An `env` block's variables are judged as `env`'s are, by their names: a path or a word
+      // under a name like LD_PRELOAD stays visible where a project's file is reviewed for trust.
+      const named = envAuthName(entry.auth, path) ?? true;
+      const { value, literal: text } = expand(raw, named);
+      if (text === raw) literal(value, named, path);
     }
     // A `basic` block's `user:password`, as its header carries it (base64 forms: core/redact.ts).
     if (isObject(entry.auth) && entry.auth.type === "basic") {

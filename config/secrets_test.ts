@@ -84,3 +84,20 @@ Deno.test("configRedactor() shows a URL's credentials and a Basic header, as sen
     "user ${mcpServers.basic.headers.Authorization} refused; password ${mcpServers.basic.headers.Authorization}",
   );
 });
+
+Deno.test("an env auth block's variables are judged by their names, as env's are", () => {
+  const secrets = configSecrets({
+    mcpServers: {
+      vars: {
+        command: "srv",
+        auth: { type: "env", vars: { LD_PRELOAD: "/tmp/evil.so", API_KEY: "sk-env-vars-1" } },
+      },
+      one: { command: "srv", auth: { type: "env", name: "MODE", value: "production" } },
+    },
+  }, {});
+  const values = secrets.map((s) => s.value);
+  // What a project's file injects stays visible where it is reviewed for trust.
+  assert.ok(!values.includes("/tmp/evil.so"), JSON.stringify(secrets));
+  assert.ok(!values.includes("production"), JSON.stringify(secrets));
+  assert.ok(values.includes("sk-env-vars-1"), JSON.stringify(secrets));
+});
