@@ -13,7 +13,7 @@ import { settingValues } from "../engine/daemon_settings.ts";
 import { selectionFromSettings } from "../config/profiles.ts";
 import { settingOf } from "../config/settings.ts";
 import { connectDaemon, type DaemonHealth } from "./daemon_connect.ts";
-import { requestDaemon, type RequestOptions } from "../wire/daemon_request.ts";
+import { endpointUnavailable, requestDaemon, type RequestOptions } from "../wire/daemon_request.ts";
 import { traceLine } from "../wire/wire.ts";
 import { wireEndpoint } from "../wire/endpoint.ts";
 import { daemonFiles, recordedDaemonPid } from "../wire/locate.ts";
@@ -166,13 +166,7 @@ export class DaemonLink {
       });
     } catch (error) {
       if (!endpoint || !(error instanceof DaemonUnavailableError)) throw error;
-      throw new DaemonUnavailableError(
-        `no mcpx daemon answers at ${endpoint}, the endpoint daemon.endpoint ` +
-          `(MCPX_DAEMON_ENDPOINT) names (${error.message}); nothing was sent, and with an ` +
-          `endpoint set mcpx neither starts nor falls back to a local daemon. Start the daemon ` +
-          `there (mcpx daemon --port …), or unset the setting to use this machine's`,
-        { cause: error },
-      );
+      throw endpointUnavailable(endpoint, error);
     }
   }
 

@@ -37,6 +37,9 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
         "`mcpx elicit answer <id> key=value`",
     );
   }
+  // With an endpoint set, the questions are that daemon's: asked through its routes, never this
+  // machine's store (which holds only local daemons' questions).
+  if (await ctx.endpoint()) return await remote(ctx, input, action);
   // Questions are found by id in the store, whichever configuration's daemon holds them
   // (a direct target's included), so no configuration file is needed here.
   const { QuestionStore, questionsPath } = await import("../engine/questions_store.ts");
@@ -110,6 +113,56 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
     reply,
     (r) => printResult(ctx, input, r as CallResult, call.slice(0, dot), call.slice(dot + 1)),
     socket,
+  );
+}
+
+/** `mcpx elicit` against the daemon `daemon.endpoint` names, through its question routes. */
+async function remote(
+  ctx: CliContext,
+  input: InputOf<typeof elicit>,
+  action: string,
+): Promise<number> {
+  if (action === "list" || action === "ls") {
+    const views = await ctx.request<QuestionView[]>("questions", { all: input.all === true });
+    if (await ctx.json()) printJson(ctx.io, { questions: views });
+    else if (!views.length) ctx.io.out(`no ${input.all ? "" : "open "}questions\n`);
+    else {
+      ctx.io.out(renderTable(
+        ["ID", "KIND", "NAMESPACE", "FOR", "STATE", "MESSAGE"],
+        views.map((r) => [r.id, r.kind, r.namespace, r.route, r.state, truncate(r.message, 50)]),
+      ));
+    }
+    return 0;
+  }
+  const id = input.id;
+  if (!id) throw new UsageError(`name the question: \`mcpx elicit ${action} <id>\``);
+  const q = await ctx.request<QuestionView>("questionGet", { id });
+  if (action === "show") {
+    if (await ctx.json()) printJson(ctx.io, q);
+    else ctx.io.out(`${questionText(q)}  state: ${q.state}\n`);
+    return 0;
+  }
+  if (action === "decline" && input.words.length) {
+    throw new UsageError("`mcpx elicit decline <id>` takes no answer");
+  }
+  const reply = await ctx.request<unknown>("questionAnswer", {
+    id,
+    ...(action === "decline" ? { decline: true } : { answer: parseAnswerWords(input.words) }),
+    ...(Deno.stdin.isTerminal() ? { tty: true } : {}),
+    ...(input.wait ? { wait: true } : {}),
+  });
+  if (!input.wait) {
+    const settled = (reply as { question: QuestionView }).question;
+    if (await ctx.json()) printJson(ctx.io, settled);
+    else ctx.io.out(`question ${id}: ${settled.state}\n`);
+    return 0;
+  }
+  const call = q.call ?? "";
+  const dot = call.indexOf(".");
+  return await followQuestions(
+    ctx,
+    reply,
+    (r) => printResult(ctx, input, r as CallResult, call.slice(0, dot), call.slice(dot + 1)),
   );
 }
 

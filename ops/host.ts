@@ -57,8 +57,15 @@ export interface OpHost {
   namespaces(
     options?: { listMissing?: boolean; optional?: boolean; schemas?: boolean | string[] },
   ): Promise<NamespaceView & { cache: SchemaIndex | null }>;
-  /** The socket a running daemon of this configuration answers on; starts none. */
+  /**
+   * The socket a running daemon of this configuration answers on, or the
+   * endpoint `daemon.endpoint` names when one is set; starts none.
+   */
   existingDaemonSocket(): Promise<string>;
+  /** The daemon elsewhere `daemon.endpoint` names, or undefined when none is set. */
+  endpoint(): Promise<string | undefined>;
+  /** The bearer token sent to {@link endpoint}; undefined without an endpoint or a token. */
+  endpointToken(): Promise<string | undefined>;
   /** The places named scripts are searched, nearest first (scripts/resolve.ts). */
   scriptDirs(): Promise<string[]>;
 }

@@ -13,7 +13,8 @@ import type { InputOf, OutputOf } from "./op.ts";
 import type { status } from "./engine_ops.ts";
 import type { OpHost } from "./host.ts";
 import { listingOf } from "../config/types.ts";
-import { requestDaemon } from "../wire/daemon_request.ts";
+import { endpointUnavailable, requestDaemon } from "../wire/daemon_request.ts";
+import { DaemonUnavailableError } from "../core/errors.ts";
 import { markSharedPools, type StatusRow, statusRow } from "../engine/status_row.ts";
 import type { DroppedRecords } from "../logs/writer.ts";
 import { configRedactor } from "../config/secrets.ts";
@@ -35,16 +36,26 @@ export async function handle(_input: InputOf<typeof status>, host: OpHost): Prom
   const config = await host.config();
   let rows: StatusRow[] | undefined;
   let logDropped: (DroppedRecords & { dir: string }) | undefined;
+  // With an endpoint set, that daemon is the one asked, and its silence is an error: the files
+  // here describe another machine's daemon no more than they describe none.
+  const endpoint = await host.endpoint();
+  const token = await host.endpointToken();
+  const options = { timeoutMs: 5000, ...(token ? { token } : {}) };
   try {
     const socket = await host.existingDaemonSocket();
-    rows = await requestDaemon<StatusRow[]>(socket, "status", {}, { timeoutMs: 5000 });
+    rows = await requestDaemon<StatusRow[]>(socket, "status", {}, options);
     ({ logDropped } = await requestDaemon<{ logDropped?: DroppedRecords & { dir: string } }>(
       socket,
       "health",
       {},
-      { timeoutMs: 5000 },
+      options,
     ));
-  } catch { /* no daemon */ }
+  } catch (error) {
+    if (endpoint) {
+      throw error instanceof DaemonUnavailableError ? endpointUnavailable(endpoint, error) : error;
+    }
+    // No daemon (or it went quiet): the files say what they can.
+  }
   const daemon = rows !== undefined;
   const cache = await host.schemaCache();
   if (!rows) {

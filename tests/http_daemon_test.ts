@@ -112,6 +112,13 @@ Deno.test({
     assert.equal(called.code, 0, called.stderr);
     assert.match(called.stdout, /via endpoint/);
     assert.deepEqual(socketsOf(other), [], "the CLI started a daemon of its own");
+    // status and elicit ask the endpoint too, not this machine's files and store.
+    const status = await other.json<{ daemon: boolean }>(["status"], { env: remote });
+    assert.equal(status.daemon, true);
+    const questions = await other.json<{ questions: unknown[] }>(["elicit", "list"], {
+      env: remote,
+    });
+    assert.deepEqual(questions.questions, []);
 
     // A script's client reaches the same daemon over TCP (no socket handed to it).
     const script = await w.mcpx([
@@ -142,7 +149,12 @@ Deno.test({
     await using w = await world();
     await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
     const endpoint = `http://127.0.0.1:${freePort()}`;
-    for (const args of [["ls"], ["call", "everything.echo", '{"message":"x"}']]) {
+    for (
+      const args of [["ls"], ["call", "everything.echo", '{"message":"x"}'], ["status"], [
+        "elicit",
+        "list",
+      ]]
+    ) {
       const r = await w.mcpx(args, { env: { MCPX_DAEMON_ENDPOINT: endpoint } });
       assert.equal(r.code, 1, `${args[0]}: ${r.stdout}${r.stderr}`);
       assert.ok(r.stderr.includes(endpoint), r.stderr);

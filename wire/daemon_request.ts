@@ -184,3 +184,22 @@ export function fromWire(error: WireErrorBody): McpxError {
       return new McpxError(error.code, error.message);
   }
 }
+
+/**
+ * The error for a request that never reached the daemon `daemon.endpoint`
+ * names: the endpoint, the setting and its variable, and that nothing local
+ * stands in for it (spec 000, "One daemon, many clients": a named endpoint
+ * stops the ladder).
+ *
+ * @param endpoint The endpoint as configured.
+ * @param error What the connection attempt said.
+ */
+export function endpointUnavailable(endpoint: string, error: Error): DaemonUnavailableError {
+  return new DaemonUnavailableError(
+    `no mcpx daemon answers at ${endpoint}, the endpoint daemon.endpoint ` +
+      `(MCPX_DAEMON_ENDPOINT) names (${error.message}); nothing was sent, and with an ` +
+      `endpoint set mcpx neither starts nor falls back to a local daemon. Start the daemon ` +
+      `there (mcpx daemon --port …), or unset the setting to use a daemon on this machine`,
+    { cause: error },
+  );
+}
