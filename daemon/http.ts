@@ -22,7 +22,7 @@
  */
 
 import { dirname } from "node:path";
-import { errorToJson, McpxError, UsageError } from "../core/errors.ts";
+import { errorToJson, McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import type { Daemon } from "../engine/engine.ts";
 import { type Reply, routeNamed } from "../ops/daemon_ops.ts";
 import type { OpSpec } from "../ops/op.ts";
@@ -131,6 +131,19 @@ export async function serveDaemon(
   return server;
 }
 
+/**
+ * The HTTP status of a failed `POST /v1/call/<namespace>/<tool>`, for callers
+ * that read the status before the body (curl -f, HTTP clients): 400 for a
+ * request mcpx refuses, 404 for a namespace or tool that does not exist, 500
+ * for the rest (a server that failed or timed out). mcpx's own wire client
+ * reads the body's `ok` and `error` on every route.
+ */
+function restStatus(error: unknown): number {
+  if (error instanceof UsageError) return 400;
+  if (error instanceof NotFoundError) return 404;
+  return 500;
+}
+
 /** The answer to an error thrown outside the handler's own catch (Deno.serve's `onError`). */
 export function daemonErrorResponse(daemon: Daemon): (error: unknown) => Response {
   return (error) =>
@@ -232,7 +245,7 @@ export function daemonHandler(
         ok: false,
         error: toWireError(error, daemon.redactor),
         ...daemon.redactor.json(withNotices()),
-      }, { status: error instanceof UsageError ? 400 : 200 });
+      }, { status: target ? restStatus(error) : error instanceof UsageError ? 400 : 200 });
     } finally {
       daemon.inFlight--;
       daemon.lastActivityAt = Date.now();

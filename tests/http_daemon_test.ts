@@ -82,6 +82,14 @@ Deno.test({
     const answer = JSON.parse(ok.body);
     assert.equal(answer.ok, true, ok.body);
     assert.match(JSON.stringify(answer.result.content), /over tcp/);
+    // A tool that does not exist is a 404 to whatever reads the status first (curl -f).
+    const missing = await curl([
+      ...auth,
+      ...call.slice(0, -1),
+      `${base}/v1/call/nosuch/echo`,
+    ]);
+    assert.equal(missing.status, 404, missing.body);
+    assert.equal(JSON.parse(missing.body).error.code, "not-found");
 
     const bare = await curl(call);
     assert.equal(bare.status, 401, bare.body);
