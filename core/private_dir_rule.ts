@@ -127,3 +127,28 @@ export function privateDirMessage(
         `cache, \`XDG_RUNTIME_DIR\` for sockets whose path would be too long)`;
   }
 }
+
+/**
+ * A socket a user named in a shared sticky directory (`/tmp`, mode 1777):
+ * there only a file's owner may remove or rename it, so a socket this user
+ * owns cannot be swapped, and one that is absent only means no daemon
+ * answers (the connection says so, unsent). True for those two; false for
+ * a directory without the sticky bit, a symbolic link, or another user's
+ * socket, which keep the private-directory rule's refusal.
+ */
+export function stickySocketIsOurs(
+  dir: string,
+  socket: string,
+  uid: number | null,
+  look: LookPath,
+): boolean {
+  try {
+    const shared = look(dir, true);
+    if (!shared?.isDirectory || !((shared.mode ?? 0) & 0o1000)) return false;
+    const file = look(socket, false);
+    if (file === undefined) return true;
+    return !file.isSymlink && uid !== null && file.uid === uid;
+  } catch {
+    return false;
+  }
+}

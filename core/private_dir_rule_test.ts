@@ -4,6 +4,7 @@ import {
   type PathFacts,
   privateDirMessage,
   type PrivateDirVerdict,
+  stickySocketIsOurs,
 } from "./private_dir_rule.ts";
 
 const ME = 1000;
@@ -84,4 +85,22 @@ Deno.test("privateDirMessage() names the directory, the problem and the fix", ()
   const writable = privateDirMessage("/s", "state", ME, { kind: "writable", mode: 0o777 });
   assert.match(writable, /mode 777/);
   assert.match(writable, /`chmod 700 \/s`/);
+});
+
+Deno.test("stickySocketIsOurs() lets a socket this user owns, or none, through a shared sticky directory", () => {
+  const entries: Record<
+    string,
+    { isDirectory: boolean; isSymlink: boolean; uid: number; mode: number }
+  > = {
+    "/tmp": { isDirectory: true, isSymlink: false, uid: 0, mode: 0o41777 },
+    "/tmp/mine.sock": { isDirectory: false, isSymlink: false, uid: 1000, mode: 0o140755 },
+    "/tmp/theirs.sock": { isDirectory: false, isSymlink: false, uid: 1001, mode: 0o140755 },
+    "/shared": { isDirectory: true, isSymlink: false, uid: 0, mode: 0o40777 },
+  };
+  const look = (path: string) => entries[path];
+  assert.equal(stickySocketIsOurs("/tmp", "/tmp/mine.sock", 1000, look), true);
+  assert.equal(stickySocketIsOurs("/tmp", "/tmp/absent.sock", 1000, look), true);
+  assert.equal(stickySocketIsOurs("/tmp", "/tmp/theirs.sock", 1000, look), false);
+  // Without the sticky bit anyone may swap the file: the directory rule's refusal stands.
+  assert.equal(stickySocketIsOurs("/shared", "/shared/absent.sock", 1000, look), false);
 });

@@ -169,6 +169,15 @@ Deno.test({
       assert.match(r.stderr, /daemon\.endpoint/);
       assert.match(r.stderr, /MCPX_DAEMON_ENDPOINT/);
     }
+    // A socket path in a shared sticky directory (/tmp) that nothing listens on: no daemon
+    // answers there, said as such (not a fix for /tmp's mode).
+    const sock = `unix:///tmp/mcpx-absent-${crypto.randomUUID()}.sock`;
+    const r = await w.mcpx(["call", "everything.echo", '{"message":"x"}'], {
+      env: { MCPX_DAEMON_ENDPOINT: sock },
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /no mcpx daemon answers at unix:\/\/\/tmp\/mcpx-absent/);
+    assert.doesNotMatch(r.stderr, /chmod/);
     assert.deepEqual(socketsOf(w), [], "a local daemon was started");
     assert.deepEqual(w.processes(), []);
   },

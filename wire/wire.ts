@@ -1,11 +1,9 @@
 /**
- * The daemon protocol as every client speaks it: one HTTP/1.1 `POST
- * /v1/<operation>` with a JSON body on a fresh unix-socket connection, read
- * to end of file, answered `{ ok, result | error, trace? }` (daemon/http.ts
- * serves it). `mcpx` (wire/daemon_request.ts) and the generated client of
- * every script (scripts/client/script_runtime.ts, which inlines this file) both use
- * it, so both draw the same line between a request that never reached a
- * daemon and one that did.
+ * The daemon protocol as every client speaks it: one HTTP/1.1 `POST /v1/<operation>` with a
+ * JSON body on a fresh connection, read to end of file, answered `{ ok, result | error, trace? }`
+ * (daemon/http.ts). `mcpx` (wire/daemon_request.ts) and every script's generated client (which
+ * inlines this file) both use it, so both draw the same line between a request that never
+ * reached a daemon and one that did.
  *
  * The line (decision 0007): a request may be sent again only when it
  * provably never reached a daemon — the socket is missing, the connection is
@@ -31,6 +29,7 @@ import {
   type LookPath,
   privateDirMessage,
   type PrivateDirVerdict,
+  stickySocketIsOurs,
 } from "../core/private_dir_rule.ts";
 import {
   denoConnectOptions,
@@ -152,9 +151,10 @@ const wirePrivateDirs = new Set<string>();
 let wireFs: Promise<WireLoose> | undefined;
 
 /**
- * Holds the directory of `socket` to core/private_dir_rule.ts: one `lstat`
- * the first time a process connects there, nothing after. A directory that
- * does not exist passes (the connection then fails as "no daemon", unsent).
+ * Holds the directory of `socket` to core/private_dir_rule.ts: one `lstat` the first time a
+ * process connects there. A directory that does not exist passes (the connection then fails as
+ * "no daemon", unsent), and so does a shared sticky one for a socket this user owns or that is
+ * absent (core/private_dir_rule.ts `stickySocketIsOurs`).
  *
  * @throws {UnsafeSocketDirectory} naming the directory, what is wrong and the
  *   fix, when it is not private or cannot be examined.
@@ -166,9 +166,13 @@ export async function checkSocketDir(socket: string): Promise<void> {
   const fs: WireLoose = deno?.lstatSync ? undefined : await (wireFs ??= import("node:fs"));
   let uid: number | null = null;
   let verdict: PrivateDirVerdict;
+  let look: LookPath;
   try {
-    uid = fs ? wireNodeUid() : deno.uid?.() ?? null;
-    verdict = judgePrivateDir(dir, uid, fs ? wireNodeLook(fs) : wireDenoLook(deno));
+    // Under node and bun, process.getuid(); null where there is none (Windows).
+    const proc: WireLoose = (globalThis as WireLoose).process;
+    uid = fs ? (typeof proc?.getuid === "function" ? proc.getuid() : null) : deno.uid?.() ?? null;
+    look = fs ? wireNodeLook(fs) : wireDenoLook(deno);
+    verdict = judgePrivateDir(dir, uid, look);
   } catch (error) {
     throw new UnsafeSocketDirectory(
       dir,
@@ -179,6 +183,7 @@ export async function checkSocketDir(socket: string): Promise<void> {
       { cause: error },
     );
   }
+  if (verdict.problem && stickySocketIsOurs(dir, socket, uid, look)) return;
   if (verdict.problem) {
     throw new UnsafeSocketDirectory(
       dir,
@@ -216,12 +221,6 @@ function wireNodeLook(fs: WireLoose): LookPath {
       throw error;
     }
   };
-}
-
-/** The user id under node and bun; null where there is none (Windows). */
-function wireNodeUid(): number | null {
-  const proc: WireLoose = (globalThis as WireLoose).process;
-  return typeof proc?.getuid === "function" ? proc.getuid() : null;
 }
 
 const wireEncoder = new TextEncoder();
