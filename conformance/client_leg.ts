@@ -35,12 +35,7 @@ const DOC = join(ROOT, "docs", "conformance.md");
  * Why a scenario fails, where the checks alone do not say it: what mcpx lacks
  * and which issue brings it. Said first in the scenario's row while it fails.
  */
-export const KNOWN_CAUSES: Record<string, string[]> = {
-  "sep-2322-client-request-state": [
-    "every check passes; the client exits 1 because the SDK refuses test_mrtr_no_result_type's " +
-    "result (a 2026-07-28 result without resultType), so that one call fails",
-  ],
-};
+export const KNOWN_CAUSES: Record<string, string[]> = {};
 
 /**
  * The `protocol.default` each revision's runs use (decision 0031): a 2025-11-25

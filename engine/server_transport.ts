@@ -14,6 +14,7 @@ import { settingEnvName, SETTINGS } from "../config/settings.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { remoteTransport } from "./remote_transport.ts";
 import { WIRE_CHECK_ENV, wireChecked } from "./wire_check.ts";
+import { resultTypeDefaulted } from "./result_type.ts";
 import { oauthApplies, oauthTargetOf } from "./oauth_session.ts";
 import { mcpxPaths } from "../config/paths.ts";
 
@@ -51,9 +52,9 @@ export function makeTransport(
     const oauth = configPath && oauthApplies(spec)
       ? oauthTargetOf(spec, configPath, mcpxPaths(env).stateDir)
       : undefined;
-    return wireChecked(remoteTransport(spec, oauth), spec.name);
+    return resultTypeDefaulted(wireChecked(remoteTransport(spec, oauth), spec.name));
   }
-  return wireChecked(
+  return resultTypeDefaulted(wireChecked(
     new ProcessGroupStdioTransport({
       command: spec.command!,
       args: spec.args,
@@ -62,5 +63,5 @@ export function makeTransport(
       cwd: spec.cwd,
     }),
     spec.name,
-  );
+  ));
 }

@@ -56,6 +56,8 @@ export class ProcessGroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Told the revision the client agreed (installed by engine/result_type.ts; stdio sends no header). */
+  setProtocolVersion?: (version: string) => void;
   /**
    * Called with each stdout line that is not a JSON-RPC message (at most
    * 500 characters of it), in order; `count` is how many so far, this one included.

@@ -54,6 +54,11 @@ export class TransportLease implements Transport {
     };
   }
 
+  /** The revision the client agreed, passed to the process's transport (engine/result_type.ts reads it). */
+  setProtocolVersion(version: string): void {
+    this.#process.setProtocolVersion?.(version);
+  }
+
   send(message: JSONRPCMessage): Promise<void> {
     if (!this.#attached) return Promise.reject(new Error("the server process is not running"));
     return this.#process.send(message);
