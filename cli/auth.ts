@@ -397,9 +397,10 @@ async function logout(ctx: CliContext, words: string[]): Promise<number> {
   } else {
     ctx.io.out(
       removed
-        ? `forgot the tokens of "${key.server}" (${key.url}); \`${
-          authCommandOf(ctx.paths().stateDir, key.configPath, { name: key.server, url: key.url })
-        }\` authorizes it again\n`
+        ? `forgot what mcpx held for "${key.server}" (${key.url}): any tokens and its client ` +
+          `registration; \`${
+            authCommandOf(ctx.paths().stateDir, key.configPath, { name: key.server, url: key.url })
+          }\` authorizes it again\n`
         : `mcpx held no tokens for "${key.server}" (${key.url})\n`,
     );
   }

@@ -43,10 +43,12 @@ export function questionText(q: QuestionView): string {
     lines.push(`  answer:  ${q.command}   (key=value or one JSON object; defaults fill the rest)`);
     lines.push(`  decline: ${q.decline}`);
   }
-  lines.push(
-    `  the call waits in the daemon until ${new Date(q.deadline).toISOString()}; add --wait to ` +
-      "the answer to print its result",
-  );
+  if (q.state === "open") {
+    lines.push(
+      `  the call waits in the daemon until ${new Date(q.deadline).toISOString()}; add --wait ` +
+        "to the answer to print its result",
+    );
+  }
   return lines.join("\n") + "\n";
 }
 

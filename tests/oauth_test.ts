@@ -117,7 +117,12 @@ Deno.test("mcpx call names `mcpx auth`, and after it the call works", async () =
   assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
 
   // Logout forgets them: the next call names `mcpx auth` again.
-  assertEquals((await w.mcpx(["auth", "logout", "prot"])).code, 0);
+  const out = await w.mcpx(["auth", "logout", "prot"]);
+  assertEquals(out.code, 0, out.stderr);
+  assertMatch(
+    out.stdout,
+    /forgot what mcpx held for "prot" .*: any tokens and its client registration/,
+  );
   assertMatch((await w.mcpx(["call", "prot.echo", '{"text":"hi"}'])).stderr, /mcpx auth prot/);
 });
 

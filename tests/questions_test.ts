@@ -177,6 +177,10 @@ Deno.test("a question left past its deadline is answered cancel", async () => {
     shown = await w.json<Question>(["elicit", "show", id]);
   }
   assert.equal(shown.state, "expired");
+  // Its text no longer says the call waits for it.
+  const text = await w.mcpx(["elicit", "show", id]);
+  assert.match(text.stdout, /state: expired/);
+  assert.doesNotMatch(text.stdout, /waits in the daemon/);
   // --resume collects the call, which the expiry let go on: the server heard cancel.
   const done = await w.mcpx(["call", "everything.trigger_elicitation_request", "--resume", id]);
   assert.equal(done.code, 0, done.stderr);
