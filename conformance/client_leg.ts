@@ -21,6 +21,7 @@
  */
 
 import { join } from "node:path";
+import { keepServerSection } from "./doc_sections.ts";
 
 /** The runner, pinned: 0.2.0-alpha.12 is the first to carry the 2026-07-28 scenarios. */
 export const RUNNER = "npm:@modelcontextprotocol/conformance@0.2.0-alpha.12";
@@ -365,7 +366,6 @@ async function main(): Promise<number> {
       : "";
     const main = authOnly ? kept.trimEnd() + "\n" : renderDocument(results, RUNNER);
     // The server leg's section (conformance/server_leg.ts) is kept as it was.
-    const { keepServerSection } = await import("./server_leg.ts");
     await Deno.writeTextFile(
       DOC,
       keepServerSection(

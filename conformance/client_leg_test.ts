@@ -71,3 +71,11 @@ Deno.test("renderDocument() writes one row per run, with every failure's reason"
   assert.match(doc, /1 of 2 runs pass; 3 of 4 checks/);
   assert.match(doc, /2026-07-28 runs use\s+`preferModern`/);
 });
+
+Deno.test("the client leg does not import the server leg, which imports it: a cycle under its top-level await never resolves", async () => {
+  const source = await Deno.readTextFile(new URL("./client_leg.ts", import.meta.url));
+  assert.doesNotMatch(
+    source,
+    /import\(?\s*["']\.\/server_leg\.ts["']|from\s+["']\.\/server_leg\.ts["']/,
+  );
+});

@@ -17,12 +17,12 @@
 
 import { join } from "node:path";
 import { REVISIONS, RUNNER } from "./client_leg.ts";
+import { SERVER_HEADING, withServerSection } from "./doc_sections.ts";
+
+export { keepServerSection, SERVER_HEADING, withServerSection } from "./doc_sections.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DOC = join(ROOT, "docs", "conformance.md");
-
-/** The section's heading in docs/conformance.md. */
-export const SERVER_HEADING = "## Server leg";
 
 /** `mcpx serve --passthrough`, as a user runs it (the bundle), less the namespace and its HTTP flags. */
 const PASSTHROUGH = [
@@ -153,22 +153,6 @@ export function renderServerSection(direct: ServerRun[], through: ServerRun[]): 
     }),
     "",
   ].join("\n");
-}
-
-/** `doc` with its server section replaced by `section` (added at the end when it has none). */
-export function withServerSection(doc: string, section: string): string {
-  const at = doc.indexOf(SERVER_HEADING);
-  const before = (at < 0 ? doc : doc.slice(0, at)).trimEnd();
-  return `${before ? `${before}\n\n` : ""}${section}`;
-}
-
-/**
- * `doc` (the client leg's sections, just rendered) followed by the server
- * section `previous` had, so regenerating one leg keeps the other's.
- */
-export function keepServerSection(doc: string, previous: string): string {
-  const at = previous.indexOf(SERVER_HEADING);
-  return at < 0 ? doc : withServerSection(doc, previous.slice(at));
 }
 
 /** A process whose first line matching `pattern` (on stdout or stderr) is its URL. */

@@ -1,0 +1,29 @@
+/**
+ * docs/conformance.md is written by two scripts, one leg each: the client
+ * leg (conformance/client_leg.ts) writes the document and keeps the server
+ * leg's section as it was; the server leg (conformance/server_leg.ts)
+ * replaces only its own section. The section helpers live here, imported by
+ * both, so neither script imports the other while it runs (a module cycle
+ * under a top-level `await` never finishes evaluating).
+ *
+ * @module
+ */
+
+/** The section's heading in docs/conformance.md. */
+export const SERVER_HEADING = "## Server leg";
+
+/** `doc` with its server section replaced by `section` (added at the end when it has none). */
+export function withServerSection(doc: string, section: string): string {
+  const at = doc.indexOf(SERVER_HEADING);
+  const before = (at < 0 ? doc : doc.slice(0, at)).trimEnd();
+  return `${before ? `${before}\n\n` : ""}${section}`;
+}
+
+/**
+ * `doc` (the client leg's sections, just rendered) followed by the server
+ * section `previous` had, so regenerating one leg keeps the other's.
+ */
+export function keepServerSection(doc: string, previous: string): string {
+  const at = previous.indexOf(SERVER_HEADING);
+  return at < 0 ? doc : withServerSection(doc, previous.slice(at));
+}
