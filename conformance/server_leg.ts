@@ -55,10 +55,6 @@ export const THROUGH_MCPX_CAUSES: Record<string, string> = {
   "input-required-result-basic-elicitation": "mcpx answers the upstream's question as its client " +
     "and puts it to its own client under one key of its own (`upstream`): the upstream's key " +
     "(`user_name`) is not kept",
-  "input-required-result-multi-round": "it passes alone; in the suite it runs after " +
-    "basic-elicitation, whose unanswered question is still open on the same upstream instance, " +
-    "and the daemon ties a question to every call running on the instance that asked (decision " +
-    "0040), so the second round's answer goes to the wrong call",
   "input-required-result-basic-list-roots": "mcpx answers roots/list itself (the roots of its " +
     "configuration) and does not ask its client",
   "input-required-result-multiple-input-requests": "mcpx, the upstream's client, declares no " +

@@ -226,11 +226,14 @@ export class QuestionDesk {
     if (!store) return Promise.resolve({ action: "cancel" });
     const { route, reason } = routeOf(kind, params);
     const running = [...this.#calls.get(asker.instanceId) ?? []];
-    // The wire does not say which request a server's question belongs to. With one call in
-    // flight it is that call's; with several, telling each would end every caller's wait with a
-    // question not its own and lose its result, so none is told: the question is listed
-    // (`mcpx elicit list`) and answered from there, or expires.
-    const calls = running.length === 1 ? running : [];
+    // The wire does not say which request a server's question belongs to. A call already
+    // waiting on a question of its own is not asking another; of the rest, one is the asker.
+    // With several, telling each would end every caller's wait with a question not its own and
+    // lose its result, so none is told: the question is listed (`mcpx elicit list`) and answered
+    // from there, or expires.
+    const waiting = new Set([...this.#waiting.values()].map((w) => w.call));
+    const free = running.filter((call) => !waiting.has(call));
+    const calls = free.length === 1 ? free : running.length === 1 ? running : [];
     const now = Date.now();
     const row: QuestionRow = {
       id: newQuestionId(),
@@ -275,7 +278,7 @@ export class QuestionDesk {
         call: row.call,
       },
     );
-    if (running.length > 1) {
+    if (!calls.length) {
       log(
         "warn",
         "question.unattributed",
