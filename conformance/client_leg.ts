@@ -1,15 +1,15 @@
 /**
  * The official conformance suite's client leg, with mcpx as the client:
  * every client scenario of spec revisions 2025-11-25 and 2026-07-28 the
- * runner offers, but the auth and elicitation ones (the questions issue's
- * measure) and the extensions, each run with conformance/client.ts as the
- * client command; the results are written to docs/conformance.md.
+ * runner offers but the extensions, each run with conformance/client.ts as
+ * the client command, the auth ones in a section of their own; the results
+ * are written to docs/conformance.md.
  *
  * `deno task conformance` (also a step of .ci/run, outside the test suite).
  * Scenarios that fail do not fail the script: the document records them.
  * It exits non-zero only when it could not measure (the runner would not
- * start, or gave no results). Later legs (the server leg through
- * `mcpx serve`) add their sections to the same document here.
+ * start, or gave no results). The server leg (conformance/server_leg.ts)
+ * writes its own section of the same document, which this script keeps.
  *
  * The runner (`@modelcontextprotocol/conformance`, pinned below) needs Node
  * 22 or newer; it runs under Deno instead (`npm:` specifier, no
@@ -199,8 +199,8 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
     "## Client leg",
     "",
     `mcpx as the client of the official suite (\`${runner}\`): every client scenario of spec`,
-    "revisions 2025-11-25 and 2026-07-28 but auth and elicitation (the questions issue's measure)",
-    "and the extensions. conformance/client.ts runs the `mcpx` commands each scenario needs on the",
+    "revisions 2025-11-25 and 2026-07-28 but the auth ones (their own section below) and the",
+    "extensions. conformance/client.ts runs the `mcpx` commands each scenario needs on the",
     "scenario server's URL as a direct target (`mcpx ls <url>`, `mcpx call <url> <tool> …`).",
     "The 2025-11-25 runs use the default `protocol.default=auto`; the 2026-07-28 runs use",
     "`preferModern`, as a user who knows the server is modern would (decision 0031).",
