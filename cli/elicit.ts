@@ -29,6 +29,21 @@ import { printResult } from "./call.ts";
 
 const ACTIONS = ["list", "ls", "show", "answer", "decline"] as const;
 
+/**
+ * Where the questions are: this machine's store, answered through the daemon
+ * each row names, or, with `daemon.endpoint` set, that daemon's question
+ * routes (this machine's store holds only local daemons' questions).
+ */
+interface QuestionSource {
+  list(all: boolean): Promise<QuestionView[]>;
+  /** @throws {NotFoundError} for an unknown id. */
+  get(id: string): Promise<QuestionView & { daemon?: string }>;
+  /** Sends `questionAnswer` to the daemon holding question `q`; what it answers. */
+  answer(q: { id: string; daemon?: string }, body: Record<string, unknown>): Promise<unknown>;
+  /** The local socket of the daemon holding `q`, for the answers that follow; none for an endpoint. */
+  socketOf(q: { daemon?: string }): string | undefined;
+}
+
 export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promise<number> {
   const action = input.action ?? "list";
   if (!(ACTIONS as readonly string[]).includes(action)) {
@@ -37,20 +52,9 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
         "`mcpx elicit answer <id> key=value`",
     );
   }
-  // With an endpoint set, the questions are that daemon's: asked through its routes, never this
-  // machine's store (which holds only local daemons' questions).
-  if (await ctx.endpoint()) return await remote(ctx, input, action);
-  // Questions are found by id in the store, whichever configuration's daemon holds them
-  // (a direct target's included), so no configuration file is needed here.
-  const { QuestionStore, questionsPath } = await import("../engine/questions_store.ts");
-  const logs = logsDir(ctx.paths().stateDir, String(await ctx.setting("logging.dir") ?? ""));
-  const path = questionsPath(logs);
-  const stored = await Deno.stat(path).then(() => true, () => false);
+  const source = await ctx.endpoint() ? endpointSource(ctx) : await storeSource(ctx);
   if (action === "list" || action === "ls") {
-    const rows = stored
-      ? readStore(new QuestionStore(path), (s) => s.list(undefined, { all: input.all === true }))
-      : [];
-    const views = rows.map(viewOf);
+    const views = await source.list(input.all === true);
     if (await ctx.json()) printJson(ctx.io, { questions: views });
     else if (!views.length) ctx.io.out(`no ${input.all ? "" : "open "}questions\n`);
     else {
@@ -63,13 +67,10 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
   }
   const id = input.id;
   if (!id) throw new UsageError(`name the question: \`mcpx elicit ${action} <id>\``);
-  const row = stored ? readStore(new QuestionStore(path), (s) => s.get(id)) : undefined;
-  if (!row) {
-    throw new NotFoundError(`no question "${id}": \`mcpx elicit list\` shows the open ones`, []);
-  }
+  const q = await source.get(id);
   if (action === "show") {
-    const q = viewOf(row);
-    if (await ctx.json()) printJson(ctx.io, q);
+    const { daemon: _, ...view } = q;
+    if (await ctx.json()) printJson(ctx.io, view);
     else ctx.io.out(`${questionText(q)}  state: ${q.state}\n`);
     return 0;
   }
@@ -83,71 +84,9 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
   } else if (input.words.length) {
     throw new UsageError("`mcpx elicit decline <id>` takes no answer");
   }
-  // The daemon that holds the server's request, by its configuration's fingerprint.
-  const socket = daemonFiles(ctx.paths().stateDir, row.daemon).socket;
-  const reply = await requestDaemon<unknown>(socket, "questionAnswer", {
+  const reply = await source.answer(q, {
     id,
     ...(action === "decline" ? { decline: true } : { answer }),
-    ...(Deno.stdin.isTerminal() ? { tty: true } : {}),
-    ...(input.wait ? { wait: true } : {}),
-  }, { version: VERSION }).catch((error) => {
-    if (error instanceof DaemonUnavailableError) {
-      throw new McpxError(
-        "question-settled",
-        `question ${id} was asked of a daemon that is no longer running, so its call is gone; ` +
-          "run the call again",
-      );
-    }
-    throw error;
-  });
-  if (!input.wait) {
-    const q = (reply as { question: QuestionView }).question;
-    if (await ctx.json()) printJson(ctx.io, q);
-    else ctx.io.out(`question ${id}: ${q.state}\n`);
-    return 0;
-  }
-  const call = row.call ?? "";
-  const dot = call.indexOf(".");
-  return await followQuestions(
-    ctx,
-    reply,
-    (r) => printResult(ctx, input, r as CallResult, call.slice(0, dot), call.slice(dot + 1)),
-    socket,
-  );
-}
-
-/** `mcpx elicit` against the daemon `daemon.endpoint` names, through its question routes. */
-async function remote(
-  ctx: CliContext,
-  input: InputOf<typeof elicit>,
-  action: string,
-): Promise<number> {
-  if (action === "list" || action === "ls") {
-    const views = await ctx.request<QuestionView[]>("questions", { all: input.all === true });
-    if (await ctx.json()) printJson(ctx.io, { questions: views });
-    else if (!views.length) ctx.io.out(`no ${input.all ? "" : "open "}questions\n`);
-    else {
-      ctx.io.out(renderTable(
-        ["ID", "KIND", "NAMESPACE", "FOR", "STATE", "MESSAGE"],
-        views.map((r) => [r.id, r.kind, r.namespace, r.route, r.state, truncate(r.message, 50)]),
-      ));
-    }
-    return 0;
-  }
-  const id = input.id;
-  if (!id) throw new UsageError(`name the question: \`mcpx elicit ${action} <id>\``);
-  const q = await ctx.request<QuestionView>("questionGet", { id });
-  if (action === "show") {
-    if (await ctx.json()) printJson(ctx.io, q);
-    else ctx.io.out(`${questionText(q)}  state: ${q.state}\n`);
-    return 0;
-  }
-  if (action === "decline" && input.words.length) {
-    throw new UsageError("`mcpx elicit decline <id>` takes no answer");
-  }
-  const reply = await ctx.request<unknown>("questionAnswer", {
-    id,
-    ...(action === "decline" ? { decline: true } : { answer: parseAnswerWords(input.words) }),
     ...(Deno.stdin.isTerminal() ? { tty: true } : {}),
     ...(input.wait ? { wait: true } : {}),
   });
@@ -163,7 +102,64 @@ async function remote(
     ctx,
     reply,
     (r) => printResult(ctx, input, r as CallResult, call.slice(0, dot), call.slice(dot + 1)),
+    source.socketOf(q),
   );
+}
+
+/**
+ * This machine's store: a question is found by id whichever configuration's
+ * daemon holds it (a direct target's included), so no configuration file is
+ * needed, and answered through that daemon, by its configuration's fingerprint.
+ */
+async function storeSource(ctx: CliContext): Promise<QuestionSource> {
+  const { QuestionStore, questionsPath } = await import("../engine/questions_store.ts");
+  const logs = logsDir(ctx.paths().stateDir, String(await ctx.setting("logging.dir") ?? ""));
+  const path = questionsPath(logs);
+  const stored = await Deno.stat(path).then(() => true, () => false);
+  const socketOf = (q: { daemon?: string }) =>
+    daemonFiles(ctx.paths().stateDir, q.daemon ?? "").socket;
+  return {
+    list: (all) =>
+      Promise.resolve(
+        stored
+          ? readStore(new QuestionStore(path), (s) => s.list(undefined, { all })).map(viewOf)
+          : [],
+      ),
+    get: (id) => {
+      const row = stored ? readStore(new QuestionStore(path), (s) => s.get(id)) : undefined;
+      if (!row) {
+        throw new NotFoundError(
+          `no question "${id}": \`mcpx elicit list\` shows the open ones`,
+          [],
+        );
+      }
+      return Promise.resolve({ ...viewOf(row), daemon: row.daemon });
+    },
+    answer: (q, body) =>
+      requestDaemon<unknown>(socketOf(q), "questionAnswer", body, { version: VERSION }).catch(
+        (error) => {
+          if (error instanceof DaemonUnavailableError) {
+            throw new McpxError(
+              "question-settled",
+              `question ${q.id} was asked of a daemon that is no longer running, so its call is ` +
+                "gone; run the call again",
+            );
+          }
+          throw error;
+        },
+      ),
+    socketOf,
+  };
+}
+
+/** The daemon `daemon.endpoint` names, through its question routes. */
+function endpointSource(ctx: CliContext): QuestionSource {
+  return {
+    list: (all) => ctx.request<QuestionView[]>("questions", { all }),
+    get: (id) => ctx.request<QuestionView>("questionGet", { id }),
+    answer: (_q, body) => ctx.request<unknown>("questionAnswer", body),
+    socketOf: () => undefined,
+  };
 }
 
 function readStore<T>(store: QuestionStoreLike, read: (s: QuestionStoreLike) => T): T {
