@@ -21,7 +21,7 @@
  */
 
 import { join } from "node:path";
-import { keepServerSection } from "./doc_sections.ts";
+import { keepServerSection, scenarioTable } from "./doc_sections.ts";
 
 /** The runner, pinned: 0.2.0-alpha.12 is the first to carry the 2026-07-28 scenarios. */
 export const RUNNER = "npm:@modelcontextprotocol/conformance@0.2.0-alpha.12";
@@ -187,7 +187,6 @@ export function resultOf(
 
 /** docs/conformance.md from the results. */
 export function renderDocument(results: ScenarioResult[], runner: string): string {
-  const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
   const passed = results.filter((r) => r.passed).length;
   const checks = results.reduce((n, r) => n + r.checksPassed, 0);
   const total = results.reduce((n, r) => n + r.checksTotal, 0);
@@ -207,15 +206,7 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
     "",
     `${passed} of ${results.length} runs pass; ${checks} of ${total} checks.`,
     "",
-    "| scenario | revision | result | checks | why it failed |",
-    "| --- | --- | --- | --- | --- |",
-    ...results.map((r) =>
-      `| ${r.scenario} | ${r.revision} | ${
-        r.passed ? "pass" : "fail"
-      } | ${r.checksPassed}/${r.checksTotal} | ${
-        cell([...(r.passed ? [] : KNOWN_CAUSES[r.scenario] ?? []), ...r.failures].join("; "))
-      } |`
-    ),
+    ...scenarioTable(results, (scenario) => KNOWN_CAUSES[scenario] ?? []),
     "",
   ];
   return lines.join("\n");
@@ -230,7 +221,6 @@ const AUTH_HEADING = "## Client leg: authorization (auth/*)";
 /** The auth leg's section of docs/conformance.md, from its results. */
 export function renderAuthSection(results: ScenarioResult[]): string {
   // The heading {@link AUTH_HEADING} finds again.
-  const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
   const passed = results.filter((r) => r.passed).length;
   return [
     AUTH_HEADING,
@@ -243,18 +233,7 @@ export function renderAuthSection(results: ScenarioResult[]): string {
     "",
     `${passed} of ${results.length} runs pass.`,
     "",
-    "| scenario | revision | result | checks | why it failed |",
-    "| --- | --- | --- | --- | --- |",
-    ...results.map((r) =>
-      `| ${r.scenario} | ${r.revision} | ${
-        r.passed ? "pass" : "fail"
-      } | ${r.checksPassed}/${r.checksTotal} | ${
-        cell(
-          [...(r.passed ? [] : [AUTH_KNOWN_CAUSES[r.scenario] ?? ""]), ...r.failures]
-            .filter(Boolean).join("; "),
-        )
-      } |`
-    ),
+    ...scenarioTable(results, (scenario) => [AUTH_KNOWN_CAUSES[scenario] ?? ""]),
     "",
     "Not run (extensions, no flow for them in mcpx yet):",
     "",
@@ -267,8 +246,16 @@ export function renderAuthSection(results: ScenarioResult[]): string {
 const RUN_LIMIT_MS = 180_000;
 
 /** What the 2026-07-28 rows say, from the rows themselves. */
-async function runner(args: string[], env: Record<string, string>) {
-  const limit = AbortSignal.timeout(RUN_LIMIT_MS);
+/**
+ * The runner with `args`, under Deno from npm, stopped after `limitMs`: whether it succeeded and
+ * what it printed (stdout, then stderr). Both legs run it through this.
+ */
+export async function runner(
+  args: string[],
+  env: Record<string, string>,
+  limitMs = RUN_LIMIT_MS,
+): Promise<{ ok: boolean; text: string }> {
+  const limit = AbortSignal.timeout(limitMs);
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--node-modules-dir=none", RUNNER, ...args],
     env,
@@ -281,9 +268,7 @@ async function runner(args: string[], env: Record<string, string>) {
   const said = text.decode(out.stdout) + text.decode(out.stderr);
   return {
     ok: out.success,
-    text: limit.aborted
-      ? `the runner did not finish within ${RUN_LIMIT_MS / 1000} s; ${said}`
-      : said,
+    text: limit.aborted ? `the runner did not finish within ${limitMs / 1000} s; ${said}` : said,
   };
 }
 

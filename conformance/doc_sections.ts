@@ -27,3 +27,38 @@ export function keepServerSection(doc: string, previous: string): string {
   const at = previous.indexOf(SERVER_HEADING);
   return at < 0 ? doc : withServerSection(doc, previous.slice(at));
 }
+
+/** `text` as one Markdown table cell: its pipes escaped, its lines joined. */
+export function cell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+/** A client scenario run as a table row shows it. */
+export interface ScenarioRow {
+  scenario: string;
+  revision: string;
+  passed: boolean;
+  checksPassed: number;
+  checksTotal: number;
+  failures: string[];
+}
+
+/**
+ * The table of client scenario runs both client sections print: one row each,
+ * a failed run's known causes (`causesOf`) said before its failed checks.
+ */
+export function scenarioTable(
+  results: ScenarioRow[],
+  causesOf: (scenario: string) => string[],
+): string[] {
+  return [
+    "| scenario | revision | result | checks | why it failed |",
+    "| --- | --- | --- | --- | --- |",
+    ...results.map((r) =>
+      `| ${r.scenario} | ${r.revision} | ${r.passed ? "pass" : "fail"} | ` +
+      `${r.checksPassed}/${r.checksTotal} | ${
+        cell([...(r.passed ? [] : causesOf(r.scenario)), ...r.failures].filter(Boolean).join("; "))
+      } |`
+    ),
+  ];
+}

@@ -16,8 +16,8 @@
  */
 
 import { join } from "node:path";
-import { REVISIONS, RUNNER } from "./client_leg.ts";
-import { SERVER_HEADING, withServerSection } from "./doc_sections.ts";
+import { REVISIONS, RUNNER, runner } from "./client_leg.ts";
+import { cell, SERVER_HEADING, withServerSection } from "./doc_sections.ts";
 
 export { keepServerSection, SERVER_HEADING, withServerSection } from "./doc_sections.ts";
 
@@ -116,7 +116,6 @@ export async function readRuns(dir: string, revision: string): Promise<ServerRun
 
 /** The "Server leg" section of docs/conformance.md. */
 export function renderServerSection(direct: ServerRun[], through: ServerRun[]): string {
-  const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
   const key = (r: ServerRun) => `${r.scenario}@${r.revision}`;
   const viaMcpx = new Map(through.map((r) => [key(r), r]));
   const count = (runs: ServerRun[], revision: string) => {
@@ -207,33 +206,16 @@ function lines(): TransformStream<string, string> {
 
 /** One revision's server scenarios against `url`, results in `dir`. */
 async function runSuite(url: string, revision: string, dir: string, env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--node-modules-dir=none",
-      RUNNER,
-      "server",
-      "--url",
-      url,
-      "--suite",
-      "all",
-      "--spec-version",
-      revision,
-      "-o",
-      dir,
-    ],
+  const out = await runner(
+    ["server", "--url", url, "--suite", "all", "--spec-version", revision, "-o", dir],
     env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(900_000),
-  }).output();
+    900_000,
+  );
   const runs = await readRuns(dir, revision);
   console.log(
     `${url} @${revision}: ${runs.filter((r) => r.passed).length}/${runs.length} scenarios pass`,
   );
-  if (runs.length === 0) console.error(new TextDecoder().decode(out.stderr).slice(-2000));
+  if (runs.length === 0) console.error(out.text.slice(-2000));
   return runs;
 }
 
