@@ -15,11 +15,11 @@
  * @module
  */
 
-import {
-  createMcpHandler,
-  WebStandardStreamableHTTPServerTransport,
-} from "@modelcontextprotocol/server";
-import { listenMcp, type ServeListen } from "./serve_listen.ts";
+import { createMcpHandler } from "@modelcontextprotocol/server";
+import { legacySessions, listenMcp, type ServeListen } from "./serve_listen.ts";
+
+/** The mcpx session a 2025-era HTTP client's `Mcp-Session-Id` leases as. */
+const keyOf = (id: string) => `serve-${id}`;
 import type { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { metaSession, serveServer } from "./serve_server.ts";
@@ -53,52 +53,24 @@ export async function serveHttp(
   return await listenMcp(
     listen,
     {
-      legacy: legacySessions(ctx, base),
+      // 2025-era clients: a session of their own each, leasing as `serve-<Mcp-Session-Id>`.
+      legacy: await legacySessions(
+        () =>
+          serveServer(
+            base,
+            ({ sessionId, meta }) =>
+              metaSession(meta) ?? (sessionId !== undefined ? keyOf(sessionId) : undefined),
+          ),
+        {
+          onEnded: async (id) => {
+            try {
+              await ctx.requestRunning("endSession", { session: keyOf(id) });
+            } catch { /* no daemon: nothing holds the session */ }
+          },
+        },
+      ),
       modern: { handle: (request) => modern.fetch(request), close: () => modern.close() },
     },
     (url) => ctx.io.err(`mcpx serve: listening on ${url}\n`),
   );
-}
-
-/** 2025-era clients: one transport and server instance per `Mcp-Session-Id`. */
-function legacySessions(ctx: CliContext, base: ContextOptions) {
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const keyOf = (id: string) => `serve-${id}`;
-  const end = async (id: string) => {
-    sessions.delete(id);
-    try {
-      await ctx.requestRunning("endSession", { session: keyOf(id) });
-    } catch { /* no daemon: nothing holds the session */ }
-  };
-  return {
-    async handle(request: Request): Promise<Response> {
-      const id = request.headers.get("mcp-session-id");
-      if (id !== null) {
-        const known = sessions.get(id);
-        if (known) return await known.handleRequest(request);
-        return Response.json(
-          { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null },
-          { status: 404 },
-        );
-      }
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => crypto.randomUUID(),
-        onsessioninitialized: (sid) => void sessions.set(sid, transport),
-        onsessionclosed: (sid) => void end(sid),
-      });
-      const server = serveServer(
-        base,
-        ({ sessionId, meta }) =>
-          metaSession(meta) ?? (sessionId !== undefined ? keyOf(sessionId) : undefined),
-      );
-      await server.connect(transport);
-      return await transport.handleRequest(request);
-    },
-    async close(): Promise<void> {
-      for (const [id, transport] of [...sessions]) {
-        await transport.close();
-        await end(id);
-      }
-    },
-  };
 }

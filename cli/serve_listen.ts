@@ -182,3 +182,69 @@ export async function listenMcp(
   }
   return 0;
 }
+
+/** What {@link legacySessions} needs of a server: the SDK's `connect`. */
+interface Connectable {
+  connect(transport: unknown): Promise<void>;
+}
+
+/**
+ * The 2025-era half of an endpoint: one sessionful Streamable HTTP transport,
+ * and one server from `build`, per `Mcp-Session-Id`; a request naming a
+ * session it does not hold is answered 404 (-32001), as the transport asks.
+ *
+ * @param build A fresh server for a new session.
+ * @param options.eventStore Keeps a session's streams so a client can resume one (SEP-1699).
+ * @param options.onEnded Told once when a session ends (a `DELETE`, its transport closed, or serving stops).
+ */
+export async function legacySessions(
+  build: () => Connectable,
+  options: {
+    eventStore?: () => unknown;
+    retryInterval?: number;
+    onEnded?: (id: string) => Promise<void>;
+  } = {},
+): Promise<EraHandler> {
+  const { WebStandardStreamableHTTPServerTransport } = await import(
+    "@modelcontextprotocol/server"
+  );
+  type Transport = InstanceType<typeof WebStandardStreamableHTTPServerTransport>;
+  const sessions = new Map<string, Transport>();
+  const end = async (id: string) => {
+    if (sessions.delete(id)) await options.onEnded?.(id);
+  };
+  return {
+    async handle(request: Request): Promise<Response> {
+      const id = request.headers.get("mcp-session-id");
+      if (id !== null) {
+        const known = sessions.get(id);
+        if (known) return await known.handleRequest(request);
+        return Response.json({
+          jsonrpc: "2.0",
+          id: null,
+          error: {
+            code: -32001,
+            message: `session ${id} is not known here (ended, or never begun)`,
+          },
+        }, { status: 404 });
+      }
+      const transport: Transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        // deno-lint-ignore no-explicit-any
+        ...(options.eventStore ? { eventStore: options.eventStore() as any } : {}),
+        ...(options.retryInterval !== undefined ? { retryInterval: options.retryInterval } : {}),
+        onsessioninitialized: (sid) => void sessions.set(sid, transport),
+        onsessionclosed: (sid) => void end(sid),
+      });
+      transport.onclose = () => void (transport.sessionId && end(transport.sessionId));
+      await build().connect(transport);
+      return await transport.handleRequest(request);
+    },
+    async close(): Promise<void> {
+      for (const [id, transport] of [...sessions]) {
+        await transport.close().catch(() => {});
+        await end(id);
+      }
+    },
+  };
+}

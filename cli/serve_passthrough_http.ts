@@ -15,9 +15,8 @@ import {
   type EventStore,
   type JSONRPCMessage,
   type Server,
-  WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { listenMcp, type ServeListen } from "./serve_listen.ts";
+import { legacySessions, listenMcp, type ServeListen } from "./serve_listen.ts";
 
 /** A session's streams, kept so a client that lost one can resume it (SEP-1699). */
 export class MemoryEventStore implements EventStore {
@@ -67,36 +66,12 @@ export async function servePassthroughHttp(
   onListen: (url: string) => void,
 ): Promise<number> {
   const modern = createMcpHandler(() => build(), { legacy: "reject" });
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const legacy = async (request: Request): Promise<Response> => {
-    const id = request.headers.get("mcp-session-id");
-    if (id) {
-      const known = sessions.get(id);
-      if (known) return await known.handleRequest(request);
-      return Response.json({
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32001, message: `session ${id} is not known here (ended, or never begun)` },
-      }, { status: 404 });
-    }
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      eventStore: new MemoryEventStore(),
-      retryInterval: 100,
-      onsessioninitialized: (sid) => void sessions.set(sid, transport),
-      onsessionclosed: (sid) => void sessions.delete(sid),
-    });
-    transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
-    await build().connect(transport);
-    return await transport.handleRequest(request);
-  };
+  const legacy = await legacySessions(build, {
+    eventStore: () => new MemoryEventStore(),
+    retryInterval: 100,
+  });
   return await listenMcp(listen, {
-    legacy: {
-      handle: legacy,
-      close: async () => {
-        for (const transport of sessions.values()) await transport.close().catch(() => {});
-      },
-    },
+    legacy,
     modern: { handle: (request) => modern.fetch(request), close: () => modern.close() },
   }, onListen);
 }
