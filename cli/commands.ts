@@ -44,6 +44,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   daemon: () => import(new URL("./daemon_cmd.ts", import.meta.url).href),
   // Computed for the reason `daemon` is: serve loads the MCP server SDK.
   serve: () => import(new URL("./serve.ts", import.meta.url).href),
+  adapter: () => import("./adapter.ts"),
   daemons: () => import("./daemons.ts"),
   stop: () => import("./stop.ts"),
   log: () => import("./log.ts"),

@@ -20,6 +20,7 @@ import * as question from "./question_ops.ts";
 import * as skills from "./skills_ops.ts";
 import * as auth from "./auth_ops.ts";
 import * as serve from "./serve_ops.ts";
+import * as adapters from "./adapter_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -46,6 +47,7 @@ export const OPS: readonly OpSpec[] = [
   auth.auth,
   discovery.config,
   serve.serve,
+  adapters.adapter,
   engine.daemon,
   engine.daemons,
   engine.stop,
