@@ -289,7 +289,12 @@ function parseParam(raw: unknown, at: Path, problems: Problems): AdapterParam | 
       ? coerce(dflt, type as ParamType)
       : dflt;
     if (value === undefined || problemOf(value, type as ParamType) !== undefined) {
-      problems.add([...at, "default"], `must be a ${type}, got ${describeValue(dflt)}`);
+      problems.add(
+        [...at, "default"],
+        `must be ${type === "integer" || type === "array" ? "an" : "a"} ${type}, got ${
+          describeValue(dflt)
+        }`,
+      );
     }
   }
   if (problems.list.length > before) return undefined;
