@@ -54,7 +54,7 @@ export async function run(
   if (!ownFile) {
     const [hashes, settings] = await Promise.all([
       runnableHashes(config.document),
-      settingsHash(config.document),
+      settingsHash(config.document, realPath, ctx.env.HOME),
     ]);
     const { keptDamaged } = await updateTrustStore(ctx.paths().stateDir, (files) => {
       files[realPath] = { trustedAt: new Date().toISOString(), servers: hashes, settings };
@@ -196,7 +196,7 @@ async function list(ctx: CliContext): Promise<number> {
         own(record.servers, name) !== own(hashes, name)
       );
       const settingsChanged = projectSettingNames(config.document).length > 0 &&
-        record.settings !== await settingsHash(config.document);
+        record.settings !== await settingsHash(config.document, file, ctx.env.HOME);
       if (changed.length || settingsChanged) {
         Object.assign(row, { state: "changed", changed, settingsChanged });
       }

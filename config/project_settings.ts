@@ -75,7 +75,10 @@ export async function trustedSettingLayers(
       continue;
     }
     const record = store.files[layer.realPath ?? layer.file];
-    if (record?.settings === await settingsHash(layer.document)) {
+    if (
+      record?.settings ===
+        await settingsHash(layer.document, layer.realPath ?? layer.file, options.env.HOME)
+    ) {
       out.push(layer);
       continue;
     }

@@ -109,12 +109,30 @@ export function projectSettingNames(document: Record<string, unknown>): string[]
 /**
  * The hash `mcpx trust` records of a file's settings: SHA-256 hex of the
  * canonical JSON of {@link projectSettings}, so any edit to them asks again.
+ * When they name declaration files (`paths.adapters`, `paths.apis`, decision
+ * 0052), the files' digests are hashed with them
+ * (config/declaration_digest.ts), so an edit to a declaration asks again too.
  *
  * @param document The parsed configuration file.
+ * @param file The file's path (a relative declaration place resolves against its directory);
+ *   without it declarations are not read.
+ * @param home The home directory, for `~/` in a place.
  * @returns 64 hex chars (the hash of `{}` when the file sets none).
  */
-export async function settingsHash(document: Record<string, unknown>): Promise<string> {
-  return await sha256Hex(canonicalJson(projectSettings(document)));
+export async function settingsHash(
+  document: Record<string, unknown>,
+  file?: string,
+  home?: string,
+): Promise<string> {
+  const settings = projectSettings(document);
+  if (file !== undefined) {
+    const { declarationDigests } = await import("./declaration_digest.ts");
+    const declarations = await declarationDigests(settings, file, home);
+    if (Object.keys(declarations).length > 0) {
+      return await sha256Hex(canonicalJson({ settings, declarations }));
+    }
+  }
+  return await sha256Hex(canonicalJson(settings));
 }
 
 /**
