@@ -48,7 +48,7 @@ class Translator {
   constructor(readonly host: Host, readonly file: HostFile) {}
 
   text(value: string): string {
-    const escape = (s: string) => s.replaceAll("${", "$${");
+    const escape = (s: string) => s.replaceAll("${", () => "$${");
     switch (this.host) {
       case "claude-code":
         return value; // `${VAR}` and `${VAR:-default}`, as mcpx writes them
@@ -57,7 +57,7 @@ class Translator {
       case "windsurf":
         return this.#replace(value, /\$\{([^}]*)\}/g, escape, (ref) => this.#editorRef(ref));
       case "opencode":
-        return this.#replace(value, /\{(env|file):([^}]*)\}/g, escape, (_m, kind, name) => {
+        return this.#replace(value, /\{(env|file):([^}]*)\}/g, escape, (kind, name) => {
           if (kind === "env") return `\${${name}}`;
           this.blocked.push(`{file:${name}} reads a file into the value; mcpx has no such form`);
           return undefined;

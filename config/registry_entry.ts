@@ -126,7 +126,7 @@ export function variableName(label: string): string {
 
 /** A literal for a configuration string: `${` written so config/expand.ts leaves it be. */
 function literal(text: string): string {
-  return text.replaceAll("${", "$${");
+  return text.replaceAll("${", () => "$${");
 }
 
 /** Collects what resolving inputs found. */
