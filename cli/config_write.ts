@@ -14,11 +14,21 @@ import { type NewServer, type ServerWriteResult, writeServers } from "../config/
 import { configSecrets } from "../config/secrets.ts";
 import { Redactor } from "../core/redact.ts";
 
+/**
+ * `entry` with each value that looks like a secret shown as its reference
+ * (`${mcpServers.<name>.env.KEY}`), for printing; the file gets the value.
+ */
+export function shownEntry(name: string, entry: Record<string, unknown>): Record<string, unknown> {
+  return new Redactor(configSecrets({ mcpServers: { [name]: entry } }, {})).json(entry);
+}
+
 /** What `--json` shows of a write (ops/reach_ops.ts `WriteOutput`). */
 export interface WriteReport {
   path: string;
   written: boolean;
   created: boolean;
+  /** The file is a project's: servers added to it start once `mcpx trust` records them. */
+  needsTrust: boolean;
   added: string[];
   skipped: { name: string; reason: string }[];
   diff: string;
@@ -51,10 +61,13 @@ export async function addToConfig(
   const result: ServerWriteResult = await writeServers(path, servers, { dryRun: !write });
   const document = { mcpServers: Object.fromEntries(servers.map((s) => [s.name, s.entry])) };
   const redactor = new Redactor(configSecrets(document, {}));
+  const needsTrust = result.added.length > 0 && ctx.origin(path) === "project" &&
+    await ctx.setting("security.trustProjectConfigs") === "ask";
   return {
     path,
     written: write && result.added.length > 0,
     created: result.created,
+    needsTrust,
     added: result.added,
     skipped: result.skipped,
     diff: redactor.text(result.diff),
@@ -73,6 +86,12 @@ export function printWrite(ctx: CliContext, report: WriteReport): void {
         report.added.join(", ")
       }\n`,
     );
+    if (report.needsTrust) {
+      ctx.io.err(
+        `a project's configuration: its new servers start once the user reviews the file and ` +
+          `runs \`mcpx trust ${report.path}\`\n`,
+      );
+    }
   } else {
     ctx.io.err(`a preview: nothing was written; add --write to write ${report.path}\n`);
   }

@@ -18,7 +18,7 @@ import { hostServers } from "../config/host_servers.ts";
 import type { NewServer } from "../config/server_write.ts";
 import { printJson } from "./json_out.ts";
 import { renderTable, truncate } from "./table.ts";
-import { addToConfig, printWrite, targetConfigPath } from "./config_write.ts";
+import { addToConfig, printWrite, shownEntry, targetConfigPath } from "./config_write.ts";
 
 type Output = OutputOf<typeof importOp>;
 
@@ -54,6 +54,10 @@ export async function run(ctx: CliContext, input: InputOf<typeof importOp>): Pro
     output.write = await addToConfig(ctx, servers, Boolean(input.write));
   }
   if (await ctx.json()) {
+    // The file gets each value as it was; what is printed shows a secret as its reference.
+    for (const f of output.files) {
+      f.servers = f.servers.map((s) => s.entry ? { ...s, entry: shownEntry(s.name, s.entry) } : s);
+    }
     printJson(ctx.io, output);
     return 0;
   }

@@ -19,6 +19,9 @@ const WriteOutput = z.strictObject({
   path: z.string().describe("the configuration file"),
   written: z.boolean().describe("false: a preview; run again with --write"),
   created: z.boolean().describe("the file did not exist"),
+  needsTrust: z.boolean().describe(
+    "a project's file: the servers added start once `mcpx trust` records them",
+  ),
   added: z.array(z.string()),
   skipped: z.array(z.strictObject({ name: z.string(), reason: z.string() })),
   diff: z.string().describe("unified diff of the change (secrets shown as references)"),

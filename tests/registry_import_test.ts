@@ -92,13 +92,22 @@ Deno.test("mcpx registry and mcpx import add servers to the configuration, keepi
   await json(["registry", "add", "com.example/notes", "--as", "hosted_notes", "--write"]);
 
   // import --list: every host's file, what translates and what does not.
-  const listed = ImportOutput.parse(await json(["import", "--list"]));
+  const listedText = await w.mcpx(["--json", "import", "--list"], { cwd, env });
+  assert.equal(listedText.code, 0, listedText.stderr);
+  assert.doesNotMatch(
+    listedText.stdout,
+    /BSA-literal-key/,
+    "a literal key is shown as its reference",
+  );
+  const listed = ImportOutput.parse(JSON.parse(listedText.stdout));
   assert.equal(listed.write, undefined);
   const byHost = (host: string) => listed.files.filter((f) => f.host === host);
   assert.deepEqual(
     [...new Set(listed.files.map((f) => f.host))],
     ["claude-code", "claude-desktop", "cursor", "vscode", "windsurf", "codex", "opencode"],
   );
+  const desktop = byHost("claude-desktop")[0].servers.find((s) => s.name === "brave")!;
+  assert.deepEqual(desktop.entry?.env, { BRAVE_API_KEY: "${mcpServers.brave.env.BRAVE_API_KEY}" });
   const vscode = byHost("vscode").find((f) => f.scope === "project")!;
   assert.equal(vscode.servers.find((s) => s.name === "python-tool")!.entry, undefined);
 
