@@ -21,6 +21,7 @@ import { didYouMean } from "./_suggest.ts";
 import type { SettingDeclaration, SettingType, SettingValue } from "./setting_value.ts";
 import { settingEnvName } from "./setting_names.ts";
 import { PATH_SETTINGS } from "./settings_paths.ts";
+import { REACH_SETTINGS } from "./settings_reach.ts";
 
 export { settingEnvName, settingFlagName } from "./setting_names.ts";
 
@@ -347,6 +348,7 @@ const DECLARED = [
     help:
       "The HTTPS URL of a client ID metadata document describing mcpx, used as its client id by an authorization server that accepts them; empty means register dynamically",
   },
+  ...REACH_SETTINGS,
   {
     name: "security.trustProjectConfigs",
     type: "enum",

@@ -21,6 +21,7 @@ import * as skills from "./skills_ops.ts";
 import * as auth from "./auth_ops.ts";
 import * as serve from "./serve_ops.ts";
 import * as adapters from "./adapter_ops.ts";
+import * as reach from "./reach_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -46,6 +47,8 @@ export const OPS: readonly OpSpec[] = [
   engine.untrust,
   auth.auth,
   discovery.config,
+  reach.registry,
+  reach.importOp,
   serve.serve,
   adapters.adapter,
   engine.daemon,

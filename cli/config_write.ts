@@ -1,0 +1,98 @@
+/**
+ * The command line's side of writing servers into the configuration
+ * (config/server_write.ts), shared by `mcpx registry add` and `mcpx import`:
+ * which file (the nearest configuration, else the user's own, created), the
+ * preview without `--write`, and how the change is shown. Values that look
+ * like secrets in the added entries are shown as their references
+ * (`${mcpServers.api.env.KEY}`, decision 0017), in the diff as everywhere.
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import { type NewServer, type ServerWriteResult, writeServers } from "../config/server_write.ts";
+import { configSecrets } from "../config/secrets.ts";
+import { Redactor } from "../core/redact.ts";
+
+/**
+ * `entry` with each value that looks like a secret shown as its reference
+ * (`${mcpServers.<name>.env.KEY}`), for printing; the file gets the value.
+ */
+export function shownEntry(name: string, entry: Record<string, unknown>): Record<string, unknown> {
+  return new Redactor(configSecrets({ mcpServers: { [name]: entry } }, {})).json(entry);
+}
+
+/** What `--json` shows of a write (ops/reach_ops.ts `WriteOutput`). */
+export interface WriteReport {
+  path: string;
+  written: boolean;
+  created: boolean;
+  /** The file is a project's: servers added to it start once `mcpx trust` records them. */
+  needsTrust: boolean;
+  added: string[];
+  skipped: { name: string; reason: string }[];
+  diff: string;
+}
+
+/**
+ * The file servers are added to: the configuration mcpx reads here (the
+ * nearest, or the one `--config`/`MCPX_CONFIG` names), else the user's own
+ * configuration file, which is then created.
+ *
+ * @throws {ConfigError} When the nearest configuration cannot be read.
+ */
+export async function targetConfigPath(ctx: CliContext): Promise<string> {
+  const config = await ctx.config();
+  return config.path ?? ctx.paths().configFiles[0];
+}
+
+/**
+ * Adds `servers` to the configuration file (or, without `write`, works out
+ * the change only) and reports it with secrets shown as references.
+ *
+ * @throws {ConfigError} When the file is not one servers can be added to.
+ */
+export async function addToConfig(
+  ctx: CliContext,
+  servers: readonly NewServer[],
+  write: boolean,
+): Promise<WriteReport> {
+  const path = await targetConfigPath(ctx);
+  const result: ServerWriteResult = await writeServers(path, servers, { dryRun: !write });
+  const document = { mcpServers: Object.fromEntries(servers.map((s) => [s.name, s.entry])) };
+  const redactor = new Redactor(configSecrets(document, {}));
+  const needsTrust = result.added.length > 0 && ctx.origin(path) === "project" &&
+    await ctx.setting("security.trustProjectConfigs") === "ask";
+  return {
+    path,
+    written: write && result.added.length > 0,
+    created: result.created,
+    needsTrust,
+    added: result.added,
+    skipped: result.skipped,
+    diff: redactor.text(result.diff),
+  };
+}
+
+/** Prints a write for a person: the diff, what was skipped, and whether it was written. */
+export function printWrite(ctx: CliContext, report: WriteReport): void {
+  if (report.diff) ctx.io.out(report.diff.endsWith("\n") ? report.diff : `${report.diff}\n`);
+  for (const s of report.skipped) ctx.io.err(`skipped ${s.name}: ${s.reason}\n`);
+  if (report.added.length === 0) {
+    ctx.io.err(`nothing to add to ${report.path}\n`);
+  } else if (report.written) {
+    ctx.io.err(
+      `${report.created ? "created" : "updated"} ${report.path}: added ${
+        report.added.join(", ")
+      }\n`,
+    );
+    if (report.needsTrust) {
+      ctx.io.err(
+        `a project's configuration: its new servers start once the user reviews the file and ` +
+          `runs \`mcpx trust ${report.path}\`\n`,
+      );
+    }
+  } else {
+    ctx.io.err(`a preview: nothing was written; add --write to write ${report.path}\n`);
+  }
+}
