@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ProtocolError } from "@modelcontextprotocol/server";
+import type { ProtocolError } from "@modelcontextprotocol/server";
 import { ASKED, passOn, roundCodec, roundOf } from "./passthrough_input.ts";
 
 const context = (state: unknown, inputResponses?: Record<string, unknown>) =>
