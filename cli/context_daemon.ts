@@ -343,4 +343,4 @@ function needsOtherDaemon(error: unknown): boolean {
 /** Daemon error codes that mean the request was refused before anything ran (daemon/http.ts). */
 
 /** Operations that may start a server, so carry the caller's `trustCheck` (decision 0018). */
-const STARTS_SERVERS = new Set(["call", "list"]);
+const STARTS_SERVERS = new Set(["call", "list", "relay"]);

@@ -14,12 +14,6 @@
  */
 
 import {
-  type CallToolResult,
-  type CreateMessageResult,
-  createRequestStateCodec,
-  inputRequired,
-  inputResponse,
-  type InputResponseView,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -32,26 +26,19 @@ import { listingOf } from "../config/types.ts";
 import { own } from "../core/own.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { VERSION } from "../core/version.ts";
+import {
+  answerOf,
+  clientCapabilitiesOf,
+  passOn,
+  type RoundCodec,
+  roundCodec,
+  roundOf,
+} from "./passthrough_input.ts";
 
 /** Options of {@link servePassthrough}: `http` serves Streamable HTTP instead of stdio. */
 export interface PassthroughOptions {
   http?: ServeListen;
 }
-
-/** A question a call was asked, as the daemon's `call` and `questionAnswer` answer it. */
-interface Question {
-  id: string;
-  kind: "elicitation" | "sampling";
-  mode?: "form" | "url";
-  message: string;
-  request: Record<string, unknown>;
-}
-
-/** What the daemon's `call` answers: the result, or the first question the call was asked. */
-type CallAnswer = CallToolResult | { question: Question };
-
-/** The key of the one input request a passthrough round carries. */
-const ASKED = "upstream";
 
 /**
  * Serves `namespace`'s upstream until the client goes away (stdio: stdin
@@ -70,9 +57,7 @@ export async function servePassthrough(
 ): Promise<number> {
   const upstream = await upstreamOf(ctx, namespace);
   // The sealed state a question round carries is verified by this process alone.
-  const codec = createRequestStateCodec<{ question: string }>({
-    key: crypto.getRandomValues(new Uint8Array(32)),
-  });
+  const codec = roundCodec();
   // Over stdio the process serves one connection: one caller for all its requests.
   const build = (connection?: string) => passthroughServer(ctx, upstream, codec, connection);
   if (options.http) {
@@ -148,7 +133,7 @@ async function toolsOf(ctx: CliContext, upstream: Upstream): Promise<CachedTool[
 function passthroughServer(
   ctx: CliContext,
   upstream: Upstream,
-  codec: ReturnType<typeof createRequestStateCodec<{ question: string }>>,
+  codec: RoundCodec,
   connection: string | undefined,
 ): Server {
   // The mcpx session each request leases as (the `session` caller field wins over the command's).
@@ -176,33 +161,43 @@ function passthroughServer(
     })),
   }));
 
-  server.setRequestHandler("tools/call", async (request, sctx) => {
-    const { name, arguments: args } = request.params;
-    const asked = await askedQuestion(sctx);
-    let answer: CallAnswer;
-    if (asked) {
-      answer = await ctx.request<CallAnswer>("questionAnswer", {
+  // One round of a request whose upstream may ask the client first (cli/passthrough_input.ts):
+  // a stored question's answer, or the request relayed with the client's answers.
+  const round = async (
+    sctx: ServerContext,
+    request: Record<string, unknown>,
+    notify?: string,
+  ): Promise<unknown> => {
+    const r = await roundOf(sctx);
+    if ("question" in r) {
+      return await ctx.request("questionAnswer", {
         ...caller(sctx),
-        id: asked.id,
-        ...answerOf(asked.response),
+        id: r.question.id,
+        ...answerOf(r.question.response),
         // The answer comes from this server's client, which put the question to its user.
         tty: true,
         wait: true,
       });
-    } else {
-      answer = await withProgress(ctx, sctx, (notify) =>
-        ctx.request<CallAnswer>("call", {
-          ...caller(sctx),
-          namespace: ns,
-          tool: name,
-          arguments: args ?? {},
-          ...(notify ? { notify } : {}),
-        }));
     }
-    if ("question" in answer && !("content" in answer)) {
-      return await askClient(answer.question, codec) as never;
-    }
-    return answer as CallToolResult;
+    const capabilities = clientCapabilitiesOf(sctx, server.getClientCapabilities());
+    return await ctx.request("relay", {
+      ...caller(sctx),
+      namespace: ns,
+      ...request,
+      ...r.relay,
+      ...(capabilities ? { clientCapabilities: capabilities } : {}),
+      ...(notify ? { notify } : {}),
+    });
+  };
+
+  server.setRequestHandler("tools/call", async (request, sctx) => {
+    const { name, arguments: args } = request.params;
+    const answer = await withProgress(
+      ctx,
+      sctx,
+      (notify) => round(sctx, { method: "tools/call", name, arguments: args ?? {} }, notify),
+    );
+    return await passOn(answer, codec) as never;
   });
 
   server.setRequestHandler("prompts/list", async (_request, sctx) => {
@@ -213,18 +208,13 @@ function passthroughServer(
     if (entry?.error) throw new ProtocolError(ProtocolErrorCode.InternalError, entry.error);
     return { prompts: (entry?.prompts ?? []) as never };
   });
-  server.setRequestHandler(
-    "prompts/get",
-    async (request, sctx) =>
-      await upstreamRequest(() =>
-        ctx.request("promptGet", {
-          ...caller(sctx),
-          namespace: ns,
-          prompt: request.params.name,
-          arguments: request.params.arguments ?? {},
-        })
-      ) as never,
-  );
+  server.setRequestHandler("prompts/get", async (request, sctx) => {
+    const { name, arguments: args } = request.params;
+    const answer = await upstreamRequest(() =>
+      round(sctx, { method: "prompts/get", name, arguments: args ?? {} })
+    );
+    return await passOn(answer, codec) as never;
+  });
 
   const listing = async (sctx: ServerContext) => {
     const [entry] = await ctx.request<
@@ -239,12 +229,14 @@ function passthroughServer(
   server.setRequestHandler("resources/templates/list", async (_request, sctx) => ({
     resourceTemplates: (await listing(sctx)).resourceTemplates as never,
   }));
-  server.setRequestHandler("resources/read", async (request, sctx) =>
-    await upstreamRequest(
-      () =>
-        ctx.request("resourceRead", { ...caller(sctx), namespace: ns, uri: request.params.uri }),
-      { uri: request.params.uri },
-    ) as never);
+  server.setRequestHandler("resources/read", async (request, sctx) => {
+    const { uri } = request.params;
+    const answer = await upstreamRequest(
+      () => round(sctx, { method: "resources/read", uri }),
+      { uri },
+    );
+    return await passOn(answer, codec, { uri }) as never;
+  });
 
   server.setRequestHandler("completion/complete", async (request, sctx) => {
     const { ref, argument, context } = request.params;
@@ -361,53 +353,4 @@ async function withProgress<T>(
     done.abort();
     await relay;
   }
-}
-
-/** The question this round answers: the sealed id in `requestState`, and the client's response. */
-async function askedQuestion(
-  sctx: ServerContext,
-): Promise<{ id: string; response: InputResponseView } | undefined> {
-  const state = await sctx.mcpReq.requestState<{ question: string }>();
-  if (!state?.question) return undefined;
-  // The one response, under the key asked or, from a client that keeps its own keys, alone.
-  const responses = sctx.mcpReq.inputResponses ?? {};
-  const keys = Object.keys(responses);
-  const key = keys.includes(ASKED) || keys.length !== 1 ? ASKED : keys[0];
-  return { id: state.question, response: inputResponse(responses, key) };
-}
-
-/** The daemon's `questionAnswer` fields for the client's response. */
-function answerOf(response: InputResponseView): Record<string, unknown> {
-  switch (response.kind) {
-    case "elicit":
-      return response.action === "accept" ? { answer: response.content ?? {} } : { decline: true };
-    case "sampling": {
-      const r = response.result as CreateMessageResult;
-      return { answer: { role: r.role, content: r.content, model: r.model } };
-    }
-    default:
-      // The client answered something else, or nothing: the upstream hears a decline.
-      return { decline: true };
-  }
-}
-
-/**
- * The upstream's question as this server's own: an `input_required` result
- * whose one request is the question as the upstream sent it, and whose sealed
- * state names it. A 2026-07-28 client answers it and retries; on a 2025-era
- * connection the SDK sends the request to the client and retries itself.
- */
-async function askClient(
-  question: Question,
-  codec: ReturnType<typeof createRequestStateCodec<{ question: string }>>,
-) {
-  const request = question.kind === "sampling"
-    ? inputRequired.createMessage(question.request as never)
-    : question.mode === "url"
-    ? inputRequired.elicitUrl(question.request as never)
-    : inputRequired.elicit(question.request as never);
-  return inputRequired({
-    inputRequests: { [ASKED]: request },
-    requestState: await codec.mint({ question: question.id }),
-  });
 }

@@ -52,17 +52,6 @@ export const THROUGH_MCPX_CAUSES: Record<string, string> = {
     "tools registered on an McpServer; the passthrough answers tools/call on the low-level Server " +
     "for tools it does not register (registering them would make the SDK validate every call's " +
     "arguments against the upstream's schema first), so a mismatched header is not refused",
-  "input-required-result-basic-elicitation": "mcpx answers the upstream's question as its client " +
-    "and puts it to its own client under one key of its own (`upstream`): the upstream's key " +
-    "(`user_name`) is not kept",
-  "input-required-result-basic-list-roots": "mcpx answers roots/list itself (the roots of its " +
-    "configuration) and does not ask its client",
-  "input-required-result-multiple-input-requests": "mcpx, the upstream's client, declares no " +
-    "roots to it, so the upstream cannot ask all three at once",
-  "input-required-result-non-tool-request": "a question asked during prompts/get is not put to " +
-    "the client: the daemon's questions belong to tool calls (decision 0040)",
-  "input-required-result-capability-check": "the upstream sees mcpx's client capabilities, not " +
-    "the passthrough client's",
 };
 
 /** One scenario at one revision against one target. */
@@ -244,7 +233,17 @@ export async function main(): Promise<number> {
   ];
   await Deno.writeTextFile(
     join(tmp, ".mcp.json"),
-    JSON.stringify({ mcpServers: { fixture: { command: fixture[0], args: fixture.slice(1) } } }),
+    // mcpx speaks 2026-07-28 to the fixture, so its input_required results reach the
+    // passthrough's client as it wrote them (decision 0049); under `auto` it speaks 2025.
+    JSON.stringify({
+      mcpServers: {
+        fixture: {
+          command: fixture[0],
+          args: fixture.slice(1),
+          mcpx: { protocol: "preferModern" },
+        },
+      },
+    }),
   );
   const children: Deno.ChildProcess[] = [];
   try {

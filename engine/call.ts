@@ -106,6 +106,7 @@ export function callOnce(
           }
           : {}),
         ...(target.inputSchema ? { inputSchema: target.inputSchema } : {}),
+        ...(options.relay ? { relay: options.relay } : {}),
       });
     } catch (error) {
       if (clock?.signal.aborted && !options.signal?.aborted) {

@@ -8,6 +8,7 @@
  * @module
  */
 
+import type { InputRelay } from "./input_relay.ts";
 import type { WireTrace } from "../wire/wire.ts";
 import type { Progress } from "./progress_log.ts";
 import type { Instance } from "./instance.ts";
@@ -35,6 +36,8 @@ export interface CallOptions extends TaskCallOptions {
    * does not count against its limit.
    */
   pending?: PendingCall;
+  /** Sent for a client mcpx serves: an `input_required` result is answered as is (engine/input_relay.ts). */
+  relay?: InputRelay;
 }
 
 /**

@@ -14,6 +14,7 @@
  * @module
  */
 
+import type { InputRelay } from "./input_relay.ts";
 import { NotFoundError, ServerError } from "../core/errors.ts";
 import { nearest } from "../core/nearest.ts";
 import type { CallerContext } from "./scope_key.ts";
@@ -75,6 +76,8 @@ export interface ContentOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   limits?: PageLimits;
+  /** `prompts/get` and `resources/read` for a client mcpx serves (engine/input_relay.ts). */
+  relay?: InputRelay;
 }
 
 const METHOD_NOT_FOUND = -32601;
@@ -312,7 +315,10 @@ export function getPrompt(
       );
     }
     checkPromptArguments(`${ns}.${name}`, prompt.arguments, args);
-    const result = await instance.request("prompts/get", { name, arguments: args }, run);
+    const result = await instance.request("prompts/get", { name, arguments: args }, {
+      ...run,
+      ...(options.relay ? { relay: options.relay } : {}),
+    });
     checkResponseSize({ server: instance.spec.name, method: "prompts/get" }, result, limits);
     return result;
   }, options);
@@ -349,7 +355,10 @@ export function readResource(
     // A server declaring directory reads is asked for the URI's children first (spec 002).
     const directory = await readDirectory(instance, target, run, limits);
     if (directory) return directory;
-    const result = await instance.request("resources/read", { uri: target }, run);
+    const result = await instance.request("resources/read", { uri: target }, {
+      ...run,
+      ...(options.relay ? { relay: options.relay } : {}),
+    });
     checkResponseSize({ server: instance.spec.name, method: "resources/read" }, result, limits);
     return result;
   }, options);

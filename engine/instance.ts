@@ -30,6 +30,7 @@ import { requestFailure } from "./request_failure.ts";
 import { makeTransport } from "./server_transport.ts";
 import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
 import { questionDesk } from "./questions.ts";
+import { type InputRelay, relayed } from "./input_relay.ts";
 import {
   askForLogMessages,
   logLevelMeta,
@@ -94,6 +95,8 @@ export interface CallToolOptions {
    * `Mcp-Param-*` headers (2026-07-28, SEP-2243), since mcpx lists tools itself.
    */
   inputSchema?: Record<string, unknown>;
+  /** Sent for a client mcpx serves: its `input_required` result is answered as is (engine/input_relay.ts). */
+  relay?: InputRelay;
 }
 
 let nextId = 1;
@@ -363,14 +366,16 @@ export class Instance implements AsyncDisposable {
     const toolDefinition = options.inputSchema
       ? { name: tool, inputSchema: options.inputSchema } as Tool
       : undefined;
+    const sent = relayed(this.client, {
+      name: tool,
+      arguments: args,
+      ...(Object.keys(meta).length ? { _meta: meta } : {}),
+    }, options.relay);
     return await this.#send(
       `${this.spec.namespace}.${tool}`,
       (timeout) =>
-        this.client.callTool({
-          name: tool,
-          arguments: args,
-          ...(Object.keys(meta).length ? { _meta: meta } : {}),
-        }, {
+        this.client.callTool(sent.params as { name: string }, {
+          ...sent.options,
           timeout,
           signal: options.signal,
           ...(toolDefinition ? { toolDefinition } : {}),
@@ -392,6 +397,7 @@ export class Instance implements AsyncDisposable {
    * @param method The MCP method, as the specification writes it.
    * @param params Its params.
    * @param options.timeoutMs Overrides `spec.pool.callTimeoutMs`.
+   * @param options.relay Sent for a client mcpx serves (engine/input_relay.ts).
    * @returns The result as the server sent it.
    * @throws What {@link callTool} throws; a JSON-RPC error answer is a
    *   {ServerError} whose `cause` is the SDK's `ProtocolError` (with its `code`).
@@ -399,12 +405,14 @@ export class Instance implements AsyncDisposable {
   async request(
     method: string,
     params: Record<string, unknown>,
-    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+    options: { timeoutMs?: number; signal?: AbortSignal; relay?: InputRelay } = {},
   ): Promise<unknown> {
+    const sent = relayed(this.client, params, options.relay);
     return await this.#send(
       `${this.spec.namespace} ${method}`,
       (timeout) =>
-        this.client.request({ method, params }, ANY_RESULT, {
+        this.client.request({ method, params: sent.params }, ANY_RESULT, {
+          ...sent.options,
           timeout,
           signal: options.signal,
         }),

@@ -90,6 +90,7 @@ interface WireCodec {
   validateInputRequest(method: string, raw: unknown): Outcome;
   validateInputResponse(method: string, raw: unknown): Outcome;
   validateEnvelopeMeta(meta: Record<string, unknown>): { key: string; problem: string }[];
+  decodeResult(method: string, raw: unknown): { kind: string; error?: unknown };
 }
 
 /** The SDK's wire codec for `revision` (see the module note on where it comes from). */
@@ -222,8 +223,10 @@ export class WireChecker {
       if (strict && extra.length) {
         this.#fail(direction, method, `keys not defined: ${extra}`, frame);
       }
-      const body = params === undefined ? { method } : { method, params };
       const codec = codecFor(this.revision(method));
+      const body = params === undefined
+        ? { method }
+        : { method, params: codec.era === "2025-11-25" ? params : withoutRetryFields(params) };
       let outcome = isRequest
         ? codec.validateRequest(method, body)
         : codec.validateNotification(method, body);
@@ -277,6 +280,9 @@ export class WireChecker {
     const taskType = asked?.task ? "CreateTaskResult" : TASK_RESULTS[method];
     let outcome = taskType && codec.era === "2025-11-25"
       ? specOutcome(taskType, frame.result)
+      : codec.era !== "2025-11-25" && isObject(frame.result) &&
+          frame.result[LATER_RESULT_KEY] === "input_required"
+      ? inputRequiredOutcome(codec, method, frame.result)
       : codec.validateResult(method, frame.result);
     if (!outcome.ok && outcome.reason === "not-in-era") {
       outcome = codec.validateInputResponse(method, frame.result);
@@ -360,6 +366,30 @@ function specOutcome(name: keyof typeof specTypeSchemas, raw: unknown): Outcome 
     return { ok: false, reason: "invalid", message: issuesText(checked.issues) };
   }
   return { ok: true, value: (checked as { value: unknown }).value };
+}
+
+/**
+ * A 2026-07-28 request's params without the multi-round-trip retry fields
+ * (`inputResponses`, `requestState`; SEP-2322), which the SDK lifts off any
+ * request before validating it (its `RETRY_PARAMS_KEYS`): its schemas for
+ * `prompts/get` and `resources/read` do not name them, though a retry of
+ * either carries them as a retry of `tools/call` does.
+ */
+function withoutRetryFields(params: Record<string, unknown>): Record<string, unknown> {
+  const { inputResponses: _responses, requestState: _state, ...rest } = params;
+  return rest;
+}
+
+/**
+ * A 2026-07-28 `input_required` result (SEP-2322), which a relayed request
+ * receives as it is (engine/input_relay.ts): judged by the codec's own
+ * decoding, which refuses one the method may not answer or that is malformed.
+ */
+function inputRequiredOutcome(codec: WireCodec, method: string, raw: unknown): Outcome {
+  const decoded = codec.decodeResult(method, raw);
+  return decoded.kind === "invalid"
+    ? { ok: false, reason: "invalid", message: String(decoded.error) }
+    : { ok: true, value: raw };
 }
 
 function issuesText(issues: readonly { message: string; path?: readonly unknown[] }[]): string {

@@ -23,6 +23,7 @@ import { getSkill, listSkills, verifySkill } from "../engine/skills.ts";
 import { TASK_HANDLERS } from "./daemon_tasks.ts";
 import { callAnswering, QUESTION_HANDLERS, resumeCall } from "./daemon_questions.ts";
 import { complete } from "../engine/complete.ts";
+import { relayRequest } from "./daemon_relay.ts";
 
 export { ROUTE_SPECS, type RouteName, ROUTES } from "./routes.ts";
 
@@ -88,6 +89,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   questions: (_d, p, signal) => QUESTION_HANDLERS.questions(p, signal),
   questionGet: (_d, p, signal) => QUESTION_HANDLERS.questionGet(p, signal),
   questionAnswer: (_d, p, signal) => QUESTION_HANDLERS.questionAnswer(p, signal),
+  relay: relayRequest,
   prompts: (d, p, signal) =>
     listPrompts(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
   promptGet: (d, p, signal) =>

@@ -92,7 +92,7 @@ function callFor(id: string): PendingCall {
 }
 
 /** The question routes' handlers, by route name. */
-export const QUESTION_HANDLERS: { [K in keyof Routes]: Handler<K> } = {
+export const QUESTION_HANDLERS: { [K in Exclude<keyof Routes, "relay">]: Handler<K> } = {
   questions: (p) => Promise.resolve(questionDesk.list(p.all === true)),
   questionGet: (p) => Promise.resolve(questionDesk.show(p.id)),
   questionAnswer: async (p, signal) => {

@@ -54,5 +54,37 @@ export const questionAnswer = defineOp({
   serverData: true,
 });
 
+// Checked, not rebuilt (as `call`'s arguments are): a key named `__proto__` stays a key.
+const object = z.unknown()
+  .refine((v) => typeof v === "object" && v !== null && !Array.isArray(v), {
+    message: "must be a JSON object",
+  })
+  .transform((v) => v as Record<string, unknown>)
+  .meta({ type: "object" });
+
+/** `POST /v1/relay` (decision 0049). */
+export const relay = defineOp({
+  name: "relay",
+  description: "One tools/call, prompts/get or resources/read for a client mcpx serves " +
+    "(`mcpx serve --passthrough`): the client's answers and capabilities sent on, the server's " +
+    "input_required result answered as it is (SEP-2322).",
+  where: "daemon",
+  hints: { readOnly: false, destructive: true, idempotent: false },
+  input: z.object({
+    namespace: z.string().min(1).describe("the namespace"),
+    method: z.enum(["tools/call", "prompts/get", "resources/read"]).describe("the MCP method"),
+    name: z.string().min(1).optional().describe("tools/call, prompts/get: the tool or prompt"),
+    uri: z.string().min(1).optional().describe("resources/read: the resource's URI"),
+    arguments: object.optional().describe("the tool's or the prompt's arguments"),
+    inputResponses: object.optional().describe("the client's answers, by the server's keys"),
+    requestState: z.string().optional().describe("the server's requestState, as it sent it"),
+    clientCapabilities: object.optional().describe("the client's capabilities (else mcpx's)"),
+    timeoutMs: z.number().int().min(1).optional().describe("the caller's limit, ms"),
+    ...CALLER_SHAPE,
+  }),
+  output: z.unknown().describe("the server's result, its input_required result, or { question }"),
+  serverData: true,
+});
+
 /** The question routes by name. */
-export const QUESTION_ROUTES = { questions, questionGet, questionAnswer } as const;
+export const QUESTION_ROUTES = { questions, questionGet, questionAnswer, relay } as const;

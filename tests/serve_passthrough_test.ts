@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/client";
+import { Client, CLIENT_CAPABILITIES_META_KEY } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { fixtureServer, mcpxArgv, world } from "./_helpers.ts";
 
@@ -120,6 +120,76 @@ Deno.test("servePassthrough serves one upstream's tools, prompts, resources and 
     });
     assert.deepEqual(completion.completion.values, ["paris", "park", "party"]);
     assert.equal(client.getServerCapabilities()?.logging, undefined, "no logging declared");
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("servePassthrough relays a 2026-07-28 upstream's input_required as written: keys, roots, capabilities, prompts", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: {
+      // mcpx speaks 2026-07-28 to the upstream, so its questions come as input_required results.
+      fixture: {
+        command: Deno.execPath(),
+        args: [
+          "run",
+          "-A",
+          "--config",
+          `${ROOT}deno.json`,
+          `${ROOT}tests/fixtures/servers/conformance_fixture.ts`,
+        ],
+        mcpx: { protocol: "modern" },
+      },
+    },
+  });
+  // A 2026-07-28 client; it declares sampling on no request but the first.
+  const client = new Client({ name: "passthrough-test", version: "1.0.0" }, {
+    capabilities: { roots: {}, elicitation: { form: {} } },
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  const all = { [CLIENT_CAPABILITIES_META_KEY]: { roots: {}, elicitation: {}, sampling: {} } };
+  client.setRequestHandler("roots/list", () => ({
+    roots: [{ uri: "file:///client/root", name: "root" }],
+  }));
+  client.setRequestHandler("elicitation/create", () => ({
+    action: "accept",
+    content: { context: "from the client" },
+  }));
+  await client.connect(passthroughClient(w, "fixture"));
+  try {
+    const raw = (name: string, _meta?: Record<string, unknown>) =>
+      client.callTool({ name, arguments: {}, ...(_meta ? { _meta } : {}) }, {
+        allowInputRequired: true,
+      }) as Promise<
+        { resultType?: string; inputRequests?: Record<string, { method: string }> }
+      >;
+    // The upstream's own keys, all three at once, roots among them.
+    const multiple = await raw("test_input_required_result_multiple_inputs", all);
+    assert.equal(multiple.resultType, "input_required");
+    assert.deepEqual(Object.keys(multiple.inputRequests ?? {}).sort(), [
+      "client_roots",
+      "greeting",
+      "user_name",
+    ]);
+    assert.equal(multiple.inputRequests?.client_roots.method, "roots/list");
+    // The upstream sees this client's capabilities: no sampling request.
+    const asked = await raw("test_input_required_result_capabilities");
+    assert.deepEqual(Object.keys(asked.inputRequests ?? {}).sort(), ["ask", "roots"]);
+    // Roots come from this client, not from mcpx's configuration.
+    const roots = await client.callTool({ name: "test_input_required_result_list_roots" });
+    assert.deepEqual(roots.content, [{ type: "text", text: "Roots: file:///client/root" }]);
+    // A question during prompts/get reaches this client too.
+    const prompt = await client.getPrompt({ name: "test_input_required_result_prompt" });
+    assert.deepEqual(prompt.messages[0].content, {
+      type: "text",
+      text: "Context: from the client",
+    });
+    // The upstream's refusal keeps its code: sampling was not declared (-32021).
+    await assert.rejects(
+      client.callTool({ name: "test_missing_capability", arguments: {} }),
+      (error: { code?: number }) => error.code === -32021,
+    );
   } finally {
     await client.close();
   }
