@@ -27,6 +27,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   prompts: () => import("./prompts.ts"),
   resources: () => import("./resources.ts"),
   skills: () => import("./skills.ts"),
+  api: () => import("./api.ts"),
   run: () => import("./run.ts"),
   exec: () => import("./exec.ts"),
   scripts: () => import("./scripts.ts"),

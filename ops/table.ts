@@ -20,6 +20,7 @@ import * as question from "./question_ops.ts";
 import * as skills from "./skills_ops.ts";
 import * as auth from "./auth_ops.ts";
 import * as serve from "./serve_ops.ts";
+import * as apis from "./api_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -33,6 +34,7 @@ export const OPS: readonly OpSpec[] = [
   content.prompts,
   content.resources,
   skills.skills,
+  apis.api,
   scripts.run,
   scripts.exec,
   discovery.scripts,
