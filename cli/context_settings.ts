@@ -123,14 +123,30 @@ export class SettingsContext {
    */
   config(): Promise<LoadedConfig> {
     return this.#config ??= (async () => {
-      const config = await this.#load();
+      const loaded = await this.#load();
       const gate = await this.trustGate();
-      if (!gate) return config;
-      const servers = gate.mark(config.servers);
-      // A damaged store trusts less than it did: say so, naming the file, on every command.
-      for (const problem of gate.storeProblems) this.io.err(`warning: ${problem}\n`);
-      return { ...config, servers };
+      let config = loaded;
+      if (gate) {
+        config = { ...loaded, servers: gate.mark(loaded.servers) };
+        // A damaged store trusts less than it did: say so, naming the file, on every command.
+        for (const problem of gate.storeProblems) this.io.err(`warning: ${problem}\n`);
+      }
+      return await this.#derived(config);
     })();
+  }
+
+  /**
+   * The configuration with the namespaces `paths.adapters` and `paths.apis`
+   * declare (config/derived_servers.ts, decision 0052); the module is loaded
+   * only when one of them is set.
+   */
+  async #derived(config: LoadedConfig): Promise<LoadedConfig> {
+    const adapters = await this.setting("paths.adapters");
+    const apis = await this.setting("paths.apis");
+    if (adapters === "" && apis === "") return config;
+    const { withDerivedServers } = await import("../config/derived_servers.ts");
+    const values = { "paths.adapters": adapters, "paths.apis": apis };
+    return await withDerivedServers(config, (name) => values[name], this.env);
   }
 
   #load(): Promise<LoadedConfig> {

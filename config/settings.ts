@@ -20,6 +20,7 @@ import { describeValue } from "./_describe.ts";
 import { didYouMean } from "./_suggest.ts";
 import type { SettingDeclaration, SettingType, SettingValue } from "./setting_value.ts";
 import { settingEnvName } from "./setting_names.ts";
+import { PATH_SETTINGS } from "./settings_paths.ts";
 
 export { settingEnvName, settingFlagName } from "./setting_names.ts";
 
@@ -276,27 +277,7 @@ const DECLARED = [
     help:
       "What a script may do: all (no sandbox), none, or a list of read,write,net,env,run,sys,ffi,import; narrower than all runs it in a bubblewrap sandbox (Linux; refused where none can run) and is refused under a runtime that cannot enforce it; the environment is inherited unfiltered under every level (docs/scripts.md)",
   },
-  {
-    name: "paths.scripts",
-    type: "paths",
-    default: "",
-    help:
-      "Directories (or files) searched for named scripts, nearest first: a list in a file (null for the built-in places), ':'-separated elsewhere (an empty entry for them)",
-  },
-  {
-    name: "paths.config",
-    type: "paths",
-    default: "",
-    help:
-      "Directories (or files) searched for the configuration, nearest first, null/empty entry for the built-in places; read from the environment and flags only",
-  },
-  {
-    name: "paths.placeholders",
-    type: "string",
-    default: "",
-    help:
-      "Files or directories of launcher placeholders (@name fills) for scripts, ':'-separated; empty means none",
-  },
+  ...PATH_SETTINGS,
   {
     name: "plumbing.launcherPlaceholderRepeat",
     type: "string",

@@ -238,6 +238,12 @@ export interface ServerSpec {
    */
   unavailable?: ServerUnavailable;
   /**
+   * Set on a server derived from a declaration (config/derived_servers.ts,
+   * decision 0052): its kind and declaration file. Such a server is not the
+   * configuration file's, so the file's trust record does not cover it.
+   */
+  derived?: { kind: "adapters" | "apis"; file: string };
+  /**
    * Hash of everything that changes the process or how it is handed out
    * (command, args, env, cwd, url, headers, transport, pool settings) and
    * not tool filtering or descriptions. 16 hex chars.

@@ -96,7 +96,7 @@ export interface RunDaemonOptions {
  */
 export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   const paths = mcpxPaths(options.env);
-  const config = await loadConfig({
+  let config = await loadConfig({
     cwd: options.cwd,
     env: options.env,
     path: options.configPath ?? undefined,
@@ -112,6 +112,11 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       trustCheck: options.trustCheck,
     });
   setLogLevel(settings["logging.level"] as Level);
+  // The namespaces declarations derive, as the CLI that started it adds them (decision 0052).
+  if (settings["paths.adapters"] || settings["paths.apis"]) {
+    const { withDerivedServers } = await import("../config/derived_servers.ts");
+    config = await withDerivedServers(config, (name) => String(settings[name] ?? ""), options.env);
+  }
   if (options.fingerprint && options.fingerprint !== config.fingerprint) {
     throw new McpxError(
       "config-changed",

@@ -198,7 +198,7 @@ export class Daemon {
 
   /** Why `spec` may not start: its project file is not trusted (config/trust.ts), read each time. */
   #untrusted(spec: ServerSpec): UntrustedServer | undefined {
-    return this.#trust?.problem(spec.name);
+    return spec.derived ? undefined : this.#trust?.problem(spec.name);
   }
 
   /**

@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { ConfigError } from "../core/errors.ts";
+import { parseConfig } from "./parse.ts";
+import {
+  type DerivedKind,
+  findDeclaration,
+  readDeclarations,
+  withDerivedServers,
+} from "./derived_servers.ts";
+import type { LoadedConfig } from "./types.ts";
+
+async function configWith(dir: string, servers = "{}"): Promise<LoadedConfig> {
+  const parsed = parseConfig(`{ "mcpServers": ${servers} }`, `${dir}/.mcp.json`, {});
+  return {
+    path: `${dir}/.mcp.json`,
+    realPath: `${dir}/.mcp.json`,
+    fingerprint: "f".repeat(16),
+    contentHash: "c".repeat(16),
+    ...parsed,
+  };
+}
+
+/** The error `fn` rejects with, held to be a ConfigError. */
+async function rejects(
+  fn: () => Promise<unknown>,
+  _type: typeof ConfigError,
+): Promise<ConfigError> {
+  try {
+    await fn();
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error;
+  }
+  throw new Error("did not reject");
+}
+
+function reader(values: Partial<Record<DerivedKind["setting"], string>>) {
+  return (name: DerivedKind["setting"]) => values[name] ?? "";
+}
+
+const GITX = { name: "gitx", command: "git", tools: [{ name: "log", args: ["log"] }] };
+
+Deno.test("withDerivedServers() returns the configuration itself when no kind is set", async () => {
+  const dir = await Deno.makeTempDir();
+  const config = await configWith(dir);
+  assert.ok((await withDerivedServers(config, reader({}), {})) === config);
+});
+
+Deno.test("withDerivedServers() appends one stdio server per declared item running mcpx's subcommand", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/decl`);
+  await Deno.writeTextFile(`${dir}/decl/a.json`, JSON.stringify({ adapters: [GITX] }));
+  await Deno.writeTextFile(`${dir}/decl/notes.txt`, "not a declaration");
+  await Deno.writeTextFile(
+    `${dir}/apis.jsonc`,
+    `// comments allowed\n{ "apis": [{ "name": "pet-store", "description": "Pets", "cwd": "sub" }] }`,
+  );
+  const config = await configWith(dir, `{ "fs": { "command": "x" } }`);
+  const out = await withDerivedServers(
+    config,
+    reader({ "paths.adapters": `${dir}/decl`, "paths.apis": `${dir}/apis.jsonc` }),
+    {},
+  );
+  assert.deepEqual(out.servers.map((s) => s.namespace), ["fs", "gitx", "pet_store"]);
+  const gitx = out.servers[1];
+  assert.deepEqual(gitx.transport, "stdio");
+  assert.deepEqual(gitx.args.slice(-5), [
+    "adapter",
+    "serve",
+    "gitx",
+    "--from",
+    `${dir}/decl/a.json`,
+  ]);
+  assert.deepEqual(gitx.cwd, `${dir}/decl`);
+  assert.deepEqual(gitx.derived, { kind: "adapters", file: `${dir}/decl/a.json` });
+  const api = out.servers[2];
+  assert.deepEqual(api.args.slice(-5, -2), ["api", "serve", "pet-store"]);
+  assert.deepEqual(api.cwd, `${dir}/sub`);
+  assert.deepEqual(api.description, "Pets");
+  assert.notEqual(out.fingerprint, config.fingerprint);
+  assert.notEqual(out.contentHash, config.contentHash);
+  // An edited declaration is another fingerprint (its own daemon and schema cache).
+  await Deno.writeTextFile(
+    `${dir}/decl/a.json`,
+    JSON.stringify({ adapters: [{ ...GITX, command: "/usr/bin/git" }] }),
+  );
+  const edited = await withDerivedServers(config, reader({ "paths.adapters": `${dir}/decl` }), {});
+  const again = await withDerivedServers(config, reader({ "paths.adapters": `${dir}/decl` }), {});
+  assert.deepEqual(edited.fingerprint, again.fingerprint);
+  assert.notEqual(edited.fingerprint, out.fingerprint);
+});
+
+Deno.test("withDerivedServers() refuses a declared name a configured server has", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/a.json`, JSON.stringify({ adapters: [GITX] }));
+  const config = await configWith(dir, `{ "gitx": { "command": "x" } }`);
+  const error = await rejects(
+    () => withDerivedServers(config, reader({ "paths.adapters": `${dir}/a.json` }), {}),
+    ConfigError,
+  );
+  assert.ok(
+    error.message.includes(`adapter "gitx" takes the name of the configured server "gitx"`),
+  );
+});
+
+Deno.test("readDeclarations() names the file, the path and the fix for a malformed declaration", async () => {
+  const dir = await Deno.makeTempDir();
+  const cases: [string, string][] = [
+    [`{ "tools": [] }`, "adapters: must hold a list of adapters"],
+    [`{ "adapters": [{ "name": "a b" }] }`, "adapters[0].name: must be a name"],
+    [`{ "adapters": [7] }`, "adapters[0]: must be an object, got 7"],
+    [
+      `{ "adapters": [{ "name": "a" }, { "name": "a" }] }`,
+      `adapters[1].name: "a" is declared already`,
+    ],
+  ];
+  for (const [text, expected] of cases) {
+    await Deno.writeTextFile(`${dir}/a.json`, text);
+    const error = await rejects(
+      () => readDeclarations("adapters", [`${dir}/a.json`]),
+      ConfigError,
+    );
+    assert.ok(error.message.includes(`${dir}/a.json`), error.message);
+    assert.ok(error.message.includes(expected), error.message);
+  }
+});
+
+Deno.test("findDeclaration() finds an item by name and lists the declared ones when it is absent", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/a.json`, JSON.stringify({ adapters: [GITX] }));
+  assert.deepEqual(
+    (await findDeclaration("adapters", "gitx", [`${dir}/a.json`])).item.command,
+    "git",
+  );
+  const missing = await rejects(
+    () => findDeclaration("adapters", "nope", [`${dir}/a.json`]),
+    ConfigError,
+  );
+  assert.ok(
+    missing.message.includes(`no adapter named "nope"`) &&
+      missing.message.includes("declared: gitx"),
+  );
+  const place = await rejects(
+    () => findDeclaration("adapters", "gitx", [`${dir}/absent.json`]),
+    ConfigError,
+  );
+  assert.ok(place.message.includes("paths.adapters names this place, which does not exist"));
+});
