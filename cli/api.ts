@@ -112,16 +112,13 @@ async function call(ctx: CliContext, input: Input): Promise<number> {
     );
   }
   const args = await readArguments(ctx, json);
-  const { ops } = await operations(ctx, input);
+  const { loaded, ops } = await operations(ctx, input);
   const op = ops.find((o) => o.tool === name) ?? ops.find((o) => o.operationId === name) ??
     ops.find((o) => o.tool.toLowerCase() === name.toLowerCase());
   if (!op) {
-    const { operationsOf } = await import("../apis/operations.ts");
-    const { loadDocument, documentLocation } = await import("../apis/document.ts");
-    const every = operationsOf(
-      await loadDocument(documentLocation(input.spec!, ctx.cwd)),
-      { methods: ["get", "put", "post", "delete", "options", "head", "patch", "trace"], deprecated: true },
-    );
+    // Named but filtered out: say which flag offers it.
+    const { HTTP_METHODS, operationsOf } = await import("../apis/operations.ts");
+    const every = operationsOf(loaded, { methods: HTTP_METHODS, deprecated: true });
     const hidden = every.find((o) => o.tool === name || o.operationId === name);
     throw new UsageError(
       hidden

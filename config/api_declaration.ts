@@ -76,7 +76,10 @@ export function readApiDeclaration(
   const name = String(item.name);
   for (const key of Object.keys(item)) {
     if (!FIELDS.includes(key)) {
-      problems.add([...at, key], `is not a field of a declared API (accepted: ${FIELDS.join(", ")})`);
+      problems.add(
+        [...at, key],
+        `is not a field of a declared API (accepted: ${FIELDS.join(", ")})`,
+      );
     }
   }
   const expand = (value: string, path: JsonPath) => {
@@ -118,7 +121,10 @@ export function readApiDeclaration(
     }
   }
   if (item.deprecated !== undefined && typeof item.deprecated !== "boolean") {
-    problems.add([...at, "deprecated"], `must be true or false, got ${describeValue(item.deprecated)}`);
+    problems.add(
+      [...at, "deprecated"],
+      `must be true or false, got ${describeValue(item.deprecated)}`,
+    );
   }
   let baseUrl: string | undefined;
   if (item.baseUrl !== undefined) {
@@ -134,7 +140,10 @@ export function readApiDeclaration(
   const headers: Record<string, string> = {};
   if (item.headers !== undefined) {
     if (!isObject(item.headers)) {
-      problems.add([...at, "headers"], `must be an object of strings, got ${describeValue(item.headers)}`);
+      problems.add(
+        [...at, "headers"],
+        `must be an object of strings, got ${describeValue(item.headers)}`,
+      );
     } else {
       for (const [k, v] of Object.entries(item.headers)) {
         if (typeof v === "string") headers[k] = expand(v, [...at, "headers", k]);
@@ -147,7 +156,10 @@ export function readApiDeclaration(
     try {
       timeoutMs = parseDuration(String(item.timeout));
     } catch {
-      problems.add([...at, "timeout"], `must be a duration such as "30s", got ${describeValue(item.timeout)}`);
+      problems.add(
+        [...at, "timeout"],
+        `must be a duration such as "30s", got ${describeValue(item.timeout)}`,
+      );
     }
   }
   const warnings: string[] = [];

@@ -59,7 +59,9 @@ export const api = defineOp({
     baseUrl: z.string().optional().describe(
       "the service's address, replacing the document's servers",
     ),
-    header: z.array(z.string()).optional().describe("headers sent with every request, `Name: value`"),
+    header: z.array(z.string()).optional().describe(
+      "headers sent with every request, `Name: value`",
+    ),
     from: z.string().optional().describe(
       "serve: the declaration file that declares <name> (default: the paths.apis places)",
     ),
