@@ -53,6 +53,9 @@ Deno.test("mcpx api: --spec lists and calls; a declared API is a namespace for l
   const ns = ls.namespaces.find((n: { namespace: string }) => n.namespace === "petstore");
   // GET and POST, as declared: listPets, addPet, getPetById, getFile (not deletePet).
   assert.deepEqual([ns?.state, ns?.tools], ["ready", 4], JSON.stringify(ls));
+  const types = await w.mcpx(["types", "petstore.getPetById"], { env });
+  assert.match(types.stdout, /petId: number/, types.stderr);
+  assert.match(types.stdout, /"X-Request-Id"\?: string/);
   const one = await w.mcpx(["call", "petstore.getPetById", '{"petId":3}'], { env });
   assert.equal(one.code, 0, one.stderr);
   assert.equal(JSON.parse(one.stdout).name, "Kit");
@@ -62,13 +65,26 @@ Deno.test("mcpx api: --spec lists and calls; a declared API is a namespace for l
     `export default async function main() {
   const added = await petstore.addPet({ body: { name: "Bo", status: "sold" } });
   const sold = await petstore.listPets({ status: "sold" });
-  return { added: added.name, sold: sold.map((p: { name: string }) => p.name) };
+  const one = await petstore.getPetById({ petId: 1 });
+  const raw = await petstore.getFile({ name: "a/b" });
+  return {
+    added: added.name,
+    sold: sold.map((p: { name: string }) => p.name),
+    one: one.name,
+    raw: String(raw),
+  };
 }
 `,
   );
   const ran = await w.mcpx(["run", "./pets.ts"], { env });
   assert.equal(ran.code, 0, ran.stderr);
-  assert.deepEqual(JSON.parse(ran.stdout), { added: "Bo", sold: ["Tom", "Bo"] });
+  // Every tool tools/list offers is callable from the script; the "/" stayed in its segment.
+  assert.deepEqual(JSON.parse(ran.stdout), {
+    added: "Bo",
+    sold: ["Tom", "Bo"],
+    one: "Rex",
+    raw: "/api/v3/files/a%2Fb",
+  });
   // Every operation call carried the key; none went out without it.
   const calls = store.requests.filter((r) => !r.path.includes("openapi."));
   assert.ok(calls.length >= 4);
