@@ -120,7 +120,11 @@ async function readRaw(location: URL, where: string): Promise<Record<string, unk
       if (text.length > MAX_DOCUMENT_BYTES) throw new Error(`${text.length} bytes is too large`);
     }
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = error instanceof Deno.errors.NotFound
+      ? "no such file; check the path (a relative one is read from the working directory, or in a declaration from its file's directory)"
+      : error instanceof Error
+      ? error.message
+      : String(error);
     throw new McpxError(
       "api-spec",
       `cannot read the OpenAPI document ${where}: ${why}`,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { documentLocation, loadDocument } from "./document.ts";
+import { documentLocation, loadDocument, trustsLocalRefs } from "./document.ts";
 import { operationsOf, parseMethods } from "./operations.ts";
 import { buildRequest, callOperation } from "./request.ts";
 import { McpxError } from "../core/errors.ts";
@@ -111,4 +111,72 @@ Deno.test("callOperation() escapes path parameters, sends query, header, body an
     /getPetById takes no argument "id"; it takes petId, X-Request-Id/,
   );
   assert.throws(() => buildRequest(ops.get("getPetById")!, {}), /getPetById needs "petId"/);
+});
+
+Deno.test("loadDocument() names a missing file and an unreachable URL without a stack", async () => {
+  const missing = await loadDocument(documentLocation("nope.yaml", "/tmp")).catch((e) => e);
+  assert.match(
+    missing.message,
+    /^cannot read the OpenAPI document \/tmp\/nope\.yaml: no such file/,
+  );
+  await using store = servePetstore();
+  const gone = await loadDocument(documentLocation(`${store.origin}/other.json`, "/")).catch((e) =>
+    e
+  );
+  assert.match(gone.message, /other\.json: HTTP 404/);
+});
+
+Deno.test("trustsLocalRefs() lets a local or private document reference its neighbours, not one from elsewhere", () => {
+  const cases: [string, boolean][] = [
+    ["file:///p/api.yaml", true],
+    ["http://127.0.0.1:8080/openapi.json", true],
+    ["http://localhost/openapi.json", true],
+    ["http://[::1]:9/openapi.json", true],
+    ["http://10.1.2.3/openapi.json", true],
+    ["http://172.20.0.1/openapi.json", true],
+    ["https://api.example.com/openapi.json", false],
+    ["http://172.32.0.1/openapi.json", false],
+  ];
+  for (const [url, trusted] of cases) assert.equal(trustsLocalRefs(new URL(url)), trusted, url);
+});
+
+Deno.test("loadDocument() cuts a recursive schema, so every tool's schema is JSON", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "tree", version: "1" },
+      servers: [{ url: "https://tree.test" }],
+      paths: {
+        "/nodes": {
+          post: {
+            operationId: "addNode",
+            requestBody: {
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Node" } } },
+            },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Node: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              children: { type: "array", items: { $ref: "#/components/schemas/Node" } },
+            },
+          },
+        },
+      },
+    };
+    await Deno.writeTextFile(`${dir}/tree.json`, JSON.stringify(doc));
+    const loaded = await loadDocument(documentLocation("tree.json", dir));
+    const [op] = operationsOf(loaded, { methods: parseMethods("all") });
+    const text = JSON.stringify(op.inputSchema);
+    assert.match(text, /recursive/);
+    assert.equal(op.baseUrl, "https://tree.test/");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
