@@ -27,7 +27,6 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   prompts: () => import("./prompts.ts"),
   resources: () => import("./resources.ts"),
   skills: () => import("./skills.ts"),
-  api: () => import("./api.ts"),
   run: () => import("./run.ts"),
   exec: () => import("./exec.ts"),
   scripts: () => import("./scripts.ts"),
@@ -45,6 +44,8 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   daemon: () => import(new URL("./daemon_cmd.ts", import.meta.url).href),
   // Computed for the reason `daemon` is: serve loads the MCP server SDK.
   serve: () => import(new URL("./serve.ts", import.meta.url).href),
+  adapter: () => import("./adapter.ts"),
+  api: () => import("./api.ts"),
   daemons: () => import("./daemons.ts"),
   stop: () => import("./stop.ts"),
   log: () => import("./log.ts"),

@@ -280,7 +280,9 @@ export function derivedServer(
     args: [...self.args, ...derivedKind(kind).subcommand, name, "--from", file],
     cwd,
     mcpx: {
-      ...(typeof item.description === "string" ? { description: item.description } : {}),
+      description: typeof item.description === "string"
+        ? item.description
+        : `${derivedKind(kind).what} ${name} (declared in ${file})`,
       tags: [derivedKind(kind).what.toLowerCase()],
     },
   };

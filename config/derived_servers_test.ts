@@ -9,7 +9,7 @@ import {
 } from "./derived_servers.ts";
 import type { LoadedConfig } from "./types.ts";
 
-async function configWith(dir: string, servers = "{}"): Promise<LoadedConfig> {
+function configWith(dir: string, servers = "{}"): LoadedConfig {
   const parsed = parseConfig(`{ "mcpServers": ${servers} }`, `${dir}/.mcp.json`, {});
   return {
     path: `${dir}/.mcp.json`,
@@ -42,7 +42,7 @@ const GITX = { name: "gitx", command: "git", tools: [{ name: "log", args: ["log"
 
 Deno.test("withDerivedServers() returns the configuration itself when no kind is set", async () => {
   const dir = await Deno.makeTempDir();
-  const config = await configWith(dir);
+  const config = configWith(dir);
   assert.ok((await withDerivedServers(config, reader({}), {})) === config);
 });
 
@@ -55,7 +55,7 @@ Deno.test("withDerivedServers() appends one stdio server per declared item runni
     `${dir}/apis.jsonc`,
     `// comments allowed\n{ "apis": [{ "name": "pet-store", "description": "Pets", "cwd": "sub" }] }`,
   );
-  const config = await configWith(dir, `{ "fs": { "command": "x" } }`);
+  const config = configWith(dir, `{ "fs": { "command": "x" } }`);
   const out = await withDerivedServers(
     config,
     reader({ "paths.adapters": `${dir}/decl`, "paths.apis": `${dir}/apis.jsonc` }),
@@ -93,7 +93,7 @@ Deno.test("withDerivedServers() appends one stdio server per declared item runni
 Deno.test("withDerivedServers() refuses a declared name a configured server has", async () => {
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/a.json`, JSON.stringify({ adapters: [GITX] }));
-  const config = await configWith(dir, `{ "gitx": { "command": "x" } }`);
+  const config = configWith(dir, `{ "gitx": { "command": "x" } }`);
   const error = await rejects(
     () => withDerivedServers(config, reader({ "paths.adapters": `${dir}/a.json` }), {}),
     ConfigError,

@@ -21,6 +21,7 @@ import * as skills from "./skills_ops.ts";
 import * as auth from "./auth_ops.ts";
 import * as serve from "./serve_ops.ts";
 import * as apis from "./api_ops.ts";
+import * as adapters from "./adapter_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -34,7 +35,6 @@ export const OPS: readonly OpSpec[] = [
   content.prompts,
   content.resources,
   skills.skills,
-  apis.api,
   scripts.run,
   scripts.exec,
   discovery.scripts,
@@ -48,6 +48,8 @@ export const OPS: readonly OpSpec[] = [
   auth.auth,
   discovery.config,
   serve.serve,
+  adapters.adapter,
+  apis.api,
   engine.daemon,
   engine.daemons,
   engine.stop,

@@ -1,0 +1,165 @@
+/**
+ * `mcpx adapter check [name…]` and `mcpx adapter serve <name>`: command-line
+ * programs declared as servers (spec 000, "Command-line programs as
+ * servers"; decision 0052). The declarations come from `--from FILE`, else
+ * the places `paths.adapters` names (config/derived_servers.ts).
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import type { InputOf } from "../ops/op.ts";
+import type { adapter } from "../ops/adapter_ops.ts";
+import { McpxError, UsageError } from "../core/errors.ts";
+import {
+  type Declaration,
+  declarationFiles,
+  findDeclaration,
+  readDeclarations,
+} from "../config/derived_servers.ts";
+import { type Adapter, parseAdapter } from "../config/adapter.ts";
+import { isAbsolute, join, resolve } from "../core/posix_path.ts";
+import { parsePathList } from "../config/setting_value.ts";
+import { printJson } from "./json_out.ts";
+import { renderTable } from "./table.ts";
+
+export async function run(ctx: CliContext, input: InputOf<typeof adapter>): Promise<number> {
+  const [verb, ...names] = input.words;
+  const places = await placesOf(ctx, input.from);
+  if (verb === "serve") {
+    if (names.length !== 1) {
+      throw new UsageError(`adapter serve takes one adapter's name, got ${names.length}`);
+    }
+    const declared = parseAdapter(await findDeclaration("adapters", names[0], places));
+    const { serveAdapter } = await import(new URL("./adapter_serve.ts", import.meta.url).href);
+    return await serveAdapter(ctx, declared);
+  }
+  if (verb === "check") return await check(ctx, names, places);
+  throw new UsageError(
+    verb === undefined
+      ? "adapter needs check or serve: `mcpx adapter check` or `mcpx adapter serve <name>`"
+      : `adapter takes check or serve, got ${JSON.stringify(verb)}`,
+  );
+}
+
+/** `--from FILE` (from the working directory), else the places of `paths.adapters`. */
+async function placesOf(ctx: CliContext, from: string | undefined): Promise<(string | null)[]> {
+  if (from !== undefined) return [isAbsolute(from) ? from : resolve(ctx.cwd, from)];
+  return parsePathList(await ctx.setting("paths.adapters"));
+}
+
+/** One row of `adapter check`. */
+interface Row {
+  name: string;
+  file: string;
+  command: string;
+  path?: string;
+  installed: boolean;
+  tools: number;
+  problem?: string;
+}
+
+async function check(
+  ctx: CliContext,
+  names: string[],
+  places: (string | null)[],
+): Promise<number> {
+  if (places.every((p) => p === null)) {
+    throw new McpxError(
+      "config",
+      "no adapters are declared: paths.adapters is empty; set it to a declaration file, e.g. " +
+        `{ "paths": { "adapters": ["./adapters.json"] } } in the configuration, or pass --from FILE`,
+    );
+  }
+  let declared: Declaration[] = await readDeclarations(
+    "adapters",
+    declarationFiles(places, "paths.adapters"),
+  );
+  if (names.length) {
+    const missing = names.filter((n) => !declared.some((d) => d.name === n));
+    if (missing.length) {
+      throw new UsageError(
+        `no adapter named ${missing.join(", ")}; declared: ${
+          declared.map((d) => d.name).join(", ") || "none"
+        }`,
+      );
+    }
+    declared = declared.filter((d) => names.includes(d.name));
+  }
+  const invalid = new Set<Row>();
+  const rows = declared.map((d) => rowOf(d, ctx, invalid));
+  // FOUND: where the program is, else why not (a declaration that is not valid was not looked for).
+  const found = (r: Row) => r.path ?? (invalid.has(r) ? "invalid" : "not installed");
+  if (await ctx.json()) {
+    printJson(ctx.io, { adapters: rows });
+  } else {
+    ctx.io.out(renderTable(
+      ["NAME", "PROGRAM", "FOUND", "TOOLS"],
+      rows.map((
+        r,
+      ) => [
+        r.name,
+        r.command,
+        found(r),
+        String(r.tools),
+      ]),
+    ));
+    for (const r of rows.filter((r) => r.problem)) {
+      ctx.io.err(`${r.name}: ${r.problem}\n`);
+    }
+  }
+  return rows.every((r) => r.installed && !r.problem) ? 0 : 1;
+}
+
+function rowOf(d: Declaration, ctx: CliContext, invalid: Set<Row>): Row {
+  let parsed: Adapter;
+  try {
+    parsed = parseAdapter(d);
+  } catch (error) {
+    const row: Row = {
+      name: d.name,
+      file: d.file,
+      command: typeof d.item.command === "string" ? d.item.command : "",
+      installed: false,
+      tools: Array.isArray(d.item.tools) ? d.item.tools.length : 0,
+      problem: (error as Error).message,
+    };
+    invalid.add(row);
+    return row;
+  }
+  const path = findProgram(parsed.command, ctx.env.PATH ?? "");
+  return {
+    name: d.name,
+    file: d.file,
+    command: parsed.command,
+    ...(path ? { path } : {}),
+    installed: path !== undefined,
+    tools: parsed.tools.length,
+    ...(path ? {} : {
+      problem: `${parsed.command} is not installed${
+        parsed.command.includes("/") ? "" : " (not found on PATH)"
+      }; install it or fix "command" in ${d.file}`,
+    }),
+  };
+}
+
+/**
+ * Where `command` runs from: itself when it names a path, else the first
+ * executable file of that name in a `PATH` directory.
+ *
+ * @param command A program name or an absolute path.
+ * @param path The `PATH` value (`:`-separated; empty entries skipped).
+ * @returns The absolute path, or undefined when none is an executable file.
+ */
+export function findProgram(command: string, path: string): string | undefined {
+  const candidates = command.includes("/")
+    ? [command]
+    : path.split(":").filter((d) => d !== "").map((d) => join(d, command));
+  for (const candidate of candidates) {
+    try {
+      const info = Deno.statSync(candidate);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return candidate;
+    } catch { /* not there */ }
+  }
+  return undefined;
+}
