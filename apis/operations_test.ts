@@ -180,3 +180,16 @@ Deno.test("loadDocument() cuts a recursive schema, so every tool's schema is JSO
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("callOperation() keeps a query credential out of a failure's message", async () => {
+  await using store = servePetstore();
+  const loaded = await loadDocument(documentLocation(`${store.origin}/api/v3/openapi.json`, "/"));
+  const [op] = operationsOf(loaded, {}, "http://127.0.0.1:9/v3");
+  const auth = { type: "query" as const, name: "key", value: "s3cret/+x" };
+  const failing: typeof fetch = (input) =>
+    Promise.reject(new TypeError(`error sending request for url (${String(input)})`));
+  const error = await callOperation(op, {}, { auth, fetch: failing }).catch((e) => e);
+  assert.equal(error.code, "api-request");
+  assert.doesNotMatch(error.message, /s3cret/);
+  assert.match(error.message, /key=…/);
+});

@@ -162,10 +162,12 @@ export async function callOperation(
       : error instanceof Error
       ? error.message
       : String(error);
+    // The runtime's message may quote the URL, which a `query` block gave its credential.
     throw new McpxError(
       "api-request",
-      `${operation.tool}: ${built.method} ${built.url} failed: ${why}`,
-      { cause: error },
+      `${operation.tool}: ${built.method} ${built.url} failed: ${
+        withoutSecrets(why, options.auth)
+      }`,
     );
   }
   return await resultOf(response, built);
@@ -218,4 +220,27 @@ function addQuery(query: URLSearchParams, name: string, value: unknown, explode:
     if (explode) { for (const [k, v] of Object.entries(value)) query.append(k, String(v)); }
     else query.append(name, Object.entries(value).flat().map(String).join(","));
   } else query.append(name, String(value));
+}
+
+/** `text` with every credential of `auth` (and its URL-encoded forms) shown as `…`. */
+export function withoutSecrets(text: string, auth: ServerAuth | undefined): string {
+  const secrets = auth === undefined
+    ? []
+    : auth.type === "bearer"
+    ? [auth.token]
+    : auth.type === "basic"
+    ? [auth.password]
+    : auth.type === "header" || auth.type === "query"
+    ? [auth.value]
+    : [];
+  let out = text;
+  for (const secret of secrets.filter((s) => s.length > 0)) {
+    const forms = new Set([
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+    ]);
+    for (const form of forms) out = out.replaceAll(form, "…");
+  }
+  return out;
 }
