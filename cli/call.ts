@@ -226,7 +226,7 @@ function sessionNote(ctx: CliContext, server: ServerSpec | undefined): string | 
     `across calls`;
 }
 
-async function readArguments(
+export async function readArguments(
   ctx: CliContext,
   input: string | undefined,
 ): Promise<Record<string, unknown>> {

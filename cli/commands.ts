@@ -47,6 +47,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   // Computed for the reason `daemon` is: serve loads the MCP server SDK.
   serve: () => import(new URL("./serve.ts", import.meta.url).href),
   adapter: () => import("./adapter.ts"),
+  api: () => import("./api.ts"),
   daemons: () => import("./daemons.ts"),
   stop: () => import("./stop.ts"),
   log: () => import("./log.ts"),

@@ -63,6 +63,8 @@ export async function directCommand(
 ): Promise<DirectCommand | undefined> {
   const stdio = typeof values.stdio === "string" ? values.stdio : undefined;
   const headers = (values.header as string[] | undefined) ?? [];
+  // `mcpx api` has a --header of its own (sent to the API, not to an MCP server).
+  if (command === "api") return undefined;
   const url = words.length > 0 && isDirectUrl(words[0]) ? words[0] : undefined;
   if (!DIRECT_COMMANDS.includes(command) || (url === undefined && stdio === undefined)) {
     if (headers.length) throw new UsageError(`--header goes with a URL: mcpx ${command} <url> …`);

@@ -29,6 +29,7 @@ import { parseServer } from "./_server.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { fnv1a64 } from "./pool_id.ts";
 import { parsePathList } from "./setting_value.ts";
+import { expandVars } from "./expand.ts";
 import type { LoadedConfig, ServerSpec } from "./types.ts";
 
 /** The kinds of derived namespace. */
@@ -344,18 +345,34 @@ export async function withDerivedServers<C extends LoadedConfig>(
     taken.set(spec.namespace, where);
     servers.push(spec);
   }
-  const digest = fnv1a64(canonicalJson(declarations.map(({ kind, name, file, item }) => ({
-    kind,
-    name,
-    file,
-    item,
-  }))));
+  const digest = fnv1a64(canonicalJson({
+    declarations: declarations.map(({ kind, name, file, item }) => ({ kind, name, file, item })),
+    variables: await variablesDigest(declarations, env),
+  }));
   return {
     ...config,
     servers: [...config.servers, ...servers],
     fingerprint: fnv1a64(`${config.fingerprint}\0${digest}`),
     ...(config.contentHash ? { contentHash: fnv1a64(`${config.contentHash}\0${digest}`) } : {}),
   };
+}
+
+/**
+ * SHA-256 (hex) of the values of the `${VAR}`s the declarations name (an API's
+ * `auth` token, say), so that, as for a configuration file (config/fingerprint.ts),
+ * a changed value gets a new daemon whose servers start with it, while the
+ * fingerprint never holds a value a fast hash could give back.
+ */
+async function variablesDigest(
+  declarations: readonly Declaration[],
+  env: Record<string, string | undefined>,
+): Promise<string> {
+  const used = declarations.flatMap((d) =>
+    expandVars(JSON.stringify(d.item), env).used.map((u) => [u.name, u.value])
+  );
+  const bytes = new TextEncoder().encode(canonicalJson(used));
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return [...hash].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

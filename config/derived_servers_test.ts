@@ -146,3 +146,25 @@ Deno.test("findDeclaration() finds an item by name and lists the declared ones w
   );
   assert.ok(place.message.includes("paths.adapters names this place, which does not exist"));
 });
+
+Deno.test("withDerivedServers() gives a changed value of a variable a declaration names its own fingerprint", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/apis.json`,
+    JSON.stringify({
+      apis: [{
+        name: "pets",
+        spec: "./p.yaml",
+        auth: { type: "bearer", token: "${PET_TOKEN}" },
+      }],
+    }),
+  );
+  const config = configWith(dir);
+  const settings = reader({ "paths.apis": `${dir}/apis.json` });
+  const first = await withDerivedServers(config, settings, { PET_TOKEN: "one" });
+  const again = await withDerivedServers(config, settings, { PET_TOKEN: "one", OTHER: "x" });
+  const second = await withDerivedServers(config, settings, { PET_TOKEN: "two" });
+  assert.equal(first.fingerprint, again.fingerprint);
+  assert.notEqual(first.fingerprint, second.fingerprint);
+  assert.ok(!first.fingerprint.includes("one"));
+});

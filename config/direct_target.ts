@@ -209,7 +209,12 @@ export function directFix(target: DirectTarget): string {
       `as a shell splits them, but no shell runs it: no $VAR, ~ or pipes)`;
 }
 
-function headerOf(line: string): [string, string] {
+/**
+ * One `--header "Name: value"` line as its name and value, trimmed.
+ *
+ * @throws {TypeError} When the line has no `:` after a name, quoting its first word and the fix.
+ */
+export function headerOf(line: string): [string, string] {
   const colon = line.indexOf(":");
   if (colon <= 0) {
     throw new TypeError(

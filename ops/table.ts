@@ -20,6 +20,7 @@ import * as question from "./question_ops.ts";
 import * as skills from "./skills_ops.ts";
 import * as auth from "./auth_ops.ts";
 import * as serve from "./serve_ops.ts";
+import * as apis from "./api_ops.ts";
 import * as adapters from "./adapter_ops.ts";
 import * as reach from "./reach_ops.ts";
 
@@ -51,6 +52,7 @@ export const OPS: readonly OpSpec[] = [
   reach.importOp,
   serve.serve,
   adapters.adapter,
+  apis.api,
   engine.daemon,
   engine.daemons,
   engine.stop,

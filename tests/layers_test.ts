@@ -15,6 +15,7 @@ const LAYERS: readonly string[][] = [
   ["core"],
   ["wire"],
   ["config"],
+  ["apis"],
   ["discovery"],
   ["logs"],
   ["engine"],

@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { ProtocolError } from "@modelcontextprotocol/server";
+import { callTool, toolOf } from "./mcp_server.ts";
+import { documentLocation, loadDocument } from "./document.ts";
+import { operationsOf, parseMethods } from "./operations.ts";
+import { servePetstore } from "../tests/fixtures/petstore.ts";
+
+Deno.test("toolOf() annotates by method; callTool() answers a bad argument as an error result and an unknown tool as a protocol error", async () => {
+  await using store = servePetstore();
+  const loaded = await loadDocument(documentLocation(`${store.origin}/api/v3/openapi.json`, "/"));
+  const ops = operationsOf(loaded, { methods: parseMethods("all") });
+  const hints = (name: string) => {
+    const { readOnlyHint, destructiveHint, idempotentHint } = toolOf(
+      ops.find((o) => o.tool === name)!,
+    ).annotations;
+    return [readOnlyHint, destructiveHint, idempotentHint];
+  };
+  assert.deepEqual(hints("listPets"), [true, false, true]);
+  assert.deepEqual(hints("addPet"), [false, false, false]);
+  assert.deepEqual(hints("deletePet"), [false, true, true]);
+
+  const bad = await callTool(ops, "getPetById", { pet: 1 }, {});
+  assert.equal(bad.isError, true);
+  assert.match((bad.content[0] as { text: string }).text, /takes no argument "pet"/);
+  await assert.rejects(() => callTool(ops, "nope", {}, {}), ProtocolError);
+  const ok = await callTool(ops, "getPetById", { petId: 1 }, {});
+  assert.equal(ok.structuredContent?.name, "Rex");
+});
