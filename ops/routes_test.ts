@@ -49,9 +49,18 @@ Deno.test("every route has a handler and every handler a route; routes run in th
   }
   assert.deepEqual(
     ROUTES.filter((r) => r.serverData).map((r) => r.name),
-    ["call", "taskResult", "questionAnswer", "promptGet", "resourceRead", "skills", "skillGet"],
-    "only a tool's result (a task's too), a rendered prompt, a read resource and skills are the " +
-      "server's data",
+    [
+      "call",
+      "taskResult",
+      "questionAnswer",
+      "relay",
+      "promptGet",
+      "resourceRead",
+      "skills",
+      "skillGet",
+    ],
+    "only a tool's result (a task's too, or one relayed for the passthrough), a rendered prompt, " +
+      "a read resource and skills are the server's data",
   );
   for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty", "CALL"]) {
     assert.equal(routeNamed(name), undefined, name);
@@ -153,6 +162,8 @@ function minimalBody(route: string): Record<string, unknown> {
       return { namespace: "n" };
     case "promptGet":
       return { namespace: "n", prompt: "p" };
+    case "relay":
+      return { namespace: "n", method: "tools/call", name: "t" };
     case "resourceRead":
     case "skillGet":
       return { namespace: "n", uri: "u" };
