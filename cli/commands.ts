@@ -39,6 +39,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   untrust: async () => ({ run: (await import("./trust.ts")).untrust }),
   auth: () => import("./auth.ts"),
   config: () => import("./config_cmd.ts"),
+  doctor: () => import("./doctor.ts"),
   // A computed specifier: a literal one would put the whole daemon (its routes, zod, the MCP
   // SDK, LogTape) in the module graph Deno reads before every command starts (decision 0021).
   daemon: () => import(new URL("./daemon_cmd.ts", import.meta.url).href),

@@ -20,6 +20,7 @@ import * as question from "./question_ops.ts";
 import * as skills from "./skills_ops.ts";
 import * as auth from "./auth_ops.ts";
 import * as serve from "./serve_ops.ts";
+import * as doctor from "./doctor_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -45,6 +46,7 @@ export const OPS: readonly OpSpec[] = [
   engine.untrust,
   auth.auth,
   discovery.config,
+  doctor.doctor,
   serve.serve,
   engine.daemon,
   engine.daemons,
