@@ -133,6 +133,15 @@ export class SettingsContext {
     })();
   }
 
+  /**
+   * The configuration as loaded, before {@link config} marks untrusted
+   * servers: what `mcpx doctor` reads when the settings that trust decision
+   * needs do not resolve. @throws {ConfigError}.
+   */
+  loadedConfig(): Promise<LoadedConfig> {
+    return this.#load();
+  }
+
   #load(): Promise<LoadedConfig> {
     return this.#loaded ??= loadConfig({
       cwd: this.cwd,

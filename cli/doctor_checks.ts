@@ -97,11 +97,7 @@ export async function runDoctor(
 ): Promise<CheckedFinding[]> {
   type Loaded = { config?: LoadedConfig; error?: Error };
   let loaded: Promise<Loaded> | undefined;
-  const load = () =>
-    loaded ??= cli.config().then(
-      (config): Loaded => ({ config }),
-      (error: Error): Loaded => ({ error }),
-    );
+  const load = () => loaded ??= loadForDoctor(cli);
   const dc: DoctorContext = {
     cli,
     online: options.online ?? false,
@@ -123,6 +119,28 @@ export async function runDoctor(
     out.push(...findings.map((f) => ({ check: check.id, ...f })));
   }
   return out;
+}
+
+/**
+ * The configuration for the checks: as commands see it (untrusted servers
+ * marked); when only the settings that marking needs fail (a bad `MCPX_…`
+ * value), as the file says, so the settings check reports the setting and the
+ * server checks still run; else the error, which the config check reports.
+ */
+async function loadForDoctor(cli: CliContext): Promise<{ config?: LoadedConfig; error?: Error }> {
+  try {
+    return { config: await cli.config() };
+  } catch (error) {
+    const settingsError = await cli.settings().then(() => undefined, (e: Error) => e);
+    if (settingsError?.message === (error as Error).message) {
+      try {
+        return { config: await cli.loadedConfig() };
+      } catch (fileError) {
+        return { error: fileError as Error };
+      }
+    }
+    return { error: error as Error };
+  }
 }
 
 /** The finding a check that needs the configuration gives when it did not load. */

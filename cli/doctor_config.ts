@@ -100,8 +100,7 @@ export const settingsCheck: DoctorCheck = {
     try {
       settings = await dc.cli.settings();
     } catch (error) {
-      // A file that does not parse, or a setting that does not resolve, stops the configuration
-      // loading too: said once, by the config check.
+      // A file that does not parse stops the settings too: said once, by the config check.
       if ((await dc.configError())?.message === (error as Error).message) {
         return [{ status: "info", message: "skipped: see the configuration check's error" }];
       }

@@ -85,7 +85,17 @@ Deno.test("mcpx doctor flags each broken setup it is shown, and exits 1", async 
     await using w = await setup({ mcpServers: { a: LS }, catalog: { budget: "lots" } });
     const r = await doctor(w);
     assert.equal(r.code, 1);
-    assert.match(r.of("config", "fail")[0].message, /catalog\.budget/);
+    assert.match(r.of("settings", "fail")[0].message, /catalog\.budget/);
+    // The servers are still checked: the file itself is fine.
+    assert.equal(r.of("server-commands", "ok")[0].subject, "a");
+  });
+
+  await t.step("a setting with a bad value in the environment", async () => {
+    await using w = await setup({ mcpServers: { a: LS } });
+    const r = await doctor({ ...w, env: { ...w.env, MCPX_CATALOG_BUDGET: "lots" } });
+    assert.equal(r.code, 1);
+    assert.match(r.of("settings", "fail")[0].message, /MCPX_CATALOG_BUDGET/);
+    assert.equal(r.of("config", "fail").length, 0);
   });
 
   await t.step("a server whose command is not installed", async () => {
