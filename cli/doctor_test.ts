@@ -3,6 +3,7 @@ import { main } from "./main.ts";
 import type { Io } from "../core/io.ts";
 import { DOCTOR_CHECKS } from "./doctor_checks.ts";
 import { npxPackage } from "./doctor_config.ts";
+import { render } from "./doctor.ts";
 
 interface Finding {
   check: string;
@@ -224,4 +225,21 @@ Deno.test("npxPackage() finds the package npx runs", () => {
     [["-y"], undefined],
   ];
   for (const [args, expected] of cases) assert.equal(npxPackage(args), expected, args.join(" "));
+});
+
+Deno.test("render() puts each fix under its finding, a subject the message lacks first, a count last", () => {
+  const text = render([
+    { check: "runtimes", status: "ok", subject: "/usr/bin/deno", message: "deno 2" },
+    {
+      check: "server-commands",
+      status: "fail",
+      subject: "gone",
+      message: 'mcpServers.gone.command is "x", which is not on PATH',
+      fix: "install x",
+    },
+  ]);
+  assert.match(text, /^runtimes.*:\n {2}ok {4}\/usr\/bin\/deno: deno 2\n/);
+  // A message that names its subject is not prefixed with it again.
+  assert.match(text, /\n {2}FAIL {2}mcpServers\.gone\.command .*\n {8}fix: install x\n/);
+  assert.match(text, /\n1 problem\(s\) to fix\.\n$/);
 });
