@@ -3,7 +3,8 @@
  * meets it: its `mcp.jsonc` is found, its `allowedTools`/`disabledTools`
  * filter what a real server offers, `${VAR}` takes a value from the user
  * `.env` without the file reaching the server, and `mcpx doctor` reports the
- * running daemon and the listed cache as healthy (decision 0056).
+ * running daemon and the listed cache, and names the server whose listing
+ * failed (decision 0056).
  */
 
 import assert from "node:assert/strict";
@@ -25,6 +26,8 @@ Deno.test("a spec 002 project works unchanged, and mcpx doctor sees it healthy",
           "disabledTools": ["get-sum"],
           "lifecycle": { "mode": "keep-alive", "idleTimeoutMs": 600000 },
         },
+        // Installed, but it exits before answering: only its listing shows the problem.
+        "broken": { "command": "sh", "args": ["-c", "exit 3"] },
       },
     }`,
     "mcp.jsonc",
@@ -54,19 +57,30 @@ Deno.test("a spec 002 project works unchanged, and mcpx doctor sees it healthy",
     },
   );
 
-  await t.step("mcpx doctor finds the file, the daemon and a fresh cache", async () => {
-    const r = await w.mcpx(["doctor", "--json"]);
-    const report = JSON.parse(r.stdout) as {
-      ok: boolean;
-      findings: { check: string; status: string; message: string }[];
-    };
-    const of = (check: string, status: string) =>
-      report.findings.filter((f) => f.check === check && f.status === status);
-    assert.equal(r.code, 0, JSON.stringify(report.findings.filter((f) => f.status === "fail")));
-    assert.match(of("config", "ok")[0].message, /mcp\.jsonc/);
-    assert.match(of("config", "info")[0].message, /user \.env: 2 variable/);
-    assert.match(of("daemon", "ok")[0].message, /daemon pid \d+/);
-    assert.match(of("schema-cache", "ok")[0].message, /1 of 1 server/);
-    assert.doesNotMatch(r.stdout, /dotenv-value-42/);
-  });
+  await t.step(
+    "mcpx doctor finds the file, the daemon, the cache and a failed listing",
+    async () => {
+      await w.mcpx(["ls"]);
+      const r = await w.mcpx(["doctor", "--json"]);
+      const report = JSON.parse(r.stdout) as {
+        ok: boolean;
+        findings: { check: string; status: string; message: string }[];
+      };
+      const of = (check: string, status: string) =>
+        report.findings.filter((f) => f.check === check && f.status === status);
+      assert.equal(r.code, 0, JSON.stringify(report.findings.filter((f) => f.status === "fail")));
+      assert.match(of("config", "ok")[0].message, /mcp\.jsonc/);
+      assert.match(of("config", "info")[0].message, /user \.env: 2 variable/);
+      assert.match(of("daemon", "ok")[0].message, /daemon pid \d+/);
+      assert.match(of("schema-cache", "ok")[0].message, /1 of 2 server/);
+      const failed = of("schema-cache", "warn")[0] as {
+        subject?: string;
+        message: string;
+        fix?: string;
+      };
+      assert.equal(failed.subject, "broken");
+      assert.match(failed.fix!, /mcpx status/);
+      assert.doesNotMatch(r.stdout, /dotenv-value-42/);
+    },
+  );
 });
