@@ -41,6 +41,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   config: () => import("./config_cmd.ts"),
   registry: () => import("./registry.ts"),
   import: () => import("./import_cmd.ts"),
+  doctor: () => import("./doctor.ts"),
   // A computed specifier: a literal one would put the whole daemon (its routes, zod, the MCP
   // SDK, LogTape) in the module graph Deno reads before every command starts (decision 0021).
   daemon: () => import(new URL("./daemon_cmd.ts", import.meta.url).href),

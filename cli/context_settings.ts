@@ -149,6 +149,15 @@ export class SettingsContext {
     return await withDerivedServers(config, (name) => values[name], this.env);
   }
 
+  /**
+   * The configuration as loaded, before {@link config} marks untrusted
+   * servers: what `mcpx doctor` reads when the settings that trust decision
+   * needs do not resolve. @throws {ConfigError}.
+   */
+  loadedConfig(): Promise<LoadedConfig> {
+    return this.#load();
+  }
+
   #load(): Promise<LoadedConfig> {
     return this.#loaded ??= loadConfig({
       cwd: this.cwd,

@@ -31,6 +31,7 @@ import { readProtocol } from "./_protocol.ts";
 import { readRoots } from "./_roots.ts";
 import type { UnsetReference } from "./_process.ts";
 import { readLogLevel } from "./_log_level.ts";
+import { readLifecycle, SPEC_002_ENTRY_KEYS, withSpec002ToolLists } from "./_spec002.ts";
 
 /** Keys a server entry may hold outside its `mcpx` block. Others only warn. */
 export const ENTRY_KEYS: readonly string[] = [
@@ -40,6 +41,8 @@ export const ENTRY_KEYS: readonly string[] = [
   "mcpx",
   // Spec 002's `protocol: { mode }` (config/_protocol.ts).
   "protocol",
+  // Spec 002's allowedTools, disabledTools and lifecycle (config/_spec002.ts).
+  ...SPEC_002_ENTRY_KEYS,
 ];
 
 /** Keys of the `mcpx` block. Others are errors. */
@@ -242,7 +245,10 @@ export function parseServer(
       }
     }
   }
-  const lists = combineToolLists(ctx.poolTools, readToolLists(mcpx, mcpxAt, problems));
+  const lists = combineToolLists(
+    ctx.poolTools,
+    withSpec002ToolLists(entry, at, readToolLists(mcpx, mcpxAt, problems), problems),
+  );
   if (lists.unused) {
     ctx.warnings.push(
       `config ${ctx.file ?? "(none)"}: ${
@@ -283,6 +289,9 @@ export function parseServer(
   const logLevel = readLogLevel(mcpx, mcpxAt, problems);
 
   const own = readPoolKeys(mcpx, mcpxAt, problems);
+  // Spec 002's keep-alive lifetime is the idle timeout mcpx's daemon already applies.
+  const lifecycleIdleMs = readLifecycle(entry, at, own.idleTimeoutMs, problems);
+  if (lifecycleIdleMs !== undefined) own.idleTimeoutMs ??= lifecycleIdleMs;
   const pool: PoolSettings = { ...DEFAULT_POOL, ...ctx.poolDefaults, ...own };
   // Held only when true: a pool that never sets it keeps its poolId.
   if (!pool.resetTimeoutOnProgress) delete pool.resetTimeoutOnProgress;

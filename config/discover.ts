@@ -3,9 +3,11 @@
  *
  * Order (spec 000, "Configuration"): `MCPX_CONFIG` overrides everything; else,
  * searched upward from the working directory to `/`, in each directory
- * `.mcpx.json`, `.mcpx/config.json`, `.mcp.json` (nearest directory first, and
- * that order within a directory); then `$XDG_CONFIG_HOME/mcpx/config.json`,
- * `~/.config/mcpx/config.json`, `~/.mcpx.json`, `/etc/mcpx/config.json`.
+ * `.mcpx.json`, `.mcpx/config.json`, `.mcp.json`, then spec 002's `mcp.jsonc`,
+ * `mcp.json`, `.mcp.jsonc` (nearest directory first, and that order within a
+ * directory); then `$XDG_CONFIG_HOME/mcpx/config.json`, `~/.config/mcpx/config.json`
+ * (each config directory also holding spec 002's four names after `config.json`),
+ * `~/.mcpx.json`, `/etc/mcpx/config.json`.
  *
  * The setting `paths.config` (read from the environment and flags only,
  * since it says where files are) replaces that search with its own list of
@@ -21,7 +23,7 @@
 
 import { basename, dirname, join, resolve } from "../core/posix_path.ts";
 import { ConfigError } from "../core/errors.ts";
-import { mcpxPaths } from "./paths.ts";
+import { mcpxPaths, SPEC_002_CONFIG_NAMES } from "./paths.ts";
 import { notAConfigFile } from "./config_file.ts";
 import { existsSync } from "../core/exists.ts";
 
@@ -30,6 +32,9 @@ export const PROJECT_CONFIG_NAMES: readonly string[] = [
   ".mcpx.json",
   join(".mcpx", "config.json"),
   ".mcp.json",
+  // The other tool named mcpx reads these (spec 002, "Config"); after mcpx's own names, in
+  // that tool's order among themselves (docs/decisions/0056-the-other-mcpx-dialect.md).
+  ...SPEC_002_CONFIG_NAMES.filter((name) => name !== ".mcp.json"),
 ];
 
 /** Where to search from. */
@@ -105,8 +110,8 @@ function builtInCandidates(options: FindConfigOptions): string[] {
  * candidates are listed.
  *
  * @param searched The candidates, in order ({@link FoundConfig.searched}).
- * @returns e.g. `looked for .mcpx.json, .mcpx/config.json or .mcp.json in /a/b and every
- *   directory above it, then at /h/.mcpx.json and /etc/mcpx/config.json`.
+ * @returns e.g. `looked for .mcpx.json, …, .mcp.jsonc in /a/b and every directory above it,
+ *   then at /h/.config/mcpx/{config.json,mcp.jsonc}, /h/.mcpx.json and /etc/mcpx/config.json`.
  * @example
  * ```ts
  * import { configCandidates, describeSearch } from "./discover.ts";
@@ -130,9 +135,19 @@ export function describeSearch(searched: readonly string[]): string {
   const files: string[] = [];
   const flushFiles = () => {
     if (files.length === 0) return;
-    const list = files.length > 1
-      ? `${files.slice(0, -1).join(", ")} and ${files.at(-1)}`
-      : files[0];
+    // Several names in one directory (a user configuration directory) are said once: dir/{a,b}.
+    const runs: string[][] = [];
+    for (const file of files) {
+      const last = runs.at(-1);
+      if (last && dirname(last[0]) === dirname(file)) last.push(file);
+      else runs.push([file]);
+    }
+    const said = runs.map((run) =>
+      run.length === 1
+        ? run[0]
+        : `${dirname(run[0])}/{${run.map((file) => basename(file)).join(",")}}`
+    );
+    const list = said.length > 1 ? `${said.slice(0, -1).join(", ")} and ${said.at(-1)}` : said[0];
     parts.push(`at ${list}`);
     files.length = 0;
   };

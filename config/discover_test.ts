@@ -8,6 +8,7 @@ import {
   findConfig,
   findConfigLayers,
   noConfigMessage,
+  PROJECT_CONFIG_NAMES,
 } from "./discover.ts";
 
 /** A temp tree: root/home, root/xdg, root/proj/sub/deep. Removed on dispose. */
@@ -36,21 +37,18 @@ async function tree() {
 
 Deno.test("configCandidates() behaviour", async (t) => {
   await t.step(
-    "lists each directory's three names nearest first, then user and system files",
+    "lists each directory's names nearest first (spec 002's after mcpx's), then user and system files",
     () => {
       const c = configCandidates({ cwd: "/a/b", env: { HOME: "/h", XDG_CONFIG_HOME: "/x" } });
+      const project = [".mcpx.json", ".mcpx/config.json", ".mcp.json", "mcp.jsonc", "mcp.json"]
+        .concat(".mcp.jsonc");
+      const user = ["config.json", "mcp.jsonc", "mcp.json", ".mcp.jsonc", ".mcp.json"];
       assert.deepEqual(c, [
-        "/a/b/.mcpx.json",
-        "/a/b/.mcpx/config.json",
-        "/a/b/.mcp.json",
-        "/a/.mcpx.json",
-        "/a/.mcpx/config.json",
-        "/a/.mcp.json",
-        "/.mcpx.json",
-        "/.mcpx/config.json",
-        "/.mcp.json",
-        "/x/mcpx/config.json",
-        "/h/.config/mcpx/config.json",
+        ...project.map((n) => `/a/b/${n}`),
+        ...project.map((n) => `/a/${n}`),
+        ...project.map((n) => `/${n}`),
+        ...user.map((n) => `/x/mcpx/${n}`),
+        ...user.map((n) => `/h/.config/mcpx/${n}`),
         "/h/.mcpx.json",
         "/etc/mcpx/config.json",
       ]);
@@ -97,6 +95,32 @@ Deno.test("findConfig() behaviour", async (t) => {
       expect: "home/.config/mcpx/config.json",
     },
     { name: "falls back to ~/.mcpx.json", files: ["home/.mcpx.json"], expect: "home/.mcpx.json" },
+    // Spec 002's names (decision 0056): after mcpx's own at each level, nearest level first.
+    {
+      name: "finds spec 002's mcp.jsonc in cwd",
+      files: ["proj/sub/deep/mcp.jsonc"],
+      expect: "proj/sub/deep/mcp.jsonc",
+    },
+    {
+      name: "prefers .mcp.json over spec 002's names in one directory",
+      files: ["proj/mcp.jsonc", "proj/mcp.json", "proj/.mcp.jsonc", "proj/.mcp.json"],
+      expect: "proj/.mcp.json",
+    },
+    {
+      name: "orders spec 002's names mcp.jsonc, mcp.json, .mcp.jsonc",
+      files: ["proj/mcp.json", "proj/.mcp.jsonc"],
+      expect: "proj/mcp.json",
+    },
+    {
+      name: "prefers a nearer mcp.json over a farther .mcpx.json",
+      files: ["proj/.mcpx.json", "proj/sub/mcp.json"],
+      expect: "proj/sub/mcp.json",
+    },
+    {
+      name: "reads spec 002's names in the user configuration directory after config.json",
+      files: ["home/.config/mcpx/mcp.jsonc", "home/.mcpx.json"],
+      expect: "home/.config/mcpx/mcp.jsonc",
+    },
   ];
   for (const c of cases) {
     await t.step(c.name, async () => {
@@ -203,14 +227,13 @@ Deno.test("configCandidates() with paths.config places", async (t) => {
       env: tmp.env,
       places: [join(tmp.root, "mine"), file, null],
     });
-    assert.deepEqual(c.slice(0, 5), [
-      join(tmp.root, "mine", ".mcpx.json"),
-      join(tmp.root, "mine", ".mcpx", "config.json"),
-      join(tmp.root, "mine", ".mcp.json"),
+    const n = PROJECT_CONFIG_NAMES.length;
+    assert.deepEqual(c.slice(0, n + 2), [
+      ...PROJECT_CONFIG_NAMES.map((name) => join(tmp.root, "mine", name)),
       mine,
       file,
     ]);
-    assert.equal(c[5], join(tmp.deep, ".mcpx.json"));
+    assert.equal(c[n + 2], join(tmp.deep, ".mcpx.json"));
   });
   await t.step("places without null replace the built-in search", async () => {
     const file = await tmp.write("elsewhere.json");
@@ -228,8 +251,10 @@ Deno.test("describeSearch() says where the search looked in one sentence", () =>
   const searched = configCandidates({ cwd: "/a/b", env: { HOME: "/h", XDG_CONFIG_HOME: "/x" } });
   assert.equal(
     describeSearch(searched),
-    "looked for .mcpx.json, .mcpx/config.json or .mcp.json in /a/b and every directory above " +
-      "it, then at /x/mcpx/config.json, /h/.config/mcpx/config.json, /h/.mcpx.json and " +
+    "looked for .mcpx.json, .mcpx/config.json, .mcp.json, mcp.jsonc, mcp.json or .mcp.jsonc in " +
+      "/a/b and every directory above it, then at " +
+      "/x/mcpx/{config.json,mcp.jsonc,mcp.json,.mcp.jsonc,.mcp.json}, " +
+      "/h/.config/mcpx/{config.json,mcp.jsonc,mcp.json,.mcp.jsonc,.mcp.json}, /h/.mcpx.json and " +
       "/etc/mcpx/config.json",
   );
   assert.equal(describeSearch(["/c.json"]), "looked at /c.json");

@@ -16,6 +16,9 @@
 import { ConfigError } from "../core/errors.ts";
 import { own } from "../core/own.ts";
 
+/** Where a variable can be set for `${VAR}` besides the environment (config/user_env.ts). */
+const USER_ENV_FILE = "~/.config/mcpx/.env";
+
 // Escapes, then a well-formed reference, then any other `${` (checked in the replacer).
 const PATTERN = /\$\$\{|\\\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/g;
 
@@ -114,8 +117,8 @@ export interface ExpandContext {
  * @returns One sentence, without the `config <file>: <path>:` prefix.
  */
 export function unsetVariableMessage(name: string, server: string): string {
-  return `\${${name}} is not set (server "${server}"); export ${name} before running mcpx, ` +
-    `or write \${${name}:-default} to give it a default`;
+  return `\${${name}} is not set (server "${server}"); export ${name} before running mcpx ` +
+    `(or set it in ${USER_ENV_FILE}), or write \${${name}:-default} to give it a default`;
 }
 
 /**
@@ -127,8 +130,8 @@ export function unsetVariableMessage(name: string, server: string): string {
  *   path (dotted) of the string naming it; repeats are named once.
  * @param server The server's key under `mcpServers`.
  * @returns One sentence, e.g. `${GH_TOKEN} is not set (server "gh", at
- *   mcpServers.gh.env.TOKEN); export GH_TOKEN before running mcpx, or write
- *   ${GH_TOKEN:-default} to give it a default`.
+ *   mcpServers.gh.env.TOKEN); export GH_TOKEN before running mcpx (or set it in
+ *   ~/.config/mcpx/.env), or write ${GH_TOKEN:-default} to give it a default`.
  * @throws {RangeError} When `refs` is empty.
  * @example
  * ```ts
@@ -152,7 +155,8 @@ export function unsetVariablesMessage(
   const first = names[0];
   return `${what} (server "${server}", at ${refs[0].path}); export ${
     names.join(" and ")
-  } before running mcpx, or write \${${first}:-default} to give it a default`;
+  } before running mcpx (or set ${names.length === 1 ? "it" : "them"} in ${USER_ENV_FILE}), ` +
+    `or write \${${first}:-default} to give it a default`;
 }
 
 /**

@@ -22,6 +22,7 @@ import { describeValue } from "./_describe.ts";
 import { readCompiled, writeCompiled } from "./compiled.ts";
 import type { ParsedConfig } from "./parse.ts";
 import { checkNesting } from "./_depth.ts";
+import { interpolationEnv, loadUserEnv } from "./user_env.ts";
 import type { SettingsLayer } from "./resolve_settings.ts";
 
 export type { ParsedConfig } from "./parse.ts";
@@ -107,9 +108,13 @@ export async function loadConfig(
       warnings: [],
     };
   }
+  // `${VAR}` may come from the user-level .env too (spec 002; the environment wins), so its
+  // values key the daemon as the environment's do; nothing else reads them.
+  await loadUserEnv(options.env);
+  const variables = interpolationEnv(options.env);
   const { realPath, bytes, fingerprint, contentHash } = await readFile(
     path,
-    options.env,
+    variables,
     options.signal,
     options.path,
   );
@@ -122,7 +127,7 @@ export async function loadConfig(
     // pointing at a trusted project's) must not make the servers start, or
     // `npx` look for packages, in the link's directory; the compiled entry is
     // keyed by the real path, so it holds for every way of reaching the file.
-    parsed = await parseConfigText(text, path, options.env, { dir: dirname(realPath) });
+    parsed = await parseConfigText(text, path, variables, { dir: dirname(realPath) });
     // What is stored carries the trust hashes too, so a command that checks trust hashes nothing.
     if (dir) parsed = await writeCompiled(dir, fingerprint, text, parsed);
   }

@@ -16,6 +16,19 @@ import { join } from "../core/posix_path.ts";
 import { ConfigError } from "../core/errors.ts";
 import { parseSettingValue, settingDeclaration, settingEnvSpelling } from "./settings.ts";
 
+/**
+ * The file names the other tool named mcpx reads at each of its roots, in its
+ * order (spec 002, "Config"): mcpx looks for them after its own names, in each
+ * directory of the upward search and in each user configuration directory
+ * (docs/decisions/0056-the-other-mcpx-dialect.md). Every one is JSONC.
+ */
+export const SPEC_002_CONFIG_NAMES: readonly string[] = [
+  "mcp.jsonc",
+  "mcp.json",
+  ".mcp.jsonc",
+  ".mcp.json",
+];
+
 /** The directories mcpx uses, all absolute. */
 export interface McpxPaths {
   /**
@@ -35,7 +48,8 @@ export interface McpxPaths {
   configDirs: string[];
   /**
    * User and system configuration files in search order, after the upward search:
-   * `$XDG_CONFIG_HOME/mcpx/config.json`, `~/.config/mcpx/config.json`, `~/.mcpx.json`,
+   * `$XDG_CONFIG_HOME/mcpx/config.json`, `~/.config/mcpx/config.json` (each directory's
+   * `config.json` followed by {@link SPEC_002_CONFIG_NAMES} there), `~/.mcpx.json`,
    * `/etc/mcpx/config.json` (deduplicated; home entries omitted when `HOME` is unset).
    */
   configFiles: string[];
@@ -97,7 +111,9 @@ export function mcpxPaths(
   const xdgConfig = xdg("XDG_CONFIG_HOME");
   if (xdgConfig) configDirs.push(join(xdgConfig, "mcpx"));
   if (home) configDirs.push(join(home, ".config", "mcpx"));
-  const configFiles = configDirs.map((dir) => join(dir, "config.json"));
+  const configFiles = configDirs.flatMap((dir) =>
+    ["config.json", ...SPEC_002_CONFIG_NAMES].map((name) => join(dir, name))
+  );
   if (home) configFiles.push(join(home, ".mcpx.json"));
   configFiles.push("/etc/mcpx/config.json");
   return { stateDir, cacheDir, configDirs: unique(configDirs), configFiles: unique(configFiles) };

@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { ConfigError } from "../core/errors.ts";
 import { mcpxPaths } from "./paths.ts";
 
+/** A user configuration directory's candidates: mcpx's own name, then spec 002's four. */
+const userDir = (dir: string) =>
+  ["config.json", "mcp.jsonc", "mcp.json", ".mcp.jsonc", ".mcp.json"].map((n) => `${dir}/${n}`);
+
 Deno.test("mcpxPaths() behaviour", async (t) => {
   const cases: {
     name: string;
@@ -15,7 +19,7 @@ Deno.test("mcpxPaths() behaviour", async (t) => {
       env: { HOME: "/h" },
       stateDir: "/h/.local/state/mcpx",
       cacheDir: "/h/.cache/mcpx",
-      configFiles: ["/h/.config/mcpx/config.json", "/h/.mcpx.json", "/etc/mcpx/config.json"],
+      configFiles: [...userDir("/h/.config/mcpx"), "/h/.mcpx.json", "/etc/mcpx/config.json"],
     },
     {
       name: "uses XDG directories",
@@ -23,8 +27,8 @@ Deno.test("mcpxPaths() behaviour", async (t) => {
       stateDir: "/s/mcpx",
       cacheDir: "/c/mcpx",
       configFiles: [
-        "/x/mcpx/config.json",
-        "/h/.config/mcpx/config.json",
+        ...userDir("/x/mcpx"),
+        ...userDir("/h/.config/mcpx"),
         "/h/.mcpx.json",
         "/etc/mcpx/config.json",
       ],
@@ -34,21 +38,21 @@ Deno.test("mcpxPaths() behaviour", async (t) => {
       env: { HOME: "/h", XDG_STATE_HOME: "rel", XDG_CONFIG_HOME: "rel" },
       stateDir: "/h/.local/state/mcpx",
       cacheDir: "/h/.cache/mcpx",
-      configFiles: ["/h/.config/mcpx/config.json", "/h/.mcpx.json", "/etc/mcpx/config.json"],
+      configFiles: [...userDir("/h/.config/mcpx"), "/h/.mcpx.json", "/etc/mcpx/config.json"],
     },
     {
       name: "lets MCPX_STATE_DIR and MCPX_CACHE_DIR win",
       env: { HOME: "/h", XDG_STATE_HOME: "/s", MCPX_STATE_DIR: "/st", MCPX_CACHE_DIR: "/ca" },
       stateDir: "/st",
       cacheDir: "/ca",
-      configFiles: ["/h/.config/mcpx/config.json", "/h/.mcpx.json", "/etc/mcpx/config.json"],
+      configFiles: [...userDir("/h/.config/mcpx"), "/h/.mcpx.json", "/etc/mcpx/config.json"],
     },
     {
       name: "uses MCPX_PATHS_STATE and MCPX_PATHS_CACHE, the settings' generated names",
       env: { HOME: "/h", XDG_STATE_HOME: "/s", MCPX_PATHS_STATE: "/ps", MCPX_PATHS_CACHE: "/pc" },
       stateDir: "/ps",
       cacheDir: "/pc",
-      configFiles: ["/h/.config/mcpx/config.json", "/h/.mcpx.json", "/etc/mcpx/config.json"],
+      configFiles: [...userDir("/h/.config/mcpx"), "/h/.mcpx.json", "/etc/mcpx/config.json"],
     },
     {
       name: "accepts both spellings when they agree, and treats an empty one as unset",
@@ -61,14 +65,14 @@ Deno.test("mcpxPaths() behaviour", async (t) => {
       },
       stateDir: "/st",
       cacheDir: "/ca",
-      configFiles: ["/h/.config/mcpx/config.json", "/h/.mcpx.json", "/etc/mcpx/config.json"],
+      configFiles: [...userDir("/h/.config/mcpx"), "/h/.mcpx.json", "/etc/mcpx/config.json"],
     },
     {
       name: "deduplicates XDG_CONFIG_HOME equal to ~/.config",
       env: { HOME: "/h", XDG_CONFIG_HOME: "/h/.config" },
       stateDir: "/h/.local/state/mcpx",
       cacheDir: "/h/.cache/mcpx",
-      configFiles: ["/h/.config/mcpx/config.json", "/h/.mcpx.json", "/etc/mcpx/config.json"],
+      configFiles: [...userDir("/h/.config/mcpx"), "/h/.mcpx.json", "/etc/mcpx/config.json"],
     },
   ];
   for (const c of cases) {

@@ -28,6 +28,7 @@
 
 import { isSecretValue, Redactor, type Secret, SECRET_NAME } from "../core/redact.ts";
 import { expandVars } from "./expand.ts";
+import { interpolationEnv } from "./user_env.ts";
 import { formatPath, type JsonPath } from "./_problems.ts";
 import { basicCredentials, urlCredentials } from "./url_credentials.ts";
 
@@ -153,14 +154,16 @@ export function configSecrets(document: Obj, env: Record<string, string | undefi
  * The redactor for a loaded configuration: its {@link configSecrets}.
  *
  * @param config A configuration as loaded (its `document` is read).
- * @param env The variables it was expanded with.
+ * @param env The process environment it was expanded with (the user-level .env's values that
+ *   `loadConfig()` read are added under it: config/user_env.ts).
  * @returns A core/redact.ts `Redactor`.
  */
 export function configRedactor(
   config: { document: Obj },
   env: Record<string, string | undefined>,
 ): Redactor {
-  return new Redactor(configSecrets(config.document, env));
+  // Values `${VAR}` took from the user-level .env are secrets as the environment's are.
+  return new Redactor(configSecrets(config.document, interpolationEnv(env)));
 }
 
 function stringsOf(value: unknown): [string, string][] {

@@ -23,6 +23,7 @@ import * as serve from "./serve_ops.ts";
 import * as apis from "./api_ops.ts";
 import * as adapters from "./adapter_ops.ts";
 import * as reach from "./reach_ops.ts";
+import * as doctor from "./doctor_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -50,6 +51,7 @@ export const OPS: readonly OpSpec[] = [
   discovery.config,
   reach.registry,
   reach.importOp,
+  doctor.doctor,
   serve.serve,
   adapters.adapter,
   apis.api,

@@ -88,9 +88,11 @@ Deno.test("one server's unset ${VAR} leaves every other server working", async (
 Deno.test("a command that needs a configuration says none was found and where it looked", async (t) => {
   await using w = await world();
   const where = new RegExp(
-    `no configuration file found \\(looked for \\.mcpx\\.json, \\.mcpx/config\\.json or ` +
-      `\\.mcp\\.json in ${w.dir} and every directory above it, then at ${w.dir}/\\.config/mcpx/` +
-      `config\\.json(, .*)? and /etc/mcpx/config\\.json\\); create ${w.dir}/\\.mcp\\.json`,
+    `no configuration file found \\(looked for \\.mcpx\\.json, \\.mcpx/config\\.json, ` +
+      `\\.mcp\\.json, mcp\\.jsonc, mcp\\.json or \\.mcp\\.jsonc in ${w.dir} and every directory ` +
+      `above it, then at ${w.dir}/\\.config/mcpx/\\{config\\.json,mcp\\.jsonc,mcp\\.json,` +
+      `\\.mcp\\.jsonc,\\.mcp\\.json\\}(, .*)? and /etc/mcpx/config\\.json\\); create ` +
+      `${w.dir}/\\.mcp\\.json`,
   );
   for (
     const args of [
