@@ -56,7 +56,7 @@ Deno.test("ServeTaskStore: cancel aborts the call's signal; an ended task cannot
   assert.throws(() => store.cancel(made.taskId), /already ended \(cancelled\)/);
 });
 
-Deno.test("ServeTaskStore: the TTL is held to the maximum, and a task past it is forgotten and stopped", async () => {
+Deno.test("ServeTaskStore: the TTL is held to the maximum, and a task past it is forgotten and stopped", () => {
   let now = 1_000_000;
   const store = new ServeTaskStore(10_000, () => now);
   assert.equal(store.create(999_999, () => Promise.resolve(ok("x"))).ttl, 10_000);
