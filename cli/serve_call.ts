@@ -47,6 +47,34 @@ export interface ToolAnswer {
 }
 
 /**
+ * The context one serve request runs a command in: serve's own options, the
+ * caller's session (never the `MCPX_SESSION_ID` serve was started with), an
+ * in-memory `Io`, the request's signal and no stdin for scripts.
+ *
+ * @param json Whether the command prints `--json`.
+ */
+export function serveContext(
+  base: ContextOptions,
+  caller: { session?: string; signal: AbortSignal },
+  json: boolean,
+): { ctx: CliContext; io: ReturnType<typeof memoryIo>; env: Record<string, string> } {
+  const io = memoryIo();
+  const env = { ...base.env };
+  delete env.MCPX_SESSION_ID;
+  const ctx = new CliContext({
+    ...base,
+    io,
+    env,
+    session: caller.session,
+    flags: { ...base.flags, "output.json": json },
+    signal: caller.signal,
+    // serve's stdin is its client's messages (stdio), or nothing a script should read.
+    scriptStdin: "null",
+  });
+  return { ctx, io, env };
+}
+
+/**
  * Runs `tool` with `args` for `caller`.
  *
  * @param base The serve command's own context options (configuration, flags, env, cwd).
@@ -60,20 +88,7 @@ export async function runServeTool(
   args: Record<string, unknown>,
   caller: ServeCaller,
 ): Promise<ToolAnswer> {
-  const io = memoryIo();
-  // The caller's session is the MCP session's, never the variable serve was started with.
-  const env = { ...base.env };
-  delete env.MCPX_SESSION_ID;
-  const ctx = new CliContext({
-    ...base,
-    io,
-    env,
-    session: caller.session,
-    flags: { ...base.flags, "output.json": true },
-    signal: caller.signal,
-    // serve's stdin is its client's messages (stdio), or nothing a script should read.
-    scriptStdin: "null",
-  });
+  const { ctx, io, env } = serveContext(base, caller, true);
   let code: number;
   let text: string;
   try {

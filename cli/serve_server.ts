@@ -17,6 +17,7 @@ import type { AskClient } from "./serve_questions.ts";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { inputRound, type QuestionSeal } from "./serve_input.ts";
 import { CursorError, pageOf } from "./serve_pages.ts";
+import { registerTypesResources } from "./serve_resources.ts";
 import {
   ServeTaskStore,
   TASK_ID_PARAMS,
@@ -87,7 +88,12 @@ export function serveServer(
   server.server.onclose = () => tasks.close();
   // The tool list never changes while serve runs: no list_changed is promised.
   server.server.registerCapabilities({ tools: { listChanged: false } });
-  withToolHandlersWrapped(server, tasks, () => registerTools(server, base, sessionOf, shared));
+  // Namespaces come and go with the configuration, but serve does not watch it.
+  server.server.registerCapabilities({ resources: { listChanged: false } });
+  withToolHandlersWrapped(server, tasks, () => {
+    registerTools(server, base, sessionOf, shared);
+    registerTypesResources(server, base, (meta, sessionId) => sessionOf({ sessionId, meta }));
+  });
   serveTaskRequests(server, tasks);
   return server;
 }
@@ -125,13 +131,21 @@ function registerTools(
   }
 }
 
+/** The lists serve answers a page at a time, and the member each one's entries are under. */
+const LISTS: Record<string, string> = {
+  "tools/list": "tools",
+  "resources/list": "resources",
+  "resources/templates/list": "resourceTemplates",
+};
+
 // deno-lint-ignore no-explicit-any
 type RawHandler = (request: any, ctx: ServerContext) => Promise<any>;
 
 /**
- * Runs `register` with the SDK's own `tools/list` and `tools/call` handlers
- * wrapped as McpServer installs them: `tools/list` answered a page at a time
- * (cli/serve_pages.ts), task-capable tools marked `execution.taskSupport:
+ * Runs `register` with the SDK's own list and `tools/call` handlers wrapped
+ * as McpServer installs them: `tools/list`, `resources/list` and
+ * `resources/templates/list` answered a page at a time (cli/serve_pages.ts),
+ * task-capable tools marked `execution.taskSupport:
  * "optional"` for a 2025-era client; `tools/call` with `task` params on a
  * task-capable tool started as a task. McpServer has no seam for either, so
  * its `setRequestHandler` calls are intercepted for the one registration.
@@ -144,13 +158,14 @@ function withToolHandlersWrapped(
   const low = server.server;
   const set = low.setRequestHandler.bind(low) as (method: string, handler: RawHandler) => void;
   const wrap = (method: string, handler: RawHandler): RawHandler =>
-    method === "tools/list"
+    method in LISTS
       ? async (request, sctx) => {
-        const listed = await handler(request, sctx) as { tools: { name: string }[] };
+        const key = LISTS[method];
+        const listed = await handler(request, sctx) as Record<string, { name: string }[]>;
         const legacy = sctx.mcpReq.envelope === undefined;
         let page;
         try {
-          page = pageOf("tools/list", listed.tools, request.params?.cursor);
+          page = pageOf(method, listed[key], request.params?.cursor);
         } catch (error) {
           if (error instanceof CursorError) {
             throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
@@ -159,8 +174,10 @@ function withToolHandlersWrapped(
         }
         return {
           ...listed,
-          tools: page.items.map((t) =>
-            legacy && TASK_TOOLS.has(t.name) ? { ...t, execution: { taskSupport: "optional" } } : t
+          [key]: page.items.map((t) =>
+            key === "tools" && legacy && TASK_TOOLS.has(t.name)
+              ? { ...t, execution: { taskSupport: "optional" } }
+              : t
           ),
           ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
         };

@@ -36,20 +36,37 @@ async function connected(): Promise<Client & AsyncDisposable> {
   });
 }
 
-Deno.test("serve declares tasks, marks mcpx_call and mcpx_exec task-capable, and no completions", async () => {
+Deno.test("serve declares tasks, resources and completions; marks mcpx_call and mcpx_exec task-capable; refuses a cursor it did not make", async () => {
   await using c = await connected();
   const caps = c.getServerCapabilities() as Record<string, unknown>;
   assert.deepEqual(caps.tasks, { list: {}, cancel: {}, requests: { tools: { call: {} } } });
-  assert.equal(caps.completions, undefined, "nothing for a completion to refer to");
+  assert.deepEqual(caps.completions, {});
+  assert.deepEqual(caps.resources, { listChanged: false });
+  assert.equal(caps.prompts, undefined, "serve offers no prompts");
   const { tools } = await c.listTools();
   for (const tool of tools) {
     const support = (tool as { execution?: { taskSupport?: string } }).execution?.taskSupport;
     assert.equal(support, TASK_TOOLS.has(tool.name) ? "optional" : undefined, tool.name);
   }
-  await assert.rejects(
-    send(c, "tools/list", { cursor: "bogus" }),
-    /cursor "bogus" is not one this list handed out/,
-  );
+  for (const list of ["tools/list", "resources/list", "resources/templates/list"]) {
+    await assert.rejects(
+      send(c, list, { cursor: "bogus" }),
+      /cursor "bogus" is not one this list handed out/,
+      list,
+    );
+  }
+  const { resourceTemplates } = await c.listResourceTemplates();
+  assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), [
+    "mcpx://types/{namespace}",
+    "mcpx://types/{namespace}/{tool}",
+  ]);
+  // No configuration: nothing to complete, and nothing started to find that out.
+  const done = await c.complete({
+    ref: { type: "ref/resource", uri: "mcpx://types/{namespace}" },
+    argument: { name: "namespace", value: "" },
+  });
+  assert.deepEqual(done.completion.values, []);
+  await assert.rejects(c.readResource({ uri: "mcpx://types/nope" }), /HOME is unset|config/);
 });
 
 Deno.test("serve: a task-augmented mcpx_call answers a handle; tasks/get, result, list and cancel follow it", async () => {

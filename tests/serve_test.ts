@@ -91,6 +91,26 @@ async function exercise(c: Client, t: Deno.TestContext, era: Era) {
     assert.notEqual(types.isError, true, JSON.stringify(types));
     assert.match(text(types), /echo/);
   });
+  await t.step(`${era}: signatures as resources, completed from the schema cache`, async () => {
+    const { resources } = await c.listResources();
+    assert.ok(
+      resources.some((r) => r.uri === "mcpx://types/everything"),
+      JSON.stringify(resources),
+    );
+    const ns = await c.complete({
+      ref: { type: "ref/resource", uri: "mcpx://types/{namespace}/{tool}" },
+      argument: { name: "namespace", value: "ev" },
+    });
+    assert.deepEqual(ns.completion.values, ["everything"]);
+    const tool = await c.complete({
+      ref: { type: "ref/resource", uri: "mcpx://types/{namespace}/{tool}" },
+      argument: { name: "tool", value: "ec" },
+      context: { arguments: { namespace: "everything" } },
+    });
+    assert.deepEqual(tool.completion.values, ["echo"]);
+    const read = await c.readResource({ uri: "mcpx://types/everything/echo" });
+    assert.match(JSON.stringify(read.contents), /echo/);
+  });
   await t.step(`${era}: a bad call is a tool error naming the problem`, async () => {
     const r = await c.callTool({ name: "mcpx_call", arguments: { target: "nonsense" } });
     assert.equal(r.isError, true);
