@@ -19,6 +19,7 @@ import { inputRound, type QuestionSeal } from "./serve_input.ts";
 import { CursorError, pageOf } from "./serve_pages.ts";
 import { registerTypesResources } from "./serve_resources.ts";
 import {
+  RELATED_TASK,
   ServeTaskStore,
   TASK_ID_PARAMS,
   TASK_LIST_PARAMS,
@@ -52,7 +53,7 @@ export interface ServeShared {
 /** The serve tools a client may run as a task: the two that can take long (decision 0050). */
 export const TASK_TOOLS: ReadonlySet<string> = new Set(["mcpx_call", "mcpx_exec"]);
 
-/** Marks the context of a call running as a task: its questions cannot reach the client. */
+/** Holds, in the context of a call running as a task, the task's id. */
 const IN_TASK = Symbol("mcpx serve task");
 
 /**
@@ -91,7 +92,7 @@ export function serveServer(
   // Namespaces come and go with the configuration, but serve does not watch it.
   server.server.registerCapabilities({ resources: { listChanged: false } });
   withToolHandlersWrapped(server, tasks, () => {
-    registerTools(server, base, sessionOf, shared);
+    registerTools(server, base, sessionOf, shared, tasks);
     registerTypesResources(server, base, (meta, sessionId) => sessionOf({ sessionId, meta }));
   });
   serveTaskRequests(server, tasks);
@@ -104,6 +105,7 @@ function registerTools(
   base: ContextOptions,
   sessionOf: (source: SessionSource) => string | undefined,
   shared: ServeShared,
+  tasks: ServeTaskStore,
 ): void {
   for (const tool of serveTools()) {
     server.registerTool(
@@ -115,15 +117,15 @@ function registerTools(
         annotations: tool.annotations,
       },
       async (args: Record<string, unknown>, ctx) => {
-        const inTask = IN_TASK in ctx;
-        const input = inTask ? undefined : await inputRound(ctx, shared.seal);
+        const taskId = (ctx as { [IN_TASK]?: string })[IN_TASK];
+        const input = taskId !== undefined ? undefined : await inputRound(ctx, shared.seal);
         return await runServeTool(base, tool, args, {
           session: sessionOf({
             sessionId: ctx.sessionId,
             meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
           }),
           signal: ctx.mcpReq.signal,
-          ...(inTask ? {} : askOf(server, ctx)),
+          ...(taskId !== undefined ? taskAskOf(server, tasks, taskId) : askOf(server, ctx)),
           ...(input ? { input } : {}),
         }) as never;
       },
@@ -189,11 +191,11 @@ function withToolHandlersWrapped(
         if (!task || !TASK_TOOLS.has(request.params.name) || sctx.mcpReq.envelope !== undefined) {
           return handler(request, sctx);
         }
-        const view = tasks.create(task.ttl, (signal) =>
+        const view = tasks.create(task.ttl, (signal, taskId) =>
           handler(request, {
             ...sctx,
             mcpReq: { ...sctx.mcpReq, signal },
-            [IN_TASK]: true,
+            [IN_TASK]: taskId,
           } as ServerContext) as Promise<ToolResult>);
         // The SDK checks every tools/call answer as a CallToolResult: an empty `content`
         // lets the CreateTaskResult through (its schema is open to further members).
@@ -232,7 +234,7 @@ function serveTaskRequests(server: McpServer, tasks: ServeTaskStore): void {
   low.setRequestHandler(
     "tasks/result",
     { params: TASK_ID_PARAMS },
-    (p, sctx) => answer(() => tasks.result(p.taskId, sctx.mcpReq.signal)),
+    (p, sctx) => answer(() => tasks.result(p.taskId, sctx.mcpReq.signal, sctx)),
   );
   low.setRequestHandler(
     "tasks/cancel",
@@ -266,6 +268,34 @@ function askOf(server: McpServer, ctx: ServerContext): { ask?: AskClient } {
       const result = await ctx.mcpReq.elicitInput(question.request as never);
       return result.action === "accept" ? result.content ?? {} : "decline";
     },
+  };
+}
+
+/**
+ * How a task's call asks its 2025-era client (MCP 2025-11-25, "Input Required
+ * Status"): the task shows `input_required` until the client waits on
+ * `tasks/result`, and the question goes out on that request, tied to the
+ * task in `_meta`. No `ask` when the client declared neither capability.
+ */
+function taskAskOf(
+  server: McpServer,
+  tasks: ServeTaskStore,
+  taskId: string,
+): { ask?: AskClient } {
+  const declared = server.server.getClientCapabilities();
+  if (!declared?.elicitation && !declared?.sampling) return {};
+  return {
+    ask: (question) =>
+      tasks.ask(taskId, async (channel) => {
+        const request = question.request as Record<string, unknown>;
+        const meta = (request._meta ?? {}) as Record<string, unknown>;
+        const tied = {
+          ...question,
+          request: { ...request, _meta: { ...meta, [RELATED_TASK]: { taskId } } },
+        };
+        const { ask } = askOf(server, channel as ServerContext);
+        return ask ? await ask(tied) : "decline";
+      }),
   };
 }
 

@@ -54,6 +54,9 @@ export class TaskRequestError extends Error {
   readonly code = -32602;
 }
 
+/** A waiting `tasks/result` request, through which a running task's questions reach the client. */
+export type TaskChannel = unknown;
+
 interface Entry {
   view: TaskView;
   abort: AbortController;
@@ -61,6 +64,10 @@ interface Entry {
   result?: ToolResult;
   /** ms since the epoch past which the task is forgotten. */
   expires: number;
+  /** `tasks/result` requests waiting now, newest last. */
+  channels: TaskChannel[];
+  /** Told when a `tasks/result` starts waiting. */
+  channelOpened?: () => void;
 }
 
 /**
@@ -85,12 +92,12 @@ export class ServeTaskStore {
    * Starts `run` as a task and answers its handle at once.
    *
    * @param askedTtl The client's `task.ttl`, ms (held to at most the store's maximum).
-   * @param run The call; told to stop by the signal (`tasks/cancel`, TTL passed, {@link close}).
+   * @param run The call, given its task's id; told to stop by the signal (`tasks/cancel`, TTL passed, {@link close}).
    *   A result with `isError` ends the task `failed`; a throw ends it `failed` naming the error.
    */
   create(
     askedTtl: number | undefined,
-    run: (signal: AbortSignal) => Promise<ToolResult>,
+    run: (signal: AbortSignal, taskId: string) => Promise<ToolResult>,
   ): TaskView {
     this.#sweep();
     const ttl = Math.max(1, Math.min(askedTtl ?? this.#maxTtlMs, this.#maxTtlMs));
@@ -105,11 +112,19 @@ export class ServeTaskStore {
       pollInterval: TASK_POLL_MS,
     };
     const abort = new AbortController();
-    const entry: Entry = { view, abort, expires: at + ttl, done: Promise.resolve() };
+    const entry: Entry = {
+      view,
+      abort,
+      expires: at + ttl,
+      done: Promise.resolve(),
+      channels: [],
+    };
+    // Known before the call starts, so the call can ask through it at once.
+    this.#tasks.set(view.taskId, entry);
     entry.done = (async () => {
       let result: ToolResult;
       try {
-        result = await run(abort.signal);
+        result = await run(abort.signal, view.taskId);
       } catch (error) {
         result = {
           content: [{ type: "text", text: (error as Error)?.message ?? String(error) }],
@@ -120,7 +135,6 @@ export class ServeTaskStore {
       entry.result = result;
       this.#set(entry, result.isError ? "failed" : "completed");
     })();
-    this.#tasks.set(view.taskId, entry);
     return { ...view };
   }
 
@@ -134,10 +148,63 @@ export class ServeTaskStore {
    * task in `_meta`. A cancelled task answers an error result saying so.
    *
    * @param signal The `tasks/result` request's own (the client gave up waiting; the task goes on).
+   * @param channel The request itself, through which the task's questions are put meanwhile ({@link ask}).
    * @throws {TaskRequestError} for an unknown task.
    */
-  async result(taskId: string, signal?: AbortSignal): Promise<ToolResult> {
+  async result(taskId: string, signal?: AbortSignal, channel?: TaskChannel): Promise<ToolResult> {
     const entry = this.#entry(taskId);
+    if (channel !== undefined) {
+      entry.channels.push(channel);
+      entry.channelOpened?.();
+    }
+    try {
+      await this.#ended(entry, signal);
+    } finally {
+      if (channel !== undefined) entry.channels.splice(entry.channels.indexOf(channel), 1);
+    }
+    const result = entry.result ?? {
+      content: [{ type: "text", text: `task ${taskId} was cancelled before it finished` }],
+      isError: true,
+    };
+    const meta = (result._meta ?? {}) as Record<string, unknown>;
+    return { ...result, _meta: { ...meta, [RELATED_TASK]: { taskId } } };
+  }
+
+  /**
+   * Puts a running task's question to its client (MCP 2025-11-25, "Input
+   * Required Status"): the task shows `input_required` until a `tasks/result`
+   * request is waiting, `send` asks through that request, and the task is
+   * `working` again.
+   *
+   * @param send Asks the client through the channel, answering what it answered.
+   * @throws what `send` throws; an AbortError when the task is cancelled or forgotten first.
+   */
+  async ask<T>(taskId: string, send: (channel: TaskChannel) => Promise<T>): Promise<T> {
+    const entry = this.#entry(taskId);
+    this.#set(entry, "input_required", "waiting for tasks/result to put a question to the client");
+    try {
+      while (entry.channels.length === 0) {
+        const opened = Promise.withResolvers<void>();
+        entry.channelOpened = opened.resolve;
+        const stopped = Promise.withResolvers<never>();
+        const onAbort = () => stopped.reject(entry.abort.signal.reason);
+        if (entry.abort.signal.aborted) onAbort();
+        entry.abort.signal.addEventListener("abort", onAbort, { once: true });
+        try {
+          await Promise.race([opened.promise, stopped.promise]);
+        } finally {
+          entry.abort.signal.removeEventListener("abort", onAbort);
+          entry.channelOpened = undefined;
+        }
+      }
+      return await send(entry.channels[entry.channels.length - 1]);
+    } finally {
+      if (entry.view.status === "input_required") this.#set(entry, "working");
+    }
+  }
+
+  /** Waits for the task to end, or `signal` (the waiting request's own) to abort. */
+  async #ended(entry: Entry, signal?: AbortSignal): Promise<void> {
     if (signal) {
       const stop = Promise.withResolvers<never>();
       const onAbort = () => stop.reject(signal.reason);
@@ -148,12 +215,6 @@ export class ServeTaskStore {
         signal.removeEventListener("abort", onAbort);
       }
     } else await entry.done;
-    const result = entry.result ?? {
-      content: [{ type: "text", text: `task ${taskId} was cancelled before it finished` }],
-      isError: true,
-    };
-    const meta = (result._meta ?? {}) as Record<string, unknown>;
-    return { ...result, _meta: { ...meta, [RELATED_TASK]: { taskId } } };
   }
 
   /**

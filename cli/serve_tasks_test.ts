@@ -98,3 +98,33 @@ Deno.test("ServeTaskStore.list() pages with a cursor it handed out, and refuses 
   store.close();
   assert.deepEqual(store.list().tasks, []);
 });
+
+Deno.test("ServeTaskStore.ask() holds a question as input_required until tasks/result opens a channel", async () => {
+  const store = new ServeTaskStore(60_000);
+  const asked = Promise.withResolvers<void>();
+  const made = store.create(undefined, async (_signal, taskId) => {
+    const pending = store.ask(taskId, (channel) => Promise.resolve(`answered on ${channel}`));
+    asked.resolve();
+    return ok(await pending);
+  });
+  await asked.promise;
+  assert.equal(store.get(made.taskId).status, "input_required");
+  const result = await store.result(made.taskId, undefined, "the result request");
+  assert.deepEqual(result.content, [{ type: "text", text: "answered on the result request" }]);
+  assert.equal(store.get(made.taskId).status, "completed");
+});
+
+Deno.test("ServeTaskStore.ask() gives up when the task is cancelled first", async () => {
+  const store = new ServeTaskStore(60_000);
+  const asked = Promise.withResolvers<void>();
+  const made = store.create(undefined, async (_signal, taskId) => {
+    const pending = store.ask(taskId, () => Promise.resolve("never"));
+    asked.resolve();
+    return ok(await pending);
+  });
+  await asked.promise;
+  store.cancel(made.taskId);
+  const result = await store.result(made.taskId);
+  assert.equal(result.isError, true);
+  assert.equal(store.get(made.taskId).status, "cancelled");
+});

@@ -387,6 +387,14 @@ Deno.test("mcpx serve: questions reach a client of either era that declared them
         const result = await send("tasks/result", { taskId: made.task.taskId });
         assert.match(text(result), /as a task/);
         assert.equal((await send("tasks/get", { taskId: made.task.taskId })).status, "completed");
+        // A question inside a task goes out on the client's tasks/result.
+        const asking = await send("tools/call", {
+          name: "mcpx_call",
+          arguments: { target: "everything.trigger_elicitation_request", arguments: {} },
+          task: { ttl: 60_000 },
+        });
+        const answered = await send("tasks/result", { taskId: asking.task.taskId });
+        assert.match(text(answered), /Ada Lovelace/, JSON.stringify(answered));
       }
     } finally {
       await c.close();
@@ -395,6 +403,7 @@ Deno.test("mcpx serve: questions reach a client of either era that declared them
   assert.deepEqual(asked, [
     "legacy elicitation/create",
     "legacy sampling/createMessage",
+    "legacy elicitation/create",
     "modern elicitation/create",
     "modern sampling/createMessage",
   ]);
