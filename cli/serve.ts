@@ -16,7 +16,8 @@ import type { CliContext } from "./context.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { serve } from "../ops/serve_ops.ts";
 import { UsageError } from "../core/errors.ts";
-import { metaSession, serveServer } from "./serve_server.ts";
+import { metaSession, serveServer, type ServeShared } from "./serve_server.ts";
+import { questionSeal } from "./serve_input.ts";
 import { serveHttp } from "./serve_http.ts";
 import { DEFAULT_SERVE_PORT, serveListen } from "./serve_listen.ts";
 
@@ -39,12 +40,21 @@ export async function run(ctx: CliContext, input: InputOf<typeof serve>): Promis
   // Fail now, not at the first call, on a configuration that cannot be read.
   await ctx.config();
   const base = ctx.optionsWith({});
-  if (http) return await serveHttp(ctx, base, http);
-  return await serveOverStdio(ctx);
+  const shared = await serveShared(ctx);
+  if (http) return await serveHttp(ctx, base, http, shared);
+  return await serveOverStdio(ctx, shared);
+}
+
+/** What every server instance of this process shares: the question seal and the task TTL. */
+async function serveShared(ctx: CliContext): Promise<ServeShared> {
+  return {
+    seal: questionSeal(Number(await ctx.setting("elicit.timeout"))),
+    taskTtlMs: Number(await ctx.setting("tasks.ttl")),
+  };
 }
 
 /** Serves one stdio connection until the client closes stdin; the exit code. */
-async function serveOverStdio(ctx: CliContext): Promise<number> {
+async function serveOverStdio(ctx: CliContext, shared: ServeShared): Promise<number> {
   const { serveStdio, StdioServerTransport } = await import(
     "@modelcontextprotocol/server/stdio"
   );
@@ -58,7 +68,7 @@ async function serveOverStdio(ctx: CliContext): Promise<number> {
     }
   }
   const handle = serveStdio(
-    () => serveServer(base, ({ meta }) => metaSession(meta) ?? session),
+    () => serveServer(base, ({ meta }) => metaSession(meta) ?? session, shared),
     {
       transport: new Transport(),
       onerror: (error) => ctx.io.err(`mcpx serve: ${error.message}\n`),

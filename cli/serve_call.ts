@@ -18,6 +18,8 @@ import { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { opInputOf, type ServeTool } from "./serve_tools.ts";
 import { type AskClient, followWithClient } from "./serve_questions.ts";
+import type { InputRound } from "./serve_input.ts";
+import { questionOf } from "./question.ts";
 import { EXIT } from "../core/errors.ts";
 import { z } from "zod";
 
@@ -29,6 +31,11 @@ export interface ServeCaller {
   signal: AbortSignal;
   /** Asks the client a server's question; absent: the question is the call's answer. */
   ask?: AskClient;
+  /**
+   * A 2026-07-28 request's round trip (cli/serve_input.ts): a question the
+   * client can answer becomes `input_required`, and a retry resumes the call.
+   */
+  input?: InputRound;
 }
 
 /** An MCP `CallToolResult`, as the SDK's tool callback returns it. */
@@ -37,6 +44,34 @@ export interface ToolAnswer {
   content: { type: "text"; text: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+}
+
+/**
+ * The context one serve request runs a command in: serve's own options, the
+ * caller's session (never the `MCPX_SESSION_ID` serve was started with), an
+ * in-memory `Io`, the request's signal and no stdin for scripts.
+ *
+ * @param json Whether the command prints `--json`.
+ */
+export function serveContext(
+  base: ContextOptions,
+  caller: { session?: string; signal: AbortSignal },
+  json: boolean,
+): { ctx: CliContext; io: ReturnType<typeof memoryIo>; env: Record<string, string> } {
+  const io = memoryIo();
+  const env = { ...base.env };
+  delete env.MCPX_SESSION_ID;
+  const ctx = new CliContext({
+    ...base,
+    io,
+    env,
+    session: caller.session,
+    flags: { ...base.flags, "output.json": json },
+    signal: caller.signal,
+    // serve's stdin is its client's messages (stdio), or nothing a script should read.
+    scriptStdin: "null",
+  });
+  return { ctx, io, env };
 }
 
 /**
@@ -53,33 +88,36 @@ export async function runServeTool(
   args: Record<string, unknown>,
   caller: ServeCaller,
 ): Promise<ToolAnswer> {
-  const io = memoryIo();
-  // The caller's session is the MCP session's, never the variable serve was started with.
-  const env = { ...base.env };
-  delete env.MCPX_SESSION_ID;
-  const ctx = new CliContext({
-    ...base,
-    io,
-    env,
-    session: caller.session,
-    flags: { ...base.flags, "output.json": true },
-    signal: caller.signal,
-    // serve's stdin is its client's messages (stdio), or nothing a script should read.
-    scriptStdin: "null",
-  });
+  const { ctx, io, env } = serveContext(base, caller, true);
   let code: number;
   let text: string;
   try {
     const input = opInputOf(tool, args);
-    code = await (await loadCommand(tool.op.name)).run(ctx, input);
-    text = io.stdout.trim();
+    const resume = tool.op.name === "call" ? caller.input?.resume : undefined;
+    if (resume) {
+      // The client's retry carries the answer: the store takes it, and the call goes on.
+      const result = await ctx.request("questionAnswer", {
+        id: resume.id,
+        ...resume.fields,
+        ...("answer" in resume.fields ? { tty: true } : {}),
+        wait: true,
+      });
+      [code, text] = [codeOf(result), JSON.stringify(result, null, 2)];
+    } else {
+      code = await (await loadCommand(tool.op.name)).run(ctx, input);
+      text = io.stdout.trim();
+    }
     // A server asked a question: the client answers it, and the call goes on.
     if (code === EXIT.tempfail && caller.ask && tool.op.name === "call") {
-      const result = await followWithClient(ctx, JSON.parse(text), caller.ask) as {
-        isError?: boolean;
-      };
-      text = JSON.stringify(result, null, 2);
-      code = result?.isError ? 1 : "question" in (result ?? {}) ? EXIT.tempfail : 0;
+      const result = await followWithClient(ctx, JSON.parse(text), caller.ask);
+      [code, text] = [codeOf(result), JSON.stringify(result, null, 2)];
+    }
+    // A 2026-07-28 client is asked by the call's answer, and sends the call again.
+    const question = code === EXIT.tempfail && tool.op.name === "call"
+      ? questionOf(JSON.parse(text))
+      : undefined;
+    if (question && caller.input?.canAsk(question)) {
+      return await caller.input.ask(question) as ToolAnswer;
     }
   } catch (error) {
     if (caller.signal.aborted) return failure({ code: "cancelled", message: "cancelled" });
@@ -115,6 +153,12 @@ export async function runServeTool(
       : {}),
     ...(code !== 0 ? { isError: true } : {}),
   };
+}
+
+/** The exit code `mcpx call` gives what the daemon answered: 1 a tool error, 75 a question. */
+function codeOf(result: unknown): number {
+  const r = result as { isError?: boolean } | null;
+  return r?.isError ? 1 : r && typeof r === "object" && "question" in r ? EXIT.tempfail : 0;
 }
 
 function failure(error: Record<string, unknown>, notes = ""): ToolAnswer {

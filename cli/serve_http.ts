@@ -22,7 +22,7 @@ import { legacySessions, listenMcp, type ServeListen } from "./serve_listen.ts";
 const keyOf = (id: string) => `serve-${id}`;
 import type { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
-import { metaSession, serveServer } from "./serve_server.ts";
+import { metaSession, serveServer, type ServeShared } from "./serve_server.ts";
 
 /**
  * Serves until the process is stopped (SIGINT, SIGTERM); the exit code.
@@ -33,6 +33,7 @@ export async function serveHttp(
   ctx: CliContext,
   base: ContextOptions,
   listen: ServeListen,
+  shared: ServeShared,
 ): Promise<number> {
   let saidOwnCaller = false;
   const modern = createMcpHandler(
@@ -47,7 +48,7 @@ export async function serveHttp(
           );
         }
         return named;
-      }),
+      }, shared),
     { legacy: "reject", onerror: (error) => ctx.io.err(`mcpx serve: ${error.message}\n`) },
   );
   return await listenMcp(
@@ -60,6 +61,7 @@ export async function serveHttp(
             base,
             ({ sessionId, meta }) =>
               metaSession(meta) ?? (sessionId !== undefined ? keyOf(sessionId) : undefined),
+            shared,
           ),
         {
           onEnded: async (id) => {

@@ -5,12 +5,14 @@ import { OPS } from "../ops/table.ts";
 import { memoryIo } from "../core/io.ts";
 import { SERVE_TOOL_PREFIX, serveTools } from "./serve_tools.ts";
 import { serveServer } from "./serve_server.ts";
+import { questionSeal } from "./serve_input.ts";
 
 /** tools/list of serve as a client reads it, through the SDK, in memory. */
 async function listed() {
   const server = serveServer(
     { io: memoryIo(), env: {}, cwd: "/", flags: {} },
     () => undefined,
+    { seal: questionSeal(60_000), taskTtlMs: 60_000 },
   );
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);

@@ -20,6 +20,7 @@ import {
   world,
 } from "./_helpers.ts";
 import { serveTools } from "../cli/serve_tools.ts";
+import { z } from "zod";
 
 type Era = "legacy" | "modern";
 
@@ -89,6 +90,26 @@ async function exercise(c: Client, t: Deno.TestContext, era: Era) {
     });
     assert.notEqual(types.isError, true, JSON.stringify(types));
     assert.match(text(types), /echo/);
+  });
+  await t.step(`${era}: signatures as resources, completed from the schema cache`, async () => {
+    const { resources } = await c.listResources();
+    assert.ok(
+      resources.some((r) => r.uri === "mcpx://types/everything"),
+      JSON.stringify(resources),
+    );
+    const ns = await c.complete({
+      ref: { type: "ref/resource", uri: "mcpx://types/{namespace}/{tool}" },
+      argument: { name: "namespace", value: "ev" },
+    });
+    assert.deepEqual(ns.completion.values, ["everything"]);
+    const tool = await c.complete({
+      ref: { type: "ref/resource", uri: "mcpx://types/{namespace}/{tool}" },
+      argument: { name: "tool", value: "ec" },
+      context: { arguments: { namespace: "everything" } },
+    });
+    assert.deepEqual(tool.completion.values, ["echo"]);
+    const read = await c.readResource({ uri: "mcpx://types/everything/echo" });
+    assert.match(JSON.stringify(read.contents), /echo/);
   });
   await t.step(`${era}: a bad call is a tool error naming the problem`, async () => {
     const r = await c.callTool({ name: "mcpx_call", arguments: { target: "nonsense" } });
@@ -303,50 +324,90 @@ Deno.test("mcpx serve --http: a legacy client session leases as one session; a 2
   }
 });
 
-Deno.test("mcpx serve: a server's questions are asked of a 2025-era client that declared them", async () => {
+Deno.test("mcpx serve: questions reach a client of either era that declared them; a legacy client's call runs as a task", async () => {
   await using w = await world();
   w.env.MCPX_ELICIT_TIMEOUT = "60s";
   await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
   const [command, ...args] = mcpxArgv(["serve"]);
-  const c = new Client(
-    { name: "asked", version: "0" },
-    { capabilities: { elicitation: { form: {} }, sampling: {} } },
-  );
   const asked: string[] = [];
-  c.setRequestHandler("elicitation/create", (request) => {
-    asked.push(request.method);
-    return { action: "accept", content: { name: "Ada Lovelace", check: true } } as never;
-  });
-  c.setRequestHandler("sampling/createMessage", (request) => {
-    asked.push(request.method);
-    return {
-      role: "assistant",
-      content: { type: "text", text: "hello from the host" },
-      model: "host-model",
-    } as never;
-  });
-  await c.connect(new StdioClientTransport({ command, args, env: w.env, cwd: w.dir }));
-  try {
-    const elicited = await c.callTool({
-      name: "mcpx_call",
-      arguments: { target: "everything.trigger_elicitation_request", arguments: {} },
-    });
-    assert.notEqual(elicited.isError, true, JSON.stringify(elicited));
-    assert.match(text(elicited), /Ada Lovelace/);
-    const sampled = await c.callTool({
-      name: "mcpx_call",
-      arguments: {
-        target: "everything.trigger_sampling_request",
-        arguments: { prompt: "say hi", maxTokens: 20 },
+  const answering = (era: Era) => {
+    const c = new Client(
+      { name: "asked", version: "0" },
+      {
+        capabilities: { elicitation: { form: {} }, sampling: {} },
+        ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
       },
+    );
+    c.setRequestHandler("elicitation/create", (request) => {
+      asked.push(`${era} ${request.method}`);
+      return { action: "accept", content: { name: "Ada Lovelace", check: true } } as never;
     });
-    assert.notEqual(sampled.isError, true, JSON.stringify(sampled));
-    assert.match(text(sampled), /hello from the host/);
-    assert.deepEqual(asked, ["elicitation/create", "sampling/createMessage"]);
-  } finally {
-    await c.close();
+    c.setRequestHandler("sampling/createMessage", (request) => {
+      asked.push(`${era} ${request.method}`);
+      return {
+        role: "assistant",
+        content: { type: "text", text: "hello from the host" },
+        model: "host-model",
+      } as never;
+    });
+    return c;
+  };
+  for (const era of ["legacy", "modern"] as const) {
+    // A 2025-era client is asked on the call's stream; a 2026-07-28 one by input_required,
+    // which its SDK answers and retries.
+    const c = answering(era);
+    await c.connect(new StdioClientTransport({ command, args, env: w.env, cwd: w.dir }));
+    try {
+      const elicited = await c.callTool({
+        name: "mcpx_call",
+        arguments: { target: "everything.trigger_elicitation_request", arguments: {} },
+      });
+      assert.notEqual(elicited.isError, true, JSON.stringify(elicited));
+      assert.match(text(elicited), /Ada Lovelace/);
+      const sampled = await c.callTool({
+        name: "mcpx_call",
+        arguments: {
+          target: "everything.trigger_sampling_request",
+          arguments: { prompt: "say hi", maxTokens: 20 },
+        },
+      });
+      assert.notEqual(sampled.isError, true, JSON.stringify(sampled));
+      assert.match(text(sampled), /hello from the host/);
+      if (era === "legacy") {
+        // The same call as a task: a handle at once, then tasks/get and tasks/result.
+        const send = (method: string, params: Record<string, unknown>) =>
+          // deno-lint-ignore no-explicit-any
+          (c.request as any)({ method, params }, z.looseObject({})) as Promise<any>;
+        const made = await send("tools/call", {
+          name: "mcpx_call",
+          arguments: { target: "everything.echo", arguments: { message: "as a task" } },
+          task: { ttl: 60_000 },
+        });
+        assert.equal(made.task.status, "working", JSON.stringify(made));
+        const result = await send("tasks/result", { taskId: made.task.taskId });
+        assert.match(text(result), /as a task/);
+        assert.equal((await send("tasks/get", { taskId: made.task.taskId })).status, "completed");
+        // A question inside a task goes out on the client's tasks/result.
+        const asking = await send("tools/call", {
+          name: "mcpx_call",
+          arguments: { target: "everything.trigger_elicitation_request", arguments: {} },
+          task: { ttl: 60_000 },
+        });
+        const answered = await send("tasks/result", { taskId: asking.task.taskId });
+        assert.match(text(answered), /Ada Lovelace/, JSON.stringify(answered));
+      }
+    } finally {
+      await c.close();
+    }
   }
-  // A 2026-07-28 client has no such channel yet: it gets the question and answers with mcpx_elicit.
+  assert.deepEqual(asked, [
+    "legacy elicitation/create",
+    "legacy sampling/createMessage",
+    "legacy elicitation/create",
+    "modern elicitation/create",
+    "modern sampling/createMessage",
+  ]);
+  // A 2026-07-28 client that declared neither gets the question and answers with mcpx_elicit.
   await using modern = await stdioClient(w, "modern");
   const waiting = await modern.callTool({
     name: "mcpx_call",

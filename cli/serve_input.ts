@@ -1,0 +1,117 @@
+/**
+ * A server's question met by `mcpx_call`, put to a 2026-07-28 serve client
+ * as that era asks (MCP 2026-07-28, multi-round-trip requests): the call
+ * answers `input_required` with the question as its one input request and a
+ * sealed `requestState` naming the question in the daemon's store (decision
+ * 0040); the client answers and sends the call again with `inputResponses`
+ * and the state, and serve hands the answer to the store and follows the
+ * upstream call to its next question or its result (decision 0050).
+ *
+ * The state is sealed with the SDK's HMAC codec under a key made when serve
+ * starts, so a client can only name questions serve put to it; it lives
+ * `elicit.timeout` at most, as the question does.
+ *
+ * @module
+ */
+
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createRequestStateCodec,
+  inputRequired,
+  inputResponse,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { QuestionView } from "../engine/question_view.ts";
+
+/** The key the one input request goes under in `inputRequests`. */
+export const QUESTION_KEY = "question";
+
+/** Seals and opens the `requestState` of serve's questions. */
+export type QuestionSeal = ReturnType<typeof createRequestStateCodec<{ question: string }>>;
+
+/**
+ * A seal for one serve process: a random 32-byte key, states valid for `ttlMs`.
+ *
+ * @param ttlMs How long a question may wait for its answer (`elicit.timeout`), ms.
+ */
+export function questionSeal(ttlMs: number): QuestionSeal {
+  return createRequestStateCodec<{ question: string }>({
+    key: crypto.getRandomValues(new Uint8Array(32)),
+    ttlSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
+  });
+}
+
+/** What the daemon's `questionAnswer` takes for a client's response: the answer, or a decline. */
+export type AnswerFields = { answer: Record<string, unknown> } | { decline: true };
+
+/** How a 2026-07-28 tool call takes part in a question's round trip. */
+export interface InputRound {
+  /** This call is the client's retry: the question it answers and the answer. */
+  resume?: { id: string; fields: AnswerFields };
+  /** Whether the client declared what the question needs (elicitation, or sampling). */
+  canAsk(question: QuestionView): boolean;
+  /** The `input_required` result that puts `question` to the client. */
+  ask(question: QuestionView): Promise<Record<string, unknown>>;
+}
+
+/**
+ * The round of a 2026-07-28 request, or undefined for a 2025-era one.
+ *
+ * @param seal The process's seal; `sctx.mcpReq.requestState()` already holds
+ *   what it opened (the server's `requestState.verify` is `seal.verify`).
+ */
+export async function inputRound(
+  sctx: ServerContext,
+  seal: QuestionSeal,
+): Promise<InputRound | undefined> {
+  if (sctx.mcpReq.envelope === undefined) return undefined;
+  const envelope = sctx.mcpReq.envelope as Record<string, unknown>;
+  const declared = (envelope[CLIENT_CAPABILITIES_META_KEY] ?? {}) as {
+    elicitation?: { form?: unknown; url?: unknown };
+    sampling?: unknown;
+  };
+  const state = await sctx.mcpReq.requestState<{ question: string }>();
+  const resume = state?.question
+    ? { id: state.question, fields: answerFields(sctx.mcpReq.inputResponses) }
+    : undefined;
+  return {
+    ...(resume ? { resume } : {}),
+    canAsk: (q) =>
+      q.kind === "sampling"
+        ? declared.sampling !== undefined
+        : declared.elicitation !== undefined &&
+          // A client that names its modes must name the one asked; naming none means form.
+          (q.mode === "url"
+            ? declared.elicitation.url !== undefined
+            : declared.elicitation.url === undefined || declared.elicitation.form !== undefined),
+    ask: async (q) => {
+      const request = q.kind === "sampling"
+        ? inputRequired.createMessage(q.request as never)
+        : q.mode === "url"
+        ? inputRequired.elicitUrl(q.request as never)
+        : inputRequired.elicit(q.request as never);
+      return inputRequired({
+        inputRequests: { [QUESTION_KEY]: request },
+        requestState: await seal.mint({ question: q.id }),
+      }) as unknown as Record<string, unknown>;
+    },
+  };
+}
+
+/**
+ * The daemon's answer fields for the client's response under
+ * {@link QUESTION_KEY} (or its only response, from a client that keeps its
+ * own keys): accepted content, a sampling result, or a decline for anything
+ * else (declined, cancelled, missing).
+ */
+export function answerFields(responses: Record<string, unknown> | undefined): AnswerFields {
+  const keys = Object.keys(responses ?? {});
+  const key = keys.includes(QUESTION_KEY) || keys.length !== 1 ? QUESTION_KEY : keys[0];
+  const view = inputResponse(responses, key);
+  if (view.kind === "elicit" && view.action === "accept") return { answer: view.content ?? {} };
+  if (view.kind === "sampling") {
+    const r = view.result as { role: string; content: unknown; model: string };
+    return { answer: { role: r.role, content: r.content, model: r.model } };
+  }
+  return { decline: true };
+}
