@@ -20,11 +20,13 @@ import {
   inputRequired,
   inputResponse,
   type InputResponseView,
+  type McpServer,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { ListedSchemas, passthroughMcpServer } from "./passthrough_headers.ts";
+import { relayLogMessages, wantsLogMessages } from "./passthrough_logging.ts";
 import type { CliContext } from "./context.ts";
 import type { ServeListen } from "./serve_listen.ts";
 import { McpxError, UsageError } from "../core/errors.ts";
@@ -73,8 +75,12 @@ export async function servePassthrough(
   const codec = createRequestStateCodec<{ question: string }>({
     key: crypto.getRandomValues(new Uint8Array(32)),
   });
+  // The listing last served: what SEP-2243 Mcp-Param headers are checked against.
+  const schemas = new ListedSchemas();
+  schemas.update(await toolsOf(ctx, upstream));
   // Over stdio the process serves one connection: one caller for all its requests.
-  const build = (connection?: string) => passthroughServer(ctx, upstream, codec, connection);
+  const build = (connection?: string) =>
+    passthroughServer(ctx, upstream, codec, connection, schemas);
   if (options.http) {
     const { servePassthroughHttp } = await import("./serve_passthrough_http.ts");
     return await servePassthroughHttp(
@@ -87,7 +93,7 @@ export async function servePassthrough(
   const closed = Promise.withResolvers<void>();
   serveStdio(() => {
     const server = build(`passthrough-${crypto.randomUUID()}`);
-    server.onclose = () => closed.resolve();
+    server.server.onclose = () => closed.resolve();
     return server;
   });
   await closed.promise;
@@ -142,15 +148,17 @@ async function toolsOf(ctx: CliContext, upstream: Upstream): Promise<CachedTool[
 /**
  * One MCP server instance answering from the daemon. Capabilities declared
  * are what mcpx delivers for any upstream: tools, prompts, resources (list,
- * read, templates) and completions; never logging, resource subscriptions
- * or list_changed, which the daemon does not pass on (decision 0045).
+ * read, templates), completions and logging (an upstream's log messages
+ * during a call, decision 0048); never list_changed, which the daemon does
+ * not pass on (decision 0045).
  */
 function passthroughServer(
   ctx: CliContext,
   upstream: Upstream,
   codec: ReturnType<typeof createRequestStateCodec<{ question: string }>>,
   connection: string | undefined,
-): Server {
+  schemas: ListedSchemas,
+): McpServer {
   // The mcpx session each request leases as (the `session` caller field wins over the command's).
   const caller = (sctx: ServerContext) => {
     const session = callerSession(ctx, sctx, connection);
@@ -158,23 +166,34 @@ function passthroughServer(
   };
   // The daemon answers these for any upstream: one without prompts lists none, one without
   // completion completes nothing (decision 0045).
-  const server = new Server({ name: `mcpx-${upstream.namespace}`, version: VERSION }, {
-    capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} },
+  const mcp = passthroughMcpServer({ name: `mcpx-${upstream.namespace}`, version: VERSION }, {
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
     requestState: { verify: codec.verify },
+  }, schemas);
+  const server = mcp.server;
+  server.registerCapabilities({
+    tools: {},
+    prompts: {},
+    resources: {},
+    completions: {},
+    logging: {},
   });
   const ns = upstream.namespace;
 
-  server.setRequestHandler("tools/list", async () => ({
-    tools: (await toolsOf(ctx, upstream)).map((t) => ({
-      name: t.name,
-      ...(t.title ? { title: t.title } : {}),
-      description: t.description ?? "",
-      inputSchema: t.inputSchema as { type: "object" },
-      ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: "object" } } : {}),
-      ...(t.annotations ? { annotations: t.annotations } : {}),
-    })),
-  }));
+  server.setRequestHandler("tools/list", async () => {
+    const tools = await toolsOf(ctx, upstream);
+    schemas.update(tools);
+    return {
+      tools: tools.map((t) => ({
+        name: t.name,
+        ...(t.title ? { title: t.title } : {}),
+        description: t.description ?? "",
+        inputSchema: t.inputSchema as { type: "object" },
+        ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: "object" } } : {}),
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      })),
+    };
+  });
 
   server.setRequestHandler("tools/call", async (request, sctx) => {
     const { name, arguments: args } = request.params;
@@ -266,7 +285,7 @@ function passthroughServer(
       },
     };
   });
-  return server;
+  return mcp;
 }
 
 /** The `_meta` key a 2026-07-28 client names its mcpx session with (it has no transport session). */
@@ -321,9 +340,11 @@ function upstreamCode(error: McpxError): number | undefined {
 }
 
 /**
- * Runs `send` with a progress token when the client asked for progress
- * (`_meta.progressToken`), passing each update the daemon's progress board
- * gets for the call on as `notifications/progress` until the call answers.
+ * Runs `send` with a notify token when the client asked for progress
+ * (`_meta.progressToken`) or hears log messages, passing each update the
+ * daemon's progress board gets for the call on as `notifications/progress`
+ * until the call answers, and each log message its server sent
+ * (cli/passthrough_logging.ts), the last ones before the result.
  */
 async function withProgress<T>(
   ctx: CliContext,
@@ -331,8 +352,10 @@ async function withProgress<T>(
   send: (notify: string | undefined) => Promise<T>,
 ): Promise<T> {
   const token = sctx.mcpReq._meta?.progressToken;
-  if (token === undefined) return await send(undefined);
+  const logs = wantsLogMessages(sctx);
+  if (token === undefined && !logs) return await send(undefined);
   const notify = crypto.randomUUID();
+  const logged = logs ? relayLogMessages(ctx, sctx, notify) : undefined;
   const done = new AbortController();
   let after = 0;
   // The latest update newer than the last passed on, or null after holdMs.
@@ -353,13 +376,14 @@ async function withProgress<T>(
     }).catch(() => {});
   };
   const relay = (async () => {
-    while (!done.signal.aborted) await pass(1_000);
+    while (token !== undefined && !done.signal.aborted) await pass(1_000);
   })();
   try {
     return await send(notify);
   } finally {
     done.abort();
     await relay;
+    await logged?.();
   }
 }
 

@@ -20,6 +20,7 @@ import type { Level } from "./log.ts";
 import { log } from "./log.ts";
 import { workInFlight } from "./work_in_flight.ts";
 import { messageOf } from "./error_text.ts";
+import { tellMessage } from "./call_messages.ts";
 
 /** The longest text of one server log message kept in its record, in characters. */
 export const SERVER_MESSAGE_MAX = 4096;
@@ -116,6 +117,8 @@ function recordMessage(instance: Instance, message: ServerMessage, instanceSpan:
     },
     { span: sole ?? instanceSpan },
   );
+  // The call it is attributed to hears it too when it asked to (engine/call_messages.ts).
+  if (sole) tellMessage(sole, message);
 }
 
 function about(instance: Instance): Record<string, unknown> {

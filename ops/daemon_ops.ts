@@ -11,6 +11,8 @@ import type { Daemon } from "../engine/engine.ts";
 import type { WireTrace } from "../wire/wire.ts";
 import { droppedRecords } from "../engine/log.ts";
 import { progressBoard } from "../engine/progress_board.ts";
+import { messageBoard } from "../engine/message_board.ts";
+import type { ServerMessage } from "../engine/server_notifications.ts";
 import type { Progress } from "../engine/progress_log.ts";
 import type { InputOf, OpSpec, OutputOf } from "./op.ts";
 import { ROUTE_SPECS, type RouteName } from "./routes.ts";
@@ -79,10 +81,17 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
           ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
           // A caller that polls `progress` with its notify token hears the call's progress.
           ...(notify
-            ? { onprogress: (update: Progress) => progressBoard.post(notify, update) }
+            ? {
+              onprogress: (update: Progress) => progressBoard.post(notify, update),
+              onmessage: (message: ServerMessage) => messageBoard.post(notify, message),
+            }
             : {}),
         }),
-    ).finally(() => notify && progressBoard.end(notify));
+    ).finally(() => {
+      if (!notify) return;
+      progressBoard.end(notify);
+      messageBoard.end(notify);
+    });
   },
   ...TASK_HANDLERS,
   questions: (_d, p, signal) => QUESTION_HANDLERS.questions(p, signal),
@@ -134,6 +143,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   progress: async (_d, p, signal) => ({
     progress: await progressBoard.poll(p.token, p.after, p.holdMs, signal) ?? null,
   }),
+  callMessages: (_d, p, signal) => messageBoard.poll(p.token, p.after, p.holdMs, signal),
   list: (d, p) => d.list(p.servers, p.missingOnly),
   searchTools: (d, p) => searchInDaemon(d, p),
   lsNamespaces: (d, p) => lsInDaemon(d, p),
