@@ -148,6 +148,7 @@ function minimalBody(route: string): Record<string, unknown> {
       return { run: "r" };
     case "waits":
     case "progress":
+    case "callMessages":
       return { token: "t" };
     case "restart":
       return { namespace: "n" };
