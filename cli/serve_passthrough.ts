@@ -26,7 +26,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { ListedSchemas, passthroughMcpServer } from "./passthrough_headers.ts";
-import { relayLogMessages, wantsLogMessages } from "./passthrough_logging.ts";
+import { withCallNotices } from "./passthrough_notices.ts";
 import type { CliContext } from "./context.ts";
 import type { ServeListen } from "./serve_listen.ts";
 import { McpxError, UsageError } from "../core/errors.ts";
@@ -209,7 +209,7 @@ function passthroughServer(
         wait: true,
       });
     } else {
-      answer = await withProgress(ctx, sctx, (notify) =>
+      answer = await withCallNotices(ctx, sctx, (notify) =>
         ctx.request<CallAnswer>("call", {
           ...caller(sctx),
           namespace: ns,
@@ -337,54 +337,6 @@ function upstreamCode(error: McpxError): number | undefined {
   const data = (error as { data?: { code?: unknown; serverError?: { code?: unknown } } }).data;
   const code = data?.code ?? data?.serverError?.code;
   return typeof code === "number" ? code : undefined;
-}
-
-/**
- * Runs `send` with a notify token when the client asked for progress
- * (`_meta.progressToken`) or hears log messages, passing each update the
- * daemon's progress board gets for the call on as `notifications/progress`
- * until the call answers, and each log message its server sent
- * (cli/passthrough_logging.ts), the last ones before the result.
- */
-async function withProgress<T>(
-  ctx: CliContext,
-  sctx: ServerContext,
-  send: (notify: string | undefined) => Promise<T>,
-): Promise<T> {
-  const token = sctx.mcpReq._meta?.progressToken;
-  const logs = wantsLogMessages(sctx);
-  if (token === undefined && !logs) return await send(undefined);
-  const notify = crypto.randomUUID();
-  const logged = logs ? relayLogMessages(ctx, sctx, notify) : undefined;
-  const done = new AbortController();
-  let after = 0;
-  // The latest update newer than the last passed on, or null after holdMs.
-  const pass = async (holdMs: number) => {
-    const { progress } = await ctx.request<
-      { progress: { seq: number; progress: number; total?: number; message?: string } | null }
-    >("progress", { token: notify, after, holdMs }).catch(() => ({ progress: null }));
-    if (!progress || progress.seq <= after) return;
-    after = progress.seq;
-    await sctx.mcpReq.notify({
-      method: "notifications/progress",
-      params: {
-        progressToken: token,
-        progress: progress.progress,
-        ...(progress.total !== undefined ? { total: progress.total } : {}),
-        ...(progress.message ? { message: progress.message } : {}),
-      },
-    }).catch(() => {});
-  };
-  const relay = (async () => {
-    while (token !== undefined && !done.signal.aborted) await pass(1_000);
-  })();
-  try {
-    return await send(notify);
-  } finally {
-    done.abort();
-    await relay;
-    await logged?.();
-  }
 }
 
 /** The question this round answers: the sealed id in `requestState`, and the client's response. */

@@ -1,24 +1,26 @@
 /**
- * The log messages a call's server sent while it ran, kept for the caller
- * that asked to hear them: a call carrying a `notify` token
- * (wire/caller.ts) posts each message attributed to it here
- * (engine/call_messages.ts), and the caller long-polls the daemon's
- * `callMessages` route with the same token (cli/passthrough_logging.ts
- * passes them on to a passthrough's client). Unlike the progress board,
- * every message is kept, in order, up to {@link MESSAGES_KEPT}; a call's
- * queue outlives the call until it is read once more (the last messages
- * come just before the result) or {@link ENDED_KEPT_MS} passes. Decision 0048.
+ * What a call's server sent while it ran, kept for the caller that asked to
+ * hear it: a call carrying a `notify` token (wire/caller.ts) posts each log
+ * message attributed to it (engine/call_messages.ts) and each progress
+ * notification here, and the caller long-polls the daemon's `callMessages`
+ * route with the same token (cli/passthrough_notices.ts passes them on to a
+ * passthrough's client). Unlike the progress board, which keeps only the
+ * latest update for a progress line, everything is kept, in order, up to
+ * {@link MESSAGES_KEPT}; a call's queue outlives the call until it is read
+ * once more (the last messages and the last progress come just before the
+ * result) or {@link ENDED_KEPT_MS} passes. Decision 0048.
  *
  * @module
  */
 
 import type { ServerMessage } from "./server_notifications.ts";
+import type { Progress } from "./progress_log.ts";
 
-/** A message as `callMessages` answers it. */
-export interface BoardMessage extends ServerMessage {
-  /** Increases with each message of the board; poll with the last one seen. */
-  seq: number;
-}
+/** What a call's server sent: a log message, or a progress notification (under `progress`). */
+export type CallNotice = ServerMessage | { progress: Progress };
+
+/** A notice as `callMessages` answers it; `seq` increases with each one of the board. */
+export type BoardMessage = CallNotice & { seq: number };
 
 /** The most messages kept per call; the oldest go first. */
 export const MESSAGES_KEPT = 500;
@@ -51,7 +53,7 @@ export class MessageBoard {
   }
 
   /** The call with `token` heard `message` from its server: kept and told to its pollers. */
-  post(token: string, message: ServerMessage): void {
+  post(token: string, message: CallNotice): void {
     const q = this.#queue(token);
     if (q.ended) return;
     q.messages.push({ ...message, seq: ++this.#seq });

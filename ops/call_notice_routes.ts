@@ -1,8 +1,8 @@
 /**
  * The daemon's routes that tell a caller what a call's server said while the
  * call runs, under the call's notify token (wire/caller.ts `notify`): its
- * latest progress (engine/progress_board.ts, decision 0034) and its log
- * messages (engine/message_board.ts, decision 0048). ops/routes.ts spreads
+ * latest progress (engine/progress_board.ts, decision 0034), and every log
+ * message and progress update in order (engine/message_board.ts, decision 0048). ops/routes.ts spreads
  * them into its table; the handlers are in ops/daemon_ops.ts.
  *
  * @module
@@ -34,20 +34,33 @@ export const progress = defineOp({
   output: z.object({ progress: ProgressUpdate.nullable() }),
 });
 
-/** A server's log message as `callMessages` answers it (MCP `notifications/message` params). */
-const CallMessage = z.object({
-  seq: z.number().int(),
-  level: z.string().describe("debug, info, notice, warning, error, critical, alert or emergency"),
-  logger: z.string().optional(),
-  data: z.unknown(),
-});
+/**
+ * What a call's server sent as `callMessages` answers it: a log message (MCP
+ * `notifications/message` params) or a progress notification (under `progress`).
+ */
+const CallMessage = z.union([
+  z.object({
+    seq: z.number().int(),
+    level: z.string().describe("debug, info, notice, warning, error, critical, alert or emergency"),
+    logger: z.string().optional(),
+    data: z.unknown(),
+  }),
+  z.object({
+    seq: z.number().int(),
+    progress: z.object({
+      progress: z.number(),
+      total: z.number().optional(),
+      message: z.string().optional(),
+    }),
+  }),
+]);
 
 /** `POST /v1/callMessages`. */
 export const callMessages = defineOp({
   name: "callMessages",
-  description: "Long-poll: the log messages the server of the call that carries a notify token " +
-    "sent while it ran, answered as soon as there are newer ones or the call ended, else none " +
-    "after holdMs.",
+  description: "Long-poll: the log messages and progress notifications the server of the call " +
+    "that carries a notify token sent while it ran, every one in order, answered as soon as " +
+    "there are newer ones or the call ended, else none after holdMs.",
   where: "daemon",
   hints: READ,
   input: z.object({

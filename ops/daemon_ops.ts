@@ -79,10 +79,14 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
           ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
           ...(p.task === true ? { asTask: true } : {}),
           ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
-          // A caller that polls `progress` with its notify token hears the call's progress.
+          // A caller that polls `progress` with its notify token hears the call's latest
+          // progress; one that polls `callMessages` hears every update and log message, in order.
           ...(notify
             ? {
-              onprogress: (update: Progress) => progressBoard.post(notify, update),
+              onprogress: (update: Progress) => {
+                progressBoard.post(notify, update);
+                messageBoard.post(notify, { progress: update });
+              },
               onmessage: (message: ServerMessage) => messageBoard.post(notify, message),
             }
             : {}),
