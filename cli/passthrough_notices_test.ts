@@ -28,7 +28,9 @@ function daemon(sent: (post: (notice: unknown) => void) => void) {
           return Promise.resolve({ content: [{ type: "text", text: "done" }] } as T);
         }
         case "progress":
-          return progress.poll(p.token, p.after, p.holdMs).then((u) => ({ progress: u ?? null }) as T);
+          return progress.poll(p.token, p.after, p.holdMs).then((u) =>
+            ({ progress: u ?? null }) as T
+          );
         case "callMessages":
           return messages.poll(p.token, p.after, p.holdMs) as Promise<T>;
       }
@@ -85,5 +87,9 @@ Deno.test("withCallNotices() sends no progress to a client that gave no progress
   } as unknown as ServerContext;
   let carried: string | undefined = "unset";
   await withCallNotices(ctx, quiet, (notify) => Promise.resolve(carried = notify));
-  assert.equal(carried, undefined, "a 2026-07-28 request naming no log level and no progress token");
+  assert.equal(
+    carried,
+    undefined,
+    "a 2026-07-28 request naming no log level and no progress token",
+  );
 });

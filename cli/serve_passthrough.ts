@@ -27,6 +27,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { ListedSchemas, passthroughMcpServer } from "./passthrough_headers.ts";
 import { withCallNotices } from "./passthrough_notices.ts";
+import { passthroughSubscriptions, subscriptionsSettled } from "./passthrough_subscriptions.ts";
 import type { CliContext } from "./context.ts";
 import type { ServeListen } from "./serve_listen.ts";
 import { McpxError, UsageError } from "../core/errors.ts";
@@ -93,10 +94,15 @@ export async function servePassthrough(
   const closed = Promise.withResolvers<void>();
   serveStdio(() => {
     const server = build(`passthrough-${crypto.randomUUID()}`);
-    server.server.onclose = () => closed.resolve();
+    const ended = server.server.onclose;
+    server.server.onclose = () => {
+      ended?.();
+      closed.resolve();
+    };
     return server;
   });
   await closed.promise;
+  await subscriptionsSettled();
   return 0;
 }
 
@@ -106,6 +112,8 @@ interface Upstream {
   /** The server's name (the daemon's and the schema cache's key). */
   name: string;
   instructions?: string;
+  /** The upstream declares `resources.subscribe` (as its last listing recorded). */
+  subscribe?: boolean;
 }
 
 async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
@@ -123,7 +131,7 @@ async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
   if (server.unavailable) throw new McpxError("server-unavailable", server.unavailable.message);
   const view = await ctx.namespaces({ schemas: [server.namespace] });
   const entry = own(view.cache?.servers, listingOf(server).name) as
-    | { instructions?: string; error?: { message: string } }
+    | { instructions?: string; subscribe?: true; error?: { message: string } }
     | undefined;
   if (!entry || entry.error) {
     throw new McpxError(
@@ -135,6 +143,7 @@ async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
     namespace: server.namespace,
     name: server.name,
     ...(entry.instructions ? { instructions: entry.instructions } : {}),
+    ...(entry.subscribe ? { subscribe: true } : {}),
   };
 }
 
@@ -149,8 +158,9 @@ async function toolsOf(ctx: CliContext, upstream: Upstream): Promise<CachedTool[
  * One MCP server instance answering from the daemon. Capabilities declared
  * are what mcpx delivers for any upstream: tools, prompts, resources (list,
  * read, templates), completions and logging (an upstream's log messages
- * during a call, decision 0048); never list_changed, which the daemon does
- * not pass on (decision 0045).
+ * during a call, decision 0048), and resource subscriptions when the
+ * upstream offers them (decision 0048); never list_changed, which the daemon
+ * does not pass on (decision 0045).
  */
 function passthroughServer(
   ctx: CliContext,
@@ -174,11 +184,15 @@ function passthroughServer(
   server.registerCapabilities({
     tools: {},
     prompts: {},
-    resources: {},
+    resources: upstream.subscribe ? { subscribe: true } : {},
     completions: {},
     logging: {},
   });
   const ns = upstream.namespace;
+  if (upstream.subscribe) {
+    const subscriptions = passthroughSubscriptions(ctx, server, ns, caller);
+    server.onclose = () => void subscriptions.close();
+  }
 
   server.setRequestHandler("tools/list", async () => {
     const tools = await toolsOf(ctx, upstream);

@@ -39,12 +39,6 @@ const PASSTHROUGH = [
  * does not pass on, and why (decision 0045). Said first in its row.
  */
 export const THROUGH_MCPX_CAUSES: Record<string, string> = {
-  "resources-subscribe": "the passthrough declares no resource subscriptions: the daemon does " +
-    "not hold an upstream subscription for a client",
-  "resources-unsubscribe": "no resource subscriptions (as resources-subscribe)",
-  "tools-call-with-progress": "the upstream's last progress update and its result arrive " +
-    "together, and the daemon's SDK client drops an update that comes with its result, so the " +
-    "passthrough never hears it",
   "input-required-result-basic-elicitation": "mcpx answers the upstream's question as its client " +
     "and puts it to its own client under one key of its own (`upstream`): the upstream's key " +
     "(`user_name`) is not kept",

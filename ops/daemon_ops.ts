@@ -23,6 +23,7 @@ import { contentOptions } from "./daemon_content.ts";
 import { getPrompt, listPrompts, listResources, readResource } from "../engine/content.ts";
 import { getSkill, listSkills, verifySkill } from "../engine/skills.ts";
 import { TASK_HANDLERS } from "./daemon_tasks.ts";
+import { SUBSCRIPTION_HANDLERS } from "./daemon_subscriptions.ts";
 import { callAnswering, QUESTION_HANDLERS, resumeCall } from "./daemon_questions.ts";
 import { complete } from "../engine/complete.ts";
 
@@ -123,6 +124,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
       callerOf(p),
       contentOptions(p, signal),
     ),
+  ...SUBSCRIPTION_HANDLERS,
   skills: (d, p, signal) =>
     listSkills(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
   skillGet: (d, p, signal) =>

@@ -27,6 +27,7 @@ import { Completion, PromptsOf, ResourcesOf } from "./content_outputs.ts";
 import { TASK_ROUTES } from "./task_routes.ts";
 import { QUESTION_ROUTES } from "./question_routes.ts";
 import { CALL_NOTICE_ROUTES } from "./call_notice_routes.ts";
+import { SUBSCRIPTION_ROUTES } from "./subscription_routes.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
@@ -458,6 +459,7 @@ export const ROUTE_SPECS = {
   promptGet,
   resources,
   resourceRead,
+  ...SUBSCRIPTION_ROUTES,
   skills,
   skillGet,
   complete,

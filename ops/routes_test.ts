@@ -154,6 +154,11 @@ function minimalBody(route: string): Record<string, unknown> {
       return { namespace: "n" };
     case "promptGet":
       return { namespace: "n", prompt: "p" };
+    case "resourceSubscribe":
+      return { namespace: "n", uri: "u", subscriber: "s" };
+    case "resourceUnsubscribe":
+    case "resourceUpdates":
+      return { subscriber: "s" };
     case "resourceRead":
     case "skillGet":
       return { namespace: "n", uri: "u" };
