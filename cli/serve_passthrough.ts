@@ -14,11 +14,14 @@
  */
 
 import {
+  type McpServer,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { ListedSchemas, passthroughMcpServer } from "./passthrough_headers.ts";
+import { withCallNotices } from "./passthrough_notices.ts";
+import { passthroughSubscriptions, subscriptionsSettled } from "./passthrough_subscriptions.ts";
 import type { CliContext } from "./context.ts";
 import type { ServeListen } from "./serve_listen.ts";
 import { McpxError, UsageError } from "../core/errors.ts";
@@ -58,8 +61,12 @@ export async function servePassthrough(
   const upstream = await upstreamOf(ctx, namespace);
   // The sealed state a question round carries is verified by this process alone.
   const codec = roundCodec();
+  // The listing last served: what SEP-2243 Mcp-Param headers are checked against.
+  const schemas = new ListedSchemas();
+  schemas.update(await toolsOf(ctx, upstream));
   // Over stdio the process serves one connection: one caller for all its requests.
-  const build = (connection?: string) => passthroughServer(ctx, upstream, codec, connection);
+  const build = (connection?: string) =>
+    passthroughServer(ctx, upstream, codec, connection, schemas);
   if (options.http) {
     const { servePassthroughHttp } = await import("./serve_passthrough_http.ts");
     return await servePassthroughHttp(
@@ -72,10 +79,15 @@ export async function servePassthrough(
   const closed = Promise.withResolvers<void>();
   serveStdio(() => {
     const server = build(`passthrough-${crypto.randomUUID()}`);
-    server.onclose = () => closed.resolve();
+    const ended = server.server.onclose;
+    server.server.onclose = () => {
+      ended?.();
+      closed.resolve();
+    };
     return server;
   });
   await closed.promise;
+  await subscriptionsSettled();
   return 0;
 }
 
@@ -85,6 +97,8 @@ interface Upstream {
   /** The server's name (the daemon's and the schema cache's key). */
   name: string;
   instructions?: string;
+  /** The upstream declares `resources.subscribe` (as its last listing recorded). */
+  subscribe?: boolean;
 }
 
 async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
@@ -102,7 +116,7 @@ async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
   if (server.unavailable) throw new McpxError("server-unavailable", server.unavailable.message);
   const view = await ctx.namespaces({ schemas: [server.namespace] });
   const entry = own(view.cache?.servers, listingOf(server).name) as
-    | { instructions?: string; error?: { message: string } }
+    | { instructions?: string; subscribe?: true; error?: { message: string } }
     | undefined;
   if (!entry || entry.error) {
     throw new McpxError(
@@ -114,6 +128,7 @@ async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
     namespace: server.namespace,
     name: server.name,
     ...(entry.instructions ? { instructions: entry.instructions } : {}),
+    ...(entry.subscribe ? { subscribe: true } : {}),
   };
 }
 
@@ -127,15 +142,18 @@ async function toolsOf(ctx: CliContext, upstream: Upstream): Promise<CachedTool[
 /**
  * One MCP server instance answering from the daemon. Capabilities declared
  * are what mcpx delivers for any upstream: tools, prompts, resources (list,
- * read, templates) and completions; never logging, resource subscriptions
- * or list_changed, which the daemon does not pass on (decision 0045).
+ * read, templates), completions and logging (an upstream's log messages
+ * during a call, decision 0048), and resource subscriptions when the
+ * upstream offers them (decision 0048); never list_changed, which the daemon
+ * does not pass on (decision 0045).
  */
 function passthroughServer(
   ctx: CliContext,
   upstream: Upstream,
   codec: RoundCodec,
   connection: string | undefined,
-): Server {
+  schemas: ListedSchemas,
+): McpServer {
   // The mcpx session each request leases as (the `session` caller field wins over the command's).
   const caller = (sctx: ServerContext) => {
     const session = callerSession(ctx, sctx, connection);
@@ -143,23 +161,38 @@ function passthroughServer(
   };
   // The daemon answers these for any upstream: one without prompts lists none, one without
   // completion completes nothing (decision 0045).
-  const server = new Server({ name: `mcpx-${upstream.namespace}`, version: VERSION }, {
-    capabilities: { tools: {}, prompts: {}, resources: {}, completions: {} },
+  const mcp = passthroughMcpServer({ name: `mcpx-${upstream.namespace}`, version: VERSION }, {
     ...(upstream.instructions ? { instructions: upstream.instructions } : {}),
     requestState: { verify: codec.verify },
+  }, schemas);
+  const server = mcp.server;
+  server.registerCapabilities({
+    tools: {},
+    prompts: {},
+    resources: upstream.subscribe ? { subscribe: true } : {},
+    completions: {},
+    logging: {},
   });
   const ns = upstream.namespace;
+  if (upstream.subscribe) {
+    const subscriptions = passthroughSubscriptions(ctx, server, ns, caller);
+    server.onclose = () => void subscriptions.close();
+  }
 
-  server.setRequestHandler("tools/list", async () => ({
-    tools: (await toolsOf(ctx, upstream)).map((t) => ({
-      name: t.name,
-      ...(t.title ? { title: t.title } : {}),
-      description: t.description ?? "",
-      inputSchema: t.inputSchema as { type: "object" },
-      ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: "object" } } : {}),
-      ...(t.annotations ? { annotations: t.annotations } : {}),
-    })),
-  }));
+  server.setRequestHandler("tools/list", async () => {
+    const tools = await toolsOf(ctx, upstream);
+    schemas.update(tools);
+    return {
+      tools: tools.map((t) => ({
+        name: t.name,
+        ...(t.title ? { title: t.title } : {}),
+        description: t.description ?? "",
+        inputSchema: t.inputSchema as { type: "object" },
+        ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: "object" } } : {}),
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      })),
+    };
+  });
 
   // One round of a request whose upstream may ask the client first (cli/passthrough_input.ts):
   // a stored question's answer, or the request relayed with the client's answers.
@@ -192,7 +225,7 @@ function passthroughServer(
 
   server.setRequestHandler("tools/call", async (request, sctx) => {
     const { name, arguments: args } = request.params;
-    const answer = await withProgress(
+    const answer = await withCallNotices(
       ctx,
       sctx,
       (notify) => round(sctx, { method: "tools/call", name, arguments: args ?? {} }, notify),
@@ -258,7 +291,7 @@ function passthroughServer(
       },
     };
   });
-  return server;
+  return mcp;
 }
 
 /** The `_meta` key a 2026-07-28 client names its mcpx session with (it has no transport session). */
@@ -310,47 +343,4 @@ function upstreamCode(error: McpxError): number | undefined {
   const data = (error as { data?: { code?: unknown; serverError?: { code?: unknown } } }).data;
   const code = data?.code ?? data?.serverError?.code;
   return typeof code === "number" ? code : undefined;
-}
-
-/**
- * Runs `send` with a progress token when the client asked for progress
- * (`_meta.progressToken`), passing each update the daemon's progress board
- * gets for the call on as `notifications/progress` until the call answers.
- */
-async function withProgress<T>(
-  ctx: CliContext,
-  sctx: ServerContext,
-  send: (notify: string | undefined) => Promise<T>,
-): Promise<T> {
-  const token = sctx.mcpReq._meta?.progressToken;
-  if (token === undefined) return await send(undefined);
-  const notify = crypto.randomUUID();
-  const done = new AbortController();
-  let after = 0;
-  // The latest update newer than the last passed on, or null after holdMs.
-  const pass = async (holdMs: number) => {
-    const { progress } = await ctx.request<
-      { progress: { seq: number; progress: number; total?: number; message?: string } | null }
-    >("progress", { token: notify, after, holdMs }).catch(() => ({ progress: null }));
-    if (!progress || progress.seq <= after) return;
-    after = progress.seq;
-    await sctx.mcpReq.notify({
-      method: "notifications/progress",
-      params: {
-        progressToken: token,
-        progress: progress.progress,
-        ...(progress.total !== undefined ? { total: progress.total } : {}),
-        ...(progress.message ? { message: progress.message } : {}),
-      },
-    }).catch(() => {});
-  };
-  const relay = (async () => {
-    while (!done.signal.aborted) await pass(1_000);
-  })();
-  try {
-    return await send(notify);
-  } finally {
-    done.abort();
-    await relay;
-  }
 }

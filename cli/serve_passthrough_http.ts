@@ -14,6 +14,7 @@ import {
   createMcpHandler,
   type EventStore,
   type JSONRPCMessage,
+  type McpServer,
   type Server,
 } from "@modelcontextprotocol/server";
 import { legacySessions, listenMcp, type ServeListen } from "./serve_listen.ts";
@@ -61,7 +62,7 @@ export class MemoryEventStore implements EventStore {
  * @param onListen Told the URL once the port is open.
  */
 export async function servePassthroughHttp(
-  build: () => Server,
+  build: () => Server | McpServer,
   listen: ServeListen,
   onListen: (url: string) => void,
 ): Promise<number> {

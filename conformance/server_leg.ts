@@ -38,21 +38,7 @@ const PASSTHROUGH = [
  * Why a scenario fails through mcpx while it passes directly: what mcpx
  * does not pass on, and why (decision 0045). Said first in its row.
  */
-export const THROUGH_MCPX_CAUSES: Record<string, string> = {
-  "logging-set-level": "the passthrough declares no logging: the daemon keeps an upstream's log " +
-    "messages in mcpx's log and does not pass them on to a client",
-  "tools-call-with-logging": "the passthrough declares no logging (as logging-set-level)",
-  "resources-subscribe": "the passthrough declares no resource subscriptions: the daemon does " +
-    "not hold an upstream subscription for a client",
-  "resources-unsubscribe": "no resource subscriptions (as resources-subscribe)",
-  "tools-call-with-progress": "the upstream's last progress update and its result arrive " +
-    "together, and the daemon's SDK client drops an update that comes with its result, so the " +
-    "passthrough never hears it",
-  "http-custom-header-server-validation": "the SDK checks Mcp-Param headers (SEP-2243) only for " +
-    "tools registered on an McpServer; the passthrough answers tools/call on the low-level Server " +
-    "for tools it does not register (registering them would make the SDK validate every call's " +
-    "arguments against the upstream's schema first), so a mismatched header is not refused",
-};
+export const THROUGH_MCPX_CAUSES: Record<string, string> = {};
 
 /** One scenario at one revision against one target. */
 export interface ServerRun {

@@ -206,7 +206,7 @@ function serverOf(value: unknown, isTool: (v: unknown) => boolean): IndexedServe
   const info = value.serverInfo;
   const ok = optional(value.listedAt, isString) && optional(value.instructions, isString) &&
     optional(value.listingId, isString) && optional(value.protocol, isString) &&
-    optional(value.error, isFailure) &&
+    optional(value.subscribe, (v) => v === true) && optional(value.error, isFailure) &&
     optional(
       info,
       (i) =>

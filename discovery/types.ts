@@ -89,6 +89,11 @@ export interface CachedServer {
    * that did not record it.
    */
   protocol?: string;
+  /**
+   * The server declares `resources.subscribe` (MCP "Resources"): `mcpx serve
+   * --passthrough` offers its client subscriptions then (decision 0048).
+   */
+  subscribe?: true;
   instructions?: string;
   tools: CachedTool[];
   /**

@@ -18,6 +18,7 @@ import { callTimeoutError } from "./lease_errors.ts";
 import { withRebuiltNote } from "./rebuilt_note.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
 import { leased } from "./leased.ts";
+import { hearMessages } from "./call_messages.ts";
 import { runAsTask, taskMode } from "./call_as_task.ts";
 import { ProgressLog } from "./progress_log.ts";
 import { log } from "./log.ts";
@@ -87,6 +88,7 @@ export function callOnce(
     const timer = pending ? questionClock(pending, ms, () => clock!.abort()) : undefined;
     const off = pending ? questionDesk.during(instance.id, pending) : undefined;
     const reset = pool.spec.pool.resetTimeoutOnProgress && own === undefined;
+    const unhear = options.onmessage ? hearMessages(span, options.onmessage) : undefined;
     try {
       return await instance.callTool(tool, args, {
         timeoutMs: clock ? UNBOUNDED_MS : ms,
@@ -119,6 +121,7 @@ export function callOnce(
       }
       throw error;
     } finally {
+      unhear?.();
       off?.();
       timer?.stop();
       progress.finish();

@@ -11,6 +11,7 @@
 import type { InputRelay } from "./input_relay.ts";
 import type { WireTrace } from "../wire/wire.ts";
 import type { Progress } from "./progress_log.ts";
+import type { ServerMessage } from "./server_notifications.ts";
 import type { Instance } from "./instance.ts";
 import type { PendingCall } from "./questions.ts";
 import { log } from "./log.ts";
@@ -30,6 +31,12 @@ export interface CallOptions extends TaskCallOptions {
   trace?: (trace: WireTrace) => void;
   /** Told each progress notification the server sends for the call (engine/progress_log.ts). */
   onprogress?: (progress: Progress) => void;
+  /**
+   * Told each log message (`notifications/message`) attributed to the call:
+   * one its server sends while the call is the only work in flight on its
+   * instance (engine/call_messages.ts; decision 0048).
+   */
+  onmessage?: (message: ServerMessage) => void;
   /**
    * The call as the daemon keeps it for its questions (engine/questions.ts):
    * told of each question the server asks while it runs, whose open time

@@ -17,6 +17,7 @@ import {
 import type { ProtocolMode, ServerSpec } from "../config/types.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
+import { progressBeforeResponse } from "./progress_order.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { VERSION } from "../core/version.ts";
 import { settlesWithin, type TimerId } from "../core/deadline.ts";
@@ -304,6 +305,8 @@ export class Instance implements AsyncDisposable {
       sdkOnClose?.();
       instance.#closed("crash");
     };
+    // A last progress update read with its result reaches the call (engine/progress_order.ts).
+    progressBeforeResponse(instance.client, transport);
     return instance;
   }
 

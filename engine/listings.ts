@@ -313,6 +313,9 @@ export class Listings {
         }
         const info = lease.instance.client.getServerVersion();
         const instructions = lease.instance.client.getInstructions();
+        const resources = lease.instance.client.getServerCapabilities()?.resources as
+          | { subscribe?: boolean }
+          | undefined;
         entry = {
           listedAt: new Date().toISOString(),
           listingId: listing.listingId,
@@ -320,6 +323,7 @@ export class Listings {
             ? { serverInfo: { name: info.name, version: info.version, title: info.title } }
             : {}),
           ...(lease.instance.protocolRevision ? { protocol: lease.instance.protocolRevision } : {}),
+          ...(resources?.subscribe === true ? { subscribe: true as const } : {}),
           ...(instructions ? { instructions } : {}),
           tools,
           ...(skipped.length ? { skipped } : {}),
@@ -344,6 +348,7 @@ export class Listings {
             tools: same.tools,
             serverInfo: same.serverInfo,
             ...(same.protocol ? { protocol: same.protocol } : {}),
+            ...(same.subscribe ? { subscribe: same.subscribe } : {}),
           }
           : { tools: [] }),
         listingId: listing.listingId,

@@ -14,6 +14,9 @@
  *   era carried by the `subscriptions/listen` stream it opens), handed to
  *   {@link NotificationHooks.listChanged}. It is a server capability: mcpx
  *   declares nothing for it.
+ * - `notifications/resources/updated`: a resource someone subscribed to
+ *   changed, handed to {@link NotificationHooks.resourceUpdated}
+ *   (engine/resource_subscriptions.ts, decision 0048).
  * - `notifications/cancelled` for a request the server had sent mcpx: handed
  *   to {@link NotificationHooks.cancelled}, then to the SDK's own handling
  *   (which aborts that request's handler).
@@ -42,6 +45,8 @@ export interface NotificationHooks<I = unknown> {
   message(instance: I, message: ServerMessage): void;
   listChanged(instance: I, list: ChangedList): void;
   cancelled(instance: I, cancelled: { requestId?: unknown; reason?: string }): void;
+  /** A resource subscribed to changed (`notifications/resources/updated`). */
+  resourceUpdated?(instance: I, uri: string): void;
   /** Asking for log messages failed (the server refused `logging/setLevel`). */
   levelRefused(instance: I, level: ServerLogLevel, error: unknown): void;
 }
@@ -77,6 +82,9 @@ export function serverNotifications<I>(
     install(client) {
       client.setNotificationHandler("notifications/message", (n) => {
         hooks.message(instance(), n.params);
+      });
+      client.setNotificationHandler("notifications/resources/updated", (n) => {
+        hooks.resourceUpdated?.(instance(), n.params.uri);
       });
       // The SDK's own handler aborts the cancelled request's handler: keep it, after the record.
       const sdkCancel = (client as unknown as { _oncancel?: (n: unknown) => Promise<void> })

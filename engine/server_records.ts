@@ -3,7 +3,8 @@
  * (engine/server_notifications.ts): each log message a server sends is a
  * `server.message` record, an inbound cancellation a `server.cancelled`
  * one, and a list change is handed to the schema cache to list the server
- * again (engine/listings.ts `relist`, which writes `catalog.changed`).
+ * again (engine/listings.ts `relist`, which writes `catalog.changed`); a
+ * resource update goes to its subscribers (engine/resource_subscriptions.ts).
  *
  * A log message is recorded in the span of the call it arrived during when
  * exactly one tool call or request is in flight on its instance, else in the
@@ -20,6 +21,8 @@ import type { Level } from "./log.ts";
 import { log } from "./log.ts";
 import { workInFlight } from "./work_in_flight.ts";
 import { messageOf } from "./error_text.ts";
+import { tellMessage } from "./call_messages.ts";
+import { resourceSubscriptions } from "./resource_subscriptions.ts";
 
 /** The longest text of one server log message kept in its record, in characters. */
 export const SERVER_MESSAGE_MAX = 4096;
@@ -53,6 +56,8 @@ export function serverRecords(options: ServerRecordsOptions): NotificationHooks<
   return {
     message: (instance, message) => recordMessage(instance, message, options.span(instance)),
     listChanged: (instance, list) => options.relist(instance, list),
+    // Its subscribers hear it (decision 0048); the log does not: an update carries only a URI.
+    resourceUpdated: (instance, uri) => resourceSubscriptions.updated(instance, uri),
     cancelled(instance, cancelled) {
       log(
         "info",
@@ -116,6 +121,8 @@ function recordMessage(instance: Instance, message: ServerMessage, instanceSpan:
     },
     { span: sole ?? instanceSpan },
   );
+  // The call it is attributed to hears it too when it asked to (engine/call_messages.ts).
+  if (sole) tellMessage(sole, message);
 }
 
 function about(instance: Instance): Record<string, unknown> {

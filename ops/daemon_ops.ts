@@ -11,7 +11,8 @@ import type { Daemon } from "../engine/engine.ts";
 import type { WireTrace } from "../wire/wire.ts";
 import { droppedRecords } from "../engine/log.ts";
 import { progressBoard } from "../engine/progress_board.ts";
-import type { Progress } from "../engine/progress_log.ts";
+import { messageBoard } from "../engine/message_board.ts";
+import { callNotify } from "./call_notify.ts";
 import type { InputOf, OpSpec, OutputOf } from "./op.ts";
 import { ROUTE_SPECS, type RouteName } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
@@ -21,6 +22,7 @@ import { contentOptions } from "./daemon_content.ts";
 import { getPrompt, listPrompts, listResources, readResource } from "../engine/content.ts";
 import { getSkill, listSkills, verifySkill } from "../engine/skills.ts";
 import { TASK_HANDLERS } from "./daemon_tasks.ts";
+import { SUBSCRIPTION_HANDLERS } from "./daemon_subscriptions.ts";
 import { callAnswering, QUESTION_HANDLERS, resumeCall } from "./daemon_questions.ts";
 import { complete } from "../engine/complete.ts";
 import { relayRequest } from "./daemon_relay.ts";
@@ -65,7 +67,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   status: (d) => Promise.resolve(d.status()),
   call: (d, p, signal, reply) => {
     if (p.resume) return resumeCall(p.resume, signal, `${p.namespace}.${p.tool}`);
-    const notify = p.notify;
+    const notify = callNotify(p.notify);
     return callAnswering(
       `${p.namespace}.${p.tool}`,
       signal,
@@ -78,12 +80,9 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
           ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
           ...(p.task === true ? { asTask: true } : {}),
           ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
-          // A caller that polls `progress` with its notify token hears the call's progress.
-          ...(notify
-            ? { onprogress: (update: Progress) => progressBoard.post(notify, update) }
-            : {}),
+          ...notify.options,
         }),
-    ).finally(() => notify && progressBoard.end(notify));
+    ).finally(notify.end);
   },
   ...TASK_HANDLERS,
   questions: (_d, p, signal) => QUESTION_HANDLERS.questions(p, signal),
@@ -112,6 +111,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
       callerOf(p),
       contentOptions(p, signal),
     ),
+  ...SUBSCRIPTION_HANDLERS,
   skills: (d, p, signal) =>
     listSkills(d.requests, p.namespace, callerOf(p), contentOptions(p, signal)),
   skillGet: (d, p, signal) =>
@@ -136,6 +136,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   progress: async (_d, p, signal) => ({
     progress: await progressBoard.poll(p.token, p.after, p.holdMs, signal) ?? null,
   }),
+  callMessages: (_d, p, signal) => messageBoard.poll(p.token, p.after, p.holdMs, signal),
   list: (d, p) => d.list(p.servers, p.missingOnly),
   searchTools: (d, p) => searchInDaemon(d, p),
   lsNamespaces: (d, p) => lsInDaemon(d, p),

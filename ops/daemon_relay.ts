@@ -14,8 +14,7 @@ import type { Daemon } from "../engine/engine.ts";
 import { ServerError, UsageError } from "../core/errors.ts";
 import type { InputRelay } from "../engine/input_relay.ts";
 import { getPrompt, readResource } from "../engine/content.ts";
-import { progressBoard } from "../engine/progress_board.ts";
-import type { Progress } from "../engine/progress_log.ts";
+import { callNotify } from "./call_notify.ts";
 import type { InputOf } from "./op.ts";
 import type { relay } from "./question_routes.ts";
 import { callerOf } from "./caller_schema.ts";
@@ -70,7 +69,7 @@ function send(d: Daemon, p: InputOf<typeof relay>, signal: AbortSignal): Promise
   switch (p.method) {
     case "tools/call": {
       const tool = required(p.name, "name", p.method);
-      const notify = p.notify;
+      const notify = callNotify(p.notify);
       return callAnswering(
         `${p.namespace}.${tool}`,
         signal,
@@ -80,11 +79,9 @@ function send(d: Daemon, p: InputOf<typeof relay>, signal: AbortSignal): Promise
             signal,
             ...(pending ? { pending } : {}),
             relay: input,
-            ...(notify
-              ? { onprogress: (update: Progress) => progressBoard.post(notify, update) }
-              : {}),
+            ...notify.options,
           }),
-      ).finally(() => notify && progressBoard.end(notify));
+      ).finally(notify.end);
     }
     case "prompts/get":
       return getPrompt(

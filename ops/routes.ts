@@ -17,7 +17,6 @@ import {
   LeaseWait,
   ListResult,
   LiveOutput,
-  ProgressUpdate,
   SessionRow,
   StartingRow,
   StatusRow,
@@ -27,6 +26,8 @@ import { LsOutput, SearchOutput } from "./discovery_outputs.ts";
 import { Completion, PromptsOf, ResourcesOf } from "./content_outputs.ts";
 import { TASK_ROUTES } from "./task_routes.ts";
 import { QUESTION_ROUTES } from "./question_routes.ts";
+import { CALL_NOTICE_ROUTES } from "./call_notice_routes.ts";
+import { SUBSCRIPTION_ROUTES } from "./subscription_routes.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
@@ -297,23 +298,6 @@ export const waits = defineOp({
   output: z.object({ waits: z.array(LeaseWait) }),
 });
 
-/** `POST /v1/progress`. */
-export const progress = defineOp({
-  name: "progress",
-  description: "Long-poll: the latest progress of the call that carries a notify token, " +
-    "answered as soon as there is a newer one, else null after holdMs or when the call ends.",
-  where: "daemon",
-  hints: READ,
-  input: body({
-    token: name.describe("the notify token of a call"),
-    after: z.number().int().default(0).describe("only progress with a higher seq (the last seen)"),
-    holdMs: z.number().int().min(0).default(20_000).describe(
-      "how long to hold the request, ms (at most 60 s)",
-    ),
-  }),
-  output: z.object({ progress: ProgressUpdate.nullable() }),
-});
-
 /** `POST /v1/list`. */
 export const list = defineOp({
   name: "list",
@@ -475,12 +459,13 @@ export const ROUTE_SPECS = {
   promptGet,
   resources,
   resourceRead,
+  ...SUBSCRIPTION_ROUTES,
   skills,
   skillGet,
   complete,
   endRun,
   waits,
-  progress,
+  ...CALL_NOTICE_ROUTES,
   list,
   searchTools,
   lsNamespaces,

@@ -157,6 +157,7 @@ function minimalBody(route: string): Record<string, unknown> {
       return { run: "r" };
     case "waits":
     case "progress":
+    case "callMessages":
       return { token: "t" };
     case "restart":
       return { namespace: "n" };
@@ -164,6 +165,11 @@ function minimalBody(route: string): Record<string, unknown> {
       return { namespace: "n", prompt: "p" };
     case "relay":
       return { namespace: "n", method: "tools/call", name: "t" };
+    case "resourceSubscribe":
+      return { namespace: "n", uri: "u", subscriber: "s" };
+    case "resourceUnsubscribe":
+    case "resourceUpdates":
+      return { subscriber: "s" };
     case "resourceRead":
     case "skillGet":
       return { namespace: "n", uri: "u" };

@@ -2,7 +2,8 @@
  * `servePassthrough()` (cli/serve_passthrough.ts) over stdio, driven by the
  * SDK's client, with our conformance fixture as the one upstream: its tools,
  * prompts, resources and completions come through unprefixed, a call goes
- * through the daemon, and the upstream's question reaches this client.
+ * through the daemon, the upstream's question reaches this client, and so do
+ * its log messages during a call (at the level the client set).
  */
 
 import assert from "node:assert/strict";
@@ -119,7 +120,23 @@ Deno.test("servePassthrough serves one upstream's tools, prompts, resources and 
       argument: { name: "arg1", value: "par" },
     });
     assert.deepEqual(completion.completion.values, ["paris", "park", "party"]);
-    assert.equal(client.getServerCapabilities()?.logging, undefined, "no logging declared");
+
+    // The upstream's log messages during a call reach this client, before the result, at its level.
+    assert.ok(client.getServerCapabilities()?.logging, "logging declared");
+    const logged: { level: string; data: unknown }[] = [];
+    client.setNotificationHandler("notifications/message", (n) => {
+      logged.push({ level: n.params.level, data: n.params.data });
+    });
+    await client.setLoggingLevel("info");
+    await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+    assert.deepEqual(logged.map((m) => m.data), [
+      "Tool execution started",
+      "Tool processing data",
+      "Tool execution completed",
+    ]);
+    await client.setLoggingLevel("error");
+    await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+    assert.equal(logged.length, 3, "info messages are below the client's level now");
   } finally {
     await client.close();
   }

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import {
+  ResourceSubscriptions,
+  type SubscribedInstance,
+  SUBSCRIBER_IDLE_MS,
+} from "./resource_subscriptions.ts";
+
+/** An instance that records the requests it is sent. */
+function instance(refuse?: string): SubscribedInstance & { sent: string[]; closed: boolean } {
+  const sent: string[] = [];
+  return {
+    closed: false,
+    sent,
+    request(method: string, params: Record<string, unknown>) {
+      sent.push(`${method} ${params.uri}`);
+      if (refuse && params.uri === refuse) return Promise.reject(new Error("no such resource"));
+      return Promise.resolve({});
+    },
+  };
+}
+
+Deno.test("ResourceSubscriptions holds one upstream subscription per (instance, URI) for every subscriber, and queues its updates for each", async () => {
+  const table = new ResourceSubscriptions();
+  const a = instance();
+  await table.subscribe(a, "ns", "test://w", "one");
+  await table.subscribe(a, "ns", "test://w", "two");
+  await table.subscribe(a, "ns", "test://w", "two");
+  assert.deepEqual(a.sent, ["resources/subscribe test://w"], "asked upstream once");
+  assert.equal(table.heldOn(a), 2);
+
+  const waiting = table.poll("one", 0, 60_000);
+  table.updated(a, "test://w");
+  table.updated(a, "test://other");
+  const first = await waiting;
+  assert.deepEqual(first.updates.map((u) => u.uri), ["test://w"]);
+  assert.equal(first.held, 1);
+  const two = await table.poll("two", 0, 0);
+  assert.deepEqual(two.updates.map((u) => u.uri), ["test://w"]);
+  assert.deepEqual(
+    (await table.poll("one", first.updates[0].seq, 0)).updates,
+    [],
+    "read: forgotten",
+  );
+
+  assert.equal(await table.unsubscribe("one", "ns", "test://w"), 1);
+  assert.deepEqual(a.sent, ["resources/subscribe test://w"], "another subscriber still holds it");
+  assert.equal(
+    await table.unsubscribe("one", "ns", "test://w"),
+    0,
+    "again: nothing held, no error",
+  );
+  // A waiting poll is answered when its subscriber ends.
+  const held = table.poll("two", two.updates[0].seq, 60_000);
+  assert.equal(await table.unsubscribe("two"), 1);
+  assert.deepEqual(await held, { updates: [], held: 0 });
+  assert.deepEqual(a.sent, ["resources/subscribe test://w", "resources/unsubscribe test://w"]);
+  assert.equal(table.heldOn(a), 0);
+});
+
+Deno.test("ResourceSubscriptions holds nothing the upstream refused, forgets a closed instance's, and drops a subscriber that stopped polling", async () => {
+  let now = 0;
+  const table = new ResourceSubscriptions(() => now);
+  const a = instance("test://missing");
+  await assert.rejects(table.subscribe(a, "ns", "test://missing", "s"), /no such resource/);
+  assert.equal(table.heldOn(a), 0);
+
+  await table.subscribe(a, "ns", "test://w", "s");
+  a.closed = true;
+  const b = instance();
+  // The same subscriber on the instance that replaced it: asked anew, nothing sent to the closed one.
+  await table.subscribe(b, "ns", "test://w", "s");
+  assert.deepEqual(a.sent, ["resources/subscribe test://missing", "resources/subscribe test://w"]);
+  assert.deepEqual(b.sent, ["resources/subscribe test://w"]);
+  assert.equal(table.heldOn(a), 0);
+
+  now += SUBSCRIBER_IDLE_MS + 1;
+  table.updated(b, "test://w");
+  await Promise.resolve();
+  assert.deepEqual(b.sent, ["resources/subscribe test://w", "resources/unsubscribe test://w"]);
+  assert.deepEqual(await table.poll("s", 0, 0), { updates: [], held: 0 });
+});
