@@ -37,10 +37,13 @@ export interface SchemaAnswer {
  *   namespace named that has no tools (as `types` does).
  */
 export async function answer(input: InputOf<typeof schema>, host: OpHost): Promise<SchemaAnswer> {
+  // The command line fills no defaults (its warm path loads no zod): absent is typescript.
+  const format = input.format ?? "typescript";
+  const targets = input.targets ?? [];
   let namespaces: NamespaceEntry[];
   const left: SchemaAnswer["left"] = [];
-  if (input.targets.length > 0) {
-    namespaces = (await typesAnswer({ targets: input.targets }, host)).namespaces;
+  if (targets.length > 0) {
+    namespaces = (await typesAnswer({ targets }, host)).namespaces;
   } else {
     namespaces = [];
     for (const ns of (await host.namespaces()).namespaces) {
@@ -49,9 +52,9 @@ export async function answer(input: InputOf<typeof schema>, host: OpHost): Promi
         left.push({ namespace: ns.namespace, why: ns.unavailable?.message ?? ns.error! });
       }
     }
-    if (input.format === "typescript") await fillDeclarations(namespaces);
+    if (format === "typescript") await fillDeclarations(namespaces);
   }
-  return { output: await render(input.format, namespaces), left };
+  return { output: await render(format, namespaces), left };
 }
 
 /** The catalog of `namespaces` in `format`. */
