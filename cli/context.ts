@@ -233,6 +233,11 @@ export class CliContext extends SettingsContext implements RunnerHost {
     return this.#daemon.requestRunning<T>(operation, params);
   }
 
+  /** Stops the daemon inside this command, if `daemon.inline` started one ({@link DaemonLink.close}). */
+  close(): Promise<void> {
+    return this.#daemon.close();
+  }
+
   /**
    * Ends the process groups of this configuration's dead daemons; live
    * daemons' are left alone ({@link DaemonLink.sweepOrphans}).

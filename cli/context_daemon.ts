@@ -23,6 +23,7 @@ import { VERSION } from "../core/version.ts";
 import { withStartProgress } from "./start_progress.ts";
 import type { StartingRow } from "../engine/starting.ts";
 import type { SettingsContext } from "./context_settings.ts";
+import type { InlineDaemon, startInlineDaemon as StartInline } from "../daemon/inline.ts";
 
 /** What the daemon side reads from the configuration side of the context. */
 export type DaemonLinkSource = Pick<
@@ -49,6 +50,8 @@ export class DaemonLink {
   #source: DaemonLinkSource;
   /** The pid of the daemon last found answering (health), for messages. */
   #daemonPid?: number;
+  /** The daemon inside this command (`daemon.inline`), once a request needed it. */
+  #inline?: Promise<InlineDaemon>;
 
   /** @param source The configuration, settings and caller this link sends for. */
   constructor(source: DaemonLinkSource) {
@@ -69,6 +72,8 @@ export class DaemonLink {
       await this.#send(endpoint, "health", {}, { version: VERSION });
       return endpoint;
     }
+    const inline = await this.#inlineSocket();
+    if (inline) return inline;
     const config = await this.#source.config();
     const settings = await this.#source.settings();
     const { socket, pid } = await connectDaemon({
@@ -91,7 +96,7 @@ export class DaemonLink {
    * found, started or replaced as {@link daemonSocket} does.
    */
   async liveDaemonSocket(): Promise<string> {
-    if (await this.endpoint()) return await this.daemonSocket();
+    if (await this.endpoint() || await this.#inlineOn()) return await this.daemonSocket();
     const socket = await this.existingDaemonSocket();
     try {
       const health = await requestDaemon<DaemonHealth>(socket, "health", {}, { version: VERSION });
@@ -174,6 +179,8 @@ export class DaemonLink {
   async existingDaemonSocket(): Promise<string> {
     const endpoint = await this.endpoint();
     if (endpoint) return endpoint;
+    const inline = await this.#inlineSocket();
+    if (inline) return inline;
     const config = await this.#source.config();
     return daemonFiles(this.#source.paths().stateDir, config.fingerprint).socket;
   }
@@ -296,6 +303,47 @@ export class DaemonLink {
       if (!needsOtherDaemon(error) || !start) throw error;
     }
     return await send(await this.daemonSocket());
+  }
+
+  /** Whether `daemon.inline` is set (and no endpoint, which always wins: decision 0051). */
+  async #inlineOn(): Promise<boolean> {
+    return (await this.#source.setting("daemon.inline")) === true && !(await this.endpoint());
+  }
+
+  /**
+   * The socket of the daemon inside this command, started on first use, when
+   * `daemon.inline` is set; undefined otherwise. It lives until {@link close}.
+   */
+  async #inlineSocket(): Promise<string | undefined> {
+    if (!(await this.#inlineOn())) return undefined;
+    this.#inline ??= (async () => {
+      const config = await this.#source.config();
+      // Computed: the daemon's modules (zod, the MCP SDK, LogTape) stay off every other
+      // command's module graph, as `mcpx daemon`'s are (cli/commands.ts).
+      const { startInlineDaemon } = await import(
+        new URL("../daemon/inline.ts", import.meta.url).href
+      ) as { startInlineDaemon: typeof StartInline };
+      return await startInlineDaemon({
+        configPath: config.path,
+        fingerprint: config.fingerprint,
+        settings: settingValues(await this.#source.settings()),
+        env: this.#source.env,
+        cwd: this.#source.cwd,
+        trustCheck: await this.#source.trustChecked(),
+      });
+    })();
+    this.#daemonPid = Deno.pid;
+    return (await this.#inline).socket;
+  }
+
+  /**
+   * Stops the daemon inside this command, and every server it started, when
+   * one was started (`daemon.inline`); nothing otherwise. Called when the command ends.
+   */
+  async close(): Promise<void> {
+    const inline = this.#inline;
+    this.#inline = undefined;
+    if (inline) await (await inline)[Symbol.asyncDispose]();
   }
 
   /**
