@@ -138,7 +138,12 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   list: (d, p) => d.list(p.servers, p.missingOnly),
   searchTools: (d, p) => searchInDaemon(d, p),
   lsNamespaces: (d, p) => lsInDaemon(d, p),
-  namespaces: (d, p) => viewInDaemon(d, { ...p, selection: callerOf(p).selection }),
+  // A NamespaceView is the route's loose rows with fields declared (an interface has no index
+  // signature, so TypeScript cannot see that itself).
+  namespaces: (d, p) =>
+    viewInDaemon(d, { ...p, selection: callerOf(p).selection }) as unknown as Promise<
+      OutputOf<Specs["namespaces"]>
+    >,
   restart: async (d, p) => ({ stopped: await d.restart(p.namespace, p.onlySession) }),
   endSession: async (d, p) => ({ stopped: await d.endSession(p.session) }),
   sessionNew: (d, p) => d.sessionNew(p.name, p.ttlMs),

@@ -12,12 +12,30 @@
 import { z } from "zod";
 import { defineOp } from "./op.ts";
 import { CALLER_SHAPE } from "./caller_schema.ts";
-import type { NamespaceEntry } from "../discovery/types.ts";
 
-/** A namespace as discovery/types.ts `NamespaceEntry` has it (built there, carried here). */
-const NamespaceRow = z.custom<NamespaceEntry>((v) => typeof v === "object" && v !== null)
-  .meta({ type: "object" })
-  .describe("discovery/types.ts NamespaceEntry: namespace, server, description, tools, …");
+/**
+ * A tool as discovery/types.ts `ToolEntry` has it: the fields every entry has
+ * are declared; the optional ones (`outputSchema`, `declaration`, `title`,
+ * `annotations`, `taskSupport`) are carried as they are.
+ */
+const ToolRow = z.looseObject({
+  namespace: z.string(),
+  server: z.string(),
+  tool: z.string().describe("the tool's real name"),
+  fn: z.string().describe("its identifier"),
+  description: z.string(),
+  tags: z.array(z.string()),
+  inputSchema: z.record(z.string(), z.unknown()).describe("{} in a summary namespace"),
+});
+
+/** A namespace as discovery/types.ts `NamespaceEntry` has it (its optional fields carried). */
+const NamespaceRow = z.looseObject({
+  namespace: z.string(),
+  server: z.string(),
+  description: z.string(),
+  tools: z.array(ToolRow),
+  summary: z.boolean().optional().describe("its tools came without schemas"),
+});
 
 /** `POST /v1/namespaces`. */
 export const namespaces = defineOp({
