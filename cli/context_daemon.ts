@@ -179,8 +179,8 @@ export class DaemonLink {
   async existingDaemonSocket(): Promise<string> {
     const endpoint = await this.endpoint();
     if (endpoint) return endpoint;
-    const inline = await this.#inlineSocket();
-    if (inline) return inline;
+    // The daemon inside this command once it runs; none is started here.
+    if (this.#inline) return (await this.#inline).socket;
     const config = await this.#source.config();
     return daemonFiles(this.#source.paths().stateDir, config.fingerprint).socket;
   }
@@ -225,6 +225,8 @@ export class DaemonLink {
     operation: string,
     params: Record<string, unknown> = {},
   ): Promise<T | undefined> {
+    // Inline, "running" is this command's own daemon, once something started it.
+    if (!this.#inline && await this.#inlineOn()) return undefined;
     try {
       return await this.#request<T>(operation, params, false);
     } catch (error) {
@@ -294,6 +296,8 @@ export class DaemonLink {
     };
     // A named endpoint is the only daemon: never found, started or replaced here.
     if (remote) return await send(remote);
+    // Inline, the daemon is this command's own (started on first need): no other is tried.
+    if (await this.#inlineOn()) return await send(await this.daemonSocket());
     // Straight to the socket, stating our version: a daemon of another version
     // refuses without running anything, and only then (or when none answers)
     // is the daemon found, started or replaced. Saves a round trip per call.
