@@ -67,6 +67,13 @@ export function upstreamOpenApi(namespaces: NamespaceEntry[]): Json {
       },
     };
   }
+  // Shared by every path, so a catalog of many tools does not repeat them.
+  const errorRefs = Object.fromEntries(
+    Object.keys(ERROR_RESPONSES).map((status) => [
+      status,
+      { $ref: `#/components/responses/${status}` },
+    ]),
+  );
   const paths: Json = {};
   for (const ns of namespaces) {
     for (const tool of ns.tools) {
@@ -96,7 +103,7 @@ export function upstreamOpenApi(namespaces: NamespaceEntry[]): Json {
                 },
               },
             },
-            ...ERROR_RESPONSES,
+            ...errorRefs,
           },
         },
       });
@@ -118,6 +125,7 @@ export function upstreamOpenApi(namespaces: NamespaceEntry[]): Json {
     components: {
       schemas: { ...COMPONENT_SCHEMAS, ...schemas },
       parameters,
+      responses: ERROR_RESPONSES,
       securitySchemes: {
         bearer: {
           type: "http",
