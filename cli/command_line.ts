@@ -109,7 +109,12 @@ export async function runCommandLine(
     ctx = new CliContext(options);
     const input = inputOf(command, words, values);
     const module = await loadCommand(command.name);
-    return await module.run(ctx, input);
+    try {
+      return await module.run(ctx, input);
+    } finally {
+      // The daemon inside the command (daemon.inline) ends with it, with its servers.
+      await ctx.close();
+    }
   } catch (error) {
     const json = argv.includes("--json") || /^(true|1)$/.test(env.MCPX_OUTPUT_JSON ?? "") ||
       env.MCPX_OUTPUT_FORMAT === "json";

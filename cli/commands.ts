@@ -21,6 +21,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   search: () => import("./search.ts"),
   types: () => import("./types.ts"),
   catalog: () => import("./catalog.ts"),
+  schema: () => import("./schema.ts"),
   call: () => import("./call.ts"),
   tasks: () => import("./tasks.ts"),
   elicit: () => import("./elicit.ts"),

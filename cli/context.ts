@@ -63,6 +63,9 @@ export class CliContext extends SettingsContext implements RunnerHost {
   async namespaces(
     options: { listMissing?: boolean; optional?: boolean; schemas?: boolean | string[] } = {},
   ): Promise<NamespaceView & { cache: SchemaIndex | null }> {
+    // A daemon elsewhere (daemon.endpoint) answers from its own cache: its servers are the ones
+    // its calls reach, and this machine's files are not its (decision 0051).
+    if (await this.endpoint()) return await this.#endpointView(options);
     const config = await this.config();
     if (config.path === null && !options.optional) {
       throw new McpxError("no-config", noConfigMessage(config.searched ?? [], this.cwd));
@@ -129,6 +132,24 @@ export class CliContext extends SettingsContext implements RunnerHost {
     if (!direct) this.#index = cache;
     const view = namespacesFromCache(config.servers, cache, selection);
     return { ...view, problems: [...unlisted, ...view.problems], cache };
+  }
+
+  /**
+   * {@link namespaces} as the daemon `daemon.endpoint` names has them (the
+   * `namespaces` route, ops/view_routes.ts); `cache` is null (its files are
+   * on its machine).
+   *
+   * @throws {DaemonUnavailableError} naming the endpoint when it does not answer.
+   */
+  async #endpointView(
+    options: { listMissing?: boolean; schemas?: boolean | string[] },
+  ): Promise<NamespaceView & { cache: SchemaIndex | null }> {
+    const asked = options.schemas ?? true;
+    const view = await this.request<NamespaceView>("namespaces", {
+      ...(asked === true ? {} : { schemas: asked === false ? [] : asked }),
+      ...(options.listMissing === false ? { listMissing: false } : {}),
+    });
+    return { ...view, cache: null };
   }
 
   /**
@@ -210,6 +231,11 @@ export class CliContext extends SettingsContext implements RunnerHost {
     params: Record<string, unknown> = {},
   ): Promise<T | undefined> {
     return this.#daemon.requestRunning<T>(operation, params);
+  }
+
+  /** Stops the daemon inside this command, if `daemon.inline` started one ({@link DaemonLink.close}). */
+  close(): Promise<void> {
+    return this.#daemon.close();
   }
 
   /**

@@ -23,6 +23,7 @@ import { VERSION } from "../core/version.ts";
 import { withStartProgress } from "./start_progress.ts";
 import type { StartingRow } from "../engine/starting.ts";
 import type { SettingsContext } from "./context_settings.ts";
+import type { InlineDaemon, startInlineDaemon as StartInline } from "../daemon/inline.ts";
 
 /** What the daemon side reads from the configuration side of the context. */
 export type DaemonLinkSource = Pick<
@@ -49,6 +50,8 @@ export class DaemonLink {
   #source: DaemonLinkSource;
   /** The pid of the daemon last found answering (health), for messages. */
   #daemonPid?: number;
+  /** The daemon inside this command (`daemon.inline`), once a request needed it. */
+  #inline?: Promise<InlineDaemon>;
 
   /** @param source The configuration, settings and caller this link sends for. */
   constructor(source: DaemonLinkSource) {
@@ -69,6 +72,8 @@ export class DaemonLink {
       await this.#send(endpoint, "health", {}, { version: VERSION });
       return endpoint;
     }
+    const inline = await this.#inlineSocket();
+    if (inline) return inline;
     const config = await this.#source.config();
     const settings = await this.#source.settings();
     const { socket, pid } = await connectDaemon({
@@ -91,7 +96,7 @@ export class DaemonLink {
    * found, started or replaced as {@link daemonSocket} does.
    */
   async liveDaemonSocket(): Promise<string> {
-    if (await this.endpoint()) return await this.daemonSocket();
+    if (await this.endpoint() || await this.#inlineOn()) return await this.daemonSocket();
     const socket = await this.existingDaemonSocket();
     try {
       const health = await requestDaemon<DaemonHealth>(socket, "health", {}, { version: VERSION });
@@ -174,6 +179,8 @@ export class DaemonLink {
   async existingDaemonSocket(): Promise<string> {
     const endpoint = await this.endpoint();
     if (endpoint) return endpoint;
+    // The daemon inside this command once it runs; none is started here.
+    if (this.#inline) return (await this.#inline).socket;
     const config = await this.#source.config();
     return daemonFiles(this.#source.paths().stateDir, config.fingerprint).socket;
   }
@@ -218,6 +225,8 @@ export class DaemonLink {
     operation: string,
     params: Record<string, unknown> = {},
   ): Promise<T | undefined> {
+    // Inline, "running" is this command's own daemon, once something started it.
+    if (!this.#inline && await this.#inlineOn()) return undefined;
     try {
       return await this.#request<T>(operation, params, false);
     } catch (error) {
@@ -287,6 +296,8 @@ export class DaemonLink {
     };
     // A named endpoint is the only daemon: never found, started or replaced here.
     if (remote) return await send(remote);
+    // Inline, the daemon is this command's own (started on first need): no other is tried.
+    if (await this.#inlineOn()) return await send(await this.daemonSocket());
     // Straight to the socket, stating our version: a daemon of another version
     // refuses without running anything, and only then (or when none answers)
     // is the daemon found, started or replaced. Saves a round trip per call.
@@ -296,6 +307,47 @@ export class DaemonLink {
       if (!needsOtherDaemon(error) || !start) throw error;
     }
     return await send(await this.daemonSocket());
+  }
+
+  /** Whether `daemon.inline` is set (and no endpoint, which always wins: decision 0051). */
+  async #inlineOn(): Promise<boolean> {
+    return (await this.#source.setting("daemon.inline")) === true && !(await this.endpoint());
+  }
+
+  /**
+   * The socket of the daemon inside this command, started on first use, when
+   * `daemon.inline` is set; undefined otherwise. It lives until {@link close}.
+   */
+  async #inlineSocket(): Promise<string | undefined> {
+    if (!(await this.#inlineOn())) return undefined;
+    this.#inline ??= (async () => {
+      const config = await this.#source.config();
+      // Computed: the daemon's modules (zod, the MCP SDK, LogTape) stay off every other
+      // command's module graph, as `mcpx daemon`'s are (cli/commands.ts).
+      const { startInlineDaemon } = await import(
+        new URL("../daemon/inline.ts", import.meta.url).href
+      ) as { startInlineDaemon: typeof StartInline };
+      return await startInlineDaemon({
+        configPath: config.path,
+        fingerprint: config.fingerprint,
+        settings: settingValues(await this.#source.settings()),
+        env: this.#source.env,
+        cwd: this.#source.cwd,
+        trustCheck: await this.#source.trustChecked(),
+      });
+    })();
+    this.#daemonPid = Deno.pid;
+    return (await this.#inline).socket;
+  }
+
+  /**
+   * Stops the daemon inside this command, and every server it started, when
+   * one was started (`daemon.inline`); nothing otherwise. Called when the command ends.
+   */
+  async close(): Promise<void> {
+    const inline = this.#inline;
+    this.#inline = undefined;
+    if (inline) await (await inline)[Symbol.asyncDispose]();
   }
 
   /**

@@ -22,6 +22,7 @@ import type { SettingDeclaration, SettingType, SettingValue } from "./setting_va
 import { settingEnvName } from "./setting_names.ts";
 import { PATH_SETTINGS } from "./settings_paths.ts";
 import { REACH_SETTINGS } from "./settings_reach.ts";
+import { DAEMON_SETTINGS } from "./settings_daemon.ts";
 
 export { settingEnvName, settingFlagName } from "./setting_names.ts";
 
@@ -55,57 +56,7 @@ const DECLARED = [
     envAliases: ["MCPX_CACHE_DIR"],
     help: "Directory for the schema cache; empty means $XDG_CACHE_HOME/mcpx",
   },
-  {
-    name: "daemon.idleTimeout",
-    type: "duration",
-    default: "4h",
-    help: "An auto-started daemon with no requests for this long exits (0 = never)",
-  },
-  {
-    name: "daemon.startWait",
-    type: "duration",
-    default: "10s",
-    help: "How long the CLI waits for a daemon it started to answer before giving up",
-  },
-  {
-    name: "daemon.address",
-    type: "string",
-    default: "127.0.0.1",
-    userOnly: true,
-    help: "Address `mcpx daemon --port` binds; beyond loopback needs transport.bearerToken",
-  },
-  {
-    name: "daemon.port",
-    type: "int",
-    min: 0,
-    default: "0",
-    userOnly: true,
-    help: "TCP port `mcpx daemon` also serves its /v1 API on (0 = none, its socket only)",
-  },
-  {
-    name: "daemon.endpoint",
-    type: "string",
-    default: "",
-    userOnly: true,
-    help:
-      "A daemon elsewhere, http://host:port or unix:///path, used by the CLI and scripts instead of this configuration's own; mcpx then never starts a daemon and fails when it does not answer",
-  },
-  {
-    name: "transport.bearerToken",
-    type: "string",
-    default: "",
-    userOnly: true,
-    secret: true,
-    help:
-      "Bearer token a TCP listener beyond loopback requires, and the one mcpx sends to daemon.endpoint; never shown by mcpx config",
-  },
-  {
-    name: "transport.allowedHosts",
-    type: "string",
-    default: "",
-    userOnly: true,
-    help: "Host names (comma-separated) a TCP listener beyond loopback also answers to",
-  },
+  ...DAEMON_SETTINGS,
   {
     name: "output.json",
     type: "bool",

@@ -64,7 +64,8 @@ export interface RunDaemonOptions {
    * edited meanwhile) is refused with `config-changed`.
    */
   fingerprint?: string;
-  mode: DaemonMode;
+  /** A daemon process is started on demand or deliberately (inline is daemon/inline.ts's). */
+  mode: Exclude<DaemonMode, "inline">;
   env: Record<string, string>;
   cwd: string;
   /**

@@ -157,6 +157,10 @@ export interface ToolEntry {
   declaration?: string;
   /** How the tool runs as a task, when its server said (absent: `forbidden`). */
   taskSupport?: TaskSupport;
+  /** The server's display title for the tool, when it gave one and the entry is whole. */
+  title?: string;
+  /** The server's tool annotations (MCP `ToolAnnotations`), when it gave some and the entry is whole. */
+  annotations?: Record<string, unknown>;
   /** Search's words for the tool, when the cache's index had them (discovery/search.ts). */
   terms?: ToolTerms;
 }

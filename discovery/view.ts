@@ -190,6 +190,8 @@ export function namespacesFromCache(
       if (whole.outputSchema) tool_entry.outputSchema = whole.outputSchema;
       if (whole.declaration) tool_entry.declaration = whole.declaration;
       if (whole.execution?.taskSupport) tool_entry.taskSupport = whole.execution.taskSupport;
+      if (whole.inputSchema && tool.title) tool_entry.title = tool.title;
+      if (whole.annotations) tool_entry.annotations = whole.annotations;
       if (tool.terms) tool_entry.terms = tool.terms;
       entry.tools.push(tool_entry);
     }

@@ -53,8 +53,8 @@ import type { ProfileSelection } from "../config/profiles.ts";
 import type { NamespaceView } from "../discovery/view.ts";
 import type { CachedServer } from "../discovery/types.ts";
 
-/** How the daemon was started: on demand by a CLI (exits when idle) or deliberately. */
-export type DaemonMode = "auto" | "foreground";
+/** Started on demand (exits idle), deliberately, or within one command (daemon/inline.ts). */
+export type DaemonMode = "auto" | "foreground" | "inline";
 
 /** Everything the daemon needs to run. */
 export interface DaemonOptions {

@@ -18,6 +18,7 @@ import { ROUTE_SPECS, type RouteName } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { searchInDaemon } from "./daemon_search.ts";
 import { lsInDaemon } from "./daemon_ls.ts";
+import { viewInDaemon } from "./daemon_view.ts";
 import { contentOptions } from "./daemon_content.ts";
 import { getPrompt, listPrompts, listResources, readResource } from "../engine/content.ts";
 import { getSkill, listSkills, verifySkill } from "../engine/skills.ts";
@@ -140,6 +141,12 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   list: (d, p) => d.list(p.servers, p.missingOnly),
   searchTools: (d, p) => searchInDaemon(d, p),
   lsNamespaces: (d, p) => lsInDaemon(d, p),
+  // A NamespaceView is the route's loose rows with fields declared (an interface has no index
+  // signature, so TypeScript cannot see that itself).
+  namespaces: (d, p) =>
+    viewInDaemon(d, { ...p, selection: callerOf(p).selection }) as unknown as Promise<
+      OutputOf<Specs["namespaces"]>
+    >,
   restart: async (d, p) => ({ stopped: await d.restart(p.namespace, p.onlySession) }),
   endSession: async (d, p) => ({ stopped: await d.endSession(p.session) }),
   sessionNew: (d, p) => d.sessionNew(p.name, p.ttlMs),

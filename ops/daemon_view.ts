@@ -8,10 +8,11 @@
  */
 
 import type { Daemon } from "../engine/engine.ts";
-import { isSelected, type ProfileSelection } from "../config/profiles.ts";
+import { DEFAULT_SELECTION, isSelected, type ProfileSelection } from "../config/profiles.ts";
 import { listingOf } from "../config/types.ts";
 import { needsListing } from "../engine/schema_cache.ts";
 import type { NamespaceView } from "../discovery/view.ts";
+import type { NamespaceEntry } from "../discovery/types.ts";
 
 /**
  * Lists the selected servers the daemon's cache has no usable entry for
@@ -36,4 +37,45 @@ export async function listedView(
     if (missing.length) await daemon.list(missing.map((s) => s.name), true);
   }
   return daemon.view(selection);
+}
+
+/**
+ * The `namespaces` route (ops/view_routes.ts): the caller's selection of the
+ * daemon's cache, its unlisted servers listed first (unless `listMissing` is
+ * false). Namespaces outside `schemas` come as the CLI's own index-only view
+ * has them (`summary`, tools without schemas), so an answer for one
+ * namespace does not carry every other's schemas; search's words are left out.
+ *
+ * @param daemon The daemon.
+ * @param input `schemas` (namespaces or server names; absent: every one),
+ *   `listMissing`, and the caller's selection.
+ * @returns discovery/view.ts `NamespaceView` as JSON.
+ * @throws the cache write's error when a listing could not be stored (a full disk).
+ */
+export async function viewInDaemon(
+  daemon: Daemon,
+  input: { schemas?: string[]; listMissing?: boolean; selection?: ProfileSelection },
+): Promise<NamespaceView> {
+  const view = await listedView(daemon, input.selection ?? DEFAULT_SELECTION, input.listMissing);
+  const whole = (ns: NamespaceEntry) =>
+    !input.schemas || input.schemas.includes(ns.namespace) || input.schemas.includes(ns.server);
+  return {
+    ...view,
+    namespaces: view.namespaces.map((ns) => ({
+      ...ns,
+      tools: ns.tools.map(({ terms: _terms, ...tool }) =>
+        whole(ns) ? tool : {
+          namespace: tool.namespace,
+          server: tool.server,
+          tool: tool.tool,
+          fn: tool.fn,
+          description: tool.description,
+          tags: tool.tags,
+          inputSchema: {},
+          ...(tool.taskSupport ? { taskSupport: tool.taskSupport } : {}),
+        }
+      ),
+      ...(whole(ns) ? {} : { summary: true }),
+    })),
+  };
 }

@@ -15,6 +15,7 @@ import {
   ClientOutput,
   ConfigOutput,
   LsOutput,
+  SchemaOutput,
   ScriptsOutput,
   SearchOutput,
   TypesOutput,
@@ -116,6 +117,46 @@ export const types = defineOp({
       optional: true,
       complete: "namespace-or-tool",
     }],
+  },
+});
+
+/** The forms `mcpx schema` prints the catalog in (spec 000, "Types, in whichever form a consumer reads"). */
+export const SCHEMA_FORMATS = ["typescript", "json-schema", "openapi", "mcp"] as const;
+
+/** `mcpx schema`. */
+export const schema = defineOp({
+  name: "schema",
+  description: "The upstream tools of the namespaces named (every one when none is) in the form " +
+    "a consumer reads: TypeScript for a script, a JSON Schema document (tools under $defs) for a " +
+    "validator, OpenAPI 3.1 for a client generator, an MCP tools/list result for an MCP host.",
+  where: "cli",
+  hints: READ,
+  input: z.object({
+    targets: z.array(z.string()).default([]).describe(
+      "namespaces or namespace.tool names (default: every namespace)",
+    ),
+    format: z.enum(SCHEMA_FORMATS).default("typescript").describe("the form to print"),
+  }),
+  output: SchemaOutput,
+  cli: {
+    command: "schema",
+    usage: "mcpx schema [<namespace>[.<tool>]…] [--format typescript|json-schema|openapi|mcp]",
+    summary: "the upstream tool catalog as TypeScript, JSON Schema, OpenAPI or an MCP tools/list",
+    args: [{
+      field: "targets",
+      name: "namespace[.tool]",
+      variadic: true,
+      optional: true,
+      complete: "namespace-or-tool",
+    }],
+    flags: {
+      format: {
+        field: "format",
+        type: "string",
+        help: "typescript (default), json-schema, openapi or mcp",
+        complete: SCHEMA_FORMATS,
+      },
+    },
   },
 });
 

@@ -105,6 +105,16 @@ export const TypesOutput = z.strictObject({
   })),
 });
 
+/**
+ * `mcpx --json schema`: the document itself for the JSON forms (a JSON Schema
+ * document, an OpenAPI document, an MCP tools/list result), and
+ * `{ typescript }` for the TypeScript form.
+ */
+export const SchemaOutput = z.union([
+  z.strictObject({ typescript: z.string().describe("the declarations, one .d.ts text") }),
+  JsonObject.describe("the JSON Schema or OpenAPI document, or the tools/list result"),
+]);
+
 /** `mcpx --json catalog` (discovery/catalog.ts `Catalog`, tokens as discovery/tokens.ts counts). */
 export const CatalogOutput = z.strictObject({
   text: z.string().describe("the block for a system prompt"),

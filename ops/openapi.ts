@@ -59,7 +59,7 @@ function schemaOf(schema: z.ZodType, io: "input" | "output", prefix: string, def
 }
 
 /** The answer envelope around one route's result (wire/wire.ts `WireAnswer`). */
-function answerSchema(result: Json): Json {
+export function answerSchema(result: Json): Json {
   return {
     oneOf: [
       {
@@ -77,7 +77,8 @@ function answerSchema(result: Json): Json {
   };
 }
 
-const ERROR_RESPONSES = {
+/** The failures every path may answer, by HTTP status. */
+export const ERROR_RESPONSES = {
   "400": {
     description: "The body or a header failed the route's schema (code usage); nothing was run.",
     content: { "application/json": { schema: { $ref: "#/components/schemas/WireFailure" } } },
@@ -92,7 +93,8 @@ const ERROR_RESPONSES = {
   },
 };
 
-const VERSION_PARAMETER = {
+/** The `X-Mcpx-Version` header parameter. */
+export const VERSION_PARAMETER = {
   name: VERSION_HEADER,
   in: "header",
   required: false,
@@ -187,7 +189,8 @@ function callPathOperation(defs: Json): Json {
   };
 }
 
-const COMPONENT_SCHEMAS: Json = {
+/** The wire's shared schemas (`WireError`, `WireFailure`, `WireNotice`, `WireTrace`). */
+export const COMPONENT_SCHEMAS: Json = {
   WireError: {
     type: "object",
     description: "A failed operation (wire/wire.ts WireErrorBody).",

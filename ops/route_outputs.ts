@@ -29,7 +29,7 @@ export const HealthOutput = z.object({
   pid: z.number().int(),
   fingerprint: z.string(),
   configPath: z.string().nullable(),
-  mode: z.enum(["auto", "foreground"]),
+  mode: z.enum(["auto", "foreground", "inline"]),
   startedAt: isoTime,
   stopping: z.boolean(),
   trustCheck: z.boolean(),

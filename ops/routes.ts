@@ -1,10 +1,9 @@
 /**
- * The daemon's routes (decision 0021): each `POST /v1/<name>` declared once
- * as an op with `where: "daemon"`, its request body (zod `input`, the
- * caller's fields included: ops/caller_schema.ts) and its answer (zod
- * `output`), validated by daemon/http.ts before its handler (ops/daemon_ops.ts)
- * runs. Routes have no command line: commands are their own ops (ops/table.ts);
- * plumbing routes (`health`, `waits`, `endRun`, `retire`, …) have no command.
+ * The daemon's routes (decision 0021): each `POST /v1/<name>` declared once as an op with
+ * `where: "daemon"`, its request body (zod `input`, the caller's fields included:
+ * ops/caller_schema.ts) and its answer (zod `output`), validated by daemon/http.ts before its
+ * handler (ops/daemon_ops.ts) runs. Routes have no command line: commands are their own ops
+ * (ops/table.ts); plumbing routes (`health`, `waits`, `endRun`, `retire`, …) have no command.
  *
  * @module
  */
@@ -28,6 +27,7 @@ import { TASK_ROUTES } from "./task_routes.ts";
 import { QUESTION_ROUTES } from "./question_routes.ts";
 import { CALL_NOTICE_ROUTES } from "./call_notice_routes.ts";
 import { SUBSCRIPTION_ROUTES } from "./subscription_routes.ts";
+import { VIEW_ROUTES } from "./view_routes.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
@@ -314,10 +314,9 @@ export const list = defineOp({
 });
 
 /**
- * `POST /v1/searchTools`: `mcpx search` answered from the daemon's own view
- * of its cache, parsed and in memory, so its cost does not grow with the
- * configuration (decision 0030). The CLI sends it only to a daemon already
- * running, and answers from the cache's files when none is.
+ * `POST /v1/searchTools`: `mcpx search` answered from the daemon's own view of its cache, parsed
+ * and in memory, so its cost does not grow with the configuration (decision 0030). Sent only to
+ * a running daemon; with none, the CLI answers from the cache's files.
  */
 export const searchTools = defineOp({
   name: "searchTools",
@@ -469,6 +468,7 @@ export const ROUTE_SPECS = {
   list,
   searchTools,
   lsNamespaces,
+  ...VIEW_ROUTES,
   restart,
   endSession,
   sessionNew,

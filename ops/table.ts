@@ -31,6 +31,7 @@ export const OPS: readonly OpSpec[] = [
   discovery.search,
   discovery.types,
   discovery.catalog,
+  discovery.schema,
   engine.call,
   task.tasks,
   question.elicit,

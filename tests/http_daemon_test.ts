@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import {
   backgroundMcpx,
   eventually,
@@ -127,6 +128,35 @@ Deno.test({
       env: remote,
     });
     assert.deepEqual(questions.questions, []);
+
+    // types, catalog and schema read the endpoint's schemas, not this machine's (empty) cache,
+    // and each schema form is one its consumer accepts (decision 0051).
+    const types = await other.json<{ namespaces: { tools: { function: string }[] }[] }>(
+      ["types", "everything.echo"],
+      { env: remote },
+    );
+    assert.deepEqual(types.namespaces[0].tools.map((t) => t.function), ["everything.echo"]);
+    const catalog = await other.json<{ total: number; text: string }>(["catalog"], { env: remote });
+    assert.ok(catalog.total > 5 && catalog.text.includes("everything"), catalog.text);
+    const openapi = await other.json(["schema", "everything", "--format", "openapi"], {
+      env: remote,
+    });
+    const upstream = await new Validator().validate(openapi);
+    assert.ok(upstream.valid, JSON.stringify(upstream.errors));
+    assert.ok("/v1/call/everything/echo" in openapi.paths);
+    const jsonSchema = await other.json(["schema", "--format", "json-schema"], { env: remote });
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema(jsonSchema, "catalog");
+    assert.ok(ajv.validate("catalog#/$defs/everything.echo", { message: "hi" }));
+    assert.equal(ajv.validate("catalog#/$defs/everything.echo", {}), false, "message is required");
+    const mcp = await other.json<{ tools: { name: string }[] }>(
+      ["schema", "everything.echo", "--format", "mcp"],
+      { env: remote },
+    );
+    assert.deepEqual(mcp.tools.map((t) => t.name), ["everything.echo"]);
+    const ts = await other.mcpx(["schema", "everything.echo"], { env: remote });
+    assert.equal(ts.code, 0, ts.stderr);
+    assert.match(ts.stdout, /echo\(/);
 
     // A script's client reaches the same daemon over TCP (no socket handed to it).
     const script = await w.mcpx([
