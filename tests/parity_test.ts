@@ -43,6 +43,11 @@ const NOT_SERVED: Record<string, string> = {
   man: "a terminal's manual page",
   openapi: "the daemon's HTTP API, for an HTTP client",
   "completion-words": "the completion scripts' callback",
+  registry: "adding a server is the user's decision: it prints the diff for them to apply",
+  import: "reads other hosts' files and writes the user's configuration, the user's decision",
+  doctor: "diagnoses the machine for the person who keeps it; mcpx_status says what failed",
+  adapter: "`adapter serve` is what the daemon spawns; `adapter check` is for who declares them",
+  api: "`api serve` is what the daemon spawns; `api tools|call` try a document from a shell",
 };
 
 const COMMANDS = OPS.filter((op) => op.cli !== undefined);
