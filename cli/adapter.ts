@@ -49,7 +49,7 @@ async function placesOf(ctx: CliContext, from: string | undefined): Promise<(str
 }
 
 /** One row of `adapter check`. */
-interface Row {
+export interface Row {
   name: string;
   file: string;
   command: string;
@@ -112,30 +112,43 @@ async function check(
 }
 
 function rowOf(d: Declaration, ctx: CliContext, invalid: Set<Row>): Row {
+  const { invalid: bad, ...row } = adapterRow(d, ctx.env.PATH ?? "");
+  if (bad) invalid.add(row);
+  return row;
+}
+
+/**
+ * One declared adapter checked: valid, and its program installed.
+ *
+ * @param d The declared item.
+ * @param path The `PATH` to look the program up on.
+ * @returns The row; `problem` says what is wrong and what to do, `invalid` when the declaration
+ *   itself is (then the program was not looked for).
+ */
+export function adapterRow(d: Declaration, path: string): Row & { invalid?: true } {
   let parsed: Adapter;
   try {
     parsed = parseAdapter(d);
   } catch (error) {
-    const row: Row = {
+    return {
       name: d.name,
       file: d.file,
       command: typeof d.item.command === "string" ? d.item.command : "",
       installed: false,
       tools: Array.isArray(d.item.tools) ? d.item.tools.length : 0,
       problem: (error as Error).message,
+      invalid: true,
     };
-    invalid.add(row);
-    return row;
   }
-  const path = findProgram(parsed.command, ctx.env.PATH ?? "");
+  const found = findProgram(parsed.command, path);
   return {
     name: d.name,
     file: d.file,
     command: parsed.command,
-    ...(path ? { path } : {}),
-    installed: path !== undefined,
+    ...(found ? { path: found } : {}),
+    installed: found !== undefined,
     tools: parsed.tools.length,
-    ...(path ? {} : {
+    ...(found ? {} : {
       problem: `${parsed.command} is not installed${
         parsed.command.includes("/") ? "" : " (not found on PATH)"
       }; install it or fix "command" in ${d.file}`,

@@ -27,6 +27,7 @@ import {
   urlServersCheck,
 } from "./doctor_config.ts";
 import { daemonCheck, logIndexCheck, schemaCacheCheck } from "./doctor_state.ts";
+import { declaredCheck } from "./doctor_declared.ts";
 
 /** How a finding stands: `fail` makes `mcpx doctor` exit 1. */
 export type DoctorStatus = typeof DOCTOR_STATUSES[number];
@@ -72,6 +73,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   configCheck,
   settingsCheck,
   serverCommandsCheck,
+  declaredCheck,
   urlServersCheck,
   directoriesCheck,
   daemonCheck,

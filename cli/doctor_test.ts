@@ -116,6 +116,38 @@ Deno.test("mcpx doctor flags each broken setup it is shown, and exits 1", async 
     assert.match(fails[1].message, new RegExp(`${w.root}/proj/bin/server`));
   });
 
+  await t.step(
+    "a declared adapter whose program is missing, an API whose document is",
+    async () => {
+      await using w = await setup({
+        mcpServers: { a: LS },
+        paths: { adapters: ["./adapters.json"], apis: ["./apis.json"] },
+      });
+      await Deno.writeTextFile(
+        `${w.root}/proj/adapters.json`,
+        JSON.stringify({
+          adapters: [
+            { name: "lister", command: "ls", tools: [{ name: "list", args: [] }] },
+            { name: "gone", command: "mcpx-doctor-no-such-program", tools: [{ name: "x" }] },
+          ],
+        }),
+      );
+      await Deno.writeTextFile(
+        `${w.root}/proj/apis.json`,
+        JSON.stringify({ apis: [{ name: "pets", spec: "./missing.yaml" }] }),
+      );
+      const r = await doctor(w);
+      assert.equal(r.code, 1);
+      assert.deepEqual(r.of("declared-namespaces", "ok").map((f) => f.subject), ["lister"]);
+      const fails = r.of("declared-namespaces", "fail");
+      assert.deepEqual(fails.map((f) => f.subject), ["gone", "pets"]);
+      assert.match(fails[0].fix!, /install mcpx-doctor-no-such-program/);
+      assert.match(fails[1].message, /missing\.yaml/);
+      // A derived server runs mcpx itself, so the server-commands check passes it.
+      assert.equal(r.of("server-commands", "fail").length, 0);
+    },
+  );
+
   await t.step("a server whose ${VAR} is unset, fixed by the user .env", async () => {
     await using w = await setup({ mcpServers: { api: { command: "ls", env: { T: "${DR_T}" } } } });
     const r = await doctor(w);
