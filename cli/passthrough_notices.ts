@@ -49,22 +49,38 @@ export function wantsLogMessages(sctx: ServerContext): boolean {
 }
 
 /**
+ * The level to ask the upstream for log messages at while it serves this
+ * request, so that a 2026-07-28 upstream (which sends none unless its request
+ * names a level, SEP-2577) sends what this client hears: the request's own
+ * `_meta` level on a 2026-07-28 connection, `debug` on a 2025-era one (the
+ * SDK drops what is below the level the client set with `logging/setLevel`
+ * on the way out). Undefined when the client hears no log messages.
+ */
+export function upstreamLogLevel(sctx: ServerContext): LoggingLevel | undefined {
+  if (!wantsLogMessages(sctx)) return undefined;
+  const envelope = sctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return (envelope?.[LOG_LEVEL_META_KEY] as LoggingLevel | undefined) ?? "debug";
+}
+
+/**
  * Runs `send` with a notify token when the client asked for progress
  * (`_meta.progressToken`) or hears log messages (see
  * {@link wantsLogMessages}), and passes on what the call's server sent while
  * it ran, in order; every notice is sent before this resolves, so before the
  * caller sends the result. Without either, `send` gets no token.
  *
- * @param send The daemon's `call`, given the notify token to carry.
+ * @param send The daemon's `call`, given the notify token to carry and the
+ *   level to ask the upstream for log messages at ({@link upstreamLogLevel}).
  * @returns What `send` answers; what it throws is thrown after the relay ends.
  */
 export async function withCallNotices<T>(
   ctx: NoticeSource,
   sctx: ServerContext,
-  send: (notify: string | undefined) => Promise<T>,
+  send: (notify: string | undefined, logLevel?: LoggingLevel) => Promise<T>,
 ): Promise<T> {
   const progressToken = sctx.mcpReq._meta?.progressToken;
-  const logs = wantsLogMessages(sctx);
+  const logLevel = upstreamLogLevel(sctx);
+  const logs = logLevel !== undefined;
   if (progressToken === undefined && !logs) return await send(undefined);
   const notify = crypto.randomUUID();
   const pass = async (notice: CallNotice) => {
@@ -86,7 +102,7 @@ export async function withCallNotices<T>(
   };
   const stop = relayNotices(ctx, notify, pass);
   try {
-    return await send(notify);
+    return await send(notify, logLevel);
   } finally {
     await stop();
   }

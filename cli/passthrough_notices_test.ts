@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ServerContext } from "@modelcontextprotocol/server";
+import { LOG_LEVEL_META_KEY, type ServerContext } from "@modelcontextprotocol/server";
 import { withCallNotices } from "./passthrough_notices.ts";
 import { MessageBoard } from "../engine/message_board.ts";
 import { ProgressBoard } from "../engine/progress_board.ts";
@@ -92,4 +92,19 @@ Deno.test("withCallNotices() sends no progress to a client that gave no progress
     undefined,
     "a 2026-07-28 request naming no log level and no progress token",
   );
+});
+
+Deno.test("withCallNotices() hands send the level to ask the upstream for log messages at: debug for a 2025-era client, a 2026-07-28 request's own level, none when it names none", async () => {
+  const ctx = daemon(() => {});
+  const levels: unknown[] = [];
+  const legacy = requestContext().sctx;
+  const modern = (envelope: Record<string, unknown>) =>
+    ({ mcpReq: { _meta: { progressToken: "t" }, envelope } }) as unknown as ServerContext;
+  for (const sctx of [legacy, modern({ [LOG_LEVEL_META_KEY]: "warning" }), modern({})]) {
+    await withCallNotices(ctx, sctx, (notify, level) => {
+      levels.push(level);
+      return ctx.request("call", { notify });
+    });
+  }
+  assert.deepEqual(levels, ["debug", "warning", undefined]);
 });

@@ -200,6 +200,7 @@ function passthroughServer(
     sctx: ServerContext,
     request: Record<string, unknown>,
     notify?: string,
+    logLevel?: string,
   ): Promise<unknown> => {
     const r = await roundOf(sctx);
     if ("question" in r) {
@@ -220,6 +221,7 @@ function passthroughServer(
       ...r.relay,
       ...(capabilities ? { clientCapabilities: capabilities } : {}),
       ...(notify ? { notify } : {}),
+      ...(logLevel ? { logLevel } : {}),
     });
   };
 
@@ -228,7 +230,8 @@ function passthroughServer(
     const answer = await withCallNotices(
       ctx,
       sctx,
-      (notify) => round(sctx, { method: "tools/call", name, arguments: args ?? {} }, notify),
+      (notify, logLevel) =>
+        round(sctx, { method: "tools/call", name, arguments: args ?? {} }, notify, logLevel),
     );
     return await passOn(answer, codec) as never;
   });

@@ -19,7 +19,12 @@
  * @module
  */
 
-import { type Client, CLIENT_CAPABILITIES_META_KEY } from "@modelcontextprotocol/client";
+import {
+  type Client,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+} from "@modelcontextprotocol/client";
+import { SERVER_LOG_LEVELS, type ServerLogLevel } from "../config/types.ts";
 
 /** What a relayed request carries besides its own params (SEP-2322). */
 export interface InputRelay {
@@ -32,6 +37,13 @@ export interface InputRelay {
    * request's `_meta` envelope in place of mcpx's; absent: mcpx's own.
    */
   clientCapabilities?: Record<string, unknown>;
+  /**
+   * The level at which the client the request is made for hears log
+   * messages: a 2026-07-28 server declaring `logging` is asked for its
+   * messages at it (or at the entry's `logLevel`, whichever is more
+   * verbose) in the request's `_meta` (SEP-2577); absent: the entry's alone.
+   */
+  logLevel?: ServerLogLevel;
 }
 
 /**
@@ -49,18 +61,23 @@ export interface InputRelay {
  * ```
  */
 export function relayed(
-  client: Pick<Client, "getProtocolEra">,
+  client: Pick<Client, "getProtocolEra"> & Partial<Pick<Client, "getServerCapabilities">>,
   params: Record<string, unknown>,
   relay: InputRelay | undefined,
 ): { params: Record<string, unknown>; options: { allowInputRequired?: true } } {
   if (!relay || client.getProtocolEra() !== "modern") return { params, options: {} };
-  const meta = (params._meta ?? {}) as Record<string, unknown>;
+  const meta = { ...(params._meta ?? {}) as Record<string, unknown> };
+  if (relay.clientCapabilities) meta[CLIENT_CAPABILITIES_META_KEY] = relay.clientCapabilities;
+  if (relay.logLevel && client.getServerCapabilities?.()?.logging) {
+    meta[LOG_LEVEL_META_KEY] = moreVerbose(
+      relay.logLevel,
+      meta[LOG_LEVEL_META_KEY] as ServerLogLevel | undefined,
+    );
+  }
   return {
     params: {
       ...params,
-      ...(relay.clientCapabilities
-        ? { _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: relay.clientCapabilities } }
-        : {}),
+      ...(Object.keys(meta).length ? { _meta: meta } : {}),
       ...(relay.inputResponses ? { inputResponses: relay.inputResponses } : {}),
       ...(relay.requestState !== undefined ? { requestState: relay.requestState } : {}),
     },
@@ -74,4 +91,10 @@ export function isInputRequired(
 ): result is { resultType: "input_required"; inputRequests?: Record<string, unknown> } {
   return typeof result === "object" && result !== null &&
     (result as { resultType?: unknown }).resultType === "input_required";
+}
+
+/** The more verbose of two log levels (the one lower in {@link SERVER_LOG_LEVELS}); `b` may be absent. */
+export function moreVerbose(a: ServerLogLevel, b: ServerLogLevel | undefined): ServerLogLevel {
+  if (b === undefined) return a;
+  return SERVER_LOG_LEVELS.indexOf(a) <= SERVER_LOG_LEVELS.indexOf(b) ? a : b;
 }

@@ -5,8 +5,12 @@
  * caller chose (`mcpx serve --passthrough` uses one per client connection).
  *
  * The first subscriber of a URI on an instance sends the upstream
- * `resources/subscribe`; the last to leave sends `resources/unsubscribe`. An
- * upstream's `notifications/resources/updated` (engine/server_records.ts) is
+ * `resources/subscribe`; the last to leave sends `resources/unsubscribe`. On
+ * a 2026-07-28 connection, which has neither request, the first opens a
+ * `subscriptions/listen` stream for that URI alone (the SDK client's
+ * `listen({ resourceSubscriptions: [uri] })`) and the last closes it: one
+ * stream per URI, so holding or ending one never touches another's (decision
+ * 0048). An upstream's `notifications/resources/updated` (engine/server_records.ts) is
  * queued for every subscriber of that URI on that instance, and each
  * subscriber long-polls its queue (the `resourceUpdates` route). A
  * subscription ends with its instance (no resubscription on a new one), and
@@ -17,6 +21,7 @@
  * @module
  */
 
+import type { Client, McpSubscription } from "@modelcontextprotocol/client";
 import { McpxError } from "../core/errors.ts";
 import type { CallerContext } from "./scope_key.ts";
 import { type RequestSource, serverRequest } from "./server_request.ts";
@@ -29,6 +34,8 @@ export interface SubscribedInstance {
     params: Record<string, unknown>,
     options?: { timeoutMs?: number; signal?: AbortSignal },
   ): Promise<unknown>;
+  /** The SDK client: on a 2026-07-28 connection a subscription is a `subscriptions/listen` stream. */
+  readonly client?: Pick<Client, "getProtocolEra" | "listen">;
 }
 
 /** How a subscribe request runs: the caller's limit (ms) and its signal. */
@@ -61,6 +68,8 @@ interface Subscriber<I> {
 /** The table of subscriptions and each subscriber's queue of updates. */
 export class ResourceSubscriptions<I extends SubscribedInstance = SubscribedInstance> {
   #byInstance = new Map<I, Map<string, Set<string>>>();
+  /** The open `subscriptions/listen` stream of each URI held on a 2026-07-28 instance. */
+  #listens = new Map<I, Map<string, McpSubscription>>();
   #subscribers = new Map<string, Subscriber<I>>();
   #seq = 0;
   #now: () => number;
@@ -98,7 +107,7 @@ export class ResourceSubscriptions<I extends SubscribedInstance = SubscribedInst
     s.held.set(key, { instance, namespace, uri });
     if (!first) return;
     try {
-      await instance.request("resources/subscribe", { uri }, options);
+      await this.#open(instance, uri, options);
     } catch (error) {
       who.delete(subscriber);
       s.held.delete(key);
@@ -183,6 +192,49 @@ export class ResourceSubscriptions<I extends SubscribedInstance = SubscribedInst
     return n;
   }
 
+  /**
+   * Asks the upstream for `uri`'s updates: `resources/subscribe` in the 2025
+   * era, a `subscriptions/listen` stream of its own in the 2026-07-28 era
+   * (the caller's signal is not the stream's: aborting it would end the
+   * subscription with the request that made it).
+   * @throws {McpxError} `unsupported` when the server acknowledges a listen
+   *   without the URI; what the SDK throws when the server refuses.
+   */
+  async #open(instance: I, uri: string, options: SubscribeOptions): Promise<void> {
+    if (instance.client?.getProtocolEra() !== "modern") {
+      await instance.request("resources/subscribe", { uri }, options);
+      return;
+    }
+    const stream = await instance.client.listen(
+      { resourceSubscriptions: [uri] },
+      options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {},
+    );
+    if (!stream.honoredFilter.resourceSubscriptions?.includes(uri)) {
+      await stream.close().catch(() => {});
+      throw new McpxError(
+        "unsupported",
+        `the server did not take a subscription to ${uri} (its subscriptions/listen ` +
+          `acknowledgement leaves the URI out); it may not offer resource subscriptions`,
+      );
+    }
+    let streams = this.#listens.get(instance);
+    if (!streams) this.#listens.set(instance, streams = new Map());
+    streams.set(uri, stream);
+    // Everyone left while the stream opened: nothing holds it any more.
+    if (!this.#byInstance.get(instance)?.get(uri)?.size) await this.#close(instance, uri);
+  }
+
+  /** Closes `uri`'s listen stream on `instance`; false when none is open (a 2025-era instance). */
+  async #close(instance: I, uri: string): Promise<boolean> {
+    const streams = this.#listens.get(instance);
+    const stream = streams?.get(uri);
+    if (!stream) return false;
+    streams!.delete(uri);
+    if (!streams!.size) this.#listens.delete(instance);
+    await stream.close().catch(() => {});
+    return true;
+  }
+
   #subscriber(id: string): Subscriber<I> {
     let s = this.#subscribers.get(id);
     if (!s) {
@@ -205,7 +257,8 @@ export class ResourceSubscriptions<I extends SubscribedInstance = SubscribedInst
     if (who?.size) return;
     uris?.delete(held.uri);
     if (uris && !uris.size) this.#byInstance.delete(held.instance);
-    if (held.instance.closed) return;
+    if (await this.#close(held.instance, held.uri)) return;
+    if (held.instance.closed || held.instance.client?.getProtocolEra() === "modern") return;
     // The upstream's refusal changes nothing here: the subscription is no longer held.
     await held.instance.request("resources/unsubscribe", { uri: held.uri }).catch(() => {});
   }
@@ -215,6 +268,7 @@ export class ResourceSubscriptions<I extends SubscribedInstance = SubscribedInst
     for (const [instance, uris] of this.#byInstance) {
       if (!instance.closed) continue;
       this.#byInstance.delete(instance);
+      this.#listens.delete(instance);
       for (const [uri, who] of uris) {
         for (const id of who) {
           this.#subscribers.get(id)?.held.forEach((h, key) => {

@@ -79,3 +79,54 @@ Deno.test("ResourceSubscriptions holds nothing the upstream refused, forgets a c
   assert.deepEqual(b.sent, ["resources/subscribe test://w", "resources/unsubscribe test://w"]);
   assert.deepEqual(await table.poll("s", 0, 0), { updates: [], held: 0 });
 });
+
+/** A 2026-07-28 instance: no resources/subscribe; each listen stream is recorded, open or closed. */
+function modernInstance(honour = true) {
+  const sent: string[] = [];
+  const instance = {
+    closed: false,
+    sent,
+    request(method: string) {
+      sent.push(method);
+      return Promise.reject(new Error(`${method} is not supported (wire era 2026-07-28)`));
+    },
+    client: {
+      getProtocolEra: () => "modern" as const,
+      listen(filter: { resourceSubscriptions?: string[] }) {
+        const uris = filter.resourceSubscriptions ?? [];
+        sent.push(`listen ${uris.join(" ")}`);
+        return Promise.resolve({
+          honoredFilter: honour ? { resourceSubscriptions: uris } : {},
+          closed: new Promise<never>(() => {}),
+          close: () => {
+            sent.push(`close ${uris.join(" ")}`);
+            return Promise.resolve();
+          },
+        });
+      },
+    },
+  };
+  return instance as unknown as SubscribedInstance & { sent: string[]; closed: boolean };
+}
+
+Deno.test("ResourceSubscriptions holds a 2026-07-28 instance's subscription as one subscriptions/listen stream per URI, closed when its last subscriber leaves", async () => {
+  const table = new ResourceSubscriptions();
+  const a = modernInstance();
+  await table.subscribe(a, "ns", "test://w", "one");
+  await table.subscribe(a, "ns", "test://w", "two");
+  await table.subscribe(a, "ns", "test://v", "two");
+  assert.deepEqual(a.sent, ["listen test://w", "listen test://v"]);
+  table.updated(a, "test://w");
+  assert.deepEqual((await table.poll("one", 0, 0)).updates.map((u) => u.uri), ["test://w"]);
+
+  await table.unsubscribe("one", "ns", "test://w");
+  assert.deepEqual(a.sent, ["listen test://w", "listen test://v"], "two still holds test://w");
+  await table.unsubscribe("two");
+  assert.deepEqual(a.sent.slice(2).sort(), ["close test://v", "close test://w"]);
+  assert.equal(table.heldOn(a), 0);
+
+  const refusing = modernInstance(false);
+  await assert.rejects(table.subscribe(refusing, "ns", "test://w", "s"), /did not take/);
+  assert.deepEqual(refusing.sent, ["listen test://w", "close test://w"]);
+  assert.equal(table.heldOn(refusing), 0);
+});

@@ -63,6 +63,7 @@ function send(d: Daemon, p: InputOf<typeof relay>, signal: AbortSignal): Promise
     ...(p.inputResponses ? { inputResponses: p.inputResponses } : {}),
     ...(p.requestState !== undefined ? { requestState: p.requestState } : {}),
     ...(p.clientCapabilities ? { clientCapabilities: p.clientCapabilities } : {}),
+    ...(p.logLevel ? { logLevel: p.logLevel } : {}),
   };
   const caller = callerOf(p);
   const options = { ...contentOptions(p, signal), relay: input };

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { defineOp } from "./op.ts";
 import { CALLER_SHAPE } from "./caller_schema.ts";
 import { QuestionRow } from "./question_outputs.ts";
+import { SERVER_LOG_LEVELS } from "../config/types.ts";
 
 const id = z.string().min(1).describe("the question's id (elc-…)");
 
@@ -79,6 +80,8 @@ export const relay = defineOp({
     inputResponses: object.optional().describe("the client's answers, by the server's keys"),
     requestState: z.string().optional().describe("the server's requestState, as it sent it"),
     clientCapabilities: object.optional().describe("the client's capabilities (else mcpx's)"),
+    logLevel: z.enum(SERVER_LOG_LEVELS).optional()
+      .describe("tools/call: the level the client hears log messages at (asked of the server)"),
     timeoutMs: z.number().int().min(1).optional().describe("the caller's limit, ms"),
     ...CALLER_SHAPE,
   }),

@@ -211,3 +211,50 @@ Deno.test("servePassthrough relays a 2026-07-28 upstream's input_required as wri
     await client.close();
   }
 });
+
+Deno.test("servePassthrough gives a 2025-era client a 2026-07-28 upstream's log messages and resource updates", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: {
+      // No logging/setLevel, no resources/subscribe upstream: a level per request, a listen stream.
+      fixture: {
+        command: Deno.execPath(),
+        args: [
+          "run",
+          "-A",
+          "--config",
+          `${ROOT}deno.json`,
+          `${ROOT}tests/fixtures/servers/conformance_fixture.ts`,
+        ],
+        mcpx: { protocol: "modern" },
+      },
+    },
+  });
+  const client = new Client({ name: "passthrough-test", version: "1.0.0" });
+  await client.connect(passthroughClient(w, "fixture"));
+  try {
+    assert.equal(client.getProtocolEra(), "legacy");
+    const logged: unknown[] = [];
+    client.setNotificationHandler("notifications/message", (n) => void logged.push(n.params.data));
+    await client.setLoggingLevel("info");
+    await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+    assert.deepEqual(logged, [
+      "Tool execution started",
+      "Tool processing data",
+      "Tool execution completed",
+    ]);
+
+    assert.ok(client.getServerCapabilities()?.resources?.subscribe, "subscriptions declared");
+    const updated = Promise.withResolvers<string>();
+    client.setNotificationHandler(
+      "notifications/resources/updated",
+      (n) => updated.resolve(n.params.uri),
+    );
+    await client.subscribeResource({ uri: "test://watched-resource" });
+    // The fixture says the watched resource changed every few seconds.
+    assert.equal(await updated.promise, "test://watched-resource");
+    await client.unsubscribeResource({ uri: "test://watched-resource" });
+  } finally {
+    await client.close();
+  }
+});
