@@ -34,7 +34,9 @@ export async function run(ctx: CliContext, input: InputOf<typeof adapter>): Prom
     const { serveAdapter } = await import(new URL("./adapter_serve.ts", import.meta.url).href);
     return await serveAdapter(ctx, declared);
   }
-  if (verb === "check") return await check(ctx, names, places);
+  if (verb === "check") {
+    return await check(ctx, names, places, input.from !== undefined ? "--from" : "paths.adapters");
+  }
   throw new UsageError(
     verb === undefined
       ? "adapter needs check or serve: `mcpx adapter check` or `mcpx adapter serve <name>`"
@@ -63,6 +65,8 @@ async function check(
   ctx: CliContext,
   names: string[],
   places: (string | null)[],
+  /** What named the places, for messages: `--from` or `paths.adapters`. */
+  source: string,
 ): Promise<number> {
   if (places.every((p) => p === null)) {
     throw new McpxError(
@@ -73,7 +77,7 @@ async function check(
   }
   let declared: Declaration[] = await readDeclarations(
     "adapters",
-    declarationFiles(places, "paths.adapters"),
+    declarationFiles(places, source),
   );
   if (names.length) {
     const missing = names.filter((n) => !declared.some((d) => d.name === n));

@@ -10,7 +10,12 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { type NewServer, type ServerWriteResult, writeServers } from "../config/server_write.ts";
+import {
+  type NewServer,
+  type ReservedNames,
+  type ServerWriteResult,
+  writeServers,
+} from "../config/server_write.ts";
 import { configSecrets } from "../config/secrets.ts";
 import { Redactor } from "../core/redact.ts";
 
@@ -47,6 +52,45 @@ export async function targetConfigPath(ctx: CliContext): Promise<string> {
 }
 
 /**
+ * The names and namespaces declared adapters and APIs hold, which a server
+ * written into `path` must not take (config/derived_servers.ts refuses the
+ * clash, and then every command fails): those the configuration here derives
+ * from its settings now, and those `path`'s own `paths.adapters` /
+ * `paths.apis` declare (a project's apply once it is trusted). A declaration
+ * that cannot be read holds nothing here; the configuration reports it.
+ */
+export async function reservedNames(ctx: CliContext, path: string): Promise<ReservedNames> {
+  const reserved = new Map<string, string>();
+  const { derivedKind, readDeclarations } = await import("../config/derived_servers.ts");
+  const { toIdentifier } = await import("../config/identifiers.ts");
+  const hold = (kind: "adapters" | "apis", name: string, file: string, namespace?: string) => {
+    const holder = `${derivedKind(kind).what} "${name}" declared in ${file}`;
+    for (const key of [name, namespace ?? toIdentifier(name)]) {
+      if (!reserved.has(key)) reserved.set(key, holder);
+    }
+  };
+  const config = await ctx.config();
+  for (const s of config.servers) {
+    if (s.derived) hold(s.derived.kind, s.name, s.derived.file, s.namespace);
+  }
+  if (config.path === path) {
+    const { declarationPlaces } = await import("../config/declaration_digest.ts");
+    const { projectSettings } = await import("../config/trust.ts");
+    for (const found of declarationPlaces(projectSettings(config.document), path, ctx.env.HOME)) {
+      if ("problem" in found) continue;
+      try {
+        for (const d of await readDeclarations(found.kind.kind, found.files)) {
+          hold(d.kind, d.name, d.file);
+        }
+      } catch {
+        // A malformed declaration file: loading the configuration says what is wrong with it.
+      }
+    }
+  }
+  return reserved;
+}
+
+/**
  * Adds `servers` to the configuration file (or, without `write`, works out
  * the change only) and reports it with secrets shown as references.
  *
@@ -58,7 +102,10 @@ export async function addToConfig(
   write: boolean,
 ): Promise<WriteReport> {
   const path = await targetConfigPath(ctx);
-  const result: ServerWriteResult = await writeServers(path, servers, { dryRun: !write });
+  const result: ServerWriteResult = await writeServers(path, servers, {
+    dryRun: !write,
+    reserved: await reservedNames(ctx, path),
+  });
   const document = { mcpServers: Object.fromEntries(servers.map((s) => [s.name, s.entry])) };
   const redactor = new Redactor(configSecrets(document, {}));
   const needsTrust = result.added.length > 0 && ctx.origin(path) === "project" &&

@@ -16,6 +16,7 @@ import { IMPORT_HOSTS } from "../config/host_names.ts";
 import { findHostFiles, readHostFile } from "../config/host_files.ts";
 import { hostServers } from "../config/host_servers.ts";
 import type { NewServer } from "../config/server_write.ts";
+import { referenceSecrets, type SecretVariable } from "../config/import_secrets.ts";
 import { printJson } from "./json_out.ts";
 import { renderTable, truncate } from "./table.ts";
 import { addToConfig, printWrite, shownEntry, targetConfigPath } from "./config_write.ts";
@@ -48,10 +49,37 @@ export async function run(ctx: CliContext, input: InputOf<typeof importOp>): Pro
   }
   const output: Output = { files };
   if (!input.list) {
+    // A project's file may be committed: a literal secret from another host's file goes in as
+    // a reference to a variable the person sets (decision 0055).
+    const intoProject = ctx.origin(target) === "project";
+    const sources = new Map<
+      NewServer,
+      { file: (typeof files)[number]; variables: SecretVariable[] }
+    >();
     const servers: NewServer[] = files.flatMap((f) =>
-      f.servers.flatMap((s) => s.entry ? [{ name: s.name, entry: s.entry }] : [])
+      f.servers.flatMap((s) => {
+        if (!s.entry) return [];
+        const r = intoProject
+          ? referenceSecrets(s.name, s.entry)
+          : { entry: s.entry, variables: [] };
+        const server = { name: s.name, entry: r.entry, from: `${f.host} ${f.path}` };
+        sources.set(server, { file: f, variables: r.variables });
+        return [server];
+      })
     );
     output.write = await addToConfig(ctx, servers, Boolean(input.write));
+    // The first server of each name added is the one written; a later one of that name is skipped.
+    const added = output.write.added.map((name) => servers.find((s) => s.name === name)!);
+    const variables = added.flatMap((s) =>
+      sources.get(s)!.variables.map((v) => ({ server: s.name, ...v, from: s.from! }))
+    );
+    if (variables.length) output.variables = variables;
+    // A project's servers in the user's own file start without the trust a project's file needs.
+    const review = intoProject ? [] : added.flatMap((s) => {
+      const { file } = sources.get(s)!;
+      return file.scope === "project" ? [{ server: s.name, from: file.path }] : [];
+    });
+    if (review.length) output.review = review;
   }
   if (await ctx.json()) {
     // The file gets each value as it was; what is printed shows a secret as its reference.
@@ -92,5 +120,20 @@ export async function run(ctx: CliContext, input: InputOf<typeof importOp>): Pro
     }
   }
   printWrite(ctx, output.write!);
+  const would = output.write!.written ? "" : " (once written)";
+  for (const v of output.variables ?? []) {
+    ctx.io.err(
+      `set ${v.variable} for ${v.server}${would}: its ${v.place} was a literal secret in ${v.from}, ` +
+        `so ${output.write!.path} reads it from \${${v.variable}} instead\n`,
+    );
+  }
+  for (const r of output.review ?? []) {
+    ctx.io.err(
+      `review ${r.server}${would}: it comes from a project's file, ${r.from}, and ${
+        output.write!.path
+      } is your own configuration, whose servers mcpx starts without asking; check what it runs ` +
+        `there before using it\n`,
+    );
+  }
   return 0;
 }

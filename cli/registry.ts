@@ -12,7 +12,7 @@ import type { CliContext } from "./context.ts";
 import type { InputOf, OutputOf } from "../ops/op.ts";
 import type { registry } from "../ops/reach_ops.ts";
 import { UsageError } from "../core/errors.ts";
-import { isIdentifier } from "../config/identifiers.ts";
+import { isPlainServerName } from "../config/identifiers.ts";
 import { printJson } from "./json_out.ts";
 import { renderTable, truncate } from "./table.ts";
 import { type RegistryRecord, searchRegistry, showRegistryServer } from "./registry_client.ts";
@@ -45,11 +45,12 @@ export async function run(ctx: CliContext, input: InputOf<typeof registry>): Pro
     );
   }
   if (rest.length !== 1) throw new UsageError(`name one server: ${USAGE}`);
-  if (input.as !== undefined && (verb !== "add" || !isIdentifier(input.as))) {
+  if (input.as !== undefined && (verb !== "add" || !isPlainServerName(input.as))) {
     throw new UsageError(
       verb !== "add"
         ? "--as goes with `mcpx registry add`"
-        : `--as must be a namespace (letters, digits, _; not starting with a digit), got ${input.as}`,
+        : `--as must be a server name (letters, digits, _ and -; not starting with a digit or -), ` +
+          `got ${JSON.stringify(input.as)}`,
     );
   }
   if (input.write && verb !== "add") throw new UsageError("--write goes with `mcpx registry add`");

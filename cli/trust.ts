@@ -34,6 +34,7 @@ import { own } from "../core/own.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { trust, untrust as untrustOp } from "../ops/engine_ops.ts";
 import { printJson } from "./json_out.ts";
+import { declaredRuns } from "./trust_declared.ts";
 
 /** `mcpx trust [file]` and `mcpx trust --list`. */
 export async function run(
@@ -48,7 +49,8 @@ export async function run(
   const config = await target(ctx, args[0]);
   const file = config.path!;
   const realPath = config.realPath ?? file;
-  const servers = config.servers.map((s) => s.name);
+  // The file's own servers: a derived one (an adapter or API) is shown with its declaration.
+  const servers = config.servers.filter((s) => !s.derived).map((s) => s.name);
   const ownFile = configOrigin(file, { cwd: ctx.cwd, env: { ...ctx.env, MCPX_CONFIG: "" } }) ===
     "user";
   if (!ownFile) {
@@ -72,6 +74,7 @@ export async function run(
   const runnable = (name: string) =>
     runnableOf(config.document, name, { dir: dirname(realPath), redactor });
   const settings = settingLines(config.document);
+  const declared = ownFile ? [] : await declaredRuns(config.document, realPath, ctx.env.HOME);
   if (await ctx.json()) {
     ctx.io.out(
       JSON.stringify(
@@ -85,6 +88,7 @@ export async function run(
             runnable: runnable(name),
           })),
           settings: projectSettings(config.document),
+          declared,
         },
         null,
         2,
@@ -104,7 +108,15 @@ export async function run(
   const edits = [
     ...(servers.length ? ["what a server runs (command, args, env, cwd, url, headers)"] : []),
     ...(settings.length ? ["a setting"] : []),
+    ...(declared.length ? ["a declaration file"] : []),
   ];
+  const nameWidth = Math.max(0, ...declared.map((d) => d.name.length));
+  const declaredText = declared.length
+    ? `Its declarations (paths.adapters, paths.apis) run:\n${
+      declared.map((d) => `  ${d.name.padEnd(nameWidth)}  ${d.kind} in ${d.file}: ${d.runs}\n`)
+        .join("")
+    }`
+    : "";
   ctx.io.out(
     (servers.length
       ? `trusted ${file}: mcpx may start ${
@@ -114,6 +126,7 @@ export async function run(
       (settings.length
         ? `Its settings apply over yours:\n${settings.map((l) => `  ${l}\n`).join("")}`
         : "") +
+      declaredText +
       (edits.length ? `An edit that changes ${edits.join(" or ")} asks again; ` : "") +
       `\`mcpx untrust\` takes it back.\n` +
       (checked ? "" : `(${TRUST_SETTING} is "always" here, so mcpx does not check anyway.)\n`),

@@ -14,7 +14,7 @@
  */
 
 import { dirname, isAbsolute, resolve } from "../core/posix_path.ts";
-import { declarationFiles, DERIVED_KINDS } from "./derived_servers.ts";
+import { declarationFiles, DERIVED_KINDS, type DerivedKind } from "./derived_servers.ts";
 import { parsePathList, parseSettingValue } from "./setting_value.ts";
 import { PATH_SETTINGS } from "./settings_paths.ts";
 import { sha256Hex } from "./runnable_hash.ts";
@@ -39,9 +39,48 @@ export async function declarationDigests(
   file: string,
   home?: string,
 ): Promise<Record<string, string>> {
-  const paths = settings.paths;
-  if (typeof paths !== "object" || paths === null) return {};
   const out: Record<string, string> = {};
+  for (const found of declarationPlaces(settings, file, home)) {
+    const { kind } = found;
+    if ("problem" in found) {
+      out[found.label] = `unreadable: ${found.problem}`;
+      continue;
+    }
+    for (const declaration of found.files) {
+      const bytes = await digestOf(declaration);
+      out[declaration] = bytes;
+      for (const spec of await localSpecs(declaration, kind.kind)) {
+        out[spec] = await digestOf(spec);
+      }
+    }
+  }
+  return out;
+}
+
+/** The declaration files one kind's setting names, or why they cannot be found. */
+export type KindPlaces =
+  | { kind: DerivedKind; files: string[] }
+  | { kind: DerivedKind; label: string; problem: string };
+
+/**
+ * The declaration files a project's own settings name, kind by kind (only the
+ * kinds its `paths` section sets), resolved against the file's directory as
+ * the project's settings are: what trust hashes and what `mcpx trust` shows.
+ *
+ * @param settings The project's settings as written (config/trust.ts `projectSettings()`).
+ * @param file The configuration file.
+ * @param home The home directory (`~/` in a place).
+ * @returns One row per kind set; a place that is missing or malformed is a row with `problem`
+ *   (and a `label` naming the setting and what it said).
+ */
+export function declarationPlaces(
+  settings: Record<string, unknown>,
+  file: string,
+  home?: string,
+): KindPlaces[] {
+  const paths = settings.paths;
+  if (typeof paths !== "object" || paths === null) return [];
+  const out: KindPlaces[] = [];
   for (const kind of DERIVED_KINDS) {
     const raw = (paths as Record<string, unknown>)[kind.setting.slice("paths.".length)];
     if (raw === undefined) continue;
@@ -51,22 +90,17 @@ export async function declarationDigests(
       const value = parseSettingValue(decl, raw, { baseDir: dirname(file), home });
       places = parsePathList(String(value));
     } catch (error) {
-      out[`${kind.setting} as written`] = `unreadable: ${(error as Error).message}`;
+      out.push({ kind, label: `${kind.setting} as written`, problem: (error as Error).message });
       continue;
     }
-    let files: string[];
     try {
-      files = declarationFiles(places, kind.setting);
+      out.push({ kind, files: declarationFiles(places, kind.setting) });
     } catch (error) {
-      out[`${kind.setting}: ${places.join(":")}`] = `unreadable: ${(error as Error).message}`;
-      continue;
-    }
-    for (const declaration of files) {
-      const bytes = await digestOf(declaration);
-      out[declaration] = bytes;
-      for (const spec of await localSpecs(declaration, kind.kind)) {
-        out[spec] = await digestOf(spec);
-      }
+      out.push({
+        kind,
+        label: `${kind.setting}: ${places.join(":")}`,
+        problem: (error as Error).message,
+      });
     }
   }
   return out;

@@ -84,7 +84,7 @@ const DECLARATION_FILE = /\.jsonc?$/;
  * `*.json` and `*.jsonc` files in name order. Built-in places (`null`) are none.
  *
  * @param places Absolute paths (what a `paths` setting resolved to), nulls skipped.
- * @param setting The setting, for messages.
+ * @param setting The setting, for messages, or the option (`--from`) that named the places.
  * @throws {ConfigError} When a place does not exist or cannot be read, naming it and the setting.
  */
 export function declarationFiles(places: readonly (string | null)[], setting: string): string[] {
@@ -100,7 +100,11 @@ export function declarationFiles(places: readonly (string | null)[], setting: st
         "",
         `${setting} names this place, which ${
           error instanceof Deno.errors.NotFound ? "does not exist" : "cannot be read"
-        }; create it or remove it from ${setting}`,
+        }; ${
+          setting.startsWith("-")
+            ? `give ${setting} a declaration file that exists`
+            : `create it or remove it from ${setting}`
+        }`,
         { cause: error },
       );
     }

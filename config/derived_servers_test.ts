@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ConfigError } from "../core/errors.ts";
 import { parseConfig } from "./parse.ts";
 import {
+  declarationFiles,
   type DerivedKind,
   findDeclaration,
   readDeclarations,
@@ -167,4 +168,14 @@ Deno.test("withDerivedServers() gives a changed value of a variable a declaratio
   assert.equal(first.fingerprint, again.fingerprint);
   assert.notEqual(first.fingerprint, second.fingerprint);
   assert.ok(!first.fingerprint.includes("one"));
+});
+
+Deno.test("declarationFiles() names the option that gave a missing place, and its fix", () => {
+  assert.throws(
+    () => declarationFiles(["/nowhere/mcpx-none.json"], "--from"),
+    (e: Error) =>
+      /--from names this place, which does not exist; give --from a declaration file/.test(
+        e.message,
+      ) && !/remove it from/.test(e.message),
+  );
 });

@@ -41,3 +41,20 @@ export function toIdentifier(name: string): string {
 export function isIdentifier(name: string): boolean {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !RESERVED.has(name);
 }
+
+/**
+ * Whether `name` is a plain server name: letters, digits, `_` and `-`, not
+ * starting with a digit or `-`. Any non-empty key of `mcpServers` is a
+ * server's name; this is the form mcpx asks for where it writes or declares
+ * one (`registry add --as`, an adapter's or API's `name`), whose namespace is
+ * the name with `-` made `_` ({@link toIdentifier}).
+ *
+ * @example
+ * ```ts
+ * import { isPlainServerName } from "./identifiers.ts";
+ * if (!isPlainServerName("my-weather") || isPlainServerName("1x")) throw new Error();
+ * ```
+ */
+export function isPlainServerName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name);
+}

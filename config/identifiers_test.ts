@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isIdentifier, toIdentifier } from "./identifiers.ts";
+import { isIdentifier, isPlainServerName, toIdentifier } from "./identifiers.ts";
 
 Deno.test("toIdentifier() maps names to identifiers", () => {
   const cases: [string, string][] = [
@@ -22,4 +22,12 @@ Deno.test("isIdentifier() accepts identifiers and rejects others", () => {
   assert.equal(isIdentifier("take_screenshot"), true);
   assert.equal(isIdentifier("take-screenshot"), false);
   assert.equal(isIdentifier("class"), false);
+});
+
+Deno.test("isPlainServerName() accepts hyphens, as a configured server's name may have", () => {
+  assert.equal(isPlainServerName("my-weather"), true);
+  assert.equal(isPlainServerName("hosted_notes"), true);
+  assert.equal(isPlainServerName("1x"), false);
+  assert.equal(isPlainServerName("-x"), false);
+  assert.equal(isPlainServerName("a b"), false);
 });

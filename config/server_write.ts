@@ -24,7 +24,16 @@ import { describeValue } from "./_describe.ts";
 export interface NewServer {
   name: string;
   entry: Record<string, unknown>;
+  /** Where it comes from (`cursor /home/me/.cursor/mcp.json`), for messages. */
+  from?: string;
 }
+
+/**
+ * Names and namespaces taken by something other than the file's
+ * `mcpServers` (a declared adapter or API, config/derived_servers.ts): the
+ * name → who holds it (`adapter "gitx" in /p/adapters.json`).
+ */
+export type ReservedNames = ReadonlyMap<string, string>;
 
 /** A server left out, and why (its name or namespace is taken). */
 export interface SkippedServer {
@@ -63,11 +72,14 @@ function formattingOf(text: string): FormattingOptions {
 /**
  * Adds servers to a configuration file's text, keeping everything else as
  * written. A server whose name the file has, or whose namespace an entry
- * there (or one added before it) takes, is skipped, never overwritten.
+ * there (or one added before it) takes, is skipped, never overwritten; so is
+ * one whose name or namespace is `reserved` (a declared adapter's or API's,
+ * which would clash with it once written).
  *
  * @param text The file's text (JSON with comments); empty means a new file.
  * @param servers What to add, in order.
  * @param file The file's path, for error messages.
+ * @param reserved Names and namespaces held outside `mcpServers` ({@link ReservedNames}).
  * @returns The new text, the names added and those skipped.
  * @throws {ConfigError} When the text is not JSON with comments, or its
  *   top level or its `mcpServers` is not an object (the file is left alone).
@@ -80,7 +92,12 @@ function formattingOf(text: string): FormattingOptions {
  * if (!r.text.includes("// mine") || r.added[0] !== "fs") throw new Error();
  * ```
  */
-export function addServers(text: string, servers: readonly NewServer[], file: string): ServerEdit {
+export function addServers(
+  text: string,
+  servers: readonly NewServer[],
+  file: string,
+  reserved: ReservedNames = new Map(),
+): ServerEdit {
   let current = text.trim() === "" ? "{}\n" : text;
   const errors: ParseError[] = [];
   const document = parse(current, errors, { allowTrailingComma: true, disallowComments: false });
@@ -115,17 +132,40 @@ export function addServers(text: string, servers: readonly NewServer[], file: st
   const formatting = formattingOf(current);
   const added: string[] = [];
   const skipped: SkippedServer[] = [];
-  for (const { name, entry } of servers) {
+  // Servers added before, in this batch: a clash with one is not the file's.
+  const batch = new Map<string, NewServer>();
+  const earlier = (name: string) => {
+    const first = batch.get(name)!;
+    return `the server "${first.name}"${first.from ? ` from ${first.from}` : ""}, added before it`;
+  };
+  for (const server of servers) {
+    const { name, entry } = server;
     const ns = namespaceOf(name, entry);
-    if (names.has(name)) {
-      skipped.push({ name, reason: `${file} already has a server named "${name}"` });
-      continue;
-    }
-    const holder = namespaces.get(ns);
+    const holder = reserved.get(name) ?? reserved.get(ns);
     if (holder !== undefined) {
       skipped.push({
         name,
-        reason: `its namespace "${ns}" is taken by the server "${holder}" in ${file}`,
+        reason: `${reserved.has(name) ? "its name" : `its namespace "${ns}"`} is taken by the ` +
+          `${holder}; mcpx would refuse both`,
+      });
+      continue;
+    }
+    if (names.has(name)) {
+      skipped.push({
+        name,
+        reason: batch.has(name)
+          ? `its name is taken by ${earlier(name)}`
+          : `${file} already has a server named "${name}"`,
+      });
+      continue;
+    }
+    const nsHolder = namespaces.get(ns);
+    if (nsHolder !== undefined) {
+      skipped.push({
+        name,
+        reason: batch.has(nsHolder)
+          ? `its namespace "${ns}" is taken by ${earlier(nsHolder)}`
+          : `its namespace "${ns}" is taken by the server "${nsHolder}" in ${file}`,
       });
       continue;
     }
@@ -137,6 +177,7 @@ export function addServers(text: string, servers: readonly NewServer[], file: st
     current = applyEdits(current, edits);
     names.add(name);
     namespaces.set(ns, name);
+    batch.set(name, server);
     added.push(name);
   }
   if (added.length > 0 && !current.endsWith("\n")) current += formatting.eol ?? "\n";
@@ -184,12 +225,13 @@ export interface ServerWriteResult extends ServerEdit {
  * @param path Absolute path of the configuration file.
  * @param servers What to add.
  * @param options.dryRun Compute the change and its diff; write nothing.
+ * @param options.reserved Names held outside `mcpServers` ({@link addServers}).
  * @throws {ConfigError} As {@link addServers}, or when the file cannot be read or written.
  */
 export async function writeServers(
   path: string,
   servers: readonly NewServer[],
-  options: { dryRun?: boolean } = {},
+  options: { dryRun?: boolean; reserved?: ReservedNames } = {},
 ): Promise<ServerWriteResult> {
   let before = "";
   let created = false;
@@ -203,7 +245,7 @@ export async function writeServers(
     }
     created = true;
   }
-  const edit = addServers(before, servers, path);
+  const edit = addServers(before, servers, path, options.reserved);
   const diff = unifiedDiff(path, before, edit.text);
   if (!options.dryRun && edit.added.length > 0) {
     try {

@@ -94,3 +94,30 @@ Deno.test("writeServers() creates the file and its directory, and a dry run writ
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("addServers() skips a name a declared adapter holds, and says when a clash is within the batch", () => {
+  const reserved = new Map([["gitx", `adapter "gitx" in /p/adapters.json`]]);
+  const r = addServers(
+    `{ "mcpServers": {} }`,
+    [
+      { name: "gitx", entry: { command: "a" } },
+      { name: "x", entry: { command: "b", mcpx: { namespace: "gitx" } } },
+      { name: "gh", entry: { command: "c" }, from: "cursor /h/.cursor/mcp.json" },
+      { name: "gh", entry: { command: "d" }, from: "vscode /h/.config/Code/User/mcp.json" },
+      { name: "g-h", entry: { command: "e" }, from: "codex /h/.codex/config.toml" },
+      { name: "g_h", entry: { command: "f" } },
+    ],
+    FILE,
+    reserved,
+  );
+  assert.deepEqual(r.added, ["gh", "g-h"]);
+  assert.deepEqual(r.skipped.map((s) => s.name), ["gitx", "x", "gh", "g_h"]);
+  assert.match(
+    r.skipped[0].reason,
+    /its name is taken by the adapter "gitx" in \/p\/adapters.json/,
+  );
+  assert.match(r.skipped[1].reason, /its namespace "gitx" is taken by the adapter "gitx"/);
+  assert.match(r.skipped[2].reason, /taken by the server "gh" from cursor \/h\/.cursor\/mcp.json/);
+  assert.doesNotMatch(r.skipped[2].reason, /already has/);
+  assert.match(r.skipped[3].reason, /namespace "g_h" is taken by the server "g-h" from codex/);
+});

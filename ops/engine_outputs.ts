@@ -126,6 +126,12 @@ export const TrustFileOutput = z.strictObject({
     runnable: Runnable,
   })),
   settings: JsonObject.describe("the file's settings sections that now apply"),
+  declared: z.array(z.strictObject({
+    kind: z.string().describe("adapter or API"),
+    name: z.string(),
+    file: z.string().describe("the declaration file"),
+    runs: z.string().describe("what it runs, or where its requests go, one line"),
+  })).describe("the adapters and APIs the file's own paths.adapters and paths.apis declare"),
 });
 
 /** `mcpx --json trust --list`. */

@@ -115,6 +115,21 @@ export const ImportOutput = z.strictObject({
     problem: z.string().optional().describe("why the file could not be read"),
   })),
   write: WriteOutput.optional().describe("absent with --list"),
+  variables: z.array(z.strictObject({
+    server: z.string(),
+    variable: z.string().describe("the variable to set"),
+    place: z.string().describe("where the literal value was in the entry (env KEY, headers Name)"),
+    from: z.string().describe("the host and file that held it"),
+  })).optional().describe(
+    "into a project's file: literal secrets written as ${VAR} references, one per variable to set",
+  ),
+  review: z.array(z.strictObject({
+    server: z.string(),
+    from: z.string().describe("the project's host file it came from"),
+  })).optional().describe(
+    "servers from a project's file added to the user's own configuration, which starts them " +
+      "without asking: review what they run",
+  ),
 });
 
 /** `mcpx import`. */

@@ -155,4 +155,9 @@ export default async function main() {
   const missing = await w.mcpx(["adapter", "check", "--from", "missing.json"]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /mcpx-no-such-program is not installed \(not found on PATH\)/);
+  // A --from file that is not there is --from's problem, not paths.adapters'.
+  const nothere = await w.mcpx(["adapter", "check", "--from", "nothere.json"]);
+  assert.equal(nothere.code, 1);
+  assert.match(nothere.stderr, /--from names this place, which does not exist/);
+  assert.doesNotMatch(nothere.stderr, /paths\.adapters/);
 });

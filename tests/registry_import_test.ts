@@ -28,7 +28,8 @@ const CONFIG = `{
   // servers this project uses
   "mcpServers": {
     "notes": { "command": "notes-mcp" } // ours, not the registry's
-  }
+  },
+  "paths": { "adapters": ["./adapters.json"] }
 }
 `;
 
@@ -40,6 +41,10 @@ Deno.test("mcpx registry and mcpx import add servers to the configuration, keepi
   const cwd = `${w.dir}/project`;
   const config = `${cwd}/.mcpx.json`;
   await Deno.writeTextFile(config, CONFIG);
+  await Deno.writeTextFile(
+    `${cwd}/adapters.json`,
+    JSON.stringify({ adapters: [{ name: "gitx", command: "git", tools: [{ name: "log" }] }] }),
+  );
   const env = { MCPX_REGISTRY_URL: registry.url };
   const json = async (args: string[], code = 0) => {
     const r = await w.mcpx(["--json", ...args], { cwd, env });
@@ -89,7 +94,17 @@ Deno.test("mcpx registry and mcpx import add servers to the configuration, keepi
   const again = await w.mcpx(["registry", "add", "weather-mcp", "--write"], { cwd, env });
   assert.equal(again.code, 1);
   assert.match(again.stderr, /already has a server named "weather_mcp".*\n.*--as/s);
-  await json(["registry", "add", "com.example/notes", "--as", "hosted_notes", "--write"]);
+  await json(["registry", "add", "com.example/notes", "--as", "hosted-notes", "--write"]);
+  // A name a declared adapter holds is skipped too: written, it would stop every command.
+  const declared = await w.mcpx(["registry", "add", "weather-mcp", "--as", "gitx", "--write"], {
+    cwd,
+    env,
+  });
+  assert.equal(declared.code, 1);
+  assert.match(
+    declared.stderr,
+    /skipped gitx: its name is taken by the adapter "gitx" declared in/,
+  );
 
   // import --list: every host's file, what translates and what does not.
   const listedText = await w.mcpx(["--json", "import", "--list"], { cwd, env });
@@ -111,21 +126,24 @@ Deno.test("mcpx registry and mcpx import add servers to the configuration, keepi
   const vscode = byHost("vscode").find((f) => f.scope === "project")!;
   assert.equal(vscode.servers.find((s) => s.name === "python-tool")!.entry, undefined);
 
-  // import --write from two hosts: the diff shows a literal key as its reference, never the key.
+  // import --write from two hosts into a project's file: a literal key from the user's Claude
+  // Desktop file goes in as a reference to a variable the person is told to set, never the key.
   const imported = await w.mcpx(
     ["import", "--from", "claude-desktop", "--from", "codex", "--write"],
     { cwd, env },
   );
   assert.equal(imported.code, 0, imported.stderr);
-  assert.match(imported.stdout, /"BRAVE_API_KEY": "\$\{mcpServers\.brave\.env\.BRAVE_API_KEY\}"/);
+  assert.match(imported.stdout, /"BRAVE_API_KEY": "\$\{BRAVE_API_KEY\}"/);
+  assert.match(imported.stderr, /set BRAVE_API_KEY for brave: its env BRAVE_API_KEY was a literal/);
   assert.doesNotMatch(imported.stdout + imported.stderr, /BSA-literal-key/);
+  assert.doesNotMatch(await Deno.readTextFile(config), /BSA-literal-key/);
   assert.match(imported.stderr, /updated .*\.mcpx\.json: added filesystem, brave, context7/);
   assert.match(imported.stderr, /codex context7: "env_vars" is not translated|context7/);
   const after = parse(await Deno.readTextFile(config)) as { mcpServers: Record<string, unknown> };
   assert.deepEqual(Object.keys(after.mcpServers), [
     "notes",
     "weather_mcp",
-    "hosted_notes",
+    "hosted-notes",
     "filesystem",
     "brave",
     "context7",
@@ -142,4 +160,30 @@ Deno.test("mcpx registry and mcpx import add servers to the configuration, keepi
   const loaded = await loadConfig({ cwd, env: {}, path: config });
   assert.equal(loaded.servers.length, 8);
   assert.deepEqual(loaded.warnings, []);
+
+  // Elsewhere, with no mcpx configuration, servers from a project's host files go to the user's
+  // own file: they are flagged for review; two hosts naming one server clash with each other,
+  // not with the file.
+  const other = `${w.dir}/other`;
+  await Deno.mkdir(`${other}/.cursor`, { recursive: true });
+  await Deno.mkdir(`${other}/.vscode`, { recursive: true });
+  await Deno.writeTextFile(
+    `${other}/.cursor/mcp.json`,
+    JSON.stringify({ mcpServers: { gh: { command: "sh", args: ["-c", "gh-mcp"] } } }),
+  );
+  await Deno.writeTextFile(
+    `${other}/.vscode/mcp.json`,
+    JSON.stringify({ servers: { gh: { command: "gh-mcp" } } }),
+  );
+  const review = await w.mcpx(["import", "--from", "cursor", "--from", "vscode"], {
+    cwd: other,
+    env,
+  });
+  assert.equal(review.code, 0, review.stderr);
+  assert.match(review.stderr, /skipped gh: its name is taken by the server "gh" from cursor /);
+  assert.doesNotMatch(review.stderr, /already has a server named "gh"/);
+  assert.match(
+    review.stderr,
+    /review gh \(once written\): it comes from a project's file, .*other\/\.cursor\/mcp\.json/,
+  );
 });
