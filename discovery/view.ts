@@ -241,7 +241,8 @@ function unmatchedPatterns(
       continue;
     }
     if (hit || listed.length === 0) continue;
-    const names = [...new Set(listed.flatMap((n) => n ? [toIdentifier(n), n] : []))];
+    // The names mcpx shows; the pattern may be either spelling.
+    const names = [...new Set(listed.flatMap((n) => n ? [toIdentifier(n)] : []))];
     const near = nearest(pattern.replace(/^\/|\/[a-z]*$|[*?]/g, ""), names);
     out.push(
       `server "${server.name}": tool pattern "${pattern}" matches none of its ${listed.length} ` +
