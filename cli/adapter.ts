@@ -10,9 +10,10 @@
 import type { CliContext } from "./context.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { adapter } from "../ops/adapter_ops.ts";
-import { McpxError, UsageError } from "../core/errors.ts";
+import { ConfigError, McpxError, UsageError } from "../core/errors.ts";
 import {
   type Declaration,
+  declarationClashes,
   declarationFiles,
   findDeclaration,
   readDeclarations,
@@ -79,6 +80,7 @@ async function check(
     "adapters",
     declarationFiles(places, source),
   );
+  const clashes = await clashesOf(ctx, declared);
   if (names.length) {
     const missing = names.filter((n) => !declared.some((d) => d.name === n));
     if (missing.length) {
@@ -91,7 +93,12 @@ async function check(
     declared = declared.filter((d) => names.includes(d.name));
   }
   const invalid = new Set<Row>();
-  const rows = declared.map((d) => rowOf(d, ctx, invalid));
+  const rows = declared.map((d) => {
+    const row = rowOf(d, ctx, invalid);
+    const clash = clashes.get(d);
+    if (clash) row.problem = row.problem ? `${clash}; also ${row.problem}` : clash;
+    return row;
+  });
   // FOUND: where the program is, else why not (a declaration that is not valid was not looked for).
   const found = (r: Row) => r.path ?? (invalid.has(r) ? "invalid" : "not installed");
   if (await ctx.json()) {
@@ -113,6 +120,28 @@ async function check(
     }
   }
   return rows.every((r) => r.installed && !r.problem) ? 0 : 1;
+}
+
+/**
+ * Each declared adapter whose name a configured server (or an earlier adapter)
+ * has, with the message every command would fail with once it is declared
+ * (config/derived_servers.ts). A configuration that cannot be read is not
+ * this command's to report: the clash check then covers the adapters alone.
+ */
+async function clashesOf(
+  ctx: CliContext,
+  declared: Declaration[],
+): Promise<Map<Declaration, string>> {
+  let config: { path: string | null; servers: { name: string; namespace: string }[] };
+  try {
+    config = await ctx.loadedConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    config = { path: null, servers: [] };
+  }
+  return new Map(
+    declarationClashes(config, declared).map((c) => [c.declaration, c.error.message]),
+  );
 }
 
 function rowOf(d: Declaration, ctx: CliContext, invalid: Set<Row>): Row {

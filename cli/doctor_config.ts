@@ -15,6 +15,7 @@ import { loadUserEnv } from "../config/user_env.ts";
 import { onPath } from "../scripts/runner/runtime.ts";
 import type { ServerSpec } from "../config/types.ts";
 import { own } from "../core/own.ts";
+import { probeUrlServer } from "./doctor_url_probe.ts";
 
 /** The configuration files found and parsed, their warnings, the user `.env`, trust. */
 export const configCheck: DoctorCheck = {
@@ -288,6 +289,8 @@ export const serverCommandsCheck: DoctorCheck = {
     const out: Finding[] = [];
     for (const spec of config.servers) {
       if (spec.disabled || spec.aliasOf || spec.unavailable?.code === "untrusted") continue;
+      // Its command is mcpx itself: cli/doctor_declared.ts checks what it declares instead.
+      if (spec.derived) continue;
       if (spec.unavailable) {
         out.push({
           status: "fail",
@@ -315,7 +318,7 @@ function shownUrl(url: string): string {
   }
 }
 
-/** URL servers answer at all (any HTTP status), with `--online`. */
+/** URL servers answer like MCP endpoints (cli/doctor_url_probe.ts), with `--online`. */
 export const urlServersCheck: DoctorCheck = {
   id: "url-servers",
   title: "URL servers are reachable (--online)",
@@ -333,32 +336,6 @@ export const urlServersCheck: DoctorCheck = {
         message: `${remote.length} URL server(s) not reached (mcpx doctor --online reaches each)`,
       }];
     }
-    return await Promise.all(remote.map(async (spec): Promise<Finding> => {
-      const shown = shownUrl(spec.url!);
-      try {
-        const response = await fetch(spec.url!, {
-          method: "HEAD",
-          redirect: "manual",
-          signal: AbortSignal.timeout(5_000),
-        });
-        await response.body?.cancel();
-        return {
-          status: "ok",
-          subject: spec.name,
-          message: `${shown} answered (HTTP ${response.status})`,
-        };
-      } catch (error) {
-        return {
-          status: "fail",
-          subject: spec.name,
-          // Without any credentials a URL in the runtime's message might carry.
-          message: `${shown} did not answer: ${
-            (error as Error).message.replace(/\/\/[^/\s@]*@/g, "//")
-          }`,
-          fix: `check mcpServers.${spec.name}.url and the network; mcpx ls shows the error a ` +
-            `listing meets`,
-        };
-      }
-    }));
+    return await Promise.all(remote.map((spec) => probeUrlServer(spec, shownUrl(spec.url!))));
   },
 };

@@ -79,7 +79,11 @@ export const runtimesCheck: DoctorCheck = {
             message: "script.runtime is bun, but no bun is on PATH",
             fix: "install bun (npm install -g bun) or set script.runtime to deno",
           }
-          : { status: "info", subject: "bun", message: "not on PATH; only --runtime bun needs it" },
+          : {
+            status: "info",
+            subject: "bun",
+            message: "bun is not on PATH; only scripts run with --runtime bun need it",
+          },
       );
     }
     const node = onPath("node", env.PATH);

@@ -4,6 +4,7 @@ import type { Io } from "../core/io.ts";
 import { DOCTOR_CHECKS } from "./doctor_checks.ts";
 import { npxPackage } from "./doctor_config.ts";
 import { render } from "./doctor.ts";
+import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 
 interface Finding {
   check: string;
@@ -55,6 +56,17 @@ async function doctor(w: { root: string; env: Record<string, string> }, extra: s
 }
 
 const LS = { command: "ls" };
+
+/** A stateless MCP endpoint of the SDK's own answering one request. */
+async function mcpAnswer(request: Request): Promise<Response> {
+  const server = new McpServer({ name: "doctor-probe", version: "1.0.0" });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  return await transport.handleRequest(request);
+}
 
 Deno.test("mcpx doctor on a working setup exits 0 and runs every check in order", async () => {
   await using w = await setup({ mcpServers: { files: LS } });
@@ -145,6 +157,8 @@ Deno.test("mcpx doctor flags each broken setup it is shown, and exits 1", async 
       assert.match(fails[1].message, /missing\.yaml/);
       // A derived server runs mcpx itself, so the server-commands check passes it.
       assert.equal(r.of("server-commands", "fail").length, 0);
+      // …and leaves it to declared-namespaces rather than saying `deno → deno ok` for it.
+      assert.deepEqual(r.of("server-commands").map((f) => f.subject), ["a"]);
     },
   );
 
@@ -160,19 +174,34 @@ Deno.test("mcpx doctor flags each broken setup it is shown, and exits 1", async 
     assert.match(fixed.of("config", "info")[0].message, /user \.env: 1 variable/);
   });
 
-  await t.step("a URL server that does not answer (--online)", async () => {
+  await t.step("a URL server that does not answer like an MCP endpoint (--online)", async () => {
     // A port that was just free: nothing listens there.
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const port = (listener.addr as Deno.NetAddr).port;
     listener.close();
-    await using server = Deno.serve(
-      { hostname: "127.0.0.1", port: 0, onListen() {} },
-      () => new Response(null, { status: 405 }),
-    );
+    await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+      const path = new URL(req.url).pathname;
+      if (path === "/mcp") return mcpAnswer(req);
+      if (path === "/teapot") return new Response("short and stout", { status: 418 });
+      if (path === "/oauth") {
+        return new Response(null, {
+          status: 401,
+          headers: { "www-authenticate": 'Bearer resource_metadata="http://x.test/.well-known"' },
+        });
+      }
+      return new Response("<html>not here</html>", {
+        status: 404,
+        headers: { "content-type": "text/html" },
+      });
+    });
+    const at = (path: string) => ({ url: `http://127.0.0.1:${server.addr.port}${path}` });
     await using w = await setup({
       mcpServers: {
         down: { url: `http://u:secret@127.0.0.1:${port}/mcp` },
-        up: { url: `http://127.0.0.1:${server.addr.port}/mcp` },
+        up: at("/mcp"),
+        page: at("/"),
+        teapot: at("/teapot"),
+        oauth: at("/oauth"),
       },
     });
     const offline = await doctor(w);
@@ -180,10 +209,14 @@ Deno.test("mcpx doctor flags each broken setup it is shown, and exits 1", async 
     assert.match(offline.of("url-servers")[0].message, /--online/);
     const r = await doctor(w, ["--online"]);
     assert.equal(r.code, 1);
-    const down = r.of("url-servers", "fail")[0];
-    assert.equal(down.subject, "down");
-    assert.doesNotMatch(JSON.stringify(down), /secret/);
-    assert.match(r.of("url-servers", "ok")[0].message, /HTTP 405/);
+    const fails = r.of("url-servers", "fail");
+    assert.deepEqual(fails.map((f) => f.subject), ["down", "page", "teapot"]);
+    assert.doesNotMatch(JSON.stringify(fails[0]), /secret/);
+    assert.match(fails[1].message, /HTTP 404 \(text\/html\), not as an MCP endpoint/);
+    assert.match(fails[2].message, /HTTP 418/);
+    for (const f of fails) assert.match(f.fix!, /mcpServers\.\w+\.url/);
+    assert.match(r.of("url-servers", "ok")[0].message, /answered initialize as an MCP endpoint/);
+    assert.match(r.of("url-servers", "info")[0].message, /mcpx auth oauth/);
   });
 
   await t.step("a state directory other users can write into", async () => {
@@ -227,6 +260,9 @@ Deno.test("mcpx doctor flags each broken setup it is shown, and exits 1", async 
     });
     assert.equal(r.code, 1);
     assert.equal(r.of("runtimes", "fail")[0].subject, "bun");
+    // Without script.runtime bun, its absence is a note that names it.
+    const note = await doctor({ ...w, env: { ...w.env, PATH: `${w.root}/empty` } });
+    assert.match(note.of("runtimes", "info").find((f) => f.subject === "bun")!.message, /^bun /);
   });
 
   await t.step("a browser server with no browser on PATH (a warning)", async () => {

@@ -101,3 +101,12 @@ Deno.test("parseConfig() reads spec 002's lifecycle as the idle timeout", async 
     );
   });
 });
+
+Deno.test("parseConfig() spec 002 tool globs match the identifier mcpx shows", () => {
+  const text = `{ "mcpServers": { "a": { "command": "a",
+    "allowedTools": ["get_*"], "disabledTools": ["get_env"] } } }`;
+  const shown = ["get-env", "get-sum", "echo"].filter(
+    compileToolFilter(server(text).spec.toolFilter),
+  );
+  assert.deepEqual(shown, ["get-sum"]);
+});

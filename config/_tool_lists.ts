@@ -73,8 +73,15 @@ export function combineToolLists(
   const extra = unique([...(pool?.extraIncludeTools ?? []), ...(own.extraIncludeTools ?? [])]);
   const exclude = unique([...(pool?.excludeTools ?? []), ...(own.excludeTools ?? [])]);
   const base = own.tools ?? pool?.tools;
-  if (base === undefined) return { filter: { exclude }, unused: extra.length > 0 };
-  return { filter: { include: unique([...base, ...extra]), exclude }, unused: false };
+  const ownPatterns = new Set(Object.values(own).flat());
+  const pooled = unique([
+    ...(own.tools === undefined ? pool?.tools ?? [] : []),
+    ...(pool?.extraIncludeTools ?? []),
+    ...(pool?.excludeTools ?? []),
+  ]).filter((p) => !ownPatterns.has(p));
+  const marked = pooled.length ? { pooled } : {};
+  if (base === undefined) return { filter: { exclude, ...marked }, unused: extra.length > 0 };
+  return { filter: { include: unique([...base, ...extra]), exclude, ...marked }, unused: false };
 }
 
 function unique(list: string[]): string[] {

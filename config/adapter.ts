@@ -15,6 +15,7 @@
 import { dirname, isAbsolute, resolve } from "../core/posix_path.ts";
 import { describeValue } from "./_describe.ts";
 import { Problems } from "./_problems.ts";
+import { toIdentifier } from "./identifiers.ts";
 import type { Declaration } from "./derived_servers.ts";
 
 /** The value types a parameter may declare. */
@@ -102,17 +103,26 @@ export function parseAdapter(declaration: Declaration): Adapter {
         `[{ "name": "log", "args": ["log", "--oneline"] }]`,
     );
   } else {
-    const names = new Set<string>();
+    // By identifier, as mcpx shows tools: `get-x` and `get_x` would be one function.
+    const names = new Map<string, string>();
     item.tools.forEach((raw, i) => {
       const tool = parseTool(raw, [...at, "tools", i], problems);
       if (!tool) return;
-      if (names.has(tool.name)) {
+      const fn = toIdentifier(tool.name);
+      const first = names.get(fn);
+      if (first === tool.name) {
         problems.add(
           [...at, "tools", i, "name"],
           `tool ${JSON.stringify(tool.name)} is declared twice`,
         );
+      } else if (first !== undefined) {
+        problems.add(
+          [...at, "tools", i, "name"],
+          `tools ${JSON.stringify(first)} and ${JSON.stringify(tool.name)} both become ` +
+            `${JSON.stringify(fn)}, the name mcpx shows and calls; rename one of them`,
+        );
       }
-      names.add(tool.name);
+      names.set(fn, first ?? tool.name);
       tools.push(tool);
     });
   }

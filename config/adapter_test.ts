@@ -106,6 +106,10 @@ Deno.test("parseAdapter() names every problem of a declaration with its path", (
       /default: must be an integer, got "ten"/,
     ],
     [{ name: "a", command: "x", shell: "sh -c", tools: [{ name: "t" }] }, /shell: unknown key/],
+    [
+      { name: "a", command: "x", tools: [{ name: "get-x" }, { name: "get_x" }] },
+      /tools\[1\]\.name: tools "get-x" and "get_x" both become "get_x"/,
+    ],
   ];
   for (const [item, message] of cases) {
     assert.throws(

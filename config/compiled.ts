@@ -176,6 +176,7 @@ function isServerSpec(s: unknown): boolean {
     isStrings(s.tags) && isObject(s.toolTags) && Object.values(s.toolTags).every(isStrings) &&
     isObject(toolFilter) && isStrings(toolFilter.exclude) &&
     (toolFilter.include === undefined || isStrings(toolFilter.include)) &&
+    (toolFilter.pooled === undefined || isStrings(toolFilter.pooled)) &&
     isStrings(s.args) && isStringMap(s.env) && isStringMap(s.headers) &&
     ["command", "cwd", "url", "description"].every((k) =>
       s[k] === undefined || typeof s[k] === "string"

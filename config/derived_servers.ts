@@ -30,6 +30,7 @@ import { canonicalJson } from "./_canonical_json.ts";
 import { fnv1a64 } from "./pool_id.ts";
 import { parsePathList } from "./setting_value.ts";
 import { expandVars } from "./expand.ts";
+import { toIdentifier } from "./identifiers.ts";
 import type { LoadedConfig, ServerSpec } from "./types.ts";
 
 /** The kinds of derived namespace. */
@@ -325,30 +326,10 @@ export async function withDerivedServers<C extends LoadedConfig>(
     declarations.push(...await readDeclarations(kind.kind, declarationFiles(places, kind.setting)));
   }
   if (declarations.length === 0) return config;
-  const taken = new Map<string, string>();
-  for (const s of config.servers) {
-    const where = `configured server ${JSON.stringify(s.name)} in ${config.path ?? "(none)"}`;
-    taken.set(s.name, where);
-    taken.set(s.namespace, where);
-  }
+  const [clash] = declarationClashes(config, declarations);
+  if (clash) throw clash.error;
   const self = selfCommand();
-  const servers: ServerSpec[] = [];
-  for (const d of declarations) {
-    const spec = derivedServer(d, env, self);
-    const clash = taken.get(d.name) ?? taken.get(spec.namespace);
-    if (clash !== undefined) {
-      throw new ConfigError(
-        d.file,
-        `${d.kind}[${d.index}].name`,
-        `${derivedKind(d.kind).what} ${JSON.stringify(d.name)} takes the name of the ${clash}; ` +
-          `rename one of them`,
-      );
-    }
-    const where = `${derivedKind(d.kind).what} ${JSON.stringify(d.name)} in ${d.file}`;
-    taken.set(d.name, where);
-    taken.set(spec.namespace, where);
-    servers.push(spec);
-  }
+  const servers = declarations.map((d) => derivedServer(d, env, self));
   const digest = fnv1a64(canonicalJson({
     declarations: declarations.map(({ kind, name, file, item }) => ({ kind, name, file, item })),
     variables: await variablesDigest(declarations, env),
@@ -359,6 +340,62 @@ export async function withDerivedServers<C extends LoadedConfig>(
     fingerprint: fnv1a64(`${config.fingerprint}\0${digest}`),
     ...(config.contentHash ? { contentHash: fnv1a64(`${config.contentHash}\0${digest}`) } : {}),
   };
+}
+
+/** A declared item whose name or namespace another server or declaration has. */
+export interface DeclarationClash {
+  declaration: Declaration;
+  /** Names the declaration's file and entry, both owners and the fix. */
+  error: ConfigError;
+}
+
+/**
+ * The declared items whose name, or namespace (the name made an identifier),
+ * is already a configured server's or an earlier declaration's, in
+ * declaration order. {@link withDerivedServers} refuses the first;
+ * `mcpx adapter check` reports each, so the check fails on what would make
+ * every command fail.
+ *
+ * @param config The configuration's path and servers (before derived ones join).
+ * @param declarations Every declared item, of every kind.
+ * @returns One clash per item that clashes; empty when none does.
+ * @example
+ * ```ts
+ * import { declarationClashes } from "./derived_servers.ts";
+ * const clashes = declarationClashes({ path: "/p/.mcp.json", servers: [] }, []);
+ * if (clashes.length !== 0) throw new Error();
+ * ```
+ */
+export function declarationClashes(
+  config: { path: string | null; servers: readonly { name: string; namespace: string }[] },
+  declarations: readonly Declaration[],
+): DeclarationClash[] {
+  const taken = new Map<string, string>();
+  for (const s of config.servers) {
+    const where = `configured server ${JSON.stringify(s.name)} in ${config.path ?? "(none)"}`;
+    taken.set(s.name, where);
+    taken.set(s.namespace, where);
+  }
+  const out: DeclarationClash[] = [];
+  for (const d of declarations) {
+    const namespace = d.name === "" ? "_" : toIdentifier(d.name);
+    const clash = taken.get(d.name) ?? taken.get(namespace);
+    const what = `${derivedKind(d.kind).what} ${JSON.stringify(d.name)}`;
+    if (clash !== undefined) {
+      out.push({
+        declaration: d,
+        error: new ConfigError(
+          d.file,
+          `${d.kind}[${d.index}].name`,
+          `${what} takes the name of the ${clash}; rename one of them`,
+        ),
+      });
+      continue;
+    }
+    taken.set(d.name, `${what} in ${d.file}`);
+    taken.set(namespace, `${what} in ${d.file}`);
+  }
+  return out;
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ConfigError } from "../core/errors.ts";
 import { parseConfig } from "./parse.ts";
 import {
+  declarationClashes,
   declarationFiles,
   type DerivedKind,
   findDeclaration,
@@ -178,4 +179,25 @@ Deno.test("declarationFiles() names the option that gave a missing place, and it
         e.message,
       ) && !/remove it from/.test(e.message),
   );
+});
+
+Deno.test("declarationClashes() names every declared item a server or earlier item has", () => {
+  const item = (name: string, index: number) => ({
+    kind: "adapters" as const,
+    name,
+    file: "/d/a.json",
+    index,
+    item: { name },
+  });
+  const config = configWith("/p", `{ "my_srv": { "command": "x" }, "gitx": { "command": "x" } }`);
+  const clashes = declarationClashes(config, [
+    item("gitx", 0),
+    item("my-srv", 1),
+    item("ok", 2),
+    item("ok", 3),
+  ]);
+  assert.deepEqual(clashes.map((c) => c.declaration.index), [0, 1, 3]);
+  assert.match(clashes[0].error.message, /adapter "gitx" takes the name of the configured server/);
+  assert.match(clashes[1].error.message, /adapters\[1\]\.name: adapter "my-srv" .* "my_srv"/);
+  assert.match(clashes[2].error.message, /takes the name of the adapter "ok" in \/d\/a\.json/);
 });

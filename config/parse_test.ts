@@ -131,3 +131,11 @@ Deno.test("parseConfig() counts no brackets inside strings and comments", () => 
     "pool": {} }`;
   assert.deepEqual(parseConfig(text, null, {}).servers[0].args, [brackets]);
 });
+
+Deno.test("parseConfig() marks the pool block's own tool patterns as pooled", () => {
+  const text = `{ "pool": { "excludeTools": ["delete_*", "write_*"] }, "mcpServers": {
+    "a": { "command": "a", "mcpx": { "excludeTools": ["write_*", "get_env"] } } } }`;
+  const spec = parseConfig(text, FILE, {}).servers[0];
+  assert.deepEqual(spec.toolFilter.pooled, ["delete_*"]);
+  assert.deepEqual(visible(text, "a", ["get-env", "delete_x", "read"]), ["read"]);
+});

@@ -10,6 +10,7 @@
  */
 
 import type { ToolFilter } from "./types.ts";
+import { toIdentifier } from "./identifiers.ts";
 
 /**
  * Compiles one pattern into a name predicate.
@@ -64,7 +65,8 @@ export function compilePattern(pattern: string): (toolName: string) => boolean {
  * and it matches no exclude pattern.
  *
  * @param filter Include and exclude patterns (see {@link compilePattern}).
- * @returns A predicate over the tool's real name (`take-screenshot`, not the identifier).
+ * @returns A predicate over the tool's real name (`take-screenshot`); each pattern
+ *   matches it or its identifier (`take_screenshot`), see {@link compileToolPattern}.
  * @throws {SyntaxError} When a `/regex/` pattern is invalid.
  * @example
  * ```ts
@@ -74,8 +76,31 @@ export function compilePattern(pattern: string): (toolName: string) => boolean {
  * ```
  */
 export function compileToolFilter(filter: ToolFilter): (toolName: string) => boolean {
-  const include = filter.include?.map(compilePattern);
-  const exclude = (filter.exclude ?? []).map(compilePattern);
+  const include = filter.include?.map(compileToolPattern);
+  const exclude = (filter.exclude ?? []).map(compileToolPattern);
   return (name) =>
     (include === undefined || include.some((m) => m(name))) && !exclude.some((m) => m(name));
+}
+
+/**
+ * Compiles one pattern of a tool list into a predicate over a tool's real
+ * name that also tries the identifier mcpx shows for it: a person copies the
+ * name `mcpx ls` prints (`get_env`) as readily as the one the server sent
+ * (`get-env`), and either must hide or show the same tool. A glob or
+ * `/regex/` likewise matches when either spelling does (`get_*` covers
+ * `get-env`).
+ *
+ * @param pattern As {@link compilePattern} reads it.
+ * @returns A predicate over the tool's real name.
+ * @throws {SyntaxError} When a `/regex/` pattern is invalid.
+ * @example
+ * ```ts
+ * import { compileToolPattern } from "./tool_filter.ts";
+ * const m = compileToolPattern("get_*");
+ * if (!m("get-env") || m("list-env")) throw new Error();
+ * ```
+ */
+export function compileToolPattern(pattern: string): (toolName: string) => boolean {
+  const match = compilePattern(pattern);
+  return (name) => match(name) || (name.length > 0 && match(toIdentifier(name)));
 }

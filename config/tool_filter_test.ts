@@ -64,3 +64,33 @@ Deno.test("compileToolFilter() combines include and exclude", async (t) => {
     });
   }
 });
+
+Deno.test("compileToolFilter() matches a tool by its real name and by its identifier", async (t) => {
+  const names = ["get-env", "get-sum", "echo", "list.items"];
+  const cases: { name: string; include?: string[]; exclude: string[]; want: string[] }[] = [
+    {
+      name: "exclude by identifier",
+      exclude: ["get_env"],
+      want: ["get-sum", "echo", "list.items"],
+    },
+    { name: "exclude by real name", exclude: ["get-env"], want: ["get-sum", "echo", "list.items"] },
+    {
+      name: "include glob over identifiers",
+      include: ["get_*"],
+      exclude: [],
+      want: ["get-env", "get-sum"],
+    },
+    {
+      name: "include glob over real names",
+      include: ["get-*"],
+      exclude: [],
+      want: ["get-env", "get-sum"],
+    },
+    { name: "regex over identifiers", include: ["/^list_/"], exclude: [], want: ["list.items"] },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      assert.deepEqual(names.filter(compileToolFilter(c)), c.want);
+    });
+  }
+});

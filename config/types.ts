@@ -156,6 +156,12 @@ export const DEFAULT_SCOPED_MAX = 8;
 export interface ToolFilter {
   include?: string[];
   exclude: string[];
+  /**
+   * Those of the patterns above that come from the top-level `pool` block
+   * alone (absent: none). They are meant for every server, so one matching no
+   * tool of a particular server is not worth a warning (discovery/view.ts).
+   */
+  pooled?: string[];
 }
 
 /** One server from `mcpServers`, validated, with `${VAR}` already expanded. */

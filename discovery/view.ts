@@ -11,7 +11,7 @@
  * @module
  */
 
-import { compileToolFilter } from "../config/tool_filter.ts";
+import { compileToolFilter, compileToolPattern } from "../config/tool_filter.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
 import { howToSelect, isSelected, type ProfileSelection } from "../config/profiles.ts";
@@ -84,6 +84,7 @@ export function namespacesFromCache(
   const unusable: NamespaceView["unusable"] = [];
   const disabled: NamespaceView["disabled"] = [];
   const taken = new Map<string, string>();
+  const pooled = new Map<string, boolean>();
   for (const server of servers) {
     if (server.disabled) {
       disabled.push({ namespace: server.namespace, server: server.name });
@@ -149,6 +150,10 @@ export function namespacesFromCache(
       );
       continue;
     }
+    if (cached?.tools) {
+      const listed = [...cached.tools, ...cached.skipped ?? []].map((t) => t.name);
+      problems.push(...unmatchedPatterns(server, listed, pooled));
+    }
     const byFn = new Map<string, string>();
     // A tool whose name already is its identifier keeps it (`get_sum` over `get-sum`),
     // so calling a tool by its exact name never reaches another tool.
@@ -197,7 +202,55 @@ export function namespacesFromCache(
     }
     if (excluded.length) entry.excluded = excluded;
   }
+  for (const [pattern, matched] of pooled) {
+    if (!matched) {
+      problems.push(
+        `the pool block's tool pattern "${pattern}" matches no tool of any listed server; ` +
+          "correct it or remove it.",
+      );
+    }
+  }
   return { namespaces, problems, unusable, disabled };
+}
+
+/**
+ * The patterns of a server's own tool lists (`tools`, `extraIncludeTools`,
+ * `excludeTools`, spec 002's `allowedTools`/`disabledTools`) that match none
+ * of the tools it lists, one sentence each with the nearest tool names; a
+ * pattern of the pool block is only recorded in `pooled` (matched anywhere or
+ * not), since it is meant for servers that may not have the tool.
+ */
+function unmatchedPatterns(
+  server: ServerSpec,
+  listed: string[],
+  pooled: Map<string, boolean>,
+): string[] {
+  const { include = [], exclude, pooled: inherited = [] } = server.toolFilter;
+  const shared = new Set(inherited);
+  const out: string[] = [];
+  for (const pattern of new Set([...include, ...exclude])) {
+    let matches: (name: string) => boolean;
+    try {
+      matches = compileToolPattern(pattern);
+    } catch {
+      continue; // An invalid pattern is said already: the server's tools are hidden.
+    }
+    const hit = listed.some(matches);
+    if (shared.has(pattern)) {
+      pooled.set(pattern, (pooled.get(pattern) ?? false) || hit);
+      continue;
+    }
+    if (hit || listed.length === 0) continue;
+    // The names mcpx shows; the pattern may be either spelling.
+    const names = [...new Set(listed.flatMap((n) => n ? [toIdentifier(n)] : []))];
+    const near = nearest(pattern.replace(/^\/|\/[a-z]*$|[*?]/g, ""), names);
+    out.push(
+      `server "${server.name}": tool pattern "${pattern}" matches none of its ${listed.length} ` +
+        `tools${near.length ? ` (nearest: ${near.join(", ")})` : ""}; correct it in its tool ` +
+        "lists (mcpx.tools / excludeTools, allowedTools / disabledTools) or remove it.",
+    );
+  }
+  return out;
 }
 
 /**

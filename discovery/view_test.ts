@@ -256,3 +256,26 @@ Deno.test("namespacesFromCache() shows an index entry's tools without schemas, m
   const whole = namespacesFromCache([serverSpec("fs")], cacheOf({ fs: [cachedTool("read-file")] }));
   assert.equal(whole.namespaces[0].summary, undefined);
 });
+
+Deno.test("namespacesFromCache() warns once of a tool pattern that matches no listed tool", () => {
+  const { namespaces, problems } = namespacesFromCache(
+    [
+      serverSpec("ev", { toolFilter: { exclude: ["get_env", "get_envv", "nothing_*"] } }),
+      serverSpec("b", { toolFilter: { exclude: ["drop_*"], pooled: ["drop_*"] } }),
+      serverSpec("c", { toolFilter: { exclude: ["keep_*"], pooled: ["keep_*"] } }),
+      serverSpec("unlisted", { toolFilter: { exclude: ["whatever"] } }),
+    ],
+    cacheOf({
+      ev: [cachedTool("get-env"), cachedTool("echo")],
+      b: [cachedTool("echo")],
+      c: [cachedTool("keep_me"), cachedTool("echo")],
+    }),
+  );
+  assert.deepEqual(namespaces[0].tools.map((t) => t.tool), ["echo"]);
+  assert.equal(problems.length, 3, problems.join("\n"));
+  assert.match(problems[0], /server "ev": tool pattern "get_envv" matches none of its 2 tools/);
+  assert.match(problems[0], /nearest: get_env/);
+  assert.match(problems[1], /server "ev": tool pattern "nothing_\*"/);
+  // A pool pattern is said once, and only when no listed server has the tool.
+  assert.match(problems[2], /pool block's tool pattern "drop_\*" matches no tool of any/);
+});
