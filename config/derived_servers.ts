@@ -30,6 +30,8 @@ import { canonicalJson } from "./_canonical_json.ts";
 import { fnv1a64 } from "./pool_id.ts";
 import { parsePathList } from "./setting_value.ts";
 import { expandVars } from "./expand.ts";
+import { declarationSecrets } from "./secrets.ts";
+import { interpolationEnv } from "./user_env.ts";
 import type { LoadedConfig, ServerSpec } from "./types.ts";
 
 /** The kinds of derived namespace. */
@@ -352,6 +354,7 @@ export async function withDerivedServers<C extends LoadedConfig>(
   return {
     ...config,
     servers: [...config.servers, ...servers],
+    declaredSecrets: declarationSecrets(declarations, interpolationEnv(env)),
     fingerprint: fnv1a64(`${config.fingerprint}\0${digest}`),
     ...(config.contentHash ? { contentHash: fnv1a64(`${config.contentHash}\0${digest}`) } : {}),
   };
