@@ -5,7 +5,8 @@ import { withDerivedServers } from "../config/derived_servers.ts";
 import { parseSettingValues } from "../engine/daemon_settings.ts";
 
 Deno.test({
-  name: "startInlineDaemon() serves the namespaces paths.apis declares, under the command's fingerprint",
+  name:
+    "startInlineDaemon() serves the namespaces paths.apis declares, under the command's fingerprint",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
