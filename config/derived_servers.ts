@@ -345,6 +345,12 @@ export async function withDerivedServers<C extends LoadedConfig>(
     const where = `${derivedKind(d.kind).what} ${JSON.stringify(d.name)} in ${d.file}`;
     taken.set(d.name, where);
     taken.set(spec.namespace, where);
+    // Its command names only the item; what the item says (and the values of the variables
+    // it names) decides its tools too, so a cached listing of the item as it was, or under
+    // other values (a key now unset), is not shown for it (engine/schema_cache.ts siblings).
+    const item = fnv1a64(`${canonicalJson(d.item)}\0${await variablesDigest([d], env)}`);
+    spec.listingId = fnv1a64(`${spec.listingId}\0${item}`);
+    spec.poolId = fnv1a64(`${spec.poolId}\0${item}`);
     servers.push(spec);
   }
   const digest = fnv1a64(canonicalJson({
