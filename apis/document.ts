@@ -9,6 +9,7 @@
  * @module
  */
 
+import { describeFetchFailure } from "./fetch_failure.ts";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { McpxError } from "../core/errors.ts";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -122,6 +123,8 @@ async function readRaw(location: URL, where: string): Promise<Record<string, unk
   } catch (error) {
     const why = error instanceof Deno.errors.NotFound
       ? "no such file; check the path (a relative one is read from the working directory, or in a declaration from its file's directory)"
+      : error instanceof TypeError && location.protocol !== "file:"
+      ? describeFetchFailure(error, location.href, "document")
       : error instanceof Error
       ? error.message
       : String(error);

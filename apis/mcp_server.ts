@@ -13,6 +13,7 @@ import { VERSION } from "../core/version.ts";
 import { McpxError } from "../core/errors.ts";
 import type { ApiOperation } from "./operations.ts";
 import { callOperation, type CallOptions, type ToolResult } from "./request.ts";
+import { Redactor } from "../core/redact.ts";
 
 /** An MCP tool's annotations (MCP 2025-06-18, "Tool annotations"). */
 interface Annotations {
@@ -48,10 +49,21 @@ export function toolOf(op: ApiOperation): {
   };
 }
 
+/** What {@link callTool} and {@link serveApi} need besides the operations. */
+export interface ServeOptions extends CallOptions {
+  /**
+   * Replaces the declaration's secrets (config/secrets.ts `declarationSecrets`)
+   * by their references in everything the server answers: a service may echo
+   * the key it was sent, in an error body or anywhere else (decision 0017).
+   */
+  redactor?: Pick<Redactor, "json" | "text">;
+}
+
 /**
  * Calls the tool `name` and answers as `tools/call` does: an argument or
  * request problem is an error result naming it (the caller can correct it),
- * an unknown tool a protocol error.
+ * an unknown tool a protocol error. With `options.redactor`, the result's and
+ * the error's text carry no secret of the declaration.
  *
  * @throws {ProtocolError} InvalidParams for a tool the API does not offer.
  */
@@ -59,20 +71,23 @@ export async function callTool(
   operations: readonly ApiOperation[],
   name: string,
   args: Record<string, unknown>,
-  options: CallOptions,
+  options: ServeOptions,
 ): Promise<ToolResult> {
+  const redactor = options.redactor ?? new Redactor();
   const op = operations.find((o) => o.tool === name);
   if (!op) {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      `no tool ${JSON.stringify(name)}; offered: ${operations.map((o) => o.tool).join(", ")}`,
+      redactor.text(
+        `no tool ${JSON.stringify(name)}; offered: ${operations.map((o) => o.tool).join(", ")}`,
+      ),
     );
   }
   try {
-    return await callOperation(op, args, options);
+    return redactor.json(await callOperation(op, args, options));
   } catch (error) {
     if (!(error instanceof McpxError)) throw error;
-    return { content: [{ type: "text", text: error.message }], isError: true };
+    return { content: [{ type: "text", text: redactor.text(error.message) }], isError: true };
   }
 }
 
@@ -81,13 +96,13 @@ export async function callTool(
  *
  * @param name The server's name in its `initialize` answer (`mcpx-api-<name>`).
  * @param operations The tools.
- * @param options Auth, headers and the timeout of every call.
+ * @param options Auth, headers and the timeout of every call, and the redactor of every answer.
  * @param instructions The document's description, if any, as the server's instructions.
  */
 export async function serveApi(
   name: string,
   operations: readonly ApiOperation[],
-  options: CallOptions,
+  options: ServeOptions,
   instructions?: string,
 ): Promise<void> {
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
@@ -97,7 +112,10 @@ export async function serveApi(
       capabilities: { tools: {} },
       ...(instructions ? { instructions } : {}),
     });
-    server.setRequestHandler("tools/list", () => ({ tools: operations.map(toolOf) as never }));
+    const redactor = options.redactor ?? new Redactor();
+    server.setRequestHandler("tools/list", () => ({
+      tools: redactor.json(operations.map(toolOf)) as never,
+    }));
     server.setRequestHandler("tools/call", async (request) => {
       const { name: tool, arguments: args } = request.params;
       return await callTool(operations, tool, args ?? {}, options) as never;

@@ -191,5 +191,71 @@ Deno.test("callOperation() keeps a query credential out of a failure's message",
   const error = await callOperation(op, {}, { auth, fetch: failing }).catch((e) => e);
   assert.equal(error.code, "api-request");
   assert.doesNotMatch(error.message, /s3cret/);
-  assert.match(error.message, /key=…/);
+  // The runtime's message quoted the URL with the credential: only the origin is named.
+  assert.match(error.message, /http:\/\/127\.0\.0\.1:9 could not be reached/);
+});
+
+Deno.test("buildRequest() checks arguments against the operation's schema and refuses a path parameter that would leave its segment", async () => {
+  await using store = servePetstore();
+  const loaded = await loadDocument(documentLocation(`${store.origin}/api/v3/openapi.json`, "/"));
+  const ops = new Map(
+    operationsOf(loaded, { methods: parseMethods("all") }).map((o) => [o.tool, o]),
+  );
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ["listPets", { limit: "x" }, /listPets: argument "limit" must be integer, got "x"/],
+    ["listPets", { limit: 0 }, /argument "limit" must be >= 1, got 0/],
+    [
+      "listPets",
+      { status: "lost" },
+      /argument "status" .*allowed values: "available", "sold", got "lost"/,
+    ],
+    ["addPet", { body: { name: 5 } }, /argument "body"\["name"\] must be string, got 5/],
+    ["getPetById", { petId: ".." }, /argument "petId" must be integer, got "\.\."/],
+    ["getFile", { name: ".." }, /path parameter "name" cannot be "\.\.".*another endpoint/],
+    ["getFile", { name: "." }, /path parameter "name" cannot be "\."/],
+    ["getFile", { name: "" }, /path parameter "name" is empty/],
+  ];
+  for (const [tool, args, message] of cases) {
+    const error = (() => {
+      try {
+        buildRequest(ops.get(tool)!, args);
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(
+      error instanceof McpxError && error.code === "api-arguments",
+      `${tool} ${JSON.stringify(args)}`,
+    );
+    assert.match(error.message, message);
+  }
+  // A dot inside a longer value stays in its segment.
+  assert.match(buildRequest(ops.get("getFile")!, { name: "..x" }).url, /\/files\/\.\.x$/);
+  assert.equal(store.requests.filter((r) => !r.path.includes("openapi")).length, 0);
+});
+
+Deno.test("callOperation() and loadDocument() name the origin that refused the connection and what to check", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const origin = `http://127.0.0.1:${listener.addr.port}`;
+  listener.close();
+  const doc = await loadDocument(documentLocation(`${origin}/openapi.json`, "/")).catch((e) => e);
+  assert.match(
+    doc.message,
+    new RegExp(`nothing answers at ${origin} \\(connection refused\\).*document's URL`),
+  );
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/petstore.json`, JSON.stringify(petstoreDocument()));
+    const loaded = await loadDocument(documentLocation("petstore.json", dir));
+    const [op] = operationsOf(loaded, {}, `${origin}/v3`);
+    const error = await callOperation(op, {}).catch((e) => e);
+    assert.equal(error.code, "api-request");
+    assert.match(
+      error.message,
+      new RegExp(`nothing answers at ${origin} \\(connection refused\\)`),
+    );
+    assert.match(error.message, /"baseUrl", --base-url/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -12,6 +12,8 @@
 import { McpxError } from "../core/errors.ts";
 import { authHeaders, authUrl, type ServerAuth } from "../config/auth.ts";
 import type { ApiOperation } from "./operations.ts";
+import { checkArguments } from "./arguments.ts";
+import { describeFetchFailure } from "./fetch_failure.ts";
 
 /** An MCP `tools/call` result (MCP 2025-06-18, "Tool Result"). */
 export interface ToolResult {
@@ -50,8 +52,9 @@ export interface BuiltRequest {
  * The request for `operation` with `args`.
  *
  * @throws {McpxError} Code `api-arguments` when a required argument is
- *   missing, an argument is not one the operation takes, or a path
- *   parameter is not a string, number or boolean; code `api-spec` when the
+ *   missing, an argument is not one the operation takes, an argument breaks
+ *   the operation's schema (apis/arguments.ts), or a path parameter is not a
+ *   string, number or boolean, is empty, or is `.` or `..`; code `api-spec` when the
  *   operation has no usable base URL.
  */
 export function buildRequest(operation: ApiOperation, args: Record<string, unknown>): BuiltRequest {
@@ -71,6 +74,7 @@ export function buildRequest(operation: ApiOperation, args: Record<string, unkno
       `${operation.tool} needs ${missing.map((k) => JSON.stringify(k)).join(", ")}`,
     );
   }
+  checkArguments(operation, args);
   if (typeof operation.baseUrl !== "string") {
     throw new McpxError("api-spec", `${operation.tool}: ${operation.baseUrl.problem}`);
   }
@@ -90,6 +94,8 @@ export function buildRequest(operation: ApiOperation, args: Record<string, unkno
               `number or boolean, got ${JSON.stringify(value)}`,
           );
         }
+        const whole = operation.path.split("/").includes(`{${place.name}}`);
+        checkPathValue(operation.tool, key, String(value), whole);
         // Escaped whole: a "/" in a value must not change which endpoint is called.
         path = path.split(`{${place.name}}`).join(encodeURIComponent(String(value)));
         break;
@@ -159,9 +165,9 @@ export async function callOperation(
   } catch (error) {
     const why = timeout.aborted
       ? `no answer within ${Math.round((options.timeoutMs ?? 60_000) / 1000)} s`
-      : error instanceof Error
-      ? error.message
-      : String(error);
+      : options.signal?.aborted
+      ? "cancelled"
+      : describeFetchFailure(error, built.url, "operation");
     // The runtime's message may quote the URL, which a `query` block gave its credential.
     throw new McpxError(
       "api-request",
@@ -204,6 +210,31 @@ async function resultOf(response: Response, built: BuiltRequest): Promise<ToolRe
     content: [{ type: "text", text: text === "" ? status : text }],
     ...(structured !== undefined ? { structuredContent: structured } : {}),
   };
+}
+
+/**
+ * Refuses a path parameter's value that escaping cannot keep inside its
+ * segment: empty (`GET /pets/` is another endpoint, or none), or, when it is
+ * the whole segment (`whole`), `.` and `..`, which URL resolution removes (RFC 3986 section 5.2.4, and the WHATWG URL
+ * standard even in their `%2E` forms), so `{"petId":".."}` would call `GET /`.
+ *
+ * @throws {McpxError} Code `api-arguments` naming the parameter and the value.
+ */
+function checkPathValue(tool: string, key: string, value: string, whole: boolean): void {
+  if (value === "") {
+    throw new McpxError(
+      "api-arguments",
+      `${tool}: the path parameter ${JSON.stringify(key)} is empty; give it a value ` +
+        "(a path parameter is always required)",
+    );
+  }
+  if (whole && (value === "." || value === "..")) {
+    throw new McpxError(
+      "api-arguments",
+      `${tool}: the path parameter ${JSON.stringify(key)} cannot be ${JSON.stringify(value)}: ` +
+        "a URL path drops that segment, so the request would reach another endpoint",
+    );
+  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -162,7 +162,12 @@ async function serve(ctx: CliContext, input: Input): Promise<number> {
     : parsePathList(String(await ctx.setting("paths.apis")));
   const found = await findDeclaration("apis", name, places);
   const { readApiDeclaration } = await import("../config/api_declaration.ts");
-  const declared = readApiDeclaration(found.item, found.file, found.index, Deno.env.toObject());
+  const env = Deno.env.toObject();
+  const declared = readApiDeclaration(found.item, found.file, found.index, env);
+  // What a service echoes of its key is shown as `${VAR}`, as for a configured server.
+  const { declarationSecrets } = await import("../config/secrets.ts");
+  const { Redactor } = await import("../core/redact.ts");
+  const redactor = new Redactor(declarationSecrets([found], env));
   const { documentLocation, loadDocument } = await import("../apis/document.ts");
   const { operationsOf, parseMethods } = await import("../apis/operations.ts");
   const loaded = await loadDocument(documentLocation(declared.spec, ctx.cwd));
@@ -178,6 +183,7 @@ async function serve(ctx: CliContext, input: Input): Promise<number> {
     ops,
     {
       headers: declared.headers,
+      redactor,
       ...(declared.auth ? { auth: declared.auth } : {}),
       ...(declared.timeoutMs ? { timeoutMs: declared.timeoutMs } : {}),
     },

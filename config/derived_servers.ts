@@ -31,6 +31,8 @@ import { fnv1a64 } from "./pool_id.ts";
 import { parsePathList } from "./setting_value.ts";
 import { expandVars } from "./expand.ts";
 import { toIdentifier } from "./identifiers.ts";
+import { declarationSecrets } from "./secrets.ts";
+import { interpolationEnv } from "./user_env.ts";
 import type { LoadedConfig, ServerSpec } from "./types.ts";
 
 /** The kinds of derived namespace. */
@@ -329,7 +331,17 @@ export async function withDerivedServers<C extends LoadedConfig>(
   const [clash] = declarationClashes(config, declarations);
   if (clash) throw clash.error;
   const self = selfCommand();
-  const servers = declarations.map((d) => derivedServer(d, env, self));
+  const servers: ServerSpec[] = [];
+  for (const d of declarations) {
+    const spec = derivedServer(d, env, self);
+    // Its command names only the item; what the item says (and the values of the variables
+    // it names) decides its tools too, so a cached listing of the item as it was, or under
+    // other values (a key now unset), is not shown for it (engine/schema_cache.ts siblings).
+    const item = fnv1a64(`${canonicalJson(d.item)}\0${await variablesDigest([d], env)}`);
+    spec.listingId = fnv1a64(`${spec.listingId}\0${item}`);
+    spec.poolId = fnv1a64(`${spec.poolId}\0${item}`);
+    servers.push(spec);
+  }
   const digest = fnv1a64(canonicalJson({
     declarations: declarations.map(({ kind, name, file, item }) => ({ kind, name, file, item })),
     variables: await variablesDigest(declarations, env),
@@ -337,6 +349,7 @@ export async function withDerivedServers<C extends LoadedConfig>(
   return {
     ...config,
     servers: [...config.servers, ...servers],
+    declaredSecrets: declarationSecrets(declarations, interpolationEnv(env)),
     fingerprint: fnv1a64(`${config.fingerprint}\0${digest}`),
     ...(config.contentHash ? { contentHash: fnv1a64(`${config.contentHash}\0${digest}`) } : {}),
   };

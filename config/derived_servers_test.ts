@@ -169,6 +169,12 @@ Deno.test("withDerivedServers() gives a changed value of a variable a declaratio
   assert.equal(first.fingerprint, again.fingerprint);
   assert.notEqual(first.fingerprint, second.fingerprint);
   assert.ok(!first.fingerprint.includes("one"));
+  // The server's listing too: a listing made with one value (or with it set) is not another's.
+  const unset = await withDerivedServers(config, settings, {});
+  const ids = (c: LoadedConfig) => c.servers.map((s) => [s.listingId, s.poolId].join());
+  assert.deepEqual(ids(first), ids(again));
+  assert.notDeepEqual(ids(first), ids(second));
+  assert.notDeepEqual(ids(first), ids(unset));
 });
 
 Deno.test("declarationFiles() names the option that gave a missing place, and its fix", () => {

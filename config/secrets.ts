@@ -75,83 +75,126 @@ export function configSecrets(document: Obj, env: Record<string, string | undefi
   const literals: Secret[] = [];
   const servers = isObject(document.mcpServers) ? document.mcpServers : {};
   for (const [name, entry] of Object.entries(servers)) {
-    if (!isObject(entry)) continue;
-    const at: JsonPath = ["mcpServers", name];
-    const ref = (path: JsonPath) => `\${${formatPath(path)}}`;
-    /** Adds the variables `raw` expands to, and returns its literal text. */
-    const expand = (raw: string, named: boolean): { value: string; literal: string } => {
-      const { value, used } = expandVars(raw, env);
-      for (const u of used) {
-        if (isSecretValue(u.value, named || SECRET_NAME.test(u.name))) {
-          variables.push({ value: u.value, reference: `\${${u.name}}` });
-        }
-      }
-      return { value, literal: raw.replace(REFERENCE, " ") };
-    };
-    const literal = (value: string, named: boolean, path: JsonPath) => {
-      if (isSecretValue(value, named)) literals.push({ value, reference: ref(path) });
-    };
-
-    for (const [key, raw] of stringsOf(entry.env)) {
-      const named = SECRET_NAME.test(key);
-      const { value, literal: text } = expand(raw, named);
-      if (text === raw) literal(value, named, [...at, "env", key]);
-    }
-    for (const [key, raw] of stringsOf(entry.headers)) {
-      const { value, literal: text } = expand(raw, true);
-      const path = [...at, "headers", key];
-      if (text === raw) literal(value, true, path);
-      // The first word of a header is its scheme (`Bearer`), the rest its credentials.
-      const parts = words(raw.replace(REFERENCE, " "));
-      const skip = /^\s*\S+\s/.test(raw) ? 1 : 0;
-      for (const word of parts.slice(skip)) literal(word, true, path);
-      // A Basic credential's decoded `user:password` and password, as a server may echo them.
-      for (const decoded of basicParts(value)) literal(decoded, true, path);
-    }
-    for (const [path, raw] of leaves(entry.auth, [...at, "auth"])) {
-      // What names a credential or where to get one is not one (`X-Api-Key`, a scope).
-      if (AUTH_NOT_SECRET.has(String(path[3]))) continue;
-      // An `env` block's variables are judged as `env`'s are, by their names: a path or a word
-      // under a name like LD_PRELOAD stays visible where a project's file is reviewed for trust.
-      const named = envAuthName(entry.auth, path) ?? true;
-      const { value, literal: text } = expand(raw, named);
-      if (text === raw) literal(value, named, path);
-    }
-    // A `basic` block's `user:password`, as its header carries it (base64 forms: core/redact.ts).
-    if (isObject(entry.auth) && entry.auth.type === "basic") {
-      const { username, password } = entry.auth;
-      // Only when both are known: an unset reference left in it is no secret (and would match
-      // the reference's own text).
-      const known = (v: unknown): v is string =>
-        typeof v === "string" && expandVars(v, env).missing.length === 0;
-      if (known(username) && known(password)) {
-        const userPass = `${expand(username, true).value}:${expand(password, true).value}`;
-        literal(userPass, true, [...at, "auth", "userinfo"]);
-      }
-    }
-    if (typeof entry.url === "string") {
-      const { value } = expand(entry.url, false);
-      for (const [part, v, named] of urlParts(value)) literal(v, named, [...at, "url", ...part]);
-    }
-    const args = Array.isArray(entry.args) ? entry.args : [];
-    args.forEach((arg, i) => {
-      if (typeof arg !== "string") return;
-      const { value, literal: text } = expand(arg, false);
-      if (text !== arg) return;
-      const given = FLAG_WITH_VALUE.exec(value);
-      const previous = typeof args[i - 1] === "string" ? FLAG.exec(args[i - 1] as string) : null;
-      if (given && SECRET_NAME.test(given[1])) literal(given[2], true, [...at, "args", i]);
-      else if (previous && SECRET_NAME.test(previous[1])) literal(value, true, [...at, "args", i]);
-    });
-    for (const key of ["command", "cwd"]) {
-      if (typeof entry[key] === "string") expand(entry[key] as string, false);
-    }
+    if (isObject(entry)) entrySecrets(entry, ["mcpServers", name], env, variables, literals);
   }
   return [...variables, ...literals];
 }
 
 /**
- * The redactor for a loaded configuration: its {@link configSecrets}.
+ * Every secret the items of declaration files (config/derived_servers.ts:
+ * `paths.apis`, `paths.adapters`) give the servers derived from them, found
+ * as in a server entry (an API's `auth`, `headers` and `baseUrl` as a remote's
+ * `auth`, `headers` and `url`), each `${VAR}` shown as `${VAR}` and a literal
+ * as its place in its file (`${apis[0].auth.value}`).
+ *
+ * @param declarations Each item as written, with its kind and index in its file.
+ * @param env The variables the items are expanded with.
+ * @returns Secrets, variables' values before literals.
+ * @example
+ * ```ts
+ * import { declarationSecrets } from "./secrets.ts";
+ * const [s] = declarationSecrets([{ kind: "apis", index: 0, item: {
+ *   name: "pets", auth: { type: "bearer", token: "${PET_KEY}" },
+ * } }], { PET_KEY: "sekrit123" });
+ * if (s.value !== "sekrit123" || s.reference !== "${PET_KEY}") throw new Error();
+ * ```
+ */
+export function declarationSecrets(
+  declarations: readonly { kind: string; index: number; item: Obj }[],
+  env: Record<string, string | undefined>,
+): Secret[] {
+  const variables: Secret[] = [];
+  const literals: Secret[] = [];
+  for (const { kind, index, item } of declarations) {
+    const entry = typeof item.baseUrl === "string" ? { ...item, url: item.baseUrl } : item;
+    entrySecrets(entry, [kind, index], env, variables, literals);
+  }
+  return [...variables, ...literals];
+}
+
+/** Adds the secrets of one server entry (or declared item) at `at` to `variables` and `literals`. */
+function entrySecrets(
+  entry: Obj,
+  at: JsonPath,
+  env: Record<string, string | undefined>,
+  variables: Secret[],
+  literals: Secret[],
+): void {
+  const ref = (path: JsonPath) => `\${${formatPath(path)}}`;
+  /** Adds the variables `raw` expands to, and returns its literal text. */
+  const expand = (raw: string, named: boolean): { value: string; literal: string } => {
+    const { value, used } = expandVars(raw, env);
+    for (const u of used) {
+      if (isSecretValue(u.value, named || SECRET_NAME.test(u.name))) {
+        variables.push({ value: u.value, reference: `\${${u.name}}` });
+      }
+    }
+    return { value, literal: raw.replace(REFERENCE, " ") };
+  };
+  const literal = (value: string, named: boolean, path: JsonPath) => {
+    if (isSecretValue(value, named)) literals.push({ value, reference: ref(path) });
+  };
+
+  for (const [key, raw] of stringsOf(entry.env)) {
+    const named = SECRET_NAME.test(key);
+    const { value, literal: text } = expand(raw, named);
+    if (text === raw) literal(value, named, [...at, "env", key]);
+  }
+  for (const [key, raw] of stringsOf(entry.headers)) {
+    const { value, literal: text } = expand(raw, true);
+    const path = [...at, "headers", key];
+    if (text === raw) literal(value, true, path);
+    // The first word of a header is its scheme (`Bearer`), the rest its credentials.
+    const parts = words(raw.replace(REFERENCE, " "));
+    const skip = /^\s*\S+\s/.test(raw) ? 1 : 0;
+    for (const word of parts.slice(skip)) literal(word, true, path);
+    // A Basic credential's decoded `user:password` and password, as a server may echo them.
+    for (const decoded of basicParts(value)) literal(decoded, true, path);
+  }
+  for (const [path, raw] of leaves(entry.auth, [...at, "auth"])) {
+    // What names a credential or where to get one is not one (`X-Api-Key`, a scope).
+    if (AUTH_NOT_SECRET.has(String(path[3]))) continue;
+    // An `env` block's variables are judged as `env`'s are, by their names: a path or a word
+    // under a name like LD_PRELOAD stays visible where a project's file is reviewed for trust.
+    const named = envAuthName(entry.auth, path) ?? true;
+    const { value, literal: text } = expand(raw, named);
+    if (text === raw) literal(value, named, path);
+  }
+  // A `basic` block's `user:password`, as its header carries it (base64 forms: core/redact.ts).
+  if (isObject(entry.auth) && entry.auth.type === "basic") {
+    const { username, password } = entry.auth;
+    // Only when both are known: an unset reference left in it is no secret (and would match
+    // the reference's own text).
+    const known = (v: unknown): v is string =>
+      typeof v === "string" && expandVars(v, env).missing.length === 0;
+    if (known(username) && known(password)) {
+      const userPass = `${expand(username, true).value}:${expand(password, true).value}`;
+      literal(userPass, true, [...at, "auth", "userinfo"]);
+    }
+  }
+  if (typeof entry.url === "string") {
+    const { value } = expand(entry.url, false);
+    for (const [part, v, named] of urlParts(value)) literal(v, named, [...at, "url", ...part]);
+  }
+  const args = Array.isArray(entry.args) ? entry.args : [];
+  args.forEach((arg, i) => {
+    if (typeof arg !== "string") return;
+    const { value, literal: text } = expand(arg, false);
+    if (text !== arg) return;
+    const given = FLAG_WITH_VALUE.exec(value);
+    const previous = typeof args[i - 1] === "string" ? FLAG.exec(args[i - 1] as string) : null;
+    if (given && SECRET_NAME.test(given[1])) literal(given[2], true, [...at, "args", i]);
+    else if (previous && SECRET_NAME.test(previous[1])) literal(value, true, [...at, "args", i]);
+  });
+  for (const key of ["command", "cwd"]) {
+    if (typeof entry[key] === "string") expand(entry[key] as string, false);
+  }
+}
+
+/**
+ * The redactor for a loaded configuration: its {@link configSecrets}, and
+ * the secrets of its declared namespaces ({@link declarationSecrets}) once
+ * config/derived_servers.ts `withDerivedServers` has added them.
  *
  * @param config A configuration as loaded (its `document` is read).
  * @param env The process environment it was expanded with (the user-level .env's values that
@@ -159,11 +202,14 @@ export function configSecrets(document: Obj, env: Record<string, string | undefi
  * @returns A core/redact.ts `Redactor`.
  */
 export function configRedactor(
-  config: { document: Obj },
+  config: { document: Obj; declaredSecrets?: readonly Secret[] },
   env: Record<string, string | undefined>,
 ): Redactor {
   // Values `${VAR}` took from the user-level .env are secrets as the environment's are.
-  return new Redactor(configSecrets(config.document, interpolationEnv(env)));
+  return new Redactor([
+    ...configSecrets(config.document, interpolationEnv(env)),
+    ...config.declaredSecrets ?? [],
+  ]);
 }
 
 function stringsOf(value: unknown): [string, string][] {

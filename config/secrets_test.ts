@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { configRedactor, configSecrets } from "./secrets.ts";
+import { configRedactor, configSecrets, declarationSecrets } from "./secrets.ts";
 
 const ENV = { API_TOKEN: "sk-live-123456", HOME: "/home/me", REGION: "eu-west-1", DEBUG: "1" };
 
@@ -100,4 +100,20 @@ Deno.test("an env auth block's variables are judged by their names, as env's are
   assert.ok(!values.includes("/tmp/evil.so"), JSON.stringify(secrets));
   assert.ok(!values.includes("production"), JSON.stringify(secrets));
   assert.ok(values.includes("sk-env-vars-1"), JSON.stringify(secrets));
+});
+
+Deno.test("declarationSecrets() finds a declared API's auth, headers and baseUrl secrets, variables as ${VAR}, literals by their place", () => {
+  const item = {
+    name: "pets",
+    baseUrl: "https://pets.example/v1?api_key=literal-key-77",
+    auth: { type: "header", name: "X-Api-Key", value: "${PET_KEY}" },
+    headers: { "X-Extra": "Token plain-token-55" },
+  };
+  const secrets = declarationSecrets([{ kind: "apis", index: 2, item }], {
+    PET_KEY: "sekrit123",
+  });
+  const by = Object.fromEntries(secrets.map((s) => [s.value, s.reference]));
+  assert.equal(by["sekrit123"], "${PET_KEY}");
+  assert.equal(by["plain-token-55"], "${apis[2].headers.X-Extra}");
+  assert.equal(by["literal-key-77"], "${apis[2].url.query.api_key}");
 });

@@ -11,6 +11,7 @@ import type { Runnable } from "./runs_of.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { fnv1a64 } from "./pool_id.ts";
 import type { ServerAuth } from "./auth.ts";
+import type { Secret } from "../core/redact.ts";
 
 /** How mcpx reaches a server: a child process over stdio, or a remote URL. */
 export type TransportKind = "stdio" | "http" | "sse";
@@ -415,6 +416,13 @@ export interface LoadedConfig {
   runnableHashes?: Record<string, string>;
   /** The parsed document (for settings lookups), JSONC already parsed. */
   document: Record<string, unknown>;
+  /**
+   * The secrets the declaration files of `paths.apis` and `paths.adapters` give
+   * their derived servers (config/secrets.ts `declarationSecrets`), set by
+   * config/derived_servers.ts `withDerivedServers`; config/secrets.ts
+   * `configRedactor` replaces them as it does the document's own.
+   */
+  declaredSecrets?: Secret[];
   /**
    * Things allowed but probably not meant (unknown keys other hosts write, no
    * `mcpServers`), one sentence each naming the file and JSON path. Always set by

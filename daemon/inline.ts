@@ -22,7 +22,7 @@ import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import type { ProtocolMode } from "../config/types.ts";
 import { TrustGate } from "../config/trust.ts";
-import { configRedactor } from "../config/secrets.ts";
+import { daemonConfiguration } from "./daemon_configuration.ts";
 import { Daemon } from "../engine/engine.ts";
 import {
   closeLog,
@@ -70,11 +70,12 @@ export interface InlineDaemon extends AsyncDisposable {
  */
 export async function startInlineDaemon(options: InlineDaemonOptions): Promise<InlineDaemon> {
   const paths = mcpxPaths(options.env);
-  const config = await loadConfig({
-    cwd: options.cwd,
-    env: options.env,
-    path: options.configPath ?? undefined,
-  });
+  // With the namespaces declarations derive, as the command's configuration has them.
+  const { config, redactor } = await daemonConfiguration(
+    await loadConfig({ cwd: options.cwd, env: options.env, path: options.configPath ?? undefined }),
+    options.settings,
+    options.env,
+  );
   if (config.fingerprint !== options.fingerprint) {
     throw new McpxError(
       "config-changed",
@@ -82,7 +83,6 @@ export async function startInlineDaemon(options: InlineDaemonOptions): Promise<I
         `run it again`,
     );
   }
-  const redactor = configRedactor(config, options.env);
   setLogRedactor(redactor);
   const settings = options.settings;
   setLogLevel(settings["logging.level"] as Level);

@@ -41,6 +41,7 @@ import { openQuestionDesk, questionsPath } from "../engine/questions_open.ts";
 import { Redactor } from "../core/redact.ts";
 import { existsSync } from "../core/exists.ts";
 import { configRedactor } from "../config/secrets.ts";
+import { daemonConfiguration } from "./daemon_configuration.ts";
 import { describe } from "../engine/instance.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import { openGroupLedger, sweepOrphanGroups } from "../engine/process_groups.ts";
@@ -113,11 +114,10 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       trustCheck: options.trustCheck,
     });
   setLogLevel(settings["logging.level"] as Level);
-  // The namespaces declarations derive, as the CLI that started it adds them (decision 0052).
-  if (settings["paths.adapters"] || settings["paths.apis"]) {
-    const { withDerivedServers } = await import("../config/derived_servers.ts");
-    config = await withDerivedServers(config, (name) => String(settings[name] ?? ""), options.env);
-  }
+  // The namespaces declarations derive, as the CLI that started it adds them (decision 0052),
+  // and their secrets in the redactor.
+  ({ config, redactor } = await daemonConfiguration(config, settings, options.env));
+  setLogRedactor(redactor);
   if (options.fingerprint && options.fingerprint !== config.fingerprint) {
     throw new McpxError(
       "config-changed",

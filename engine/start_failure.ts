@@ -98,7 +98,23 @@ export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: st
     ? describeHttpFailure(http, spec.name, undefined, spec.auth?.type)
     : describe(error);
   const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
+  // A declared namespace's server is mcpx itself: its own `error:` line is the reason.
+  const own = spec.derived && reason.startsWith("exited") ? ownError(stderr) : undefined;
+  if (own) return `server "${spec.name}": ${own} (it ${reason})${suffix}`;
   return `server "${spec.name}"${where}: ${step}${reason}${suffix}`;
+}
+
+/**
+ * The message of the last `error: …` line mcpx printed to `stderr` (its CLI's
+ * error form, cli/command_line.ts): why a server derived from a declaration
+ * (config/derived_servers.ts; `mcpx api serve`, `mcpx adapter serve`) could
+ * not start, such as an unset variable its declaration names.
+ */
+function ownError(stderr: string): string | undefined {
+  // deno-lint-ignore no-control-regex
+  const lines = stderr.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
+  const line = lines.findLast((l) => l.startsWith("error: "));
+  return line?.slice("error: ".length).trim() || undefined;
 }
 
 function withoutCredentials(url: string): string {

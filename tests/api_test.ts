@@ -89,4 +89,27 @@ Deno.test("mcpx api: --spec lists and calls; a declared API is a namespace for l
   const calls = store.requests.filter((r) => !r.path.includes("openapi."));
   assert.ok(calls.length >= 4);
   assert.ok(calls.every((r) => r.headers.get("x-api-key") === "k-123"));
+
+  // An argument the schema refuses is not sent.
+  const bad = await w.mcpx(["call", "petstore.listPets", '{"limit":"x"}'], { env });
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /argument "limit" must be integer, got "x"/);
+  assert.equal(store.requests.filter((r) => !r.path.includes("openapi.")).length, calls.length);
+
+  // A wrong key the service quotes back is shown as its variable, as for a configured server.
+  const wrong = { ...env, PET_KEY: "wrong-key-9" };
+  const denied = await w.mcpx(["call", "petstore.listPets", "{}"], { env: wrong });
+  assert.equal(denied.code, 1);
+  assert.match(denied.stderr, /HTTP 401/);
+  assert.match(denied.stderr, /\$\{PET_KEY\}/);
+  assert.ok(!/wrong-key-9|d3Jvbmcta2V5LTk/.test(denied.stdout + denied.stderr), denied.stderr);
+
+  // Its variable unset, the namespace's failure says so, not only that it exited.
+  const unset = await w.json(["ls"], { env: { MCPX_PATHS_APIS: env.MCPX_PATHS_APIS } });
+  const failed = unset.namespaces.find((n: { namespace: string }) => n.namespace === "petstore");
+  assert.match(
+    failed?.error ?? "",
+    /^server "petstore": .*\$\{PET_KEY\} is not set/,
+    JSON.stringify(unset),
+  );
 });

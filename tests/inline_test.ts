@@ -21,6 +21,16 @@ Deno.test({
     const called = await w.mcpx(["--inline", "call", "everything.echo", '{"message":"inline"}']);
     assert.equal(called.code, 0, called.stderr);
     assert.match(called.stdout, /inline/);
+    // With a declared namespace beside it, the handler serves the command's configuration.
+    await Deno.writeTextFile(
+      `${w.dir}/apis.json`,
+      JSON.stringify({ apis: [{ name: "petstore", spec: "./petstore.yaml" }] }),
+    );
+    const declared = await w.mcpx(["--inline", "call", "everything.echo", '{"message":"again"}'], {
+      env: { MCPX_PATHS_APIS: `${w.dir}/apis.json` },
+    });
+    assert.equal(declared.code, 0, declared.stderr);
+    assert.match(declared.stdout, /again/);
     assert.deepEqual(w.processes(), [], "a server or a daemon outlived the command");
     assert.deepEqual(entries(`${w.dir}/.state/mcpx/sockets`), [], "a socket was left");
     assert.deepEqual(
