@@ -421,13 +421,19 @@ export function wireChecked<T extends Transport>(
     return send(message, options);
   };
   let handler = transport.onmessage;
+  // A handler set later may wrap the one read back (engine/progress_order.ts does), which is
+  // already checked: each frame is checked once, however many wrappers it passes through.
+  const checked = new WeakSet<object>();
   Object.defineProperty(transport, "onmessage", {
     configurable: true,
     enumerable: true,
     get: () => handler,
     set: (next: Transport["onmessage"]) => {
       handler = next && ((message, extra) => {
-        checker.received(message);
+        if (!checked.has(message)) {
+          checked.add(message);
+          checker.received(message);
+        }
         return next(message, extra);
       });
     },
