@@ -11,6 +11,7 @@ import type { DoctorCheck, DoctorContext, Finding } from "./doctor_checks.ts";
 import { onPath } from "../scripts/runner/runtime.ts";
 import { dirname, join } from "../core/posix_path.ts";
 import { judgePrivateDir, type PathFacts, privateDirMessage } from "../core/private_dir_rule.ts";
+import { pathFacts } from "../core/private_fs.ts";
 
 /** The oldest node that runs a TypeScript script (type stripping): spec 000, "Runtime portability". */
 export const NODE_MINIMUM: readonly [number, number] = [22, 6];
@@ -151,15 +152,10 @@ export const gitCheck: DoctorCheck = {
   },
 };
 
+/** {@link pathFacts}, with a path that cannot be read taken as absent (doctor reports, never throws). */
 function look(path: string, follow: boolean): PathFacts | undefined {
   try {
-    const info = follow ? Deno.statSync(path) : Deno.lstatSync(path);
-    return {
-      isDirectory: info.isDirectory,
-      isSymlink: info.isSymlink,
-      uid: info.uid,
-      mode: info.mode,
-    };
+    return pathFacts(path, follow);
   } catch {
     return undefined;
   }

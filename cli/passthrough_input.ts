@@ -25,15 +25,15 @@
 
 import {
   CLIENT_CAPABILITIES_META_KEY,
-  type CreateMessageResult,
   createRequestStateCodec,
   inputRequired,
-  inputResponse,
   type InputResponseView,
   ProtocolError,
   ProtocolErrorCode,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { askQuestion, responseTo } from "./question_round.ts";
+export { answerFields as answerOf } from "./question_round.ts";
 
 /** A question a call was asked, as the daemon's `call` and `questionAnswer` answer it. */
 export interface Question {
@@ -79,9 +79,7 @@ export async function roundOf(sctx: ServerContext): Promise<Round> {
   const responses = sctx.mcpReq.inputResponses;
   if (state?.question) {
     // The one response, under the key asked or, from a client that keeps its own keys, alone.
-    const keys = Object.keys(responses ?? {});
-    const key = keys.includes(ASKED) || keys.length !== 1 ? ASKED : keys[0];
-    return { question: { id: state.question, response: inputResponse(responses ?? {}, key) } };
+    return { question: { id: state.question, response: responseTo(responses, ASKED) } };
   }
   return {
     relay: {
@@ -105,21 +103,6 @@ export function clientCapabilitiesOf(
   const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? meta?.[CLIENT_CAPABILITIES_META_KEY];
   if (typeof declared === "object" && declared !== null) return declared as Record<string, unknown>;
   return handshake;
-}
-
-/** The daemon's `questionAnswer` fields for the client's response to a stored question. */
-export function answerOf(response: InputResponseView): Record<string, unknown> {
-  switch (response.kind) {
-    case "elicit":
-      return response.action === "accept" ? { answer: response.content ?? {} } : { decline: true };
-    case "sampling": {
-      const r = response.result as CreateMessageResult;
-      return { answer: { role: r.role, content: r.content, model: r.model } };
-    }
-    default:
-      // The client answered something else, or nothing: the upstream hears a decline.
-      return { decline: true };
-  }
 }
 
 /**
@@ -157,23 +140,8 @@ export async function passOn(
       ...(state !== undefined ? { requestState: state } : {}),
     } as never);
   }
-  if ("question" in a && !("content" in a)) return await askClient(a.question as Question, codec);
+  if ("question" in a && !("content" in a)) {
+    return await askQuestion(a.question as Question, ASKED, (state) => codec.mint(state));
+  }
   return answer;
-}
-
-/**
- * A stored question as the passthrough's own: an `input_required` result
- * whose one request is the question as the upstream sent it, under
- * {@link ASKED}, and whose sealed state names it.
- */
-async function askClient(question: Question, codec: RoundCodec) {
-  const request = question.kind === "sampling"
-    ? inputRequired.createMessage(question.request as never)
-    : question.mode === "url"
-    ? inputRequired.elicitUrl(question.request as never)
-    : inputRequired.elicit(question.request as never);
-  return inputRequired({
-    inputRequests: { [ASKED]: request },
-    requestState: await codec.mint({ question: question.id }),
-  });
 }

@@ -17,11 +17,10 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
-  inputRequired,
-  inputResponse,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { QuestionView } from "../engine/question_view.ts";
+import { type AnswerFields, answerFields, askQuestion, responseTo } from "./question_round.ts";
 
 /** The key the one input request goes under in `inputRequests`. */
 export const QUESTION_KEY = "question";
@@ -41,8 +40,7 @@ export function questionSeal(ttlMs: number): QuestionSeal {
   });
 }
 
-/** What the daemon's `questionAnswer` takes for a client's response: the answer, or a decline. */
-export type AnswerFields = { answer: Record<string, unknown> } | { decline: true };
+export type { AnswerFields } from "./question_round.ts";
 
 /** How a 2026-07-28 tool call takes part in a question's round trip. */
 export interface InputRound {
@@ -72,7 +70,10 @@ export async function inputRound(
   };
   const state = await sctx.mcpReq.requestState<{ question: string }>();
   const resume = state?.question
-    ? { id: state.question, fields: answerFields(sctx.mcpReq.inputResponses) }
+    ? {
+      id: state.question,
+      fields: answerFields(responseTo(sctx.mcpReq.inputResponses, QUESTION_KEY)),
+    }
     : undefined;
   return {
     ...(resume ? { resume } : {}),
@@ -84,34 +85,6 @@ export async function inputRound(
           (q.mode === "url"
             ? declared.elicitation.url !== undefined
             : declared.elicitation.url === undefined || declared.elicitation.form !== undefined),
-    ask: async (q) => {
-      const request = q.kind === "sampling"
-        ? inputRequired.createMessage(q.request as never)
-        : q.mode === "url"
-        ? inputRequired.elicitUrl(q.request as never)
-        : inputRequired.elicit(q.request as never);
-      return inputRequired({
-        inputRequests: { [QUESTION_KEY]: request },
-        requestState: await seal.mint({ question: q.id }),
-      }) as unknown as Record<string, unknown>;
-    },
+    ask: (q) => askQuestion(q, QUESTION_KEY, (state) => seal.mint(state)),
   };
-}
-
-/**
- * The daemon's answer fields for the client's response under
- * {@link QUESTION_KEY} (or its only response, from a client that keeps its
- * own keys): accepted content, a sampling result, or a decline for anything
- * else (declined, cancelled, missing).
- */
-export function answerFields(responses: Record<string, unknown> | undefined): AnswerFields {
-  const keys = Object.keys(responses ?? {});
-  const key = keys.includes(QUESTION_KEY) || keys.length !== 1 ? QUESTION_KEY : keys[0];
-  const view = inputResponse(responses, key);
-  if (view.kind === "elicit" && view.action === "accept") return { answer: view.content ?? {} };
-  if (view.kind === "sampling") {
-    const r = view.result as { role: string; content: unknown; model: string };
-    return { answer: { role: r.role, content: r.content, model: r.model } };
-  }
-  return { decline: true };
 }

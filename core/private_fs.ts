@@ -36,8 +36,14 @@ export class UnsafeDirectoryError extends McpxError {
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** What `lstat` (`follow` false) or `stat` says of `path`; undefined when nothing is there. */
-function look(path: string, follow: boolean): PathFacts | undefined {
+/**
+ * What `lstat` (`follow` false) or `stat` says of `path`: the facts the
+ * private-directory rule judges (core/private_dir_rule.ts).
+ *
+ * @returns Undefined when nothing is there.
+ * @throws The file system's error for anything but a missing path (permission denied…).
+ */
+export function pathFacts(path: string, follow: boolean): PathFacts | undefined {
   try {
     const info = follow ? Deno.statSync(path) : Deno.lstatSync(path);
     return {
@@ -65,7 +71,7 @@ function look(path: string, follow: boolean): PathFacts | undefined {
  */
 export function checkPrivateDir(path: string, what: string): boolean {
   const uid = Deno.uid();
-  const verdict = judgePrivateDir(path, uid, look);
+  const verdict = judgePrivateDir(path, uid, pathFacts);
   if (verdict.problem) {
     throw new UnsafeDirectoryError(path, privateDirMessage(path, what, uid, verdict.problem));
   }

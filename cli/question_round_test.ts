@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { answerFields, QUESTION_KEY } from "./serve_input.ts";
+import { answerFields as fieldsOf, responseTo } from "./question_round.ts";
+
+const QUESTION_KEY = "question";
+const answerFields = (r: Record<string, unknown> | undefined) =>
+  fieldsOf(responseTo(r, QUESTION_KEY));
 
 Deno.test("answerFields() reads the client's response under the key asked, or its only one", () => {
   const accepted = { action: "accept", content: { name: "Ada" } };
