@@ -158,10 +158,12 @@ function overwritePages(path: string, pages: number[]): void {
 Deno.test("an index.db with pages overwritten is rebuilt from the log files by log and stats", async (t) => {
   await using w = await world();
   await w.writeConfig({ mcpServers: { fx: fixtureServer() } });
-  for (let i = 0; i < 40; i++) {
-    const call = await w.mcpx(["call", "fx.echo", JSON.stringify({ text: `call ${i}` })]);
-    assert.equal(call.code, 0, call.stderr);
-  }
+  // Forty calls in one script: each is a call record, as forty `mcpx call`s would be.
+  const run = await w.mcpx([
+    "exec",
+    "for (let i = 0; i < 40; i++) await fx.echo({ text: `call ${i}` });",
+  ]);
+  assert.equal(run.code, 0, run.stderr);
   const calls = async () =>
     (await w.json<{ rows: { calls: number }[] }>(["stats", "calls"])).rows[0].calls;
   assert.equal(await calls(), 40);
