@@ -51,10 +51,12 @@ Deno.test("discovery verbs list a cold cache once, then answer without any serve
       }),
     },
   });
+  // The index files, not a write's temporary file: the daemon writes the cache again when the
+  // type generator adds the declarations, which on a cold Deno cache can be while `ls` returns.
   const cacheFiles = () => {
     try {
       return [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
-        .filter((e) => e.isFile && e.name.startsWith("schemas-")).map((e) => e.name);
+        .filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name)).map((e) => e.name);
     } catch {
       return [];
     }
