@@ -69,7 +69,7 @@ Deno.test("status, refresh, restart, daemons and stop on a warm daemon", async (
 
   await t.step("refresh lists the servers again and rewrites the cache", async () => {
     const cache = [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
-      .find((e) => e.isFile && e.name.startsWith("schemas-"))!.name;
+      .find((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name))!.name;
     const before = JSON.parse(Deno.readTextFileSync(`${w.dir}/.cache/mcpx/${cache}`));
     const refreshed = await w.json(["refresh"]);
     assert.ok(refreshed.servers.everything.tools > 0, JSON.stringify(refreshed));

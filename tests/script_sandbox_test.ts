@@ -34,7 +34,7 @@ async function escapes(w: World): Promise<Record<string, Escape>> {
   await Deno.writeTextFile(`${w.dir}/outside/secret.txt`, SECRETS.text);
   await Deno.symlink("../outside", `${w.dir}/jobs/link`);
   const schemaCache = [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
-    .find((e) => e.isFile && e.name.startsWith("schemas-"))!.name;
+    .find((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name))!.name;
   const scripts: Record<string, { source: string; args: string[]; secret: string }> = {
     "static import": {
       source: 'import { secret } from "../outside/secret.ts";\nexport default () => secret;\n',

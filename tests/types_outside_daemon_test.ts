@@ -83,7 +83,7 @@ Deno.test("the daemon stores a real server's declarations without loading json-s
   assert.ok(!daemon.exited(), `ls went to another daemon:\n${daemon.output()}`);
   // The index (a file); each server's whole entry is in the folder beside it (decision 0028).
   const [cacheFile] = [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
-    .filter((e) => e.isFile && e.name.startsWith("schemas-")).map((e) => e.name);
+    .filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name)).map((e) => e.name);
   const cachedTools = () =>
     readSchemaCache(`${w.dir}/.cache/mcpx/${cacheFile}`)?.servers.everything?.tools ?? [];
   // The listing is stored first; the declarations follow it into the cache (decision 0029).
