@@ -10,7 +10,10 @@
  * @module
  */
 
-import type { LoadedConfig } from "../config/types.ts";
+import type { LoadedConfig, ProtocolMode } from "../config/types.ts";
+import { TrustGate } from "../config/trust.ts";
+import { Daemon, type DaemonMode } from "../engine/engine.ts";
+import { schemaCachePath } from "../engine/schema_cache.ts";
 import { configRedactor } from "../config/secrets.ts";
 import type { Redactor } from "../core/redact.ts";
 import type { SettingValues } from "../engine/daemon_settings.ts";
@@ -35,4 +38,49 @@ export async function daemonConfiguration<C extends LoadedConfig>(
     config = await withDerivedServers(config, (name) => String(settings[name] ?? ""), env);
   }
   return { config, redactor: configRedactor(config, env) };
+}
+
+/** What {@link daemonFor} needs besides the configuration and settings. */
+export interface DaemonForOptions {
+  mode: DaemonMode;
+  env: Record<string, string>;
+  redactor: Redactor;
+  /** Ask the trust store before starting a project's servers (config/trust.ts). */
+  trustCheck?: boolean;
+  /** mcpx's state and cache directories (config/paths.ts `mcpxPaths`). */
+  stateDir: string;
+  cacheDir: string;
+}
+
+/**
+ * The engine's daemon for `config`, its options read from the settings the
+ * same way whichever way it runs: its trust gate (when the file is a
+ * project's and `trustCheck` is set), schema cache, version, protocol default
+ * and task TTL.
+ */
+export async function daemonFor(
+  config: LoadedConfig,
+  settings: SettingValues,
+  options: DaemonForOptions,
+): Promise<Daemon> {
+  const trust = options.trustCheck && config.path
+    ? await TrustGate.open({
+      file: config.path,
+      realPath: config.realPath ?? config.path,
+      document: config.document,
+      stateDir: options.stateDir,
+      hashes: config.runnableHashes,
+    })
+    : undefined;
+  return new Daemon({
+    config,
+    trust,
+    cachePath: schemaCachePath(options.cacheDir, config.fingerprint),
+    mode: options.mode,
+    env: options.env,
+    version: String(settings["plumbing.version"] ?? "") || undefined,
+    redactor: options.redactor,
+    protocolDefault: settings["protocol.default"] as ProtocolMode | undefined,
+    taskTtlMs: typeof settings["tasks.ttl"] === "number" ? settings["tasks.ttl"] : undefined,
+  });
 }

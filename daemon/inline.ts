@@ -20,10 +20,7 @@
 
 import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
-import type { ProtocolMode } from "../config/types.ts";
-import { TrustGate } from "../config/trust.ts";
-import { daemonConfiguration } from "./daemon_configuration.ts";
-import { Daemon } from "../engine/engine.ts";
+import { daemonConfiguration, daemonFor } from "./daemon_configuration.ts";
 import {
   closeLog,
   type Level,
@@ -34,7 +31,6 @@ import {
 import type { SettingValues } from "../engine/daemon_settings.ts";
 import { openGroupLedger } from "../engine/process_groups.ts";
 import { openQuestionDesk, questionsPath } from "../engine/questions_open.ts";
-import { schemaCachePath } from "../engine/schema_cache.ts";
 import { logsDir } from "../logs/writer.ts";
 import { daemonFiles } from "../wire/locate.ts";
 import { McpxError } from "../core/errors.ts";
@@ -97,24 +93,13 @@ export async function startInlineDaemon(options: InlineDaemonOptions): Promise<I
   const files = daemonFiles(paths.stateDir, config.fingerprint);
   openGroupLedger(files.groups, { redact: (text) => redactor.text(text) });
   openQuestionDesk(questionsPath(logDir), config.fingerprint, settings);
-  const daemon = new Daemon({
-    config,
-    trust: options.trustCheck && config.path
-      ? await TrustGate.open({
-        file: config.path,
-        realPath: config.realPath ?? config.path,
-        document: config.document,
-        stateDir: paths.stateDir,
-        hashes: config.runnableHashes,
-      })
-      : undefined,
-    cachePath: schemaCachePath(paths.cacheDir, config.fingerprint),
+  const daemon = await daemonFor(config, settings, {
     mode: "inline",
     env: options.env,
-    version: String(settings["plumbing.version"] ?? "") || undefined,
     redactor,
-    protocolDefault: settings["protocol.default"] as ProtocolMode | undefined,
-    taskTtlMs: typeof settings["tasks.ttl"] === "number" ? settings["tasks.ttl"] : undefined,
+    trustCheck: options.trustCheck,
+    stateDir: paths.stateDir,
+    cacheDir: paths.cacheDir,
   });
   const socket = daemonFiles(paths.stateDir, `${config.fingerprint}-inline-${Deno.pid}`).socket;
   try {

@@ -14,8 +14,7 @@ import { parseArgs } from "node:util";
 import { dirname } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
-import type { ProtocolMode } from "../config/types.ts";
-import { Daemon, type DaemonMode } from "../engine/engine.ts";
+import type { DaemonMode } from "../engine/engine.ts";
 import { serveDaemon } from "./http.ts";
 import {
   daemonFiles,
@@ -24,7 +23,6 @@ import {
   SOCKET_DIR_WHAT,
 } from "../wire/locate.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
-import { schemaCachePath } from "../engine/schema_cache.ts";
 import {
   closeLog,
   daemonSpan,
@@ -41,7 +39,7 @@ import { openQuestionDesk, questionsPath } from "../engine/questions_open.ts";
 import { Redactor } from "../core/redact.ts";
 import { existsSync } from "../core/exists.ts";
 import { configRedactor } from "../config/secrets.ts";
-import { daemonConfiguration } from "./daemon_configuration.ts";
+import { daemonConfiguration, daemonFor } from "./daemon_configuration.ts";
 import { describe } from "../engine/instance.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import { openGroupLedger, sweepOrphanGroups } from "../engine/process_groups.ts";
@@ -51,7 +49,6 @@ import {
   type SettingValues,
 } from "../engine/daemon_settings.ts";
 import { EXIT, exitCodeOf, McpxError, StorageError } from "../core/errors.ts";
-import { TrustGate } from "../config/trust.ts";
 import { terminalText } from "../core/terminal_text.ts";
 import { PRUNE_DELAY_MS, PRUNE_PERIOD_MS } from "../engine/cache_prune.ts";
 import { pruneCache } from "./prune_cache.ts";
@@ -168,25 +165,13 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   } catch { /* no stale socket */ }
 
   const idleTimeoutMs = options.mode === "auto" ? settings["daemon.idleTimeout"] as number : 0;
-  const trust = options.trustCheck && config.path
-    ? await TrustGate.open({
-      file: config.path,
-      realPath: config.realPath ?? config.path,
-      document: config.document,
-      stateDir: paths.stateDir,
-      hashes: config.runnableHashes,
-    })
-    : undefined;
-  const daemon = new Daemon({
-    config,
-    trust,
-    cachePath: schemaCachePath(paths.cacheDir, config.fingerprint),
+  const daemon = await daemonFor(config, settings, {
     mode: options.mode,
     env: options.env,
-    version: String(settings["plumbing.version"] ?? "") || undefined,
     redactor,
-    protocolDefault: settings["protocol.default"] as ProtocolMode | undefined,
-    taskTtlMs: typeof settings["tasks.ttl"] === "number" ? settings["tasks.ttl"] : undefined,
+    trustCheck: options.trustCheck,
+    stateDir: paths.stateDir,
+    cacheDir: paths.cacheDir,
   });
   // Declared before anything can call stop(): a `stop` request may arrive as
   // soon as the socket listens, while outdated daemons are still being retired.
@@ -258,7 +243,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     config: record.configPath ?? "(none)",
     socket: record.socket,
     ...(tcp ? { http: `${tcpAsk!.hostname}:${tcp.addr.port}` } : {}),
-    trustCheck: trust !== undefined,
+    trustCheck: daemon.trustCheck,
   }, { span: daemonSpan() });
   await stopOutdated(paths.stateDir, record);
 
