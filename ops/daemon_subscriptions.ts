@@ -6,21 +6,15 @@
  * @module
  */
 
-import type { Daemon } from "../engine/engine.ts";
-import type { InputOf, OutputOf } from "./op.ts";
+import type { RouteHandler } from "./daemon_ops.ts";
 import type { SUBSCRIPTION_ROUTES } from "./subscription_routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { resourceSubscriptions, subscribeResource } from "../engine/resource_subscriptions.ts";
 
 type Routes = typeof SUBSCRIPTION_ROUTES;
-type Handler<K extends keyof Routes> = (
-  daemon: Daemon,
-  input: InputOf<Routes[K]>,
-  signal: AbortSignal,
-) => Promise<OutputOf<Routes[K]>>;
 
 /** The subscription routes' handlers, by route name. */
-export const SUBSCRIPTION_HANDLERS: { [K in keyof Routes]: Handler<K> } = {
+export const SUBSCRIPTION_HANDLERS: { [K in keyof Routes]: RouteHandler<Routes[K]> } = {
   resourceSubscribe: async (d, p, signal) => {
     await subscribeResource(d.requests, p.namespace, p.uri, p.subscriber, callerOf(p), {
       signal,

@@ -6,20 +6,14 @@
  * @module
  */
 
-import type { Daemon } from "../engine/engine.ts";
-import type { InputOf, OutputOf } from "./op.ts";
+import type { RouteHandler } from "./daemon_ops.ts";
 import type { TASK_ROUTES } from "./task_routes.ts";
 import { taskCancel, taskGet, taskList, taskResult } from "../engine/tasks.ts";
 
 type Routes = typeof TASK_ROUTES;
-type Handler<K extends keyof Routes> = (
-  daemon: Daemon,
-  input: InputOf<Routes[K]>,
-  signal: AbortSignal,
-) => Promise<OutputOf<Routes[K]>>;
 
 /** The task routes' handlers, by route name. */
-export const TASK_HANDLERS: { [K in keyof Routes]: Handler<K> } = {
+export const TASK_HANDLERS: { [K in keyof Routes]: RouteHandler<Routes[K]> } = {
   tasks: (d, p, signal) => taskList(d.tasks, { timeoutMs: p.timeoutMs, signal }),
   taskGet: (d, p, signal) => taskGet(d.tasks, p.taskId, { timeoutMs: p.timeoutMs, signal }),
   taskResult: (d, p, signal) => taskResult(d.tasks, p.taskId, { timeoutMs: p.timeoutMs, signal }),
