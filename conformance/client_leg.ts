@@ -21,7 +21,7 @@
  */
 
 import { join } from "node:path";
-import { keepServerSection, scenarioTable } from "./doc_sections.ts";
+import { keepServerSection, type ScenarioRow, scenarioTable } from "./doc_sections.ts";
 
 /** The runner, pinned: 0.2.0-alpha.12 is the first to carry the 2026-07-28 scenarios. */
 export const RUNNER = "npm:@modelcontextprotocol/conformance@0.2.0-alpha.12";
@@ -55,16 +55,8 @@ export interface Scenario {
   tags: string[];
 }
 
-/** One scenario run at one revision. */
-export interface ScenarioResult {
-  scenario: string;
-  revision: string;
-  passed: boolean;
-  checksPassed: number;
-  checksTotal: number;
-  /** Each failed check's name and message; or why the run gave no checks. */
-  failures: string[];
-}
+/** One scenario run at one revision (conformance/doc_sections.ts). */
+export type ScenarioResult = ScenarioRow;
 
 /**
  * Parses `conformance list --client`: lines `  - name [tag,tag]`.

@@ -33,13 +33,18 @@ export function cell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");
 }
 
-/** A client scenario run as a table row shows it. */
+/**
+ * One scenario run at one revision, as the runner's checks give it: the
+ * client legs' results and the server leg's runs alike.
+ */
 export interface ScenarioRow {
+  /** The scenario's name (`tools_call`, `auth/metadata-default`). */
   scenario: string;
   revision: string;
   passed: boolean;
   checksPassed: number;
   checksTotal: number;
+  /** Each failed check's name and message; or why the run gave no checks. */
   failures: string[];
 }
 

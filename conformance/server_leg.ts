@@ -17,7 +17,7 @@
 
 import { join } from "node:path";
 import { REVISIONS, RUNNER, runner } from "./client_leg.ts";
-import { cell, SERVER_HEADING, withServerSection } from "./doc_sections.ts";
+import { cell, type ScenarioRow, SERVER_HEADING, withServerSection } from "./doc_sections.ts";
 
 export { keepServerSection, SERVER_HEADING, withServerSection } from "./doc_sections.ts";
 
@@ -40,15 +40,8 @@ const PASSTHROUGH = [
  */
 export const THROUGH_MCPX_CAUSES: Record<string, string> = {};
 
-/** One scenario at one revision against one target. */
-export interface ServerRun {
-  scenario: string;
-  revision: string;
-  passed: boolean;
-  checksPassed: number;
-  checksTotal: number;
-  failures: string[];
-}
+/** One scenario at one revision against one target (conformance/doc_sections.ts). */
+export type ServerRun = ScenarioRow;
 
 /** A check as the runner writes it in `checks.json`. */
 interface Check {
