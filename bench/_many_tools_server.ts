@@ -21,7 +21,7 @@
 
 import { McpServer } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { z } from "zod";
+import * as z from "zod";
 
 /** Services: [name prefix, display name, resources]. */
 const SERVICES: readonly [string, string, readonly string[]][] = [

@@ -39,6 +39,14 @@ export interface Bundle {
    * start as before, but by a specifier Deno does not resolve ahead).
    */
   staticImports: "refuse" | "compute";
+  /**
+   * The npm packages kept outside: `all` (the warm bundle, which must load none
+   * at start; decision 0027), or only those named, every other package being
+   * inlined, tree-shaken and minified with mcpx's own code (the daemon, which
+   * loads its packages at start anyway; decision 0057). `node:` modules always
+   * stay outside.
+   */
+  packagesOutside: "all" | readonly string[];
 }
 
 /** cli/mcpx.bundle.js, the `mcpx` users run: the warm commands (decision 0027). */
@@ -48,6 +56,7 @@ export const WARM_BUNDLE: Bundle = {
   test: "cli/warm_bundle_test.ts",
   decision: "0027",
   staticImports: "refuse",
+  packagesOutside: "all",
 };
 
 /** daemon/daemon.bundle.js, the daemon cli/daemon_connect.ts starts (decision 0037). */
@@ -55,8 +64,10 @@ export const DAEMON_BUNDLE: Bundle = {
   entry: "daemon/main.ts",
   path: "daemon/daemon.bundle.js",
   test: "cli/daemon_bundle_test.ts",
-  decision: "0037",
+  decision: "0057",
   staticImports: "compute",
+  // Only the CLI's fallback type generator loads it, in a process of its own (decision 0029).
+  packagesOutside: ["json-schema-to-typescript"],
 };
 
 /** Every bundle `deno task gen` writes. */
@@ -79,6 +90,54 @@ function header(bundle: Bundle): string {
 export function bundleExternals(imports: Record<string, string>): string[] {
   const names = Object.keys(imports).flatMap((name) => [name, `${name}/*`]);
   return [...names, "npm:*", "jsr:*", "node:*"];
+}
+
+/**
+ * The `--external` patterns of `bundle`: {@link bundleExternals} when it keeps
+ * every package outside, else its named packages (with their subpaths and
+ * `npm:` forms) and `node:`.
+ */
+function externalsOf(bundle: Bundle, imports: Record<string, string>): string[] {
+  if (bundle.packagesOutside === "all") return bundleExternals(imports);
+  return [
+    ...bundle.packagesOutside.flatMap((name) => [name, `${name}/*`, imports[name]]),
+    "node:*",
+  ].filter((pattern): pattern is string => Boolean(pattern));
+}
+
+/**
+ * What an inlined CommonJS package's `require("node:fs")` needs in an ES
+ * module: a `require` in scope. esbuild's minified output calls a bare
+ * `require` and throws "Dynamic require … is not supported" without one (the
+ * readable output brings its own from `node:module`).
+ */
+const REQUIRE_PRELUDE =
+  'const { createRequire: __mcpxCreateRequire } = await import(String("node:module"));\n' +
+  "const require = __mcpxCreateRequire(import.meta.url);\n";
+
+/**
+ * The bundle with each computed import of a package it keeps outside
+ * (`import(String("json-schema-to-typescript"))`) naming the package's pinned
+ * specifier from deno.json's import map instead (`npm:…@16.0.0`): a bundle
+ * whose other packages are all inside then runs without deno.json
+ * (`--no-config`: no import map or lock file read at start; decision 0057).
+ *
+ * @throws {Error} When a named package is not in the import map.
+ */
+export function pinOutsidePackages(
+  text: string,
+  names: readonly string[],
+  imports: Record<string, string>,
+): string {
+  for (const name of names) {
+    const pinned = imports[name];
+    if (!pinned) throw new Error(`deno.json's imports have no "${name}" to pin`);
+    text = text.replaceAll(
+      `import(String(${JSON.stringify(name)}))`,
+      `import(String(${JSON.stringify(pinned)}))`,
+    );
+  }
+  return text;
 }
 
 /**
@@ -140,7 +199,7 @@ async function build(
         "--platform=deno",
         ...(minify ? ["--minify", "--keep-names"] : []),
         `--config=${rootPath}deno.json`,
-        ...bundleExternals(config.imports ?? {}).map((name) => `--external=${name}`),
+        ...externalsOf(bundle, config.imports ?? {}).map((name) => `--external=${name}`),
         `--output=${outFile}`,
         bundle.entry,
       ],
@@ -157,6 +216,10 @@ async function build(
     }
     let text = computeExternalImports(await Deno.readTextFile(outFile));
     if (bundle.staticImports === "compute") text = computeStaticImports(text);
+    if (text.includes("Dynamic require of")) text = REQUIRE_PRELUDE + text;
+    if (bundle.packagesOutside !== "all") {
+      text = pinOutsidePackages(text, bundle.packagesOutside, config.imports ?? {});
+    }
     text = header(bundle) + text;
     const problems = bundleProblems(text, bundle);
     if (text.includes(rootPath)) problems.push(`it names the checkout's path ${rootPath}`);

@@ -164,6 +164,27 @@ function fromFileUrl(url: URL): string {
 export const DAEMON_V8_FLAGS = "--max-semi-space-size=1";
 
 /**
+ * What `deno run` is given before the daemon's module, each for its resident
+ * memory once idle (issue 11's daemon-memory row; decision 0057):
+ *
+ * - `--no-config`: the bundle holds its packages and names the one it keeps
+ *   outside by its pinned specifier, so no import map or lock file is read
+ *   (~1.3 MiB); deno.json's `unstable` list is given as flags instead
+ *   (cli/daemon_bundle_test.ts holds the two equal).
+ * - `--no-code-cache`: V8's code cache is a SQLite file Deno maps and keeps
+ *   open; without it an idle daemon holds ~3 MiB less, and its start takes
+ *   ~40 ms more (of some 1.5 s for a cold call with its first server).
+ * - {@link DAEMON_V8_FLAGS}.
+ */
+export const DAEMON_RUN_FLAGS: readonly string[] = [
+  "-A",
+  "--no-config",
+  "--unstable-no-legacy-abort",
+  "--no-code-cache",
+  `--v8-flags=${DAEMON_V8_FLAGS}`,
+];
+
+/**
  * The module the daemon runs, relative to the checkout: daemon/main.ts and every
  * local module it reaches, prebuilt into one (cli/bundle.ts `DAEMON_BUNDLE`, decision
  * 0037). An idle daemon holds ~4.5 MiB less than one started from the sources.
@@ -172,11 +193,7 @@ export const DAEMON_MODULE = "daemon/daemon.bundle.js";
 
 function start(options: ConnectOptions, logPath: string): void {
   const main = new URL(`../${DAEMON_MODULE}`, import.meta.url);
-  // A young generation of 1 MiB, not V8's default of up to 16: an idle daemon keeps
-  // ~9 MiB less resident (issue 11's daemon-memory row; decision 0029).
-  const args = ["run", "-A", `--v8-flags=${DAEMON_V8_FLAGS}`];
-  const denoJson = new URL("../deno.json", import.meta.url);
-  if (denoJson.protocol === "file:") args.push("--config", fromFileUrl(denoJson));
+  const args = ["run", ...DAEMON_RUN_FLAGS];
   args.push(
     main.protocol === "file:" ? fromFileUrl(main) : main.href,
     "--mode",

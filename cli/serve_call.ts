@@ -21,7 +21,7 @@ import { type AskClient, followWithClient } from "./serve_questions.ts";
 import type { InputRound } from "./serve_input.ts";
 import { questionOf } from "./question.ts";
 import { EXIT } from "../core/errors.ts";
-import { z } from "zod";
+import * as z from "zod";
 
 /** Who a tool call runs for. */
 export interface ServeCaller {

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 
 /** A task's status (MCP 2025-11-25, "Task Status"). */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";

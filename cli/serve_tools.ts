@@ -10,7 +10,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { OPS } from "../ops/table.ts";
 import type { OpSpec } from "../ops/op.ts";
 

@@ -16,6 +16,7 @@ import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import type { DaemonMode } from "../engine/engine.ts";
 import { serveDaemon } from "./http.ts";
+import { glibcTrim, HeapTrimmer } from "./heap_trim.ts";
 import {
   daemonFiles,
   type DaemonRecord,
@@ -255,6 +256,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     daemon.warm(); // not awaited: the socket answers while `min` instances start
     for (const [signal, handler] of onSignal) Deno.addSignalListener(signal, handler);
     const period = Math.max(250, Math.min(30_000, daemon.shortestIdleMs / 2));
+    // Freed C heap back to the system once quiet (decision 0057).
+    const trim = glibcTrim();
+    const trimmer = trim && new HeapTrimmer(trim);
     // The cache, once the daemon answers and hourly after (engine/cache_prune.ts).
     let prunedAt = Date.now();
     prune = setTimeout(
@@ -292,6 +296,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       if (daemon.retiring && daemon.inFlight === 0) {
         stop("a daemon for the edited config took over");
       }
+      trimmer?.tick(daemon.lastActivityAt, daemon.inFlight);
     }, SOCKET_CHECK_MS);
   }
   await done;

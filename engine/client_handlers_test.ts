@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
-import { z } from "zod";
+import * as z from "zod";
 import {
   clientCapabilities,
   installClientHandlers,

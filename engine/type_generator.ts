@@ -74,8 +74,8 @@ function fromFileUrl(url: URL): string {
 /**
  * How the generator's process is started: this runtime
  * (`Deno.execPath()`) running discovery/declarations_main.ts with all
- * permissions and this checkout's deno.json, as cli/daemon_connect.ts starts
- * the daemon. All permissions, as the daemon and the CLI (which generates a
+ * permissions and this checkout's deno.json (its packages resolve through the
+ * import map; the daemon, whose bundle holds its own, runs without). All permissions, as the daemon and the CLI (which generates a
  * missing declaration itself) have them, so a declaration reads the same
  * whichever process made it.
  */

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { CallOutput } from "./engine_outputs.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { defineOp } from "./op.ts";
 
 /** One server's row of `mcpx --json auth ls`: never a token's value. */

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import {
   CALLER_FIELDS,
   type CallerContext,

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 
 /** engine/named_arguments.ts `PromptArgumentInfo`. */
 export const PromptArgument = z.object({

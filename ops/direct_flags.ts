@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import type { CliFlag } from "./op.ts";
 
 /** The input fields {@link DIRECT_FLAGS} fill, spread into each such op's input. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { JsonObject, Runnable, Scope, Sharing, UntrustedReason } from "./output_shapes.ts";
 
 /** One row of `mcpx --json ls`: a configured server as its namespace. */

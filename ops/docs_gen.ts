@@ -12,7 +12,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { OPS } from "./table.ts";
 import { GLOBAL_FLAGS } from "./global_flags.ts";
 import type { CliFlag, Completion, Hints, OpSpec } from "./op.ts";

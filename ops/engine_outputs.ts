@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { DroppedRecords, JsonObject, Runnable, ServerUnavailable } from "./output_shapes.ts";
 
 /**

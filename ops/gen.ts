@@ -8,7 +8,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { OPS } from "./table.ts";
 import type { CliSpec, Hints, Where } from "./op.ts";
 

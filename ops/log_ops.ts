@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { STATS_VIEWS } from "../logs/stats.ts";
 import { defineOp } from "./op.ts";
 import { LogOutput, StatsOutput } from "./log_outputs.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { Level, LogRecord } from "./output_shapes.ts";
 
 /** `mcpx --json log [filters]`: the records, newest last. */

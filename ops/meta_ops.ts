@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { defineOp } from "./op.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;

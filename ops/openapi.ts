@@ -15,7 +15,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { ROUTE_SPECS } from "./routes.ts";
 import type { OpSpec } from "./op.ts";
 import { VERSION } from "../core/version.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 
 /** A JSON object mcpx passes on as it got it (a tool's JSON Schema, a record's attributes). */
 export const JsonObject = z.record(z.string(), z.unknown());

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 
 /** One question a server asked (engine/questions.ts `QuestionView`). */
 export const QuestionRow = z.object({

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { CALLER_SHAPE } from "./caller_schema.ts";
 import { QuestionRow } from "./question_outputs.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 
 const count = z.number().int().min(0);
 /** An ISO 8601 time. */

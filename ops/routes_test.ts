@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { z } from "zod";
+import * as z from "zod";
 import { HANDLERS, ROUTE_SPECS, routeNamed, ROUTES } from "./daemon_ops.ts";
 import { CALLER_SHAPE, callerOf, callerSchema } from "./caller_schema.ts";
 import { CALLER_FIELDS, type CallerContext, type RequestCaller } from "../wire/caller.ts";

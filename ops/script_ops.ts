@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { type CliFlag, defineOp } from "./op.ts";
 import { RunOutput } from "./script_outputs.ts";
 

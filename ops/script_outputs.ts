@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 import { Level, LogRecord } from "./output_shapes.ts";
 
 /** A line from mcpx itself about the run, collected among the records. */

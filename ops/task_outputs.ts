@@ -5,7 +5,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod";
 
 /** One task mcpx made (engine/tasks.ts `TaskRow`). */
 export const TaskRow = z.strictObject({

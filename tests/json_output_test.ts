@@ -10,7 +10,7 @@
  * `mcpx daemon` prints no document (its schema is `never`) and is not run.
  */
 import assert from "node:assert/strict";
-import { z } from "zod";
+import * as z from "zod";
 import { backgroundMcpx, eventually, stdioServer, type World, world } from "./_helpers.ts";
 import type { OpSpec } from "../ops/op.ts";
 import * as discovery from "../ops/discovery_ops.ts";

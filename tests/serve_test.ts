@@ -20,7 +20,7 @@ import {
   world,
 } from "./_helpers.ts";
 import { serveTools } from "../cli/serve_tools.ts";
-import { z } from "zod";
+import * as z from "zod";
 
 type Era = "legacy" | "modern";
 
