@@ -39,10 +39,11 @@ export function glibcTrim(): Trim | undefined {
 
 /**
  * How long after the last request the trims run, ms: once the request's garbage
- * is freed, and again after V8's memory reducer (which runs some 30 s after a
- * process's start, then 8 s after its last work) has collected what start-up left.
+ * is freed; again after V8's memory reducer, whose collections come some 8 s and
+ * 16 s after a process's work stops (and frees what they release through the C
+ * heap too: buffers, handles); and once more for a long quiet.
  */
-export const TRIM_AFTER_QUIET_MS: readonly number[] = [5_000, 45_000];
+export const TRIM_AFTER_QUIET_MS: readonly number[] = [5_000, 20_000, 60_000];
 
 /**
  * Decides when to trim: each of {@link TRIM_AFTER_QUIET_MS} once per quiet
