@@ -1,0 +1,68 @@
+/**
+ * The warm commands never read `globalThis.process` under Deno. Reading it
+ * loads Deno's Node compatibility layer, some 40 ms a command: wire/wire.ts
+ * once read it on every connection to the daemon (for the user id it needs
+ * only under node and bun), and `ls`, `search` and `call` each became 30–50%
+ * slower than before (issue 11's warm-command row; found by bisecting with
+ * `deno task bench:ab`). Each command here runs the bundle as users run it,
+ * with a preloaded trap that reports every read, against a daemon holding the
+ * real server-everything.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { MCPX_ENTRY, ROOT, stdioServer, world } from "./_helpers.ts";
+
+const TRAP = `${ROOT}tests/fixtures/process_trap.js`;
+
+Deno.test("warm commands do not load the Node compatibility layer", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
+  const warm = await w.mcpx(["call", "everything.echo", '{"message":"warm"}']);
+  assert.equal(warm.code, 0, warm.stderr);
+  const run = async (args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--config",
+        `${ROOT}deno.json`,
+        "--preload",
+        TRAP,
+        `${ROOT}${MCPX_ENTRY}`,
+        ...args,
+      ],
+      env: w.env,
+      clearEnv: true,
+      cwd: w.dir,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+  };
+  // The trap works: a script that reads process is reported.
+  const probe = `${w.dir}/reads_process.ts`;
+  await Deno.writeTextFile(probe, "globalThis.process;\n");
+  const caught = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--no-config", "--preload", TRAP, probe],
+    stderr: "piped",
+  }).output();
+  assert.match(new TextDecoder().decode(caught.stderr), /MCPX-PROCESS-TRAP/);
+  for (
+    const args of [
+      ["--version"],
+      ["ls"],
+      ["search", "echo"],
+      ["types", "everything"],
+      ["types", "everything.echo"],
+      ["call", "everything.echo", '{"message":"hi"}'],
+      ["status"],
+    ]
+  ) {
+    const out = await run(args);
+    assert.equal(out.code, 0, `mcpx ${args.join(" ")}: ${out.stderr}`);
+    assert.doesNotMatch(out.stderr, /MCPX-PROCESS-TRAP/, `mcpx ${args.join(" ")}`);
+  }
+});
