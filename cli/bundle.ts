@@ -47,6 +47,13 @@ export interface Bundle {
    * stay outside.
    */
   packagesOutside: "all" | readonly string[];
+  /**
+   * Whether the minified build keeps functions' and classes' names
+   * (`--keep-names`): readable stack frames, at the cost of a `name` property
+   * defined on every function when the bundle loads (some 2 MiB resident in the
+   * daemon; decision 0057). mcpx's error classes set their `name` themselves.
+   */
+  keepNames: boolean;
 }
 
 /** cli/mcpx.bundle.js, the `mcpx` users run: the warm commands (decision 0027). */
@@ -57,6 +64,7 @@ export const WARM_BUNDLE: Bundle = {
   decision: "0027",
   staticImports: "refuse",
   packagesOutside: "all",
+  keepNames: true,
 };
 
 /** daemon/daemon.bundle.js, the daemon cli/daemon_connect.ts starts (decision 0037). */
@@ -68,6 +76,7 @@ export const DAEMON_BUNDLE: Bundle = {
   staticImports: "compute",
   // Only the CLI's fallback type generator loads it, in a process of its own (decision 0029).
   packagesOutside: ["json-schema-to-typescript"],
+  keepNames: false,
 };
 
 /** Every bundle `deno task gen` writes. */
@@ -142,7 +151,7 @@ export function pinOutsidePackages(
 
 /**
  * Builds `bundle` from the checkout at `root` (a `file:` URL ending in `/`):
- * minified with names kept (error classes and stack frames are read by name).
+ * minified, with names kept where the bundle says so ({@link Bundle.keepNames}).
  *
  * @param root The checkout.
  * @param bundle Which bundle.
@@ -157,7 +166,7 @@ export async function buildBundle(
   options: { signal?: AbortSignal } = {},
 ): Promise<string> {
   // The module comments the checks read are only in the readable build; what ships is
-  // minified (names kept, for error names and stack frames): a start measured ~12% faster.
+  // minified: a start measured ~12% faster.
   await readableBundle(root, bundle, options);
   const shipped = await build(root, bundle, true, options);
   const problems = bundleProblems(shipped, bundle);
@@ -197,7 +206,7 @@ async function build(
         "bundle",
         "--quiet",
         "--platform=deno",
-        ...(minify ? ["--minify", "--keep-names"] : []),
+        ...(minify ? ["--minify", ...(bundle.keepNames ? ["--keep-names"] : [])] : []),
         `--config=${rootPath}deno.json`,
         ...externalsOf(bundle, config.imports ?? {}).map((name) => `--external=${name}`),
         `--output=${outFile}`,
