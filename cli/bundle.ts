@@ -6,12 +6,13 @@
  * (cli/warm_bundle_test.ts, cli/daemon_bundle_test.ts) fails when the
  * checked-in file is stale or has the wrong shape.
  *
- * The shape is what keeps a start cheap: npm packages and `node:` modules
- * stay outside the bundle (`deno bundle --external`), and each is reached by
- * a dynamic import whose specifier is computed rather than a string literal,
- * because Deno resolves every literal import of a module (dynamic ones too:
- * it reads an npm package's metadata for an `import("zod")` that never runs)
- * before running any of it.
+ * The shape is what keeps a start cheap: `node:` modules, and the npm
+ * packages a bundle keeps outside (all of them for the warm bundle, one for the
+ * daemon's: {@link Bundle.packagesOutside}), stay outside (`deno bundle
+ * --external`), and each is reached by a dynamic import whose specifier is
+ * computed rather than a string literal, because Deno resolves every literal
+ * import of a module (dynamic ones too: it reads an npm package's metadata for
+ * an `import("zod")` that never runs) before running any of it.
  *
  * @module
  */
@@ -67,7 +68,7 @@ export const WARM_BUNDLE: Bundle = {
   keepNames: true,
 };
 
-/** daemon/daemon.bundle.js, the daemon cli/daemon_connect.ts starts (decision 0037). */
+/** daemon/daemon.bundle.js, the daemon cli/daemon_connect.ts starts (decisions 0037, 0057). */
 export const DAEMON_BUNDLE: Bundle = {
   entry: "daemon/main.ts",
   path: "daemon/daemon.bundle.js",

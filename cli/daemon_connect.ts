@@ -186,8 +186,8 @@ export const DAEMON_RUN_FLAGS: readonly string[] = [
 
 /**
  * The module the daemon runs, relative to the checkout: daemon/main.ts and every
- * local module it reaches, prebuilt into one (cli/bundle.ts `DAEMON_BUNDLE`, decision
- * 0037). An idle daemon holds ~4.5 MiB less than one started from the sources.
+ * local module and npm package it reaches, prebuilt into one (cli/bundle.ts
+ * `DAEMON_BUNDLE`, decisions 0037 and 0057), run with {@link DAEMON_RUN_FLAGS}.
  */
 export const DAEMON_MODULE = "daemon/daemon.bundle.js";
 
