@@ -66,7 +66,14 @@ export interface World extends AsyncDisposable {
   /** Runs `mcpx <args>` with cwd `dir` (or `options.cwd`). */
   mcpx(
     args: string[],
-    options?: { stdin?: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number },
+    options?: {
+      stdin?: string;
+      cwd?: string;
+      env?: Record<string, string>;
+      timeoutMs?: number;
+      /** Flags for `deno run` itself, before the entry (e.g. `--preload <file>`). */
+      denoFlags?: string[];
+    },
   ): Promise<RunResult>;
   /** Like `mcpx`, but parses stdout as JSON (adds `--json`); throws with stderr on failure. */
   json<T = any>(
@@ -133,7 +140,8 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     async mcpx(args, options = {}) {
       // A bounded command is killed, and the test fails, when it outlives its limit.
       const limit = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-      const [deno, ...denoArgs] = mcpxArgv(args);
+      const [deno, run, ...denoArgs] = mcpxArgv(args);
+      denoArgs.unshift(run, ...(options.denoFlags ?? []));
       const child = new Deno.Command(deno, {
         args: denoArgs,
         env: { ...env, ...options.env },

@@ -12,7 +12,7 @@
  */
 
 import assert from "node:assert/strict";
-import { MCPX_ENTRY, ROOT, stdioServer, world } from "./_helpers.ts";
+import { ROOT, stdioServer, world } from "./_helpers.ts";
 
 const TRAP = `${ROOT}tests/fixtures/process_trap.js`;
 
@@ -21,27 +21,6 @@ Deno.test("warm commands do not load the Node compatibility layer", async () => 
   await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
   const warm = await w.mcpx(["call", "everything.echo", '{"message":"warm"}']);
   assert.equal(warm.code, 0, warm.stderr);
-  const run = async (args: string[]) => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--config",
-        `${ROOT}deno.json`,
-        "--preload",
-        TRAP,
-        `${ROOT}${MCPX_ENTRY}`,
-        ...args,
-      ],
-      env: w.env,
-      clearEnv: true,
-      cwd: w.dir,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
-  };
   // The trap works: a script that reads process is reported.
   const probe = `${w.dir}/reads_process.ts`;
   await Deno.writeTextFile(probe, "globalThis.process;\n");
@@ -61,7 +40,7 @@ Deno.test("warm commands do not load the Node compatibility layer", async () => 
       ["status"],
     ]
   ) {
-    const out = await run(args);
+    const out = await w.mcpx(args, { denoFlags: ["--preload", TRAP] });
     assert.equal(out.code, 0, `mcpx ${args.join(" ")}: ${out.stderr}`);
     assert.doesNotMatch(out.stderr, /MCPX-PROCESS-TRAP/, `mcpx ${args.join(" ")}`);
   }
