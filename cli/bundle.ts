@@ -104,15 +104,13 @@ export function bundleExternals(imports: Record<string, string>): string[] {
 
 /**
  * The `--external` patterns of `bundle`: {@link bundleExternals} when it keeps
- * every package outside, else its named packages (with their subpaths and
- * `npm:` forms) and `node:`.
+ * every package outside, else its named packages (with their subpaths) and
+ * `node:`. The names are the import map's: `deno bundle` matches a pattern
+ * against the specifier as the source writes it.
  */
 function externalsOf(bundle: Bundle, imports: Record<string, string>): string[] {
   if (bundle.packagesOutside === "all") return bundleExternals(imports);
-  return [
-    ...bundle.packagesOutside.flatMap((name) => [name, `${name}/*`, imports[name]]),
-    "node:*",
-  ].filter((pattern): pattern is string => Boolean(pattern));
+  return [...bundle.packagesOutside.flatMap((name) => [name, `${name}/*`]), "node:*"];
 }
 
 /**

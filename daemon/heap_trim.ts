@@ -79,12 +79,14 @@ export class HeapTrimmer {
       this.#spell = lastActivityAt;
       this.#done = 0;
     }
-    if (inFlight > 0 || this.#done >= this.#stages.length) return false;
-    if (now - lastActivityAt < this.#stages[this.#done]) return false;
-    // Past several stages at once (a slow tick): one trim covers them.
-    while (this.#done < this.#stages.length && now - lastActivityAt >= this.#stages[this.#done]) {
-      this.#done++;
+    if (inFlight > 0) return false;
+    // Every stage the spell has reached; past several at once (a slow tick), one trim covers them.
+    let reached = this.#done;
+    while (reached < this.#stages.length && now - lastActivityAt >= this.#stages[reached]) {
+      reached++;
     }
+    if (reached === this.#done) return false;
+    this.#done = reached;
     this.#trim();
     return true;
   }

@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { z } from "zod";
+import type * as z from "zod";
 
 /** Where an operation runs: in the CLI's own process, or in the daemon (`POST /v1/<op>`). */
 export type Where = "cli" | "daemon";

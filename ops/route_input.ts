@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import { UsageError } from "../core/errors.ts";
 import type { OpSpec } from "./op.ts";
 
