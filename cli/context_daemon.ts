@@ -17,7 +17,12 @@ import { endpointUnavailable, requestDaemon, type RequestOptions } from "../wire
 import { traceLine } from "../wire/wire.ts";
 import { wireEndpoint } from "../wire/endpoint.ts";
 import { daemonFiles, recordedDaemonPid } from "../wire/locate.ts";
-import { processStart, sweepOrphanGroups } from "../engine/process_groups.ts";
+import {
+  awaitProcessEnd,
+  LOST_DAEMON_EXIT_MS,
+  processStart,
+  sweepOrphanGroups,
+} from "../engine/process_groups.ts";
 import { DaemonLostError, DaemonUnavailableError, McpxError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { withStartProgress } from "./start_progress.ts";
@@ -99,14 +104,22 @@ export class DaemonLink {
     if (await this.endpoint() || await this.#inlineOn()) return await this.daemonSocket();
     const socket = await this.existingDaemonSocket();
     try {
-      const health = await requestDaemon<DaemonHealth>(socket, "health", {}, { version: VERSION });
+      const { stateDir } = this.#source.paths();
+      const { fingerprint } = await this.#source.config();
+      const health = await requestDaemon<DaemonHealth>(socket, "health", {}, {
+        version: VERSION,
+        daemonPid: () => recordedDaemonPid(stateDir, fingerprint),
+      });
       // A daemon that checks trust otherwise than this command would is replaced.
       if (!health.stopping && (health.trustCheck ?? false) === await this.#source.trustChecked()) {
         this.#daemonPid = health.pid;
         return socket;
       }
     } catch (error) {
-      if (!needsOtherDaemon(error)) throw error;
+      // `health` changes nothing, so one lost to a dying daemon is no reason to stop: its
+      // servers are ended once it has died, and another daemon is found or started.
+      if (error instanceof DaemonLostError) await this.sweepOrphans(error.pid);
+      else if (!needsOtherDaemon(error)) throw error;
     }
     return await this.daemonSocket();
   }
@@ -290,7 +303,7 @@ export class DaemonLink {
         return await this.#send<T>(socket, operation, body, options);
       } catch (error) {
         // Its servers would otherwise keep running (and writing) with no daemon to stop them.
-        if (error instanceof DaemonLostError && !remote) await this.sweepOrphans();
+        if (error instanceof DaemonLostError && !remote) await this.sweepOrphans(error.pid);
         throw error;
       }
     };
@@ -353,8 +366,13 @@ export class DaemonLink {
   /**
    * Ends the process groups of this configuration's dead daemons
    * (engine/process_groups.ts, decision 0006); live daemons' are left alone.
+   *
+   * @param lostPid The daemon a request was just lost to: first waited for,
+   *   up to {@link LOST_DAEMON_EXIT_MS}, since a killed daemon drops its
+   *   connections before it is seen dead.
    */
-  async sweepOrphans(): Promise<void> {
+  async sweepOrphans(lostPid?: number): Promise<void> {
+    if (lostPid !== undefined) await awaitProcessEnd(lostPid, LOST_DAEMON_EXIT_MS);
     const config = await this.#source.config();
     const { groups } = daemonFiles(this.#source.paths().stateDir, config.fingerprint);
     await sweepOrphanGroups([groups]);

@@ -82,6 +82,31 @@ export function processStart(pid: number): ProcessStart | undefined {
   }
 }
 
+/**
+ * How long a caller whose daemon connection was lost waits for that daemon to
+ * finish dying before it sweeps, in ms ({@link awaitProcessEnd}).
+ */
+export const LOST_DAEMON_EXIT_MS = 3000;
+
+/**
+ * Waits until process `pid` has ended: no such process, or a zombie. A
+ * process killed with SIGKILL closes its sockets before it is a zombie (Linux
+ * tears down its files, then notifies its parent), so a peer that sees the
+ * connection drop can still find it running for a while; a sweep made in that
+ * window would take the dying daemon for a live one and leave its servers.
+ *
+ * @param pid The process.
+ * @param ms The longest wait, in ms.
+ * @returns True once it has ended; false when it still runs after `ms`.
+ */
+export async function awaitProcessEnd(pid: number, ms: number): Promise<boolean> {
+  const ended = () => {
+    const now = processStart(pid);
+    return now === undefined || now.zombie ? true : undefined;
+  };
+  return await pollUntil(ended, ms, 10) ?? false;
+}
+
 /** True while the process recorded as `pid` started at `start` still runs (not a zombie). */
 function stillRunning(pid: number, start: string): boolean {
   const now = processStart(pid);

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { type GroupRecord, processStart, sweepOrphanGroups } from "./process_groups.ts";
+import {
+  awaitProcessEnd,
+  type GroupRecord,
+  processStart,
+  sweepOrphanGroups,
+} from "./process_groups.ts";
 
 /** A `sleep` leading its own process group, as a stdio server does. */
 function groupLeader(): Deno.ChildProcess {
@@ -60,5 +65,18 @@ Deno.test("sweepOrphanGroups() ends a dead daemon's groups and nothing else", as
       await child.status;
     }
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("awaitProcessEnd() waits for a process to end, and says when it outlives the wait", async () => {
+  const brief = new Deno.Command("sleep", { args: ["0.3"] }).spawn();
+  const long = new Deno.Command("sleep", { args: ["30"] }).spawn();
+  try {
+    assert.equal(await awaitProcessEnd(long.pid, 100), false);
+    assert.equal(await awaitProcessEnd(brief.pid, 5000), true);
+    assert.equal(await awaitProcessEnd(2 ** 30, 0), true);
+  } finally {
+    long.kill("SIGKILL");
+    await Promise.all([brief.status, long.status]);
   }
 });

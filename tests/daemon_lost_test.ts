@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { alive, backgroundMcpx, eventually, fixtureServer, type World, world } from "./_helpers.ts";
+import { processStart } from "../engine/process_groups.ts";
 
 /** The pid in the one daemon record of the world's state directory. */
 function daemonPid(dir: string): number {
@@ -129,4 +130,89 @@ Deno.test("mcpx stop ends the servers a daemon killed with SIGKILL left busy", a
   const server = await orphanBusyServer(w, `${w.dir}/count`);
   assert.deepEqual(await w.json(["stop"]), { stopped: 0, orphans: 1 });
   assert.ok(!alive(server), `server ${server} was left running`);
+});
+
+/**
+ * A stand-in for a daemon that is killed mid-request: it takes the first
+ * request, drops the connection, and is still running for `lingerMs` more, as
+ * a daemon with many threads is while the kernel tears it down after closing
+ * its sockets.
+ */
+function dyingDaemon(socket: string, lingerMs: number): Deno.ChildProcess {
+  const code = `
+    const path = Deno.args[0];
+    try { Deno.removeSync(path); } catch { /* none left */ }
+    const listener = Deno.listen({ transport: "unix", path });
+    console.log("ready");
+    const conn = await listener.accept();
+    await conn.read(new Uint8Array(65536));
+    conn.close();
+    listener.close();
+    await new Promise((resolve) => setTimeout(resolve, ${lingerMs}));`;
+  return new Deno.Command(Deno.execPath(), {
+    args: ["eval", code, socket],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+}
+
+/**
+ * Puts a {@link dyingDaemon} at the socket of the world's dead daemon and
+ * names it, in the daemon record and the ledger, as the owner of the servers
+ * that daemon left.
+ */
+async function standInFor(w: World, lingerMs: number): Promise<Deno.ChildProcess> {
+  const daemons = `${w.dir}/.state/mcpx/daemons`;
+  const name = [...Deno.readDirSync(daemons)].find((e) => e.name.endsWith(".json"))!.name;
+  const record = JSON.parse(Deno.readTextFileSync(`${daemons}/${name}`));
+  const standIn = dyingDaemon(record.socket, lingerMs);
+  const reader = standIn.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  assert.match((await reader.read()).value ?? "", /ready/);
+  reader.releaseLock();
+  const owner = { pid: standIn.pid, start: processStart(standIn.pid)!.start };
+  Deno.writeTextFileSync(`${daemons}/${name}`, JSON.stringify({ ...record, pid: owner.pid }));
+  const groups = `${daemons}/${name.replace(/\.json$/, ".groups")}`;
+  for (const entry of Deno.readDirSync(groups)) {
+    const path = `${groups}/${entry.name}`;
+    const group = JSON.parse(Deno.readTextFileSync(path));
+    Deno.writeTextFileSync(path, JSON.stringify({ ...group, owner }));
+  }
+  return standIn;
+}
+
+Deno.test("a call lost to a daemon that is still dying ends its servers once it has died", async () => {
+  await using w = await world();
+  const server = await orphanBusyServer(w, `${w.dir}/count`);
+  const standIn = await standInFor(w, 600);
+  try {
+    const lost = await w.mcpx(["call", "fx.echo", '{"text":"again"}']);
+    assert.equal(lost.code, 1, lost.stderr);
+    for (const phrase of LOST) assert.match(lost.stderr, phrase);
+    // The sweep waited for the stand-in to die, so did not take it for a live daemon.
+    assert.ok(
+      await eventually(() => !alive(server), 3000),
+      `server ${server} outlived the daemon that lost the call`,
+    );
+  } finally {
+    await standIn.stdout.cancel().catch(() => {});
+    await standIn.status;
+  }
+});
+
+Deno.test("a run whose daemon dies under its health check goes on with a new daemon and ends the old one's servers", async () => {
+  await using w = await world();
+  const server = await orphanBusyServer(w, `${w.dir}/count`);
+  const standIn = await standInFor(w, 600);
+  try {
+    const run = await w.mcpx(["exec", 'console.log(await fx.echo({ text: "again" }))']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /again/);
+    assert.ok(
+      await eventually(() => !alive(server), 3000),
+      `server ${server} outlived the daemon that lost the health check`,
+    );
+  } finally {
+    await standIn.stdout.cancel().catch(() => {});
+    await standIn.status;
+  }
 });
