@@ -220,6 +220,12 @@ function serverOf(value: unknown, isTool: (v: unknown) => boolean): IndexedServe
         list.every((b) => isObject(b) && isString(b.key) && isCount(b.bytes)),
     ) &&
     optional(
+      value.rendered,
+      (list) =>
+        Array.isArray(list) &&
+        list.every((b) => isObject(b) && isString(b.key) && isString(b.text)),
+    ) &&
+    optional(
       value.skipped,
       (list) =>
         Array.isArray(list) &&

@@ -45,6 +45,16 @@ export interface BlockSize {
 }
 
 /**
+ * One namespace's whole `mcpx types` block as the daemon laid it out when it
+ * sized it: its key (`blockKey`, as {@link BlockSize}'s) and its text
+ * (discovery/typescript.ts `namespaceBlock`), no trailing newline.
+ */
+export interface RenderedBlock {
+  key: string;
+  text: string;
+}
+
+/**
  * A tool as the cache's index holds it: no schemas, no declaration, and the
  * words search matches, worked out once when the server was listed.
  */
@@ -110,6 +120,13 @@ export interface CachedServer {
    * `blockKey`), so search's closing hint does not render every declaration.
    */
   blocks?: BlockSize[];
+  /**
+   * The same blocks' text, so `mcpx types <namespace>` prints a namespace
+   * without parsing and sharing every declaration again (issue 11). Kept in
+   * the server's own file only: the index, which every `ls` reads, stays
+   * small (engine/schema_cache.ts).
+   */
+  rendered?: RenderedBlock[];
   /**
    * The server's listing identity when it was listed (config/types.ts
    * `listingOf`: a hash of command, args, env, cwd, url, headers, transport);
@@ -205,4 +222,6 @@ export interface NamespaceEntry {
   summary?: boolean;
   /** Sizes of its whole `mcpx types` block worked out when listed ({@link CachedServer.blocks}). */
   blocks?: BlockSize[];
+  /** Its whole `mcpx types` block as laid out when listed ({@link CachedServer.rendered}). */
+  rendered?: RenderedBlock[];
 }

@@ -13,27 +13,14 @@
 
 import { countTokens } from "./tokens.ts";
 import { namespaceBlock, parsedDeclarations, TYPES_PREAMBLE } from "./typescript.ts";
-import type { BlockSize, NamespaceEntry, ToolEntry } from "./types.ts";
+import type { BlockSize, NamespaceEntry, RenderedBlock, ToolEntry } from "./types.ts";
 import { copyDeclaration, type Declaration } from "./_ts_model.ts";
 import { groupedDigits } from "../core/number_text.ts";
-import { fnv1a64 } from "../config/pool_id.ts";
+import { blockKey } from "./block_key.ts";
 
 const encoder = new TextEncoder();
 
-/**
- * What a namespace's whole `mcpx types` block is made of besides its
- * server's listing: its name, its description, and which tools it shows
- * under which names, hashed (FNV-1a 64, config/pool_id.ts). A size worked
- * out under one key holds for a view with the same key.
- *
- * @param ns A namespace of the discovery view.
- * @returns 16 hex digits.
- */
-export function blockKey(ns: Pick<NamespaceEntry, "namespace" | "description" | "tools">): string {
-  return fnv1a64(
-    JSON.stringify([ns.namespace, ns.description, ns.tools.map((t) => [t.tool, t.fn])]),
-  );
-}
+export { blockKey } from "./block_key.ts";
 
 /**
  * The size of a namespace's whole `mcpx types` block, as the daemon stores
@@ -46,8 +33,28 @@ export function blockKey(ns: Pick<NamespaceEntry, "namespace" | "description" | 
  * @returns Its key and the block's UTF-8 bytes.
  */
 export async function blockSize(ns: NamespaceEntry, decls?: Declaration[]): Promise<BlockSize> {
+  return sizeOf(await wholeBlock(ns, decls));
+}
+
+/**
+ * A namespace's whole `mcpx types` block, laid out: what the daemon stores
+ * with the server's entry beside its size (engine/block_sizes.ts).
+ *
+ * @param ns A namespace of the discovery view, with its tools' declarations.
+ * @param decls As {@link blockSize}'s.
+ * @returns Its key and its text (discovery/typescript.ts `namespaceBlock`).
+ */
+export async function wholeBlock(
+  ns: NamespaceEntry,
+  decls?: Declaration[],
+): Promise<RenderedBlock> {
   const text = namespaceBlock(ns, ns.tools, decls ?? await parsedDeclarations(ns.tools));
-  return { key: blockKey(ns), bytes: encoder.encode(text).length };
+  return { key: blockKey(ns), text };
+}
+
+/** The size of a laid-out block ({@link wholeBlock}), in UTF-8 bytes. */
+export function sizeOf(block: RenderedBlock): BlockSize {
+  return { key: block.key, bytes: encoder.encode(block.text).length };
 }
 
 /** What {@link typesHint} returns. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { toolEntry } from "./_fixtures.ts";
-import { blockKey, blockSize, typesHint } from "./types_hint.ts";
+import { blockKey, blockSize, typesHint, wholeBlock } from "./types_hint.ts";
+import { renderNamespace, renderTypes, TYPES_PREAMBLE } from "./typescript.ts";
 import type { NamespaceEntry } from "./types.ts";
 
 const ns = (): NamespaceEntry => ({
@@ -31,5 +32,28 @@ Deno.test("typesHint() counts a whole namespace by the size stored for it while 
   assert.equal(
     again.namespaceTokens,
     (await typesHint([{ ...fewer, blocks: [] }], [fewer.tools[0]])).namespaceTokens,
+  );
+});
+
+Deno.test("renderNamespace() prints the block the daemon laid out while its key holds, and lays it out again otherwise", async () => {
+  const laid = await wholeBlock(ns());
+  const plain = await renderNamespace(ns());
+  assert.equal(laid.text, plain, "laid out as mcpx types lays it out");
+  // What is stored is what is printed, without parsing a declaration.
+  const stored = { ...ns(), rendered: [{ key: laid.key, text: "declare namespace stored {}" }] };
+  assert.equal(await renderNamespace(stored), "declare namespace stored {}");
+  assert.equal(
+    await renderTypes([stored]),
+    `${TYPES_PREAMBLE}\n\ndeclare namespace stored {}\n`,
+  );
+  // Some tools only, or another view of the namespace: laid out here.
+  assert.equal(
+    await renderNamespace(stored, { tools: ["echo"] }),
+    await renderNamespace(ns(), { tools: ["echo"] }),
+  );
+  const renamed = { ...stored, description: "described otherwise" };
+  assert.equal(
+    await renderNamespace(renamed),
+    await renderNamespace({ ...ns(), ...renamed, rendered: [] }),
   );
 });

@@ -27,6 +27,7 @@ import {
 } from "./_ts_model.ts";
 import { renameTypes, shareArgumentDocs, shareSentences, shareTypes } from "./_ts_share.ts";
 import type { CachedTool, NamespaceEntry, ToolEntry } from "./types.ts";
+import { laidOutBlock } from "./block_key.ts";
 
 type Compile = typeof import("json-schema-to-typescript").compile;
 let compiler: Promise<Compile> | undefined;
@@ -307,6 +308,9 @@ export async function renderNamespace(
   opts: RenderNamespaceOptions = {},
 ): Promise<string> {
   const wanted = opts.tools === undefined ? null : new Set(opts.tools);
+  // The whole namespace as the daemon laid it out when it listed the server, while it holds.
+  const laid = wanted === null ? laidOutBlock(ns) : undefined;
+  if (laid !== undefined) return laid;
   const tools = ns.tools.filter((t) => wanted === null || wanted.has(t.fn) || wanted.has(t.tool));
   return namespaceBlock(ns, tools, await parsedDeclarations(tools));
 }

@@ -115,6 +115,7 @@ export function namespacesFromCache(
     };
     if (cached?.file !== undefined) entry.summary = true;
     if (cached?.blocks?.length) entry.blocks = cached.blocks;
+    if (cached?.rendered?.length) entry.rendered = cached.rendered;
     const failure = lastFailure(cached);
     if (failure) entry.error = failure.message;
     if (server.unavailable) {

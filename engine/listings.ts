@@ -39,7 +39,7 @@ import { elapsedMs, log } from "./log.ts";
 import { describe, messageOf } from "./error_text.ts";
 import type { ListedBy, ListResult } from "./tool_listing.ts";
 import { TypeGenerationError, TypeGenerator } from "./type_generator.ts";
-import { blockSizes } from "./block_sizes.ts";
+import { keepBlocks, laidOutBlocks } from "./block_sizes.ts";
 import { catalogDiff, Coalescer } from "./relisting.ts";
 import type { ChangedList } from "./server_notifications.ts";
 
@@ -328,8 +328,7 @@ export class Listings {
           tools,
           ...(skipped.length ? { skipped } : {}),
         };
-        const blocks = await blockSizes(this.#options.config.servers, listing.name, entry);
-        if (blocks.length) entry.blocks = blocks;
+        keepBlocks(entry, await laidOutBlocks(this.#options.config.servers, listing.name, entry));
       } finally {
         lease.release();
         if (leased && lease.instance.scopeKey.kind === "call") {
@@ -402,9 +401,9 @@ export class Listings {
         if (text !== null) tools[i].declaration = text;
       });
       if (tools.every((t) => t.declaration !== undefined)) {
-        const blocks = await blockSizes(this.#options.config.servers, listed, entry);
+        const laid = await laidOutBlocks(this.#options.config.servers, listed, entry);
         if (own(this.#cache.servers, listed) !== entry) return;
-        if (blocks.length) entry.blocks = blocks;
+        keepBlocks(entry, laid);
       }
       this.#dirty.add(listed);
       this.#persist();

@@ -138,6 +138,7 @@ export function readServerEntry(file: string): CachedServer | undefined {
   if (value.mcpxVersion !== VERSION || value.declarationFormat !== DECLARATION_FORMAT) {
     for (const tool of entry.tools) delete tool.declaration;
     delete entry.blocks;
+    delete entry.rendered;
   }
   return entry;
 }
@@ -250,8 +251,9 @@ export async function writeSchemaCache(
   }
   const servers: Record<string, unknown> = {};
   for (const [name, server] of Object.entries(cache.servers)) {
-    // The server's instructions are in its file: no command that reads the index shows them.
-    const { instructions: _, ...state } = server;
+    // The server's instructions and laid-out blocks are in its file: no command that reads
+    // the index shows them.
+    const { instructions: _, rendered: _text, ...state } = server;
     setOwn(servers, name, {
       ...state,
       tools: server.tools.map(indexedTool),

@@ -270,3 +270,37 @@ Deno.test("writeSchemaCache() keeps a server's instructions in its file, out of 
   assert.equal(readSchemaIndex(path)?.servers.s.instructions, undefined);
   assert.equal(readSchemaCache(path)?.servers.s.instructions, "Use take-shot sparingly.");
 });
+
+Deno.test("writeSchemaCache() keeps a server's laid-out types blocks in its file, out of the index; another version's are dropped", async () => {
+  await using tmp = await tempDir();
+  const path = `${tmp.dir}/schemas-x.json`;
+  const written = cache(VERSION);
+  written.servers.s.blocks = [{ key: "k", bytes: 4 }];
+  written.servers.s.rendered = [{ key: "k", text: "text" }];
+  await writeSchemaCache(path, written);
+  assert.equal(JSON.parse(Deno.readTextFileSync(path)).servers.s.rendered, undefined);
+  assert.deepEqual(readSchemaIndex(path)?.servers.s.blocks, [{ key: "k", bytes: 4 }]);
+  const file = readSchemaIndex(path)!.servers.s.file!;
+  assert.deepEqual(readServerEntry(file)?.rendered, [{ key: "k", text: "text" }]);
+  // Laid out by another version, like its declarations: not shown.
+  const stamp = {
+    version: 2,
+    declarationFormat: DECLARATION_FORMAT,
+    listingFormat: LISTING_FORMAT,
+  };
+  Deno.writeTextFileSync(
+    file,
+    JSON.stringify({ ...stamp, mcpxVersion: "0.0.0-other", server: written.servers.s }),
+  );
+  assert.equal(readServerEntry(file)?.rendered, undefined);
+  // A damaged list makes the entry unreadable, as any field of the wrong shape does.
+  Deno.writeTextFileSync(
+    file,
+    JSON.stringify({
+      ...stamp,
+      mcpxVersion: VERSION,
+      server: { ...written.servers.s, rendered: [{ key: "k", text: 1 }] },
+    }),
+  );
+  assert.equal(readServerEntry(file), undefined);
+});
