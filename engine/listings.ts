@@ -21,6 +21,7 @@ import { ServerError } from "../core/errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { failedListing, lastFailure } from "../discovery/cache_entry.ts";
 import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
+import { toolTerms } from "../discovery/search.ts";
 import { type ProfileSelection, selectionKey } from "../config/profiles.ts";
 import type { Redactor } from "../core/redact.ts";
 import { own, setOwn } from "../core/own.ts";
@@ -130,6 +131,14 @@ export class Listings {
     let view = this.#views.get(key);
     if (!view) {
       view = namespacesFromCache(this.#options.config.servers, this.#cache, selection);
+      // The words search matches, worked out once per cache change as the index stores them
+      // (the entries held whole have none): a search would otherwise split and stem every
+      // tool's name and description again, ~15 ms for 1,600 tools.
+      for (const ns of view.namespaces) {
+        for (const tool of ns.tools) {
+          tool.terms ??= toolTerms({ name: tool.tool, description: tool.description });
+        }
+      }
       this.#views.set(key, view);
     }
     return view;

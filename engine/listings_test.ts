@@ -9,6 +9,8 @@ import type { CachedTool } from "../discovery/types.ts";
 import { readSchemaCache, writeSchemaCache } from "./schema_cache.ts";
 import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import type { PoolSettings } from "../config/types.ts";
+import { DEFAULT_SELECTION } from "../config/profiles.ts";
+import { toolTerms } from "../discovery/search.ts";
 
 /**
  * A daemon whose one server, `remote`, is a remote fixture, its durable log in
@@ -201,4 +203,21 @@ Deno.test("Daemon.list() of many servers at once writes the cache a few times, n
     await daemon.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("Daemon.view() carries each tool's search words, worked out once per cache change", async () => {
+  await using w = await listingWorld();
+  await w.daemon.list(["remote"]);
+  const tools = w.daemon.view(DEFAULT_SELECTION).namespaces[0].tools;
+  assert.equal(tools.length, 4);
+  for (const tool of tools) {
+    // As the cache's index stores them, so the daemon's search ranks as the CLI's own does.
+    assert.deepEqual(
+      tool.terms,
+      toolTerms({ name: tool.tool, description: tool.description }),
+      tool.tool,
+    );
+  }
+  // The same view, and so the same words, until the cache changes.
+  assert.equal(w.daemon.view(DEFAULT_SELECTION).namespaces[0].tools[0], tools[0]);
 });
