@@ -104,11 +104,9 @@ export class DaemonLink {
     if (await this.endpoint() || await this.#inlineOn()) return await this.daemonSocket();
     const socket = await this.existingDaemonSocket();
     try {
-      const { stateDir } = this.#source.paths();
-      const { fingerprint } = await this.#source.config();
       const health = await requestDaemon<DaemonHealth>(socket, "health", {}, {
         version: VERSION,
-        daemonPid: () => recordedDaemonPid(stateDir, fingerprint),
+        daemonPid: await this.#lostDaemonPid(),
       });
       // A daemon that checks trust otherwise than this command would is replaced.
       if (!health.stopping && (health.trustCheck ?? false) === await this.#source.trustChecked()) {
@@ -284,15 +282,12 @@ export class DaemonLink {
       ...(trace ? { trace: true } : {}),
       ...params,
     };
-    const { stateDir } = source.paths();
-    const { fingerprint } = await source.config();
     const remote = await this.endpoint();
     const options: RequestOptions = {
       version: VERSION,
       ...(source.signal ? { signal: source.signal } : {}),
       // A remote daemon's pid is on another machine: neither a record here nor a local process.
-      daemonPid: () =>
-        remote ? undefined : this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint),
+      ...(remote ? {} : { daemonPid: await this.#lostDaemonPid() }),
       onTrace: (t) => io.err(traceLine(t) + "\n"),
       onNotices: (notices) => {
         for (const notice of notices) io.err(`warning: ${notice.message}\n`);
@@ -320,6 +315,17 @@ export class DaemonLink {
       if (!needsOtherDaemon(error) || !start) throw error;
     }
     return await send(await this.daemonSocket());
+  }
+
+  /**
+   * The pid a lost request names and waits for (wire/daemon_request.ts
+   * `RequestOptions.daemonPid`), asked only once one is lost: the local daemon
+   * last found answering, else the one its record names.
+   */
+  async #lostDaemonPid(): Promise<() => number | undefined> {
+    const { stateDir } = this.#source.paths();
+    const { fingerprint } = await this.#source.config();
+    return () => this.#daemonPid ?? recordedDaemonPid(stateDir, fingerprint);
   }
 
   /** Whether `daemon.inline` is set (and no endpoint, which always wins: decision 0051). */

@@ -138,6 +138,9 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
 const isString = (v: unknown) => typeof v === "string";
 const isCount = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v >= 0;
+/** A check of a list whose every item passes `item`. */
+const listOf = (item: (v: Record<string, unknown>) => boolean) => (v: unknown) =>
+  Array.isArray(v) && v.every((x) => isObject(x) && item(x));
 
 /** True for a tool as `tools/list` gave it: a name, an input schema, the optional fields typed. */
 function isCachedTool(v: unknown): boolean {
@@ -213,23 +216,8 @@ function serverOf(value: unknown, isTool: (v: unknown) => boolean): IndexedServe
         isObject(i) && optional(i.name, isString) && optional(i.version, isString) &&
         optional(i.title, isString),
     ) &&
-    optional(
-      value.blocks,
-      (list) =>
-        Array.isArray(list) &&
-        list.every((b) => isObject(b) && isString(b.key) && isCount(b.bytes)),
-    ) &&
-    optional(
-      value.rendered,
-      (list) =>
-        Array.isArray(list) &&
-        list.every((b) => isObject(b) && isString(b.key) && isString(b.text)),
-    ) &&
-    optional(
-      value.skipped,
-      (list) =>
-        Array.isArray(list) &&
-        list.every((s) => isObject(s) && isString(s.name) && isString(s.reason)),
-    );
+    optional(value.blocks, listOf((b) => isString(b.key) && isCount(b.bytes))) &&
+    optional(value.rendered, listOf((b) => isString(b.key) && isString(b.text))) &&
+    optional(value.skipped, listOf((s) => isString(s.name) && isString(s.reason)));
   return ok ? value as unknown as IndexedServer : undefined;
 }

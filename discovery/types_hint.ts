@@ -20,28 +20,15 @@ import { blockKey } from "./block_key.ts";
 
 const encoder = new TextEncoder();
 
-export { blockKey } from "./block_key.ts";
-
 /**
- * The size of a namespace's whole `mcpx types` block, as the daemon stores
- * it when it lists the server (engine/listings.ts), so a search's hint need
- * not render every declaration of a namespace of 1,000 tools.
+ * A namespace's whole `mcpx types` block, laid out: what the daemon stores
+ * with the server's entry, beside its size ({@link sizeOf}), when it lists
+ * the server (engine/block_sizes.ts), so a search's hint need not lay out
+ * every declaration of a namespace of 1,000 tools, nor `mcpx types` parse them.
  *
  * @param ns A namespace of the discovery view, with its tools' declarations.
  * @param decls Its tools' declarations, parsed, in tool order, when the
  *   caller has them already; absent: parsed (or made) here.
- * @returns Its key and the block's UTF-8 bytes.
- */
-export async function blockSize(ns: NamespaceEntry, decls?: Declaration[]): Promise<BlockSize> {
-  return sizeOf(await wholeBlock(ns, decls));
-}
-
-/**
- * A namespace's whole `mcpx types` block, laid out: what the daemon stores
- * with the server's entry beside its size (engine/block_sizes.ts).
- *
- * @param ns A namespace of the discovery view, with its tools' declarations.
- * @param decls As {@link blockSize}'s.
  * @returns Its key and its text (discovery/typescript.ts `namespaceBlock`).
  */
 export async function wholeBlock(

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { toolEntry } from "./_fixtures.ts";
-import { blockKey, blockSize, typesHint, wholeBlock } from "./types_hint.ts";
+import { sizeOf, typesHint, wholeBlock } from "./types_hint.ts";
+import { blockKey } from "./block_key.ts";
 import { renderNamespace, renderTypes, TYPES_PREAMBLE } from "./typescript.ts";
 import type { NamespaceEntry } from "./types.ts";
 
@@ -17,7 +18,7 @@ const ns = (): NamespaceEntry => ({
 Deno.test("typesHint() counts a whole namespace by the size stored for it while its key holds", async () => {
   const plain = ns();
   const worked = await typesHint([plain], [plain.tools[0]]);
-  const sized = { ...ns(), blocks: [await blockSize(ns())] };
+  const sized = { ...ns(), blocks: [sizeOf(await wholeBlock(ns()))] };
   assert.deepEqual(await typesHint([sized], [sized.tools[0]]), worked, "the same figures");
   // A stored size is what is counted (3,000 bytes more: 1,000 tokens more).
   const stored = sized.blocks[0];
