@@ -168,16 +168,11 @@ export async function checkSocketDir(socket: string): Promise<void> {
   let verdict: PrivateDirVerdict;
   let look: LookPath;
   try {
-    if (fs) {
-      // Under node and bun, process.getuid(); null where there is none (Windows). Never read
-      // under Deno: there `globalThis.process` loads the Node compatibility layer (~40 ms).
-      const proc: WireLoose = (globalThis as WireLoose).process;
-      uid = typeof proc?.getuid === "function" ? proc.getuid() : null;
-      look = wireNodeLook(fs);
-    } else {
-      uid = deno.uid?.() ?? null;
-      look = wireDenoLook(deno);
-    }
+    // Under node and bun, process.getuid(); null where there is none (Windows). Never read
+    // under Deno: there `globalThis.process` loads the Node compatibility layer (~40 ms).
+    const proc: WireLoose = fs ? (globalThis as WireLoose).process : undefined;
+    uid = fs ? (typeof proc?.getuid === "function" ? proc.getuid() : null) : deno.uid?.() ?? null;
+    look = fs ? wireNodeLook(fs) : wireDenoLook(deno);
     verdict = judgePrivateDir(dir, uid, look);
   } catch (error) {
     throw new UnsafeSocketDirectory(
