@@ -45,10 +45,13 @@ Deno.test("a warm daemon refreshes an expired token once for 12 concurrent calls
   const batch = async (label: string) => {
     const before = as.refreshes;
     const runs = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) =>
-        w.mcpx(["call", "prot.echo", JSON.stringify({ text: `${label}-${i}` })], {
-          timeoutMs: 120_000,
-        })),
+      Array.from(
+        { length: CALLS },
+        (_, i) =>
+          w.mcpx(["call", "prot.echo", JSON.stringify({ text: `${label}-${i}` })], {
+            timeoutMs: 120_000,
+          }),
+      ),
     );
     const failed = runs.filter((r, i) => r.code !== 0 || !r.stdout.includes(`${label}-${i}`));
     return { ok: CALLS - failed.length, refreshes: as.refreshes - before, failed };
