@@ -99,3 +99,20 @@ Deno.test("a warm daemon refreshes an expired token once for 12 concurrent calls
   const after = await w.mcpx(["call", "prot.echo", '{"text":"after"}']);
   assertMatch(after.stdout, /after/, after.stderr);
 });
+
+Deno.test("a 401 that a refresh did not mend names `mcpx auth`, not the headers the server has none of", async () => {
+  await using as = rotatingOAuthServer();
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { prot: { url: as.url } } });
+  await authorize(w, "prot");
+  as.refuseAll = true;
+  const refused = await w.mcpx(["--json", "call", "prot.echo", '{"text":"no"}']);
+  assertEquals(refused.code, 1, refused.stderr);
+  const error = JSON.parse(refused.stdout || refused.stderr).error;
+  assertMatch(error.message, /`mcpx auth prot`/);
+  assertEquals(
+    [error.code, /headers/.test(error.message)],
+    ["auth-required", false],
+    error.message,
+  );
+});
