@@ -67,7 +67,8 @@ async function authorized(as: RotatingOAuthServer, stateDir: string): Promise<OA
     ...target.key,
     clientInformation: { client_id: "mcpx-test", issuer: as.issuer },
     configuredClient: true,
-    tokens,
+    // As the SDK saves them: stamped with their issuer (SEP-2352).
+    tokens: { ...tokens, issuer: as.issuer },
     savedAt,
     expiresAt: savedAt + tokens.expires_in * 1000,
   });
