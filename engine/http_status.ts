@@ -18,6 +18,36 @@ export interface HttpFailure {
   statusText?: string;
   /** The start of the response body, when the SDK kept it. */
   body?: string;
+  /**
+   * True for a 401 that is not OAuth's ({@link NotOAuthChallengeError}): the
+   * request carried no token and the answer asked for none.
+   */
+  notOAuth?: boolean;
+}
+
+/**
+ * What a remote server's requests carry to authorize them, which a 401 or
+ * 403 is about (decision 0042, "Which 401 is OAuth's"): `oauth`, the tokens
+ * `mcpx auth` stored, renewed with `command`; `auth`, an `auth` block of
+ * another kind; `headers`, what `headers` or the URL's user information
+ * give (possibly nothing).
+ */
+export type Credentials =
+  | { kind: "oauth"; command: string }
+  | { kind: "auth"; type: AuthType }
+  | { kind: "headers" };
+
+/**
+ * A 401 that is not OAuth's: the request carried no token and the server's
+ * answer has no `Bearer` challenge (a key it refused, a proxy). Thrown by the
+ * OAuth provider (engine/oauth_session.ts) so that it is reported as the HTTP
+ * failure it is, never as `mcpx auth`.
+ */
+export class NotOAuthChallengeError extends UnauthorizedError {
+  constructor() {
+    super("the server answered 401 without a Bearer challenge");
+    this.name = "NotOAuthChallengeError";
+  }
 }
 
 /** Reason phrases of the statuses remote servers commonly answer with (RFC 9110, section 15). */
@@ -56,7 +86,12 @@ export function httpFailureOf(error: unknown): HttpFailure | undefined {
     if (current instanceof SseError && validStatus(current.code)) {
       return { status: current.code! };
     }
-    if (current instanceof UnauthorizedError) return { status: 401 };
+    if (current instanceof UnauthorizedError) {
+      return {
+        status: 401,
+        ...(current instanceof NotOAuthChallengeError ? { notOAuth: true } : {}),
+      };
+    }
     current = current instanceof Error ? current.cause : undefined;
   }
   return undefined;
@@ -74,14 +109,15 @@ function validStatus(status: number | undefined): boolean {
  * @param url The server's URL (its secrets are replaced where the message
  *   leaves the daemon, core/redact.ts); leave it out when the sentence
  *   follows one that names it.
- * @param auth The kind of the server's `auth` block (config/auth.ts), if any:
- *   a refusal then points at that block rather than at `headers`.
+ * @param credentials What the server's requests carry ({@link Credentials}):
+ *   a refusal points at the `auth` block, at `mcpx auth <server>` for OAuth,
+ *   or at `headers`; default `headers`.
  */
 export function describeHttpFailure(
   failure: HttpFailure,
   server: string,
   url?: string,
-  auth?: AuthType,
+  credentials: Credentials = { kind: "headers" },
 ): string {
   const { status } = failure;
   const reason = failure.statusText || REASONS[status] || "";
@@ -89,9 +125,13 @@ export function describeHttpFailure(
   const head = `HTTP ${status}${reason ? ` ${reason}` : ""}${url ? ` from ${url}` : ""}${
     body ? `: ${body}` : ""
   }`;
-  if ((status === 401 || status === 403) && auth !== undefined && auth !== "oauth") {
+  if ((status === 401 || status === 403) && credentials.kind === "auth") {
     return `${head}; the server refused the credentials: check mcpServers.${server}.auth ` +
-      `(its "${auth}" credentials) and the variable it names`;
+      `(its "${credentials.type}" credentials) and the variable it names`;
+  }
+  if ((status === 401 || status === 403) && credentials.kind === "oauth" && !failure.notOAuth) {
+    return `${head}; the server refused mcpx's OAuth authorization: run \`${credentials.command}\` ` +
+      `to authorize it again`;
   }
   if (status === 401 || status === 403) {
     return `${head}; the server refused the credentials: check mcpServers.${server}.headers ` +

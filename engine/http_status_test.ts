@@ -5,7 +5,7 @@ import {
   SseError,
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
-import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
+import { describeHttpFailure, httpFailureOf, NotOAuthChallengeError } from "./http_status.ts";
 
 Deno.test("httpFailureOf() reads the status from the SDK's errors, through causes", () => {
   const posted = new SdkHttpError(
@@ -46,8 +46,18 @@ Deno.test("describeHttpFailure() names the status, the URL and what to check", (
   );
   // A server with an auth block: the block is what to check.
   assert.match(
-    describeHttpFailure({ status: 403 }, "web", undefined, "bearer"),
+    describeHttpFailure({ status: 403 }, "web", undefined, { kind: "auth", type: "bearer" }),
     /^HTTP 403 Forbidden; .*check mcpServers\.web\.auth \(its "bearer" credentials\)/,
+  );
+  // A server mcpx authorizes with OAuth: `mcpx auth`, never its headers (issue 24)...
+  const oauth = { kind: "oauth", command: "mcpx auth prot" } as const;
+  const refused = describeHttpFailure({ status: 401 }, "prot", "https://x.test/mcp", oauth);
+  assert.match(refused, /^HTTP 401 Unauthorized from .*; .*OAuth.*run `mcpx auth prot`/);
+  assert.doesNotMatch(refused, /headers/);
+  // ...unless the 401 asked for no bearer token, to a request that carried none.
+  assert.match(
+    describeHttpFailure(httpFailureOf(new NotOAuthChallengeError())!, "prot", undefined, oauth),
+    /check mcpServers\.prot\.headers/,
   );
   assert.match(describeHttpFailure({ status: 404 }, "web"), /check mcpServers\.web\.url/);
   assert.equal(

@@ -28,7 +28,7 @@ import { failureCode, startFailure, startTimeoutText } from "./start_failure.ts"
 import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
 import { connectInEra } from "./protocol_era.ts";
 import { requestFailure } from "./request_failure.ts";
-import { makeTransport } from "./server_transport.ts";
+import { credentialsFor, makeTransport, NO_CREDENTIALS } from "./server_transport.ts";
 import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
 import { questionDesk } from "./questions.ts";
 import { type InputRelay, relayed } from "./input_relay.ts";
@@ -120,6 +120,8 @@ export class Instance implements AsyncDisposable {
   /** Calls in flight now. */
   active = 0;
   lastError?: string;
+  /** What its requests carry to authorize them: what a 401 is about (engine/http_status.ts). */
+  credentials = NO_CREDENTIALS;
   /** Set once the connection is gone; `exit` says how. */
   closed = false;
   exit?: { reason: StopReason; code?: number | null; signal?: string | null };
@@ -229,6 +231,7 @@ export class Instance implements AsyncDisposable {
       }
     };
     watchStrayLines(first);
+    instance.credentials = credentialsFor(spec, env, options.configPath);
     const timeoutMs = allowance.ms;
     const abort = new AbortController();
     const shown = options.starting?.add(instance);
@@ -293,7 +296,7 @@ export class Instance implements AsyncDisposable {
       }
       const stderr = instance.stderrTail;
       await instance.#closeQuietly();
-      throw startFailure(spec, error, stderr);
+      throw startFailure(spec, error, stderr, instance.credentials);
     } finally {
       clearTimeout(timer);
       shown?.();
@@ -473,12 +476,9 @@ export class Instance implements AsyncDisposable {
         await this.#transport.terminateSession();
       } catch { /* the server may not support it (405) or be gone */ }
     }
-    try {
-      await this.client.close();
-    } catch { /* already gone */ }
-    try {
-      await this.#transport.close();
-    } catch { /* already gone */ }
+    // Either may be gone already.
+    await this.client.close().catch(() => {});
+    await this.#transport.close().catch(() => {});
   }
 
   #closed(reason: StopReason): void {

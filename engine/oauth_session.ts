@@ -5,24 +5,24 @@
  * person turned into {@link AuthorizationRequiredError} ("run `mcpx auth
  * <server>`"), never a bare 401 and never a browser.
  *
- * A refresh holds the entry's lock (engine/oauth_store.ts `withStoreLock`)
- * and reads the entry again once it has it: when another process refreshed
- * while this one waited, its tokens are used and the single-use refresh
- * token is not spent twice (decision 0042).
+ * A refresh replaces the token a request saw, at most once, whoever else
+ * finds it expired or refused at the same moment (engine/oauth_refresh.ts,
+ * decision 0042): a 401 answers the token that request carried (recorded by
+ * {@link bearerRecordingFetch}), not whatever the store holds by then.
  *
  * @module
  */
 
 import {
-  auth,
   type AuthProvider,
   extractWWWAuthenticateParams,
   type FetchLike,
   InsufficientScopeError,
-  type StoredOAuthTokens,
-  UnauthorizedError,
+  SdkErrorCode,
+  SdkHttpError,
 } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
+import { type Credentials, NotOAuthChallengeError } from "./http_status.ts";
 import {
   entryPath,
   type OAuthStoreKey,
@@ -30,17 +30,11 @@ import {
   withStoreLock,
   writeEntry,
 } from "./oauth_store.ts";
-import {
-  AuthorizationRequiredError,
-  type ConfiguredClient,
-  StoreProvider,
-} from "./oauth_provider.ts";
+import { AuthorizationRequiredError, type ConfiguredClient } from "./oauth_provider.ts";
+import { currentAccessToken, refreshReplacing } from "./oauth_refresh.ts";
 import { join } from "../core/posix_path.ts";
 import { oauthOf } from "../config/auth.ts";
 import { authorizationHeader, urlCredentials } from "../config/url_credentials.ts";
-
-/** Tokens this close to their expiry (ms) are refreshed before they are sent. */
-export const REFRESH_MARGIN_MS = 60_000;
 
 /**
  * Whether mcpx may answer a 401 from `spec`'s server with OAuth: a remote
@@ -103,100 +97,17 @@ export function oauthTargetOf(spec: ServerSpec, configPath: string, stateDir: st
   };
 }
 
-async function backgroundProvider(target: OAuthTarget): Promise<StoreProvider> {
-  const path = await entryPath(target.stateDir, target.key);
-  const provider = new StoreProvider({
-    path,
-    key: target.key,
-    mode: "background",
-    command: target.command,
-    scopes: target.scopes,
-    client: target.client,
-  }, undefined);
-  await provider.load();
-  return provider;
-}
-
 /**
- * Refreshes the target's tokens unless someone already did: takes the
- * entry's lock, reads the entry again, and refreshes (the SDK's `auth()`,
- * which spends the refresh token) only while `stale(tokens)` still holds.
- *
- * @param stale Whether the tokens read under the lock still need a refresh.
- * @returns The tokens now stored.
- * @throws {AuthorizationRequiredError} when there are no tokens, no refresh
- *   token, or the authorization server refused the refresh.
+ * What `spec`'s requests carry to authorize them, for the sentence a 401 or
+ * 403 gets (engine/http_status.ts): OAuth when the transport carries the
+ * stored tokens (`oauth`, from {@link oauthTargetOf}) or the entry's `auth`
+ * block is of type `oauth`; the `auth` block's kind; else `headers`.
  */
-export async function refreshUnderLock(
-  target: OAuthTarget,
-  stale: (tokens: StoredOAuthTokens, expiresAt: number | undefined) => boolean,
-  options: { scope?: string; resourceMetadataUrl?: URL; fetchFn?: FetchLike } = {},
-): Promise<StoredOAuthTokens> {
-  const path = await entryPath(target.stateDir, target.key);
-  return await withStoreLock(path, async () => {
-    const entry = await readEntry(path);
-    if (!entry?.tokens) {
-      // What the server asked for is what the next `mcpx auth` asks for (MCP "Scope Selection Strategy").
-      if (options.scope) {
-        await writeEntry(path, {
-          version: 1,
-          ...target.key,
-          ...entry,
-          challengedScope: options.scope,
-        });
-      }
-      throw new AuthorizationRequiredError(
-        target.key.server,
-        target.command,
-        "mcpx holds no tokens for it",
-      );
-    }
-    if (!stale(entry.tokens, entry.expiresAt)) return entry.tokens;
-    if (!entry.tokens.refresh_token) {
-      throw new AuthorizationRequiredError(
-        target.key.server,
-        target.command,
-        "its access token was refused and it gave no refresh token",
-      );
-    }
-    const provider = await backgroundProvider(target);
-    await auth(provider, {
-      serverUrl: target.key.url,
-      ...(options.scope ? { scope: options.scope } : {}),
-      ...(options.resourceMetadataUrl ? { resourceMetadataUrl: options.resourceMetadataUrl } : {}),
-      ...(options.fetchFn ? { fetchFn: options.fetchFn } : {}),
-    });
-    const now = await provider.tokens();
-    if (!now) {
-      throw new AuthorizationRequiredError(
-        target.key.server,
-        target.command,
-        "its refresh was refused",
-      );
-    }
-    return now;
-  });
-}
-
-/** True when tokens expiring at `expiresAt` (epoch ms) should be refreshed now. */
-export function expiresSoon(expiresAt: number | undefined, now = Date.now()): boolean {
-  return expiresAt !== undefined && expiresAt - now < REFRESH_MARGIN_MS;
-}
-
-/**
- * The access token to send to the target now: the stored one, refreshed
- * first when it expires within {@link REFRESH_MARGIN_MS}; undefined when
- * mcpx holds none (the request goes without, and a 401 says what to do).
- */
-export async function currentAccessToken(target: OAuthTarget): Promise<string | undefined> {
-  const path = await entryPath(target.stateDir, target.key);
-  const entry = await readEntry(path);
-  if (!entry?.tokens) return undefined;
-  if (entry.tokens.refresh_token && expiresSoon(entry.expiresAt)) {
-    const tokens = await refreshUnderLock(target, (_, expiresAt) => expiresSoon(expiresAt));
-    return tokens.access_token;
-  }
-  return entry.tokens.access_token;
+export function credentialsOf(spec: ServerSpec, oauth?: OAuthTarget): Credentials {
+  if (oauth) return { kind: "oauth", command: oauth.command };
+  if (spec.auth?.type === "oauth") return { kind: "oauth", command: `mcpx auth ${spec.name}` };
+  if (spec.auth) return { kind: "auth", type: spec.auth.type };
+  return { kind: "headers" };
 }
 
 /**
@@ -209,31 +120,43 @@ export function bearerChallenged(response: Response): boolean {
   return /(^|,)\s*bearer(\s|,|$)/i.test(response.headers.get("www-authenticate") ?? "");
 }
 
+/** The bearer token each request carried, by the response that answered it. */
+const sentWith = new WeakMap<Response, string>();
+
 /**
- * The SDK `AuthProvider` a remote transport to the target carries: each
- * request's bearer token ({@link currentAccessToken}), and on a 401 a
- * refresh under the lock, unless the token sent is no longer the stored one
- * (another process refreshed it: the transport retries with the new one).
+ * `base`, recording the bearer token each request carries against the
+ * response that answers it, so a 401 is matched with the token it refused
+ * even while other requests on the connection carry newer ones.
+ */
+export function bearerRecordingFetch(base: FetchLike): FetchLike {
+  return async (input, init) => {
+    const bearer = new Headers(init?.headers).get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
+    const response = await base(input, init);
+    if (bearer !== undefined) sentWith.set(response, bearer);
+    return response;
+  };
+}
+
+/**
+ * The SDK `AuthProvider` a remote transport to the target carries (with
+ * {@link bearerRecordingFetch} as its fetch): each request's bearer token
+ * ({@link currentAccessToken}), and on a 401 the replacement of the token
+ * that request carried, refreshed at most once ({@link refreshReplacing}):
+ * when another request, connection or process already replaced it, the
+ * transport retries with the replacement and nothing is refreshed.
  */
 export function oauthAuthProvider(target: OAuthTarget): AuthProvider {
-  let sent: string | undefined;
   return {
-    token: async () => {
-      sent = await currentAccessToken(target);
-      return sent;
-    },
+    token: () => currentAccessToken(target),
     onUnauthorized: async (ctx) => {
+      const sent = sentWith.get(ctx.response);
       if (sent === undefined && !bearerChallenged(ctx.response)) {
         // No token was sent and the server asks for none: a 401 that is not OAuth's
         // (a key it refused, a proxy), said as the HTTP failure it is, not as `mcpx auth`.
-        throw new UnauthorizedError("the server answered 401 without a Bearer challenge");
+        throw new NotOAuthChallengeError();
       }
       const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(ctx.response);
-      await refreshUnderLock(target, (tokens) => tokens.access_token === sent, {
-        scope,
-        resourceMetadataUrl,
-        fetchFn: ctx.fetchFn,
-      });
+      await refreshReplacing(target, sent, { scope, resourceMetadataUrl, fetchFn: ctx.fetchFn });
     },
   };
 }
@@ -243,9 +166,20 @@ export function oauthAuthProvider(target: OAuthTarget): AuthProvider {
  * (a 403 `insufficient_scope` challenge; the transport carries no
  * `OAuthClientProvider`, so it never starts a browser flow itself) becomes
  * {@link AuthorizationRequiredError}, with the scope recorded in the store
- * so the next `mcpx auth` asks for it; anything else is returned unchanged.
+ * so the next `mcpx auth` asks for it; a 401 to the retry after
+ * {@link oauthAuthProvider} replaced the token (the SDK's
+ * `ClientHttpAuthentication`) becomes one too: the stored tokens do not
+ * work; anything else is returned unchanged.
  */
 export async function authorizationFailure(error: unknown, target: OAuthTarget): Promise<unknown> {
+  if (error instanceof SdkHttpError && error.code === SdkErrorCode.ClientHttpAuthentication) {
+    return new AuthorizationRequiredError(
+      target.key.server,
+      target.command,
+      "the server refused the access token mcpx holds for it, also once replaced",
+      { cause: error },
+    );
+  }
   if (!(error instanceof InsufficientScopeError)) return error;
   const path = await entryPath(target.stateDir, target.key);
   await withStoreLock(path, async () => {

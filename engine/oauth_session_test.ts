@@ -1,12 +1,7 @@
 import { equal } from "node:assert/strict";
 import type { ServerSpec } from "../config/types.ts";
-import {
-  authCommandOf,
-  bearerChallenged,
-  expiresSoon,
-  oauthApplies,
-  REFRESH_MARGIN_MS,
-} from "./oauth_session.ts";
+import { authCommandOf, bearerChallenged, oauthApplies } from "./oauth_session.ts";
+import { expiresSoon, REFRESH_MARGIN_MS } from "./oauth_refresh.ts";
 
 const remote = (extra: Partial<ServerSpec> = {}) =>
   ({ name: "gh", transport: "http", url: "https://x/mcp", headers: {}, ...extra }) as ServerSpec;
@@ -21,9 +16,16 @@ Deno.test("oauthApplies() offers OAuth only to a remote with no credential of an
 });
 
 Deno.test("expiresSoon() refreshes within the margin, never without an expiry", () => {
-  equal(expiresSoon(undefined, 0), false);
-  equal(expiresSoon(REFRESH_MARGIN_MS + 1, 0), false);
-  equal(expiresSoon(REFRESH_MARGIN_MS - 1, 0), true);
+  equal(expiresSoon({}, 0), false);
+  equal(expiresSoon({ expiresAt: REFRESH_MARGIN_MS + 1 }, 0), false);
+  equal(expiresSoon({ expiresAt: REFRESH_MARGIN_MS - 1 }, 0), true);
+  // A token that lives less than four margins is refreshed in its last quarter,
+  // not the moment it is issued (issue 24: a 60 s token was refreshed by every request).
+  const minute = { savedAt: 0, expiresAt: 60_000 };
+  equal(expiresSoon(minute, 0), false);
+  equal(expiresSoon(minute, 44_000), false);
+  equal(expiresSoon(minute, 46_000), true);
+  equal(expiresSoon({ savedAt: 0, expiresAt: 0 }, 0), true);
 });
 
 Deno.test("authCommandOf() names a direct target by its URL", () => {

@@ -27,7 +27,12 @@ import {
 import type { ServerSpec } from "../config/types.ts";
 import { remoteEndpoint } from "../config/url_credentials.ts";
 import { authHeaders, authUrl } from "../config/auth.ts";
-import { authorizationFailure, oauthAuthProvider, type OAuthTarget } from "./oauth_session.ts";
+import {
+  authorizationFailure,
+  bearerRecordingFetch,
+  oauthAuthProvider,
+  type OAuthTarget,
+} from "./oauth_session.ts";
 
 /**
  * The HTTP statuses that answer a request carrying an `Mcp-Session-Id` the
@@ -110,12 +115,14 @@ export function remoteTransport(spec: ServerSpec, oauth?: OAuthTarget): Transpor
   });
   const requestInit = { headers };
   const authProvider = oauth ? oauthAuthProvider(oauth) : undefined;
+  // With OAuth, each 401 is matched with the token its request carried (engine/oauth_session.ts).
+  const fetchFn = oauth ? bearerRecordingFetch(recordingFetch) : recordingFetch;
   if (spec.transport === "sse") {
-    return new SSEClientTransport(url, { requestInit, fetch: recordingFetch, authProvider });
+    return new SSEClientTransport(url, { requestInit, fetch: fetchFn, authProvider });
   }
   const transport = new CancellableHTTPClientTransport(url, {
     requestInit,
-    fetch: recordingFetch,
+    fetch: fetchFn,
     authProvider,
   });
   transport.oauth = oauth;

@@ -16,10 +16,11 @@ import { SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
 import { tailExcerpt } from "../core/tail_buffer.ts";
-import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
+import { type Credentials, describeHttpFailure, httpFailureOf } from "./http_status.ts";
 import { describe } from "./error_text.ts";
 import { isConnectionFailure, SessionNotFoundError } from "./remote_transport.ts";
 import { authorizationRequired } from "./oauth_provider.ts";
+import { credentialsOf } from "./oauth_session.ts";
 
 /**
  * A remote server rejected a call because it no longer knows the session the
@@ -41,6 +42,8 @@ export interface FailedOn {
   readonly closed: boolean;
   readonly exit?: { reason: string; code?: number | null; signal?: string | null };
   readonly stderrTail: string;
+  /** What its requests carry to authorize them, for a 401's advice (engine/http_status.ts). */
+  readonly credentials?: Credentials;
   /** Set to what the caller is told. */
   lastError?: string;
   close(reason: "crash"): Promise<void>;
@@ -67,7 +70,8 @@ export async function requestFailure(
   const message = describe(error);
   // What the caller reads: a remote's HTTP status and URL when it answered with one.
   const http = spec.url ? httpFailureOf(error) : undefined;
-  const shown = http ? describeHttpFailure(http, spec.name, spec.url, spec.auth?.type) : message;
+  const credentials = instance.credentials ?? credentialsOf(spec);
+  const shown = http ? describeHttpFailure(http, spec.name, spec.url, credentials) : message;
   instance.lastError = shown;
   // The SDK's own timer passed (the caller's signal fails a request with the same code).
   if (

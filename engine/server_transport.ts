@@ -15,7 +15,8 @@ import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { remoteTransport } from "./remote_transport.ts";
 import { WIRE_CHECK_ENV, wireChecked } from "./wire_check.ts";
 import { resultTypeDefaulted } from "./result_type.ts";
-import { oauthApplies, oauthTargetOf } from "./oauth_session.ts";
+import { credentialsOf, oauthApplies, type OAuthTarget, oauthTargetOf } from "./oauth_session.ts";
+import type { Credentials } from "./http_status.ts";
 import { mcpxPaths } from "../config/paths.ts";
 
 /**
@@ -38,6 +39,37 @@ export function serverEnvironment(env: Record<string, string>): Record<string, s
 }
 
 /**
+ * Where a remote server's OAuth tokens are, when its transport carries them:
+ * a remote of the configuration file `configPath` that nothing else
+ * authorizes (engine/oauth_session.ts `oauthApplies`); else undefined.
+ */
+export function oauthTargetFor(
+  spec: ServerSpec,
+  env: Record<string, string>,
+  configPath?: string | null,
+): OAuthTarget | undefined {
+  return spec.transport !== "stdio" && configPath && oauthApplies(spec)
+    ? oauthTargetOf(spec, configPath, mcpxPaths(env).stateDir)
+    : undefined;
+}
+
+/** What a server whose entry gives no credential carries: nothing, or its `headers`. */
+export const NO_CREDENTIALS: Credentials = { kind: "headers" };
+
+/**
+ * What `spec`'s requests carry to authorize them, for the advice a 401 or 403
+ * gets (engine/http_status.ts): the stored OAuth tokens when its transport
+ * carries them ({@link oauthTargetFor}), else its `auth` block or `headers`.
+ */
+export function credentialsFor(
+  spec: ServerSpec,
+  env: Record<string, string>,
+  configPath?: string | null,
+): Credentials {
+  return credentialsOf(spec, oauthTargetFor(spec, env, configPath));
+}
+
+/**
  * A new transport to `spec`'s server; a stdio one starts nothing until connected.
  * With `MCPX_WIRE_CHECK` set (tests only) its frames are checked (engine/wire_check.ts).
  * A remote one of the configuration file `configPath` uses the OAuth tokens
@@ -49,9 +81,7 @@ export function makeTransport(
   configPath?: string | null,
 ): Transport {
   if (spec.transport !== "stdio") {
-    const oauth = configPath && oauthApplies(spec)
-      ? oauthTargetOf(spec, configPath, mcpxPaths(env).stateDir)
-      : undefined;
+    const oauth = oauthTargetFor(spec, env, configPath);
     return resultTypeDefaulted(wireChecked(remoteTransport(spec, oauth), spec.name));
   }
   return resultTypeDefaulted(wireChecked(

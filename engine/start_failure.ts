@@ -15,11 +15,12 @@ import { formatDuration } from "../config/duration.ts";
 import type { StartAllowance } from "./starting.ts";
 import { tailExcerpt } from "../core/tail_buffer.ts";
 import { packageCacheFailure } from "./npm_cache.ts";
-import { describeHttpFailure, httpFailureOf } from "./http_status.ts";
+import { type Credentials, describeHttpFailure, httpFailureOf } from "./http_status.ts";
 import { describe } from "./error_text.ts";
 import { ProtocolMismatchError } from "./protocol_era.ts";
 import { remoteEndpoint } from "../config/url_credentials.ts";
 import { authorizationRequired } from "./oauth_provider.ts";
+import { credentialsOf } from "./oauth_session.ts";
 
 /**
  * The start-timeout sentence: the allowance, the setting that sets it and
@@ -45,9 +46,15 @@ export function startTimeoutText(spec: ServerSpec, allowance: StartAllowance): s
  *
  * @param error What the start threw; kept as the cause.
  * @param stderr The server's stderr tail ("" for a remote).
+ * @param credentials What the server's requests carried (engine/http_status.ts).
  */
-export function startFailure(spec: ServerSpec, error: unknown, stderr: string): ServerError {
-  return new ServerError(spec.name, startFailureMessage(spec, error, stderr), {
+export function startFailure(
+  spec: ServerSpec,
+  error: unknown,
+  stderr: string,
+  credentials?: Credentials,
+): ServerError {
+  return new ServerError(spec.name, startFailureMessage(spec, error, stderr, credentials), {
     cause: error,
     stderrTail: stderr,
     ...(error instanceof TimeoutError && error.bound ? { bound: error.bound } : {}),
@@ -69,10 +76,17 @@ export function failureCode(error: unknown): ServerErrorCode {
  * @param error What the start threw (a `Deno.errors.NotFound` from spawning,
  *   the SDK's error, a `TimeoutError` carrying {@link startTimeoutText}).
  * @param stderr The server's stderr tail ("" for a remote).
+ * @param credentials What the server's requests carried, for a 401's advice
+ *   (engine/http_status.ts); default: its `auth` block's kind, else `headers`.
  * @returns `server "<name>"[ at <url>]: <reason>`, then the npm cache fix
  *   when one is recognised, then `stderr tail:` and its excerpt.
  */
-export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: string): string {
+export function startFailureMessage(
+  spec: ServerSpec,
+  error: unknown,
+  stderr: string,
+  credentials: Credentials = credentialsOf(spec),
+): string {
   const tail = tailExcerpt(stderr);
   const cache = packageCacheFailure(stderr);
   const suffix = (cache ? `\n${cache.problem}: ${cache.fix}` : "") +
@@ -95,7 +109,7 @@ export function startFailureMessage(spec: ServerSpec, error: unknown, stderr: st
   const where = spec.transport === "stdio" ? "" : ` at ${withoutCredentials(spec.url!)}`;
   const http = spec.url ? httpFailureOf(error) : undefined;
   const reason = http
-    ? describeHttpFailure(http, spec.name, undefined, spec.auth?.type)
+    ? describeHttpFailure(http, spec.name, undefined, credentials)
     : describe(error);
   const step = /^(exited|did not answer)/.test(reason) ? "" : "initialize: ";
   // A declared namespace's server is mcpx itself: its own `error:` line is the reason.
