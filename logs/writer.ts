@@ -77,6 +77,13 @@ export interface LogWriterOptions {
   maxFileSize: number;
   /** Files last written longer ago than this are removed, in ms; 0 keeps every file. */
   retentionMs: number;
+  /**
+   * The bytes the whole directory (log files, index.db, anything else in it)
+   * may hold; the oldest log files are removed first to stay under it
+   * ({@link LogWriter.keepBudget}; setting `logging.maxDirSize`, decision
+   * 0063). 0 or absent: no bound.
+   */
+  maxDirSize?: number;
   /** The clock (tests). */
   now?: () => number;
   /**
@@ -92,6 +99,16 @@ export interface LogWriterOptions {
 export const LOG_FILE_SUFFIX = ".jsonl";
 
 const DAY_MS = 86_400_000;
+/**
+ * The share of `maxDirSize` the log files may take: index.db, built from them,
+ * takes up to twice as much again (measured: rows of 2 KB records fill 4 KiB
+ * pages, their overflow pages half empty).
+ */
+export const LOG_FILES_SHARE = 0.3;
+/** A file is rotated at this fraction of `maxDirSize` when that is below `maxFileSize`. */
+const FILE_SHARE = 0.1;
+/** The smallest file rotation, in bytes (the setting `logging.maxFileSize`'s own minimum). */
+const MIN_FILE_SIZE = 65_536;
 /** After this long without writing, check that the current file still exists, in ms. */
 const RECHECK_MS = 60_000;
 const encoder = new TextEncoder();
@@ -144,6 +161,21 @@ export class LogWriter implements Disposable {
     return this.#path;
   }
 
+  /**
+   * The size at which a file is closed and the next started, in bytes:
+   * `maxFileSize`, or a tenth of `maxDirSize` when that is smaller, so the
+   * oldest can go a file at a time and a writer adds at most this between
+   * two checks of the budget.
+   */
+  get fileLimit(): number {
+    const budget = this.#options.maxDirSize ?? 0;
+    if (budget <= 0) return this.#options.maxFileSize;
+    return Math.min(
+      this.#options.maxFileSize,
+      Math.max(MIN_FILE_SIZE, Math.floor(budget * FILE_SHARE)),
+    );
+  }
+
   /** Records not written since this writer was made, or undefined when every one was. */
   get dropped(): DroppedRecords | undefined {
     return this.#dropped && { ...this.#dropped };
@@ -162,7 +194,7 @@ export class LogWriter implements Disposable {
     const bytes = encoder.encode(line);
     if (
       !this.#file || now >= this.#dayEnd ||
-      (this.#size > 0 && this.#size + bytes.length > this.#options.maxFileSize) ||
+      (this.#size > 0 && this.#size + bytes.length > this.fileLimit) ||
       (now - this.#lastWrite > RECHECK_MS && !existsSync(this.#path))
     ) {
       this.#open(now);
@@ -248,7 +280,62 @@ export class LogWriter implements Disposable {
     return removed;
   }
 
+  /**
+   * Removes log files (of any writer), least recently written first, until
+   * the directory leaves room for one more file under `maxDirSize` and the
+   * log files hold at most {@link LOG_FILES_SHARE} of it, so index.db, which
+   * holds the same records, fits beside them. Runs when a file is opened: in
+   * between, this writer adds at most {@link fileLimit}. The file being
+   * written is never removed; the index drops the rows of a removed file at
+   * its next ingest (logs/ingest.ts).
+   *
+   * @returns The names removed.
+   */
+  keepBudget(): string[] {
+    const budget = this.#options.maxDirSize ?? 0;
+    if (budget <= 0) return [];
+    const room = this.fileLimit;
+    let total = 0;
+    let logBytes = 0;
+    const candidates: { name: string; size: number; mtime: number }[] = [];
+    try {
+      for (const entry of Deno.readDirSync(this.dir)) {
+        if (!entry.isFile) continue;
+        const path = join(this.dir, entry.name);
+        try {
+          const stat = Deno.statSync(path);
+          total += stat.size;
+          if (!entry.name.endsWith(LOG_FILE_SUFFIX)) continue;
+          logBytes += stat.size;
+          if (path !== this.#path) {
+            candidates.push({
+              name: entry.name,
+              size: stat.size,
+              mtime: stat.mtime?.getTime() ?? 0,
+            });
+          }
+        } catch { /* removed meanwhile */ }
+      }
+    } catch {
+      return [];
+    }
+    candidates.sort((a, b) => a.mtime - b.mtime || byDayWriterSequence(a.name, b.name));
+    const removed: string[] = [];
+    const logShare = Math.floor(budget * LOG_FILES_SHARE) - room;
+    for (const file of candidates) {
+      if (total <= budget - room && logBytes <= logShare) break;
+      try {
+        Deno.removeSync(join(this.dir, file.name));
+        removed.push(file.name);
+      } catch { /* removed meanwhile */ }
+      total -= file.size;
+      logBytes -= file.size;
+    }
+    return removed;
+  }
+
   #open(now: number): void {
+    const rotating = this.#path !== "";
     this.close();
     const day = new Date(now).toISOString().slice(0, 10);
     if (day !== this.#day) {
@@ -275,6 +362,8 @@ export class LogWriter implements Disposable {
         }
       }
       this.#size = 0;
+      // A short run never lists the folder; one that fills a file keeps the budget as daemons do.
+      if (rotating) this.keepBudget();
       return;
     }
     this.#path = join(this.dir, `${day}_${this.source}_${this.#seq}${LOG_FILE_SUFFIX}`);
@@ -285,6 +374,7 @@ export class LogWriter implements Disposable {
     });
     this.#size = this.#file.statSync().size;
     this.prune();
+    this.keepBudget();
   }
 
   /** The first unused sequence number for this source and day (a restarted writer never appends to an old file). */
