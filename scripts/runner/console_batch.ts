@@ -10,12 +10,13 @@
  * it holds {@link BATCH_MAX_BYTES}, {@link BATCH_MAX_MS} after its first
  * line, and when the run ends.
  *
- * What is batched: a script record of event `log` whose attributes are only
- * `fileOnly` and `args` (a console line; `args`, the values the text was
- * formatted from, are left out: the text is the record). A record with
- * anything else (a call site under `logging.source`, a stack trace, the
- * script's own `log()` attributes) stays a record of its own, after the
- * batch before it.
+ * What is batched: a line the client's console capture wrote (event
+ * `console` on the client's stderr, scripts/client/console_capture.ts) whose
+ * attributes are only `fileOnly` and `args` (`args`, the values the text was
+ * formatted from, are left out: the text is the record). Any other record (a
+ * console line with a call site under `logging.source` or a stack trace, the
+ * script's own `log()`) stays a record of its own, event `log` as before,
+ * after the batch before it.
  *
  * @module
  */
@@ -52,11 +53,13 @@ export class ConsoleBatch {
   }
 
   /**
-   * Takes one record of the script's: batches it when it is a console line,
-   * else writes the batch before it and then it.
+   * Takes one record of the script's: batches it when it is a plain console
+   * line, else writes the batch before it and then it.
+   *
+   * @param fromConsole True when the console capture wrote it.
    */
-  add(record: LogRecord): void {
-    if (!batchable(record)) {
+  add(record: LogRecord, fromConsole: boolean): void {
+    if (!fromConsole || !batchable(record)) {
       this.flush();
       this.#write(record);
       return;
@@ -96,7 +99,6 @@ export class ConsoleBatch {
 }
 
 function batchable(record: LogRecord): boolean {
-  if (record.event !== "log") return false;
   for (const key of Object.keys(record.attrs)) if (!BATCHABLE_ATTRS.has(key)) return false;
   return true;
 }

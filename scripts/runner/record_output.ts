@@ -20,7 +20,7 @@ import {
 import { localTime, renderRecord } from "../../logs/render.ts";
 import { withIds } from "../../logs/trace_ids.ts";
 import { Redactor } from "../../core/redact.ts";
-import { ConsoleBatch } from "./console_batch.ts";
+import { CONSOLE_EVENT, ConsoleBatch } from "./console_batch.ts";
 
 /** Options of a {@link RecordOutput}. */
 export interface RecordOutputOptions {
@@ -113,7 +113,9 @@ export class RecordOutput {
 
   /** One record from the script's stderr. */
   record(raw: Record<string, unknown>): void {
-    const event = typeof raw.event === "string" ? raw.event : "log";
+    // A console line is a `log` record as shown; only the durable log batches them.
+    const fromConsole = raw.event === CONSOLE_EVENT;
+    const event = typeof raw.event === "string" && !fromConsole ? raw.event : "log";
     const attrs = (raw.attrs && typeof raw.attrs === "object" ? raw.attrs : {}) as Record<
       string,
       unknown
@@ -140,7 +142,7 @@ export class RecordOutput {
       span: this.#o.runId,
       attrs: this.#redactor.attrs(attrs),
     };
-    if (!VALUE_EVENTS.has(event)) this.#console.add(record);
+    if (!VALUE_EVENTS.has(event)) this.#console.add(record, fromConsole);
     if (attrs.fileOnly === true) return;
     if (LEVEL_RANK[level] < (LEVEL_RANK[this.#o.level as Level] ?? 1)) return;
     if (this.#o.json) {
