@@ -8,6 +8,9 @@
  *    log directory against `logging.maxDirSize`.
  * 2. A script prints `--lines` (default 200,000) console lines: the bytes of
  *    its run's log files against the bytes it printed.
+ * 3. `mcpx log sql 'SELECT * FROM log'` on 100,000 synthetic records
+ *    (bench/_synthetic_log.ts), rows unbounded: the bytes printed as `--json`
+ *    and as a table against `log.sqlMaxBytes` (8 MiB).
  *
  * Run: `deno run -A bench/log_bounds.ts [--seconds 15] [--lines 200000] [--bytes 200]`.
  *
@@ -16,6 +19,7 @@
 
 import { parseArgs } from "node:util";
 import { fixtureServer, world } from "../tests/_helpers.ts";
+import { syntheticLog } from "./_synthetic_log.ts";
 
 const flags = parseArgs({
   options: {
@@ -94,5 +98,22 @@ const mb = (n: number) => `${(n / MB).toFixed(2)} MB`;
     `console: ${lines} lines, ${mb(printed)} printed\n` +
       `  run's JSONL: ${mb(runFiles.jsonl)} (${(runFiles.jsonl / printed).toFixed(2)}x); ` +
       `with index.db: ${mb(after.total)} (${(after.total / printed).toFixed(2)}x)`,
+  );
+}
+
+{
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+  const logs = `${w.dir}/.state/mcpx/logs`;
+  await Deno.mkdir(logs, { recursive: true, mode: 0o700 });
+  syntheticLog(logs).generate(100_000);
+  const flags = ["--log-sql-max-rows", "1000000", "--log-sql-timeout", "5m"];
+  const query = "SELECT * FROM log";
+  const json = await w.mcpx(["--json", ...flags, "log", "sql", query], { timeoutMs: 600_000 });
+  const table = await w.mcpx([...flags, "log", "sql", query], { timeoutMs: 600_000 });
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  console.log(
+    `log sql: SELECT * FROM log on 100,000 records, log.sqlMaxBytes 8.39 MB\n` +
+      `  --json printed ${mb(bytes(json.stdout))}; the table ${mb(bytes(table.stdout))}`,
   );
 }
