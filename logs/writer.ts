@@ -27,6 +27,8 @@ import { join } from "../core/posix_path.ts";
 import { type StorageProblem, storageProblem } from "../core/errors.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 import { existsSync } from "../core/exists.ts";
+import { keepDirBudget } from "./dir_budget.ts";
+import { byDayWriterSequence, LOG_FILE_SUFFIX } from "./_log_files.ts";
 
 /** What the logs directory holds, in the words of a refusal (core/private_fs.ts). */
 export const LOG_DIR_WHAT = "mcpx's log";
@@ -95,16 +97,9 @@ export interface LogWriterOptions {
   shortLived?: boolean;
 }
 
-/** The suffix of every log file. */
-export const LOG_FILE_SUFFIX = ".jsonl";
+export { LOG_FILE_SUFFIX };
 
 const DAY_MS = 86_400_000;
-/**
- * The share of `maxDirSize` the log files may take: index.db, built from them,
- * takes up to twice as much again (measured: rows of 2 KB records fill 4 KiB
- * pages, their overflow pages half empty).
- */
-export const LOG_FILES_SHARE = 0.3;
 /** A file is rotated at this fraction of `maxDirSize` when that is below `maxFileSize`. */
 const FILE_SHARE = 0.1;
 /** The smallest file rotation, in bytes (the setting `logging.maxFileSize`'s own minimum). */
@@ -281,57 +276,16 @@ export class LogWriter implements Disposable {
   }
 
   /**
-   * Removes log files (of any writer), least recently written first, until
-   * the directory leaves room for one more file under `maxDirSize` and the
-   * log files hold at most {@link LOG_FILES_SHARE} of it, so index.db, which
-   * holds the same records, fits beside them. Runs when a file is opened: in
-   * between, this writer adds at most {@link fileLimit}. The file being
-   * written is never removed; the index drops the rows of a removed file at
-   * its next ingest (logs/ingest.ts).
+   * Keeps the directory under `maxDirSize` (logs/dir_budget.ts), never
+   * removing the file this writer writes. Runs when a file is opened: in
+   * between, this writer adds at most {@link fileLimit}.
    *
    * @returns The names removed.
    */
   keepBudget(): string[] {
     const budget = this.#options.maxDirSize ?? 0;
     if (budget <= 0) return [];
-    const room = this.fileLimit;
-    let total = 0;
-    let logBytes = 0;
-    const candidates: { name: string; size: number; mtime: number }[] = [];
-    try {
-      for (const entry of Deno.readDirSync(this.dir)) {
-        if (!entry.isFile) continue;
-        const path = join(this.dir, entry.name);
-        try {
-          const stat = Deno.statSync(path);
-          total += stat.size;
-          if (!entry.name.endsWith(LOG_FILE_SUFFIX)) continue;
-          logBytes += stat.size;
-          if (path !== this.#path) {
-            candidates.push({
-              name: entry.name,
-              size: stat.size,
-              mtime: stat.mtime?.getTime() ?? 0,
-            });
-          }
-        } catch { /* removed meanwhile */ }
-      }
-    } catch {
-      return [];
-    }
-    candidates.sort((a, b) => a.mtime - b.mtime || byDayWriterSequence(a.name, b.name));
-    const removed: string[] = [];
-    const logShare = Math.floor(budget * LOG_FILES_SHARE) - room;
-    for (const file of candidates) {
-      if (total <= budget - room && logBytes <= logShare) break;
-      try {
-        Deno.removeSync(join(this.dir, file.name));
-        removed.push(file.name);
-      } catch { /* removed meanwhile */ }
-      total -= file.size;
-      logBytes -= file.size;
-    }
-    return removed;
+    return keepDirBudget(this.dir, { budget, room: this.fileLimit, writing: this.#path });
   }
 
   #open(now: number): void {
@@ -405,15 +359,4 @@ export function listLogFiles(dir: string): string[] {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   return names.sort(byDayWriterSequence);
-}
-
-/** Orders `<day>_<source>_<n>.jsonl` names by day, writer, then `n` as a number. */
-function byDayWriterSequence(a: string, b: string): number {
-  const split = (name: string) => {
-    const cut = name.lastIndexOf("_");
-    return [name.slice(0, cut), Number.parseInt(name.slice(cut + 1), 10) || 0] as const;
-  };
-  const [stemA, nA] = split(a);
-  const [stemB, nB] = split(b);
-  return stemA < stemB ? -1 : stemA > stemB ? 1 : nA - nB;
 }
