@@ -12,7 +12,7 @@
  *    (bench/_synthetic_log.ts), rows unbounded: the bytes printed as `--json`
  *    and as a table against `log.sqlMaxBytes` (8 MiB).
  *
- * Run: `deno run -A bench/log_bounds.ts [--seconds 15] [--lines 200000] [--bytes 200]`.
+ * Run: `deno task bench:log-bounds [--seconds 15] [--lines 200000] [--bytes 200]`.
  *
  * @module
  */
