@@ -18,11 +18,12 @@
 
 import type { DatabaseSync } from "node:sqlite";
 import type { CliContext } from "./context.ts";
-import { renderTable, truncate } from "./table.ts";
+import { renderTable } from "./table.ts";
 import { NotFoundError, UsageError } from "../core/errors.ts";
 import { ingest, openIngested, rebuildWhenDamaged } from "../logs/ingest.ts";
 import { indexPath, openIndexReadOnly } from "../logs/index_db.ts";
 import { runSqlBounded } from "../logs/sql_bounded.ts";
+import { printedSqlAnswer } from "./log_sql_print.ts";
 import { isBlankSql } from "../logs/sql_guard.ts";
 import type { SqlStop } from "../logs/sql_query.ts";
 import { settingFlagName } from "../config/settings.ts";
@@ -274,19 +275,15 @@ async function sql(
   // In a child process killed at log.sqlTimeout; read-only by the authorizer
   // and by the index being opened read-only (logs/sql_guard.ts).
   const timeoutMs = await ctx.settingBesideConfig("log.sqlTimeout");
-  const { columns, rows, stopped } = await runSqlBounded(path, args[0], {
+  const maxBytes = await ctx.settingBesideConfig("log.sqlMaxBytes");
+  const answer = await runSqlBounded(path, args[0], {
     timeoutMs: timeoutMs > 0 ? timeoutMs : Infinity,
     maxRows: await ctx.settingBesideConfig("log.sqlMaxRows"),
-    maxBytes: await ctx.settingBesideConfig("log.sqlMaxBytes"),
+    maxBytes,
   });
-  if (json) {
-    printJson(ctx.io, { columns, rows, ...(stopped ? { stopped } : {}) });
-  } else {
-    ctx.io.out(renderTable(
-      columns.map((c) => c.toUpperCase()),
-      rows.map((row) => row.map((v) => truncate(v === null ? "" : String(v), 100))),
-    ));
-  }
+  // The bound holds on what is printed, the indented document or the padded table (cli/log_sql_print.ts).
+  const { text, stopped } = printedSqlAnswer(answer, { json, maxBytes });
+  ctx.io.out(text);
   if (stopped) ctx.io.err(`note: ${stoppedNote(stopped)}\n`);
   return 0;
 }
@@ -297,6 +294,6 @@ function stoppedNote(stopped: SqlStop): string {
   return stopped.limit === "rows"
     ? `stopped at ${stopped.rows} rows (${stopped.setting}); more rows match: narrow the query ` +
       `(WHERE, LIMIT) or raise the limit with ${flag} <n>`
-    : `stopped at ${stopped.rows} rows, before the answer passed ${stopped.max} bytes ` +
+    : `stopped at ${stopped.rows} rows, before what is printed passed ${stopped.max} bytes ` +
       `(${stopped.setting}); select fewer or shorter columns, or raise the limit with ${flag} <bytes>`;
 }

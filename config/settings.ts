@@ -23,6 +23,7 @@ import { settingEnvName } from "./setting_names.ts";
 import { PATH_SETTINGS } from "./settings_paths.ts";
 import { REACH_SETTINGS } from "./settings_reach.ts";
 import { DAEMON_SETTINGS } from "./settings_daemon.ts";
+import { LOG_BOUND_SETTINGS } from "./settings_log_bounds.ts";
 
 export { settingEnvName, settingFlagName } from "./setting_names.ts";
 
@@ -101,6 +102,7 @@ const DECLARED = [
     default: "",
     help: "Directory of the durable log (JSONL files and index.db); empty means <paths.state>/logs",
   },
+  ...LOG_BOUND_SETTINGS,
   {
     name: "catalog.budget",
     type: "int",

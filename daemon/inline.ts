@@ -27,6 +27,7 @@ import {
   openDurableLog,
   setLogLevel,
   setLogRedactor,
+  setServerRecordLimits,
 } from "../engine/log.ts";
 import type { SettingValues } from "../engine/daemon_settings.ts";
 import { openGroupLedger } from "../engine/process_groups.ts";
@@ -88,7 +89,12 @@ export async function startInlineDaemon(options: InlineDaemonOptions): Promise<I
     source: `inline-${config.fingerprint.slice(0, 8)}-${Deno.pid}`,
     maxFileSize: settings["logging.maxFileSize"] as number,
     retentionMs: settings["logging.retention"] as number,
+    maxDirSize: settings["logging.maxDirSize"] as number,
     redactor,
+  });
+  setServerRecordLimits({
+    rate: settings["logging.serverRate"] as number,
+    maxBytes: settings["logging.serverRecordBytes"] as number,
   });
   const files = daemonFiles(paths.stateDir, config.fingerprint);
   openGroupLedger(files.groups, { redact: (text) => redactor.text(text) });

@@ -34,6 +34,7 @@ import {
   openDurableLog,
   setLogLevel,
   setLogRedactor,
+  setServerRecordLimits,
 } from "../engine/log.ts";
 import { logsDir } from "../logs/writer.ts";
 import { openQuestionDesk, questionsPath } from "../engine/questions_open.ts";
@@ -72,6 +73,7 @@ export interface RunDaemonOptions {
    * resolved here from the files and the environment when absent. Read:
    * `daemon.idleTimeout` (an `auto` daemon's idle exit, ms), `logging.level`,
    * `logging.dir`, `logging.maxFileSize` (bytes), `logging.retention` (ms),
+   * `logging.maxDirSize` (bytes), `logging.serverRate`, `logging.serverRecordBytes`,
    * `plumbing.version`.
    */
   settings?: SettingValues;
@@ -146,7 +148,12 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     source: `daemon-${config.fingerprint.slice(0, 8)}-${Deno.pid}`,
     maxFileSize: settings["logging.maxFileSize"] as number,
     retentionMs: settings["logging.retention"] as number,
+    maxDirSize: settings["logging.maxDirSize"] as number,
     redactor,
+  });
+  setServerRecordLimits({
+    rate: settings["logging.serverRate"] as number,
+    maxBytes: settings["logging.serverRecordBytes"] as number,
   });
   // Servers a killed predecessor left running go before any of ours start (decision 0006).
   for (const group of await sweepOrphanGroups([files.groups])) {

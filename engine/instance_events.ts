@@ -151,7 +151,7 @@ export class InstanceEvents {
         count,
         ...(count === STRAY_LINES_LOGGED ? { more: "later lines go only to its stderr tail" } : {}),
       },
-      { span: this.span(instance) },
+      { span: this.span(instance), server: instance.spec.name },
     );
   }
 
@@ -174,7 +174,7 @@ export class InstanceEvents {
         localId: instance.id,
         ...question,
       },
-      { span: this.span(instance) },
+      { span: this.span(instance), server: instance.spec.name },
     );
   }
 

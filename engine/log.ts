@@ -22,6 +22,7 @@ import {
   LEVEL_RANK,
   type LogRecord,
   newSpanId,
+  renderTemplate,
   type SpanKind,
 } from "../logs/record.ts";
 import { renderRecord } from "../logs/render.ts";
@@ -31,6 +32,7 @@ import { type DroppedRecords, LOG_DIR_WHAT, LogWriter } from "../logs/writer.ts"
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 import { StorageError } from "../core/errors.ts";
 import { terminalText } from "../core/terminal_text.ts";
+import { type DroppedWindow, ServerGate, type ServerGateLimits } from "../logs/server_gate.ts";
 
 export type { Level } from "../logs/record.ts";
 
@@ -38,6 +40,11 @@ export type { Level } from "../logs/record.ts";
 export interface Where {
   span: string;
   parent?: string;
+  /**
+   * The server whose message or request caused the record: it counts against
+   * that server's allowance ({@link setServerRecordLimits}, decision 0063).
+   */
+  server?: string;
 }
 
 /** How the durable log is written. */
@@ -50,6 +57,8 @@ export interface DurableLogOptions {
   maxFileSize: number;
   /** Age after which files are removed, in ms (setting `logging.retention`). */
   retentionMs: number;
+  /** Bytes the directory may hold, oldest files removed first (setting `logging.maxDirSize`; 0: no bound). */
+  maxDirSize?: number;
   /**
    * What replaces the configuration's secrets in every record (core/redact.ts,
    * config/secrets.ts `configRedactor()`); default: the one {@link setLogRedactor} set.
@@ -166,14 +175,53 @@ export function droppedRecords(): (DroppedRecords & { dir: string }) | undefined
 
 /** Closes the durable log and the mirror file (records after this are dropped). */
 export function closeLog(): void {
+  serverGate.flushAll();
   state.writer?.close();
   state.writer = undefined;
   closeMirror();
   apply();
 }
 
+/** What one server may make the daemon record: the defaults of the settings until set. */
+const serverGate = new ServerGate({ rate: 100, maxBytes: 65536, summary: droppedSummary });
+
 /**
- * Writes one record. Never throws.
+ * Bounds the records a server causes (a record whose {@link Where} names a
+ * server): settings `logging.serverRate` (records a second) and
+ * `logging.serverRecordBytes` (bytes a record). Decision 0063.
+ */
+export function setServerRecordLimits(limits: ServerGateLimits): void {
+  serverGate.limits = limits;
+}
+
+/** The one record a second that says how many of a server's records were dropped. */
+function droppedSummary(dropped: DroppedWindow): void {
+  log(
+    "warn",
+    "server.dropped",
+    "server {server} caused {count} records too many in {windowMs} ms; not written " +
+      "(over {rate} a second: {overRate}; over {maxBytes} bytes: {overSize})",
+    { ...dropped, count: dropped.overRate + dropped.overSize },
+  );
+}
+
+/** About the bytes a record takes as a JSON line, before redaction. */
+function recordSize(template: string, attrs: Record<string, unknown>): number {
+  let json = "";
+  try {
+    json = JSON.stringify(attrs) ?? "";
+  } catch { /* a cycle: LogTape's problem, not the size's */ }
+  return encoder.encode(json).length + encoder.encode(renderTemplate(template, attrs)).length +
+    template.length + RECORD_FIXED_BYTES;
+}
+
+/** The fields every record has besides its message, template and attributes, in bytes. */
+const RECORD_FIXED_BYTES = 160;
+
+/**
+ * Writes one record. Never throws. A record whose `where.server` names a
+ * server is dropped (and counted in a `server.dropped` record) when that
+ * server is over its allowance.
  *
  * @param event e.g. `server.start`.
  * @param template e.g. `"server {server} started as pid {pid}"`.
@@ -188,6 +236,7 @@ export function log(
   where?: Where,
 ): void {
   if (LEVEL_RANK[level] < LEVEL_RANK[state.level]) return;
+  if (where?.server && !serverGate.admit(where.server, () => recordSize(template, attrs))) return;
   const properties: Record<string, unknown> = {
     ...withIds(attrs, callerIds.getStore()),
     [RESERVED.event]: event,

@@ -12,6 +12,10 @@
  * two calls in flight nothing says which one it is about (decision 0034).
  * The record says which (`during`: `call` or `instance`, with `inFlight`).
  *
+ * What a server sends of its own accord counts against its allowance
+ * (engine/log.ts `setServerRecordLimits`, decision 0063): past it, records are
+ * counted in one `server.dropped` a second rather than written.
+ *
  * @module
  */
 
@@ -68,7 +72,7 @@ export function serverRecords(options: ServerRecordsOptions): NotificationHooks<
           requestId: String(cancelled.requestId ?? "(none)"),
           reason: (cancelled.reason ?? "no reason given").slice(0, 500),
         },
-        { span: options.span(instance) },
+        { span: options.span(instance), server: instance.spec.name },
       );
     },
     levelRefused(instance, level, error) {
@@ -119,7 +123,7 @@ function recordMessage(instance: Instance, message: ServerMessage, instanceSpan:
       during: sole ? "call" : "instance",
       inFlight: count,
     },
-    { span: sole ?? instanceSpan },
+    { span: sole ?? instanceSpan, server: instance.spec.name },
   );
   // The call it is attributed to hears it too when it asked to (engine/call_messages.ts).
   if (sole) tellMessage(sole, message);

@@ -106,7 +106,23 @@ export function ingest(db: DatabaseSync, dir: string): IngestResult {
     if (recount) execute(db, "DELETE FROM call_totals");
     addCallTotals(db, recount ? 0 : before);
   });
+  if (result.removed > 0) shrink(db);
   return result;
+}
+
+/**
+ * Gives the pages of removed files' rows back to the file system when they
+ * are more than a quarter of the index: the log directory's budget counts
+ * index.db's size on disk (logs/writer.ts `keepBudget`, decision 0063), and
+ * SQLite only reuses free pages, never returns them. A `VACUUM` that fails
+ * (a full disk, another reader) leaves a correct index, only a larger one.
+ */
+function shrink(db: DatabaseSync): void {
+  try {
+    const pages = Number(db.prepare("PRAGMA page_count").get()!.page_count);
+    const free = Number(db.prepare("PRAGMA freelist_count").get()!.freelist_count);
+    if (free * 4 > pages) execute(db, "VACUUM");
+  } catch { /* kept as it is */ }
 }
 
 function lastSeq(db: DatabaseSync): number {

@@ -27,6 +27,8 @@ import { join } from "../core/posix_path.ts";
 import { type StorageProblem, storageProblem } from "../core/errors.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../core/private_fs.ts";
 import { existsSync } from "../core/exists.ts";
+import { keepDirBudget } from "./dir_budget.ts";
+import { byDayWriterSequence, LOG_FILE_SUFFIX } from "./_log_files.ts";
 
 /** What the logs directory holds, in the words of a refusal (core/private_fs.ts). */
 export const LOG_DIR_WHAT = "mcpx's log";
@@ -77,6 +79,13 @@ export interface LogWriterOptions {
   maxFileSize: number;
   /** Files last written longer ago than this are removed, in ms; 0 keeps every file. */
   retentionMs: number;
+  /**
+   * The bytes the whole directory (log files, index.db, anything else in it)
+   * may hold; the oldest log files are removed first to stay under it
+   * ({@link LogWriter.keepBudget}; setting `logging.maxDirSize`, decision
+   * 0063). 0 or absent: no bound.
+   */
+  maxDirSize?: number;
   /** The clock (tests). */
   now?: () => number;
   /**
@@ -88,10 +97,13 @@ export interface LogWriterOptions {
   shortLived?: boolean;
 }
 
-/** The suffix of every log file. */
-export const LOG_FILE_SUFFIX = ".jsonl";
+export { LOG_FILE_SUFFIX };
 
 const DAY_MS = 86_400_000;
+/** A file is rotated at this fraction of `maxDirSize` when that is below `maxFileSize`. */
+const FILE_SHARE = 0.1;
+/** The smallest file rotation, in bytes (the setting `logging.maxFileSize`'s own minimum). */
+const MIN_FILE_SIZE = 65_536;
 /** After this long without writing, check that the current file still exists, in ms. */
 const RECHECK_MS = 60_000;
 const encoder = new TextEncoder();
@@ -144,6 +156,21 @@ export class LogWriter implements Disposable {
     return this.#path;
   }
 
+  /**
+   * The size at which a file is closed and the next started, in bytes:
+   * `maxFileSize`, or a tenth of `maxDirSize` when that is smaller, so the
+   * oldest can go a file at a time and a writer adds at most this between
+   * two checks of the budget.
+   */
+  get fileLimit(): number {
+    const budget = this.#options.maxDirSize ?? 0;
+    if (budget <= 0) return this.#options.maxFileSize;
+    return Math.min(
+      this.#options.maxFileSize,
+      Math.max(MIN_FILE_SIZE, Math.floor(budget * FILE_SHARE)),
+    );
+  }
+
   /** Records not written since this writer was made, or undefined when every one was. */
   get dropped(): DroppedRecords | undefined {
     return this.#dropped && { ...this.#dropped };
@@ -162,7 +189,7 @@ export class LogWriter implements Disposable {
     const bytes = encoder.encode(line);
     if (
       !this.#file || now >= this.#dayEnd ||
-      (this.#size > 0 && this.#size + bytes.length > this.#options.maxFileSize) ||
+      (this.#size > 0 && this.#size + bytes.length > this.fileLimit) ||
       (now - this.#lastWrite > RECHECK_MS && !existsSync(this.#path))
     ) {
       this.#open(now);
@@ -248,7 +275,21 @@ export class LogWriter implements Disposable {
     return removed;
   }
 
+  /**
+   * Keeps the directory under `maxDirSize` (logs/dir_budget.ts), never
+   * removing the file this writer writes. Runs when a file is opened: in
+   * between, this writer adds at most {@link fileLimit}.
+   *
+   * @returns The names removed.
+   */
+  keepBudget(): string[] {
+    const budget = this.#options.maxDirSize ?? 0;
+    if (budget <= 0) return [];
+    return keepDirBudget(this.dir, { budget, room: this.fileLimit, writing: this.#path });
+  }
+
   #open(now: number): void {
+    const rotating = this.#path !== "";
     this.close();
     const day = new Date(now).toISOString().slice(0, 10);
     if (day !== this.#day) {
@@ -275,6 +316,8 @@ export class LogWriter implements Disposable {
         }
       }
       this.#size = 0;
+      // A short run never lists the folder; one that fills a file keeps the budget as daemons do.
+      if (rotating) this.keepBudget();
       return;
     }
     this.#path = join(this.dir, `${day}_${this.source}_${this.#seq}${LOG_FILE_SUFFIX}`);
@@ -285,6 +328,7 @@ export class LogWriter implements Disposable {
     });
     this.#size = this.#file.statSync().size;
     this.prune();
+    this.keepBudget();
   }
 
   /** The first unused sequence number for this source and day (a restarted writer never appends to an old file). */
@@ -315,15 +359,4 @@ export function listLogFiles(dir: string): string[] {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   return names.sort(byDayWriterSequence);
-}
-
-/** Orders `<day>_<source>_<n>.jsonl` names by day, writer, then `n` as a number. */
-function byDayWriterSequence(a: string, b: string): number {
-  const split = (name: string) => {
-    const cut = name.lastIndexOf("_");
-    return [name.slice(0, cut), Number.parseInt(name.slice(cut + 1), 10) || 0] as const;
-  };
-  const [stemA, nA] = split(a);
-  const [stemB, nB] = split(b);
-  return stemA < stemB ? -1 : stemA > stemB ? 1 : nA - nB;
 }

@@ -72,3 +72,37 @@ Deno.test("captured console lines equal --no-launcher's (the runtime's own), lin
     ["to stdout still", "{ out: true }"],
   );
 });
+
+Deno.test("console capture writes at most 3x what the script printed, and mcpx log reads it back line for line", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+  // 20,000 short lines on stdout, then 2,000 console.info lines (records on stderr too).
+  await Deno.writeTextFile(
+    `${w.dir}/lines.ts`,
+    `for (let i = 0; i < 20000; i++) console.log("line " + i);\n` +
+      `for (let i = 0; i < 2000; i++) console.info("step", i);\n`,
+  );
+  const run = await w.mcpx(["--json", "run", "./lines.ts"]);
+  assert.equal(run.code, 0, run.stderr);
+  const doc = JSON.parse(run.stdout);
+  const printed = new TextEncoder().encode(doc.stdout).length +
+    doc.logs.reduce((n: number, l: { msg: string }) => n + l.msg.length + 1, 0);
+  const logs = `${w.dir}/.state/mcpx/logs`;
+  let recorded = 0;
+  for (const entry of Deno.readDirSync(logs)) {
+    if (entry.name.includes("_run-")) recorded += Deno.statSync(`${logs}/${entry.name}`).size;
+  }
+  console.log(
+    `  printed ${printed} bytes, recorded ${recorded} (${(recorded / printed).toFixed(2)}x)`,
+  );
+  assert.ok(recorded <= 3 * printed, `recorded ${recorded} bytes for ${printed} printed`);
+
+  const records = (await w.json(["log", "-n", "100000"])).records
+    .filter((r: { span: string; event: string }) =>
+      r.span === doc.run && !r.event.startsWith("run.")
+    );
+  const text = records.map((r: { msg: string }) => r.msg + "\n").join("");
+  const expected = Array.from({ length: 20000 }, (_, i) => `line ${i}\n`).join("") +
+    Array.from({ length: 2000 }, (_, i) => `step ${i}\n`).join("");
+  assert.equal(text, expected, "every line, in order");
+});

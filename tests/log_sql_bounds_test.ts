@@ -70,6 +70,30 @@ Deno.test("mcpx log sql stops, refuses and says why", async (t) => {
     assert.match(text.stderr, /stopped at 5 rows \(log\.sqlMaxRows\)/);
   });
 
+  await t.step(
+    "log.sqlMaxBytes holds on what is printed: the indented --json and the padded table",
+    async () => {
+      const max = 4096;
+      const flags = ["--log-sql-max-bytes", String(max)];
+      // Compact JSON of 300 rows of four small numbers is ~5 KB; indented, ~4 times that.
+      const numbers = `${FOREVER}SELECT n, n, n, n FROM c LIMIT 300`;
+      const json = await sql(numbers, flags);
+      assert.equal(json.code, 0, json.stderr);
+      assert.ok(json.stdout.length <= max, `--json printed ${json.stdout.length} bytes`);
+      const answer = JSON.parse(json.stdout);
+      assert.equal(answer.stopped.setting, "log.sqlMaxBytes");
+      assert.equal(answer.stopped.rows, answer.rows.length);
+      assert.ok(answer.rows.length > 10, `${answer.rows.length} rows fit`);
+      // One wide cell pads every row of its column: the table is far larger than the JSON.
+      const wide = `${FOREVER}SELECT CASE n WHEN 1 THEN printf('%090d', 0) ELSE '' END AS w, n ` +
+        `FROM c LIMIT 300`;
+      const table = await w.mcpx([...flags, "log", "sql", wide]);
+      assert.equal(table.code, 0, table.stderr);
+      assert.ok(table.stdout.length <= max, `the table printed ${table.stdout.length} bytes`);
+      assert.match(table.stderr, /before what is printed passed 4096 bytes \(log\.sqlMaxBytes\)/);
+    },
+  );
+
   await t.step("VACUUM INTO is refused and creates no file", async () => {
     const target = `${w.dir}/copy.db`;
     const r = await sql(`VACUUM INTO '${target}'`);

@@ -143,7 +143,8 @@ export function captureConsoleMembers(): void {
       const site = callSite();
       if (site) attrs.source = site;
     }
-    writeRecord(level, "log", msg, template, attrs);
+    // `console`, not `log`: the runner batches console lines (scripts/runner/console_batch.ts).
+    writeRecord(level, "console", msg, template, attrs);
   };
   // Native members call each other (group calls log, table calls log): only
   // the outermost call is recorded, nested ones go straight to the original.

@@ -20,6 +20,7 @@ import {
 import { localTime, renderRecord } from "../../logs/render.ts";
 import { withIds } from "../../logs/trace_ids.ts";
 import { Redactor } from "../../core/redact.ts";
+import { CONSOLE_EVENT, ConsoleBatch } from "./console_batch.ts";
 
 /** Options of a {@link RecordOutput}. */
 export interface RecordOutputOptions {
@@ -37,6 +38,8 @@ export interface RecordOutputOptions {
   maxFileSize: number;
   /** Log retention, in ms. */
   retentionMs: number;
+  /** The log directory's budget, in bytes (setting `logging.maxDirSize`; decision 0063). */
+  maxDirSize?: number;
   /** This run's span id (`run-…`). */
   runId: string;
   /**
@@ -74,6 +77,8 @@ export class RecordOutput {
   #startedAt = new Date().toISOString();
   #decoder = new TextDecoder();
   #redactor: Redactor;
+  /** Console lines, one durable record per batch (scripts/runner/console_batch.ts). */
+  #console = new ConsoleBatch((record) => this.#durable(record));
 
   constructor(options: RecordOutputOptions) {
     this.#o = options;
@@ -85,6 +90,7 @@ export class RecordOutput {
         source: `run-${Deno.pid}`,
         maxFileSize: options.maxFileSize,
         retentionMs: options.retentionMs,
+        ...(options.maxDirSize ? { maxDirSize: options.maxDirSize } : {}),
         shortLived: true,
       });
     } catch { /* no durable log: the run still happens */ }
@@ -107,7 +113,9 @@ export class RecordOutput {
 
   /** One record from the script's stderr. */
   record(raw: Record<string, unknown>): void {
-    const event = typeof raw.event === "string" ? raw.event : "log";
+    // A console line is a `log` record as shown; only the durable log batches them.
+    const fromConsole = raw.event === CONSOLE_EVENT;
+    const event = typeof raw.event === "string" && !fromConsole ? raw.event : "log";
     const attrs = (raw.attrs && typeof raw.attrs === "object" ? raw.attrs : {}) as Record<
       string,
       unknown
@@ -134,7 +142,7 @@ export class RecordOutput {
       span: this.#o.runId,
       attrs: this.#redactor.attrs(attrs),
     };
-    if (!VALUE_EVENTS.has(event)) this.#durable(record);
+    if (!VALUE_EVENTS.has(event)) this.#console.add(record, fromConsole);
     if (attrs.fileOnly === true) return;
     if (LEVEL_RANK[level] < (LEVEL_RANK[this.#o.level as Level] ?? 1)) return;
     if (this.#o.json) {
@@ -162,6 +170,7 @@ export class RecordOutput {
 
   /** The `run.end` record, and under `--json` the run's document on stdout. */
   end(outcome: { exitCode: number; durationMs: number; stdout: string }): void {
+    this.#console.flush();
     this.#durable({
       time: new Date().toISOString(),
       level: outcome.exitCode === 0 ? "info" : "warn",

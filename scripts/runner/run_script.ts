@@ -352,6 +352,7 @@ export async function runScript(
     logsDir: await ctx.logsDir(),
     maxFileSize: value("logging.maxFileSize"),
     retentionMs: value("logging.retention"),
+    maxDirSize: value("logging.maxDirSize"),
     runId,
     ids: idAttributes(
       ctx.traceIds(),
