@@ -111,7 +111,7 @@ export async function readEntry(path: string): Promise<OAuthStoreEntry | undefin
   if (!damaged && doc?.version === 1 && typeof doc.server === "string") {
     return doc as unknown as OAuthStoreEntry;
   }
-  const server = typeof doc?.server === "string" ? doc.server : undefined;
+  const server = typeof doc?.server === "string" ? doc.server : serverNamedIn(bytes);
   moveDamagedAside({
     path,
     what: "the OAuth token file",
@@ -120,6 +120,19 @@ export async function readEntry(path: string): Promise<OAuthStoreEntry | undefin
       `sign in again with \`mcpx auth ${server ?? "<server>"}\``,
   }, { expect: bytes });
   return undefined;
+}
+
+/**
+ * The server a damaged entry's text names, when its `"server": "…"` member is
+ * whole (an entry is written with it before the tokens): for the warning only.
+ */
+function serverNamedIn(bytes: Uint8Array): string | undefined {
+  const found = /"server"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(new TextDecoder().decode(bytes));
+  try {
+    return found ? JSON.parse(found[1]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes `entry` to `path` (atomically, 0600; its folder 0700). */
