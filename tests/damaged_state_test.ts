@@ -120,6 +120,13 @@ Deno.test("a damaged server file in the schema cache costs that server a listing
     Deno.writeTextFileSync(entry, '{"version":2,"server":{"tools":nul');
     const types = await w.mcpx(["types", "fx"]);
     assert.equal(types.code, 0, types.stderr);
+    // The one rule (decision 0019): the damaged file is moved aside, with a warning naming it.
+    const copy = only(index.replace(/\.json$/, ""), /^s-[0-9a-f]+\.json\.damaged-/);
+    assert.equal(Deno.readTextFileSync(copy), '{"version":2,"server":{"tools":nul');
+    assert.ok(
+      types.stderr.includes(`warning: the schema cache file ${entry} was damaged`),
+      types.stderr,
+    );
     assert.match(types.stdout, /declare namespace fx \{/);
     assert.equal(JSON.parse(Deno.readTextFileSync(entry)).server.tools.length, 5);
   });
@@ -192,7 +199,9 @@ Deno.test("an index.db with pages overwritten is rebuilt from the log files by l
         overwritePages(index, overwritten);
         const run = await w.mcpx(command);
         assert.equal(run.code, 0, `mcpx ${command.join(" ")}: ${run.stderr}`);
-        assert.doesNotMatch(run.stderr, /malformed|bug in mcpx/);
+        assert.doesNotMatch(run.stderr, /bug in mcpx|^error:/m);
+        // The one rule (decision 0019): moved aside, with a warning naming it.
+        assert.match(run.stderr, /warning: the log index .*index\.db was damaged \(.*\); it is moved aside as .*index\.db\.damaged-/);
       }
       Deno.writeFileSync(index, good);
       overwritePages(index, overwritten);
