@@ -7,54 +7,17 @@
  */
 
 import assert from "node:assert/strict";
-import { main } from "../cli/main.ts";
-import { memoryIo } from "../core/io.ts";
 import { entryPath } from "../engine/oauth_store.ts";
-
-interface Home extends AsyncDisposable {
-  dir: string;
-  state: string;
-  run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
-  /** The `damaged-state` findings of `mcpx doctor --json`. */
-  doctor(): Promise<{ status: string; subject?: string; message: string; fix?: string }[]>;
-}
-
-async function home(): Promise<Home> {
-  const dir = await Deno.makeTempDir();
-  const state = `${dir}/s`;
-  const run = async (argv: string[]) => {
-    const io = memoryIo();
-    const code = await main(argv, io, {
-      HOME: dir,
-      MCPX_STATE_DIR: state,
-      MCPX_CACHE_DIR: `${dir}/c`,
-      PATH: Deno.env.get("PATH") ?? "",
-    }, dir);
-    return { code, stdout: io.stdout, stderr: io.stderr };
-  };
-  return {
-    dir,
-    state,
-    run,
-    async doctor() {
-      const r = await run(["doctor", "--json"]);
-      const report = JSON.parse(r.stdout) as {
-        findings: { check: string; status: string; subject?: string; message: string }[];
-      };
-      return report.findings.filter((f) => f.check === "damaged-state");
-    },
-    async [Symbol.asyncDispose]() {
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
-}
+import { home } from "./_home.ts";
 
 /** The files in `dir` whose names match. */
 function matching(dir: string, pattern: RegExp): string[] {
   return [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => pattern.test(n));
 }
 
-const GARBAGE = new TextEncoder().encode("not a database, overwritten by something else\n".repeat(200));
+const GARBAGE = new TextEncoder().encode(
+  "not a database, overwritten by something else\n".repeat(200),
+);
 
 Deno.test("a garbled questions.db: elicit list moves it aside, warns, lists none, and doctor says so", async () => {
   await using h = await home();
@@ -65,7 +28,10 @@ Deno.test("a garbled questions.db: elicit list moves it aside, warns, lists none
   const before = await h.doctor();
   const failed = before.find((f) => f.status === "fail");
   assert.ok(failed, JSON.stringify(before));
-  assert.match(failed.message, /the questions store .*questions\.db is damaged \(file is not a database\)/);
+  assert.match(
+    failed.message,
+    /the questions store .*questions\.db is damaged \(file is not a database\)/,
+  );
   assert.deepEqual(matching(logs, /\.damaged-/), [], "doctor reads, it does not repair");
 
   // Before: `error: file is not a database (this is a bug in mcpx; …)`, exit 1.
@@ -82,7 +48,7 @@ Deno.test("a garbled questions.db: elicit list moves it aside, warns, lists none
     list.stderr,
   );
   assert.deepEqual(Deno.readFileSync(`${logs}/${copy}`), GARBAGE, "the original bytes are kept");
-  assert.equal((Deno.statSync(`${logs}/${copy}`).mode! & 0o777), 0o600);
+  assert.equal(Deno.statSync(`${logs}/${copy}`).mode! & 0o777, 0o600);
 
   const again = await h.run(["elicit", "list"]);
   assert.equal(again.code, 0, again.stderr);
