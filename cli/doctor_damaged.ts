@@ -93,7 +93,8 @@ export const damagedStateCheck: DoctorCheck = {
           status: "fail",
           subject: path,
           message: `the OAuth token file ${path} is damaged (${why})`,
-          fix: "run mcpx auth ls: it moves the file aside; then sign in again with mcpx auth <server>",
+          fix:
+            "run mcpx auth ls: it moves the file aside; then sign in again with mcpx auth <server>",
         });
       }
     }

@@ -11,7 +11,7 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { PRIVATE_FILE_MODE } from "./private_fs.ts";
-import { type MovedAside, moveDamagedAside } from "./damaged_json.ts";
+import { moveDamagedAside, type MovedAside } from "./damaged_json.ts";
 
 /**
  * Opens (creating) the database at `path`, private to this user.

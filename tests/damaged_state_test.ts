@@ -201,7 +201,10 @@ Deno.test("an index.db with pages overwritten is rebuilt from the log files by l
         assert.equal(run.code, 0, `mcpx ${command.join(" ")}: ${run.stderr}`);
         assert.doesNotMatch(run.stderr, /bug in mcpx|^error:/m);
         // The one rule (decision 0019): moved aside, with a warning naming it.
-        assert.match(run.stderr, /warning: the log index .*index\.db was damaged \(.*\); it is moved aside as .*index\.db\.damaged-/);
+        assert.match(
+          run.stderr,
+          /warning: the log index .*index\.db was damaged \(.*\); it is moved aside as .*index\.db\.damaged-/,
+        );
       }
       Deno.writeFileSync(index, good);
       overwritePages(index, overwritten);
