@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { fixtureServer, STACK_LINE, type World, world } from "./_helpers.ts";
+import { fixtureServer, STACK_LINE, stdioServer, type World, world } from "./_helpers.ts";
 
 /** The one file in `dir` whose name matches, as a path. */
 function only(dir: string, pattern: RegExp): string {
@@ -214,4 +214,28 @@ Deno.test("an index.db with pages overwritten is rebuilt from the log files by l
       assert.equal(await calls(), 40, "the rebuilt index counts every call");
     });
   }
+});
+
+Deno.test("a garbled questions.db: the daemon moves it aside, says so, and its servers still ask questions", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  const logs = `${w.dir}/.state/mcpx/logs`;
+  Deno.mkdirSync(logs, { recursive: true, mode: 0o700 });
+  Deno.writeTextFileSync(`${logs}/questions.db`, "not a database ".repeat(300), { mode: 0o600 });
+
+  // Before: the daemon could not open the store, so no server was told mcpx answers questions
+  // (the tools that ask vanished from listings) and nothing said why.
+  const r = await w.mcpx(["call", "everything.trigger_elicitation_request", "{}"]);
+  assert.equal(r.code, 75, r.stderr);
+  assert.match(r.stderr, /question elc-[0-9a-f]{8}/);
+  const copy = only(logs, /^questions\.db\.damaged-/);
+  assert.ok(
+    r.stderr.includes(
+      `warning: the questions store ${logs}/questions.db was damaged (file is not a database); ` +
+        `it is moved aside as ${copy}`,
+    ),
+    r.stderr,
+  );
+  const { questions } = await w.json<{ questions: { state: string }[] }>(["elicit", "list"]);
+  assert.deepEqual(questions.map((q) => q.state), ["open"]);
 });
