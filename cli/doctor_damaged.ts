@@ -98,6 +98,24 @@ export const damagedStateCheck: DoctorCheck = {
         });
       }
     }
+    // Files whose readable part is kept (decision 0019): damaged, they are read in part, and the
+    // original is copied beside them when mcpx next writes them.
+    const { stateDir } = dc.cli.paths();
+    const salvaged = [
+      { what: "the trust store", path: join(stateDir, "trust.json") },
+      ...names(join(stateDir, "sessions")).filter((n) => /^[0-9a-f]+\.json$/.test(n))
+        .map((n) => ({ what: "the sessions file", path: join(stateDir, "sessions", n) })),
+    ];
+    for (const { what, path } of salvaged) {
+      if (!existsSync(path) || !parseSalvaging(Deno.readTextFileSync(path)).damaged) continue;
+      out.push({
+        status: "warn",
+        subject: path,
+        message: `${what} ${path} is damaged (it is not whole JSON): mcpx uses what can be read ` +
+          "of it, and keeps the original beside it when it next writes the file",
+        fix: "nothing is needed; restore it from a backup if what was cut off matters",
+      });
+    }
     for (const dir of await stateDirs(dc)) {
       for (const name of names(dir)) {
         if (!isDamagedCopyName(name) || /-(journal|wal)$/.test(name)) continue;

@@ -115,3 +115,18 @@ Deno.test("a garbled log index: log moves it aside with a warning that nothing i
   const after = await h.doctor();
   assert.deepEqual(after.map((f) => [f.status, f.subject]), [["warn", `${logs}/${copy}`]]);
 });
+
+Deno.test("doctor reports a damaged trust store and sessions file, which are read in part", async () => {
+  await using h = await home();
+  Deno.mkdirSync(`${h.state}/sessions`, { recursive: true, mode: 0o700 });
+  const trust = '{"version":1,"files":{"/p/.mcp.json":{"a';
+  Deno.writeTextFileSync(`${h.state}/trust.json`, trust);
+  Deno.writeTextFileSync(`${h.state}/sessions/00ff.json`, '{"configPath":null,"sessions":[');
+  const found = await h.doctor();
+  assert.deepEqual(found.map((f) => [f.status, f.subject]), [
+    ["warn", `${h.state}/trust.json`],
+    ["warn", `${h.state}/sessions/00ff.json`],
+  ]);
+  assert.match(found[0].message, /the trust store .* is damaged \(it is not whole JSON\)/);
+  assert.equal(Deno.readTextFileSync(`${h.state}/trust.json`), trust, "doctor changes nothing");
+});
