@@ -238,7 +238,19 @@ export function moveDamagedAside(
   pruneDamagedCopies(path);
   const moved = { ...fact, movedTo };
   postNotice({ code: "state-damaged", message: movedAsideSentence(moved) });
+  movedAsideListener?.(moved);
   return moved;
+}
+
+let movedAsideListener: ((moved: MovedAside) => void) | undefined;
+
+/**
+ * Sets who else hears of each file {@link moveDamagedAside} moves (the
+ * daemon's durable log, engine/log.ts: a `state.damaged` record); one
+ * listener, replaced by the next call.
+ */
+export function onMovedAside(listener: ((moved: MovedAside) => void) | undefined): void {
+  movedAsideListener = listener;
 }
 
 /** The warning for a file moved aside: the file, why, where its bytes went, what was lost. */

@@ -238,4 +238,11 @@ Deno.test("a garbled questions.db: the daemon moves it aside, says so, and its s
   );
   const { questions } = await w.json<{ questions: { state: string }[] }>(["elicit", "list"]);
   assert.deepEqual(questions.map((q) => q.state), ["open"]);
+  // And the daemon's log has it (decision 0019).
+  const { rows } = await w.json<{ rows: string[][] }>([
+    "log",
+    "sql",
+    "SELECT attrs ->> 'copy' FROM log WHERE event = 'state.damaged'",
+  ]);
+  assert.deepEqual(rows, [[copy]]);
 });
