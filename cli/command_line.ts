@@ -30,6 +30,7 @@ import { nearest } from "../core/nearest.ts";
 import { VERSION } from "../core/version.ts";
 import { tailExcerpt } from "../core/tail_buffer.ts";
 import type { Redactor } from "../core/redact.ts";
+import { takePosted } from "../core/notice_queue.ts";
 
 /** A command: an op the command line can name. */
 type Command = OpRow & { cli: NonNullable<OpRow["cli"]> };
@@ -114,8 +115,10 @@ export async function runCommandLine(
     } finally {
       // The daemon inside the command (daemon.inline) ends with it, with its servers.
       await ctx.close();
+      printPosted(io);
     }
   } catch (error) {
+    printPosted(io);
     const json = argv.includes("--json") || /^(true|1)$/.test(env.MCPX_OUTPUT_JSON ?? "") ||
       env.MCPX_OUTPUT_FORMAT === "json";
     const redactor = await redactorOf(ctx);
@@ -346,6 +349,15 @@ export function errorDocument(
   redactor?: Pick<Redactor, "json">,
 ): Record<string, unknown> {
   return errorToJson(error, redactor);
+}
+
+/**
+ * Prints what this process queued for the person at the shell while the
+ * command ran (a damaged state file moved aside, core/damaged_json.ts), one
+ * `warning:` line each; the daemon's own notices arrive with its answers.
+ */
+function printPosted(io: Io): void {
+  for (const notice of takePosted()) io.err(`warning: ${notice.message}\n`);
 }
 
 function report(

@@ -2,7 +2,8 @@
  * The checks of `mcpx doctor`, in the order somebody would have to check by
  * hand (spec 000, "mcpx doctor"; issue 15): the runtimes, git, the
  * configuration files, the settings, every server's command, URL servers,
- * the directories, the daemon, the log index, the schema cache, and the
+ * the directories, the daemon, the log index, damaged state files and the
+ * copies kept of them, the schema cache, and the
  * optional integrations.
  *
  * A check is data: an id, a title and a function from the {@link DoctorContext}
@@ -28,6 +29,7 @@ import {
 } from "./doctor_config.ts";
 import { daemonCheck, logIndexCheck, schemaCacheCheck } from "./doctor_state.ts";
 import { declaredCheck } from "./doctor_declared.ts";
+import { damagedStateCheck } from "./doctor_damaged.ts";
 
 /** How a finding stands: `fail` makes `mcpx doctor` exit 1. */
 export type DoctorStatus = typeof DOCTOR_STATUSES[number];
@@ -78,6 +80,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   directoriesCheck,
   daemonCheck,
   logIndexCheck,
+  damagedStateCheck,
   schemaCacheCheck,
   integrationsCheck,
 ];

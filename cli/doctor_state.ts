@@ -110,7 +110,7 @@ export const logIndexCheck: DoctorCheck = {
       status: "fail",
       subject: path,
       message: `the log index ${path} is damaged`,
-      fix: `delete it (rm '${path}'): the next mcpx log rebuilds it from the log files, ` +
+      fix: `run mcpx log: it moves the index aside and rebuilds it from the log files, ` +
         `losing nothing`,
     };
     let db;

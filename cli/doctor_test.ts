@@ -249,7 +249,7 @@ Deno.test("mcpx doctor flags each broken setup it is shown, and exits 1", async 
     assert.equal(r.code, 1);
     const fail = r.of("log-index", "fail")[0];
     assert.match(fail.message, /damaged/);
-    assert.match(fail.fix!, /rm .*index\.db/);
+    assert.match(fail.fix!, /run mcpx log: it moves the index aside and rebuilds it/);
   });
 
   await t.step("script.runtime names a runtime that is not installed", async () => {

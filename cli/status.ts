@@ -33,7 +33,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof status>): Promi
     printJson(ctx.io, output);
     return 0;
   }
-  const { servers: rows, logDropped } = output;
+  const { servers: rows, logDropped, refused } = output;
   const lines: string[][] = [];
   const shown = new Set<string>();
   for (const row of rows) {
@@ -115,5 +115,10 @@ export async function run(ctx: CliContext, input: InputOf<typeof status>): Promi
     }
   }
   if (logDropped) ctx.io.out(`\nlog: ${droppedSentence(logDropped)}\n`);
+  if (refused) {
+    ctx.io.out(
+      `\nno daemon can run: its socket directory is refused: ${refused.message}\n`,
+    );
+  }
   return 0;
 }

@@ -16,6 +16,7 @@
  */
 
 import { writePrivateFileSync } from "./private_fs.ts";
+import { postNotice } from "./notice_queue.ts";
 
 /** What {@link parseSalvaging} read. */
 export interface SalvagedJson {
@@ -156,10 +157,127 @@ export function keepDamagedCopy(path: string, bytes: Uint8Array, now = Date.now(
       } catch { /* removed meanwhile */ }
     }
   } catch { /* the directory is gone: the write below says why */ }
-  const stamp = new Date(now).toISOString().replace(/[:.]/g, "-");
-  const copy = `${dir}/${prefix}${stamp}`;
+  const copy = damagedCopyPath(path, now);
   writePrivateFileSync(copy, bytes);
+  pruneDamagedCopies(path);
   return copy;
+}
+
+/** How many moved-aside or kept copies of one state file are kept; older ones are removed. */
+export const DAMAGED_COPIES_KEPT = 3;
+
+/** The name a damaged state file's bytes are kept under: `<path>.damaged-<UTC time>`. */
+export function damagedCopyPath(path: string, now = Date.now()): string {
+  return `${path}.damaged-${new Date(now).toISOString().replace(/[:.]/g, "-")}`;
+}
+
+/** True when `name` is a file name {@link damagedCopyPath} makes (doctor lists these). */
+export function isDamagedCopyName(name: string): boolean {
+  return /\.damaged-\d{4}-\d\d-\d\dT[\d-]+Z(-journal|-wal)?$/.test(name);
+}
+
+/** What {@link moveDamagedAside} did: a fact to warn about, and for `mcpx doctor` to find. */
+export interface MovedAside {
+  /** The damaged file. */
+  path: string;
+  /** Where its bytes are now. */
+  movedTo: string;
+  /** What it is, a few words (`the questions store`). */
+  what: string;
+  /** What was damaged, as SQLite or the JSON parser said. */
+  why: string;
+  /** What is lost with it and how to get it back, a clause (`its open questions are lost`). */
+  lost: string;
+}
+
+/**
+ * The one rule for a state file that cannot be read at all (decision 0019):
+ * it is moved aside as `<path>.damaged-<UTC time>` (an SQLite file's
+ * `-journal` and `-wal` go with it, under the same name plus their suffix),
+ * so the caller can start it again empty, and a warning naming the file, the
+ * copy and what was lost is queued for the person at the shell
+ * (core/notice_queue.ts: the CLI prints it after the command, the daemon hands
+ * it to the next command). Only the newest {@link DAMAGED_COPIES_KEPT} copies
+ * of one file are kept. `mcpx doctor` lists the copies it finds.
+ *
+ * @param fact What the file is, why it is damaged and what is lost with it.
+ * @param options.expect The bytes that were found damaged: when the file now
+ *   holds other bytes (another process rebuilt it meanwhile), it is left alone.
+ * @param options.now The time, ms since the epoch (names the copy).
+ * @returns The fact, with where the bytes went; undefined when the file was
+ *   already gone or replaced (someone else moved it).
+ * @throws Deno's error when the file cannot be renamed (the caller reports it as
+ *   the storage failure it is).
+ */
+export function moveDamagedAside(
+  fact: Omit<MovedAside, "movedTo">,
+  options: { expect?: Uint8Array; now?: number } = {},
+): MovedAside | undefined {
+  const { path } = fact;
+  try {
+    if (options.expect && !sameBytes(Deno.readFileSync(path), options.expect)) return undefined;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  const movedTo = damagedCopyPath(path, options.now);
+  try {
+    Deno.renameSync(path, movedTo);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  for (const suffix of ["-journal", "-wal"]) {
+    try {
+      Deno.renameSync(`${path}${suffix}`, `${movedTo}${suffix}`);
+    } catch { /* none */ }
+  }
+  try {
+    Deno.removeSync(`${path}-shm`);
+  } catch { /* none */ }
+  pruneDamagedCopies(path);
+  const moved = { ...fact, movedTo };
+  postNotice({ code: "state-damaged", message: movedAsideSentence(moved) });
+  movedAsideListener?.(moved);
+  return moved;
+}
+
+let movedAsideListener: ((moved: MovedAside) => void) | undefined;
+
+/**
+ * Sets who else hears of each file {@link moveDamagedAside} moves (the
+ * daemon's durable log, engine/log.ts: a `state.damaged` record); one
+ * listener, replaced by the next call.
+ */
+export function onMovedAside(listener: ((moved: MovedAside) => void) | undefined): void {
+  movedAsideListener = listener;
+}
+
+/** The warning for a file moved aside: the file, why, where its bytes went, what was lost. */
+export function movedAsideSentence(m: MovedAside): string {
+  return `${m.what} ${m.path} was damaged (${m.why}); it is moved aside as ${m.movedTo} and ` +
+    `started again empty: ${m.lost}`;
+}
+
+/** Removes all but the newest {@link DAMAGED_COPIES_KEPT} copies of `path`. */
+function pruneDamagedCopies(path: string): void {
+  const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+  const prefix = `${path.slice(path.lastIndexOf("/") + 1)}.damaged-`;
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(dir)].map((e) => e.name)
+      .filter((n) => n.startsWith(prefix) && isDamagedCopyName(n) && !/-(journal|wal)$/.test(n))
+      .sort();
+  } catch {
+    return;
+  }
+  for (const name of names.slice(0, Math.max(0, names.length - DAMAGED_COPIES_KEPT))) {
+    for (const suffix of ["", "-journal", "-wal"]) {
+      try {
+        Deno.removeSync(`${dir}/${name}${suffix}`);
+      } catch { /* none */ }
+    }
+  }
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -1,5 +1,9 @@
 /**
- * "Did you mean" suggestions for unknown namespace and tool names.
+ * "Did you mean" suggestions for unknown namespace and tool names: one rule
+ * for the CLI (discovery/view.ts) and every generated script client
+ * (scripts/client/namespace_object.ts, tool_index.ts), which inlines this
+ * module (scripts/client/client_file.ts `RUNTIME_INPUTS`), so it imports
+ * nothing and runs unchanged under deno, bun and node.
  *
  * @module
  */
@@ -73,4 +77,25 @@ export function nearest(name: string, candidates: string[], max = 3): string[] {
   });
   ranked.sort((x, y) => x.rank - y.rank || x.order - y.order);
   return ranked.slice(0, Math.max(0, max)).map((r) => r.candidate);
+}
+
+/**
+ * The clause that ends an "unknown name" message: `; did you mean a, b or c?`,
+ * or `.` when there is nothing to suggest.
+ *
+ * @param suggestions The names to offer ({@link nearest}), best first.
+ * @returns The clause, starting with `;` or `.`.
+ * @example
+ * ```ts
+ * import { didYouMean } from "./nearest.ts";
+ * if (didYouMean(["a.b", "a.c"]) !== "; did you mean a.b or a.c?") throw new Error();
+ * if (didYouMean([]) !== ".") throw new Error();
+ * ```
+ */
+export function didYouMean(suggestions: readonly string[]): string {
+  if (suggestions.length === 0) return ".";
+  const list = suggestions.length === 1
+    ? suggestions[0]
+    : `${suggestions.slice(0, -1).join(", ")} or ${suggestions.at(-1)}`;
+  return `; did you mean ${list}?`;
 }

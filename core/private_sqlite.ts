@@ -11,6 +11,7 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { PRIVATE_FILE_MODE } from "./private_fs.ts";
+import { moveDamagedAside, type MovedAside } from "./damaged_json.ts";
 
 /**
  * Opens (creating) the database at `path`, private to this user.
@@ -35,4 +36,81 @@ export function openPrivateDatabase(path: string, timeoutMs: number): DatabaseSy
     Deno.chmodSync(path, PRIVATE_FILE_MODE);
   }
   return new DatabaseSync(path, { timeout: timeoutMs });
+}
+
+/** SQLite's primary result codes that say a file is damaged: SQLITE_CORRUPT, SQLITE_NOTADB. */
+const DAMAGED_CODES: ReadonlySet<number> = new Set([11, 26]);
+
+/**
+ * True when SQLite says a database file is damaged or not a database
+ * (`database disk image is malformed`, `file is not a database`), read from
+ * the error's `errcode` (node:sqlite; extended codes carry the primary one in
+ * their low byte), whichever statement found it: opening, preparing or a query.
+ */
+export function isDamagedDatabase(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof code === "number" && DAMAGED_CODES.has(code & 0xff);
+}
+
+/** What a state database is, for the warning when it is found damaged (core/damaged_json.ts). */
+export interface DatabaseFacts {
+  /** A few words: `the questions store`. */
+  what: string;
+  /** What is lost when it starts again empty, and what to do: a clause. */
+  lost: string;
+}
+
+/**
+ * Opens (creating) a private state database and prepares it (its schema), or,
+ * when SQLite finds it damaged doing so (or `PRAGMA quick_check` does, with
+ * `check`), moves it aside and starts it again empty: the one rule for a
+ * damaged state file (decision 0019; core/damaged_json.ts `moveDamagedAside`
+ * names the copy and queues the warning).
+ *
+ * @param path The database file, inside a private directory.
+ * @param timeoutMs How long SQLite waits on another connection's lock, ms.
+ * @param prepare Runs the schema statements on the open database.
+ * @param facts What the file is and what a new empty one loses.
+ * @param options.check Run `PRAGMA quick_check` first (for small files: it reads every page).
+ * @returns The open database, and what was moved aside when it was damaged.
+ * @throws Deno's or SQLite's error for anything but damage (a full disk, permissions).
+ */
+export function openPrivateDatabaseOrSetAside(
+  path: string,
+  timeoutMs: number,
+  prepare: (db: DatabaseSync) => void,
+  facts: DatabaseFacts,
+  options: { check?: boolean } = {},
+): { db: DatabaseSync; movedAside?: MovedAside } {
+  const open = () => {
+    const db = openPrivateDatabase(path, timeoutMs);
+    try {
+      if (options.check) {
+        const row = db.prepare("PRAGMA quick_check").get() as Record<string, unknown> | undefined;
+        const verdict = row ? String(Object.values(row)[0]) : "";
+        if (verdict !== "ok") throw new DamagedDatabaseError(verdict);
+      }
+      prepare(db);
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  };
+  try {
+    return { db: open() };
+  } catch (error) {
+    if (!isDamagedDatabase(error)) throw error;
+    const movedAside = moveDamagedAside({ path, why: (error as Error).message, ...facts });
+    return { db: open(), ...(movedAside ? { movedAside } : {}) };
+  }
+}
+
+/** `PRAGMA quick_check` found damage SQLite did not raise as an error: reads as SQLITE_CORRUPT. */
+class DamagedDatabaseError extends Error {
+  readonly errcode = 11;
+  constructor(verdict: string) {
+    super(`quick_check: ${verdict}`);
+    this.name = "DamagedDatabaseError";
+  }
 }

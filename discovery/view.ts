@@ -16,7 +16,7 @@ import { toIdentifier } from "../config/identifiers.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
 import { howToSelect, isSelected, type ProfileSelection } from "../config/profiles.ts";
 import { NotFoundError } from "../core/errors.ts";
-import { nearest } from "../core/nearest.ts";
+import { didYouMean, nearest } from "../core/nearest.ts";
 import { lastFailure } from "./cache_entry.ts";
 import type { CachedTool, IndexedTool, NamespaceEntry, SchemaIndex, ToolEntry } from "./types.ts";
 import { own } from "../core/own.ts";
@@ -387,13 +387,4 @@ export function noToolsError(ns: NamespaceEntry): NotFoundError | undefined {
       ns.error.split("\n")[0]
     } (\`mcpx status\` shows why; \`mcpx refresh ${ns.namespace}\` lists it again).`,
   );
-}
-
-/** `; did you mean a, b or c?` or `.` when there is nothing to suggest. */
-function didYouMean(suggestions: string[]): string {
-  if (suggestions.length === 0) return ".";
-  const list = suggestions.length === 1
-    ? suggestions[0]
-    : `${suggestions.slice(0, -1).join(", ")} or ${suggestions.at(-1)}`;
-  return `; did you mean ${list}?`;
 }

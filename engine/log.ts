@@ -13,6 +13,7 @@
  * @module
  */
 
+import { onMovedAside } from "../core/damaged_json.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { configureSync, getLogger, type LogLevel, type Sink, withFilter } from "@logtape/logtape";
 import { withIds } from "../logs/trace_ids.ts";
@@ -144,6 +145,16 @@ export function mirrorToFile(path: string): void {
  */
 export function openDurableLog(options: DurableLogOptions): void {
   state.writer?.close();
+  // A state file found damaged and moved aside (decision 0019) is a record too, not only a notice.
+  onMovedAside((moved) =>
+    log("warn", "state.damaged", "{what} {path} was damaged ({why}); moved aside as {copy}", {
+      what: moved.what,
+      path: moved.path,
+      why: moved.why,
+      copy: moved.movedTo,
+      lost: moved.lost,
+    })
+  );
   try {
     ensurePrivateDir(options.dir, LOG_DIR_WHAT);
   } catch (error) {

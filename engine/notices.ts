@@ -15,33 +15,18 @@
 
 import { droppedRecords } from "./log.ts";
 import { droppedSentence } from "../logs/writer.ts";
+import { type Notice, takePosted } from "../core/notice_queue.ts";
 
-/** One thing to tell the caller. */
-export interface Notice {
-  /** `log-records-dropped` or `state-damaged`. */
-  code: "log-records-dropped" | "state-damaged";
-  /** The sentence to print: what happened, where, and what to do. */
-  message: string;
-}
+export { type Notice, postNotice } from "../core/notice_queue.ts";
 
-/** At most this many notices wait for a caller; older ones give way (the log has them too). */
-const MAX_PENDING = 20;
-
-const pending: Notice[] = [];
 let reportedDrops = 0;
-
-/** Queues a notice for the next `mcpx` command. */
-export function postNotice(notice: Notice): void {
-  pending.push(notice);
-  if (pending.length > MAX_PENDING) pending.splice(0, pending.length - MAX_PENDING);
-}
 
 /**
  * The notices not yet handed to a caller, emptied: the queued ones, and one
  * about log records not written when more were lost since the last report.
  */
 export function takeNotices(): Notice[] {
-  const out = pending.splice(0);
+  const out = takePosted();
   const dropped = droppedRecords();
   if (dropped && dropped.records > reportedDrops) {
     out.push({

@@ -22,6 +22,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from "../core/private_fs.ts";
 import { join } from "../core/posix_path.ts";
+import { moveDamagedAside, parseSalvaging } from "../core/damaged_json.ts";
 
 /** What one store entry is about: the configuration file, the server's name, its exact URL. */
 export interface OAuthStoreKey {
@@ -84,18 +85,51 @@ export async function entryPath(stateDir: string, key: OAuthStoreKey): Promise<s
   return join(oauthDir(stateDir), `${hex}.json`);
 }
 
-/** The entry at `path`, or undefined when there is none (or it cannot be read as one). */
+/**
+ * The entry at `path`, or undefined when there is none. A file that is not an
+ * entry (not whole JSON, or not the shape {@link writeEntry} writes) is
+ * damaged: it is moved aside as `<file>.damaged-<time>` with a warning naming
+ * it, the server it was for when that much can be read, and that its tokens
+ * are lost (core/damaged_json.ts `moveDamagedAside`, decision 0019), and
+ * read as no entry. An entry of another version (a newer mcpx) is left alone.
+ *
+ * @throws Deno's error when the file cannot be read or moved (permissions).
+ */
 export async function readEntry(path: string): Promise<OAuthStoreEntry | undefined> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await Deno.readTextFile(path);
+    bytes = await Deno.readFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
+  const { value, damaged } = parseSalvaging(new TextDecoder().decode(bytes));
+  const doc = value && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
+  if (!damaged && doc && typeof doc.version === "number" && doc.version !== 1) return undefined;
+  if (!damaged && doc?.version === 1 && typeof doc.server === "string") {
+    return doc as unknown as OAuthStoreEntry;
+  }
+  const server = typeof doc?.server === "string" ? doc.server : serverNamedIn(bytes);
+  moveDamagedAside({
+    path,
+    what: "the OAuth token file",
+    why: damaged ? "it is not whole JSON" : "it is not an entry mcpx wrote",
+    lost: `the tokens in it${server ? ` for server "${server}"` : ""} are lost; ` +
+      `sign in again with \`mcpx auth ${server ?? "<server>"}\``,
+  }, { expect: bytes });
+  return undefined;
+}
+
+/**
+ * The server a damaged entry's text names, when its `"server": "…"` member is
+ * whole (an entry is written with it before the tokens): for the warning only.
+ */
+function serverNamedIn(bytes: Uint8Array): string | undefined {
+  const found = /"server"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(new TextDecoder().decode(bytes));
   try {
-    const value = JSON.parse(text);
-    return value && value.version === 1 && typeof value.server === "string" ? value : undefined;
+    return found ? JSON.parse(found[1]) : undefined;
   } catch {
     return undefined;
   }

@@ -15,7 +15,8 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import { openPrivateDatabase } from "../core/private_sqlite.ts";
+import { openPrivateDatabaseOrSetAside } from "../core/private_sqlite.ts";
+import type { MovedAside } from "../core/damaged_json.ts";
 import { join } from "../core/posix_path.ts";
 
 /** What a question asks for: elicitation (MCP `elicitation/create`) or sampling (`sampling/createMessage`). */
@@ -92,14 +93,31 @@ export function newQuestionId(): string {
 /** The store. Every method is synchronous (node:sqlite); close it with `close()` or `using`. */
 export class QuestionStore implements Disposable {
   readonly #db: DatabaseSync;
+  /** Set when the file was damaged: moved aside and started again empty (decision 0019). */
+  readonly movedAside?: MovedAside;
 
   /**
-   * Opens (creating) the store at `path`.
-   * @throws What node:sqlite throws for a file it cannot open.
+   * Opens (creating) the store at `path`. A file SQLite finds damaged is moved
+   * aside as `questions.db.damaged-<time>` with a warning, and a new empty
+   * store takes its place (core/private_sqlite.ts `openPrivateDatabaseOrSetAside`).
+   * @throws What node:sqlite throws for a file it cannot open for another reason.
    */
   constructor(path: string) {
-    this.#db = openPrivateDatabase(path, 5_000);
-    for (const sql of DDL) this.#db.prepare(sql).run();
+    const { db, movedAside } = openPrivateDatabaseOrSetAside(
+      path,
+      5_000,
+      (db) => {
+        for (const sql of DDL) db.prepare(sql).run();
+      },
+      {
+        what: "the questions store",
+        lost: "the questions it held are lost; a call waiting on one of them asks again " +
+          "when it is made again",
+      },
+      { check: true },
+    );
+    this.#db = db;
+    if (movedAside) this.movedAside = movedAside;
   }
 
   /** Stores a new question. */

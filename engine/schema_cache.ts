@@ -40,7 +40,7 @@ import {
   listingRetryDue,
 } from "../discovery/cache_entry.ts";
 import { toolTerms } from "../discovery/search.ts";
-import { parseSalvaging } from "../core/damaged_json.ts";
+import { moveDamagedAside, parseSalvaging } from "../core/damaged_json.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { fnv1a64 } from "../config/pool_id.ts";
 import { VERSION } from "../core/version.ts";
@@ -184,14 +184,31 @@ export function readSchemaCache(path: string): SchemaCacheFile | null {
 
 const wordsOf = (text: string): string[] => text === "" ? [] : text.split(" ");
 
+/**
+ * A cache file's JSON, or what can be read of it: a file that is not whole
+ * JSON is moved aside as `<file>.damaged-<time>` with a warning (the one rule
+ * for damaged state, decision 0019); the entries read before the damage are
+ * kept, and the servers it held whole are listed again.
+ */
 function readJson(path: string): unknown {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = Deno.readTextFileSync(path);
+    bytes = Deno.readFileSync(path);
   } catch {
     return undefined;
   }
-  return parseSalvaging(text).value;
+  const { value, damaged } = parseSalvaging(new TextDecoder().decode(bytes));
+  if (damaged) {
+    try {
+      moveDamagedAside({
+        path,
+        what: "the schema cache file",
+        why: "it is not whole JSON",
+        lost: "nothing is lost, the servers it held are listed again",
+      }, { expect: bytes });
+    } catch { /* cannot be moved (a read-only cache): read as what could be read, as before */ }
+  }
+  return value;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

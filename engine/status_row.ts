@@ -22,8 +22,10 @@ export interface StatusRow {
   /**
    * `untrusted`: a project's configuration has not trusted what the server
    * runs, so it is not started (config/trust.ts); `unavailable` says how to trust it.
+   * `refused`: it would be `idle`, but the daemon's socket directory is
+   * refused (wire/wire.ts `checkSocketDir`), so no daemon can run it (ops/status.ts).
    */
-  state: "live" | "idle" | "error" | "disabled" | "untrusted";
+  state: "live" | "idle" | "error" | "disabled" | "untrusted" | "refused";
   instances: {
     id: string;
     pid?: number;

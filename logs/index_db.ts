@@ -3,8 +3,8 @@
  * exists only to answer queries; every row comes from a file, so deleting it
  * costs a rescan and no data (spec 000, "Reading the log"). A database of an
  * older layout is emptied and rebuilt the same way, and a damaged one
- * ({@link isDamagedIndex}, whichever statement finds the damage) is deleted
- * and rebuilt (logs/ingest.ts `openIngested`, `readIndex`).
+ * ({@link isDamagedIndex}, whichever statement finds the damage) is moved
+ * aside ({@link setAsideDamagedIndex}) and rebuilt (logs/ingest.ts `openIngested`, `readIndex`).
  *
  * Tables: `files` (what has been read of each log file), `records` (one row
  * per record, with the attributes queries filter and group on lifted into
@@ -19,7 +19,8 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { join } from "../core/posix_path.ts";
-import { openPrivateDatabase } from "../core/private_sqlite.ts";
+import { isDamagedDatabase, openPrivateDatabase } from "../core/private_sqlite.ts";
+import { moveDamagedAside } from "../core/damaged_json.ts";
 
 /**
  * How long a command waits for another one's ingest, in ms: a cold ingest of a
@@ -149,34 +150,32 @@ export function execute(db: DatabaseSync, ...statements: string[]): void {
   for (const statement of statements) db.prepare(statement).run();
 }
 
-/** SQLite's primary result codes that say a file is damaged: SQLITE_CORRUPT, SQLITE_NOTADB. */
-const DAMAGED_CODES: ReadonlySet<number> = new Set([11, 26]);
-
 /**
  * True when SQLite says the index file is damaged or not a database
- * (`database disk image is malformed`, `file is not a database`), read from
- * the error's `errcode` (node:sqlite; extended codes carry the primary one in
- * their low byte), whichever statement found it: opening, ingesting or a query.
+ * (core/private_sqlite.ts `isDamagedDatabase`, whichever statement found it:
+ * opening, ingesting or a query).
  */
-export function isDamagedIndex(error: unknown): boolean {
-  const code = (error as { errcode?: unknown } | null)?.errcode;
-  return typeof code === "number" && DAMAGED_CODES.has(code & 0xff);
-}
+export const isDamagedIndex: (error: unknown) => boolean = isDamagedDatabase;
 
 /** SQLITE_FULL: the disk (or the file system's quota) is full. */
 export const SQLITE_FULL = 13;
 
 /**
- * Deletes the index and SQLite's files beside it: it is rebuilt from the log
- * files by the next ingest (spec 000, "Reading the log": deleting it costs a
- * rescan and no data).
+ * Moves a damaged index aside (`index.db.damaged-<time>`, the one rule for a
+ * damaged state file: core/damaged_json.ts `moveDamagedAside`, which queues
+ * the warning): the next ingest rebuilds it from the log files (spec 000,
+ * "Reading the log": the index costs a rescan and no data).
+ *
+ * @param path The index file.
+ * @param error What SQLite threw ({@link isDamagedIndex}).
  */
-export function discardIndex(path: string): void {
-  for (const file of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) {
-    try {
-      Deno.removeSync(file);
-    } catch { /* gone */ }
-  }
+export function setAsideDamagedIndex(path: string, error: unknown): void {
+  moveDamagedAside({
+    path,
+    what: "the log index",
+    why: error instanceof Error ? error.message : String(error),
+    lost: "nothing is lost, it is rebuilt from the log files",
+  });
 }
 
 /**

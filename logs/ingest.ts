@@ -20,11 +20,11 @@ import { join } from "../core/posix_path.ts";
 import { LEVEL_RANK } from "./record.ts";
 import {
   BULK_INDEXES,
-  discardIndex,
   execute,
   indexPath,
   isDamagedIndex,
   openIndex,
+  setAsideDamagedIndex,
   SQLITE_FULL,
 } from "./index_db.ts";
 import { StorageError, storageErrorOf } from "../core/errors.ts";
@@ -388,8 +388,8 @@ function num(value: unknown): number | null {
 /**
  * Opens the index of a logs directory and brings it up to date: what
  * `mcpx log` and `mcpx stats` do before answering. An index SQLite finds
- * damaged (or not a database) while opening or ingesting is deleted and
- * rebuilt from the files; one a later query finds damaged is rebuilt by
+ * damaged (or not a database) while opening or ingesting is moved aside
+ * and rebuilt from the files; one a later query finds damaged is rebuilt by
  * {@link readIndex}.
  *
  * @param dir The logs directory (created when missing).
@@ -408,7 +408,7 @@ export function openIngested(dir: string): { db: DatabaseSync; ingested: IngestR
       return openAndIngest(path, dir);
     } catch (error) {
       if (!isDamagedIndex(error)) throw error;
-      discardIndex(path);
+      setAsideDamagedIndex(path, error);
       return openAndIngest(path, dir);
     }
   } catch (error) {
@@ -438,7 +438,7 @@ function storageErrorOfSqlite(error: unknown, path: string): StorageError | unde
  * Runs a command that reads the index of `dir` (`mcpx log`, `mcpx stats`);
  * when SQLite finds the index damaged in one of its queries (opening and
  * ingesting are covered by {@link openIngested} itself), the index is
- * deleted and the command runs once more, ingesting into a new one from the
+ * moved aside and the command runs once more, ingesting into a new one from the
  * log files (spec 000, "Reading the log": the index is disposable;
  * docs/logs.md). Commands query before they print, so the second run prints
  * what the first did not; `mcpx log -f` may show its last records twice.
@@ -453,7 +453,7 @@ export async function rebuildWhenDamaged<T>(dir: string, command: () => Promise<
     return await command();
   } catch (error) {
     if (!isDamagedIndex(error)) throw error;
+    setAsideDamagedIndex(indexPath(dir), error);
   }
-  discardIndex(indexPath(dir));
   return await command();
 }

@@ -35,7 +35,7 @@ export const DoctorOutput = z.object({
 export const doctor = defineOp({
   name: "doctor",
   description:
-    "Checks, in the order a person would by hand, what mcpx needs: runtimes, configuration files, settings, every server's command, URL servers (with `online`), directories, the daemon, the log index, the schema cache and optional integrations. Each finding says what to do; exit 1 when something needs fixing.",
+    "Checks, in the order a person would by hand, what mcpx needs: runtimes, configuration files, settings, every server's command, URL servers (with `online`), directories, the daemon, the log index, damaged state files (and the copies of them mcpx moved aside), the schema cache and optional integrations. Each finding says what to do; exit 1 when something needs fixing.",
   where: "cli",
   hints: { readOnly: true, destructive: false, idempotent: true },
   input: z.object({

@@ -129,7 +129,7 @@ export const session = defineOp({
 export const status = defineOp({
   name: "status",
   description:
-    "Live instances per server: pid, key, holders, uptime, calls, last error and stderr tail.",
+    "Live instances per server: pid, key, holders, uptime, calls, last error and stderr tail. A server no daemon can run because the daemon's socket directory is refused (not the user's alone) is `refused`, with the directory's problem and its fix.",
   where: "cli",
   hints: READ,
   serve: {},

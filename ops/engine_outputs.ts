@@ -53,7 +53,7 @@ export const StatusRow = z.strictObject({
   transport: z.string().describe("stdio, http or sse"),
   sharing: z.string().describe("shared or exclusive"),
   scope: z.string().describe("what an instance is keyed by"),
-  state: z.enum(["live", "idle", "error", "disabled", "untrusted"]),
+  state: z.enum(["live", "idle", "error", "disabled", "untrusted", "refused"]),
   instances: z.array(z.strictObject({
     id: z.string(),
     pid: z.number().int().optional().describe("absent for a remote server"),
@@ -91,6 +91,12 @@ export const StatusOutput = z.strictObject({
   config: z.string().nullable(),
   servers: z.array(StatusRow),
   logDropped: DroppedRecords.optional().describe("records the daemon could not write"),
+  refused: z.strictObject({
+    directory: z.string(),
+    message: z.string().describe("what is wrong with it and the fix"),
+  }).optional().describe(
+    "the daemon's socket directory is not the user's alone, so no daemon is reached or started",
+  ),
 });
 
 /** One server's answer to a listing (engine/tool_listing.ts `ListResult`). */

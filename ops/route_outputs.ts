@@ -96,7 +96,7 @@ export const StatusRow = z.object({
   transport: z.string(),
   sharing: z.string(),
   scope: z.string(),
-  state: z.enum(["live", "idle", "error", "disabled", "untrusted"]),
+  state: z.enum(["live", "idle", "error", "disabled", "untrusted", "refused"]),
   instances: z.array(z.object({
     id: z.string(),
     pid: z.number().int().optional(),

@@ -5,6 +5,8 @@
  * none running, the rows come from the schema cache alone (`daemon: false`).
  * A pool that serves several namespaces (an alias with its target's leasing)
  * keeps one row per namespace, each with `sharedWith` naming the others.
+ * When the daemon's socket directory is refused (not the user's alone), the
+ * output says so in `refused` and rows that would be `idle` are `refused`.
  *
  * @module
  */
@@ -15,6 +17,7 @@ import type { OpHost } from "./host.ts";
 import { listingOf } from "../config/types.ts";
 import { endpointUnavailable, requestDaemon } from "../wire/daemon_request.ts";
 import { DaemonUnavailableError } from "../core/errors.ts";
+import { UnsafeDirectoryError } from "../core/private_fs.ts";
 import { markSharedPools, type StatusRow, statusRow } from "../engine/status_row.ts";
 import type { DroppedRecords } from "../logs/writer.ts";
 import { configRedactor } from "../config/secrets.ts";
@@ -36,6 +39,7 @@ export async function handle(_input: InputOf<typeof status>, host: OpHost): Prom
   const config = await host.config();
   let rows: StatusRow[] | undefined;
   let logDropped: (DroppedRecords & { dir: string }) | undefined;
+  let refused: StatusOutput["refused"];
   // With an endpoint set, that daemon is the one asked, and its silence is an error: the files
   // here describe another machine's daemon no more than they describe none.
   const endpoint = await host.endpoint();
@@ -54,6 +58,11 @@ export async function handle(_input: InputOf<typeof status>, host: OpHost): Prom
     if (endpoint) {
       throw error instanceof DaemonUnavailableError ? endpointUnavailable(endpoint, error) : error;
     }
+    // A socket directory refused (core/private_dir_rule.ts): no daemon can be reached or started
+    // there, which is not `idle`; said with the directory's problem and its fix.
+    if (error instanceof UnsafeDirectoryError) {
+      refused = { directory: error.path, message: error.message };
+    }
     // No daemon (or it went quiet): the files say what they can.
   }
   const daemon = rows !== undefined;
@@ -64,6 +73,15 @@ export async function handle(_input: InputOf<typeof status>, host: OpHost): Prom
       statusRow(spec, own(cache?.servers, listingOf(spec).name), undefined, redactor)
     );
   }
+  if (refused) {
+    for (const row of rows) if (row.state === "idle") row.state = "refused";
+  }
   markSharedPools(rows);
-  return { daemon, config: config.path, servers: rows, ...(logDropped ? { logDropped } : {}) };
+  return {
+    daemon,
+    config: config.path,
+    servers: rows,
+    ...(logDropped ? { logDropped } : {}),
+    ...(refused ? { refused } : {}),
+  };
 }

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { fixtureServer, STACK_LINE, type World, world } from "./_helpers.ts";
+import { fixtureServer, STACK_LINE, stdioServer, type World, world } from "./_helpers.ts";
 
 /** The one file in `dir` whose name matches, as a path. */
 function only(dir: string, pattern: RegExp): string {
@@ -120,6 +120,13 @@ Deno.test("a damaged server file in the schema cache costs that server a listing
     Deno.writeTextFileSync(entry, '{"version":2,"server":{"tools":nul');
     const types = await w.mcpx(["types", "fx"]);
     assert.equal(types.code, 0, types.stderr);
+    // The one rule (decision 0019): the damaged file is moved aside, with a warning naming it.
+    const copy = only(index.replace(/\.json$/, ""), /^s-[0-9a-f]+\.json\.damaged-/);
+    assert.equal(Deno.readTextFileSync(copy), '{"version":2,"server":{"tools":nul');
+    assert.ok(
+      types.stderr.includes(`warning: the schema cache file ${entry} was damaged`),
+      types.stderr,
+    );
     assert.match(types.stdout, /declare namespace fx \{/);
     assert.equal(JSON.parse(Deno.readTextFileSync(entry)).server.tools.length, 5);
   });
@@ -192,11 +199,50 @@ Deno.test("an index.db with pages overwritten is rebuilt from the log files by l
         overwritePages(index, overwritten);
         const run = await w.mcpx(command);
         assert.equal(run.code, 0, `mcpx ${command.join(" ")}: ${run.stderr}`);
-        assert.doesNotMatch(run.stderr, /malformed|bug in mcpx/);
+        assert.doesNotMatch(run.stderr, /bug in mcpx|^error:/m);
+        // The one rule (decision 0019): moved aside, with a warning naming it, when the
+        // command met the damage (one that reads no damaged page has nothing to say).
+        if (what.startsWith("every page") || run.stderr.includes("warning: the log index")) {
+          assert.match(
+            run.stderr,
+            /warning: the log index .*index\.db was damaged \(.*\); it is moved aside as .*index\.db\.damaged-/,
+          );
+        }
       }
       Deno.writeFileSync(index, good);
       overwritePages(index, overwritten);
       assert.equal(await calls(), 40, "the rebuilt index counts every call");
     });
   }
+});
+
+Deno.test("a garbled questions.db: the daemon moves it aside, says so, and its servers still ask questions", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything", ["stdio"]) } });
+  const logs = `${w.dir}/.state/mcpx/logs`;
+  Deno.mkdirSync(logs, { recursive: true, mode: 0o700 });
+  Deno.writeTextFileSync(`${logs}/questions.db`, "not a database ".repeat(300), { mode: 0o600 });
+
+  // Before: the daemon could not open the store, so no server was told mcpx answers questions
+  // (the tools that ask vanished from listings) and nothing said why.
+  const r = await w.mcpx(["call", "everything.trigger_elicitation_request", "{}"]);
+  assert.equal(r.code, 75, r.stderr);
+  assert.match(r.stderr, /question elc-[0-9a-f]{8}/);
+  const copy = only(logs, /^questions\.db\.damaged-/);
+  assert.ok(
+    r.stderr.includes(
+      `warning: the questions store ${logs}/questions.db was damaged (file is not a database); ` +
+        `it is moved aside as ${copy}`,
+    ),
+    r.stderr,
+  );
+  const { questions } = await w.json<{ questions: { state: string }[] }>(["elicit", "list"]);
+  assert.deepEqual(questions.map((q) => q.state), ["open"]);
+  // And the daemon's log has it (decision 0019).
+  const { rows } = await w.json<{ rows: string[][] }>([
+    "log",
+    "sql",
+    "SELECT attrs ->> 'copy' FROM log WHERE event = 'state.damaged'",
+  ]);
+  assert.deepEqual(rows, [[copy]]);
 });

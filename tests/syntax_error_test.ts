@@ -13,6 +13,8 @@ import { runtimeBinary } from "./_runtimes.ts";
 const BROKEN = "const a = 1;\nconst b = (a +;\nconsole.log(b);\n";
 /** A module that parses but that JavaScript refuses: V8 compiles it, not node's type stripping. */
 const REDECLARED = "export const y = 1;\nlet x = 1;\nlet x = 2;\n";
+/** Two parse errors on line 3: bun reports both at once, as an AggregateError (issue 24). */
+const TWICE = "const x = 1;\n// two\nif (x { console.log(x) }\n";
 
 for (const runtime of ["deno", "bun", "node"] as const) {
   Deno.test(`a syntax error under ${runtime} keeps its place and excerpt`, async () => {
@@ -22,6 +24,7 @@ for (const runtime of ["deno", "bun", "node"] as const) {
     await w.writeConfig({ mcpServers: {} });
     await Deno.writeTextFile(`${w.dir}/broken.ts`, BROKEN);
     await Deno.writeTextFile(`${w.dir}/redeclared.mjs`, REDECLARED);
+    await Deno.writeTextFile(`${w.dir}/twice.ts`, TWICE);
     const dir = binary.slice(0, binary.lastIndexOf("/"));
     const env = { PATH: `${dir}:${w.env.PATH}` };
     const cases = [
@@ -32,6 +35,7 @@ for (const runtime of ["deno", "bun", "node"] as const) {
         place: /redeclared\.mjs:3\b/,
         line: runtime === "deno" ? "" : "let x = 2;",
       },
+      { file: "twice.ts", place: /twice\.ts:3:7\b/, line: "if (x { console.log(x) }" },
     ];
     for (const { file, place, line } of cases) {
       const r = await w.mcpx(["run", "--runtime", runtime, `./${file}`], { env });
@@ -40,7 +44,11 @@ for (const runtime of ["deno", "bun", "node"] as const) {
       assert.match(r.stderr, /SyntaxError/, what);
       assert.match(r.stderr, place, what);
       assert.ok(r.stderr.includes(line), what);
-      assert.doesNotMatch(r.stderr, /BuildMessage|node:internal/, what);
+      assert.doesNotMatch(r.stderr, /BuildMessage|AggregateError|node:internal/, what);
+      // Bun's second error on the line keeps its own place too.
+      if (runtime === "bun" && file === "twice.ts") {
+        assert.match(r.stderr, /twice\.ts:3:24\b/, what);
+      }
     }
     // exec's code is named as such, and keeps the place of its own line.
     const r = await w.mcpx(["exec", "--runtime", runtime, "const a = 1;\nconst b = (a +;"], {

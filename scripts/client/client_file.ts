@@ -167,6 +167,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "../../wire/answer.ts",
   "../../config/identifiers.ts",
   "../../core/private_dir_rule.ts",
+  "../../core/nearest.ts",
   "../../discovery/search.ts",
   "../../discovery/stem.ts",
   "../../discovery/words.ts",

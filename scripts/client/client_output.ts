@@ -13,7 +13,7 @@ import { rtConfig } from "./client_config.ts";
 import { describeBlock, isBinaryBlock } from "./content_text.ts";
 import { runtimeIo } from "./host_runtime.ts";
 import { errorFrames, renderStack } from "./stack_frames.ts";
-import { syntaxLocation } from "./syntax_location.ts";
+import { syntaxErrorsOf, syntaxLocation } from "./syntax_location.ts";
 import { ToolError } from "./tool_result.ts";
 
 const rtIdPrefix = (() => {
@@ -47,6 +47,16 @@ export function errorData(err: Error): Record<string, unknown> {
   if (location) {
     data.location = location;
     if (err.name === "BuildMessage") data.name = "SyntaxError"; // bun's name for it
+    return data;
+  }
+  // Bun reports several parse errors at once as an AggregateError of BuildMessages, each
+  // placed: the first is the error's place, and every one is kept with its own.
+  const placed = syntaxErrorsOf(err);
+  if (placed.length) {
+    data.name = "SyntaxError";
+    data.message = placed[0].message;
+    data.location = placed[0].location;
+    data.syntaxErrors = placed;
   }
   return data;
 }

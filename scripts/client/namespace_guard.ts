@@ -80,8 +80,18 @@ export function emptyNamespaceReason(info: EmptyNamespace): string {
   }
 }
 
-/** Members a runtime or a library probes on any object; reading them must not throw. */
-const PROBED = new Set(["then", "toJSON", "constructor", "valueOf", "toString"]);
+/**
+ * Members a runtime or a library probes on any object; reading them must not
+ * throw (scripts/client/namespace_object.ts reads them the same way).
+ */
+export const PROBED: ReadonlySet<string> = new Set([
+  "then",
+  "toJSON",
+  "constructor",
+  "valueOf",
+  "toString",
+  "__proto__",
+]);
 
 /**
  * The object standing for a namespace without tools: reading any tool name

@@ -19,11 +19,43 @@
  * tool reaches one: no tool identifier starts with `$`
  * (config/identifiers.ts), and a real name that does is not aliased.
  *
- * Part of the generated client: scripts/client/bundle.ts inlines it, so it imports
- * nothing and runs unchanged under deno, bun and node.
+ * Reading a member that is no tool (`cd.take_screenshotx`) throws an
+ * {@link UnknownToolError} naming it with the CLI's "did you mean"
+ * (core/nearest.ts), rather than leaving `undefined` to fail as "is not a
+ * function"; the members runtimes probe (`then`, `toJSON`, …:
+ * namespace_guard.ts `PROBED`) and symbols read as on a plain object.
+ *
+ * Part of the generated client: scripts/client/bundle.ts inlines it with the
+ * modules it imports, which import nothing outside the client's inputs, so it
+ * runs unchanged under deno, bun and node.
  *
  * @module
  */
+
+import { didYouMean, nearest } from "../../core/nearest.ts";
+import { PROBED } from "./namespace_guard.ts";
+
+/** A script read a tool its namespace does not have; `suggestions` are the nearest, as `mcpx call` offers them. */
+export class UnknownToolError extends Error {
+  readonly code = "unknown-tool";
+  /** Namespace identifier (`cd`). */
+  readonly namespace: string;
+  /** The member the script asked for (`take_screenshotx`). */
+  readonly tool: string;
+  /** `namespace.tool` of the nearest tools, best first (may be empty). */
+  readonly suggestions: string[];
+
+  constructor(namespace: string, tool: string, suggestions: string[]) {
+    super(
+      `unknown tool "${namespace}.${tool}"${didYouMean(suggestions)} ` +
+        "Run `mcpx search <words>` to find a tool.",
+    );
+    this.name = "UnknownToolError";
+    this.namespace = namespace;
+    this.tool = tool;
+    this.suggestions = suggestions;
+  }
+}
 
 /** A tool's function in the generated client: arguments and call options in, the result out. */
 export type ToolFunction = (args?: any, options?: any) => Promise<any>;
@@ -87,5 +119,13 @@ export function namespaceObject(
   }
   // Without a prototype a template string or `String(ns)` would throw; say what it is instead.
   Object.defineProperty(ns, Symbol.toPrimitive, { value: () => `[namespace ${namespace}]` });
-  return ns;
+  return new Proxy(ns, {
+    get(target, key, receiver) {
+      if (typeof key === "symbol" || key in target || PROBED.has(key)) {
+        return Reflect.get(target, key, receiver);
+      }
+      const near = nearest(key, Object.keys(target)).map((fn) => `${namespace}.${fn}`);
+      throw new UnknownToolError(namespace, key, near);
+    },
+  });
 }

@@ -23,7 +23,7 @@
  *
  * - import only each other, `../../discovery/search.ts`, `../../discovery/types.ts`,
  *   `../../logs/record.ts`, `./syntax_location.ts`, `./namespace_guard.ts`,
- *   `./namespace_object.ts`, `./content_text.ts`, `./content_api.ts`, `./unsettled_await.ts` and
+ *   `./namespace_object.ts`, `../../core/nearest.ts`, `./content_text.ts`, `./content_api.ts`, `./unsettled_await.ts` and
  *   `../../wire/wire.ts` (the daemon protocol, with `../../core/private_dir_rule.ts`;
  *   the list is `RUNTIME_INPUTS` in scripts/client/client_file.ts), without
  *   renaming, and define no top-level name another of them (or
@@ -67,7 +67,7 @@ import type {
   ResourcesApi,
   TemplateInfo,
 } from "./content_api.ts";
-import { namespaceObject } from "./namespace_object.ts";
+import { namespaceObject, UnknownToolError } from "./namespace_object.ts";
 import { captureFrames, errorFrames } from "./stack_frames.ts";
 import type { StackFrame } from "./stack_frames.ts";
 import { describe, search } from "./tool_index.ts";
@@ -92,6 +92,7 @@ export {
   runtimeIo,
   search,
   ToolError,
+  UnknownToolError,
   unwrapResult,
 };
 export type {

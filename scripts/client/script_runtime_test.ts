@@ -292,7 +292,7 @@ Deno.test("describe() finds a declaration by function, real name or namespace", 
   match(describe("fff.grep"), /function grep/);
   match(describe("chrome_devtools.take-screenshot"), /function take_screenshot/);
   match(describe("fff"), /function grep[^]*function find_files|function find_files[^]*grep/);
-  throws(() => describe("fff.grpe"), /no tool "fff.grpe".*nearest: fff\.grep/);
+  throws(() => describe("fff.grpe"), /no tool "fff.grpe".*; did you mean fff\.grep\?/);
 });
 
 // ---------------------------------------------------------------------------

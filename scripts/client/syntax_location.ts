@@ -78,3 +78,45 @@ export function syntaxLocation(err: unknown): SyntaxLocation | null {
   } catch { /* a hostile getter: no place */ }
   return null;
 }
+
+/** One of several syntax errors a runtime reported at once, with its place. */
+export interface PlacedSyntaxError {
+  /** The runtime's message for this one (`Expected ")" but found "{"`). */
+  message: string;
+  location: SyntaxLocation;
+}
+
+/**
+ * The placed syntax errors inside an error that gathers several: bun throws
+ * an `AggregateError` (`2 errors building "…"`) whose `errors` are the
+ * `BuildMessage`s, each with its own place. Each is read by
+ * {@link syntaxLocation}; one without a place is left out.
+ *
+ * @param err Anything thrown.
+ * @returns The placed errors, in the runtime's order; empty when `err` gathers none.
+ * @example
+ * ```ts
+ * import { syntaxErrorsOf } from "./syntax_location.ts";
+ * const at = (column: number) => ({ file: "/w/a.ts", line: 3, column, lineText: "if (x {" });
+ * const err = Object.assign(new Error("2 errors building"), {
+ *   errors: [{ message: "Expected \")\"", position: at(7) }, { message: "Unexpected }", position: at(9) }],
+ * });
+ * const placed = syntaxErrorsOf(err);
+ * if (placed.length !== 2 || placed[1].location.column !== 9) throw new Error();
+ * ```
+ */
+export function syntaxErrorsOf(err: unknown): PlacedSyntaxError[] {
+  if (typeof err !== "object" || err === null) return [];
+  const out: PlacedSyntaxError[] = [];
+  try {
+    const errors = (err as { errors?: unknown }).errors;
+    if (!Array.isArray(errors)) return [];
+    for (const each of errors) {
+      const location = syntaxLocation(each);
+      if (location) {
+        out.push({ message: String((each as { message?: unknown }).message), location });
+      }
+    }
+  } catch { /* a hostile getter: no places */ }
+  return out;
+}

@@ -9,6 +9,7 @@
 
 import { searchTools } from "../../discovery/search.ts";
 import { rtConfig } from "./client_config.ts";
+import { didYouMean, nearest } from "../../core/nearest.ts";
 
 /** One hit of {@link search}. */
 export interface ScriptSearchHit {
@@ -51,22 +52,6 @@ export function search(words: string, options: { limit?: number } = {}): ScriptS
   );
 }
 
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        row[j] + 1,
-        next[j - 1] + 1,
-        row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length];
-}
-
 /**
  * One tool's TypeScript declaration, or a whole namespace's.
  *
@@ -93,14 +78,10 @@ export function describe(ref: string): string {
     if (inNamespace.length > 0) return inNamespace.map((k) => declarations[k]).join("\n\n");
   }
   const known = Object.keys(declarations);
-  const nearest = known
-    .map((k) => ({ k, d: editDistance(ref.toLowerCase(), k.toLowerCase()) }))
-    .sort((x, y) => x.d - y.d || (x.k < y.k ? -1 : 1))
-    .slice(0, 3)
-    .map((x) => x.k);
+  // The CLI's suggester (core/nearest.ts): the same names `mcpx types` would offer.
   throw new Error(
     `describe: no tool "${ref}" in this client` +
-      (nearest.length ? `; nearest: ${nearest.join(", ")}` : "; it knows no tools") +
-      ". `mcpx search <words>` finds tools; regenerate the client if a server changed",
+      (known.length ? didYouMean(nearest(ref, known)) : "; it knows no tools.") +
+      " `mcpx search <words>` finds tools; regenerate the client if a server changed",
   );
 }

@@ -237,7 +237,9 @@ const NOT_THE_SCRIPTS =
 function renderError(record: LogRecord, alias?: { path: string; as: string }): string {
   const error = (record.attrs.error ?? {}) as {
     frames?: { function?: string; file?: string; line?: number; column?: number }[];
-    location?: { file?: string; line?: number; column?: number; lineText?: string };
+    location?: Place;
+    /** Several syntax errors reported at once (bun), each with its place; the first is `location`. */
+    syntaxErrors?: { message?: string; location?: Place }[];
   };
   const place = (file: string) => {
     const path = file.replace(/^file:\/\//, "");
@@ -245,17 +247,10 @@ function renderError(record: LogRecord, alias?: { path: string; as: string }): s
   };
   const at = error.location;
   if (at?.file && at.line) {
-    const gutter = " ".repeat(String(at.line).length);
-    const excerpt = at.lineText === undefined ? [] : [
-      `${gutter} |`,
-      `${at.line} | ${at.lineText}`,
-      ...(at.column ? [`${gutter} | ${" ".repeat(Math.max(0, at.column - 1))}^`] : []),
-    ];
-    return [
-      `error: ${record.msg}`,
-      ...excerpt,
-      `    at ${place(at.file)}:${at.line}${at.column ? `:${at.column}` : ""}`,
-    ].join("\n");
+    const rest = (error.syntaxErrors ?? []).slice(1)
+      .filter((e) => e.location?.file && e.location.line)
+      .map((e) => placedError(`SyntaxError: ${e.message}`, e.location!, place));
+    return [placedError(record.msg, at, place), ...rest].join("\n");
   }
   const frames = (error.frames ?? [])
     .filter((f) => f.file && !NOT_THE_SCRIPTS.test(f.file))
@@ -269,6 +264,29 @@ function renderError(record: LogRecord, alias?: { path: string; as: string }): s
   let message = record.msg.replace(/^TypeError: (SyntaxError: )/, "$1");
   if (alias) message = message.replaceAll(`file://${alias.path}`, alias.as);
   return [`error: ${message}`, ...frames].join("\n");
+}
+
+/** Where a syntax error is, as the client sent it (scripts/client/syntax_location.ts). */
+interface Place {
+  file?: string;
+  line?: number;
+  column?: number;
+  lineText?: string;
+}
+
+/** `error: <headline>`, the line with a caret under the column, and `at file:line:col`. */
+function placedError(headline: string, at: Place, place: (file: string) => string): string {
+  const gutter = " ".repeat(String(at.line).length);
+  const excerpt = at.lineText === undefined ? [] : [
+    `${gutter} |`,
+    `${at.line} | ${at.lineText}`,
+    ...(at.column ? [`${gutter} | ${" ".repeat(Math.max(0, at.column - 1))}^`] : []),
+  ];
+  return [
+    `error: ${headline}`,
+    ...excerpt,
+    `    at ${place(at.file!)}:${at.line}${at.column ? `:${at.column}` : ""}`,
+  ].join("\n");
 }
 
 function logfmt(record: LogRecord): string {
