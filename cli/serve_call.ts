@@ -27,6 +27,11 @@ import * as z from "zod";
 export interface ServeCaller {
   /** The mcpx session key the call leases under; absent: the call is its own caller. */
   session?: string;
+  /**
+   * Whose questions the call raises, when not its session's (wire/caller.ts
+   * `owner`); absent with no session, one is made for this request alone.
+   */
+  owner?: string;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or leaves. */
   signal: AbortSignal;
   /** Asks the client a server's question; absent: the question is the call's answer. */
@@ -55,7 +60,7 @@ export interface ToolAnswer {
  */
 export function serveContext(
   base: ContextOptions,
-  caller: { session?: string; signal: AbortSignal },
+  caller: { session?: string; owner?: string; signal: AbortSignal },
   json: boolean,
 ): { ctx: CliContext; io: ReturnType<typeof memoryIo>; env: Record<string, string> } {
   const io = memoryIo();
@@ -66,6 +71,7 @@ export function serveContext(
     io,
     env,
     session: caller.session,
+    ...(caller.owner ? { owner: caller.owner } : {}),
     flags: { ...base.flags, "output.json": json },
     signal: caller.signal,
     // serve's stdin is its client's messages (stdio), or nothing a script should read.
@@ -88,7 +94,11 @@ export async function runServeTool(
   args: Record<string, unknown>,
   caller: ServeCaller,
 ): Promise<ToolAnswer> {
-  const { ctx, io, env } = serveContext(base, caller, true);
+  // A client sees and answers only what its own calls raised (decision 0059): with no
+  // session, this request is a caller of its own, unless it is the retry of one that was.
+  const owner = caller.input?.resume?.owner ?? caller.owner ??
+    (caller.session === undefined ? `serve-${crypto.randomUUID()}` : undefined);
+  const { ctx, io, env } = serveContext(base, { ...caller, owner }, true);
   let code: number;
   let text: string;
   try {
@@ -117,7 +127,7 @@ export async function runServeTool(
       ? questionOf(JSON.parse(text))
       : undefined;
     if (question && caller.input?.canAsk(question)) {
-      return await caller.input.ask(question) as ToolAnswer;
+      return await caller.input.ask(question, owner) as ToolAnswer;
     }
   } catch (error) {
     if (caller.signal.aborted) return failure({ code: "cancelled", message: "cancelled" });
