@@ -26,8 +26,9 @@ export const NOT_YOURS = "question-not-yours";
 
 /**
  * The key a caller's questions are kept under: the identity it names for them
- * (`owner`: a client of `mcpx serve` that named no session), else its session,
- * else `""`, which stands for the callers that named no session, as one.
+ * (`owner`: a client of `mcpx serve` that named no session; `""` from a script
+ * run whose session was made up), else its session, else `""`, which stands
+ * for the callers that named no session, as one.
  *
  * @example
  * ```ts
@@ -36,7 +37,7 @@ export const NOT_YOURS = "question-not-yours";
  * ```
  */
 export function ownerKey(caller: { owner?: string; session?: string }): string {
-  return caller.owner || caller.session || "";
+  return caller.owner ?? (caller.session || "");
 }
 
 /**

@@ -56,10 +56,11 @@ export interface CallerContext {
   notify?: string;
   /**
    * Whose questions this request's calls raise, and which questions it sees
-   * and answers, when that is not its session's: a client of `mcpx serve`
-   * that named no session is a caller of its own (decision 0059). Absent:
-   * its session's (or, with no session, those of every caller that named
-   * none). Not a key.
+   * and answers, when that is not its session's (decision 0059): a client of
+   * `mcpx serve` that named no session is a caller of its own; a script run
+   * whose session was made up for it sends `""`, the callers that named no
+   * session, as whoever ran it was. Absent: its session's (or, with no
+   * session, those of every caller that named none). Not a key.
    */
   owner?: string;
   /**
@@ -163,9 +164,8 @@ export const CALLER_FIELDS = {
   owner: {
     type: "string",
     description: "whose questions the request's calls raise and which it sees, when not its " +
-      "session's (a serve client of no session)",
+      'session\'s (a serve client of no session; "": the callers that named none)',
     readBy: "engine",
-    emptyIsAbsent: true,
   },
   selection: {
     type: "selection",
