@@ -72,9 +72,28 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
     if (await ctx.json()) printJson(ctx.io, { questions: views });
     else if (!views.length) ctx.io.out(`no ${input.all ? "" : "open "}questions\n`);
     else {
+      // Another session's questions say whose they are.
+      const whose = (r: QuestionView) =>
+        caller.anySession ? [(r.owners ?? []).map((o) => o || "(none)").join(",") || "-"] : [];
       ctx.io.out(renderTable(
-        ["ID", "KIND", "NAMESPACE", "FOR", "STATE", "MESSAGE"],
-        views.map((r) => [r.id, r.kind, r.namespace, r.route, r.state, truncate(r.message, 50)]),
+        [
+          "ID",
+          "KIND",
+          "NAMESPACE",
+          "FOR",
+          ...(caller.anySession ? ["SESSION"] : []),
+          "STATE",
+          "MESSAGE",
+        ],
+        views.map((r) => [
+          r.id,
+          r.kind,
+          r.namespace,
+          r.route,
+          ...whose(r),
+          r.state,
+          truncate(r.message, 50),
+        ]),
       ));
     }
     return 0;

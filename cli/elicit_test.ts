@@ -61,6 +61,11 @@ Deno.test("mcpx elicit lists and shows only the caller's session's questions unl
     assert.deepEqual(await ids([]), [nobodys.id]);
     assert.deepEqual(await ids(["--any-session"], "bob"), [alices.id, nobodys.id].sort());
 
+    const table = await elicit(home, ["list", "--any-session"], "bob");
+    assert.match(table.stdout, /SESSION/);
+    assert.match(table.stdout, new RegExp(`${alices.id} .* alice `));
+    assert.doesNotMatch((await elicit(home, ["list"], "alice")).stdout, /SESSION/);
+
     for (const action of ["show", "decline", "answer"]) {
       const refused = await elicit(home, [action, alices.id], "bob");
       assert.equal(refused.code, 1, refused.stderr);
