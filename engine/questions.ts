@@ -202,6 +202,7 @@ export class QuestionDesk {
         ...about,
         message: row.message.slice(0, 200),
         call: row.call,
+        owners: owners.map((o) => o || "(none)").join(", "),
       },
     );
     if (!calls.length) {
