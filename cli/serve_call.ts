@@ -13,7 +13,7 @@
 
 import { memoryIo } from "../core/io.ts";
 import { errorToJson, UsageError } from "../core/errors.ts";
-import { loadCommand } from "./commands.ts";
+import { type CommandModule, loadCommand } from "./commands.ts";
 import { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { opInputOf, type ServeTool } from "./serve_tools.ts";
@@ -84,6 +84,7 @@ export function serveContext(
  * Runs `tool` with `args` for `caller`.
  *
  * @param base The serve command's own context options (configuration, flags, env, cwd).
+ * @param load The op's command module (a seam for tests; default cli/commands.ts `loadCommand`).
  * @returns The tool result; a failure is a result with `isError` naming it
  *   (as `mcpx --json` prints it), never a thrown protocol error, so the
  *   agent reads what went wrong and how to fix it.
@@ -93,6 +94,7 @@ export async function runServeTool(
   tool: ServeTool,
   args: Record<string, unknown>,
   caller: ServeCaller,
+  load: (name: string) => Promise<CommandModule> = loadCommand,
 ): Promise<ToolAnswer> {
   // A client sees and answers only what its own calls raised (decision 0059): with no
   // session, this request is a caller of its own, unless it is the retry of one that was.
@@ -114,7 +116,7 @@ export async function runServeTool(
       });
       [code, text] = [codeOf(result), JSON.stringify(result, null, 2)];
     } else {
-      code = await (await loadCommand(tool.op.name)).run(ctx, input);
+      code = await (await load(tool.op.name)).run(ctx, input);
       text = io.stdout.trim();
     }
     // A server asked a question: the client answers it, and the call goes on.
