@@ -53,13 +53,7 @@ export const DEFAULT_QUESTION_MS = 10 * 60_000;
 
 export type { QuestionView } from "./question_view.ts";
 export { type CallWait, PendingCall } from "./pending_call.ts";
-export {
-  checkOwner,
-  NOT_YOURS,
-  notYourCall,
-  ownerKey,
-  type QuestionCaller,
-} from "./question_owner.ts";
+export { NOT_YOURS, ownerKey, type QuestionCaller } from "./question_owner.ts";
 
 /** Who asked: the instance's id and its server. */
 export interface Asker {
@@ -159,6 +153,7 @@ export class QuestionDesk {
     const calls = free.length === 1 ? free : running.length === 1 ? running : [];
     // Whose it is: the one call's caller, else every caller with a call in flight here.
     const owners = [...new Set((calls.length ? calls : running).map((call) => call.owner))];
+    const whose = owners.map((owner) => owner || "(no session)").join(", ");
     const now = Date.now();
     const row: QuestionRow = {
       id: newQuestionId(),
@@ -202,7 +197,7 @@ export class QuestionDesk {
         ...about,
         message: row.message.slice(0, 200),
         call: row.call,
-        owners: owners.map((o) => o || "(none)").join(", "),
+        owners: whose,
       },
     );
     if (!calls.length) {
@@ -212,7 +207,7 @@ export class QuestionDesk {
         "{namespace} asked {id} with {calls} calls in flight on one instance; none is told, " +
           "since the question cannot be tied to one: it is offered to their sessions " +
           "({owners}), who answer it with `mcpx elicit answer {id}`",
-        { ...about, calls: running.length, owners: owners.map((o) => o || "(none)").join(", ") },
+        { ...about, calls: running.length, owners: whose },
       );
     }
     return new Promise((resolve, reject) => {
