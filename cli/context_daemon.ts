@@ -37,6 +37,7 @@ export type DaemonLinkSource = Pick<
   | "env"
   | "cwd"
   | "session"
+  | "owner"
   | "signal"
   | "config"
   | "settings"
@@ -260,6 +261,7 @@ export class DaemonLink {
     const body = {
       ...callerBody({
         session: source.session,
+        owner: source.owner,
         parentSession: env.MCPX_PARENT_SESSION_ID,
         // The caller's git variables, not the daemon's (an autostarted daemon
         // inherits whoever ran mcpx first): spec 000, "Finding the repository

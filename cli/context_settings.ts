@@ -50,6 +50,12 @@ export interface ContextOptions {
   direct?: DirectTarget;
   /** `--session <key>`. */
   session?: string;
+  /**
+   * Whose questions this command's calls raise and which it sees, when not
+   * its session's (wire/caller.ts `owner`): a client of `mcpx serve` that
+   * named no session is a caller of its own (decision 0059).
+   */
+  owner?: string;
   /** Setting values from flags, keyed by dotted name. */
   flags: Record<string, string | boolean>;
   /**
@@ -79,6 +85,8 @@ export class SettingsContext {
   readonly session?: string;
   /** `--session <key>` as given on the command line (no MCPX_SESSION_ID fallback). */
   readonly sessionFlag?: string;
+  /** {@link ContextOptions.owner}. */
+  readonly owner?: string;
   /** {@link ContextOptions.signal}. */
   readonly signal?: AbortSignal;
   /** {@link ContextOptions.scriptStdin}. */
@@ -97,6 +105,7 @@ export class SettingsContext {
     this.cwd = options.cwd;
     this.sessionFlag = options.session;
     this.session = options.session ?? (options.env.MCPX_SESSION_ID || undefined);
+    this.owner = options.owner;
     this.signal = options.signal;
     this.scriptStdin = options.scriptStdin;
     this.#options = options;

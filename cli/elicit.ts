@@ -6,6 +6,12 @@
  * `--wait` prints what the call answers once resumed, as `mcpx call` would
  * (exit 75 again if the server asks another question).
  *
+ * A question belongs to the session whose call raised it (decision 0059):
+ * every action sees only the caller's session's questions (`--session`, else
+ * `MCPX_SESSION_ID`, else those of callers that named none) unless
+ * `--any-session` names another session's; answering one of those prints
+ * only that it was answered, since the call's result goes to its own caller.
+ *
  * @module
  */
 
@@ -18,6 +24,8 @@ import { daemonFiles } from "../wire/locate.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import { VERSION } from "../core/version.ts";
 import { viewOf } from "../engine/question_view.ts";
+import { checkOwner, ownerKey, type QuestionCaller } from "../engine/question_owner.ts";
+import { callerBody } from "../wire/caller.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { elicit } from "../ops/question_ops.ts";
 import type { QuestionView } from "../engine/question_view.ts";
@@ -52,15 +60,40 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
         "`mcpx elicit answer <id> key=value`",
     );
   }
-  const source = await ctx.endpoint() ? endpointSource(ctx) : await storeSource(ctx);
+  const caller: QuestionCaller = {
+    owner: ownerKey({ owner: ctx.owner, session: ctx.session }),
+    ...(input.anySession ? { anySession: true } : {}),
+  };
+  const source = await ctx.endpoint()
+    ? endpointSource(ctx, caller)
+    : await storeSource(ctx, caller);
   if (action === "list" || action === "ls") {
     const views = await source.list(input.all === true);
     if (await ctx.json()) printJson(ctx.io, { questions: views });
     else if (!views.length) ctx.io.out(`no ${input.all ? "" : "open "}questions\n`);
     else {
+      // Another session's questions say whose they are.
+      const whose = (r: QuestionView) =>
+        caller.anySession ? [(r.owners ?? []).map((o) => o || "(none)").join(",") || "-"] : [];
       ctx.io.out(renderTable(
-        ["ID", "KIND", "NAMESPACE", "FOR", "STATE", "MESSAGE"],
-        views.map((r) => [r.id, r.kind, r.namespace, r.route, r.state, truncate(r.message, 50)]),
+        [
+          "ID",
+          "KIND",
+          "NAMESPACE",
+          "FOR",
+          ...(caller.anySession ? ["SESSION"] : []),
+          "STATE",
+          "MESSAGE",
+        ],
+        views.map((r) => [
+          r.id,
+          r.kind,
+          r.namespace,
+          r.route,
+          ...whose(r),
+          r.state,
+          truncate(r.message, 50),
+        ]),
       ));
     }
     return 0;
@@ -86,6 +119,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
   }
   const reply = await source.answer(q, {
     id,
+    ...(caller.anySession ? { anySession: true } : {}),
     ...(action === "decline" ? { decline: true } : { answer }),
     ...(Deno.stdin.isTerminal() ? { tty: true } : {}),
     ...(input.wait ? { wait: true } : {}),
@@ -111,7 +145,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
  * daemon holds it (a direct target's included), so no configuration file is
  * needed, and answered through that daemon, by its configuration's fingerprint.
  */
-async function storeSource(ctx: CliContext): Promise<QuestionSource> {
+async function storeSource(ctx: CliContext, caller: QuestionCaller): Promise<QuestionSource> {
   const { QuestionStore, questionsPath } = await import("../engine/questions_store.ts");
   const logs = logsDir(ctx.paths().stateDir, String(await ctx.setting("logging.dir") ?? ""));
   const path = questionsPath(logs);
@@ -122,7 +156,11 @@ async function storeSource(ctx: CliContext): Promise<QuestionSource> {
     list: (all) =>
       Promise.resolve(
         stored
-          ? readStore(new QuestionStore(path), (s) => s.list(undefined, { all })).map(viewOf)
+          ? readStore(
+            new QuestionStore(path),
+            (s) =>
+              s.list(undefined, { all, ...(caller.anySession ? {} : { owner: caller.owner }) }),
+          ).map(viewOf)
           : [],
       ),
     get: (id) => {
@@ -133,10 +171,17 @@ async function storeSource(ctx: CliContext): Promise<QuestionSource> {
           [],
         );
       }
+      checkOwner(row, caller);
       return Promise.resolve({ ...viewOf(row), daemon: row.daemon });
     },
     answer: (q, body) =>
-      requestDaemon<unknown>(socketOf(q), "questionAnswer", body, { version: VERSION }).catch(
+      // The daemon holds the rule too: it is told who answers (decision 0059).
+      requestDaemon<unknown>(
+        socketOf(q),
+        "questionAnswer",
+        { ...callerBody({ session: ctx.session, owner: ctx.owner }), ...body },
+        { version: VERSION },
+      ).catch(
         (error) => {
           if (error instanceof DaemonUnavailableError) {
             throw new McpxError(
@@ -153,10 +198,11 @@ async function storeSource(ctx: CliContext): Promise<QuestionSource> {
 }
 
 /** The daemon `daemon.endpoint` names, through its question routes. */
-function endpointSource(ctx: CliContext): QuestionSource {
+function endpointSource(ctx: CliContext, caller: QuestionCaller): QuestionSource {
+  const any = caller.anySession ? { anySession: true } : {};
   return {
-    list: (all) => ctx.request<QuestionView[]>("questions", { all }),
-    get: (id) => ctx.request<QuestionView>("questionGet", { id }),
+    list: (all) => ctx.request<QuestionView[]>("questions", { all, ...any }),
+    get: (id) => ctx.request<QuestionView>("questionGet", { id, ...any }),
     answer: (_q, body) => ctx.request<unknown>("questionAnswer", body),
     socketOf: () => undefined,
   };

@@ -13,7 +13,7 @@
 
 import { memoryIo } from "../core/io.ts";
 import { errorToJson, UsageError } from "../core/errors.ts";
-import { loadCommand } from "./commands.ts";
+import { type CommandModule, loadCommand } from "./commands.ts";
 import { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { opInputOf, type ServeTool } from "./serve_tools.ts";
@@ -27,6 +27,11 @@ import * as z from "zod";
 export interface ServeCaller {
   /** The mcpx session key the call leases under; absent: the call is its own caller. */
   session?: string;
+  /**
+   * Whose questions the call raises, when not its session's (wire/caller.ts
+   * `owner`); absent with no session, one is made for this request alone.
+   */
+  owner?: string;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or leaves. */
   signal: AbortSignal;
   /** Asks the client a server's question; absent: the question is the call's answer. */
@@ -55,7 +60,7 @@ export interface ToolAnswer {
  */
 export function serveContext(
   base: ContextOptions,
-  caller: { session?: string; signal: AbortSignal },
+  caller: { session?: string; owner?: string; signal: AbortSignal },
   json: boolean,
 ): { ctx: CliContext; io: ReturnType<typeof memoryIo>; env: Record<string, string> } {
   const io = memoryIo();
@@ -66,6 +71,7 @@ export function serveContext(
     io,
     env,
     session: caller.session,
+    ...(caller.owner ? { owner: caller.owner } : {}),
     flags: { ...base.flags, "output.json": json },
     signal: caller.signal,
     // serve's stdin is its client's messages (stdio), or nothing a script should read.
@@ -78,6 +84,7 @@ export function serveContext(
  * Runs `tool` with `args` for `caller`.
  *
  * @param base The serve command's own context options (configuration, flags, env, cwd).
+ * @param load The op's command module (a seam for tests; default cli/commands.ts `loadCommand`).
  * @returns The tool result; a failure is a result with `isError` naming it
  *   (as `mcpx --json` prints it), never a thrown protocol error, so the
  *   agent reads what went wrong and how to fix it.
@@ -87,8 +94,13 @@ export async function runServeTool(
   tool: ServeTool,
   args: Record<string, unknown>,
   caller: ServeCaller,
+  load: (name: string) => Promise<CommandModule> = loadCommand,
 ): Promise<ToolAnswer> {
-  const { ctx, io, env } = serveContext(base, caller, true);
+  // A client sees and answers only what its own calls raised (decision 0059): with no
+  // session, this request is a caller of its own, unless it is the retry of one that was.
+  const owner = caller.input?.resume?.owner ?? caller.owner ??
+    (caller.session === undefined ? `serve-${crypto.randomUUID()}` : undefined);
+  const { ctx, io, env } = serveContext(base, { ...caller, owner }, true);
   let code: number;
   let text: string;
   try {
@@ -104,7 +116,7 @@ export async function runServeTool(
       });
       [code, text] = [codeOf(result), JSON.stringify(result, null, 2)];
     } else {
-      code = await (await loadCommand(tool.op.name)).run(ctx, input);
+      code = await (await load(tool.op.name)).run(ctx, input);
       text = io.stdout.trim();
     }
     // A server asked a question: the client answers it, and the call goes on.
@@ -117,7 +129,7 @@ export async function runServeTool(
       ? questionOf(JSON.parse(text))
       : undefined;
     if (question && caller.input?.canAsk(question)) {
-      return await caller.input.ask(question) as ToolAnswer;
+      return await caller.input.ask(question, owner) as ToolAnswer;
     }
   } catch (error) {
     if (caller.signal.aborted) return failure({ code: "cancelled", message: "cancelled" });

@@ -26,7 +26,17 @@ import { type AnswerFields, answerFields, askQuestion, responseTo } from "./ques
 export const QUESTION_KEY = "question";
 
 /** Seals and opens the `requestState` of serve's questions. */
-export type QuestionSeal = ReturnType<typeof createRequestStateCodec<{ question: string }>>;
+export type QuestionSeal = ReturnType<typeof createRequestStateCodec<SealedQuestion>>;
+
+/**
+ * What a sealed `requestState` holds: the question, and whose it is when the
+ * request named no session (decision 0059), so the client's retry, a request
+ * of its own, answers as the caller whose call raised it.
+ */
+export interface SealedQuestion {
+  question: string;
+  owner?: string;
+}
 
 /**
  * A seal for one serve process: a random 32-byte key, states valid for `ttlMs`.
@@ -34,7 +44,7 @@ export type QuestionSeal = ReturnType<typeof createRequestStateCodec<{ question:
  * @param ttlMs How long a question may wait for its answer (`elicit.timeout`), ms.
  */
 export function questionSeal(ttlMs: number): QuestionSeal {
-  return createRequestStateCodec<{ question: string }>({
+  return createRequestStateCodec<SealedQuestion>({
     key: crypto.getRandomValues(new Uint8Array(32)),
     ttlSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
   });
@@ -44,12 +54,18 @@ export type { AnswerFields } from "./question_round.ts";
 
 /** How a 2026-07-28 tool call takes part in a question's round trip. */
 export interface InputRound {
-  /** This call is the client's retry: the question it answers and the answer. */
-  resume?: { id: string; fields: AnswerFields };
+  /**
+   * This call is the client's retry: the question it answers, the answer, and
+   * whose the question is when the first request named no session.
+   */
+  resume?: { id: string; fields: AnswerFields; owner?: string };
   /** Whether the client declared what the question needs (elicitation, or sampling). */
   canAsk(question: QuestionView): boolean;
-  /** The `input_required` result that puts `question` to the client. */
-  ask(question: QuestionView): Promise<Record<string, unknown>>;
+  /**
+   * The `input_required` result that puts `question` to the client; `owner`,
+   * when the caller named no session, is sealed with it for the retry.
+   */
+  ask(question: QuestionView, owner?: string): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -68,11 +84,12 @@ export async function inputRound(
     elicitation?: { form?: unknown; url?: unknown };
     sampling?: unknown;
   };
-  const state = await sctx.mcpReq.requestState<{ question: string }>();
+  const state = await sctx.mcpReq.requestState<SealedQuestion>();
   const resume = state?.question
     ? {
       id: state.question,
       fields: answerFields(responseTo(sctx.mcpReq.inputResponses, QUESTION_KEY)),
+      ...(typeof state.owner === "string" ? { owner: state.owner } : {}),
     }
     : undefined;
   return {
@@ -85,6 +102,7 @@ export async function inputRound(
           (q.mode === "url"
             ? declared.elicitation.url !== undefined
             : declared.elicitation.url === undefined || declared.elicitation.form !== undefined),
-    ask: (q) => askQuestion(q, QUESTION_KEY, (state) => seal.mint(state)),
+    ask: (q, owner) =>
+      askQuestion(q, QUESTION_KEY, (state) => seal.mint({ ...state, ...(owner ? { owner } : {}) })),
   };
 }

@@ -10,6 +10,14 @@
  * `mcpx elicit answer <id> --wait` and `mcpx call --resume <id>` attach to it
  * again. A call is never sent upstream twice to collect an answer.
  *
+ * A question belongs to the caller whose call raised it (decision 0059): only
+ * that caller's requests list, show, answer or decline it, and only that
+ * caller attaches to its call's result. Where the wire cannot say which call
+ * asked (several calls in flight on one instance), it is offered to the
+ * callers with calls there. Another caller acts on it only by naming it
+ * ({@link QuestionCaller.anySession}, `mcpx elicit --any-session`), and even
+ * then never receives the call's result.
+ *
  * A question no call is waiting for (asked during a listing, or after the
  * call's caller went away) is answered `cancel` at once: nobody could answer
  * it. Expiry answers `cancel`, never `decline` (expiry is nobody choosing).
@@ -24,8 +32,10 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import { commandOf, type QuestionView, viewOf } from "./question_view.ts";
+import type { PendingCall } from "./pending_call.ts";
 import type { TimerId } from "../core/deadline.ts";
 import { log } from "./log.ts";
+import { checkOwner, notYourCall, type QuestionCaller } from "./question_owner.ts";
 import { checkAnswer, routeOf, samplingResult } from "./question_form.ts";
 import {
   newQuestionId,
@@ -42,107 +52,14 @@ export const SAMPLING_DECLINED = -1;
 export const DEFAULT_QUESTION_MS = 10 * 60_000;
 
 export type { QuestionView } from "./question_view.ts";
+export { type CallWait, PendingCall } from "./pending_call.ts";
+export { NOT_YOURS, ownerKey, type QuestionCaller } from "./question_owner.ts";
 
 /** Who asked: the instance's id and its server. */
 export interface Asker {
   instanceId: string;
   server: string;
   namespace: string;
-}
-
-/** What the desk tells a waiting caller: the call ended, or it asked a question. */
-export type CallWait =
-  | { kind: "result"; value: unknown }
-  | { kind: "question"; question: QuestionView };
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-/**
- * One tool call the daemon runs on a caller's behalf that may outlive the
- * caller's request: it collects the questions asked while it runs and its
- * result, for whoever attaches to it.
- */
-export class PendingCall {
-  /** `namespace.tool`, shown with its questions. */
-  readonly label: string;
-  #outcome?: Outcome;
-  readonly #open = new Map<string, QuestionView>();
-  readonly #listeners = new Set<() => void>();
-
-  constructor(label: string) {
-    this.label = label;
-  }
-
-  /** Questions open now, oldest first. */
-  get open(): QuestionView[] {
-    return [...this.#open.values()];
-  }
-
-  /** Runs `work` and keeps its outcome for {@link wait}. */
-  run<T>(work: Promise<T>): Promise<T> {
-    work.then(
-      (value) => this.#end({ ok: true, value }),
-      (error) => this.#end({ ok: false, error }),
-    );
-    return work;
-  }
-
-  /** A question was asked during the call. */
-  asked(question: QuestionView): void {
-    this.#open.set(question.id, question);
-    this.#tell();
-  }
-
-  /** A question of the call left `open`. */
-  settled(id: string): void {
-    if (this.#open.delete(id)) this.#tell();
-  }
-
-  /** Called whenever a question opens or settles, or the call ends; returns its remover. */
-  listen(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  /**
-   * Waits for the call's result, or an open question not in `seen`.
-   * @throws What the call threw; an abort of `signal` (its reason).
-   */
-  wait(seen: ReadonlySet<string>, signal?: AbortSignal): Promise<CallWait> {
-    return new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        if (this.#outcome) {
-          if (this.#outcome.ok) resolve({ kind: "result", value: this.#outcome.value });
-          else reject(this.#outcome.error);
-          return true;
-        }
-        const fresh = this.open.find((q) => !seen.has(q.id));
-        if (fresh) resolve({ kind: "question", question: fresh });
-        return fresh !== undefined;
-      };
-      if (check()) return;
-      const aborted = () => {
-        off();
-        reject(signal!.reason);
-      };
-      const off = this.listen(() => {
-        if (check()) {
-          off();
-          signal?.removeEventListener("abort", aborted);
-        }
-      });
-      signal?.addEventListener("abort", aborted, { once: true });
-    });
-  }
-
-  #end(outcome: Outcome): void {
-    this.#outcome = outcome;
-    this.#tell();
-  }
-
-  #tell(): void {
-    for (const listener of [...this.#listeners]) listener();
-  }
 }
 
 interface Waiting {
@@ -234,6 +151,9 @@ export class QuestionDesk {
     const waiting = new Set([...this.#waiting.values()].map((w) => w.call));
     const free = running.filter((call) => !waiting.has(call));
     const calls = free.length === 1 ? free : running.length === 1 ? running : [];
+    // Whose it is: the one call's caller, else every caller with a call in flight here.
+    const owners = [...new Set((calls.length ? calls : running).map((call) => call.owner))];
+    const whose = owners.map((owner) => owner || "(no session)").join(", ");
     const now = Date.now();
     const row: QuestionRow = {
       id: newQuestionId(),
@@ -242,6 +162,7 @@ export class QuestionDesk {
       server: asker.server,
       namespace: asker.namespace,
       ...(calls[0] ? { call: calls[0].label } : {}),
+      owners,
       ...(kind === "elicitation" ? { mode: params.mode === "url" ? "url" : "form" } : {}),
       message: messageOf(kind, params),
       request: params,
@@ -253,7 +174,7 @@ export class QuestionDesk {
     };
     const about = { id: row.id, kind, server: row.server, namespace: row.namespace, route, reason };
     if (!running.length) {
-      store.add({ ...row, state: "cancelled", settled: now });
+      store.add({ ...row, owners: [], state: "cancelled", settled: now });
       log(
         "warn",
         "question.cancelled",
@@ -276,6 +197,7 @@ export class QuestionDesk {
         ...about,
         message: row.message.slice(0, 200),
         call: row.call,
+        owners: whose,
       },
     );
     if (!calls.length) {
@@ -283,8 +205,9 @@ export class QuestionDesk {
         "warn",
         "question.unattributed",
         "{namespace} asked {id} with {calls} calls in flight on one instance; none is told, " +
-          "since the question cannot be tied to one: answer it with `mcpx elicit answer {id}`",
-        { ...about, calls: running.length },
+          "since the question cannot be tied to one: it is offered to their sessions " +
+          "({owners}), who answer it with `mcpx elicit answer {id}`",
+        { ...about, calls: running.length, owners: whose },
       );
     }
     return new Promise((resolve, reject) => {
@@ -312,13 +235,20 @@ export class QuestionDesk {
    * URL-mode flow the person completed, or a sampling result.
    *
    * @param fromTty Whether the answer comes from a terminal: a person-routed question needs one.
+   * @param caller Who answers: the question must be theirs, or named with `anySession`.
    * @returns The call the question belongs to, when the daemon still runs it.
-   * @throws {NotFoundError} for an unknown id; {McpxError} `question-settled`
+   * @throws {NotFoundError} for an unknown id; {McpxError} `question-not-yours`
+   *   for another caller's question not named with `anySession`, `question-settled`
    *   for one no longer open, `person-only` for a person-routed question
    *   answered without a terminal; {UsageError} for an answer the schema refuses.
    */
-  answer(id: string, given: Record<string, unknown>, fromTty: boolean): PendingCall | undefined {
-    const row = this.#open(id);
+  answer(
+    id: string,
+    given: Record<string, unknown>,
+    fromTty: boolean,
+    caller: QuestionCaller,
+  ): PendingCall | undefined {
+    const row = this.#open(id, caller);
     if (row.route === "person" && !fromTty) {
       throw new McpxError(
         "person-only",
@@ -346,35 +276,50 @@ export class QuestionDesk {
 
   /**
    * Declines question `id` (the server hears `decline`; a sampling request an error).
-   * @throws As {@link answer} does for an unknown or settled id.
+   * @throws As {@link answer} does for an unknown, another caller's or a settled id.
    */
-  decline(id: string): PendingCall | undefined {
-    this.#open(id);
+  decline(id: string, caller: QuestionCaller): PendingCall | undefined {
+    this.#open(id, caller);
     this.#settle(id, "declined");
     return this.#callOf.get(id);
   }
 
-  /** The question `id` (expired first if past its deadline). @throws {NotFoundError}. */
-  show(id: string): QuestionView {
+  /**
+   * The question `id` (expired first if past its deadline), when `caller` may see it.
+   * @throws {NotFoundError} for an unknown id; {McpxError} `question-not-yours`
+   *   for another caller's question not named with `anySession`.
+   */
+  show(id: string, caller: QuestionCaller): QuestionView {
     const row = this.#store?.get(id);
     if (!row || row.daemon !== this.#daemon) {
       throw new NotFoundError(`no question "${id}": \`mcpx elicit list\` shows the open ones`, []);
     }
+    checkOwner(row, caller);
     return this.#view(row);
   }
 
-  /** This daemon's questions, newest first: the open ones, or with `all` the settled ones too. */
-  list(all = false): QuestionView[] {
-    return (this.#store?.list(this.#daemon, { all }) ?? []).map((r) => this.#view(r));
+  /**
+   * This daemon's questions that `caller` sees (every caller's with `anySession`), newest
+   * first: the open ones, or with `all` the settled ones too.
+   */
+  list(all: boolean, caller: QuestionCaller): QuestionView[] {
+    const owner = caller.anySession ? undefined : caller.owner;
+    return (this.#store?.list(this.#daemon, { all, owner }) ?? []).map((r) => this.#view(r));
   }
 
-  /** The call question `id` was asked in, while this daemon runs it. */
-  callOf(id: string): PendingCall | undefined {
-    return this.#callOf.get(id);
+  /**
+   * The call question `id` was asked in, while this daemon runs it, for the
+   * call's own caller only: its result goes to nobody else (decision 0059).
+   * @throws {McpxError} `question-not-yours` when the call is another caller's.
+   */
+  callOf(id: string, caller: QuestionCaller): PendingCall | undefined {
+    const call = this.#callOf.get(id);
+    if (call && call.owner !== caller.owner) throw notYourCall(id);
+    return call;
   }
 
-  #open(id: string): QuestionRow {
-    const row = this.show(id);
+  #open(id: string, caller: QuestionCaller): QuestionRow {
+    const row = this.show(id, caller);
     if (row.state !== "open" || !this.#waiting.has(id)) {
       throw new McpxError(
         "question-settled",

@@ -6,6 +6,10 @@
  * elicitation and sampling request, who was asked to answer it and why, and
  * how it ended (decision 0040).
  *
+ * Each row names the callers it belongs to (`owners`, decision 0059): the
+ * session of the call that raised it, or, when the wire cannot say which call
+ * that was, the sessions with calls in flight on the asking instance.
+ *
  * A row is `open` until it is answered, declined or cancelled. A row read
  * after its deadline is marked `expired` by that read ({@link QuestionStore.get},
  * {@link QuestionStore.list}): there is no sweeper, so nothing reports a
@@ -39,6 +43,13 @@ export interface QuestionRow {
   namespace: string;
   /** The tool call that was running when the server asked, `namespace.tool`, when known. */
   call?: string;
+  /**
+   * Whose question it is (decision 0059): the caller keys (engine/question_owner.ts `ownerKey`)
+   * that see and answer it without naming another session. One key when it is
+   * tied to its call; the keys of every call in flight on the instance when
+   * the wire could not say which call asked; none when no call waited for it.
+   */
+  owners: string[];
   /** `form` or `url` for elicitation; absent for sampling. */
   mode?: "form" | "url";
   /** The text the server showed: elicitation's `message`, sampling's last text message. */
@@ -74,10 +85,14 @@ const DDL = [
   deadline INTEGER NOT NULL,
   state TEXT NOT NULL,
   answer TEXT,
-  settled INTEGER
+  settled INTEGER,
+  owners TEXT NOT NULL DEFAULT '[]'
 )`,
   "CREATE INDEX IF NOT EXISTS questions_open ON questions (daemon, state)",
 ];
+
+/** A store written before decision 0059 has no `owners`: its rows belong to nobody. */
+const OWNERS_COLUMN = "ALTER TABLE questions ADD COLUMN owners TEXT NOT NULL DEFAULT '[]'";
 
 /** The store's file in a logs directory. */
 export function questionsPath(logsDir: string): string {
@@ -108,6 +123,8 @@ export class QuestionStore implements Disposable {
       5_000,
       (db) => {
         for (const sql of DDL) db.prepare(sql).run();
+        const columns = db.prepare("PRAGMA table_info(questions)").all() as { name: string }[];
+        if (!columns.some((c) => c.name === "owners")) db.prepare(OWNERS_COLUMN).run();
       },
       {
         what: "the questions store",
@@ -124,8 +141,8 @@ export class QuestionStore implements Disposable {
   add(row: QuestionRow): void {
     this.#db.prepare(
       `INSERT INTO questions (id, kind, daemon, server, namespace, call, mode, message, request,
-        route, reason, created, deadline, state, answer, settled)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        route, reason, created, deadline, state, answer, settled, owners)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       row.id,
       row.kind,
@@ -143,6 +160,7 @@ export class QuestionStore implements Disposable {
       row.state,
       row.answer ? JSON.stringify(row.answer) : null,
       row.settled ?? null,
+      JSON.stringify(row.owners),
     );
   }
 
@@ -160,16 +178,21 @@ export class QuestionStore implements Disposable {
    * The questions of `daemon` (undefined: of every daemon), newest first: the open ones, and with `all`
    * the settled ones too (at most `limit`). Open questions past their
    * deadline are marked `expired` first.
+   *
+   * @param options.owner Only the questions of this caller key (engine/question_owner.ts `ownerKey`); absent:
+   *   every caller's (what `--any-session` asks for).
    */
   list(
     daemon: string | undefined,
-    options: { all?: boolean; limit?: number; now?: number } = {},
+    options: { all?: boolean; limit?: number; now?: number; owner?: string } = {},
   ): QuestionRow[] {
     this.#expire(options.now ?? Date.now());
+    const owner = options.owner ?? null;
     const rows = this.#db.prepare(
       `SELECT * FROM questions WHERE (daemon = ? OR ? IS NULL)
+       AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(questions.owners) WHERE value = ?))
        ${options.all ? "" : "AND state = 'open'"} ORDER BY created DESC LIMIT ?`,
-    ).all(daemon ?? null, daemon ?? null, options.limit ?? 100);
+    ).all(daemon ?? null, daemon ?? null, owner, owner, options.limit ?? 100);
     return rows.map((r) => rowOf(r as Record<string, unknown>));
   }
 
@@ -214,6 +237,7 @@ function rowOf(r: Record<string, unknown>): QuestionRow {
     server: String(r.server),
     namespace: String(r.namespace),
     ...(r.call != null ? { call: String(r.call) } : {}),
+    owners: ownersOf(r.owners),
     ...(r.mode != null ? { mode: r.mode as "form" | "url" } : {}),
     message: String(r.message),
     request: JSON.parse(String(r.request)),
@@ -225,4 +249,13 @@ function rowOf(r: Record<string, unknown>): QuestionRow {
     ...(r.answer != null ? { answer: JSON.parse(String(r.answer)) } : {}),
     ...(r.settled != null ? { settled: Number(r.settled) } : {}),
   };
+}
+
+function ownersOf(text: unknown): string[] {
+  try {
+    const value = JSON.parse(String(text ?? "[]"));
+    return Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  } catch {
+    return [];
+  }
 }

@@ -15,6 +15,7 @@ const row = (over: Partial<QuestionRow> = {}): QuestionRow => ({
   created: 1_000,
   deadline: 2_000,
   state: "open",
+  owners: ["alice"],
   ...over,
 });
 
@@ -50,6 +51,49 @@ Deno.test("QuestionStore.settle() moves an open question once, with its answer",
     const got = store.get(q.id)!;
     assert.deepEqual([got.state, got.answer, got.settled], ["answered", { repo: "me/x" }, 5]);
     assert.match(newQuestionId(), /^elc-[0-9a-f]{8}$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("QuestionStore.list() with an owner keeps only that caller's questions (decision 0059)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    using store = new QuestionStore(`${dir}/questions.db`);
+    const alice = row({ owners: ["alice"], created: 1_000 });
+    const shared = row({ owners: ["alice", "bob"], created: 1_100 });
+    const none = row({ owners: [""], created: 1_200 });
+    for (const q of [alice, shared, none]) store.add(q);
+    const ids = (owner?: string) =>
+      store.list("d1", { now: 1_500, ...(owner !== undefined ? { owner } : {}) }).map((r) => r.id);
+    assert.deepEqual(ids("alice"), [shared.id, alice.id]);
+    assert.deepEqual(ids("bob"), [shared.id]);
+    assert.deepEqual(ids(""), [none.id]);
+    assert.deepEqual(ids("carol"), []);
+    assert.deepEqual(ids(), [none.id, shared.id, alice.id]);
+    assert.deepEqual(store.get(shared.id, 1_500)?.owners, ["alice", "bob"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("QuestionStore opens a store written before owners: its rows belong to nobody", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { DatabaseSync } = await import("node:sqlite");
+    const old = new DatabaseSync(`${dir}/questions.db`);
+    old.exec(`CREATE TABLE questions (id TEXT PRIMARY KEY, kind TEXT NOT NULL, daemon TEXT NOT NULL,
+      server TEXT NOT NULL, namespace TEXT NOT NULL, call TEXT, mode TEXT, message TEXT NOT NULL,
+      request TEXT NOT NULL, route TEXT NOT NULL, reason TEXT NOT NULL, created INTEGER NOT NULL,
+      deadline INTEGER NOT NULL, state TEXT NOT NULL, answer TEXT, settled INTEGER)`);
+    old.exec(`INSERT INTO questions VALUES ('elc-00000001', 'elicitation', 'd1', 's', 's', NULL,
+      'form', 'm', '{}', 'agent', 'r', 1000, 2000, 'open', NULL, NULL)`);
+    old.close();
+    using store = new QuestionStore(`${dir}/questions.db`);
+    assert.deepEqual(store.get("elc-00000001", 1_500)?.owners, []);
+    assert.deepEqual(store.list("d1", { now: 1_500, owner: "" }), []);
+    store.add(row());
+    assert.equal(store.list("d1", { now: 1_500, owner: "alice" }).length, 1);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

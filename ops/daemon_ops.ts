@@ -24,7 +24,12 @@ import { getPrompt, listPrompts, listResources, readResource } from "../engine/c
 import { getSkill, listSkills, verifySkill } from "../engine/skills.ts";
 import { TASK_HANDLERS } from "./daemon_tasks.ts";
 import { SUBSCRIPTION_HANDLERS } from "./daemon_subscriptions.ts";
-import { callAnswering, QUESTION_HANDLERS, resumeCall } from "./daemon_questions.ts";
+import {
+  callAnswering,
+  QUESTION_HANDLERS,
+  questionCaller,
+  resumeCall,
+} from "./daemon_questions.ts";
 import { complete } from "../engine/complete.ts";
 import { relayRequest } from "./daemon_relay.ts";
 
@@ -67,10 +72,12 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   starting: (d) => Promise.resolve(d.starting()),
   status: (d) => Promise.resolve(d.status()),
   call: (d, p, signal, reply) => {
-    if (p.resume) return resumeCall(p.resume, signal, `${p.namespace}.${p.tool}`);
+    const caller = questionCaller(p);
+    if (p.resume) return resumeCall(p.resume, caller, signal, `${p.namespace}.${p.tool}`);
     const notify = callNotify(p.notify);
     return callAnswering(
       `${p.namespace}.${p.tool}`,
+      caller.owner,
       signal,
       (signal, pending) =>
         d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {

@@ -20,6 +20,7 @@ import type { relay } from "./question_routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { contentOptions } from "./daemon_content.ts";
 import { callAnswering } from "./daemon_questions.ts";
+import { ownerKey } from "../engine/question_owner.ts";
 
 /** The server's JSON-RPC error answer, as the `relay` route answers it (the client gets it as is). */
 export interface UpstreamError {
@@ -73,6 +74,7 @@ function send(d: Daemon, p: InputOf<typeof relay>, signal: AbortSignal): Promise
       const notify = callNotify(p.notify);
       return callAnswering(
         `${p.namespace}.${tool}`,
+        ownerKey(p),
         signal,
         (signal, pending) =>
           d.call(p.namespace, tool, p.arguments ?? {}, caller, {

@@ -13,8 +13,8 @@ import { QuestionRow } from "./question_outputs.ts";
 /** `mcpx elicit`. */
 export const elicit = defineOp({
   name: "elicit",
-  description: "The questions servers asked during calls (elicitation, sampling): list them, " +
-    "show one, answer it (key=value or JSON, checked against its schema) or decline it.",
+  description: "The questions servers asked during your calls (elicitation, sampling): list " +
+    "them, show one, answer it (key=value or JSON, checked against its schema) or decline it.",
   where: "cli",
   hints: { readOnly: false, destructive: true, idempotent: false },
   serve: { fields: ["action", "id", "words", "wait"] },
@@ -27,6 +27,10 @@ export const elicit = defineOp({
     wait: z.boolean().optional().describe("answer: wait for the call and print its result"),
     all: z.boolean().optional().describe("list: settled questions too"),
     raw: z.boolean().optional().describe("--wait: print the whole MCP result envelope"),
+    anySession: z.boolean().optional().describe(
+      "another session's questions too: list, show, answer or decline them (the call's result " +
+        "still goes only to its own caller, so not with --wait)",
+    ),
   }),
   output: z.union([
     z.object({ questions: z.array(QuestionRow) }),
@@ -37,7 +41,7 @@ export const elicit = defineOp({
   cli: {
     command: "elicit",
     usage: "mcpx elicit [list] [--all] | show <id> | answer <id> [key=value… | json] [--wait] | " +
-      "decline <id> [--wait]",
+      "decline <id> [--wait]; each [--any-session]",
     summary: "answer the questions servers asked during calls (exit 75 printed them)",
     args: [
       {
@@ -57,6 +61,12 @@ export const elicit = defineOp({
       },
       all: { field: "all", type: "boolean", help: "list: settled questions too" },
       raw: { field: "raw", type: "boolean", help: "--wait: print the whole MCP result envelope" },
+      "any-session": {
+        field: "anySession",
+        type: "boolean",
+        help: "act on another session's question (by default only your session's are shown); " +
+          "its call's result still goes only to its own caller",
+      },
     },
   },
 });

@@ -14,6 +14,9 @@ export const QuestionRow = z.object({
   server: z.string(),
   namespace: z.string(),
   call: z.string().optional().describe("the tool call it was asked in, namespace.tool"),
+  owners: z.array(z.string()).describe(
+    'the sessions it belongs to ("": callers that named none); decision 0059',
+  ),
   mode: z.enum(["form", "url"]).optional(),
   message: z.string(),
   request: z.record(z.string(), z.unknown()).describe(

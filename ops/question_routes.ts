@@ -13,14 +13,18 @@ import { QuestionRow } from "./question_outputs.ts";
 import { SERVER_LOG_LEVELS } from "../config/types.ts";
 
 const id = z.string().min(1).describe("the question's id (elc-…)");
+const anySession = z.boolean().optional().describe(
+  "another session's questions too (decision 0059); a call's result still goes only to its caller",
+);
 
 /** `POST /v1/questions`. */
 export const questions = defineOp({
   name: "questions",
-  description: "The questions servers asked this daemon's calls: the open ones, or all with all.",
+  description: "The questions servers asked the caller's calls (every session's with " +
+    "anySession): the open ones, or all with all.",
   where: "daemon",
   hints: { readOnly: true, destructive: false, idempotent: true },
-  input: z.object({ all: z.boolean().optional(), ...CALLER_SHAPE }),
+  input: z.object({ all: z.boolean().optional(), anySession, ...CALLER_SHAPE }),
   output: z.array(QuestionRow),
 });
 
@@ -30,7 +34,7 @@ export const questionGet = defineOp({
   description: "One question (marked expired when read past its deadline).",
   where: "daemon",
   hints: { readOnly: true, destructive: false, idempotent: true },
-  input: z.object({ id, ...CALLER_SHAPE }),
+  input: z.object({ id, anySession, ...CALLER_SHAPE }),
   output: QuestionRow,
 });
 
@@ -49,6 +53,7 @@ export const questionAnswer = defineOp({
     ),
     tty: z.boolean().optional().describe("the answer was typed at a terminal (a person)"),
     wait: z.boolean().optional().describe("wait for the call the question belongs to"),
+    anySession,
     ...CALLER_SHAPE,
   }),
   output: z.unknown().describe("{ state } or, with wait, the call's result or { question }"),

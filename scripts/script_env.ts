@@ -100,8 +100,9 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     when: "always",
     meaning:
       "`1` when `MCPX_SESSION` was made up for this run, so what it leased may stop when the " +
-      "run ends; `0` otherwise.",
-    readBy: ["script"],
+      "run ends, and the questions its calls raise belong to whoever ran it, who named no " +
+      "session (decision 0059); `0` otherwise.",
+    readBy: ["client", "script"],
   },
   {
     name: "MCPX_RUN",

@@ -4,7 +4,10 @@
  * tools make `mcpx call` exit 75 with the question and the command that
  * answers it; another process answers with `mcpx elicit answer <id> --wait`
  * and gets the call's result, which the server built from that answer; a
- * question left past its deadline (`elicit.timeout`) is answered `cancel`.
+ * question left past its deadline (`elicit.timeout`) is answered `cancel`;
+ * another session's question is neither listed, answered nor collected
+ * unless named with `--any-session`, and its result goes only to its caller
+ * (decision 0059).
  * One world and one warm daemon per test.
  */
 
@@ -108,6 +111,50 @@ Deno.test("a server's questions are answered from another process, and expire as
     assert.equal(out.unanswered[0], "QuestionError");
     assert.equal((await w.mcpx(["elicit", "decline", out.unanswered[1]])).code, 0);
   });
+
+  await t.step(
+    "another session neither sees, answers nor collects it, unless it names it",
+    async () => {
+      const alice = { env: { MCPX_SESSION_ID: "alice" } };
+      const bob = { env: { MCPX_SESSION_ID: "bob" } };
+      const r = await w.mcpx(["call", "everything.trigger_elicitation_request", "{}"], alice);
+      assert.equal(r.code, 75, r.stderr);
+      const id = idOf(r.stderr);
+      const listed = (who: { env: Record<string, string> }, ...flags: string[]) =>
+        w.json<{ questions: Question[] }>(["elicit", "list", ...flags], who)
+          .then((l) => l.questions.map((q) => q.id));
+      assert.deepEqual(await listed(bob), []);
+      assert.deepEqual(await listed(alice), [id]);
+      assert.deepEqual(await listed(bob, "--any-session"), [id]);
+      const refused = await w.mcpx(["elicit", "decline", id], bob);
+      assert.equal(refused.code, 1, refused.stderr);
+      assert.match(refused.stderr, /belongs to another session's call/);
+      // Named, bob may answer, but the call's result goes only to alice.
+      const waited = await w.mcpx(
+        ["elicit", "answer", id, "name=Bob", "--any-session", "--wait"],
+        bob,
+      );
+      assert.equal(waited.code, 1, waited.stderr);
+      assert.match(waited.stderr, /result goes only to the caller that made it/);
+      const answered = await w.mcpx(["elicit", "answer", id, "name=Bob", "--any-session"], bob);
+      assert.equal(answered.code, 0, answered.stderr);
+      assert.equal(answered.stdout, `question ${id}: answered\n`);
+      const stolen = await w.mcpx([
+        "call",
+        "everything.trigger_elicitation_request",
+        "--resume",
+        id,
+      ], bob);
+      assert.equal(stolen.code, 1, stolen.stderr);
+      assert.doesNotMatch(stolen.stdout, /Bob/);
+      const done = await w.mcpx(
+        ["call", "everything.trigger_elicitation_request", "--resume", id],
+        alice,
+      );
+      assert.equal(done.code, 0, done.stderr);
+      assert.match(done.stdout, /Bob/);
+    },
+  );
 
   await t.step("--resume attaches to the pending call without calling again", async () => {
     const r = await w.mcpx(["call", "everything.trigger_elicitation_request", "{}"]);

@@ -55,6 +55,15 @@ export interface CallerContext {
    */
   notify?: string;
   /**
+   * Whose questions this request's calls raise, and which questions it sees
+   * and answers, when that is not its session's (decision 0059): a client of
+   * `mcpx serve` that named no session is a caller of its own; a script run
+   * whose session was made up for it sends `""`, the callers that named no
+   * session, as whoever ran it was. Absent: its session's (or, with no
+   * session, those of every caller that named none). Not a key.
+   */
+  owner?: string;
+  /**
    * The profiles the caller sees; not a key. A call to a namespace outside
    * it is refused (engine/call_target.ts). Absent: the default set
    * (config/profiles.ts `DEFAULT_SELECTION`), never more (decision 0015).
@@ -151,6 +160,12 @@ export const CALLER_FIELDS = {
     description: "a token under which this call's lease waits are reported (see waits)",
     readBy: "engine",
     emptyIsAbsent: true,
+  },
+  owner: {
+    type: "string",
+    description: "whose questions the request's calls raise and which it sees, when not its " +
+      'session\'s (a serve client of no session; "": the callers that named none)',
+    readBy: "engine",
   },
   selection: {
     type: "selection",

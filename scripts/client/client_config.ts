@@ -23,6 +23,12 @@ export interface RuntimeEnv {
   /** `MCPX_TRANSPORT_BEARER_TOKEN`: sent to a daemon reached over TCP. */
   token: string | undefined;
   session: string | undefined;
+  /**
+   * Whose the script's questions are when not its session's (decision 0059):
+   * `""` (the callers that named no session) when `MCPX_EPHEMERAL` says the
+   * run made its session up, since whoever ran it named none.
+   */
+  owner: string | undefined;
   parentSession: string | undefined;
   cwd: string | undefined;
   pid: number | undefined;
@@ -70,6 +76,7 @@ export const rtConfig: ClientConfig = {
     socket: undefined,
     token: undefined,
     session: undefined,
+    owner: undefined,
     parentSession: undefined,
     cwd: undefined,
     pid: undefined,

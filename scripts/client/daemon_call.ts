@@ -236,6 +236,7 @@ export async function daemonRequest(
     // The caller's context, encoded by the wire's one declaration (wire/caller.ts).
     ...callerBody({
       session: env.session,
+      owner: env.owner,
       parentSession: env.parentSession,
       cwd: env.cwd,
       pid: env.pid,

@@ -136,6 +136,7 @@ function readRuntimeEnv(): RuntimeEnv {
     socket: rtEnv("MCPX_SOCKET") || rtEnv("MCPX_ENDPOINT") || undefined,
     token: rtEnv("MCPX_TRANSPORT_BEARER_TOKEN") || undefined,
     session: rtEnv("MCPX_SESSION") || undefined,
+    owner: rtEnv("MCPX_EPHEMERAL") === "1" ? "" : undefined,
     parentSession: rtEnv("MCPX_PARENT_SESSION_ID") || undefined,
     cwd: rtEnv("MCPX_CWD") || undefined,
     pid: rtEnv("MCPX_PID") && Number.isInteger(pid) ? pid : undefined,

@@ -1,0 +1,150 @@
+/**
+ * Whose a question is, at the daemon's question routes (decision 0059): a
+ * question belongs to the caller whose call raised it; another caller neither
+ * lists, shows, answers, declines nor resumes it, unless it names it with
+ * `anySession`, and even then the call's result goes only to its own caller.
+ * In process: the process's question desk opened on a store of the test's own,
+ * an instance that asks through it as engine/client_handlers.ts does.
+ */
+
+import assert from "node:assert/strict";
+import { callAnswering, QUESTION_HANDLERS, resumeCall } from "./daemon_questions.ts";
+import { type Asker, PendingCall, questionDesk, type QuestionView } from "../engine/questions.ts";
+
+const SCHEMA = { type: "object", properties: { name: { type: "string" } } };
+const asker = (instanceId: string): Asker => ({ instanceId, server: "s", namespace: "s" });
+
+/** Opens the process's desk on a store of its own for `body`, and closes it after. */
+async function withDesk(body: () => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  questionDesk.open(`${dir}/questions.db`, "d1", { timeoutMs: 60_000 });
+  try {
+    await body();
+  } finally {
+    questionDesk.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/**
+ * A call on instance `instanceId` by `owner` whose server asks one question
+ * once `asks` resolves, and answers with what it got: the `call` route's part.
+ */
+function askingCall(owner: string, instanceId: string, asks: Promise<void> = Promise.resolve()) {
+  const signal = new AbortController().signal;
+  return callAnswering("s.ask", owner, signal, (_signal, pending) => {
+    const off = questionDesk.during(instanceId, pending!);
+    return (async () => {
+      try {
+        await asks;
+        const got = await questionDesk.ask(asker(instanceId), "elicitation", {
+          message: "which name?",
+          requestedSchema: SCHEMA,
+        });
+        return { content: [{ type: "text", text: JSON.stringify(got) }] };
+      } finally {
+        off();
+      }
+    })();
+  });
+}
+
+const list = async (caller: Record<string, unknown>) =>
+  (await QUESTION_HANDLERS.questions(caller as never, new AbortController().signal)).map((q) =>
+    q.id
+  );
+const NOT_YOURS = { code: "question-not-yours" };
+const never = new AbortController().signal;
+
+Deno.test("questions routes: another session's question is neither seen nor answered unless named", async () => {
+  await withDesk(async () => {
+    const first = await askingCall("alice", "i1") as { question: QuestionView };
+    const id = first.question.id;
+    assert.deepEqual(first.question.owners, ["alice"]);
+
+    assert.deepEqual(await list({ session: "alice" }), [id]);
+    assert.deepEqual(await list({ session: "bob" }), [], "bob lists only his own");
+    assert.deepEqual(await list({}), [], "a caller of no session is not alice");
+    await assert.rejects(QUESTION_HANDLERS.questionGet({ id, session: "bob" }, never), NOT_YOURS);
+    await assert.rejects(
+      QUESTION_HANDLERS.questionAnswer({ id, session: "bob", decline: true }, never),
+      NOT_YOURS,
+    );
+    await assert.rejects(
+      QUESTION_HANDLERS.questionAnswer({ id, session: "bob", answer: { name: "Bob" } }, never),
+      NOT_YOURS,
+    );
+    // Alice's call's result goes to alice alone: bob cannot attach to it.
+    await assert.rejects(resumeCall(id, { owner: "bob" }, never), NOT_YOURS);
+    await assert.rejects(
+      QUESTION_HANDLERS.questionAnswer(
+        { id, session: "bob", anySession: true, answer: { name: "Bob" }, wait: true },
+        never,
+      ),
+      NOT_YOURS,
+    );
+    assert.equal(questionDesk.show(id, { owner: "alice" }).state, "open", "nothing was answered");
+
+    // Named deliberately, bob sees and answers it; he is told only that it was answered.
+    assert.deepEqual(await list({ session: "bob", anySession: true }), [id]);
+    const answered = await QUESTION_HANDLERS.questionAnswer(
+      { id, session: "bob", anySession: true, answer: { name: "Bob" } },
+      never,
+    );
+    assert.deepEqual(Object.keys(answered as object), ["question"]);
+    assert.equal((answered as { question: QuestionView }).question.state, "answered");
+    // Alice collects her call's result, built from bob's answer.
+    const result = await resumeCall(id, { owner: "alice" }, never, "s.ask");
+    assert.match(JSON.stringify(result), /accept.*Bob/);
+  });
+});
+
+Deno.test("questions routes: a question the wire cannot tie to one call is offered to the sessions with calls there", async () => {
+  await withDesk(async () => {
+    let ask!: () => void;
+    const asks = new Promise<void>((resolve) => ask = resolve);
+    // Two calls in flight on one instance, one asks: the wire does not say which.
+    const alice = askingCall("alice", "i1", asks);
+    const bob = new PendingCall("s.other", "bob");
+    const off = questionDesk.during("i1", bob);
+    const carol = new PendingCall("s.other", "carol");
+    const offCarol = questionDesk.during("i2", carol); // another instance: not offered
+    try {
+      ask();
+      let open: string[] = [];
+      for (let i = 0; i < 100 && !open.length; i++) {
+        open = await list({ session: "alice" });
+        if (!open.length) await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.equal(open.length, 1);
+      const [id] = open;
+      assert.deepEqual(await list({ session: "bob" }), [id]);
+      assert.deepEqual(await list({ session: "carol" }), []);
+      await assert.rejects(
+        QUESTION_HANDLERS.questionAnswer({ id, session: "carol", decline: true }, never),
+        NOT_YOURS,
+      );
+      await QUESTION_HANDLERS.questionAnswer({ id, session: "bob", answer: { name: "B" } }, never);
+      // The asking call was never told (it could not be tied), and it ends with its own result.
+      assert.match(JSON.stringify(await alice), /accept.*name.*B/);
+    } finally {
+      off();
+      offCarol();
+    }
+  });
+});
+
+Deno.test("questions routes: a serve client's own key is its caller, apart from its session", async () => {
+  await withDesk(async () => {
+    const first = await askingCall("serve-a", "i1") as { question: QuestionView };
+    const id = first.question.id;
+    assert.deepEqual(await list({ owner: "serve-a" }), [id]);
+    assert.deepEqual(await list({ owner: "serve-b" }), []);
+    assert.deepEqual(await list({}), [], "not the callers that named no session");
+    await QUESTION_HANDLERS.questionAnswer({ id, owner: "serve-a", decline: true }, never);
+    assert.match(
+      JSON.stringify(await resumeCall(id, { owner: "serve-a" }, never)),
+      /decline/,
+    );
+  });
+});
