@@ -143,14 +143,17 @@ export class QuestionDesk {
     if (!store) return Promise.resolve({ action: "cancel" });
     const { route, reason } = routeOf(kind, params);
     const running = [...this.#calls.get(asker.instanceId) ?? []];
-    // The wire does not say which request a server's question belongs to. A call already
-    // waiting on a question of its own is not asking another; of the rest, one is the asker.
-    // With several, telling each would end every caller's wait with a question not its own and
-    // lose its result, so none is told: the question is listed (`mcpx elicit list`) and answered
-    // from there, or expires.
+    // The wire does not say which request a server's question belongs to (decision 0059). The
+    // only call in flight is the asker. With several, a call already waiting on a question of its
+    // own is not asking another, so of the rest one is the asker — but that guess is taken only
+    // when every call in flight is the same caller's: across callers it could hand one caller's
+    // second question to another's call. Otherwise no call is told (telling each would end every
+    // wait with a question not its own and lose its result): the question is listed to the
+    // callers with calls in flight here (`mcpx elicit list`) and answered from there, or expires.
     const waiting = new Set([...this.#waiting.values()].map((w) => w.call));
     const free = running.filter((call) => !waiting.has(call));
-    const calls = free.length === 1 ? free : running.length === 1 ? running : [];
+    const oneCaller = new Set(running.map((call) => call.owner)).size === 1;
+    const calls = running.length === 1 ? running : free.length === 1 && oneCaller ? free : [];
     // Whose it is: the one call's caller, else every caller with a call in flight here.
     const owners = [...new Set((calls.length ? calls : running).map((call) => call.owner))];
     const whose = owners.map((owner) => owner || "(no session)").join(", ");

@@ -148,3 +148,44 @@ Deno.test("questions routes: a serve client's own key is its caller, apart from 
     );
   });
 });
+
+Deno.test("questions routes: a second question while another caller's call is in flight is not guessed onto that call", async () => {
+  await withDesk(async () => {
+    // Alice's call is waiting on its own question; bob's call is in flight on the same instance.
+    const alice = askingCall("alice", "i1");
+    let first: string[] = [];
+    for (let i = 0; i < 100 && !first.length; i++) {
+      first = await list({ session: "alice" });
+      if (!first.length) await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(first.length, 1);
+    const bob = new PendingCall("s.other", "bob");
+    const off = questionDesk.during("i1", bob);
+    try {
+      // The server asks again (it may be alice's call asking twice): the wire does not say whose.
+      const second = questionDesk.ask(asker("i1"), "elicitation", {
+        message: "and which colour?",
+        requestedSchema: SCHEMA,
+      });
+      let aliceSees: string[] = [];
+      for (let i = 0; i < 100 && aliceSees.length < 2; i++) {
+        aliceSees = await list({ session: "alice" });
+        if (aliceSees.length < 2) await new Promise((r) => setTimeout(r, 10));
+      }
+      // Offered to both callers with calls there, not handed to bob's call alone.
+      const [id] = aliceSees.filter((q) => !first.includes(q));
+      assert.ok(id, "alice sees the second question");
+      assert.deepEqual(await list({ session: "bob" }), [id]);
+      await QUESTION_HANDLERS.questionAnswer({ id, session: "alice", decline: true }, never);
+      assert.equal((await second).action, "decline");
+      // Alice's own call was told its own question, and only that one.
+      assert.match(JSON.stringify(await alice), new RegExp(`"id":"${first[0]}"`));
+      await QUESTION_HANDLERS.questionAnswer(
+        { id: first[0], session: "alice", decline: true },
+        never,
+      );
+    } finally {
+      off();
+    }
+  });
+});
