@@ -115,6 +115,13 @@ const DECLARED = [
     help: "Tags or namespaces the catalogue favours when it must leave tools out",
   },
   {
+    name: "discovery.wait",
+    type: "duration",
+    default: "1s",
+    help:
+      "How long `ls`, `search`, `types` and `catalog` wait for a server's first listing they start before showing it as starting (`--wait` waits longer)",
+  },
+  {
     name: "search.limit",
     type: "int",
     min: 1,

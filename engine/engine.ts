@@ -44,14 +44,14 @@ import {
   sessionsPath,
   SessionStore,
 } from "./sessions.ts";
-import type { ListResult } from "./tool_listing.ts";
+import type { ListingWait, ListResult } from "./tool_listing.ts";
 import { Listings, type ListingsOptions } from "./listings.ts";
 import { InstanceEvents } from "./instance_events.ts";
 import { callOnce } from "./call.ts";
 import { refuseGoneCaller, type RequestSource } from "./server_request.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
 import type { NamespaceView } from "../discovery/view.ts";
-import type { CachedServer } from "../discovery/types.ts";
+import type { CachedServer, StartingListing } from "../discovery/types.ts";
 
 /** Started on demand (exits idle), deliberately, or within one command (daemon/inline.ts). */
 export type DaemonMode = "auto" | "foreground" | "inline";
@@ -293,9 +293,44 @@ export class Daemon {
    * @throws {NotFoundError} for an unknown name; the cache write's error when
    *   a listing could not be stored (a full disk).
    */
-  list(names: string[] = [], missingOnly = false): Promise<Record<string, ListResult>> {
+  list(
+    names: string[] = [],
+    missingOnly = false,
+    wait?: ListingWait,
+  ): Promise<Record<string, ListResult>> {
     const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
-    return this.#listings.refresh(this.#pools.select(names), refused, missingOnly);
+    return this.#listings.refresh(
+      this.#pools.select(names),
+      refused,
+      missingOnly,
+      wait,
+      (spec, now) => this.startingListing(spec, now),
+    );
+  }
+
+  /**
+   * What discovery shows of `spec` while its listing is in progress (decision
+   * 0010): how long it has been starting, what it may take, and whether `npx`
+   * is still installing it. Undefined when no listing of it is in progress.
+   *
+   * @param now Epoch ms.
+   */
+  startingListing(spec: ServerSpec, now = Date.now()): StartingListing | undefined {
+    const since = this.#listings.listingSince(spec);
+    if (since === undefined) return undefined;
+    const allowance = startAllowance(
+      spec.pool,
+      listedUnder(this.#listings.entry(spec), listingOf(spec).listingId),
+    );
+    const start = this.#startingNow.rows(now).find((r) => r.server === spec.name);
+    return {
+      server: spec.name,
+      namespace: spec.namespace,
+      elapsedMs: Math.max(0, now - since),
+      allowanceMs: start?.allowanceMs ?? allowance.ms,
+      bound: start?.bound ?? allowance.bound,
+      ...(start ? { phase: start.phase } : {}),
+    };
   }
 
   /**
@@ -325,12 +360,25 @@ export class Daemon {
   /** Rows for `mcpx status`, one per enabled or disabled server. */
   status(): StatusRow[] {
     const now = Date.now();
+    const starts = this.#startingNow.rows(now);
     return this.config.servers.map((spec) => {
       const untrusted = spec.unavailable ? undefined : this.#untrusted(spec);
+      const start = starts.find((r) => r.server === spec.name);
+      const listing = this.startingListing(spec, now);
+      // A start under way, or a listing waiting for one (decision 0010): `starting`, not `idle`.
+      const starting = start
+        ? { elapsedMs: start.elapsedMs, allowanceMs: start.allowanceMs, bound: start.bound }
+        : listing &&
+          { elapsedMs: listing.elapsedMs, allowanceMs: listing.allowanceMs, bound: listing.bound };
       return statusRow(
         untrusted ? { ...spec, unavailable: untrusted } : spec,
         this.#listings.entry(spec),
-        this.#pools.status(spec, now),
+        {
+          ...this.#pools.status(spec, now),
+          ...(starting
+            ? { starting: { ...starting, ...(start ? { phase: start.phase } : {}) } }
+            : {}),
+        },
       );
     });
   }

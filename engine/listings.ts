@@ -15,7 +15,12 @@
  */
 
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
-import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import type {
+  CachedServer,
+  CachedTool,
+  SchemaCacheFile,
+  StartingListing,
+} from "../discovery/types.ts";
 import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import { ServerError } from "../core/errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
@@ -38,7 +43,7 @@ import {
 } from "./schema_cache.ts";
 import { elapsedMs, log } from "./log.ts";
 import { describe, messageOf } from "./error_text.ts";
-import type { ListedBy, ListResult } from "./tool_listing.ts";
+import type { ListedBy, ListingWait, ListResult } from "./tool_listing.ts";
 import { TypeGenerationError, TypeGenerator } from "./type_generator.ts";
 import { keepBlocks, laidOutBlocks } from "./block_sizes.ts";
 import { catalogDiff, Coalescer } from "./relisting.ts";
@@ -78,6 +83,8 @@ export class Listings {
   #writeError: unknown;
   /** Listings in progress, by listed server name. */
   #listing = new Map<string, Promise<CachedServer>>();
+  /** When each listing in progress began (epoch ms), by listed server name. */
+  #listingSince = new Map<string, number>();
   /**
    * Per listed server name: the process its latest listing went through when that
    * process was already running before the listing began (a fresh start is absent).
@@ -156,9 +163,18 @@ export class Listings {
     const { name } = listingOf(spec);
     const pending = this.#listing.get(name);
     if (pending) return pending;
-    const promise = this.#listNow(spec, via).finally(() => this.#listing.delete(name));
+    const promise = this.#listNow(spec, via).finally(() => {
+      this.#listing.delete(name);
+      this.#listingSince.delete(name);
+    });
     this.#listing.set(name, promise);
+    this.#listingSince.set(name, Date.now());
     return promise;
+  }
+
+  /** When `spec`'s listing in progress began (epoch ms); none in progress: undefined. */
+  listingSince(spec: ServerSpec): number | undefined {
+    return this.#listingSince.get(listingOf(spec).name);
   }
 
   /**
@@ -166,14 +182,20 @@ export class Listings {
    *
    * @param refused Why a server may not start (unavailable, untrusted); it is not listed.
    * @param missingOnly Only servers with no usable cache entry.
+   * @param wait How long to wait for the listings (absent: until each ends);
+   *   one still in progress then goes on and is answered as `starting`.
+   * @param startingOf What a listing still in progress is said to be doing (engine.ts `startingListing`).
    * @returns Per server name: tools count or the error message, and
-   *   `listedBy` when the listing went through a process already running.
+   *   `listedBy` when the listing went through a process already running;
+   *   `starting` for a listing not waited for to its end.
    * @throws The cache write's error when a listing could not be stored (a full disk).
    */
   async refresh(
     specs: ServerSpec[],
     refused: (spec: ServerSpec) => { message: string } | undefined,
     missingOnly: boolean,
+    wait?: ListingWait,
+    startingOf?: (spec: ServerSpec, now: number) => StartingListing | undefined,
   ): Promise<Record<string, ListResult>> {
     const out: Record<string, ListResult> = {};
     for (const spec of specs) {
@@ -186,12 +208,30 @@ export class Listings {
       for (const spec of specs) if (!refused(spec)) this.#dirty.add(listingOf(spec).name);
       this.#persist();
     }
-    const results = await Promise.all(todo.map((spec) => this.list(spec)));
+    const results = await Promise.all(todo.map((spec) => {
+      const joined = this.#listing.has(listingOf(spec).name);
+      const listing = this.list(spec);
+      return wait ? settledWithin(listing, joined ? wait.joinedMs : wait.startedMs) : listing;
+    }));
     await this.#write;
     // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.
     if (todo.length && this.#writeError) throw this.#writeError;
+    const now = Date.now();
     todo.forEach((spec, i) => {
       const entry = results[i];
+      if (entry === undefined) {
+        const since = this.listingSince(spec) ?? now;
+        const { server: _s, namespace: _n, ...starting } = startingOf?.(spec, now) ??
+          {
+            server: "",
+            namespace: "",
+            elapsedMs: now - since,
+            allowanceMs: 0,
+            bound: "startTimeout",
+          };
+        setOwn(out, spec.name, { starting });
+        return;
+      }
       const failure = lastFailure(entry);
       const by = this.#listedBy.get(listingOf(spec).name);
       setOwn(
@@ -470,4 +510,20 @@ function sameTools(before: CachedTool[], after: CachedTool[]): boolean {
 function declarationRequest(tool: CachedTool): DeclarationRequest {
   const { name, title, description, inputSchema, outputSchema } = tool;
   return { fn: toIdentifier(name), tool: { name, title, description, inputSchema, outputSchema } };
+}
+
+/**
+ * What `promise` resolves to within `ms`; undefined when it has not settled
+ * by then (it goes on). A rejection within `ms` passes through.
+ */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

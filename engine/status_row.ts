@@ -23,7 +23,7 @@ export interface StatusRow {
    * `untrusted`: a project's configuration has not trusted what the server
    * runs, so it is not started (config/trust.ts); `unavailable` says how to trust it.
    */
-  state: "live" | "idle" | "error" | "disabled" | "untrusted";
+  state: "live" | "idle" | "starting" | "error" | "disabled" | "untrusted";
   instances: {
     id: string;
     pid?: number;
@@ -45,6 +45,16 @@ export interface StatusRow {
    * (`untrusted`); config/types.ts `ServerSpec.unavailable`.
    */
   unavailable?: ServerUnavailable;
+  /**
+   * A start in progress (state `starting` while no instance is live; decision
+   * 0010): how long it has run and may run, in ms, and the setting behind that.
+   */
+  starting?: {
+    elapsedMs: number;
+    allowanceMs: number;
+    bound: "startTimeout" | "firstStartTimeout";
+    phase?: "installing" | "starting";
+  };
   /**
    * The other namespaces served by this row's pool (an alias and its target
    * with the same leasing share one `poolId`): `instances` are theirs too.
@@ -92,7 +102,7 @@ export function markSharedPools(rows: StatusRow[]): StatusRow[] {
 export function statusRow(
   spec: ServerSpec,
   cached: IndexedServer | undefined,
-  live: Pick<StatusRow, "instances" | "failure"> = { instances: [] },
+  live: Pick<StatusRow, "instances" | "failure" | "starting"> = { instances: [] },
   redactor?: Redactor,
 ): StatusRow {
   const row = buildRow(spec, cached, live);
@@ -102,10 +112,10 @@ export function statusRow(
 function buildRow(
   spec: ServerSpec,
   cached: IndexedServer | undefined,
-  live: Pick<StatusRow, "instances" | "failure">,
+  live: Pick<StatusRow, "instances" | "failure" | "starting">,
 ): StatusRow {
   const cacheError = lastFailure(cached);
-  const { instances, failure } = live;
+  const { instances, failure, starting } = live;
   return {
     namespace: spec.namespace,
     server: spec.name,
@@ -117,7 +127,11 @@ function buildRow(
       ? "disabled"
       : spec.unavailable?.code === "untrusted"
       ? "untrusted"
-      : spec.unavailable || failure || (cacheError && instances.length === 0)
+      : spec.unavailable
+      ? "error"
+      : starting && instances.length === 0
+      ? "starting"
+      : failure || (cacheError && instances.length === 0)
       ? "error"
       : instances.length
       ? "live"
@@ -125,6 +139,7 @@ function buildRow(
     instances,
     ...(failure ? { failure } : {}),
     ...(cacheError ? { cacheError } : {}),
+    ...(starting && !spec.disabled ? { starting } : {}),
     ...(spec.unavailable && !spec.disabled ? { unavailable: spec.unavailable } : {}),
   };
 }
