@@ -44,14 +44,14 @@ import {
   sessionsPath,
   SessionStore,
 } from "./sessions.ts";
-import type { ListingWait, ListResult } from "./tool_listing.ts";
+import type { ListingWait, ListResults } from "./tool_listing.ts";
 import { Listings, type ListingsOptions } from "./listings.ts";
 import { InstanceEvents } from "./instance_events.ts";
 import { callOnce } from "./call.ts";
 import { refuseGoneCaller, type RequestSource } from "./server_request.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
 import type { NamespaceView } from "../discovery/view.ts";
-import type { CachedServer, StartingListing } from "../discovery/types.ts";
+import type { CachedServer } from "../discovery/types.ts";
 
 /** Started on demand (exits idle), deliberately, or within one command (daemon/inline.ts). */
 export type DaemonMode = "auto" | "foreground" | "inline";
@@ -153,6 +153,7 @@ export class Daemon {
       redactor: this.redactor,
       pool: (spec) => this.#pools.of(spec)!,
       span: (instance) => events.span(instance),
+      starts: this.#startingNow,
       ...options.listings,
     });
     this.#pools = new PoolSet(options.config, options.env, (spec) => ({
@@ -286,6 +287,7 @@ export class Daemon {
    *
    * @param names Server names (`mcpServers` keys) or namespaces; all enabled servers when empty.
    * @param missingOnly Only servers with no usable cache entry.
+   * @param wait How long to wait (absent: until each listing ends); one still going is `starting`.
    * @returns Per server: tools count or the error message, and `listedBy` when
    *   the listing went through a process that was already running (a server
    *   whose code changed since it started still answers with its old tools;
@@ -293,44 +295,9 @@ export class Daemon {
    * @throws {NotFoundError} for an unknown name; the cache write's error when
    *   a listing could not be stored (a full disk).
    */
-  list(
-    names: string[] = [],
-    missingOnly = false,
-    wait?: ListingWait,
-  ): Promise<Record<string, ListResult>> {
+  list(names: string[] = [], missingOnly = false, wait?: ListingWait): Promise<ListResults> {
     const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
-    return this.#listings.refresh(
-      this.#pools.select(names),
-      refused,
-      missingOnly,
-      wait,
-      (spec, now) => this.startingListing(spec, now),
-    );
-  }
-
-  /**
-   * What discovery shows of `spec` while its listing is in progress (decision
-   * 0010): how long it has been starting, what it may take, and whether `npx`
-   * is still installing it. Undefined when no listing of it is in progress.
-   *
-   * @param now Epoch ms.
-   */
-  startingListing(spec: ServerSpec, now = Date.now()): StartingListing | undefined {
-    const since = this.#listings.listingSince(spec);
-    if (since === undefined) return undefined;
-    const allowance = startAllowance(
-      spec.pool,
-      listedUnder(this.#listings.entry(spec), listingOf(spec).listingId),
-    );
-    const start = this.#startingNow.rows(now).find((r) => r.server === spec.name);
-    return {
-      server: spec.name,
-      namespace: spec.namespace,
-      elapsedMs: Math.max(0, now - since),
-      allowanceMs: start?.allowanceMs ?? allowance.ms,
-      bound: start?.bound ?? allowance.bound,
-      ...(start ? { phase: start.phase } : {}),
-    };
+    return this.#listings.refresh(this.#pools.select(names), refused, missingOnly, wait);
   }
 
   /**
@@ -360,25 +327,12 @@ export class Daemon {
   /** Rows for `mcpx status`, one per enabled or disabled server. */
   status(): StatusRow[] {
     const now = Date.now();
-    const starts = this.#startingNow.rows(now);
     return this.config.servers.map((spec) => {
       const untrusted = spec.unavailable ? undefined : this.#untrusted(spec);
-      const start = starts.find((r) => r.server === spec.name);
-      const listing = this.startingListing(spec, now);
-      // A start under way, or a listing waiting for one (decision 0010): `starting`, not `idle`.
-      const starting = start
-        ? { elapsedMs: start.elapsedMs, allowanceMs: start.allowanceMs, bound: start.bound }
-        : listing &&
-          { elapsedMs: listing.elapsedMs, allowanceMs: listing.allowanceMs, bound: listing.bound };
       return statusRow(
         untrusted ? { ...spec, unavailable: untrusted } : spec,
         this.#listings.entry(spec),
-        {
-          ...this.#pools.status(spec, now),
-          ...(starting
-            ? { starting: { ...starting, ...(start ? { phase: start.phase } : {}) } }
-            : {}),
-        },
+        { ...this.#pools.status(spec, now), starting: this.#listings.startInProgress(spec, now) },
       );
     });
   }

@@ -90,6 +90,9 @@ export function markSharedPools(rows: StatusRow[]): StatusRow[] {
   return rows;
 }
 
+/** A start in progress as {@link statusRow} takes it (engine/starting.ts `startInProgress`). */
+export type StatusStart = NonNullable<StatusRow["starting"]>;
+
 /**
  * The row for `spec`: the cache's current failure, plus what a daemon knows
  * (live instances, a start failure) when it is the caller.
@@ -102,7 +105,7 @@ export function markSharedPools(rows: StatusRow[]): StatusRow[] {
 export function statusRow(
   spec: ServerSpec,
   cached: IndexedServer | undefined,
-  live: Pick<StatusRow, "instances" | "failure" | "starting"> = { instances: [] },
+  live: Pick<StatusRow, "instances" | "failure"> & { starting?: StatusStart } = { instances: [] },
   redactor?: Redactor,
 ): StatusRow {
   const row = buildRow(spec, cached, live);
@@ -112,10 +115,17 @@ export function statusRow(
 function buildRow(
   spec: ServerSpec,
   cached: IndexedServer | undefined,
-  live: Pick<StatusRow, "instances" | "failure" | "starting">,
+  live: Pick<StatusRow, "instances" | "failure"> & { starting?: StatusStart },
 ): StatusRow {
   const cacheError = lastFailure(cached);
-  const { instances, failure, starting } = live;
+  const { instances, failure } = live;
+  // A start under way (decision 0010): its facts, not whose it is (the row says that).
+  const starting = live.starting && {
+    elapsedMs: live.starting.elapsedMs,
+    allowanceMs: live.starting.allowanceMs,
+    bound: live.starting.bound,
+    ...(live.starting.phase ? { phase: live.starting.phase } : {}),
+  };
   return {
     namespace: spec.namespace,
     server: spec.name,

@@ -125,6 +125,9 @@ export interface ListResult {
   starting?: Omit<StartingListing, "server" | "namespace">;
 }
 
+/** One {@link ListResult} per server name. */
+export type ListResults = Record<string, ListResult>;
+
 /**
  * How long a caller of the `list` operation waits for listings, in ms
  * (decision 0010): `startedMs` for a listing its request starts, `joinedMs`
