@@ -9,7 +9,7 @@
  * default here, so these commands run as a user's would.
  */
 import assert from "node:assert/strict";
-import { eventually, fixtureServer, SERVERS, world } from "./_helpers.ts";
+import { eventually, fixtureServer, mcpxArgv, SERVERS, world } from "./_helpers.ts";
 
 /** discovery.wait as mcpx ships it. */
 const DEFAULT = { MCPX_DISCOVERY_WAIT: "1s" };
@@ -74,6 +74,19 @@ Deno.test("ls, search and types answer while a server hangs on its first start, 
   );
   assert.equal(row(again, "hang").state, "starting");
   assert.equal(row(again, "everything").state, "ready");
+  // On a terminal (`script` gives the CLI one, as a user's shell would) it says the same.
+  const line = mcpxArgv(["ls"]).map((a) => `'${a}'`).join(" ");
+  const tty = await new Deno.Command("script", {
+    args: ["-qec", line, "/dev/null"],
+    env: { ...w.env, ...DEFAULT, TERM: "xterm" },
+    clearEnv: true,
+    cwd: w.dir,
+    stdin: "null",
+    stdout: "piped",
+  }).output();
+  const onTty = new TextDecoder().decode(tty.stdout);
+  assert.equal(tty.code, 0, onTty);
+  assert.match(onTty, /hang is starting \(\d+s so far.*`mcpx ls --wait` waits for it\./, onTty);
 
   // search finds the cached server's tools and names the one not searched yet.
   const search = await w.json(["search", "echo"], { env: DEFAULT });
