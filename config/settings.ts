@@ -119,7 +119,7 @@ const DECLARED = [
     type: "duration",
     default: "1s",
     help:
-      "How long `ls`, `search`, `types` and `catalog` wait for a server's first listing they start before showing it as starting (`--wait` waits longer)",
+      "How long from its start `ls`, `search`, `types` and `catalog` wait for a server's first listing before showing the server as starting (`--wait` waits longer)",
   },
   {
     name: "search.limit",

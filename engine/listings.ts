@@ -221,9 +221,10 @@ export class Listings {
       this.#persist();
     }
     const results = await Promise.all(todo.map((spec) => {
-      const joined = this.#listing.has(listingOf(spec).name);
+      // The grace counts from the listing's start, whoever started it; a joiner may ask for more.
+      const age = Date.now() - (this.listingSince(spec) ?? Date.now());
       const listing = this.list(spec);
-      return wait ? settledWithin(listing, joined ? wait.joinedMs : wait.startedMs) : listing;
+      return wait ? settledWithin(listing, Math.max(wait.joinedMs, wait.startedMs - age)) : listing;
     }));
     await this.#write;
     // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.

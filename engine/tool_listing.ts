@@ -130,9 +130,10 @@ export type ListResults = Record<string, ListResult>;
 
 /**
  * How long a caller of the `list` operation waits for listings, in ms
- * (decision 0010): `startedMs` for a listing its request starts, `joinedMs`
- * for one already in progress. Absent: until each listing ends (which its
- * start allowance, `firstStartTimeout` on a first start, bounds).
+ * (decision 0010): until a listing is `startedMs` old (counted from when it
+ * began, whichever request started it), and at least `joinedMs` for one
+ * already in progress. Absent: until each listing ends (which its start
+ * allowance, `firstStartTimeout` on a first start, bounds).
  */
 export interface ListingWait {
   startedMs: number;

@@ -134,6 +134,6 @@ export const Starting = z.strictObject({
  * (engine/tool_listing.ts `ListingWait`, decision 0010); absent: until each ends.
  */
 export const ListingWait = z.strictObject({
-  startedMs: z.number().min(0).describe("for a listing this request starts"),
-  joinedMs: z.number().min(0).describe("for a listing already in progress"),
+  startedMs: z.number().min(0).describe("until a listing is this old (from when it began)"),
+  joinedMs: z.number().min(0).describe("at least this long for a listing already in progress"),
 });

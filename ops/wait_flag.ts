@@ -35,7 +35,7 @@ export const WAIT_FLAGS: Readonly<Record<string, CliFlag>> = {
  * @param wait The `--wait` value as typed: undefined (not given), {@link WAIT_TO_THE_END}, or a duration.
  * @param graceMs The `discovery.wait` setting, in ms.
  * @returns Undefined to wait until each listing ends (its start allowance bounds it);
- *   otherwise the bound for listings the request starts and for ones already in progress.
+ *   otherwise the listings' age to wait for, and the least wait for one in progress.
  * @throws {UsageError} When `wait` is neither a duration nor {@link WAIT_TO_THE_END}.
  * @example
  * ```ts
