@@ -202,6 +202,15 @@ async function parse(argv: string[], command: Command | undefined) {
     options[name] = { type: flag.type === "bool" ? "boolean" : "string" };
     settingOf.set(name, flag.name);
   }
+  // A flag whose value may be left out (`--wait`) stands for its bare value (ops/op.ts `bare`).
+  const bare = new Map(
+    Object.entries(command?.cli.flags ?? {}).filter(([, o]) => o.bare !== undefined)
+      .map(([name, o]) => [`--${name}`, `--${name}=${o.bare}`]),
+  );
+  if (bare.size) {
+    const end = argv.indexOf("--");
+    argv = argv.map((a, i) => (end >= 0 && i > end) ? a : bare.get(a) ?? a);
+  }
   // `mcpx run script --flag`: everything from the script's name on is the script's.
   let rest: string[] = [];
   if (command?.cli.stopAtPositional) {
@@ -307,7 +316,7 @@ export function help(command?: Command): string {
   const optionLines = (opts: Readonly<Record<string, CliFlag>>) =>
     Object.entries(opts).map(([name, o]) => {
       const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${
-        o.type === "string" ? " <value>" : ""
+        o.bare !== undefined ? "[=<value>]" : o.type === "string" ? " <value>" : ""
       }`;
       return `  ${flag.padEnd(26)} ${o.help}`;
     });

@@ -89,7 +89,8 @@ function flagWord(long: string, flag: CliFlag): FlagWord {
   return {
     long,
     ...(flag.short ? { short: flag.short } : {}),
-    value: flag.type === "string",
+    // A flag whose value may be left out takes it only joined (`--wait=30s`): the next word is not its.
+    value: flag.type === "string" && flag.bare === undefined,
     multiple: flag.multiple === true,
     help: flag.help,
     ...(flag.complete ? { complete: flag.complete } : {}),

@@ -10,7 +10,8 @@
 import { noConfigMessage } from "../config/discover.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
 import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
-import type { SchemaIndex } from "../discovery/types.ts";
+import type { SchemaIndex, StartingListing } from "../discovery/types.ts";
+import type { ListingWait, ListResult } from "../engine/tool_listing.ts";
 import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
 import {
   emptySchemaCache,
@@ -56,12 +57,20 @@ export class CliContext extends SettingsContext implements RunnerHost {
    *   namespaces it names (identifiers or server names); false, none. The
    *   others' come from the cache's index alone (`summary`; decision 0028),
    *   so `ls` and `search` read one file however many servers there are.
+   * @param options.wait How long to wait for those listings (absent: until
+   *   each ends); the ones still in progress are the view's `starting`
+   *   (decision 0010).
    * @throws {UsageError} For a profile no server has.
    * @throws {McpxError} Code `no-config` when no configuration file was found
    *   (and not `optional`): says where the search looked and how to make one.
    */
   async namespaces(
-    options: { listMissing?: boolean; optional?: boolean; schemas?: boolean | string[] } = {},
+    options: {
+      listMissing?: boolean;
+      optional?: boolean;
+      schemas?: boolean | string[];
+      wait?: ListingWait;
+    } = {},
   ): Promise<NamespaceView & { cache: SchemaIndex | null }> {
     // A daemon elsewhere (daemon.endpoint) answers from its own cache: its servers are the ones
     // its calls reach, and this machine's files are not its (decision 0051).
@@ -116,9 +125,18 @@ export class CliContext extends SettingsContext implements RunnerHost {
       !seen.has(listingOf(s).name) && seen.add(listingOf(s).name) && stale(s)
     );
     const unlisted: string[] = [];
+    const starting: StartingListing[] = [];
     if (options.listMissing !== false && missing.length > 0) {
       try {
-        await this.request("list", { servers: missing.map((s) => s.name), missingOnly: true });
+        const results = await this.request<Record<string, ListResult>>("list", {
+          servers: missing.map((s) => s.name),
+          missingOnly: true,
+          ...(options.wait ? { wait: options.wait } : {}),
+        });
+        for (const spec of missing) {
+          const going = own(results, spec.name)?.starting;
+          if (going) starting.push({ server: spec.name, namespace: spec.namespace, ...going });
+        }
         cache = read(await this.schemaCache());
       } catch (error) {
         // Without a daemon the cached servers can still be shown; say what is missing.
@@ -131,7 +149,12 @@ export class CliContext extends SettingsContext implements RunnerHost {
     // A partial index is not the index: a later view reads the real one.
     if (!direct) this.#index = cache;
     const view = namespacesFromCache(config.servers, cache, selection);
-    return { ...view, problems: [...unlisted, ...view.problems], cache };
+    return {
+      ...view,
+      problems: [...unlisted, ...view.problems],
+      ...(starting.length ? { starting } : {}),
+      cache,
+    };
   }
 
   /**
@@ -142,12 +165,13 @@ export class CliContext extends SettingsContext implements RunnerHost {
    * @throws {DaemonUnavailableError} naming the endpoint when it does not answer.
    */
   async #endpointView(
-    options: { listMissing?: boolean; schemas?: boolean | string[] },
+    options: { listMissing?: boolean; schemas?: boolean | string[]; wait?: ListingWait },
   ): Promise<NamespaceView & { cache: SchemaIndex | null }> {
     const asked = options.schemas ?? true;
     const view = await this.request<NamespaceView>("namespaces", {
       ...(asked === true ? {} : { schemas: asked === false ? [] : asked }),
       ...(options.listMissing === false ? { listMissing: false } : {}),
+      ...(options.wait ? { wait: options.wait } : {}),
     });
     return { ...view, cache: null };
   }

@@ -7,6 +7,9 @@
  * each on stderr (and under `warnings` with `--json`), so a misspelt key is
  * not silent. Only the servers of the profile selection are listed (spec
  * 000, "Profiles and aliases"); a footer says how many others there are.
+ * A server whose first listing is in progress is not waited for (past the
+ * `discovery.wait` grace for one this command starts): its row says
+ * `starting` and a line names `mcpx ls --wait`, which waits (decision 0010).
  *
  * @module
  */
@@ -20,6 +23,9 @@ import type { InputOf } from "../ops/op.ts";
 import type { ls } from "../ops/discovery_ops.ts";
 import { checkSelection, selectionFromSettings } from "../config/profiles.ts";
 import { directFix, directSpelling } from "../config/direct_target.ts";
+import { listingWaitOf } from "../ops/wait_flag.ts";
+import type { ListingWait } from "../engine/tool_listing.ts";
+import { startingCell, startingSentence } from "../discovery/starting_note.ts";
 
 export type { LsRow } from "../ops/ls.ts";
 
@@ -33,7 +39,12 @@ const NOTE_NAMES = 5;
  * @throws {ConfigError} When the configuration cannot be read.
  */
 export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<number> {
-  const { output, unusable } = await fromDaemon(ctx) ?? await answer(input, lsHostOf(ctx));
+  // A server named on the command line is the whole answer: it is waited for unless told otherwise.
+  const wait = ctx.direct && input.wait === undefined
+    ? undefined
+    : listingWaitOf(input.wait, await ctx.setting("discovery.wait"));
+  const { output, unusable } = await fromDaemon(ctx, wait) ??
+    await answer(input, lsHostOf(ctx, wait));
   const { namespaces: rows, unselected, problems, warnings } = output;
   // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
   for (const warning of warnings) ctx.io.err(`warning: ${warning}\n`);
@@ -70,7 +81,12 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
       String(r.live),
       r.state,
       // An untrusted server is explained below the table, whole.
-      truncate((r.untrusted ? undefined : r.error) ?? r.description, width),
+      truncate(
+        r.starting
+          ? startingCell(r.starting)
+          : (r.untrusted ? undefined : r.error) ?? r.description,
+        width,
+      ),
     ]),
   ));
   // Tools a server lists but mcpx cannot call are said once, briefly: `ls` runs often and an
@@ -90,6 +106,11 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
     );
   }
   if (others) ctx.io.out(`\n${others}`);
+  // Said on stdout, terminal or not: the table answered without them (decision 0010).
+  const starting = rows.flatMap((r) =>
+    r.starting ? [{ namespace: r.namespace, ...r.starting }] : []
+  );
+  if (starting.length) ctx.io.out(`\n${startingSentence(starting, starting[0].wait)}\n`);
   const errors = rows.some((r) => r.state === "error");
   // Said whole, once: the table cuts sentences, and this is the part that matters.
   const untrusted = rows.flatMap((r) =>
@@ -138,7 +159,10 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
  *
  * @throws {UsageError} For a profile no server has.
  */
-async function fromDaemon(ctx: CliContext): Promise<LsAnswer | undefined> {
+async function fromDaemon(
+  ctx: CliContext,
+  wait: ListingWait | undefined,
+): Promise<LsAnswer | undefined> {
   const config = await ctx.config();
   // A daemon elsewhere (daemon.endpoint) is the only answer: this machine's files are not its.
   const remote = await ctx.endpoint();
@@ -146,7 +170,7 @@ async function fromDaemon(ctx: CliContext): Promise<LsAnswer | undefined> {
     return undefined;
   }
   checkSelection(config.servers, selectionFromSettings((await ctx.settings()).values));
-  const answered = await ctx.requestRunning<LsAnswer>("lsNamespaces");
+  const answered = await ctx.requestRunning<LsAnswer>("lsNamespaces", wait ? { wait } : {});
   return answered && {
     ...answered,
     output: { ...answered.output, warnings: await ctx.warnings() },

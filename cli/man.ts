@@ -45,7 +45,7 @@ const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
 function flagItems(flags: Readonly<Record<string, CliFlag>>): string[] {
   return Object.entries(flags).flatMap(([name, f]) => {
     const spelling = `${f.short ? `\\fB\\-${f.short}\\fR, ` : ""}\\fB\\-\\-${roff(name)}\\fR${
-      f.type === "string" ? ` \\fIvalue\\fR` : ""
+      f.bare !== undefined ? `[=\\fIvalue\\fR]` : f.type === "string" ? ` \\fIvalue\\fR` : ""
     }`;
     const notes = [
       ...(f.multiple ? ["repeatable"] : []),

@@ -14,6 +14,9 @@ import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
 import { typesHintLine } from "../discovery/types_hint.ts";
 import { answer, badLimit, emptyQuery, type SearchAnswer } from "../ops/search.ts";
+import { listingWaitOf } from "../ops/wait_flag.ts";
+import type { ListingWait } from "../engine/tool_listing.ts";
+import { startingSentence } from "../discovery/starting_note.ts";
 import { checkSelection, selectionFromSettings } from "../config/profiles.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { search } from "../ops/discovery_ops.ts";
@@ -29,13 +32,19 @@ export async function run(
   options: InputOf<typeof search>,
 ): Promise<number> {
   const { words } = options;
-  const { output, descriptions, untrusted } = await fromDaemon(ctx, options) ??
-    await answer(options, ctx);
+  const wait = listingWaitOf(options.wait, await ctx.setting("discovery.wait"));
+  const { output, descriptions, untrusted } = await fromDaemon(ctx, options, wait) ??
+    await answer(options, ctx, wait);
   if (await ctx.json()) {
     printJson(ctx.io, output);
     return 0;
   }
   const { hits, types: hint } = output;
+  // Said on stdout, terminal or not, after the answer: it did not wait for them (decision 0010).
+  const starting = output.starting ?? [];
+  const stillStarting = starting.length
+    ? `${hits.length ? "Not searched yet: " : ""}${startingSentence(starting, starting[0].wait)}\n`
+    : "";
   if (hits.length === 0) {
     ctx.io.out(
       words.length === 0
@@ -63,6 +72,7 @@ export async function run(
         } failed; \`mcpx status\` shows why).\n`,
       );
     }
+    ctx.io.out(stillStarting);
     return 0;
   }
   const fnWidth = Math.max(...hits.map((h) => h.function.length));
@@ -75,14 +85,14 @@ export async function run(
     if (output.mode === "any") {
       ctx.io.out("(no tool matched every word; showing tools matching any)\n");
     }
-    ctx.io.out(`${typesHintLine(hint!)}\n`);
+    ctx.io.out(`${typesHintLine(hint!)}\n${stillStarting}`);
     return 0;
   }
   ctx.io.out(renderTable(
     ["FUNCTION", "DESCRIPTION"],
     hits.map((h, i) => [h.function, truncate(descriptions[i], width)]),
   ));
-  ctx.io.out(`${typesHintLine(hint!)}\n`);
+  ctx.io.out(`${typesHintLine(hint!)}\n${stillStarting}`);
   return 0;
 }
 
@@ -99,6 +109,7 @@ export async function run(
 async function fromDaemon(
   ctx: CliContext,
   input: InputOf<typeof search>,
+  wait: ListingWait | undefined,
 ): Promise<SearchAnswer | undefined> {
   // The op's own refusals are said by the op, answered here.
   if (emptyQuery(input)) return undefined;
@@ -116,5 +127,6 @@ async function fromDaemon(
     limit,
     ...(input.tag !== undefined ? { tag: input.tag } : {}),
     ...(input.explain ? { explain: true } : {}),
+    ...(wait ? { wait } : {}),
   });
 }

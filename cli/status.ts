@@ -11,6 +11,7 @@
  * @module
  */
 
+import { startingCell } from "../discovery/starting_note.ts";
 import type { CliContext } from "./context.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
@@ -38,7 +39,8 @@ export async function run(ctx: CliContext, input: InputOf<typeof status>): Promi
   const shown = new Set<string>();
   for (const row of rows) {
     if (row.instances.length === 0) {
-      lines.push([row.namespace, "-", "-", row.sharing, "-", "-", "-", "-", row.state]);
+      const state = row.starting ? startingCell(row.starting) : row.state;
+      lines.push([row.namespace, "-", "-", row.sharing, "-", "-", "-", "-", state]);
     }
     // A shared pool's instances are listed once, under all of its namespaces.
     if (row.instances.length === 0 || shown.has(row.poolId)) continue;

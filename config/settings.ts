@@ -117,6 +117,13 @@ const DECLARED = [
     help: "Tags or namespaces the catalogue favours when it must leave tools out",
   },
   {
+    name: "discovery.wait",
+    type: "duration",
+    default: "1s",
+    help:
+      "How long from its start `ls`, `search`, `types` and `catalog` wait for a server's first listing before showing the server as starting (`--wait` waits longer)",
+  },
+  {
     name: "search.limit",
     type: "int",
     min: 1,

@@ -46,8 +46,11 @@ async function mcpx(...args: string[]): Promise<void> {
 }
 
 try {
-  await mcpx("ls"); // cold: lists each server once and caches the schemas
-  await mcpx("ls"); // warm: answered from the cache
+  // Cold: starts each server's first listing and answers at once; a server still starting
+  // (npx downloading it) is shown as starting, with the command that waits for it.
+  await mcpx("ls");
+  // That command: waits for those first starts, then answers from the cache they filled.
+  await mcpx("ls", "--wait");
   await mcpx("search", "read", "file");
   await mcpx("types", "everything.echo", "everything.get-sum");
   await mcpx("call", "everything.echo", '{"message":"hello from mcpx"}');

@@ -225,3 +225,22 @@ export interface NamespaceEntry {
   /** Its whole `mcpx types` block as laid out when listed ({@link CachedServer.rendered}). */
   rendered?: RenderedBlock[];
 }
+
+/**
+ * A server whose listing was in progress when discovery answered, and not
+ * waited for: discovery shows it as starting rather than waiting silently
+ * (decision 0010, "Discovery answers at once").
+ */
+export interface StartingListing {
+  /** The `mcpServers` key. */
+  server: string;
+  namespace: string;
+  /** Time since the listing (and the start under it) began, in ms. */
+  elapsedMs: number;
+  /** How long the start may take, in ms (the listing fails after it). */
+  allowanceMs: number;
+  /** The setting that sets `allowanceMs`. */
+  bound: "startTimeout" | "firstStartTimeout";
+  /** `installing` while a package runner (`npx`) is still downloading the server. */
+  phase?: "installing" | "starting";
+}

@@ -18,7 +18,14 @@ import { howToSelect, isSelected, type ProfileSelection } from "../config/profil
 import { NotFoundError } from "../core/errors.ts";
 import { didYouMean, nearest } from "../core/nearest.ts";
 import { lastFailure } from "./cache_entry.ts";
-import type { CachedTool, IndexedTool, NamespaceEntry, SchemaIndex, ToolEntry } from "./types.ts";
+import type {
+  CachedTool,
+  IndexedTool,
+  NamespaceEntry,
+  SchemaIndex,
+  StartingListing,
+  ToolEntry,
+} from "./types.ts";
 import { own } from "../core/own.ts";
 
 /** What {@link namespacesFromCache} returns. */
@@ -42,6 +49,11 @@ export interface NamespaceView {
    * selection, which carry `unselected` (why, and the flag that selects them).
    */
   disabled: { namespace: string; server: string; unselected?: string }[];
+  /**
+   * The servers whose listing was still in progress when the view was made,
+   * not waited for (decision 0010): their namespaces have no tools yet.
+   */
+  starting?: StartingListing[];
 }
 
 /**

@@ -44,7 +44,7 @@ import {
   sessionsPath,
   SessionStore,
 } from "./sessions.ts";
-import type { ListResult } from "./tool_listing.ts";
+import type { ListingWait, ListResults } from "./tool_listing.ts";
 import { Listings, type ListingsOptions } from "./listings.ts";
 import { InstanceEvents } from "./instance_events.ts";
 import { callOnce } from "./call.ts";
@@ -153,6 +153,7 @@ export class Daemon {
       redactor: this.redactor,
       pool: (spec) => this.#pools.of(spec)!,
       span: (instance) => events.span(instance),
+      starts: this.#startingNow,
       ...options.listings,
     });
     this.#pools = new PoolSet(options.config, options.env, (spec) => ({
@@ -286,6 +287,7 @@ export class Daemon {
    *
    * @param names Server names (`mcpServers` keys) or namespaces; all enabled servers when empty.
    * @param missingOnly Only servers with no usable cache entry.
+   * @param wait How long to wait (absent: until each listing ends); one still going is `starting`.
    * @returns Per server: tools count or the error message, and `listedBy` when
    *   the listing went through a process that was already running (a server
    *   whose code changed since it started still answers with its old tools;
@@ -293,9 +295,9 @@ export class Daemon {
    * @throws {NotFoundError} for an unknown name; the cache write's error when
    *   a listing could not be stored (a full disk).
    */
-  list(names: string[] = [], missingOnly = false): Promise<Record<string, ListResult>> {
+  list(names: string[] = [], missingOnly = false, wait?: ListingWait): Promise<ListResults> {
     const refused = (s: ServerSpec) => s.unavailable ?? this.#untrusted(s);
-    return this.#listings.refresh(this.#pools.select(names), refused, missingOnly);
+    return this.#listings.refresh(this.#pools.select(names), refused, missingOnly, wait);
   }
 
   /**
@@ -330,7 +332,7 @@ export class Daemon {
       return statusRow(
         untrusted ? { ...spec, unavailable: untrusted } : spec,
         this.#listings.entry(spec),
-        this.#pools.status(spec, now),
+        { ...this.#pools.status(spec, now), starting: this.#listings.startInProgress(spec, now) },
       );
     });
   }

@@ -15,7 +15,12 @@
  */
 
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
-import type { CachedServer, CachedTool, SchemaCacheFile } from "../discovery/types.ts";
+import type {
+  CachedServer,
+  CachedTool,
+  SchemaCacheFile,
+  StartingListing,
+} from "../discovery/types.ts";
 import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import { ServerError } from "../core/errors.ts";
 import { toIdentifier } from "../config/identifiers.ts";
@@ -38,10 +43,12 @@ import {
 } from "./schema_cache.ts";
 import { elapsedMs, log } from "./log.ts";
 import { describe, messageOf } from "./error_text.ts";
-import type { ListedBy, ListResult } from "./tool_listing.ts";
+import type { ListedBy, ListingWait, ListResult } from "./tool_listing.ts";
 import { TypeGenerationError, TypeGenerator } from "./type_generator.ts";
 import { keepBlocks, laidOutBlocks } from "./block_sizes.ts";
-import { catalogDiff, Coalescer } from "./relisting.ts";
+import { catalogDiff, Coalescer, relist } from "./relisting.ts";
+import { listedUnder, type StartingInstances, startInProgress } from "./starting.ts";
+import { settledWithin } from "../core/settled_within.ts";
 import type { ChangedList } from "./server_notifications.ts";
 
 /** What {@linkcode Listings} needs from the daemon. */
@@ -63,6 +70,8 @@ export interface ListingsOptions {
    * a generator process per listing. Closed with the listings.
    */
   typeGenerator?: TypeGenerator;
+  /** The daemon's server starts in progress (engine/starting.ts), for {@link Listings.startInProgress}. */
+  starts?: StartingInstances;
   /** Writes the cache's changed entries and its index (a test seam); default: `writeSchemaCache`. */
   write?: typeof writeSchemaCache;
 }
@@ -78,6 +87,8 @@ export class Listings {
   #writeError: unknown;
   /** Listings in progress, by listed server name. */
   #listing = new Map<string, Promise<CachedServer>>();
+  /** When each listing in progress began (epoch ms), by listed server name. */
+  #listingSince = new Map<string, number>();
   /**
    * Per listed server name: the process its latest listing went through when that
    * process was already running before the listing began (a fresh start is absent).
@@ -156,9 +167,28 @@ export class Listings {
     const { name } = listingOf(spec);
     const pending = this.#listing.get(name);
     if (pending) return pending;
-    const promise = this.#listNow(spec, via).finally(() => this.#listing.delete(name));
+    const promise = this.#listNow(spec, via).finally(() => {
+      this.#listing.delete(name);
+      this.#listingSince.delete(name);
+    });
     this.#listing.set(name, promise);
+    this.#listingSince.set(name, Date.now());
     return promise;
+  }
+
+  /** A start of `spec` under way, or its listing waiting for one (`status`, discovery; decision 0010). */
+  startInProgress(spec: ServerSpec, now = Date.now()): StartingListing | undefined {
+    return startInProgress(spec, {
+      listingSince: this.listingSince(spec),
+      listed: listedUnder(this.entry(spec), listingOf(spec).listingId),
+      rows: this.#options.starts?.rows(now) ?? [],
+      now,
+    });
+  }
+
+  /** When `spec`'s listing in progress began (epoch ms); none in progress: undefined. */
+  listingSince(spec: ServerSpec): number | undefined {
+    return this.#listingSince.get(listingOf(spec).name);
   }
 
   /**
@@ -166,14 +196,18 @@ export class Listings {
    *
    * @param refused Why a server may not start (unavailable, untrusted); it is not listed.
    * @param missingOnly Only servers with no usable cache entry.
+   * @param wait How long to wait for the listings (absent: until each ends);
+   *   one still in progress then goes on and is answered as `starting`.
    * @returns Per server name: tools count or the error message, and
-   *   `listedBy` when the listing went through a process already running.
+   *   `listedBy` when the listing went through a process already running;
+   *   `starting` for a listing not waited for to its end.
    * @throws The cache write's error when a listing could not be stored (a full disk).
    */
   async refresh(
     specs: ServerSpec[],
     refused: (spec: ServerSpec) => { message: string } | undefined,
     missingOnly: boolean,
+    wait?: ListingWait,
   ): Promise<Record<string, ListResult>> {
     const out: Record<string, ListResult> = {};
     for (const spec of specs) {
@@ -186,12 +220,25 @@ export class Listings {
       for (const spec of specs) if (!refused(spec)) this.#dirty.add(listingOf(spec).name);
       this.#persist();
     }
-    const results = await Promise.all(todo.map((spec) => this.list(spec)));
+    const results = await Promise.all(todo.map((spec) => {
+      // The grace counts from the listing's start, whoever started it; a joiner may ask for more.
+      const age = Date.now() - (this.listingSince(spec) ?? Date.now());
+      const listing = this.list(spec);
+      return wait ? settledWithin(listing, Math.max(wait.joinedMs, wait.startedMs - age)) : listing;
+    }));
     await this.#write;
     // Discovery reads the file: a listing it cannot store (a full disk) is an error, said as one.
     if (todo.length && this.#writeError) throw this.#writeError;
+    const now = Date.now();
     todo.forEach((spec, i) => {
-      const entry = results[i];
+      const going = results[i] ? undefined : this.startInProgress(spec, now);
+      if (going) {
+        const { server: _server, namespace: _namespace, ...starting } = going;
+        return setOwn(out, spec.name, { starting });
+      }
+      // Not waited for, and ended since: its entry is stored.
+      const entry = results[i] ?? this.entry(spec);
+      if (!entry) return setOwn(out, spec.name, { error: `${spec.name} is still being listed` });
       const failure = lastFailure(entry);
       const by = this.#listedBy.get(listingOf(spec).name);
       setOwn(
@@ -217,47 +264,23 @@ export class Listings {
   }
 
   /**
-   * `instance` said one of its server's lists changed (`list_changed`): the
-   * tools are listed again through that instance, after any listing in
-   * progress, one at a time per server, a burst meanwhile costing one more
-   * listing (engine/relisting.ts); then `catalog.changed` names the tools
-   * added, removed and changed. Prompts and resources are not cached (they
-   * are read when asked), so for them the record only says so. A listing
-   * that fails here keeps the entry as it was (a warning says why), and an
-   * instance already gone is not listed; a listing that finds the same
-   * tools leaves the entry (and its `listedAt`) as it was.
+   * `instance` said one of its server's lists changed (`list_changed`): its
+   * tools are listed again through it (engine/relisting.ts `relist`).
    *
    * @returns Resolves once the listing asked for is stored; never rejects.
    */
   relist(instance: Instance, list: ChangedList): Promise<void> {
-    const spec = instance.spec;
-    const span = this.#options.span(instance);
-    const about = { server: spec.name, namespace: spec.namespace, list, localId: instance.id };
-    if (list !== "tools") {
-      log("info", "catalog.changed", "{server} says its {list} changed; they are read when asked", {
-        ...about,
-      }, { span });
-      return Promise.resolve();
-    }
-    const { name } = listingOf(spec);
-    return this.#relists.run(name, async () => {
-      await this.#listing.get(name)?.catch(() => {});
-      if (instance.closed) return;
-      const before = this.entry(spec)?.tools ?? [];
-      const entry = await this.list(spec, instance);
-      if (entry.error) return;
-      const diff = catalogDiff(before, entry.tools);
-      const count = diff.added.length + diff.removed.length + diff.changed.length;
-      log(
-        "info",
-        "catalog.changed",
-        count
-          ? "{server} changed its tools: {added} added, {removed} removed, {changed} changed"
-          : "{server} said its tools changed; listed again, none were added, removed or changed",
-        { ...about, ...diff, tools: entry.tools.length },
-        { span },
-      );
-    });
+    return relist(
+      {
+        span: (i) => this.#options.span(i),
+        pending: (name) => this.#listing.get(name),
+        entry: (spec) => this.entry(spec),
+        list: (spec, via) => this.list(spec, via),
+        coalescer: this.#relists,
+      },
+      instance,
+      list,
+    );
   }
 
   /** Resolves once the cache file holds every change so far. */

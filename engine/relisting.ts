@@ -9,7 +9,68 @@
  * @module
  */
 
-import type { CachedTool } from "../discovery/types.ts";
+import type { CachedServer, CachedTool } from "../discovery/types.ts";
+import { listingOf, type ServerSpec } from "../config/types.ts";
+import type { Instance } from "./instance.ts";
+import type { ChangedList } from "./server_notifications.ts";
+import { log } from "./log.ts";
+
+/** What {@link relist} needs from the daemon's listings (engine/listings.ts). */
+export interface RelistHost {
+  /** The log span of an instance. */
+  span(instance: Instance): string;
+  /** The listing of a listed server name in progress, if any. */
+  pending(name: string): Promise<unknown> | undefined;
+  entry(spec: ServerSpec): CachedServer | undefined;
+  /** Lists `spec` through `via` and stores the entry (a failure: answered, not stored). */
+  list(spec: ServerSpec, via: Instance): Promise<CachedServer>;
+  /** One relisting at a time per listed server name. */
+  coalescer: Coalescer<string>;
+}
+
+/**
+ * `instance` said one of its server's lists changed (`list_changed`): the
+ * tools are listed again through that instance, after any listing in
+ * progress, one at a time per server, a burst meanwhile costing one more
+ * listing ({@link Coalescer}); then `catalog.changed` names the tools
+ * added, removed and changed. Prompts and resources are not cached (they
+ * are read when asked), so for them the record only says so. A listing
+ * that fails here keeps the entry as it was (a warning says why), and an
+ * instance already gone is not listed; a listing that finds the same
+ * tools leaves the entry (and its `listedAt`) as it was.
+ *
+ * @returns Resolves once the listing asked for is stored; never rejects.
+ */
+export function relist(host: RelistHost, instance: Instance, list: ChangedList): Promise<void> {
+  const spec = instance.spec;
+  const span = host.span(instance);
+  const about = { server: spec.name, namespace: spec.namespace, list, localId: instance.id };
+  if (list !== "tools") {
+    log("info", "catalog.changed", "{server} says its {list} changed; they are read when asked", {
+      ...about,
+    }, { span });
+    return Promise.resolve();
+  }
+  const { name } = listingOf(spec);
+  return host.coalescer.run(name, async () => {
+    await host.pending(name)?.catch(() => {});
+    if (instance.closed) return;
+    const before = host.entry(spec)?.tools ?? [];
+    const entry = await host.list(spec, instance);
+    if (entry.error) return;
+    const diff = catalogDiff(before, entry.tools);
+    const count = diff.added.length + diff.removed.length + diff.changed.length;
+    log(
+      "info",
+      "catalog.changed",
+      count
+        ? "{server} changed its tools: {added} added, {removed} removed, {changed} changed"
+        : "{server} said its tools changed; listed again, none were added, removed or changed",
+      { ...about, ...diff, tools: entry.tools.length },
+      { span },
+    );
+  });
+}
 
 /**
  * Runs at most one job per key at a time. A job asked for while one of its

@@ -8,6 +8,7 @@
  */
 
 import { basename } from "../core/posix_path.ts";
+import type { StartingListing } from "../discovery/types.ts";
 
 /** The setting a start allowance came from. */
 export type StartBound = "startTimeout" | "firstStartTimeout";
@@ -148,4 +149,37 @@ export function listedUnder(
 ): boolean {
   return Boolean(entry?.listedAt) &&
     (entry!.listingId === undefined || entry!.listingId === listingId);
+}
+
+/**
+ * What discovery and `status` show of a server while its start (or a listing
+ * waiting for one) is in progress (decision 0010): how long, the allowance and
+ * its setting, and whether `npx` is installing. Undefined when neither is.
+ *
+ * @param spec The server (its `pool` settings give the allowance when no start is under way yet).
+ * @param state.listingSince When its listing in progress began (epoch ms), if one is.
+ * @param state.listed Whether it has listed under its current `poolId` ({@link listedUnder}).
+ * @param state.rows The daemon's starts in progress ({@link StartingInstances.rows}).
+ * @param state.now Epoch ms.
+ */
+export function startInProgress(
+  spec: {
+    name: string;
+    namespace: string;
+    pool: { startTimeoutMs: number; firstStartTimeoutMs: number };
+  },
+  state: { listingSince?: number; listed: boolean; rows: StartingRow[]; now: number },
+): StartingListing | undefined {
+  const start = state.rows.find((r) => r.server === spec.name);
+  const since = state.listingSince ?? (start ? state.now - start.elapsedMs : undefined);
+  if (since === undefined) return undefined;
+  const allowance = startAllowance(spec.pool, state.listed);
+  return {
+    server: spec.name,
+    namespace: spec.namespace,
+    elapsedMs: Math.max(0, state.now - since),
+    allowanceMs: start?.allowanceMs ?? allowance.ms,
+    bound: start?.bound ?? allowance.bound,
+    ...(start ? { phase: start.phase } : {}),
+  };
 }

@@ -25,7 +25,7 @@ export interface StatusRow {
    * `refused`: it would be `idle`, but the daemon's socket directory is
    * refused (wire/wire.ts `checkSocketDir`), so no daemon can run it (ops/status.ts).
    */
-  state: "live" | "idle" | "error" | "disabled" | "untrusted" | "refused";
+  state: "live" | "idle" | "starting" | "error" | "disabled" | "untrusted" | "refused";
   instances: {
     id: string;
     pid?: number;
@@ -47,6 +47,16 @@ export interface StatusRow {
    * (`untrusted`); config/types.ts `ServerSpec.unavailable`.
    */
   unavailable?: ServerUnavailable;
+  /**
+   * A start in progress (state `starting` while no instance is live; decision
+   * 0010): how long it has run and may run, in ms, and the setting behind that.
+   */
+  starting?: {
+    elapsedMs: number;
+    allowanceMs: number;
+    bound: "startTimeout" | "firstStartTimeout";
+    phase?: "installing" | "starting";
+  };
   /**
    * The other namespaces served by this row's pool (an alias and its target
    * with the same leasing share one `poolId`): `instances` are theirs too.
@@ -82,6 +92,9 @@ export function markSharedPools(rows: StatusRow[]): StatusRow[] {
   return rows;
 }
 
+/** A start in progress as {@link statusRow} takes it (engine/starting.ts `startInProgress`). */
+export type StatusStart = NonNullable<StatusRow["starting"]>;
+
 /**
  * The row for `spec`: the cache's current failure, plus what a daemon knows
  * (live instances, a start failure) when it is the caller.
@@ -94,7 +107,7 @@ export function markSharedPools(rows: StatusRow[]): StatusRow[] {
 export function statusRow(
   spec: ServerSpec,
   cached: IndexedServer | undefined,
-  live: Pick<StatusRow, "instances" | "failure"> = { instances: [] },
+  live: Pick<StatusRow, "instances" | "failure"> & { starting?: StatusStart } = { instances: [] },
   redactor?: Redactor,
 ): StatusRow {
   const row = buildRow(spec, cached, live);
@@ -104,10 +117,17 @@ export function statusRow(
 function buildRow(
   spec: ServerSpec,
   cached: IndexedServer | undefined,
-  live: Pick<StatusRow, "instances" | "failure">,
+  live: Pick<StatusRow, "instances" | "failure"> & { starting?: StatusStart },
 ): StatusRow {
   const cacheError = lastFailure(cached);
   const { instances, failure } = live;
+  // A start under way (decision 0010): its facts, not whose it is (the row says that).
+  const starting = live.starting && {
+    elapsedMs: live.starting.elapsedMs,
+    allowanceMs: live.starting.allowanceMs,
+    bound: live.starting.bound,
+    ...(live.starting.phase ? { phase: live.starting.phase } : {}),
+  };
   return {
     namespace: spec.namespace,
     server: spec.name,
@@ -119,7 +139,11 @@ function buildRow(
       ? "disabled"
       : spec.unavailable?.code === "untrusted"
       ? "untrusted"
-      : spec.unavailable || failure || (cacheError && instances.length === 0)
+      : spec.unavailable
+      ? "error"
+      : starting && instances.length === 0
+      ? "starting"
+      : failure || (cacheError && instances.length === 0)
       ? "error"
       : instances.length
       ? "live"
@@ -127,6 +151,7 @@ function buildRow(
     instances,
     ...(failure ? { failure } : {}),
     ...(cacheError ? { cacheError } : {}),
+    ...(starting && !spec.disabled ? { starting } : {}),
     ...(spec.unavailable && !spec.disabled ? { unavailable: spec.unavailable } : {}),
   };
 }

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { CachedTool, TaskSupport } from "../discovery/types.ts";
+import type { CachedTool, StartingListing, TaskSupport } from "../discovery/types.ts";
 
 /** A tool that was left out, and why. */
 export interface SkippedTool {
@@ -117,4 +117,25 @@ export interface ListResult {
   tools?: number;
   error?: string;
   listedBy?: ListedBy;
+  /**
+   * The listing was still in progress when the caller's wait ran out
+   * (engine/listings.ts `ListingWait`): it goes on, and discovery shows the
+   * server as starting (decision 0010).
+   */
+  starting?: Omit<StartingListing, "server" | "namespace">;
+}
+
+/** One {@link ListResult} per server name. */
+export type ListResults = Record<string, ListResult>;
+
+/**
+ * How long a caller of the `list` operation waits for listings, in ms
+ * (decision 0010): until a listing is `startedMs` old (counted from when it
+ * began, whichever request started it), and at least `joinedMs` for one
+ * already in progress. Absent: until each listing ends (which its start
+ * allowance, `firstStartTimeout` on a first start, bounds).
+ */
+export interface ListingWait {
+  startedMs: number;
+  joinedMs: number;
 }

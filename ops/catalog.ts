@@ -7,6 +7,7 @@
  * @module
  */
 
+import { listingWaitOf } from "./wait_flag.ts";
 import type { InputOf, OutputOf } from "./op.ts";
 import type { catalog } from "./discovery_ops.ts";
 import type { OpHost } from "./host.ts";
@@ -18,17 +19,19 @@ export type CatalogOutput = OutputOf<typeof catalog>;
 /**
  * Builds the catalog block.
  *
- * @param _input The op's input (none: the budget and the bias are settings).
+ * @param input The op's input: `wait` (ops/wait_flag.ts); the budget and the bias are settings.
+ *   A namespace still starting is in the block as one with no tools listed yet.
  * @param host Settings `catalog.budget`, `catalog.bias` and the namespaces view.
  * @returns The block, its tokens, signatures shown of the total, and the budget.
  * @throws {McpxError} `no-config` when no configuration file was found.
  */
 export async function handle(
-  _input: InputOf<typeof catalog>,
+  input: InputOf<typeof catalog>,
   host: OpHost,
 ): Promise<CatalogOutput> {
   const budget = await host.setting("catalog.budget");
   const bias = (await host.setting("catalog.bias")).split(/[\s,]+/).filter(Boolean);
-  const { namespaces } = await host.namespaces();
+  const wait = listingWaitOf(input.wait, await host.setting("discovery.wait"));
+  const { namespaces } = await host.namespaces({ wait });
   return { ...(await buildCatalog(namespaces, { budget, bias })), budget };
 }

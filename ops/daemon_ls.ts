@@ -33,7 +33,7 @@ export async function lsInDaemon(
   return await answer({}, {
     config: () => Promise.resolve(daemon.config),
     namespaces: async () => ({
-      ...await listedView(daemon, selection),
+      ...await listedView(daemon, selection, true, input.wait),
       entry: (spec) => daemon.entry(spec),
     }),
     live: () => Promise.resolve(daemon.live()),

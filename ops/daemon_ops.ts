@@ -145,7 +145,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
     progress: await progressBoard.poll(p.token, p.after, p.holdMs, signal) ?? null,
   }),
   callMessages: (_d, p, signal) => messageBoard.poll(p.token, p.after, p.holdMs, signal),
-  list: (d, p) => d.list(p.servers, p.missingOnly),
+  list: (d, p) => d.list(p.servers, p.missingOnly, p.wait),
   searchTools: (d, p) => searchInDaemon(d, p),
   lsNamespaces: (d, p) => lsInDaemon(d, p),
   // A NamespaceView is the route's loose rows with fields declared (an interface has no index

@@ -35,9 +35,13 @@ export async function searchInDaemon(
   const host: SearchHost = {
     setting: () => Promise.resolve(input.limit),
     namespaces: async (options = {}) => ({
-      ...await listedView(daemon, selection, options.listMissing !== false),
+      ...await listedView(daemon, selection, options.listMissing !== false, input.wait),
       cache: null,
     }),
   };
-  return await answer({ words: input.words, tag: input.tag, explain: input.explain }, host);
+  return await answer(
+    { words: input.words, tag: input.tag, explain: input.explain },
+    host,
+    input.wait,
+  );
 }

@@ -12,7 +12,9 @@ import { DEFAULT_SELECTION, isSelected, type ProfileSelection } from "../config/
 import { listingOf } from "../config/types.ts";
 import { needsListing } from "../engine/schema_cache.ts";
 import type { NamespaceView } from "../discovery/view.ts";
-import type { NamespaceEntry } from "../discovery/types.ts";
+import type { NamespaceEntry, StartingListing } from "../discovery/types.ts";
+import type { ListingWait } from "../engine/tool_listing.ts";
+import { own } from "../core/own.ts";
 
 /**
  * Lists the selected servers the daemon's cache has no usable entry for
@@ -21,6 +23,8 @@ import type { NamespaceEntry } from "../discovery/types.ts";
  * @param daemon The daemon.
  * @param selection The caller's profile selection (config/profiles.ts).
  * @param listMissing false: the view as it is, nothing listed.
+ * @param wait How long to wait for those listings (absent: until each ends);
+ *   the ones still in progress are the view's `starting` (decision 0010).
  * @returns The view (engine/listings.ts `view`), built once per cache change.
  * @throws the cache write's error when a listing could not be stored (a full disk).
  */
@@ -28,15 +32,22 @@ export async function listedView(
   daemon: Daemon,
   selection: ProfileSelection,
   listMissing = true,
+  wait?: ListingWait,
 ): Promise<NamespaceView> {
+  const starting: StartingListing[] = [];
   if (listMissing) {
     const missing = daemon.config.servers.filter((s) =>
       !s.disabled && !s.unavailable && isSelected(s, selection) &&
       needsListing(daemon.entry(s), listingOf(s).listingId)
     );
-    if (missing.length) await daemon.list(missing.map((s) => s.name), true);
+    const results = missing.length ? await daemon.list(missing.map((s) => s.name), true, wait) : {};
+    for (const spec of missing) {
+      const going = own(results, spec.name)?.starting;
+      if (going) starting.push({ server: spec.name, namespace: spec.namespace, ...going });
+    }
   }
-  return daemon.view(selection);
+  const view = daemon.view(selection);
+  return starting.length ? { ...view, starting } : view;
 }
 
 /**
@@ -54,9 +65,19 @@ export async function listedView(
  */
 export async function viewInDaemon(
   daemon: Daemon,
-  input: { schemas?: string[]; listMissing?: boolean; selection?: ProfileSelection },
+  input: {
+    schemas?: string[];
+    listMissing?: boolean;
+    wait?: ListingWait;
+    selection?: ProfileSelection;
+  },
 ): Promise<NamespaceView> {
-  const view = await listedView(daemon, input.selection ?? DEFAULT_SELECTION, input.listMissing);
+  const view = await listedView(
+    daemon,
+    input.selection ?? DEFAULT_SELECTION,
+    input.listMissing,
+    input.wait,
+  );
   const whole = (ns: NamespaceEntry) =>
     !input.schemas || input.schemas.includes(ns.namespace) || input.schemas.includes(ns.server);
   return {

@@ -10,6 +10,7 @@
 import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
+import { WAIT_FLAGS, WAIT_TO_THE_END } from "./wait_flag.ts";
 import {
   CatalogOutput,
   ClientOutput,
@@ -20,6 +21,14 @@ import {
   SearchOutput,
   TypesOutput,
 } from "./discovery_outputs.ts";
+
+/** The input field `--wait` fills (ops/wait_flag.ts `WAIT_FLAGS`), spread into each discovery op's input. */
+const WAIT_FIELDS = {
+  wait: z.string().optional().describe(
+    `wait for servers still starting: a duration (30s, 2m), or ${WAIT_TO_THE_END} (--wait alone) ` +
+      "for as long as their start may take; default: answer at once, showing them as starting",
+  ),
+};
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 
@@ -33,14 +42,15 @@ export const ls = defineOp({
   serve: { fields: [] },
   input: z.object({
     ...DIRECT_FIELDS,
+    ...WAIT_FIELDS,
   }),
   output: LsOutput,
   cli: {
     command: "ls",
-    usage: "mcpx ls [<url>]",
+    usage: "mcpx ls [<url>] [--wait[=duration]]",
     summary:
       "list namespaces: tools, sharing, scope, live instances, state (from the schema cache)",
-    flags: DIRECT_FLAGS,
+    flags: { ...DIRECT_FLAGS, ...WAIT_FLAGS },
   },
 });
 
@@ -62,11 +72,12 @@ export const search = defineOp({
     words: z.array(z.string()).default([]).describe("what the tool should do"),
     tag: z.string().optional().describe("only tools carrying this tag (exact)"),
     explain: z.boolean().optional().describe("per-term, per-field scores behind each hit"),
+    ...WAIT_FIELDS,
   }),
   output: SearchOutput,
   cli: {
     command: "search",
-    usage: "mcpx search <words…> [--tag T] [--explain] [-n N]",
+    usage: "mcpx search <words…> [--tag T] [--explain] [-n N] [--wait[=duration]]",
     summary: "find tools by name, tag and description, ranked",
     args: [{ field: "words", name: "words", variadic: true, optional: true }],
     flags: {
@@ -82,6 +93,7 @@ export const search = defineOp({
         help: "most results (default 20)",
         setting: "search.limit",
       },
+      ...WAIT_FLAGS,
     },
   },
 });
@@ -103,13 +115,14 @@ export const types = defineOp({
   input: z.object({
     targets: z.array(z.string()).default([]).describe("namespaces or namespace.tool names"),
     ...DIRECT_FIELDS,
+    ...WAIT_FIELDS,
   }),
   output: TypesOutput,
   cli: {
     command: "types",
-    usage: "mcpx types <namespace>[.<tool>] … | <url> [<tool>…]",
+    usage: "mcpx types <namespace>[.<tool>] … | <url> [<tool>…] [--wait[=duration]]",
     summary: "TypeScript signatures of whole namespaces, or of just the tools named",
-    flags: DIRECT_FLAGS,
+    flags: { ...DIRECT_FLAGS, ...WAIT_FLAGS },
     args: [{
       field: "targets",
       name: "namespace[.tool]",
@@ -167,12 +180,12 @@ export const catalog = defineOp({
     "Every namespace plus as many tool signatures as fit a token budget, for a system prompt.",
   where: "cli",
   hints: READ,
-  serve: {},
-  input: z.object({}),
+  serve: { fields: [] },
+  input: z.object({ ...WAIT_FIELDS }),
   output: CatalogOutput,
   cli: {
     command: "catalog",
-    usage: "mcpx catalog [--budget TOKENS] [--bias words]",
+    usage: "mcpx catalog [--budget TOKENS] [--bias words] [--wait[=duration]]",
     summary: "every namespace plus as many signatures as fit a token budget",
     flags: {
       budget: {
@@ -181,6 +194,7 @@ export const catalog = defineOp({
         setting: "catalog.budget",
       },
       bias: { type: "string", help: "words whose tools are shown first", setting: "catalog.bias" },
+      ...WAIT_FLAGS,
     },
   },
 });

@@ -8,7 +8,19 @@
  */
 
 import * as z from "zod";
-import { JsonObject, Runnable, Scope, Sharing, UntrustedReason } from "./output_shapes.ts";
+import {
+  JsonObject,
+  Runnable,
+  Scope,
+  Sharing,
+  Starting,
+  UntrustedReason,
+} from "./output_shapes.ts";
+
+/** A server still starting, as discovery shows it, with the command that waits for it. */
+const StartingShown = Starting.extend({
+  wait: z.string().describe("the command that waits for it (`mcpx ls --wait`)"),
+});
 
 /** One row of `mcpx --json ls`: a configured server as its namespace. */
 export const LsRow = z.strictObject({
@@ -18,8 +30,9 @@ export const LsRow = z.strictObject({
   sharing: Sharing,
   scope: Scope,
   live: z.number().int().describe("live instances (0 when no daemon answers)"),
-  state: z.enum(["ready", "error", "disabled", "unlisted", "untrusted"]).describe(
-    "untrusted: a project's configuration not trusted with what the server runs, so nothing starts it",
+  state: z.enum(["ready", "starting", "error", "disabled", "unlisted", "untrusted"]).describe(
+    "starting: its first listing is in progress (see starting); untrusted: a project's " +
+      "configuration not trusted with what the server runs, so nothing starts it",
   ),
   description: z.string(),
   error: z.string().optional().describe("why it failed, or is unavailable"),
@@ -35,6 +48,9 @@ export const LsRow = z.strictObject({
     runnable: Runnable,
     reason: UntrustedReason,
   }).optional().describe("state untrusted: the file, the command that trusts it, what, why"),
+  starting: StartingShown.optional().describe(
+    "state starting: how long, what it may take, and the command that waits for it",
+  ),
 });
 
 /** `mcpx --json ls`. */
@@ -87,6 +103,9 @@ export const SearchOutput = z.strictObject({
   types: TypesHint.optional().describe("the mcpx types command for the hits (none without hits)"),
   unlisted: z.array(z.strictObject({ namespace: z.string(), error: z.string() })).optional()
     .describe("namespaces not searched: listing their server failed"),
+  starting: z.array(StartingShown.extend({ namespace: z.string() })).optional().describe(
+    "namespaces not searched yet: their first listing is in progress",
+  ),
 });
 
 /** `mcpx --json types`. */

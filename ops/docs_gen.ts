@@ -51,7 +51,7 @@ function flagItems(flags: Readonly<Record<string, CliFlag>>): string[] {
   return Object.entries(flags).map(([name, f]) => {
     const spelling = [
       ...(f.short ? [`\`-${f.short}\``] : []),
-      `\`--${name}${f.type === "string" ? " <value>" : ""}\``,
+      `\`--${name}${f.bare !== undefined ? "[=<value>]" : f.type === "string" ? " <value>" : ""}\``,
     ].join(", ");
     const notes = [
       ...(f.field ? [`input field \`${f.field}\``] : []),

@@ -8,7 +8,13 @@
  */
 
 import * as z from "zod";
-import { DroppedRecords, JsonObject, Runnable, ServerUnavailable } from "./output_shapes.ts";
+import {
+  DroppedRecords,
+  JsonObject,
+  Runnable,
+  ServerUnavailable,
+  Starting,
+} from "./output_shapes.ts";
 
 /**
  * A tool's result as its server sent it: MCP's `CallToolResult` (MCP
@@ -53,7 +59,7 @@ export const StatusRow = z.strictObject({
   transport: z.string().describe("stdio, http or sse"),
   sharing: z.string().describe("shared or exclusive"),
   scope: z.string().describe("what an instance is keyed by"),
-  state: z.enum(["live", "idle", "error", "disabled", "untrusted", "refused"]),
+  state: z.enum(["live", "idle", "starting", "error", "disabled", "untrusted", "refused"]),
   instances: z.array(z.strictObject({
     id: z.string(),
     pid: z.number().int().optional().describe("absent for a remote server"),
@@ -82,6 +88,9 @@ export const StatusRow = z.strictObject({
     retryAt: z.string().optional(),
   }).optional().describe("the schema cache's last listing failure"),
   unavailable: ServerUnavailable.optional(),
+  starting: Starting.optional().describe(
+    "a start in progress (state starting while nothing is live)",
+  ),
   sharedWith: z.array(z.string()).optional().describe("other namespaces served by its pool"),
 });
 
@@ -107,6 +116,7 @@ export const ListResult = z.strictObject({
     pid: z.number().int().optional(),
     startedAt: z.string(),
   }).optional().describe("listed through a process already running, started then"),
+  starting: Starting.optional().describe("still listing when the wait ran out; it goes on"),
 });
 
 /** `mcpx --json refresh` (exit 1 when any listing failed). */

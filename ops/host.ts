@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { ListingWait } from "../engine/tool_listing.ts";
 import type { McpxPaths } from "../config/paths.ts";
 import type { ResolvedSettings, SettingName, SettingValueOf } from "../config/settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
@@ -51,11 +52,18 @@ export interface OpHost {
    * `optional`, no configuration file is an empty view rather than an error.
    * `schemas` says whose tools come whole (true, the default: all; a list of
    * namespaces or server names; false: none, the index alone, `summary`).
+   * `wait` bounds the wait for those listings (absent: until each ends); the
+   * ones still in progress are the view's `starting` (decision 0010).
    * @throws {UsageError} For a profile no server has.
    * @throws {McpxError} `no-config` when no configuration file was found (and not `optional`).
    */
   namespaces(
-    options?: { listMissing?: boolean; optional?: boolean; schemas?: boolean | string[] },
+    options?: {
+      listMissing?: boolean;
+      optional?: boolean;
+      schemas?: boolean | string[];
+      wait?: ListingWait;
+    },
   ): Promise<NamespaceView & { cache: SchemaIndex | null }>;
   /**
    * The socket a running daemon of this configuration answers on, or the

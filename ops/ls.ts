@@ -17,7 +17,9 @@ import type { OpHost } from "./host.ts";
 import { UnsafeDirectoryError } from "../core/private_fs.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
 import type { NamespaceView } from "../discovery/view.ts";
-import type { CachedServer } from "../discovery/types.ts";
+import type { CachedServer, StartingListing } from "../discovery/types.ts";
+import type { ListingWait } from "../engine/tool_listing.ts";
+import { listingWaitOf, waitCommand } from "./wait_flag.ts";
 import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import { own } from "../core/own.ts";
@@ -37,7 +39,8 @@ export type LsRow = LsOutput["namespaces"][number];
  * @throws {UnsafeDirectoryError} When the daemon's socket directory is not mcpx's own (decision 0014).
  */
 export async function handle(input: InputOf<typeof ls>, host: OpHost): Promise<LsOutput> {
-  return (await answer(input, lsHostOf(host))).output;
+  const wait = listingWaitOf(input.wait, await host.setting("discovery.wait"));
+  return (await answer(input, lsHostOf(host, wait))).output;
 }
 
 /** What a server's row reads from its cache entry. */
@@ -66,13 +69,15 @@ export interface LsHost {
 /**
  * An {@link OpHost} as `ls` reads it: the cache's index alone (no server's
  * schemas), live counts from a daemon only if one is running.
+ *
+ * @param wait How long to wait for listings in progress (ops/wait_flag.ts; absent: to the end).
  */
-export function lsHostOf(host: OpHost): LsHost {
+export function lsHostOf(host: OpHost, wait?: ListingWait): LsHost {
   return {
     config: () => host.config(),
     namespaces: async () => {
       // Names, counts and states are in the cache's index: no server's schemas are read.
-      const view = await host.namespaces({ optional: true, schemas: false });
+      const view = await host.namespaces({ optional: true, schemas: false, wait });
       return { ...view, entry: (spec) => own(view.cache?.servers, listingOf(spec).name) };
     },
     live: () => liveCounts(host),
@@ -94,7 +99,9 @@ export interface LsAnswer {
  */
 export async function answer(_input: InputOf<typeof ls>, host: LsHost): Promise<LsAnswer> {
   const config = await host.config();
-  const { namespaces, problems, unusable, entry: entryOf, disabled } = await host.namespaces();
+  const view = await host.namespaces();
+  const { namespaces, problems, unusable, entry: entryOf, disabled } = view;
+  const startingOf = startingByListing(config.servers, view.starting);
   const unselected = disabled.filter((d) => d.unselected !== undefined).map((d) => d.namespace);
   const live = await host.live();
   // Sets and maps, not a search per server: a configuration may hold thousands of servers.
@@ -105,6 +112,9 @@ export async function answer(_input: InputOf<typeof ls>, host: LsHost): Promise<
     const entry = entryOf(spec);
     const ns = byServer.get(spec.name);
     const running = own(live, spec.namespace);
+    const starting = spec.disabled || spec.unavailable
+      ? undefined
+      : startingOf.get(listingOf(spec).name);
     // A start failure the daemon saw is newer news than the cache's last listing.
     const failed = spec.unavailable
       ? { message: spec.unavailable.message }
@@ -115,6 +125,8 @@ export async function answer(_input: InputOf<typeof ls>, host: LsHost): Promise<
       ? "disabled"
       : spec.unavailable?.code === "untrusted"
       ? "untrusted"
+      : starting
+      ? "starting"
       : failed
       ? "error"
       : entry?.listedAt
@@ -129,7 +141,8 @@ export async function answer(_input: InputOf<typeof ls>, host: LsHost): Promise<
       live: running?.live ?? 0,
       state,
       description: spec.description ?? entry?.serverInfo?.title ?? entry?.serverInfo?.name ?? "",
-      ...(failed ? { error: failed.message } : {}),
+      ...(failed && !starting ? { error: failed.message } : {}),
+      ...(starting ? { starting: { ...starting, wait: waitCommand("mcpx ls") } } : {}),
       ...(entry?.protocol ? { protocol: entry.protocol } : {}),
       ...(spec.aliasOf ? { aliasOf: spec.aliasOf.server } : {}),
       ...(spec.profiles?.length ? { profiles: spec.profiles } : {}),
@@ -155,6 +168,23 @@ export async function answer(_input: InputOf<typeof ls>, host: LsHost): Promise<
     warnings: await host.warnings(),
   };
   return { output, unusable };
+}
+
+/**
+ * The listings in progress the view names (discovery/types.ts `StartingListing`),
+ * by listed server name: an alias shows its target's.
+ */
+function startingByListing(
+  servers: ServerSpec[],
+  starting: StartingListing[] = [],
+): Map<string, Omit<StartingListing, "server" | "namespace">> {
+  const byName = new Map(servers.map((s) => [s.name, s]));
+  const out = new Map<string, Omit<StartingListing, "server" | "namespace">>();
+  for (const { server, namespace: _namespace, ...going } of starting) {
+    const spec = byName.get(server);
+    if (spec) out.set(listingOf(spec).name, going);
+  }
+  return out;
 }
 
 /** Live instances and the last start failure per namespace, from a running daemon; none: `{}`. */

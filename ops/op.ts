@@ -59,6 +59,12 @@ export interface CliFlag {
   setting?: string;
   /** What the value completes to. */
   complete?: Completion;
+  /**
+   * A string flag whose value may be left out: `--name` alone stands for
+   * this value, and a value given must be joined to it (`--wait=30s`), as
+   * git's optional values are (`--name <word>` leaves the word a positional).
+   */
+  bare?: string;
 }
 
 /** A positional argument of a command. */

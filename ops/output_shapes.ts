@@ -115,3 +115,25 @@ export const ErrorDocument = z.strictObject({
     limit: z.number().optional().describe("an input's limit, bytes"),
   }),
 });
+
+/**
+ * A server start (and the first listing under it) in progress, as discovery
+ * and `status` show it (discovery/types.ts `StartingListing`, decision 0010).
+ */
+export const Starting = z.strictObject({
+  elapsedMs: z.number().describe("time since the start began, ms"),
+  allowanceMs: z.number().describe("how long the start may take, ms"),
+  bound: z.enum(["startTimeout", "firstStartTimeout"]).describe("the setting that sets it"),
+  phase: z.enum(["installing", "starting"]).optional().describe(
+    "installing: a package runner (npx) is still downloading the server",
+  ),
+});
+
+/**
+ * How long a discovery request waits for the listings it needs, in ms
+ * (engine/tool_listing.ts `ListingWait`, decision 0010); absent: until each ends.
+ */
+export const ListingWait = z.strictObject({
+  startedMs: z.number().min(0).describe("until a listing is this old (from when it began)"),
+  joinedMs: z.number().min(0).describe("at least this long for a listing already in progress"),
+});

@@ -8,6 +8,7 @@
  */
 
 import * as z from "zod";
+import { Starting } from "./output_shapes.ts";
 
 const count = z.number().int().min(0);
 /** An ISO 8601 time. */
@@ -96,7 +97,7 @@ export const StatusRow = z.object({
   transport: z.string(),
   sharing: z.string(),
   scope: z.string(),
-  state: z.enum(["live", "idle", "error", "disabled", "untrusted", "refused"]),
+  state: z.enum(["live", "idle", "starting", "error", "disabled", "untrusted", "refused"]),
   instances: z.array(z.object({
     id: z.string(),
     pid: z.number().int().optional(),
@@ -123,6 +124,7 @@ export const StatusRow = z.object({
     retryAt: isoTime.optional(),
   }).optional(),
   unavailable: ServerUnavailable.optional(),
+  starting: Starting.optional(),
   sharedWith: z.array(z.string()).optional(),
 });
 
@@ -163,6 +165,7 @@ export const ListResult = z.object({
   tools: count.optional(),
   error: z.string().optional(),
   listedBy: z.object({ pid: z.number().int().optional(), startedAt: isoTime }).optional(),
+  starting: Starting.optional(),
 });
 
 /** engine/engine.ts `SessionRow`: a named session and where it is live. */

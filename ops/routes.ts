@@ -22,6 +22,7 @@ import {
   Stopped,
 } from "./route_outputs.ts";
 import { LsOutput, SearchOutput } from "./discovery_outputs.ts";
+import { ListingWait } from "./output_shapes.ts";
 import { Completion, PromptsOf, ResourcesOf } from "./content_outputs.ts";
 import { TASK_ROUTES } from "./task_routes.ts";
 import { QUESTION_ROUTES } from "./question_routes.ts";
@@ -309,6 +310,9 @@ export const list = defineOp({
       "server names or namespaces (default: every enabled server)",
     ),
     missingOnly: z.boolean().default(false).describe("only servers with no usable cache entry"),
+    wait: ListingWait.optional().describe(
+      "how long to wait for the listings (default: until each ends); one still going is `starting`",
+    ),
   }),
   output: z.record(z.string(), ListResult),
 });
@@ -329,6 +333,7 @@ export const searchTools = defineOp({
     limit: z.number().int().min(1).describe("most hits (the caller's search.limit)"),
     tag: z.string().optional().describe("only tools carrying this tag"),
     explain: z.boolean().optional().describe("say which field each word matched"),
+    wait: ListingWait.optional().describe("how long to wait for listings (default: to the end)"),
   }),
   output: z.object({
     output: SearchOutput,
@@ -348,7 +353,9 @@ export const lsNamespaces = defineOp({
     "what `mcpx ls` prints.",
   where: "daemon",
   hints: { readOnly: false, destructive: false, idempotent: true },
-  input: callerSchema,
+  input: body({
+    wait: ListingWait.optional().describe("how long to wait for listings (default: to the end)"),
+  }),
   output: z.object({
     output: LsOutput,
     unusable: z.array(z.object({ server: z.string(), tool: z.string(), problem: z.string() })),

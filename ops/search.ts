@@ -27,6 +27,9 @@ import { typesHint } from "../discovery/types_hint.ts";
 import type { NamespaceEntry } from "../discovery/types.ts";
 import { UsageError } from "../core/errors.ts";
 import { truncate } from "../core/truncate.ts";
+import { shellWord } from "../config/shell_word.ts";
+import type { ListingWait } from "../engine/tool_listing.ts";
+import { listingWaitOf, waitCommand } from "./wait_flag.ts";
 
 /** What `search` answers (ops/discovery_outputs.ts `SearchOutput`). */
 export type SearchOutput = OutputOf<typeof search>;
@@ -80,6 +83,7 @@ export function badLimit(limit: number): UsageError | undefined {
 export async function answer(
   input: InputOf<typeof search>,
   host: SearchHost,
+  wait?: ListingWait,
 ): Promise<SearchAnswer> {
   const { words } = input;
   const empty = emptyQuery(input);
@@ -88,7 +92,7 @@ export async function answer(
   const bad = badLimit(limit);
   if (bad) throw bad;
   // The index holds names, descriptions and search words: no schema is read to rank.
-  const { namespaces } = await host.namespaces({ schemas: false });
+  const { namespaces, starting = [] } = await host.namespaces({ schemas: false, wait });
   const entries = namespaces.flatMap((n) => n.tools);
   const result = searchTools(entries, words, {
     limit,
@@ -104,7 +108,12 @@ export async function answer(
       result.hits.map((h) => h.entry),
     )
     : undefined;
-  const missing = unlisted(namespaces);
+  const still = new Set(starting.map((s) => s.namespace));
+  const missing = unlisted(namespaces).filter((m) => !still.has(m.namespace));
+  const again = waitCommand(
+    ["mcpx search", ...words.map(shellWord), ...(input.tag ? ["--tag", shellWord(input.tag)] : [])]
+      .join(" "),
+  );
   const untrusted = namespaces.filter((ns) => ns.unavailable?.code === "untrusted");
   return {
     output: {
@@ -122,6 +131,11 @@ export async function answer(
       })),
       ...(hint ? { types: hint } : {}),
       ...(missing.length ? { unlisted: missing } : {}),
+      ...(starting.length
+        ? {
+          starting: starting.map(({ server: _server, ...going }) => ({ ...going, wait: again })),
+        }
+        : {}),
     },
     descriptions: result.hits.map((h) => h.entry.description),
     ...(untrusted.length
@@ -141,7 +155,8 @@ export async function answer(
  * @throws {UsageError} As {@link answer}.
  */
 export async function handle(input: InputOf<typeof search>, host: OpHost): Promise<SearchOutput> {
-  return (await answer(input, host)).output;
+  const wait = listingWaitOf(input.wait, await host.setting("discovery.wait"));
+  return (await answer(input, host, wait)).output;
 }
 
 /** Namespaces whose tools are unknown because listing their server failed. */

@@ -12,7 +12,11 @@ import type { types } from "./discovery_ops.ts";
 import type { OpHost } from "./host.ts";
 import { findNamespace, findTool, noToolsError } from "../discovery/view.ts";
 import type { NamespaceEntry, ToolEntry } from "../discovery/types.ts";
-import { UsageError } from "../core/errors.ts";
+import { McpxError, UsageError } from "../core/errors.ts";
+import { shellWord } from "../config/shell_word.ts";
+import type { ListingWait } from "../engine/tool_listing.ts";
+import { startingSentence } from "../discovery/starting_note.ts";
+import { listingWaitOf, waitCommand } from "./wait_flag.ts";
 
 /** What `types` answers (ops/discovery_outputs.ts `TypesOutput`). */
 export type TypesOutput = OutputOf<typeof types>;
@@ -32,9 +36,15 @@ export interface TypesAnswer {
  * @returns The output and the picked namespaces.
  * @throws {UsageError} When no target is given.
  * @throws {NotFoundError} For an unknown namespace or tool, with suggestions.
- * @throws {McpxError} For a namespace without tools (not listed, failed, untrusted).
+ * @param wait How long to wait for listings in progress (ops/wait_flag.ts; absent: to the end).
+ * @throws {McpxError} For a namespace without tools (not listed, failed, untrusted);
+ *   code `server-starting` for one whose first listing is still in progress (decision 0010).
  */
-export async function answer(input: InputOf<typeof types>, host: OpHost): Promise<TypesAnswer> {
+export async function answer(
+  input: InputOf<typeof types>,
+  host: OpHost,
+  wait?: ListingWait,
+): Promise<TypesAnswer> {
   const refs = input.targets;
   if (refs.length === 0) {
     throw new UsageError(
@@ -43,7 +53,18 @@ export async function answer(input: InputOf<typeof types>, host: OpHost): Promis
   }
   // Only the namespaces named are read whole (`ns` of `ns.tool`; a namespace has no `.`).
   const named = refs.map((ref) => ref.includes(".") ? ref.slice(0, ref.indexOf(".")) : ref);
-  const { namespaces, disabled } = await host.namespaces({ schemas: named });
+  const { namespaces, disabled, starting = [] } = await host.namespaces({ schemas: named, wait });
+  // A namespace still starting has no tools to show yet: say so, with the command that waits.
+  const waiting = starting.filter((s) => named.includes(s.namespace) || named.includes(s.server));
+  if (waiting.length) {
+    throw new McpxError(
+      "server-starting",
+      startingSentence(
+        waiting,
+        waitCommand(["mcpx types", ...refs.map(shellWord)].join(" ")),
+      ),
+    );
+  }
   const picked = new Map<string, { ns: NamespaceEntry; tools: Set<string> | null }>();
   for (const ref of refs) {
     const dot = ref.indexOf(".");
@@ -91,7 +112,8 @@ export async function answer(input: InputOf<typeof types>, host: OpHost): Promis
  * @throws As {@link answer}.
  */
 export async function handle(input: InputOf<typeof types>, host: OpHost): Promise<TypesOutput> {
-  return (await answer(input, host)).output;
+  const wait = listingWaitOf(input.wait, await host.setting("discovery.wait"));
+  return (await answer(input, host, wait)).output;
 }
 
 /**

@@ -12,6 +12,7 @@
 import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { CALLER_SHAPE } from "./caller_schema.ts";
+import { ListingWait, Starting } from "./output_shapes.ts";
 
 /**
  * A tool as discovery/types.ts `ToolEntry` has it: the fields every entry has
@@ -50,6 +51,7 @@ export const namespaces = defineOp({
       "namespaces or server names whose tools come whole (default: every one)",
     ),
     listMissing: z.boolean().optional().describe("false: list nothing, answer the cache as it is"),
+    wait: ListingWait.optional().describe("how long to wait for listings (default: to the end)"),
     ...CALLER_SHAPE,
   }),
   output: z.object({
@@ -61,6 +63,7 @@ export const namespaces = defineOp({
       server: z.string(),
       unselected: z.string().optional(),
     })),
+    starting: z.array(Starting.extend({ server: z.string(), namespace: z.string() })).optional(),
   }),
 });
 

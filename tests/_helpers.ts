@@ -119,6 +119,10 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     // Every frame a daemon exchanges with a server is checked against the SDK's schema
     // (engine/wire_check.ts); a failure line fails the test when the world is disposed.
     MCPX_WIRE_CHECK: `${dir}/wire-check.jsonl`,
+    // Discovery lists a fresh configuration's servers whole before answering, as tests of other
+    // features need; tests/discovery_wait_test.ts runs discovery with its default grace (1s),
+    // under which a server still starting is shown as starting (decision 0010).
+    MCPX_DISCOVERY_WAIT: "10m",
   };
   delete env.MCPX_CONFIG;
   delete env.MCPX_SESSION_ID;

@@ -28,7 +28,8 @@ Deno.test("a server never listed gets firstStartTimeout; once listed, startTimeo
       }),
     },
   });
-  const ls = await w.json(["ls"]);
+  // Discovery waits for a first start only when asked (decision 0010).
+  const ls = await w.json(["ls", "--wait"]);
   assert.equal(ls.namespaces[0].state, "ready", JSON.stringify(ls.namespaces[0]));
   assert.equal(ls.namespaces[0].tools, 5);
 
@@ -120,7 +121,7 @@ Deno.test("on a terminal, a command waiting for a start shows what is starting, 
     mcpServers: { slow: fixtureServer({ env: { MISBEHAVE_START_DELAY_MS: "4000" } }) },
   });
   // `script` gives the CLI a pseudo-terminal, as a user's shell would.
-  const line = mcpxArgv(["ls"]).map((a) => `'${a}'`).join(" ");
+  const line = mcpxArgv(["ls", "--wait"]).map((a) => `'${a}'`).join(" ");
   const out = await new Deno.Command("script", {
     args: ["-qec", line, "/dev/null"],
     env: { ...w.env, TERM: "xterm" },
@@ -138,7 +139,7 @@ Deno.test("on a terminal, a command waiting for a start shows what is starting, 
   // Not a terminal (a pipe, as an agent runs it): no progress and no control characters.
   await w.mcpx(["stop"]);
   await Deno.remove(`${w.dir}/.cache`, { recursive: true });
-  const piped = await w.mcpx(["ls"]);
+  const piped = await w.mcpx(["ls", "--wait"]);
   assert.equal(piped.code, 0, piped.stderr);
   assert.doesNotMatch(piped.stdout + piped.stderr, /starting slow/);
   assert.ok(!(piped.stdout + piped.stderr).includes(ESC), "no control characters");

@@ -1,0 +1,54 @@
+/**
+ * How discovery says a server is still starting (decision 0010): the short
+ * form a table cell holds (`starting 12s of 5m, npx is installing`) and the
+ * sentence that names the command that waits for it. The same words on a
+ * terminal and off it, so an agent reading a pipe learns what a person sees.
+ *
+ * @module
+ */
+
+import { formatDuration } from "../config/duration.ts";
+import type { StartingListing } from "./types.ts";
+
+/** A start in progress as the outputs carry it (ops/output_shapes.ts `Starting`). */
+export type StartingShown = Omit<StartingListing, "server" | "namespace">;
+
+/**
+ * The short form: `starting 12s of 5m`, with `, npx is installing` while it is.
+ *
+ * @example
+ * ```ts
+ * import { startingCell } from "./starting_note.ts";
+ * const cell = startingCell({ elapsedMs: 12_400, allowanceMs: 300_000, bound: "firstStartTimeout" });
+ * if (cell !== "starting 12s of 5m") throw new Error(cell);
+ * ```
+ */
+export function startingCell(s: StartingShown): string {
+  return `starting ${Math.floor(s.elapsedMs / 1000)}s of ${formatDuration(s.allowanceMs)}` +
+    (s.phase === "installing" ? ", npx is installing" : "");
+}
+
+/**
+ * One sentence for the servers still starting, naming the command that waits:
+ * `everything is starting (12s so far; a first start may take up to 5m while npx downloads it):
+ * \`mcpx ls --wait\` waits for it.`
+ *
+ * @param rows The namespaces and their starts; at least one.
+ * @param wait The command that waits (ops/wait_flag.ts `waitCommand`).
+ */
+export function startingSentence(
+  rows: readonly (StartingShown & { namespace: string })[],
+  wait: string,
+): string {
+  const names = rows.map((r) => r.namespace);
+  const longest = rows.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
+  const first = rows.some((r) => r.bound === "firstStartTimeout");
+  const allowance = formatDuration(Math.max(...rows.map((r) => r.allowanceMs)));
+  const what = names.length === 1 ? `${names[0]} is` : `${names.join(", ")} are`;
+  const them = names.length === 1 ? "it" : "them";
+  return `${what} starting (${Math.floor(longest.elapsedMs / 1000)}s so far; ` +
+    (first
+      ? `a first start may take up to ${allowance} while a package runner such as npx downloads ${them}`
+      : `a start may take up to ${allowance}`) +
+    `): \`${wait}\` waits for ${them}.`;
+}
