@@ -13,9 +13,10 @@
 
 import type { McpxPaths } from "../config/paths.ts";
 import type { ResolvedSettings, SettingName, SettingValueOf } from "../config/settings.ts";
-import type { LoadedConfig } from "../config/types.ts";
+import type { LoadedConfig, ServerSpec } from "../config/types.ts";
 import type { SchemaIndex } from "../discovery/types.ts";
 import type { NamespaceView } from "../discovery/view.ts";
+import type { ServerFacts } from "../discovery/cache_entry.ts";
 
 /** The world an op runs against, each part resolved at most once by the host. */
 export interface OpHost {
@@ -51,12 +52,15 @@ export interface OpHost {
    * `optional`, no configuration file is an empty view rather than an error.
    * `schemas` says whose tools come whole (true, the default: all; a list of
    * namespaces or server names; false: none, the index alone, `summary`).
+   * `entry(spec)` gives the facts of the cache entry `spec` reads, never its
+   * tools: a tool reaches a surface only through the view, which applies the
+   * configuration's tool filters (issue 24).
    * @throws {UsageError} For a profile no server has.
    * @throws {McpxError} `no-config` when no configuration file was found (and not `optional`).
    */
   namespaces(
     options?: { listMissing?: boolean; optional?: boolean; schemas?: boolean | string[] },
-  ): Promise<NamespaceView & { cache: SchemaIndex | null }>;
+  ): Promise<NamespaceView & { entry(spec: ServerSpec): ServerFacts | undefined }>;
   /**
    * The socket a running daemon of this configuration answers on, or the
    * endpoint `daemon.endpoint` names when one is set; starts none.

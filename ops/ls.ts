@@ -18,7 +18,7 @@ import { UnsafeDirectoryError } from "../core/private_fs.ts";
 import { lastFailure } from "../discovery/cache_entry.ts";
 import type { NamespaceView } from "../discovery/view.ts";
 import type { CachedServer } from "../discovery/types.ts";
-import { listingOf, type LoadedConfig, type ServerSpec } from "../config/types.ts";
+import type { LoadedConfig, ServerSpec } from "../config/types.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import { own } from "../core/own.ts";
 
@@ -70,11 +70,8 @@ export interface LsHost {
 export function lsHostOf(host: OpHost): LsHost {
   return {
     config: () => host.config(),
-    namespaces: async () => {
-      // Names, counts and states are in the cache's index: no server's schemas are read.
-      const view = await host.namespaces({ optional: true, schemas: false });
-      return { ...view, entry: (spec) => own(view.cache?.servers, listingOf(spec).name) };
-    },
+    // Names, counts and states are in the cache's index: no server's schemas are read.
+    namespaces: () => host.namespaces({ optional: true, schemas: false }),
     live: () => liveCounts(host),
     warnings: () => host.warnings(),
   };
