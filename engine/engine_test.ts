@@ -98,6 +98,11 @@ Deno.test("Daemon.call() fails at callTimeout with a TimeoutError naming it when
   assert.ok(error instanceof TimeoutError, String(error));
   assert.equal(error.bound, "callTimeout");
   assert.equal(fixture.ran.get("tools/call:hang"), 1, "not retried");
+  // It says what is known: a cancellation was sent, and the server may still finish the call
+  // (issue 24: "the request was cancelled" was printed for a call that then completed).
+  assert.match(error.message, /did not answer within 300 ms \(callTimeout\)/);
+  assert.match(error.message, /sent the server a cancellation, but the server may still finish/);
+  assert.doesNotMatch(error.message, /the request was cancelled/);
 });
 
 Deno.test("Daemon.call() stopped by the caller's signal is no timeout", async () => {
