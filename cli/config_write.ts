@@ -102,9 +102,11 @@ export async function addToConfig(
   write: boolean,
 ): Promise<WriteReport> {
   const path = await targetConfigPath(ctx);
+  const own = ctx.paths().configDirs.includes(path.slice(0, path.lastIndexOf("/")));
   const result: ServerWriteResult = await writeServers(path, servers, {
     dryRun: !write,
     reserved: await reservedNames(ctx, path),
+    ...(own ? { ownDir: "mcpx's configuration" } : {}),
   });
   const document = { mcpServers: Object.fromEntries(servers.map((s) => [s.name, s.entry])) };
   const redactor = new Redactor(configSecrets(document, {}));

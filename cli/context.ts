@@ -13,6 +13,7 @@ import { checkSelection, isSelected, selectionFromSettings } from "../config/pro
 import type { SchemaIndex, StartingListing } from "../discovery/types.ts";
 import type { ListingWait, ListResult } from "../engine/tool_listing.ts";
 import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
+import { factsOf, type ServerFacts } from "../discovery/cache_entry.ts";
 import {
   emptySchemaCache,
   entryFileName,
@@ -71,7 +72,7 @@ export class CliContext extends SettingsContext implements RunnerHost {
       schemas?: boolean | string[];
       wait?: ListingWait;
     } = {},
-  ): Promise<NamespaceView & { cache: SchemaIndex | null }> {
+  ): Promise<NamespaceView & { entry(spec: ServerSpec): ServerFacts | undefined }> {
     // A daemon elsewhere (daemon.endpoint) answers from its own cache: its servers are the ones
     // its calls reach, and this machine's files are not its (decision 0051).
     if (await this.endpoint()) return await this.#endpointView(options);
@@ -149,31 +150,33 @@ export class CliContext extends SettingsContext implements RunnerHost {
     // A partial index is not the index: a later view reads the real one.
     if (!direct) this.#index = cache;
     const view = namespacesFromCache(config.servers, cache, selection);
+    // Facts alone, never the entry's tools: only the view applies the tool filters.
+    const entry = (spec: ServerSpec) => factsOf(own(cache?.servers, listingOf(spec).name));
     return {
       ...view,
       problems: [...unlisted, ...view.problems],
       ...(starting.length ? { starting } : {}),
-      cache,
+      entry,
     };
   }
 
   /**
    * {@link namespaces} as the daemon `daemon.endpoint` names has them (the
-   * `namespaces` route, ops/view_routes.ts); `cache` is null (its files are
-   * on its machine).
+   * `namespaces` route, ops/view_routes.ts); `entry` knows nothing (its files
+   * are on its machine).
    *
    * @throws {DaemonUnavailableError} naming the endpoint when it does not answer.
    */
   async #endpointView(
     options: { listMissing?: boolean; schemas?: boolean | string[]; wait?: ListingWait },
-  ): Promise<NamespaceView & { cache: SchemaIndex | null }> {
+  ): Promise<NamespaceView & { entry(spec: ServerSpec): ServerFacts | undefined }> {
     const asked = options.schemas ?? true;
     const view = await this.request<NamespaceView>("namespaces", {
       ...(asked === true ? {} : { schemas: asked === false ? [] : asked }),
       ...(options.listMissing === false ? { listMissing: false } : {}),
       ...(options.wait ? { wait: options.wait } : {}),
     });
-    return { ...view, cache: null };
+    return { ...view, entry: () => undefined };
   }
 
   /**

@@ -25,9 +25,7 @@ import { passthroughSubscriptions, subscriptionsSettled } from "./passthrough_su
 import type { CliContext } from "./context.ts";
 import type { ServeListen } from "./serve_listen.ts";
 import { McpxError, UsageError } from "../core/errors.ts";
-import { listingOf } from "../config/types.ts";
-import { own } from "../core/own.ts";
-import type { CachedTool } from "../discovery/types.ts";
+import type { ToolEntry } from "../discovery/types.ts";
 import { VERSION } from "../core/version.ts";
 import {
   answerOf,
@@ -115,9 +113,7 @@ async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
   }
   if (server.unavailable) throw new McpxError("server-unavailable", server.unavailable.message);
   const view = await ctx.namespaces({ schemas: [server.namespace] });
-  const entry = own(view.cache?.servers, listingOf(server).name) as
-    | { instructions?: string; subscribe?: true; error?: { message: string } }
-    | undefined;
+  const entry = view.entry(server);
   if (!entry || entry.error) {
     throw new McpxError(
       "server-unavailable",
@@ -132,11 +128,33 @@ async function upstreamOf(ctx: CliContext, asked: string): Promise<Upstream> {
   };
 }
 
-/** The upstream's tools as the schema cache holds them (read again each time: a relisting shows). */
-async function toolsOf(ctx: CliContext, upstream: Upstream): Promise<CachedTool[]> {
+/**
+ * The upstream's tools as its namespace shows them (read again each time: a
+ * relisting shows): the namespace view's, so the configuration's tool lists
+ * (`tools`, `excludeTools`, an alias's subset) hide here as on every other
+ * surface, by the tools' real names.
+ */
+async function toolsOf(ctx: CliContext, upstream: Upstream): Promise<ServedTool[]> {
   const view = await ctx.namespaces({ schemas: [upstream.namespace] });
-  const server = own(view.cache?.servers, upstream.name) as { tools?: CachedTool[] } | undefined;
-  return server?.tools ?? [];
+  const tools = view.namespaces.find((ns) => ns.namespace === upstream.namespace)?.tools ?? [];
+  return tools.map((t) => ({
+    name: t.tool,
+    ...(t.title ? { title: t.title } : {}),
+    description: t.description,
+    inputSchema: t.inputSchema as { type: "object" },
+    ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: "object" } } : {}),
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+  }));
+}
+
+/** A tool as `tools/list` serves it (MCP `Tool`), named by its real name. */
+interface ServedTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: { type: "object" };
+  outputSchema?: { type: "object" };
+  annotations?: ToolEntry["annotations"];
 }
 
 /**
@@ -182,16 +200,7 @@ function passthroughServer(
   server.setRequestHandler("tools/list", async () => {
     const tools = await toolsOf(ctx, upstream);
     schemas.update(tools);
-    return {
-      tools: tools.map((t) => ({
-        name: t.name,
-        ...(t.title ? { title: t.title } : {}),
-        description: t.description ?? "",
-        inputSchema: t.inputSchema as { type: "object" },
-        ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: "object" } } : {}),
-        ...(t.annotations ? { annotations: t.annotations } : {}),
-      })),
-    };
+    return { tools: tools as never };
   });
 
   // One round of a request whose upstream may ask the client first (cli/passthrough_input.ts):

@@ -35,6 +35,8 @@ import { basicCredentials, urlCredentials } from "./url_credentials.ts";
 const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/g;
 const FLAG_WITH_VALUE = /^--?([A-Za-z][\w.-]*)=(.+)$/s;
 const FLAG = /^--?([A-Za-z][\w.-]*)$/;
+/** Headers holding cookies (RFC 6265): a list of `name=value` pairs, each a credential. */
+const COOKIE_HEADER = /^(set-)?cookie$/i;
 /** Fields of an `auth` block (config/auth.ts) that never hold a secret. */
 const AUTH_NOT_SECRET = new Set(["type", "name", "scopes", "metadataUrl"]);
 
@@ -144,6 +146,17 @@ function entrySecrets(
     const { value, literal: text } = expand(raw, true);
     const path = [...at, "headers", key];
     if (text === raw) literal(value, true, path);
+    if (COOKIE_HEADER.test(key)) {
+      // Every `name=value` of a cookie, and its value, as a server may echo one alone
+      // (`Set-Cookie: sid=…; Path=/`): a cookie header has no scheme word.
+      for (const pair of raw.split(";")) {
+        const cookie = pair.trim();
+        if (cookie.includes("${")) continue; // a variable's value is a secret of its own
+        literal(cookie, true, path);
+        if (cookie.includes("=")) literal(cookie.slice(cookie.indexOf("=") + 1), true, path);
+      }
+      continue;
+    }
     // The first word of a header is its scheme (`Bearer`), the rest its credentials.
     const parts = words(raw.replace(REFERENCE, " "));
     const skip = /^\s*\S+\s/.test(raw) ? 1 : 0;

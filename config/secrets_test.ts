@@ -117,3 +117,23 @@ Deno.test("declarationSecrets() finds a declared API's auth, headers and baseUrl
   assert.equal(by["plain-token-55"], "${apis[2].headers.X-Extra}");
   assert.equal(by["literal-key-77"], "${apis[2].url.query.api_key}");
 });
+
+Deno.test("configSecrets() makes a configured cookie's every pair and value a secret, so an echo of one is redacted", () => {
+  const cookie = "sid=abc123def456; csrf=xyz789xyz789; theme=${THEME}";
+  const r = configRedactor({
+    document: { mcpServers: { s: { url: "https://s.test/mcp", headers: { Cookie: cookie } } } },
+  }, { THEME: "dark" });
+  for (
+    const echoed of [
+      `Cookie: ${cookie}`,
+      "Set-Cookie: sid=abc123def456; Path=/; HttpOnly",
+      "csrf mismatch: got xyz789xyz789",
+      "no session abc123def456",
+    ]
+  ) {
+    const out = r.text(echoed);
+    assert.doesNotMatch(out, /abc123def456|xyz789xyz789/, `${echoed} -> ${out}`);
+  }
+  // A pair holding a variable is that variable's business, and its name stays readable.
+  assert.equal(r.text("theme=light"), "theme=light");
+});

@@ -16,7 +16,7 @@
 import { applyEdits, type FormattingOptions, modify, parse, type ParseError } from "jsonc-parser";
 import { createTwoFilesPatch } from "diff";
 import { ConfigError } from "../core/errors.ts";
-import { dirname } from "../core/posix_path.ts";
+import { UnsafeDirectoryError, writeSecretFile } from "../core/private_fs.ts";
 import { isIdentifier, toIdentifier } from "./identifiers.ts";
 import { describeValue } from "./_describe.ts";
 
@@ -219,19 +219,24 @@ export interface ServerWriteResult extends ServerEdit {
 /**
  * Adds servers to the configuration file at `path` ({@link addServers}),
  * creating it (and its directory) when it does not exist, and writes it only
- * when something was added. The file is rewritten in place, so its mode and
- * any link to it are kept.
+ * when something was added. Its entries may hold secrets (an imported token),
+ * so it is written private whatever the umask (core/private_fs.ts
+ * `writeSecretFile`): a new file 0600 in directories created 0700, an
+ * existing one narrowed to 0600 and rewritten in place, so a link to it is kept.
  *
  * @param path Absolute path of the configuration file.
  * @param servers What to add.
  * @param options.dryRun Compute the change and its diff; write nothing.
  * @param options.reserved Names held outside `mcpServers` ({@link addServers}).
+ * @param options.ownDir Set when the file's directory is mcpx's own (`~/.config/mcpx`):
+ *   what mcpx keeps there; that directory is then held private (0700) too.
  * @throws {ConfigError} As {@link addServers}, or when the file cannot be read or written.
+ * @throws {UnsafeDirectoryError} With `ownDir`, when another user owns or can write the directory.
  */
 export async function writeServers(
   path: string,
   servers: readonly NewServer[],
-  options: { dryRun?: boolean; reserved?: ReservedNames } = {},
+  options: { dryRun?: boolean; reserved?: ReservedNames; ownDir?: string } = {},
 ): Promise<ServerWriteResult> {
   let before = "";
   let created = false;
@@ -249,9 +254,10 @@ export async function writeServers(
   const diff = unifiedDiff(path, before, edit.text);
   if (!options.dryRun && edit.added.length > 0) {
     try {
-      if (created) await Deno.mkdir(dirname(path), { recursive: true });
-      await Deno.writeTextFile(path, edit.text);
+      // An added entry may hold a token: the file is private whatever the umask.
+      await writeSecretFile(path, edit.text, { ownDir: options.ownDir });
     } catch (error) {
+      if (error instanceof UnsafeDirectoryError) throw error;
       throw new ConfigError(path, "", `cannot be written: ${(error as Error).message}`, {
         cause: error,
       });

@@ -121,3 +121,39 @@ Deno.test("addServers() skips a name a declared adapter holds, and says when a c
   assert.doesNotMatch(r.skipped[2].reason, /already has/);
   assert.match(r.skipped[3].reason, /namespace "g_h" is taken by the server "g-h" from codex/);
 });
+
+Deno.test("writeServers() keeps a written token private whatever the umask: 0600 file, 0700 directory", async () => {
+  const home = await Deno.makeTempDir();
+  const token = {
+    name: "api",
+    entry: { url: "https://a.test/mcp", headers: { Authorization: "Bearer t0" } },
+  };
+  const mode = (path: string) => Deno.statSync(path).mode! & 0o777;
+  const before = Deno.umask(0o000);
+  try {
+    // A new file in mcpx's own directory, created with every parent (umask 000 widens nothing).
+    const own = `${home}/.config/mcpx/config.json`;
+    await writeServers(own, [token], { ownDir: "mcpx's configuration" });
+    assert.equal(mode(own).toString(8), "600");
+    assert.equal(mode(`${home}/.config/mcpx`).toString(8), "700");
+    // mcpx's own directory made readable to others is narrowed again.
+    Deno.chmodSync(`${home}/.config/mcpx`, 0o755);
+    await writeServers(own, [{ ...token, name: "api2" }], { ownDir: "mcpx's configuration" });
+    assert.equal(mode(`${home}/.config/mcpx`).toString(8), "700");
+    // A project's existing file others could read is narrowed before the token goes in;
+    // its directory (the project's) is left as it is, and a link to the file stays a link.
+    Deno.umask(0o022);
+    const project = `${home}/project`;
+    Deno.mkdirSync(project, { mode: 0o755 });
+    Deno.writeTextFileSync(`${project}/real.json`, '{ "mcpServers": {} }\n', { mode: 0o644 });
+    Deno.symlinkSync(`${project}/real.json`, `${project}/.mcpx.json`);
+    await writeServers(`${project}/.mcpx.json`, [token]);
+    assert.equal(mode(`${project}/real.json`).toString(8), "600");
+    assert.ok(Deno.lstatSync(`${project}/.mcpx.json`).isSymlink);
+    assert.match(Deno.readTextFileSync(`${project}/real.json`), /Bearer t0/);
+    assert.equal(mode(project).toString(8), "755");
+  } finally {
+    Deno.umask(before);
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -174,3 +174,50 @@ export async function writePrivateFile(path: string, data: string | Uint8Array):
     throw storageErrorOf(error, path) ?? error;
   }
 }
+
+/**
+ * Writes a file that may hold a secret (a configuration file holding an
+ * imported token) where a person's own file lives, private whatever the
+ * umask: a new file is written as {@link writePrivateFile} writes (0600,
+ * atomically), in directories created 0700; an existing file is narrowed to
+ * 0600 before its new text goes in, then rewritten in place, so a link to it
+ * stays a link. With `options.ownDir`, the file's directory is mcpx's own
+ * (`~/.config/mcpx`) and is held to {@link ensurePrivateDir}; otherwise an
+ * existing directory (a project's) is left as it is.
+ *
+ * Source: issue 24, "Secrets written by mcpx are private" (`mcpx import
+ * --write` made `~/.config/mcpx/config.json` 0644 with tokens in it).
+ *
+ * @param path The file's absolute path.
+ * @param text Its new text.
+ * @param options.ownDir What mcpx keeps in the directory (for
+ *   {@link ensurePrivateDir}'s message) when the directory is mcpx's own.
+ * @throws {UnsafeDirectoryError} as {@link ensurePrivateDir}, with `ownDir`.
+ * @throws {StorageError} naming `path` and the fix when the file system
+ *   refuses; any other file system error as it came.
+ */
+export async function writeSecretFile(
+  path: string,
+  text: string,
+  options: { ownDir?: string } = {},
+): Promise<void> {
+  const dir = parentOf(path);
+  if (options.ownDir) ensurePrivateDir(dir, options.ownDir);
+  let mode: number | undefined;
+  try {
+    mode = (await Deno.stat(path)).mode ?? undefined;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw storageErrorOf(error, path) ?? error;
+  }
+  try {
+    if (mode === undefined) {
+      // mkdir's mode is narrowed by the umask, never widened: at most 0700.
+      await Deno.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      return await writePrivateFile(path, text);
+    }
+    if ((mode & 0o077) !== 0) await Deno.chmod(path, PRIVATE_FILE_MODE);
+    await Deno.writeTextFile(path, text);
+  } catch (error) {
+    throw storageErrorOf(error, path) ?? error;
+  }
+}

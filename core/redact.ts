@@ -17,6 +17,12 @@
  * 2. URLs lose what is left of their user information and the values of
  *    query parameters named like secrets (`?token=…`, `?api_key=…`): those
  *    become {@link REDACTED}, since nothing configured says where they came from.
+ * 3. A credential-bearing header ({@link CREDENTIAL_HEADERS}: `Authorization`,
+ *    `Cookie`, `Set-Cookie`, `X-Api-Key`, …) written as a header line
+ *    (`Set-Cookie: sid=…`) or a JSON pair (`"cookie":"sid=…"`) loses its value
+ *    to {@link REDACTED} unless rule 1 already put a reference in it: a server
+ *    may echo a cookie or token nothing configured. In structured data
+ *    ({@link Redactor.json}) a string under such a key does the same.
  *
  * For log attributes ({@link Redactor.attrs}) a third rule applies first: an
  * attribute named like a secret (`env`, `headers`, `auth`, `…token`,
@@ -50,6 +56,38 @@ export const SECRET_NAME =
 /** Log attribute names whose values are never written (rule 3). */
 const SECRET_ATTRIBUTE =
   /^(env|headers|auth|pass)$|password|passwd|passphrase|secret|token$|api[-_]?key|authori[sz]ation|cookie|credential|private[-_]?key/i;
+
+/**
+ * Header names whose value is a credential wherever it is written (lower
+ * case): RFC 9110 `Authorization` and `Proxy-Authorization`, RFC 6265
+ * `Cookie` and `Set-Cookie`, and the API-key and token headers services use.
+ * Each also matches `SECRET_NAME` and the log attributes' rule.
+ */
+export const CREDENTIAL_HEADERS: readonly string[] = [
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-api-key",
+  "api-key",
+  "x-auth-token",
+  "x-access-token",
+];
+const HEADER_NAMES = CREDENTIAL_HEADERS.join("|");
+/** A whole header line naming a credential header: its name and separator, then its value. */
+const HEADER_LINE = new RegExp(
+  String.raw`^([ \t]*(?:${HEADER_NAMES})[ \t]*:[ \t]*)(\S[^\r\n]*)$`,
+  "gim",
+);
+/** A JSON pair `"<credential header>": "<value>"` as a document's text carries it. */
+const HEADER_PAIR = new RegExp(
+  String.raw`("(?:${HEADER_NAMES})"\s*:\s*")((?:[^"\\]|\\.)*)"`,
+  "gi",
+);
+/** A cheap test that text may hold either. */
+const HEADER_HINT = /authoriz|cookie|api-key|-token/i;
+/** A credential header's name as a key of structured data. */
+const HEADER_KEY = new RegExp(`^(?:${HEADER_NAMES})$`, "i");
 
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/\s:@]+(?::[^/\s@]*)?)@/gi;
 const URL_SECRET_QUERY =
@@ -203,6 +241,17 @@ export class Redactor {
           (all, name: string, v: string) => v.startsWith("${") ? all : `${name}${REDACTED}`,
         );
     }
+    if (HEADER_HINT.test(out)) {
+      out = out
+        .replace(
+          HEADER_LINE,
+          (all, head: string, v: string) => keep(v) ? all : `${head}${REDACTED}`,
+        )
+        .replace(
+          HEADER_PAIR,
+          (all, head: string, v: string) => keep(v) ? all : `${head}${REDACTED}"`,
+        );
+    }
     return out;
   }
 
@@ -318,7 +367,11 @@ export class Redactor {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       if (log && SECRET_ATTRIBUTE.test(key)) out[key] = blank(item);
-      else out[log ? key : this.text(key)] = this.#value(item, depth + 1, log);
+      else if (typeof item === "string" && HEADER_KEY.test(key)) {
+        // A credential header's value (rule 3): its reference when configured, else nothing.
+        const text = this.text(item);
+        out[log ? key : this.text(key)] = keep(text) ? text : REDACTED;
+      } else out[log ? key : this.text(key)] = this.#value(item, depth + 1, log);
     }
     return out;
   }
@@ -374,6 +427,11 @@ export function encodedForms(value: string): string[] {
     }
   }
   return [...new Set(forms)];
+}
+
+/** A credential header's value that may stay: already a reference, or already redacted. */
+function keep(value: string): boolean {
+  return value.includes("${") || value === REDACTED || value === "";
 }
 
 /** A secret-named value: objects keep their keys, everything else becomes {@link REDACTED}. */

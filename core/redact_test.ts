@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { encodedForms, isSecretValue, REDACTED, Redactor } from "./redact.ts";
+import {
+  CREDENTIAL_HEADERS,
+  encodedForms,
+  isSecretValue,
+  REDACTED,
+  Redactor,
+  SECRET_NAME,
+} from "./redact.ts";
 
 const TOKEN = { value: "sk-live-123456", reference: "${API_TOKEN}" };
 
@@ -167,4 +174,36 @@ Deno.test("Redactor with many secrets scans the text once and replaces the same 
   assert.equal(r.text("00016-secret is the end of one"), "${T16} is the end of one");
   const big = "x".repeat(200_000) + " tok-001234-secret";
   assert.equal(r.text(big), "x".repeat(200_000) + " ${T1234}");
+});
+
+Deno.test("Redactor redacts every credential-bearing header's value it does not know: header lines, JSON pairs, keys, log attributes", () => {
+  const r = new Redactor([TOKEN]);
+  const value = "sid=zz9988776655; Path=/; HttpOnly";
+  // The names as written on the wire (`Set-Cookie`) and in lower case, as HTTP/2 sends them.
+  const names = CREDENTIAL_HEADERS.flatMap((
+    n,
+  ) => [n, n.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())]);
+  for (const name of names) {
+    for (
+      const [surface, out] of [
+        ["a header line", r.text(`HTTP/1.1 401\n${name}: ${value}\nVia: proxy`)],
+        ["a JSON pair in text", r.text(JSON.stringify({ [name]: value, via: "proxy" }))],
+        ["a key of structured data", JSON.stringify(r.json({ headers: { [name]: value } }))],
+        ["a log attribute", JSON.stringify(r.attrs({ [name]: value }))],
+      ]
+    ) {
+      assert.doesNotMatch(out, /zz9988776655/, `${name} as ${surface}: ${out}`);
+      assert.ok(out.includes(name), `${name} as ${surface} keeps the header's name: ${out}`);
+    }
+    assert.match(name, SECRET_NAME, `${name} is a secret's name to the configuration's rules too`);
+  }
+  // Other lines are left alone, and a configured value keeps its reference.
+  assert.equal(r.text("Via: proxy\nCookie: ${SID}"), "Via: proxy\nCookie: ${SID}");
+  assert.equal(
+    r.text("Authorization: Bearer sk-live-123456"),
+    "Authorization: Bearer ${API_TOKEN}",
+  );
+  assert.deepEqual(r.json({ authorization: "Bearer sk-live-123456" }), {
+    authorization: "Bearer ${API_TOKEN}",
+  });
 });

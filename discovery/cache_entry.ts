@@ -221,3 +221,33 @@ function serverOf(value: unknown, isTool: (v: unknown) => boolean): IndexedServe
     optional(value.skipped, listOf((s) => isString(s.name) && isString(s.reason)));
   return ok ? value as unknown as IndexedServer : undefined;
 }
+
+/**
+ * What a surface may read of a server's cache entry besides its tools: its
+ * listing's facts (when, which server, protocol, instructions, failure).
+ * Tools are left out on purpose: the cache holds the server's whole listing,
+ * shared by every alias of it, and only the namespace view
+ * (discovery/view.ts) knows which of them a namespace's filter shows (issue
+ * 24, "Listings obey filters on every surface").
+ */
+export type ServerFacts = Omit<IndexedServer, "tools" | "skipped" | "blocks" | "rendered" | "file">;
+
+/**
+ * The {@link ServerFacts} of an entry: a copy without its tools, skipped
+ * tools or rendered declarations, so a surface given it cannot list what the
+ * configuration hides.
+ *
+ * @param entry A cache entry (whole or from the index), or undefined.
+ * @returns Its facts, or undefined when there is no entry.
+ * @example
+ * ```ts
+ * import { factsOf } from "./cache_entry.ts";
+ * const facts = factsOf({ tools: [{ name: "t" }], instructions: "hi" });
+ * if (facts === undefined || "tools" in facts) throw new Error();
+ * ```
+ */
+export function factsOf(entry: IndexedServer | undefined): ServerFacts | undefined {
+  if (entry === undefined) return undefined;
+  const { tools: _t, skipped: _s, blocks: _b, rendered: _r, file: _f, ...facts } = entry;
+  return facts;
+}

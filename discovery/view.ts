@@ -353,12 +353,7 @@ export function findTool(
     );
   }
   const hidden = ns.excluded?.find((t) => t === name || toIdentifier(t) === name);
-  if (hidden) {
-    throw new NotFoundError(
-      `tool "${ns.namespace}.${name}" is hidden by the configuration ` +
-        `(mcpServers.${ns.server}.mcpx.tools / excludeTools); change those lists to use it.`,
-    );
-  }
+  if (hidden) throw hiddenToolError(ns, name);
   const empty = noToolsError(ns);
   if (empty) throw empty;
   const suggestions = nearest(name, ns.tools.map((t) => t.fn)).map((fn) => `${ns.namespace}.${fn}`);
@@ -366,6 +361,25 @@ export function findTool(
     `unknown tool "${ns.namespace}.${name}"${didYouMean(suggestions)} ` +
       "Run `mcpx search <words>` to find a tool.",
     suggestions,
+  );
+}
+
+/**
+ * The refusal of a tool the configuration's tool lists hide, the same from
+ * every path that finds it hidden (a lookup in the view, or the filter
+ * itself when no listing says what the server has: engine/call_target.ts).
+ *
+ * @param ns The namespace and its server's name.
+ * @param name The tool as the caller spelled it.
+ * @returns A `not-found` error naming the lists to change.
+ */
+export function hiddenToolError(
+  ns: Pick<NamespaceEntry, "namespace" | "server">,
+  name: string,
+): NotFoundError {
+  return new NotFoundError(
+    `tool "${ns.namespace}.${name}" is hidden by the configuration ` +
+      `(mcpServers.${ns.server}.mcpx.tools / excludeTools); change those lists to use it.`,
   );
 }
 

@@ -7,8 +7,9 @@
  * not part of mcpx.
  *
  * Tools: `echo {text}`, `hang {}` (accepted, never answered), `fail
- * {message}` (a JSON-RPC error with that message), and `gone {}` (HTTP 404
- * whose body says "Session not found", whatever session the request carried).
+ * {message}` (a JSON-RPC error with that message), `gone {}` (HTTP 404
+ * whose body says "Session not found", whatever session the request carried),
+ * and `invalid {}` (a result whose content the SDK's validation refuses).
  *
  * @module
  */
@@ -42,7 +43,7 @@ export interface RemoteFixture extends AsyncDisposable {
   forget(): void;
 }
 
-const TOOLS = ["echo", "hang", "fail", "gone"].map((name) => ({
+const TOOLS = ["echo", "hang", "fail", "gone", "invalid"].map((name) => ({
   name,
   inputSchema: { type: "object", properties: {} },
 }));
@@ -70,6 +71,8 @@ export function remoteFixture(options: RemoteFixtureOptions = {}): Promise<Remot
       case "tools/call": {
         const { name, arguments: args } = m.params ?? {};
         if (name === "echo") return ok({ content: [{ type: "text", text: String(args?.text) }] });
+        // A result the SDK's own validation refuses, with its multi-line message.
+        if (name === "invalid") return ok({ content: [{ type: "text" }, { type: "nope" }] });
         if (name === "fail") {
           return { jsonrpc: "2.0", id: m.id, error: { code: -32000, message: args?.message } };
         }

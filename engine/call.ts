@@ -14,7 +14,7 @@ import type { CallerContext } from "./scope_key.ts";
 import type { CallTarget } from "./call_target.ts";
 import type { InstanceEvents } from "./instance_events.ts";
 import type { Instance } from "./instance.ts";
-import { callTimeoutError } from "./lease_errors.ts";
+import { callTimeoutError, timedOutText } from "./lease_errors.ts";
 import { withRebuiltNote } from "./rebuilt_note.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
 import { leased } from "./leased.ts";
@@ -113,8 +113,7 @@ export function callOnce(
     } catch (error) {
       if (clock?.signal.aborted && !options.signal?.aborted) {
         throw new TimeoutError(
-          `${namespace}.${tool} did not answer within ${ms} ms (callTimeout); the request was ` +
-            "cancelled",
+          timedOutText(`${namespace}.${tool}`, ms, "callTimeout"),
           ms,
           { cause: error },
         );

@@ -17,7 +17,8 @@
 
 import type { ServerSpec, ToolFilter } from "../config/types.ts";
 import { checkSelection, DEFAULT_SELECTION, type ProfileSelection } from "../config/profiles.ts";
-import { findNamespace, findTool, type NamespaceView } from "../discovery/view.ts";
+import { findNamespace, findTool, hiddenToolError, type NamespaceView } from "../discovery/view.ts";
+import { compileToolFilter } from "../config/tool_filter.ts";
 import type { TaskSupport } from "../discovery/types.ts";
 
 /** Where a call goes: the server, its namespace and the tool's real name. */
@@ -49,6 +50,9 @@ export interface TargetSource {
  * Resolves `namespace.tool` for a caller with `selection`, refusing what the
  * caller may not reach.
  *
+ * The server's tool lists refuse a tool they hide by its name as asked
+ * first, whatever the listing says or whether there is one; a tool named by
+ * its identifier is checked again by the real name the listing resolves.
  * A server never listed (or whose failed listing is due again) is listed
  * first, as `mcpx call` does (the call would start it anyway), so a hidden
  * tool cannot slip through an empty cache; one with tool lists is listed
@@ -79,6 +83,10 @@ export async function callTarget(
   let view = source.view(selection);
   let ns = findNamespace(view.namespaces, namespace, view.disabled);
   const spec = source.servers.find((s) => s.name === ns.server)!;
+  // The filter itself refuses what it hides by the name as asked, before any listing is
+  // consulted: a failed or missing listing must not be what keeps a hidden tool uncalled.
+  const visible = visibility(spec.toolFilter);
+  if (!visible(tool)) throw hiddenToolError(ns, tool);
   if (spec.unavailable) return { spec, namespace: ns.namespace, tool };
   const open = hidesNothing(spec.toolFilter);
   // A failed listing is tried again for a call only when names must be checked:
@@ -92,6 +100,8 @@ export async function callTarget(
     return { spec, namespace: ns.namespace, tool };
   }
   const found = findTool(view.namespaces, `${ns.namespace}.${tool}`, view.disabled);
+  // And by the real name the view resolved (`get_sum` may be `get-sum`).
+  if (!visible(found.tool)) throw hiddenToolError(ns, tool);
   return {
     spec,
     namespace: found.namespace,
@@ -99,6 +109,15 @@ export async function callTarget(
     ...(found.taskSupport ? { taskSupport: found.taskSupport } : {}),
     inputSchema: found.inputSchema,
   };
+}
+
+/** The filter's predicate over a tool's name; one that does not compile shows nothing. */
+function visibility(filter: ToolFilter): (name: string) => boolean {
+  try {
+    return compileToolFilter(filter);
+  } catch {
+    return () => false;
+  }
 }
 
 /** True when a filter shows every tool: no include list and no exclude pattern. */

@@ -91,11 +91,12 @@ Deno.test("callTarget() applies the selection, the default set when none is give
 });
 
 Deno.test("callTarget() lists a never-listed server first, so an empty cache hides nothing it should not", async () => {
-  const servers = [serverSpec("ev", { toolFilter: { exclude: ["secret"] } })];
+  const servers = [serverSpec("ev", { toolFilter: { exclude: ["secret-key"] } })];
   const s = source(servers, cacheOf({}), {
-    ev: { listedAt: "2026-01-01T00:00:00Z", tools: [cachedTool("secret"), cachedTool("echo")] },
+    ev: { listedAt: "2026-01-01T00:00:00Z", tools: [cachedTool("secret-key"), cachedTool("echo")] },
   });
-  await refused(callTarget(s, "ev", "secret"), /hidden by the configuration/);
+  // Named by its identifier, the tool is known hidden only once the listing gives its real name.
+  await refused(callTarget(s, "ev", "secret_key"), /hidden by the configuration/);
   assert.deepEqual(s.lists, ["ev"]);
 });
 
@@ -125,4 +126,15 @@ Deno.test("callTarget() leaves a server the configuration keeps from starting to
   const s = source([spec], cacheOf({}));
   assert.equal((await callTarget(s, "ev", "echo")).spec, spec);
   assert.deepEqual(s.lists, [], "nothing is listed");
+});
+
+Deno.test("callTarget() refuses an excludeTools-only hidden tool by the filter itself when the listing failed", async () => {
+  const failed = { tools: [], error: { message: "spawn nope ENOENT", at: "2026-01-01T00:00:00Z" } };
+  const servers = [serverSpec("ev", { toolFilter: { exclude: ["get-tiny-*"] } })];
+  const s = source(servers, cacheOf({}), { ev: failed });
+  // The refusal names the filter, not the failed listing: it holds whatever the listing says.
+  await refused(callTarget(s, "ev", "get-tiny-image"), /hidden by the configuration/);
+  assert.deepEqual(s.lists, [], "the filter refuses before any listing is asked for");
+  // A tool the filter shows is still refused while what the server has cannot be told.
+  await refused(callTarget(s, "ev", "echo"), /no tools because listing its server failed/);
 });

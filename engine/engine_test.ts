@@ -98,6 +98,11 @@ Deno.test("Daemon.call() fails at callTimeout with a TimeoutError naming it when
   assert.ok(error instanceof TimeoutError, String(error));
   assert.equal(error.bound, "callTimeout");
   assert.equal(fixture.ran.get("tools/call:hang"), 1, "not retried");
+  // It says what is known: a cancellation was sent, and the server may still finish the call
+  // (issue 24: "the request was cancelled" was printed for a call that then completed).
+  assert.match(error.message, /did not answer within 300 ms \(callTimeout\)/);
+  assert.match(error.message, /sent the server a cancellation, but the server may still finish/);
+  assert.doesNotMatch(error.message, /the request was cancelled/);
 });
 
 Deno.test("Daemon.call() stopped by the caller's signal is no timeout", async () => {
@@ -136,4 +141,22 @@ Deno.test("Daemon.call() does not reuse a remote connection that was refused", a
   }
   await assert.rejects(() => d.daemon.call("remote", "echo", { text: "y" }, {}), ServerError);
   assert.deepEqual(d.daemon.status()[0].instances, [], "the failed connection was closed");
+});
+
+Deno.test("Daemon.call() keeps a server's multi-line error whole, indented under its first line", async () => {
+  await using fixture = await remoteFixture();
+  await using d = await daemonFor(fixture);
+  // The SDK's own validation of a result it refuses: a JSON list of issues over many lines.
+  const error = await d.daemon.call("remote", "invalid", {}, {}).then(
+    () => assert.fail("expected the SDK to refuse the result"),
+    (e) => e,
+  );
+  assert.ok(error instanceof ServerError, String(error));
+  const [first, ...rest] = error.message.split("\n");
+  assert.match(first, /^remote\.invalid: Invalid result for tools\/call: \[$/);
+  assert.ok(rest.length > 3, `more than its first line: ${JSON.stringify(error.message)}`);
+  assert.match(error.message, /"code": "invalid_union"/, "the issues themselves are kept");
+  for (const line of rest) assert.match(line, /^ {2}/, "each further line is indented");
+  assert.ok(error.message.length <= 4096 + 200, "bounded");
+  assert.match(error.message, /\n {2}… \d+ more lines \(\d+ bytes\) cut$/, "says what was cut");
 });

@@ -74,6 +74,28 @@ export function leaseTimeoutError(
 }
 
 /**
+ * What a request that ran out of time is said to have become, in every
+ * message that reports one: mcpx sent `notifications/cancelled` for it (the
+ * SDK does when its timer passes; MCP "Cancellation"), but a server may
+ * ignore that or receive it too late, so the request may still run to its
+ * end on the server, with its effects. Nothing more is known.
+ *
+ * @param what The request (`ns.tool`, `ns prompts/get`).
+ * @param ms The limit it had, in ms.
+ * @param setting The setting or flag that set the limit (`callTimeout`).
+ * @returns One sentence without a final period.
+ * @example
+ * ```ts
+ * import { timedOutText } from "./lease_errors.ts";
+ * if (!timedOutText("fs.read", 100, "callTimeout").includes("may still finish")) throw new Error();
+ * ```
+ */
+export function timedOutText(what: string, ms: number, setting: string): string {
+  return `${what} did not answer within ${ms} ms (${setting}); mcpx sent the server a ` +
+    "cancellation, but the server may still finish the request";
+}
+
+/**
  * The error for a call that did not answer within `ms` (`bound:
  * "callTimeout"`); on an exclusive instance, which may still be busy with the
  * abandoned call, it says how to get a fresh one.
@@ -94,9 +116,7 @@ export function callTimeoutError(
       `next call waits or hangs, get a fresh one with \`${restartCommand(spec, key)}\`.`
     : "";
   return new TimeoutError(
-    `${spec.namespace}.${tool} did not answer within ${ms} ms (${
-      setting ?? "callTimeout"
-    }); the request was cancelled.${recover}`,
+    `${timedOutText(`${spec.namespace}.${tool}`, ms, setting ?? "callTimeout")}.${recover}`,
     ms,
     { cause, bound: "callTimeout", setting: setting ?? "callTimeout" },
   );

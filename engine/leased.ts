@@ -17,7 +17,7 @@ import type { Instance } from "./instance.ts";
 import type { CallerContext } from "./scope_key.ts";
 import { budgetSpentError } from "./lease_errors.ts";
 import { daemonSpan, elapsedMs, log, newSpan } from "./log.ts";
-import { messageOf } from "./error_text.ts";
+import { boundedText, messageOf } from "./error_text.ts";
 import { enterWork } from "./work_in_flight.ts";
 
 /** What {@link leased} runs and how its records read. */
@@ -85,7 +85,7 @@ export async function leased<T>(
       ms: leaseMs,
       leaseMs,
       ok: false,
-      error: messageOf(error).split("\n")[0],
+      error: boundedText(messageOf(error)),
       bytesOut: 0,
     }, { span });
     throw error;
@@ -122,7 +122,7 @@ export async function leased<T>(
     leave();
     lease.release();
     const error = failure !== undefined
-      ? messageOf(failure).split("\n")[0]
+      ? boundedText(messageOf(failure))
       : result !== undefined
       ? work.resultError?.(result)
       : undefined;

@@ -42,7 +42,7 @@ import {
   writeSchemaCache,
 } from "./schema_cache.ts";
 import { elapsedMs, log } from "./log.ts";
-import { describe, messageOf } from "./error_text.ts";
+import { boundedText, describe, messageOf } from "./error_text.ts";
 import type { ListedBy, ListingWait, ListResult } from "./tool_listing.ts";
 import { TypeGenerationError, TypeGenerator } from "./type_generator.ts";
 import { keepBlocks, laidOutBlocks } from "./block_sizes.ts";
@@ -387,7 +387,7 @@ export class Listings {
       };
       log("warn", "server.list", "listing {server} failed: {error}", {
         server: spec.name,
-        error: messageOf(error).split("\n")[0],
+        error: boundedText(messageOf(error)),
       });
       // Listing again on a server's word: its failure does not make a working server's entry a failure.
       if (via) return entry;

@@ -65,10 +65,10 @@ async function listingWorld(typeGenerator?: TypeGenerator, pool: Partial<PoolSet
 
 Deno.test("Daemon.list() stores the declarations the type generator's process made", async () => {
   await using w = await listingWorld();
-  assert.deepEqual(await w.daemon.list(["remote"]), { remote: { tools: 4 } });
+  assert.deepEqual(await w.daemon.list(["remote"]), { remote: { tools: 5 } });
   await w.daemon.declared();
   const tools = await w.cachedTools();
-  assert.equal(tools.length, 4);
+  assert.equal(tools.length, 5);
   for (const tool of tools) {
     assert.equal(tool.declaration, await toolDeclaration(tool, tool.name), tool.name);
   }
@@ -83,10 +83,10 @@ Deno.test("Daemon.list() keeps a server's tools callable, without declarations, 
     },
   });
   await using w = await listingWorld(crashing);
-  assert.deepEqual(await w.daemon.list(["remote"]), { remote: { tools: 4 } });
+  assert.deepEqual(await w.daemon.list(["remote"]), { remote: { tools: 5 } });
   await w.daemon.declared();
   const tools = await w.cachedTools();
-  assert.deepEqual(tools.map((t) => t.name), ["echo", "hang", "fail", "gone"]);
+  assert.deepEqual(tools.map((t) => t.name), ["echo", "hang", "fail", "gone", "invalid"]);
   assert.ok(tools.every((t) => t.declaration === undefined), "no declaration is stored");
   const answer = await w.daemon.call("remote", "echo", { text: "still here" }, {});
   assert.deepEqual((answer as { content: unknown }).content, [{
@@ -133,11 +133,11 @@ Deno.test("Daemon.list() answers and gives its per-call instance back before the
     new Promise((resolve) => timer = setTimeout(() => resolve("no answer in 10 s"), 10_000)),
   ]);
   clearTimeout(timer);
-  assert.deepEqual(answer, { remote: { tools: 4 } });
+  assert.deepEqual(answer, { remote: { tools: 5 } });
   // The generator has not answered: the listing stopped its instance, and list() wrote the tools.
   assert.deepEqual(w.daemon.status()[0].instances, []);
   const before = await w.cachedTools();
-  assert.deepEqual(before.map((t) => t.name), ["echo", "hang", "fail", "gone"]);
+  assert.deepEqual(before.map((t) => t.name), ["echo", "hang", "fail", "gone", "invalid"]);
   assert.ok(before.every((t) => t.declaration === undefined), "no declaration yet");
 
   held.open();
@@ -148,6 +148,7 @@ Deno.test("Daemon.list() answers and gives its per-call instance back before the
     "function hang(): void;",
     "function fail(): void;",
     "function gone(): void;",
+    "function invalid(): void;",
   ]);
 });
 
@@ -209,7 +210,7 @@ Deno.test("Daemon.view() carries each tool's search words, worked out once per c
   await using w = await listingWorld();
   await w.daemon.list(["remote"]);
   const tools = w.daemon.view(DEFAULT_SELECTION).namespaces[0].tools;
-  assert.equal(tools.length, 4);
+  assert.equal(tools.length, 5);
   for (const tool of tools) {
     // As the cache's index stores them, so the daemon's search ranks as the CLI's own does.
     assert.deepEqual(

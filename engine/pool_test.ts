@@ -431,3 +431,31 @@ Deno.test("Pool.lease() posts a wait on the board for the waiter's run, but not 
     await pool.stop("stop");
   }
 });
+
+Deno.test("Pool.lease() at max evicts the least recently used of several idle instances, not the most", async () => {
+  const evicted: string[] = [];
+  const pool = new Pool(
+    spec({ sharing: "exclusive", scope: "session", max: 3 }),
+    Deno.env.toObject(),
+    { evicted: (i, forKey) => evicted.push(`${i.key}>${formatScopeKey(forKey)}`) },
+  );
+  try {
+    for (const session of ["mid", "old", "new"]) (await pool.lease({ session })).release();
+    // Ages set, not waited for: three idle candidates, none of them the first started.
+    const now = Date.now();
+    const age = { old: 30_000, mid: 20_000, new: 10_000 } as Record<string, number>;
+    for (const i of pool.instances) i.lastUsedAt = now - age[i.key.slice("session:".length)];
+    (await pool.lease({ session: "next" })).release();
+    assert.deepEqual(evicted, ["session:old>session:next"], "the oldest made room");
+    // Then the oldest left (mid), not the one just used (next) nor the newer one (new).
+    (await pool.lease({ session: "last" })).release();
+    assert.deepEqual(evicted, ["session:old>session:next", "session:mid>session:last"]);
+    assert.deepEqual(pool.instances.map((i) => i.key).sort(), [
+      "session:last",
+      "session:new",
+      "session:next",
+    ]);
+  } finally {
+    await pool.stop("stop");
+  }
+});

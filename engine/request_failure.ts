@@ -18,6 +18,7 @@ import { ServerError, TimeoutError } from "../core/errors.ts";
 import { tailExcerpt } from "../core/tail_buffer.ts";
 import { type Credentials, describeHttpFailure, httpFailureOf } from "./http_status.ts";
 import { describe } from "./error_text.ts";
+import { timedOutText } from "./lease_errors.ts";
 import { isConnectionFailure, SessionNotFoundError } from "./remote_transport.ts";
 import { authorizationRequired } from "./oauth_provider.ts";
 import { credentialsOf } from "./oauth_session.ts";
@@ -78,7 +79,7 @@ export async function requestFailure(
     error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && !signal?.aborted
   ) {
     return new TimeoutError(
-      `${what} did not answer within ${timeoutMs} ms (callTimeout); the request was cancelled`,
+      timedOutText(what, timeoutMs, "callTimeout"),
       timeoutMs,
       { cause: error },
     );

@@ -412,7 +412,8 @@ export function wireChecked<T extends Transport>(
   if (!file) return transport;
   const checker = new WireChecker(server, (failure) => {
     try {
-      Deno.writeTextFileSync(file, JSON.stringify(failure) + "\n", { append: true });
+      // Failures quote the messages, arguments included: the file is this user's alone.
+      Deno.writeTextFileSync(file, JSON.stringify(failure) + "\n", { append: true, mode: 0o600 });
     } catch { /* the checker never fails a call */ }
   });
   const send = transport.send.bind(transport);

@@ -4,8 +4,8 @@ import { errorTemplate } from "./error_template.ts";
 Deno.test("errorTemplate() takes values out of an error message", () => {
   const cases: [string, string][] = [
     [
-      "slow.sleep did not answer within 100 ms (callTimeout); the request was cancelled",
-      "slow.sleep did not answer within {n} ms (callTimeout); the request was cancelled",
+      "slow.sleep did not answer within 100 ms (callTimeout); mcpx sent the server a cancellation",
+      "slow.sleep did not answer within {n} ms (callTimeout); mcpx sent the server a cancellation",
     ],
     [
       'server "fs": command "/usr/bin/nope" was not found',

@@ -12,6 +12,7 @@ import type { Daemon } from "../engine/engine.ts";
 import { DEFAULT_SELECTION } from "../config/profiles.ts";
 import type { InputOf, OutputOf } from "./op.ts";
 import type { searchTools } from "./routes.ts";
+import { factsOf } from "../discovery/cache_entry.ts";
 import { callerOf } from "./caller_schema.ts";
 import { answer, type SearchHost } from "./search.ts";
 import { listedView } from "./daemon_view.ts";
@@ -36,7 +37,7 @@ export async function searchInDaemon(
     setting: () => Promise.resolve(input.limit),
     namespaces: async (options = {}) => ({
       ...await listedView(daemon, selection, options.listMissing !== false, input.wait),
-      cache: null,
+      entry: (spec) => factsOf(daemon.entry(spec)),
     }),
   };
   return await answer(

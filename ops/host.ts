@@ -14,9 +14,10 @@
 import type { ListingWait } from "../engine/tool_listing.ts";
 import type { McpxPaths } from "../config/paths.ts";
 import type { ResolvedSettings, SettingName, SettingValueOf } from "../config/settings.ts";
-import type { LoadedConfig } from "../config/types.ts";
+import type { LoadedConfig, ServerSpec } from "../config/types.ts";
 import type { SchemaIndex } from "../discovery/types.ts";
 import type { NamespaceView } from "../discovery/view.ts";
+import type { ServerFacts } from "../discovery/cache_entry.ts";
 
 /** The world an op runs against, each part resolved at most once by the host. */
 export interface OpHost {
@@ -54,6 +55,9 @@ export interface OpHost {
    * namespaces or server names; false: none, the index alone, `summary`).
    * `wait` bounds the wait for those listings (absent: until each ends); the
    * ones still in progress are the view's `starting` (decision 0010).
+   * `entry(spec)` gives the facts of the cache entry `spec` reads, never its
+   * tools: a tool reaches a surface only through the view, which applies the
+   * configuration's tool filters (issue 24).
    * @throws {UsageError} For a profile no server has.
    * @throws {McpxError} `no-config` when no configuration file was found (and not `optional`).
    */
@@ -64,7 +68,7 @@ export interface OpHost {
       schemas?: boolean | string[];
       wait?: ListingWait;
     },
-  ): Promise<NamespaceView & { cache: SchemaIndex | null }>;
+  ): Promise<NamespaceView & { entry(spec: ServerSpec): ServerFacts | undefined }>;
   /**
    * The socket a running daemon of this configuration answers on, or the
    * endpoint `daemon.endpoint` names when one is set; starts none.

@@ -75,11 +75,8 @@ export interface LsHost {
 export function lsHostOf(host: OpHost, wait?: ListingWait): LsHost {
   return {
     config: () => host.config(),
-    namespaces: async () => {
-      // Names, counts and states are in the cache's index: no server's schemas are read.
-      const view = await host.namespaces({ optional: true, schemas: false, wait });
-      return { ...view, entry: (spec) => own(view.cache?.servers, listingOf(spec).name) };
-    },
+    // Names, counts and states are in the cache's index: no server's schemas are read.
+    namespaces: () => host.namespaces({ optional: true, schemas: false, wait }),
     live: () => liveCounts(host),
     warnings: () => host.warnings(),
   };

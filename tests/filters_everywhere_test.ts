@@ -4,10 +4,15 @@
  * generated client under `mcpx run` and `mcpx exec`, and a raw request on the
  * socket. A hidden tool (`excludeTools`, an alias's `tools` subset) and a
  * namespace outside the selection are refused by each path with one error:
- * the same code and message. Against the real server-everything.
+ * the same code and message. Against the real server-everything. And every
+ * surface that lists tools leaves a hidden one out (issue 24): `ls`,
+ * `search`, `types`, `catalog`, the `/v1` routes, the generated client and
+ * `serve --passthrough`.
  */
 import assert from "node:assert/strict";
-import { SERVERS, world } from "./_helpers.ts";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { mcpxArgv, SERVERS, world } from "./_helpers.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import { McpxError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
@@ -26,6 +31,8 @@ const REFUSED: [string, string, string][] = [
 ];
 const ALLOWED: [string, string][] = [["everything", "echo"], ["peek", "echo"]];
 const ARGS = { message: "hi", a: 1, b: 2 };
+/** A daemon search that finds the hidden tool's words, were it listed. */
+const SEARCH = { words: ["tiny", "image"], limit: 50 };
 
 /** A script calling through its generated client's callTool, printing one Outcome per call. */
 const PROBE = (calls: [string, string][], client: string) => `
@@ -154,6 +161,62 @@ Deno.test("a hidden tool or an unselected namespace is refused the same way by e
     assert.ok(!bad.ok);
     assert.equal(bad.code, "usage");
     assert.match(bad.message, /"selection\.profiles" must be an array/);
+  });
+
+  await t.step("every surface that lists tools leaves the hidden tool out", async () => {
+    // Each surface's whole answer, by name: not one of them may name the hidden tool.
+    const shown: [string, string][] = [];
+    for (
+      const args of [
+        ["--json", "ls"],
+        ["--json", "search", "tiny", "image"],
+        ["search", "tiny", "image"],
+        ["types", "everything"],
+        ["--json", "types", "everything"],
+        ["catalog", "--budget", "100000"],
+      ]
+    ) {
+      const r = await w.mcpx(args);
+      assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
+      shown.push([args.join(" "), r.stdout]);
+    }
+    // The generated client the `mcpx run` step above wrote beside the script.
+    shown.push(["the generated client", await Deno.readTextFile(`${w.dir}/mcpx-client.ts`)]);
+    const { daemons } = await w.json<{ daemons: { socket: string }[] }>(["daemons"]);
+    const socket = daemons[0].socket;
+    const view = await requestDaemon<{ namespaces: { tools: unknown[] }[] }>(
+      socket,
+      "namespaces",
+      {},
+      { version: VERSION },
+    );
+    // Its namespaces' tools (`excluded` names the hidden ones, so a refusal can say why).
+    shown.push(["/v1/namespaces", JSON.stringify(view.namespaces.map((ns) => ns.tools))]);
+    const found = await requestDaemon(socket, "searchTools", SEARCH, { version: VERSION });
+    shown.push(["/v1/searchTools", JSON.stringify(found)]);
+    const client = new Client({ name: "filters-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: Deno.execPath(),
+        args: mcpxArgv(["serve", "--passthrough", "everything"]).slice(1),
+        cwd: w.dir,
+        env: w.env,
+        stderr: "inherit",
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((tool) => tool.name === "echo"), "the visible tools are served");
+      shown.push(["serve --passthrough", JSON.stringify(tools)]);
+      const refused = await client.callTool({ name: "get-tiny-image", arguments: {} })
+        .then((r) => JSON.stringify(r), (e) => String(e));
+      assert.match(refused, /hidden by the configuration/, "calling it through serve is refused");
+    } finally {
+      await client.close();
+    }
+    for (const [surface, text] of shown) {
+      assert.doesNotMatch(text, /get[-_]tiny[-_]image/i, `${surface} lists the hidden tool`);
+    }
   });
 
   await t.step("status and refresh answer without the hidden tools' names or schemas", async () => {
