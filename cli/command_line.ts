@@ -15,6 +15,7 @@ import { GLOBAL_FLAGS as GLOBAL_OPTIONS } from "../ops/global_flags.ts";
 import type { CommandModule } from "./commands.ts";
 import { inputOf } from "./argv_input.ts";
 import { CliContext } from "./context.ts";
+import { type ContextOptions, jsonWithoutFiles } from "./context_settings.ts";
 import { type Io, processIo } from "../core/io.ts";
 import {
   errorToJson,
@@ -116,8 +117,7 @@ export async function runCommandLine(
       await ctx.close();
     }
   } catch (error) {
-    const json = argv.includes("--json") || /^(true|1)$/.test(env.MCPX_OUTPUT_JSON ?? "") ||
-      env.MCPX_OUTPUT_FORMAT === "json";
+    const json = await jsonOutput(ctx, { io, env, cwd, flags: flagsOf(argv) });
     const redactor = await redactorOf(ctx);
     if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error, redactor) }) + "\n");
     const code = report(io, error, command, redactor);
@@ -128,6 +128,26 @@ export async function runCommandLine(
     }
     return code;
   }
+}
+
+/**
+ * Whether an error prints its JSON document: decided as the command's answer
+ * is (SettingsContext.json: flag, environment, configuration), by the
+ * command's context, or, for a command line that failed before it had one, by
+ * a context of the working directory with `--json` if argv holds it.
+ */
+async function jsonOutput(ctx: CliContext | undefined, bare: ContextOptions): Promise<boolean> {
+  try {
+    return await (ctx ?? new CliContext(bare)).json();
+  } catch {
+    return jsonWithoutFiles(bare.flags, bare.env);
+  }
+}
+
+/** `--json` from a command line that may not have parsed: the only setting flag read from it. */
+function flagsOf(argv: string[]): Record<string, string | boolean> {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).includes("--json") ? { "output.json": true } : {};
 }
 
 /**

@@ -31,7 +31,7 @@ import type { SchemaIndex } from "../discovery/types.ts";
 import { readSchemaIndex, schemaCachePath } from "../engine/schema_cache.ts";
 import { switchOn } from "../wire/wire.ts";
 import type { Io } from "../core/io.ts";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, McpxError } from "../core/errors.ts";
 import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
 
 /** Inputs of a CLI run. */
@@ -312,24 +312,22 @@ export class SettingsContext {
   }
 
   /**
-   * True when `--json` (or `output.json`, or `output.format=json`) is in effect.
-   * When the configuration cannot be loaded, only the flags and
-   * `MCPX_OUTPUT_JSON` / `MCPX_OUTPUT_FORMAT` count, so commands that do not
-   * need it (`daemons`, `stop --all`) still run; the others meet the error when
-   * they load it.
+   * True when `--json` (or `output.json`, or `output.format=json`) is in effect:
+   * the one decision of the output mode, for a command's answer and for its
+   * error alike (cli/command_line.ts asks it for the error document; issue 24).
+   * When the settings cannot be resolved (a broken configuration, a bad flag
+   * value), the flags and the environment decide, each value read as the
+   * settings read it (`1`, `yes`, `true`, `on`), so commands that do not need
+   * the configuration (`daemons`, `stop --all`) still run and an error is still
+   * a JSON document; the others meet the error when they load it.
    */
   async json(): Promise<boolean> {
     let s: ResolvedSettings;
     try {
       s = await this.settings();
     } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      const flags = this.#options.flags;
-      const yes = (v: unknown) => v === true || /^\s*(true|1|yes|on)\s*$/i.test(String(v ?? ""));
-      const json = "output.json" in flags
-        ? yes(flags["output.json"])
-        : yes(this.env.MCPX_OUTPUT_JSON);
-      return json || (flags["output.format"] ?? this.env.MCPX_OUTPUT_FORMAT) === "json";
+      if (!(error instanceof McpxError)) throw error;
+      return jsonWithoutFiles(this.#options.flags, this.env);
     }
     return s.values["output.json"].value === true || s.values["output.format"].value === "json";
   }
@@ -456,4 +454,39 @@ export class SettingsContext {
       ...(this.env.MCPX_LOGGING_TRACE ? { MCPX_LOGGING_TRACE: value } : {}),
     };
   }
+}
+
+/**
+ * The output mode from flags and the environment alone (no file): what
+ * {@link SettingsContext.json} falls back to, and what a command line that did
+ * not parse is judged by. A value is read by the settings' own parser
+ * (config/setting_value.ts); one it refuses counts as not JSON.
+ *
+ * @param flags Setting values from flags, keyed by dotted name (`output.json`).
+ * @param env The environment (`MCPX_OUTPUT_JSON`, `MCPX_OUTPUT_FORMAT`).
+ * @returns True for JSON output.
+ */
+export function jsonWithoutFiles(
+  flags: Record<string, string | boolean>,
+  env: Record<string, string>,
+): boolean {
+  const valueOf = (name: string): unknown => {
+    if (Object.hasOwn(flags, name)) return flags[name];
+    try {
+      const variable = settingEnvSpelling(name, env);
+      return variable === undefined ? undefined : env[variable];
+    } catch {
+      return undefined; // two spellings disagree: the settings' error says so where it is read
+    }
+  };
+  const parsed = (name: string): unknown => {
+    const raw = valueOf(name);
+    if (raw === undefined) return undefined;
+    try {
+      return parseSettingValue(settingDeclaration(name), raw);
+    } catch {
+      return undefined;
+    }
+  };
+  return parsed("output.json") === true || parsed("output.format") === "json";
 }
