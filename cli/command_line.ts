@@ -15,7 +15,8 @@ import { GLOBAL_FLAGS as GLOBAL_OPTIONS } from "../ops/global_flags.ts";
 import type { CommandModule } from "./commands.ts";
 import { inputOf } from "./argv_input.ts";
 import { CliContext } from "./context.ts";
-import { type ContextOptions, jsonWithoutFiles } from "./context_settings.ts";
+import type { ContextOptions } from "./context_settings.ts";
+import { jsonWithoutFiles } from "./output_mode.ts";
 import { type Io, processIo } from "../core/io.ts";
 import {
   errorToJson,
