@@ -122,6 +122,11 @@ export async function runCommandLine(
     const redactor = await redactorOf(ctx);
     if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error, redactor) }) + "\n");
     const code = report(io, error, command, redactor);
+    // A namespace the configuration in use does not have may be in a file it shadows.
+    if (ctx && error instanceof NotFoundError && error.namespace !== undefined) {
+      const { noteShadowed } = await import("./shadow_note.ts");
+      await noteShadowed(ctx);
+    }
     // A server named on the command line that failed: what to check, in terms of that command line.
     if (ctx?.direct && error instanceof ServerError) {
       const { directFix } = await import("../config/direct_target.ts");

@@ -32,6 +32,8 @@ import { readSchemaIndex, schemaCachePath } from "../engine/schema_cache.ts";
 import { switchOn } from "../wire/wire.ts";
 import type { Io } from "../core/io.ts";
 import { ConfigError, McpxError } from "../core/errors.ts";
+import { jsonWithoutFiles } from "./output_mode.ts";
+import { type ShadowedConfig, shadowedConfigs } from "../config/shadowed.ts";
 import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
 
 /** Inputs of a CLI run. */
@@ -206,6 +208,18 @@ export class SettingsContext {
         hashes: config.runnableHashes,
       });
     })();
+  }
+
+  /**
+   * The existing configuration files whose servers this command does not use,
+   * a nearer one being in use (config/shadowed.ts), nearest first; empty when
+   * `--config`, `MCPX_CONFIG` or a direct target names the file.
+   * @throws {ConfigError} As the search for configuration files.
+   */
+  async shadowedConfigs(): Promise<ShadowedConfig[]> {
+    if (this.#options.configPath !== undefined) return [];
+    const { path } = await this.#load();
+    return shadowedConfigs(path, { cwd: this.cwd, env: this.env, places: this.#configPlaces() });
   }
 
   /**
@@ -454,39 +468,4 @@ export class SettingsContext {
       ...(this.env.MCPX_LOGGING_TRACE ? { MCPX_LOGGING_TRACE: value } : {}),
     };
   }
-}
-
-/**
- * The output mode from flags and the environment alone (no file): what
- * {@link SettingsContext.json} falls back to, and what a command line that did
- * not parse is judged by. A value is read by the settings' own parser
- * (config/setting_value.ts); one it refuses counts as not JSON.
- *
- * @param flags Setting values from flags, keyed by dotted name (`output.json`).
- * @param env The environment (`MCPX_OUTPUT_JSON`, `MCPX_OUTPUT_FORMAT`).
- * @returns True for JSON output.
- */
-export function jsonWithoutFiles(
-  flags: Record<string, string | boolean>,
-  env: Record<string, string>,
-): boolean {
-  const valueOf = (name: string): unknown => {
-    if (Object.hasOwn(flags, name)) return flags[name];
-    try {
-      const variable = settingEnvSpelling(name, env);
-      return variable === undefined ? undefined : env[variable];
-    } catch {
-      return undefined; // two spellings disagree: the settings' error says so where it is read
-    }
-  };
-  const parsed = (name: string): unknown => {
-    const raw = valueOf(name);
-    if (raw === undefined) return undefined;
-    try {
-      return parseSettingValue(settingDeclaration(name), raw);
-    } catch {
-      return undefined;
-    }
-  };
-  return parsed("output.json") === true || parsed("output.format") === "json";
 }

@@ -12,6 +12,7 @@
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
+import { noteShadowed } from "./shadow_note.ts";
 import { typesHintLine } from "../discovery/types_hint.ts";
 import { answer, badLimit, emptyQuery, type SearchAnswer } from "../ops/search.ts";
 import { checkSelection, selectionFromSettings } from "../config/profiles.ts";
@@ -31,6 +32,8 @@ export async function run(
   const { words } = options;
   const { output, descriptions, untrusted } = await fromDaemon(ctx, options) ??
     await answer(options, ctx);
+  // A nearer file's servers win: say whose were not searched, and how to search them.
+  await noteShadowed(ctx);
   if (await ctx.json()) {
     printJson(ctx.io, output);
     return 0;

@@ -286,6 +286,7 @@ export function findNamespace(
   throw new NotFoundError(
     `unknown namespace "${name}"${didYouMean(suggestions)} Run \`mcpx ls\` to list namespaces.`,
     suggestions,
+    { namespace: name },
   );
 }
 
