@@ -14,6 +14,7 @@
 import { compileToolFilter, compileToolPattern } from "../config/tool_filter.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
+import { pathsResolveIn } from "../config/server_directory.ts";
 import { howToSelect, isSelected, type ProfileSelection } from "../config/profiles.ts";
 import { NotFoundError } from "../core/errors.ts";
 import { nearest } from "../core/nearest.ts";
@@ -113,6 +114,8 @@ export function namespacesFromCache(
         "",
       tools: [],
     };
+    const pathsIn = pathsResolveIn(server);
+    if (pathsIn !== undefined) entry.pathsIn = pathsIn;
     if (cached?.file !== undefined) entry.summary = true;
     if (cached?.blocks?.length) entry.blocks = cached.blocks;
     if (cached?.rendered?.length) entry.rendered = cached.rendered;
