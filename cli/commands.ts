@@ -28,51 +28,61 @@ function command(file: string): () => Promise<CommandModule> {
   return () => import(new URL(file, import.meta.url).href);
 }
 
+/**
+ * Each op name's command module file, relative to this folder (`untrust` is
+ * trust.ts's other export). cli/install.ts fetches what each imports at
+ * install, so no first command downloads.
+ */
+export const COMMAND_FILES: Readonly<Record<string, string>> = {
+  ls: "./ls.ts",
+  search: "./search.ts",
+  types: "./types.ts",
+  catalog: "./catalog.ts",
+  schema: "./schema.ts",
+  call: "./call.ts",
+  tasks: "./tasks.ts",
+  elicit: "./elicit.ts",
+  prompts: "./prompts.ts",
+  resources: "./resources.ts",
+  skills: "./skills.ts",
+  run: "./run.ts",
+  exec: "./exec.ts",
+  scripts: "./scripts.ts",
+  client: "./client.ts",
+  session: "./session.ts",
+  status: "./status.ts",
+  refresh: "./refresh.ts",
+  restart: "./restart.ts",
+  trust: "./trust.ts",
+  auth: "./auth.ts",
+  config: "./config_cmd.ts",
+  registry: "./registry.ts",
+  import: "./import_cmd.ts",
+  doctor: "./doctor.ts",
+  daemon: "./daemon_cmd.ts",
+  serve: "./serve.ts",
+  adapter: "./adapter.ts",
+  api: "./api.ts",
+  daemons: "./daemons.ts",
+  stop: "./stop.ts",
+  log: "./log.ts",
+  stats: "./stats.ts",
+  completion: "./completion.ts",
+  man: "./man.ts",
+  openapi: "./openapi.ts",
+  "completion-words": "./completion_words.ts",
+  untrust: "./trust.ts",
+};
+
 /** Each op name's command module. */
 export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
-  ls: command("./ls.ts"),
-  search: command("./search.ts"),
-  types: command("./types.ts"),
-  catalog: command("./catalog.ts"),
-  schema: command("./schema.ts"),
-  call: command("./call.ts"),
-  tasks: command("./tasks.ts"),
-  elicit: command("./elicit.ts"),
-  prompts: command("./prompts.ts"),
-  resources: command("./resources.ts"),
-  skills: command("./skills.ts"),
-  run: command("./run.ts"),
-  exec: command("./exec.ts"),
-  scripts: command("./scripts.ts"),
-  client: command("./client.ts"),
-  session: command("./session.ts"),
-  status: command("./status.ts"),
-  refresh: command("./refresh.ts"),
-  restart: command("./restart.ts"),
-  trust: command("./trust.ts"),
+  ...Object.fromEntries(Object.entries(COMMAND_FILES).map(([name, file]) => [name, command(file)])),
   untrust: async () => {
     const trust = await command("./trust.ts")() as CommandModule & {
       untrust: CommandModule["run"];
     };
     return { run: trust.untrust };
   },
-  auth: command("./auth.ts"),
-  config: command("./config_cmd.ts"),
-  registry: command("./registry.ts"),
-  import: command("./import_cmd.ts"),
-  doctor: command("./doctor.ts"),
-  daemon: command("./daemon_cmd.ts"),
-  serve: command("./serve.ts"),
-  adapter: command("./adapter.ts"),
-  api: command("./api.ts"),
-  daemons: command("./daemons.ts"),
-  stop: command("./stop.ts"),
-  log: command("./log.ts"),
-  stats: command("./stats.ts"),
-  completion: command("./completion.ts"),
-  man: command("./man.ts"),
-  openapi: command("./openapi.ts"),
-  "completion-words": command("./completion_words.ts"),
 };
 
 /**
