@@ -56,10 +56,12 @@ Deno.test("ls, search and an unknown namespace say the user's configuration is s
       assert.match(r.stderr, note);
     });
     await t.step("an unknown namespace", async () => {
-      const r = await run(["call", "mine.tool", "{}"]);
-      assert.equal(r.code, 1);
-      assert.match(r.stderr, /unknown namespace "mine"/);
-      assert.match(r.stderr, note);
+      for (const argv of [["call", "mine.tool", "{}"], ["types", "mine"]]) {
+        const r = await run(argv);
+        assert.equal(r.code, 1, argv.join(" "));
+        assert.match(r.stderr, /unknown namespace "mine"/);
+        assert.match(r.stderr, note);
+      }
     });
     await t.step("no note where nothing is shadowed, or --config picks the file", async () => {
       const named = await run(["--config", user, "call", "mines.tool", "{}"]);
