@@ -16,8 +16,6 @@ import type { CliContext } from "./context.ts";
 import { type CallResult, renderResult } from "./render_result.ts";
 import { noToolsError } from "../discovery/view.ts";
 import type { ServerSpec } from "../config/types.ts";
-import { isSelected, selectionFromSettings } from "../config/profiles.ts";
-import { noConfigMessage } from "../config/discover.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { InputError, McpxError, UsageError } from "../core/errors.ts";
 import { readBoundedFile } from "../core/bounded_read.ts";
@@ -52,16 +50,10 @@ export async function run(
     : undefined;
 
   const tool = ref.slice(dot + 1);
-  const config = await ctx.config();
-  // A daemon elsewhere (daemon.endpoint) resolves the name from its own configuration.
-  if (config.path === null && !(await ctx.endpoint())) {
-    throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
-  }
-  // The server the name means, from the configuration alone (the daemon resolves the tool).
-  const selection = selectionFromSettings((await ctx.settings()).values);
-  const shown = config.servers.filter((s) => !s.disabled && isSelected(s, selection));
   const named = ref.slice(0, dot);
-  const server = shown.find((s) => s.namespace === named) ?? shown.find((s) => s.name === named);
+  // The server the name means, from the configuration alone (the daemon resolves the tool);
+  // an unknown name fails here, before any daemon starts.
+  const server = await ctx.configuredServer(named);
   const namespace = server?.namespace ?? named;
   // Refused here, before any daemon: the configuration keeps it from starting (untrusted, unset ${VAR}).
   if (server?.unavailable) {

@@ -15,6 +15,8 @@ import { GLOBAL_FLAGS as GLOBAL_OPTIONS } from "../ops/global_flags.ts";
 import type { CommandModule } from "./commands.ts";
 import { inputOf } from "./argv_input.ts";
 import { CliContext } from "./context.ts";
+import type { ContextOptions } from "./context_settings.ts";
+import { jsonWithoutFiles } from "./output_mode.ts";
 import { type Io, processIo } from "../core/io.ts";
 import {
   errorToJson,
@@ -119,11 +121,15 @@ export async function runCommandLine(
     }
   } catch (error) {
     printPosted(io);
-    const json = argv.includes("--json") || /^(true|1)$/.test(env.MCPX_OUTPUT_JSON ?? "") ||
-      env.MCPX_OUTPUT_FORMAT === "json";
+    const json = await jsonOutput(ctx, { io, env, cwd, flags: flagsOf(argv) });
     const redactor = await redactorOf(ctx);
     if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error, redactor) }) + "\n");
     const code = report(io, error, command, redactor);
+    // A namespace the configuration in use does not have may be in a file it shadows.
+    if (ctx && error instanceof NotFoundError && error.namespace !== undefined) {
+      const { noteShadowed } = await import("./shadow_note.ts");
+      await noteShadowed(ctx);
+    }
     // A server named on the command line that failed: what to check, in terms of that command line.
     if (ctx?.direct && error instanceof ServerError) {
       const { directFix } = await import("../config/direct_target.ts");
@@ -131,6 +137,26 @@ export async function runCommandLine(
     }
     return code;
   }
+}
+
+/**
+ * Whether an error prints its JSON document: decided as the command's answer
+ * is (SettingsContext.json: flag, environment, configuration), by the
+ * command's context, or, for a command line that failed before it had one, by
+ * a context of the working directory with `--json` if argv holds it.
+ */
+async function jsonOutput(ctx: CliContext | undefined, bare: ContextOptions): Promise<boolean> {
+  try {
+    return await (ctx ?? new CliContext(bare)).json();
+  } catch {
+    return jsonWithoutFiles(bare.flags, bare.env);
+  }
+}
+
+/** `--json` from a command line that may not have parsed: the only setting flag read from it. */
+function flagsOf(argv: string[]): Record<string, string | boolean> {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).includes("--json") ? { "output.json": true } : {};
 }
 
 /**

@@ -15,49 +15,74 @@ export interface CommandModule {
   run(ctx: CliContext, input: any): Promise<number>;
 }
 
+/**
+ * A loader of the command module `file` (relative to this folder), by a
+ * computed specifier. Deno fetches the npm packages of every import it can
+ * read before it runs anything, a literal `import("./types.ts")` that never
+ * runs included; a literal here would make every command fetch every
+ * command's packages (a first `mcpx stop` downloaded the type generator;
+ * issue 24). Computed, a command loads what it uses. cli/load_graph_test.ts
+ * holds this; `deno task compile` includes the folder for the same reason.
+ */
+function command(file: string): () => Promise<CommandModule> {
+  return () => import(new URL(file, import.meta.url).href);
+}
+
+/**
+ * Each op name's command module file, relative to this folder (`untrust` is
+ * trust.ts's other export). cli/install.ts fetches what each imports at
+ * install, so no first command downloads.
+ */
+export const COMMAND_FILES: Readonly<Record<string, string>> = {
+  ls: "./ls.ts",
+  search: "./search.ts",
+  types: "./types.ts",
+  catalog: "./catalog.ts",
+  schema: "./schema.ts",
+  call: "./call.ts",
+  tasks: "./tasks.ts",
+  elicit: "./elicit.ts",
+  prompts: "./prompts.ts",
+  resources: "./resources.ts",
+  skills: "./skills.ts",
+  run: "./run.ts",
+  exec: "./exec.ts",
+  scripts: "./scripts.ts",
+  client: "./client.ts",
+  session: "./session.ts",
+  status: "./status.ts",
+  refresh: "./refresh.ts",
+  restart: "./restart.ts",
+  trust: "./trust.ts",
+  auth: "./auth.ts",
+  config: "./config_cmd.ts",
+  registry: "./registry.ts",
+  import: "./import_cmd.ts",
+  doctor: "./doctor.ts",
+  daemon: "./daemon_cmd.ts",
+  serve: "./serve.ts",
+  adapter: "./adapter.ts",
+  api: "./api.ts",
+  daemons: "./daemons.ts",
+  stop: "./stop.ts",
+  log: "./log.ts",
+  stats: "./stats.ts",
+  completion: "./completion.ts",
+  man: "./man.ts",
+  openapi: "./openapi.ts",
+  "completion-words": "./completion_words.ts",
+  untrust: "./trust.ts",
+};
+
 /** Each op name's command module. */
 export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
-  ls: () => import("./ls.ts"),
-  search: () => import("./search.ts"),
-  types: () => import("./types.ts"),
-  catalog: () => import("./catalog.ts"),
-  schema: () => import("./schema.ts"),
-  call: () => import("./call.ts"),
-  tasks: () => import("./tasks.ts"),
-  elicit: () => import("./elicit.ts"),
-  prompts: () => import("./prompts.ts"),
-  resources: () => import("./resources.ts"),
-  skills: () => import("./skills.ts"),
-  run: () => import("./run.ts"),
-  exec: () => import("./exec.ts"),
-  scripts: () => import("./scripts.ts"),
-  client: () => import("./client.ts"),
-  session: () => import("./session.ts"),
-  status: () => import("./status.ts"),
-  refresh: () => import("./refresh.ts"),
-  restart: () => import("./restart.ts"),
-  trust: () => import("./trust.ts"),
-  untrust: async () => ({ run: (await import("./trust.ts")).untrust }),
-  auth: () => import("./auth.ts"),
-  config: () => import("./config_cmd.ts"),
-  registry: () => import("./registry.ts"),
-  import: () => import("./import_cmd.ts"),
-  doctor: () => import("./doctor.ts"),
-  // A computed specifier: a literal one would put the whole daemon (its routes, zod, the MCP
-  // SDK, LogTape) in the module graph Deno reads before every command starts (decision 0021).
-  daemon: () => import(new URL("./daemon_cmd.ts", import.meta.url).href),
-  // Computed for the reason `daemon` is: serve loads the MCP server SDK.
-  serve: () => import(new URL("./serve.ts", import.meta.url).href),
-  adapter: () => import("./adapter.ts"),
-  api: () => import("./api.ts"),
-  daemons: () => import("./daemons.ts"),
-  stop: () => import("./stop.ts"),
-  log: () => import("./log.ts"),
-  stats: () => import("./stats.ts"),
-  completion: () => import("./completion.ts"),
-  man: () => import("./man.ts"),
-  openapi: () => import("./openapi.ts"),
-  "completion-words": () => import("./completion_words.ts"),
+  ...Object.fromEntries(Object.entries(COMMAND_FILES).map(([name, file]) => [name, command(file)])),
+  untrust: async () => {
+    const trust = await command("./trust.ts")() as CommandModule & {
+      untrust: CommandModule["run"];
+    };
+    return { run: trust.untrust };
+  },
 };
 
 /**

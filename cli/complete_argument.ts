@@ -51,7 +51,7 @@ export async function completeArgument(
       `"${argument.name}" is both completed and given; drop ${argument.name}=… or --complete`,
     );
   }
-  const { timeoutMs } = await contentFields(ctx, timeout);
+  const { timeoutMs } = await contentFields(ctx, timeout, namespace);
   const result = await ctx.request<Completion>("complete", {
     namespace,
     ref,

@@ -12,7 +12,7 @@ import { listingOf, type ServerSpec } from "../config/types.ts";
 import { checkSelection, isSelected, selectionFromSettings } from "../config/profiles.ts";
 import type { SchemaIndex, StartingListing } from "../discovery/types.ts";
 import type { ListingWait, ListResult } from "../engine/tool_listing.ts";
-import { namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
+import { findNamespace, namespacesFromCache, type NamespaceView } from "../discovery/view.ts";
 import { factsOf, type ServerFacts } from "../discovery/cache_entry.ts";
 import {
   emptySchemaCache,
@@ -158,6 +158,35 @@ export class CliContext extends SettingsContext implements RunnerHost {
       ...(starting.length ? { starting } : {}),
       entry,
     };
+  }
+
+  /**
+   * The configured server `name` (a namespace identifier or a server name)
+   * means, from the configuration alone, checked before any daemon is asked:
+   * a name the configuration does not show fails here with discovery's error
+   * (its suggestions, or why a disabled or unselected one is hidden), so a
+   * command that fails on a name starts no daemon (issue 24). The daemon
+   * checks again when it answers (engine/call_target.ts).
+   *
+   * @param name What the command line named.
+   * @returns The server; undefined when a daemon elsewhere (`daemon.endpoint`)
+   *   decides names from its own configuration.
+   * @throws {McpxError} Code `no-config` when no configuration file was found.
+   * @throws {NotFoundError} When the configuration shows no such namespace.
+   */
+  async configuredServer(name: string): Promise<ServerSpec | undefined> {
+    if (await this.endpoint()) return undefined;
+    const config = await this.config();
+    if (config.path === null) {
+      throw new McpxError("no-config", noConfigMessage(config.searched ?? [], this.cwd));
+    }
+    const selection = selectionFromSettings((await this.settings()).values);
+    const shown = config.servers.filter((s) => !s.disabled && isSelected(s, selection));
+    const server = shown.find((s) => s.namespace === name) ?? shown.find((s) => s.name === name);
+    if (server) return server;
+    const view = namespacesFromCache(config.servers, null, selection);
+    findNamespace(view.namespaces, name, view.disabled);
+    return undefined;
   }
 
   /**

@@ -31,7 +31,9 @@ import type { SchemaIndex } from "../discovery/types.ts";
 import { readSchemaIndex, schemaCachePath } from "../engine/schema_cache.ts";
 import { switchOn } from "../wire/wire.ts";
 import type { Io } from "../core/io.ts";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, McpxError } from "../core/errors.ts";
+import { jsonWithoutFiles } from "./output_mode.ts";
+import { type ShadowedConfig, shadowedConfigs } from "../config/shadowed.ts";
 import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
 
 /** Inputs of a CLI run. */
@@ -218,6 +220,18 @@ export class SettingsContext {
   }
 
   /**
+   * The existing configuration files whose servers this command does not use,
+   * a nearer one being in use (config/shadowed.ts), nearest first; empty when
+   * `--config`, `MCPX_CONFIG` or a direct target names the file.
+   * @throws {ConfigError} As the search for configuration files.
+   */
+  async shadowedConfigs(): Promise<ShadowedConfig[]> {
+    if (this.#options.configPath !== undefined) return [];
+    const { path } = await this.#load();
+    return shadowedConfigs(path, { cwd: this.cwd, env: this.env, places: this.#configPlaces() });
+  }
+
+  /**
    * The places of `paths.config`, from its flag or variable only: it says
    * where the files are, so no file can set it (spec 000, "Where a setting is
    * read"); absent: the built-in search.
@@ -321,24 +335,22 @@ export class SettingsContext {
   }
 
   /**
-   * True when `--json` (or `output.json`, or `output.format=json`) is in effect.
-   * When the configuration cannot be loaded, only the flags and
-   * `MCPX_OUTPUT_JSON` / `MCPX_OUTPUT_FORMAT` count, so commands that do not
-   * need it (`daemons`, `stop --all`) still run; the others meet the error when
-   * they load it.
+   * True when `--json` (or `output.json`, or `output.format=json`) is in effect:
+   * the one decision of the output mode, for a command's answer and for its
+   * error alike (cli/command_line.ts asks it for the error document; issue 24).
+   * When the settings cannot be resolved (a broken configuration, a bad flag
+   * value), the flags and the environment decide, each value read as the
+   * settings read it (`1`, `yes`, `true`, `on`), so commands that do not need
+   * the configuration (`daemons`, `stop --all`) still run and an error is still
+   * a JSON document; the others meet the error when they load it.
    */
   async json(): Promise<boolean> {
     let s: ResolvedSettings;
     try {
       s = await this.settings();
     } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      const flags = this.#options.flags;
-      const yes = (v: unknown) => v === true || /^\s*(true|1|yes|on)\s*$/i.test(String(v ?? ""));
-      const json = "output.json" in flags
-        ? yes(flags["output.json"])
-        : yes(this.env.MCPX_OUTPUT_JSON);
-      return json || (flags["output.format"] ?? this.env.MCPX_OUTPUT_FORMAT) === "json";
+      if (!(error instanceof McpxError)) throw error;
+      return jsonWithoutFiles(this.#options.flags, this.env);
     }
     return s.values["output.json"].value === true || s.values["output.format"].value === "json";
   }

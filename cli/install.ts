@@ -17,6 +17,7 @@
 
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { delimiter } from "node:path";
+import { COMMAND_FILES } from "./commands.ts";
 
 /** What the install did, for the message (and the test). */
 export type PathOutcome =
@@ -122,8 +123,8 @@ if (import.meta.main) {
     stderr: "inherit",
   }).output();
   if (installed.code !== 0) Deno.exit(installed.code);
-  // The bundles import nothing at install, so fetch now what the other commands (cli/main.ts)
-  // and the daemon (daemon/daemon.bundle.js, built from daemon/main.ts) import, as installing
+  // The bundles import nothing at install, so fetch now what the other commands (cli/main.ts
+  // and each command's module) and the daemon (daemon/daemon.bundle.js, built from daemon/main.ts) import, as installing
   // cli/main.ts itself did: no first command downloads.
   const cached = await new Deno.Command(Deno.execPath(), {
     args: [
@@ -134,6 +135,8 @@ if (import.meta.main) {
       "--entrypoint",
       `${root}cli/main.ts`,
       `${root}daemon/main.ts`,
+      // cli/main.ts loads each command's module by a computed specifier (cli/commands.ts).
+      ...new Set(Object.values(COMMAND_FILES).map((file) => `${root}cli/${file.slice(2)}`)),
     ],
     stdout: "inherit",
     stderr: "inherit",

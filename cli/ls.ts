@@ -5,7 +5,9 @@
  * answers the rows from its own memory, with LIVE; none is started for it. The
  * configuration's and the settings' warnings come first, one `warning:` line
  * each on stderr (and under `warnings` with `--json`), so a misspelt key is
- * not silent. Only the servers of the profile selection are listed (spec
+ * not silent; then, when a nearer file's servers hide another's (a project's
+ * `.mcp.json` over the user's own), a `note:` naming both and `--config`
+ * (under `shadowed` with `--json`). Only the servers of the profile selection are listed (spec
  * 000, "Profiles and aliases"); a footer says how many others there are.
  * A server whose first listing is in progress is not waited for (past the
  * `discovery.wait` grace for one this command starts): its row says
@@ -26,6 +28,7 @@ import { directFix, directSpelling } from "../config/direct_target.ts";
 import { listingWaitOf } from "../ops/wait_flag.ts";
 import type { ListingWait } from "../engine/tool_listing.ts";
 import { startingCell, startingSentence } from "../discovery/starting_note.ts";
+import { noteShadowed } from "./shadow_note.ts";
 
 export type { LsRow } from "../ops/ls.ts";
 
@@ -48,10 +51,12 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
   const { namespaces: rows, unselected, problems, warnings } = output;
   // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
   for (const warning of warnings) ctx.io.err(`warning: ${warning}\n`);
+  // A nearer file's servers win: say whose are not shown, and how to see them.
+  const shadowed = await noteShadowed(ctx);
   // A server named on the command line is the whole answer: when it failed, so did `ls`.
   const directFailed = ctx.direct !== undefined && rows.some((r) => r.state === "error");
   if (await ctx.json()) {
-    printJson(ctx.io, output);
+    printJson(ctx.io, shadowed.length ? { ...output, shadowed } : output);
     return directFailed ? 1 : 0;
   }
   const others = unselected.length

@@ -53,7 +53,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof prompts>): Prom
   }
   const listed = await ctx.request<PromptsOf[]>("prompts", {
     ...(target !== undefined ? { namespace: target } : {}),
-    ...await contentFields(ctx, input.timeout),
+    ...await contentFields(ctx, input.timeout, target),
   });
   if (await ctx.json()) {
     printJson(ctx.io, { namespaces: listed });
@@ -103,7 +103,7 @@ async function render(
   const args = parseKeyValues(words, "prompt arguments");
   const result = await ctx.request<{ description?: string; messages?: PromptMessage[] }>(
     "promptGet",
-    { namespace, prompt, arguments: args, ...await contentFields(ctx, timeout) },
+    { namespace, prompt, arguments: args, ...await contentFields(ctx, timeout, namespace) },
   );
   if (await ctx.json()) {
     printJson(ctx.io, result);

@@ -53,7 +53,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof resources>): Pr
   }
   const listed = await ctx.request<ResourcesOf[]>("resources", {
     ...(namespace !== undefined ? { namespace } : {}),
-    ...await contentFields(ctx, input.timeout),
+    ...await contentFields(ctx, input.timeout, namespace),
   });
   if (await ctx.json()) {
     printJson(ctx.io, { namespaces: listed });
@@ -103,7 +103,7 @@ async function read(
     namespace,
     uri,
     ...(Object.keys(variables).length ? { variables } : {}),
-    ...await contentFields(ctx, input.timeout),
+    ...await contentFields(ctx, input.timeout, namespace),
   });
   if (Array.isArray((result as { pages?: unknown }).pages)) {
     return directory(ctx, uri, (result as { pages: Record<string, unknown>[] }).pages, result, out);

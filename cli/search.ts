@@ -12,6 +12,7 @@
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
 import { printJson } from "./json_out.ts";
+import { noteShadowed } from "./shadow_note.ts";
 import { typesHintLine } from "../discovery/types_hint.ts";
 import { answer, badLimit, emptyQuery, type SearchAnswer } from "../ops/search.ts";
 import { listingWaitOf } from "../ops/wait_flag.ts";
@@ -35,6 +36,8 @@ export async function run(
   const wait = listingWaitOf(options.wait, await ctx.setting("discovery.wait"));
   const { output, descriptions, untrusted } = await fromDaemon(ctx, options, wait) ??
     await answer(options, ctx, wait);
+  // A nearer file's servers win: say whose were not searched, and how to search them.
+  await noteShadowed(ctx);
   if (await ctx.json()) {
     printJson(ctx.io, output);
     return 0;

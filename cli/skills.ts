@@ -66,7 +66,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof skills>): Promi
         `\`mcpx skills ${namespace}\` lists their URIs`,
     );
   }
-  const fields = await contentFields(ctx, input.timeout);
+  const fields = await contentFields(ctx, input.timeout, namespace);
   const origin = await originOf(ctx, namespace);
   const json = await ctx.json();
   if (uri === undefined) {

@@ -325,6 +325,10 @@ export function parseServer(
     toolTags,
     toolFilter: lists.filter,
     ...process,
+    // An alias starts as its target does.
+    ...((target ? target.cwdDefaulted : process.transport === "stdio" && entry.cwd === undefined)
+      ? { cwdDefaulted: true as const }
+      : {}),
     pool,
     ...(protocol ? { protocol } : {}),
     // An alias offers its target's roots unless it names its own.

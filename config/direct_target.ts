@@ -12,9 +12,6 @@ import { toIdentifier } from "./identifiers.ts";
 import { shellWord, splitShellWords } from "./shell_word.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 
-/** How long a direct target's daemon lives without requests (setting `daemon.idleTimeout`). */
-export const DIRECT_IDLE_TIMEOUT = "10m";
-
 /** Programs that run another program named by their first plain argument (`npx -y pkg`). */
 const RUNNERS = new Set([
   "npx",
@@ -137,13 +134,15 @@ export function stdioTarget(line: string, cwd: string): DirectTarget {
 }
 
 /**
- * The configuration document of a direct target: its one server, and a
- * daemon that ends after {@link DIRECT_IDLE_TIMEOUT} without requests.
+ * The configuration document of a direct target: its one server, served by
+ * the daemon's handler inside the command (`daemon.inline`, decision 0051),
+ * so a one-off target leaves no daemon behind (issue 24; decision 0033). A
+ * variable or flag still wins (`MCPX_DAEMON_INLINE=0` keeps one warm).
  */
 export function directDocument(target: DirectTarget): Record<string, unknown> {
   return {
     mcpServers: { [target.name]: target.entry },
-    daemon: { idleTimeout: DIRECT_IDLE_TIMEOUT },
+    daemon: { inline: true },
   };
 }
 

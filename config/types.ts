@@ -184,6 +184,12 @@ export interface ServerSpec {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /**
+   * True when the entry sets no `cwd`, so `cwd` is the configuration file's
+   * directory: a `cwd`-scoped pool then starts each instance in its caller's
+   * directory instead (config/server_directory.ts, decision 0060).
+   */
+  cwdDefaulted?: true;
   /** http/sse only. */
   url?: string;
   headers: Record<string, string>;

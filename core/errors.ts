@@ -181,13 +181,23 @@ export class ServerError extends McpxError {
 /** The codes a {@link ServerError} carries: `server`, or the more specific `auth-required`. */
 export type ServerErrorCode = "server" | "auth-required";
 
-/** A namespace or tool name that does not exist; `suggestions` are the nearest names. */
+/**
+ * A namespace or tool name that does not exist; `suggestions` are the nearest
+ * names, and `namespace` the name when it is a namespace the configuration
+ * does not show (what the CLI explains with the files it reads: cli/shadow_note.ts).
+ */
 export class NotFoundError extends McpxError {
   readonly suggestions: string[];
-  constructor(message: string, suggestions: string[] = [], options?: ErrorOptions) {
+  readonly namespace?: string;
+  constructor(
+    message: string,
+    suggestions: string[] = [],
+    options?: ErrorOptions & { namespace?: string },
+  ) {
     super("not-found", message, options);
     this.name = "NotFoundError";
     this.suggestions = suggestions;
+    if (options?.namespace !== undefined) this.namespace = options.namespace;
   }
 }
 

@@ -11,16 +11,25 @@ import { fnv1a64 } from "../config/pool_id.ts";
 
 /**
  * What a namespace's whole `mcpx types` block is made of besides its
- * server's listing: its name, its description, and which tools it shows
+ * server's listing: its name, its description, where relative paths resolve
+ * (`pathsIn`), and which tools it shows
  * under which names, hashed (FNV-1a 64, config/pool_id.ts). A block laid out
  * or sized under one key holds for a view with the same key.
  *
  * @param ns A namespace of the discovery view.
  * @returns 16 hex digits.
  */
-export function blockKey(ns: Pick<NamespaceEntry, "namespace" | "description" | "tools">): string {
+export function blockKey(
+  ns: Pick<NamespaceEntry, "namespace" | "description" | "tools" | "pathsIn">,
+): string {
   return fnv1a64(
-    JSON.stringify([ns.namespace, ns.description, ns.tools.map((t) => [t.tool, t.fn])]),
+    JSON.stringify([
+      ns.namespace,
+      ns.description,
+      ns.tools.map((t) => [t.tool, t.fn]),
+      // Absent for most: their keys stay what they were.
+      ...(ns.pathsIn === undefined ? [] : [ns.pathsIn]),
+    ]),
   );
 }
 
@@ -32,7 +41,7 @@ export function blockKey(ns: Pick<NamespaceEntry, "namespace" | "description" | 
  * @param ns A namespace of the discovery view.
  */
 export function laidOutBlock(
-  ns: Pick<NamespaceEntry, "namespace" | "description" | "tools" | "rendered">,
+  ns: Pick<NamespaceEntry, "namespace" | "description" | "tools" | "rendered" | "pathsIn">,
 ): string | undefined {
   if (!ns.rendered?.length) return undefined;
   const key = blockKey(ns);

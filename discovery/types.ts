@@ -212,6 +212,12 @@ export interface NamespaceEntry {
     runs?: string;
     reason?: string;
   };
+  /**
+   * The directory relative paths in its tools' arguments resolve in, when it
+   * is not the caller's working directory (config/server_directory.ts,
+   * decision 0060): `mcpx types` says it in the namespace's header.
+   */
+  pathsIn?: string;
   /** Tools the server listed that mcpx cannot use, and why. */
   skipped?: { name: string; reason: string }[];
   /**

@@ -295,7 +295,8 @@ export function shareNamespace(
 
 /**
  * One namespace as a `declare namespace` block: JSDoc with the namespace's
- * description (and what {@link shareNamespace} says once), then the named
+ * description, where relative paths resolve when that is not the caller's
+ * directory (`pathsIn`), and what {@link shareNamespace} says once; then the named
  * types and each tool's declaration, indented two spaces, tools separated by
  * blank lines.
  *
@@ -324,12 +325,14 @@ export async function renderNamespace(
  * @returns The block, no trailing newline.
  */
 export function namespaceBlock(
-  ns: Pick<NamespaceEntry, "namespace" | "description">,
+  ns: Pick<NamespaceEntry, "namespace" | "description" | "pathsIn">,
   tools: ToolEntry[],
   decls: Declaration[],
 ): string {
   const { doc, body } = shareNamespace(decls, tools);
-  const head = jsdoc([...(ns.description ? [ns.description] : []), ...doc]);
+  // Where `./x` in an argument lands, when that is not the caller's directory (decision 0060).
+  const paths = ns.pathsIn === undefined ? [] : [`Relative paths resolve in ${ns.pathsIn}`];
+  const head = jsdoc([...(ns.description ? [ns.description] : []), ...paths, ...doc]);
   return `${head}declare namespace ${ns.namespace} {\n${body}${body ? "\n" : ""}}`;
 }
 

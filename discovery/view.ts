@@ -14,6 +14,7 @@
 import { compileToolFilter, compileToolPattern } from "../config/tool_filter.ts";
 import { toIdentifier } from "../config/identifiers.ts";
 import { listingOf, type ServerSpec } from "../config/types.ts";
+import { pathsResolveIn } from "../config/server_directory.ts";
 import { howToSelect, isSelected, type ProfileSelection } from "../config/profiles.ts";
 import { NotFoundError } from "../core/errors.ts";
 import { didYouMean, nearest } from "../core/nearest.ts";
@@ -125,6 +126,8 @@ export function namespacesFromCache(
         "",
       tools: [],
     };
+    const pathsIn = pathsResolveIn(server);
+    if (pathsIn !== undefined) entry.pathsIn = pathsIn;
     if (cached?.file !== undefined) entry.summary = true;
     if (cached?.blocks?.length) entry.blocks = cached.blocks;
     if (cached?.rendered?.length) entry.rendered = cached.rendered;
@@ -298,6 +301,7 @@ export function findNamespace(
   throw new NotFoundError(
     `unknown namespace "${name}"${didYouMean(suggestions)} Run \`mcpx ls\` to list namespaces.`,
     suggestions,
+    { namespace: name },
   );
 }
 

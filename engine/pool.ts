@@ -14,6 +14,7 @@
  * @module
  */
 
+import { startedIn } from "../config/server_directory.ts";
 import type { ServerSpec } from "../config/types.ts";
 import type { ServerError } from "../core/errors.ts";
 import { Instance, type StopReason } from "./instance.ts";
@@ -425,7 +426,13 @@ export class Pool {
     const cooling = coolingDown(this.spec, this.failure);
     if (cooling) return Promise.reject(cooling);
     const options = this.#hooks.startOptions?.(key);
-    const promise = Instance.start(this.spec, key, this.#env, (i) => this.#gone(i), options)
+    const promise = Instance.start(
+      startedIn(this.spec, key),
+      key,
+      this.#env,
+      (i) => this.#gone(i),
+      options,
+    )
       .then((instance) => {
         this.#instances.add(instance);
         this.#unclaimed.add(instance);

@@ -61,6 +61,13 @@ export const LsOutput = z.strictObject({
   unselected: z.array(z.string()).describe("namespaces outside the selected profiles"),
   problems: z.array(z.string()).describe("what the view found wrong (a tool left out, why)"),
   warnings: z.array(z.string()).describe("the configuration's and the settings' warnings"),
+  shadowed: z.array(z.strictObject({
+    path: z.string(),
+    origin: z.enum(["project", "user", "named"]),
+  })).optional().describe(
+    "configuration files whose servers are not used because `config` is nearer, nearest first " +
+      "(--config <path> uses one)",
+  ),
 });
 
 /** Which field of a tool a search term matched (discovery/search.ts `SearchField`). */

@@ -140,11 +140,14 @@ Deno.test({
   async fn() {
     await using w = await browserWorld();
     await using pages = servePages();
+    // The agent works in a project below the configuration's directory, as a user's agent does.
+    const project = `${w.dir}/project`;
+    await Deno.mkdir(project);
     // Every byte of mcpx output the agent reads, step by step (docs/browser-walk.md).
     const read: [string, number][] = [];
     const size = (text: string) => new TextEncoder().encode(text).length;
     const step = async (args: string[]) => {
-      const run = await mcpxWithin(w, args);
+      const run = await mcpxWithin(w, args, COMMAND_MS, project);
       assert.equal(run.code, 0, `mcpx ${args.join(" ")}:\n${run.stdout}${run.stderr}`);
       read.push([`mcpx ${args.join(" ")}`, size(run.stdout) + size(run.stderr)]);
       return run;
@@ -167,8 +170,12 @@ Deno.test({
     ];
     for (const fn of used) assert.ok(refs.has(`chrome_devtools.${fn}`), `${fn} not found`);
     await step(["types", ...refs]);
-    const run = await step(["run", "shot-flow", pages.url, `${w.dir}/shots`]);
+    // `./shots`, as README and AGENTS.md write it: the files land in the agent's directory,
+    // and the script says where.
+    const run = await step(["run", "shot-flow", pages.url, "./shots"]);
     const result = parseOneJson(run);
+    assert.equal(result.before, `${project}/shots/1-before.png`);
+    assert.equal(result.after, `${project}/shots/2-after.png`);
     await assertTwoDifferentPngs(result.before, result.after);
 
     const total = read.reduce((sum, [, bytes]) => sum + bytes, 0);
@@ -215,8 +222,13 @@ async function copyTree(from: string, to: string): Promise<void> {
  * the suite (what it left behind carries the world's mark and goes with the
  * world).
  */
-function mcpxWithin(w: World, args: string[], ms = COMMAND_MS): Promise<RunResult> {
-  return w.mcpx(args, { timeoutMs: ms });
+function mcpxWithin(
+  w: World,
+  args: string[],
+  ms = COMMAND_MS,
+  cwd?: string,
+): Promise<RunResult> {
+  return w.mcpx(args, { timeoutMs: ms, ...(cwd ? { cwd } : {}) });
 }
 
 /** Parses stdout as exactly one JSON document: nothing before or after it. */

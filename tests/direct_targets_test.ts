@@ -87,6 +87,9 @@ Deno.test("--stdio reaches a command's server with no configuration", async () =
   const types = await w.mcpx(["types", "--stdio", EVERYTHING_STDIO, "echo"]);
   assert.equal(types.code, 0, types.stderr);
   assert.match(types.stdout, /declare namespace server_everything \{/);
+  // A one-off target runs inside the command: no daemon, and no server, is left behind.
+  assert.deepEqual(w.processes(), [], "a direct target left processes running");
+  assert.deepEqual((await w.json(["daemons"])).daemons, []);
 });
 
 Deno.test("credentials in a direct URL never reach stdout, stderr or the log", async () => {
