@@ -10,6 +10,7 @@ import { encodeRecord } from "./record.ts";
 import { listLogFiles, LogWriter } from "./writer.ts";
 import { openIngested } from "./ingest.ts";
 import { recordMaker, tmpLogs } from "./_fixtures.ts";
+import { keepDirBudget } from "./dir_budget.ts";
 
 const MiB = 1 << 20;
 
@@ -88,4 +89,16 @@ Deno.test("LogWriter.fileLimit is a tenth of maxDirSize when that is below maxFi
     new LogWriter({ dir: "/x", source: "t", maxFileSize: MiB, retentionMs: 0 }).fileLimit,
     MiB,
   );
+});
+
+Deno.test("keepDirBudget removes a damaged index's moved-aside copy before any log file", async () => {
+  await using logs = await tmpLogs();
+  const aside = `${logs.dir}/index.db.damaged-2026-01-01T00-00-00-000Z`;
+  Deno.writeFileSync(aside, new Uint8Array(3 * MiB));
+  const log = `${logs.dir}/2026-01-02-daemon-1.jsonl`;
+  Deno.writeFileSync(log, new Uint8Array(100_000));
+  const removed = keepDirBudget(logs.dir, { budget: 2 * MiB, room: 0, writing: "" });
+  assert.deepEqual(removed, ["index.db.damaged-2026-01-01T00-00-00-000Z"]);
+  assert.ok(Deno.statSync(log).isFile, "the log file is kept");
+  assert.ok(dirBytes(logs.dir) <= 2 * MiB);
 });
