@@ -81,6 +81,8 @@ function daemonOnly(answer: (params: Record<string, unknown>) => Promise<unknown
     env: {},
     io: memoryIo(""),
     config: () => Promise.resolve({ path: "/p/.mcp.json", servers: [spec] }),
+    // The configuration alone names the server (cli/context.ts configuredServer).
+    configuredServer: (name: string) => Promise.resolve(name === spec.namespace ? spec : undefined),
     settings: () => Promise.resolve({ values: {} }),
     setting: (name: string) => Promise.resolve(name === "tasks.ttl" ? 300_000 : undefined),
     namespaces: unread,
