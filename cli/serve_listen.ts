@@ -210,15 +210,18 @@ function listening<T>(listen: ServeListen, serve: () => T): T {
  * of a session it began), else to `modern` (2026-07-28, per request).
  *
  * @param onListen Told the URL once the port is open (with the real port when 0 was asked).
+ * @param signal Stops serving too (besides SIGINT and SIGTERM).
  * @returns 0 once stopped, both handlers closed.
  */
 export async function listenMcp(
   listen: ServeListen,
   eras: { legacy: EraHandler; modern: EraHandler },
   onListen: (url: string) => void,
+  signal?: AbortSignal,
 ): Promise<number> {
   const { isLegacyRequest } = await import("@modelcontextprotocol/server");
   const stop = new AbortController();
+  signal?.addEventListener("abort", () => stop.abort(), { once: true });
   const end = () => stop.abort();
   let guard = serveGuard(listen, listen.port);
   const route = async (request: Request): Promise<Response> => {
