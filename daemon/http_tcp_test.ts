@@ -136,7 +136,20 @@ Deno.test("daemon over TCP: a connection that sends half a request head and stal
   } finally {
     conn.close();
   }
-  // A whole head on another connection is answered as ever.
-  const health = await post(d.port, "health", { "content-type": "application/json" });
-  assert.equal(health.status, 200);
+  // A whole request on another connection is answered, and its connection then ends: a second
+  // head on it could not arrive untimed.
+  const whole = await rawConnect({ port: d.port });
+  try {
+    await whole.write(
+      new TextEncoder().encode(
+        `POST /v1/health HTTP/1.1\r\nhost: 127.0.0.1:${d.port}\r\n` +
+          "content-type: application/json\r\ncontent-length: 2\r\n\r\n{}",
+      ),
+    );
+    const read = await readToEnd(whole, 20_000);
+    assert.equal(statusOf(read.text), 200, read.text);
+    assert.equal(read.ended, true, "the connection stayed open after its answer");
+  } finally {
+    whole.close();
+  }
 });
