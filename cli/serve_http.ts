@@ -64,6 +64,7 @@ export async function serveHttp(
             shared,
           ),
         {
+          ...listen.sessions,
           onEnded: async (id) => {
             try {
               await ctx.requestRunning("endSession", { session: keyOf(id) });

@@ -1,20 +1,32 @@
 /**
  * Where `mcpx serve --http` (and `--passthrough … --http`) listens, and the
  * check every request passes first: the one rule of every mcpx HTTP listener
- * (wire/listener_guard.ts: Host and Origin against DNS rebinding, then the
- * bearer token when one is required), rendered as a JSON-RPC error as MCP's
- * Streamable HTTP transport answers one (MCP 2025-11-25, "Transports",
- * "Security Warning"). Loopback by default; beyond loopback only with
- * `transport.bearerToken` set, and said once (issue 14, "HTTP").
+ * (wire/listener_guard.ts: Host against DNS rebinding, an Origin only its own
+ * or one `transport.allowedOrigins` names, the bearer token when one is
+ * required, `application/json` bodies only, and no body past `input.maxBytes`
+ * plus the envelope), rendered as a JSON-RPC error as MCP's Streamable HTTP
+ * transport answers one (MCP 2025-11-25, "Transports", "Security Warning").
+ * The body is then read here, bounded, before the SDK sees it (whose own
+ * limits stay as a second line), and a request head must arrive within
+ * `transport.headerTimeout` (wire/guarded_listen.ts). Loopback by default;
+ * beyond loopback only with `transport.bearerToken` set, and said once
+ * (issue 14, "HTTP"; decision 0058).
  *
  * @module
  */
 
 import { McpxError, UsageError } from "../core/errors.ts";
+import { DEFAULT_INPUT_MAX_BYTES } from "../core/bounded_read.ts";
 import { isLoopbackHost, type ListenerHosts } from "../wire/http_origin.ts";
 import { BEARER_TOKEN_SETTING, BEARER_TOKEN_VARIABLE } from "../wire/bearer_token.ts";
-import { listenerRefusal } from "../wire/listener_guard.ts";
+import { type ListenerGuard, listenerRefusal, withCors } from "../wire/listener_guard.ts";
+import { ALLOWED_ORIGINS_SETTING } from "../wire/http_origin.ts";
+import { bodyLimit, readBodyBounded } from "../wire/body_limit.ts";
+import { serveGuardedTcp } from "../wire/guarded_listen.ts";
 import type { CliContext } from "./context.ts";
+import type { EraHandler, SessionLimits } from "./serve_sessions.ts";
+
+export { type EraHandler, legacySessions } from "./serve_sessions.ts";
 
 /** The port `mcpx serve --http` listens on when `--port` is not given. */
 export const DEFAULT_SERVE_PORT = 8808;
@@ -29,6 +41,19 @@ export interface ServeListen {
   token?: string;
   /** `transport.allowedHosts`: host names the Host header may carry beyond loopback. */
   allowedHosts?: string[];
+  /** `transport.allowedOrigins`: browser origins admitted besides the listener's own. */
+  allowedOrigins?: string[];
+  /** `transport.headerTimeout` in ms (default 10 s; 0: none). */
+  headerTimeoutMs?: number;
+  /** The most bytes of a request body (default: `input.maxBytes`'s default plus the envelope). */
+  maxBodyBytes?: number;
+  /** `serve.maxSessions` and `serve.sessionIdleTimeout`, for the 2025-era sessions. */
+  sessions?: SessionLimits;
+}
+
+/** A comma-separated setting's entries, trimmed, empty ones dropped. */
+function commaList(value: unknown): string[] {
+  return String(value ?? "").split(",").map((h) => h.trim()).filter(Boolean);
 }
 
 /**
@@ -59,20 +84,60 @@ export async function serveListen(
         `(${BEARER_TOKEN_VARIABLE}) to a long random secret, or use --address 127.0.0.1`,
     );
   }
-  const allowedHosts = String(await ctx.setting("transport.allowedHosts") ?? "").split(",")
-    .map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const allowedHosts = commaList(await ctx.setting("transport.allowedHosts"))
+    .map((h) => h.toLowerCase());
   if (!isLoopbackHost(bare)) {
     ctx.io.err(
       `warning: mcpx serve listens on ${address}, beyond loopback: anything that can reach it ` +
         "and holds the bearer token can run every configured server's tools as you\n",
     );
   }
-  return { address: bare, port, ...(token ? { token } : {}), allowedHosts };
+  return {
+    address: bare,
+    port,
+    ...(token ? { token } : {}),
+    allowedHosts,
+    allowedOrigins: commaList(await ctx.setting(ALLOWED_ORIGINS_SETTING)),
+    headerTimeoutMs: Number(await ctx.setting("transport.headerTimeout")),
+    maxBodyBytes: bodyLimit(Number(await ctx.setting("input.maxBytes"))),
+    sessions: {
+      maxSessions: Number(await ctx.setting("serve.maxSessions")),
+      idleTimeoutMs: Number(await ctx.setting("serve.sessionIdleTimeout")),
+    },
+  };
+}
+
+/** What serve's listener requires of a request (wire/listener_guard.ts). */
+export function serveGuard(listen: ServeListen, port: number): ListenerGuard {
+  const hosts: ListenerHosts = {
+    hostname: listen.address,
+    port,
+    ...(listen.allowedHosts ? { allowedHosts: listen.allowedHosts } : {}),
+    ...(listen.allowedOrigins ? { allowedOrigins: listen.allowedOrigins } : {}),
+  };
+  return {
+    hosts,
+    token: listen.token,
+    what: "mcpx serve",
+    maxBodyBytes: listen.maxBodyBytes ?? bodyLimit(DEFAULT_INPUT_MAX_BYTES),
+  };
+}
+
+/** A JSON-RPC error answer with no id, as Streamable HTTP answers a refused request. */
+function jsonRpcRefusal(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: -32000, message }, id: null },
+    { status, headers },
+  );
 }
 
 /**
- * The refusal of `request` as an HTTP response (403 for a Host or Origin this
- * listener does not answer to, 401 for a missing or wrong token), or
+ * The refusal of `request` as an HTTP response (wire/listener_guard.ts: 403
+ * Host or Origin, 401 token, 415 not JSON, 413 declared too large), or
  * undefined when it may proceed.
  *
  * @param listen The options the listener was started with.
@@ -83,17 +148,28 @@ export function serveRefusal(
   listen: ServeListen,
   port: number,
 ): Response | undefined {
-  const hosts: ListenerHosts = {
-    hostname: listen.address,
-    port,
-    ...(listen.allowedHosts ? { allowedHosts: listen.allowedHosts } : {}),
-  };
-  const refused = listenerRefusal(request, hosts, listen.token, "mcpx serve");
-  if (!refused) return undefined;
-  return Response.json(
-    { jsonrpc: "2.0", error: { code: -32000, message: refused.message }, id: null },
-    { status: refused.status, headers: refused.headers },
-  );
+  const refused = listenerRefusal(request, serveGuard(listen, port));
+  return refused && jsonRpcRefusal(refused.status, refused.message, refused.headers);
+}
+
+/**
+ * `request` with its body read whole, at most `maxBytes` of it, so the SDK
+ * never reads more; a 413 JSON-RPC answer when it passes the limit.
+ */
+async function boundedRequest(request: Request, maxBytes: number): Promise<Request | Response> {
+  if (!request.body) return request;
+  try {
+    const body = await readBodyBounded(request, maxBytes);
+    return new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: body as Uint8Array<ArrayBuffer>,
+      signal: request.signal,
+    });
+  } catch (error) {
+    if ((error as McpxError).code !== "body-too-large") throw error;
+    return jsonRpcRefusal(413, (error as McpxError).message);
+  }
 }
 
 /**
@@ -126,12 +202,6 @@ function listening<T>(listen: ServeListen, serve: () => T): T {
   }
 }
 
-/** One protocol era's half of an MCP endpoint: answers its requests; closed when serving stops. */
-export interface EraHandler {
-  handle(request: Request): Promise<Response>;
-  close(): Promise<void>;
-}
-
 /**
  * Serves MCP's Streamable HTTP at `http://<address>:<port>/mcp` until SIGINT
  * or SIGTERM, for `mcpx serve --http` and `--passthrough … --http`: every
@@ -140,35 +210,44 @@ export interface EraHandler {
  * of a session it began), else to `modern` (2026-07-28, per request).
  *
  * @param onListen Told the URL once the port is open (with the real port when 0 was asked).
+ * @param signal Stops serving too (besides SIGINT and SIGTERM).
  * @returns 0 once stopped, both handlers closed.
  */
 export async function listenMcp(
   listen: ServeListen,
   eras: { legacy: EraHandler; modern: EraHandler },
   onListen: (url: string) => void,
+  signal?: AbortSignal,
 ): Promise<number> {
   const { isLegacyRequest } = await import("@modelcontextprotocol/server");
   const stop = new AbortController();
+  signal?.addEventListener("abort", () => stop.abort(), { once: true });
   const end = () => stop.abort();
-  let port = listen.port;
+  let guard = serveGuard(listen, listen.port);
+  const route = async (request: Request): Promise<Response> => {
+    if (new URL(request.url).pathname !== "/mcp") {
+      return new Response("mcpx serves MCP at /mcp\n", { status: 404 });
+    }
+    const bounded = await boundedRequest(request, guard.maxBodyBytes!);
+    if (bounded instanceof Response) return bounded;
+    return await isLegacyRequest(bounded)
+      ? await eras.legacy.handle(bounded)
+      : await eras.modern.handle(bounded);
+  };
   const server = listening(listen, () =>
-    Deno.serve({
+    serveGuardedTcp({
       hostname: listen.address,
       port: listen.port,
       signal: stop.signal,
+      headerTimeoutMs: listen.headerTimeoutMs ?? 10_000,
       onListen: ({ hostname, port: bound }) => {
-        port = bound;
+        guard = serveGuard(listen, bound);
         onListen(`http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${bound}/mcp`);
       },
     }, async (request) => {
-      const refused = serveRefusal(request, listen, port);
-      if (refused) return refused;
-      if (new URL(request.url).pathname !== "/mcp") {
-        return new Response("mcpx serves MCP at /mcp\n", { status: 404 });
-      }
-      return await isLegacyRequest(request)
-        ? await eras.legacy.handle(request)
-        : await eras.modern.handle(request);
+      const refused = listenerRefusal(request, guard);
+      if (refused) return jsonRpcRefusal(refused.status, refused.message, refused.headers);
+      return await withCors(request, guard, route, ["mcp-session-id"]);
     }));
   Deno.addSignalListener("SIGINT", end);
   Deno.addSignalListener("SIGTERM", end);
@@ -181,70 +260,4 @@ export async function listenMcp(
     await eras.legacy.close();
   }
   return 0;
-}
-
-/** What {@link legacySessions} needs of a server: the SDK's `connect`. */
-interface Connectable {
-  connect(transport: unknown): Promise<void>;
-}
-
-/**
- * The 2025-era half of an endpoint: one sessionful Streamable HTTP transport,
- * and one server from `build`, per `Mcp-Session-Id`; a request naming a
- * session it does not hold is answered 404 (-32001), as the transport asks.
- *
- * @param build A fresh server for a new session.
- * @param options.eventStore Keeps a session's streams so a client can resume one (SEP-1699).
- * @param options.onEnded Told once when a session ends (a `DELETE`, its transport closed, or serving stops).
- */
-export async function legacySessions(
-  build: () => Connectable,
-  options: {
-    eventStore?: () => unknown;
-    retryInterval?: number;
-    onEnded?: (id: string) => Promise<void>;
-  } = {},
-): Promise<EraHandler> {
-  const { WebStandardStreamableHTTPServerTransport } = await import(
-    "@modelcontextprotocol/server"
-  );
-  type Transport = InstanceType<typeof WebStandardStreamableHTTPServerTransport>;
-  const sessions = new Map<string, Transport>();
-  const end = async (id: string) => {
-    if (sessions.delete(id)) await options.onEnded?.(id);
-  };
-  return {
-    async handle(request: Request): Promise<Response> {
-      const id = request.headers.get("mcp-session-id");
-      if (id !== null) {
-        const known = sessions.get(id);
-        if (known) return await known.handleRequest(request);
-        return Response.json({
-          jsonrpc: "2.0",
-          id: null,
-          error: {
-            code: -32001,
-            message: `session ${id} is not known here (ended, or never begun)`,
-          },
-        }, { status: 404 });
-      }
-      const transport: Transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => crypto.randomUUID(),
-        // deno-lint-ignore no-explicit-any
-        ...(options.eventStore ? { eventStore: options.eventStore() as any } : {}),
-        ...(options.retryInterval !== undefined ? { retryInterval: options.retryInterval } : {}),
-        onsessioninitialized: (sid) => void sessions.set(sid, transport),
-        onsessionclosed: (sid) => void end(sid),
-      });
-      transport.onclose = () => void (transport.sessionId && end(transport.sessionId));
-      await build().connect(transport);
-      return await transport.handleRequest(request);
-    },
-    async close(): Promise<void> {
-      for (const [id, transport] of [...sessions]) {
-        await transport.close().catch(() => {});
-        await end(id);
-      }
-    },
-  };
 }

@@ -68,6 +68,7 @@ export async function servePassthroughHttp(
 ): Promise<number> {
   const modern = createMcpHandler(() => build(), { legacy: "reject" });
   const legacy = await legacySessions(build, {
+    ...listen.sessions,
     eventStore: () => new MemoryEventStore(),
     retryInterval: 100,
   });

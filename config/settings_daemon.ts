@@ -1,9 +1,10 @@
 /**
  * The settings of the daemon and of reaching it (`daemon.*`, `transport.*`),
+ * and of `mcpx serve --http`'s sessions (`serve.*`),
  * declared here and spread into the one settings table (config/settings.ts),
  * which reads them like every other: a file's dotted path, an `MCPX_…`
  * variable, a `--flag`. Source: spec 000, "One daemon, many clients",
- * "Running without a daemon"; decisions 0046 and 0051.
+ * "Running without a daemon"; decisions 0046, 0051 and 0058.
  *
  * @module
  */
@@ -70,5 +71,35 @@ export const DAEMON_SETTINGS = [
     default: "",
     userOnly: true,
     help: "Host names (comma-separated) a TCP listener beyond loopback also answers to",
+  },
+  {
+    name: "transport.allowedOrigins",
+    type: "string",
+    default: "",
+    userOnly: true,
+    help:
+      "Browser origins (comma-separated, e.g. http://localhost:3000) a TCP listener admits besides its own; a request with another Origin is refused",
+  },
+  {
+    name: "transport.headerTimeout",
+    type: "duration",
+    default: "10s",
+    help:
+      "A TCP listener closes a connection that has not sent a whole request head (request line and headers) this long after it began one (0 = no limit)",
+  },
+  {
+    name: "serve.sessionIdleTimeout",
+    type: "duration",
+    default: "30m",
+    help:
+      "A 2025-era `mcpx serve --http` session with no request for this long ends; its next request is told it expired (0 = never)",
+  },
+  {
+    name: "serve.maxSessions",
+    type: "int",
+    min: 1,
+    default: "1000",
+    help:
+      "Most 2025-era `mcpx serve --http` sessions open at once; one more is refused, saying so, until one ends or expires",
   },
 ] as const satisfies readonly SettingDeclaration[];

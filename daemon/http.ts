@@ -8,9 +8,12 @@
  * and the daemon has something to tell it (engine/notices.ts; wire/wire.ts
  * has the client side).
  *
- * Every body is parsed with its route's zod input before anything runs: a
- * body that fails it is answered the usage error (`usage`, HTTP 400) naming
- * each field and what was wrong with it.
+ * Every body is read up to `input.maxBytes` plus an envelope
+ * (wire/body_limit.ts): past it, `body-too-large` (HTTP 413) before it is
+ * read whole, on the socket as on TCP (decision 0058). It is then parsed with
+ * its route's zod input before anything runs: a body that fails it is
+ * answered the usage error (`usage`, HTTP 400) naming each field and what
+ * was wrong with it.
  *
  * Three refusals run nothing, so the caller may send the request again to
  * another daemon (wire/answer.ts `WIRE_REFUSALS`): `version-mismatch` (the
@@ -43,6 +46,8 @@ import {
 import { routeInput } from "../ops/route_input.ts";
 import { OPENAPI_PATH, openApiDocument } from "../ops/openapi.ts";
 import { callPathBody, callPathTarget } from "./call_path.ts";
+import { bodyLimit, readBodyBounded } from "../wire/body_limit.ts";
+import { DEFAULT_INPUT_MAX_BYTES } from "../core/bounded_read.ts";
 
 /**
  * Turns any thrown value into the wire's error body; never includes a stack,
@@ -107,18 +112,26 @@ function requestIds(params: RequestCaller): Record<string, unknown> {
   );
 }
 
+/** What the daemon's handler reads of a request: `maxBodyBytes` (wire/body_limit.ts `bodyLimit`). */
+export interface HandlerLimits {
+  /** The most bytes of a request body; default: `input.maxBytes`'s default plus the envelope. */
+  maxBodyBytes?: number;
+}
+
 /**
  * Serves `daemon` on `socketPath` until `onStop` is requested.
  *
  * @param onStop Called after the `stop` operation has answered. Once
  *   `daemon.stopping` is set, every request but `health` is refused with
  *   `daemon-stopping` before anything runs.
+ * @param limits What a request may carry (`input.maxBytes` plus the envelope).
  * @throws {Deno.errors.AddrInUse} when another process holds the socket.
  */
 export async function serveDaemon(
   daemon: Daemon,
   socketPath: string,
   onStop: () => void,
+  limits: HandlerLimits = {},
 ): Promise<Deno.HttpServer<Deno.UnixAddr>> {
   ensurePrivateDir(dirname(socketPath), SOCKET_DIR_WHAT);
   const server = Deno.serve({
@@ -126,7 +139,7 @@ export async function serveDaemon(
     transport: "unix",
     onListen() {},
     onError: daemonErrorResponse(daemon),
-  }, daemonHandler(daemon, onStop));
+  }, daemonHandler(daemon, onStop, limits));
   await Deno.chmod(socketPath, 0o600);
   return server;
 }
@@ -157,11 +170,15 @@ export function daemonErrorResponse(daemon: Daemon): (error: unknown) => Respons
  * and `GET /v1/openapi.json` (ops/openapi.ts).
  *
  * @param onStop Called after the `stop` operation has answered.
+ * @param limits What a request may carry: a body past `maxBodyBytes` is
+ *   answered `body-too-large` (413) before it is read whole.
  */
 export function daemonHandler(
   daemon: Daemon,
   onStop: () => void,
+  limits: HandlerLimits = {},
 ): (request: Request) => Promise<Response> {
+  const maxBodyBytes = limits.maxBodyBytes ?? bodyLimit(DEFAULT_INPUT_MAX_BYTES);
   return async (request) => {
     const pathname = new URL(request.url).pathname;
     if (pathname === OPENAPI_PATH && (request.method === "GET" || request.method === "HEAD")) {
@@ -198,6 +215,13 @@ export function daemonHandler(
         ),
       );
     }
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await readBodyBounded(request, maxBodyBytes));
+    } catch (error) {
+      if ((error as McpxError).code !== "body-too-large") throw error;
+      return refuse(error as McpxError, 413, daemon.redactor);
+    }
     daemon.inFlight++;
     daemon.lastActivityAt = Date.now();
     const reply: Reply = {};
@@ -209,7 +233,6 @@ export function daemonHandler(
       return notices.length ? { ...reply, notices } : reply;
     };
     try {
-      const text = await request.text();
       let raw: unknown;
       try {
         raw = text ? JSON.parse(text) : {};

@@ -1,17 +1,23 @@
 /**
  * The daemon's API on TCP, when asked (`mcpx daemon --port P [--address A]`,
  * settings `daemon.port`/`daemon.address`): the same handler as the unix
- * socket (daemon/http.ts `daemonHandler`), with two checks in front of it
- * that the socket (mode 0600 in a 0700 directory) does not need:
+ * socket (daemon/http.ts `daemonHandler`), with the checks of every mcpx TCP
+ * listener in front of it (wire/listener_guard.ts) that the socket (mode
+ * 0600 in a 0700 directory) does not need:
  *
- * 1. `Host` and `Origin` must name this listener (wire/http_origin.ts
- *    `rebindingRefusal`, against DNS rebinding): 403 `forbidden-host` else.
+ * 1. `Host` must name this listener (against DNS rebinding): 403
+ *    `forbidden-host`; an `Origin`, when sent, must be its own or one
+ *    `transport.allowedOrigins` names: 403 `forbidden-origin`.
  * 2. Bound beyond loopback, `Authorization: Bearer <transport.bearerToken>`
  *    (wire/bearer_token.ts, compared in constant time): 401 `unauthorized`
  *    else, with `WWW-Authenticate: Bearer` (RFC 6750 §3). A daemon asked to
  *    bind beyond loopback without a token does not start.
+ * 3. A `POST` declares `Content-Type: application/json` (415), and a body
+ *    within `input.maxBytes` plus the envelope (413, as on the socket).
+ * 4. A request head arrives whole within `transport.headerTimeout`, or the
+ *    connection is closed (wire/guarded_listen.ts).
  *
- * Spec 000, "One daemon, many clients"; decision 0046.
+ * Spec 000, "One daemon, many clients"; decisions 0046 and 0058.
  *
  * @module
  */
@@ -20,7 +26,11 @@ import { McpxError } from "../core/errors.ts";
 import type { Daemon } from "../engine/engine.ts";
 import { isLoopbackHost, type ListenerHosts } from "../wire/http_origin.ts";
 import { BEARER_TOKEN_SETTING } from "../wire/bearer_token.ts";
-import { listenerRefusal } from "../wire/listener_guard.ts";
+import { type ListenerGuard, listenerRefusal, withCors } from "../wire/listener_guard.ts";
+import { type GuardedServer, serveGuardedTcp } from "../wire/guarded_listen.ts";
+import { bodyLimit } from "../wire/body_limit.ts";
+import { DEFAULT_INPUT_MAX_BYTES } from "../core/bounded_read.ts";
+import { ALLOWED_ORIGINS_SETTING } from "../wire/http_origin.ts";
 import { daemonErrorResponse, daemonHandler, toWireError } from "./http.ts";
 
 /** How the TCP listener is bound and guarded. */
@@ -33,6 +43,12 @@ export interface TcpListenOptions {
   token?: string;
   /** `transport.allowedHosts`: extra host names the Host header may carry. */
   allowedHosts?: readonly string[];
+  /** `transport.allowedOrigins`: browser origins admitted besides the listener's own. */
+  allowedOrigins?: readonly string[];
+  /** `transport.headerTimeout` in ms (default 10 s; 0: none). */
+  headerTimeoutMs?: number;
+  /** The most bytes of a request body (default: `input.maxBytes`'s default plus the envelope). */
+  maxBodyBytes?: number;
   /** Where the one warning about binding beyond loopback goes (default: stderr). */
   warn?: (line: string) => void;
 }
@@ -55,7 +71,7 @@ export function serveDaemonTcp(
   daemon: Daemon,
   options: TcpListenOptions,
   onStop: () => void,
-): Deno.HttpServer<Deno.NetAddr> {
+): GuardedServer {
   const loopback = bindsLoopback(options.hostname);
   const token = options.token || undefined;
   if (!loopback && !token) {
@@ -67,26 +83,29 @@ export function serveDaemonTcp(
         `bind 127.0.0.1`,
     );
   }
-  const handler = daemonHandler(daemon, onStop);
+  const maxBodyBytes = options.maxBodyBytes ?? bodyLimit(DEFAULT_INPUT_MAX_BYTES);
+  const handler = daemonHandler(daemon, onStop, { maxBodyBytes });
   const hosts: ListenerHosts = {
     hostname: options.hostname,
     port: options.port,
     allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
   };
-  const server = Deno.serve({
+  const guard: ListenerGuard = { hosts, token, what: "this daemon", maxBodyBytes };
+  const server = serveGuardedTcp({
     hostname: options.hostname,
     port: options.port,
-    onListen() {},
+    headerTimeoutMs: options.headerTimeoutMs ?? 10_000,
     onError: daemonErrorResponse(daemon),
-  }, (request) => {
-    const refused = listenerRefusal(request, hosts, token, "this daemon");
+  }, async (request) => {
+    const refused = listenerRefusal(request, guard);
     if (refused) {
       return Response.json({
         ok: false,
         error: toWireError(new McpxError(refused.code, refused.message)),
       }, { status: refused.status, headers: refused.headers });
     }
-    return handler(request);
+    return await withCors(request, guard, handler);
   });
   // The port the system chose, when 0 was asked: the Host check compares against it.
   hosts.port = server.addr.port;
@@ -98,6 +117,11 @@ export function serveDaemonTcp(
     );
   }
   return server;
+}
+
+/** A comma-separated setting's entries, trimmed, empty ones dropped. */
+export function commaList(value: unknown): string[] {
+  return String(value ?? "").split(",").map((h) => h.trim()).filter(Boolean);
 }
 
 /**
@@ -120,8 +144,10 @@ export function tcpListenOptions(
     hostname: String(settings["daemon.address"] || "127.0.0.1"),
     port,
     token: String(settings[BEARER_TOKEN_SETTING] ?? ""),
-    allowedHosts: String(settings["transport.allowedHosts"] ?? "").split(",")
-      .map((h) => h.trim().toLowerCase()).filter(Boolean),
+    allowedHosts: commaList(settings["transport.allowedHosts"]).map((h) => h.toLowerCase()),
+    allowedOrigins: commaList(settings[ALLOWED_ORIGINS_SETTING]),
+    headerTimeoutMs: Number(settings["transport.headerTimeout"] ?? 10_000),
+    maxBodyBytes: bodyLimit(Number(settings["input.maxBytes"] ?? DEFAULT_INPUT_MAX_BYTES)),
   };
   if (!bindsLoopback(options.hostname) && !options.token) {
     throw new McpxError(
@@ -143,7 +169,7 @@ export function listenTcp(
   daemon: Daemon,
   options: TcpListenOptions,
   onStop: () => void,
-): Deno.HttpServer<Deno.NetAddr> {
+): GuardedServer {
   try {
     return serveDaemonTcp(daemon, options, onStop);
   } catch (error) {

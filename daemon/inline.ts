@@ -36,6 +36,7 @@ import { logsDir } from "../logs/writer.ts";
 import { daemonFiles } from "../wire/locate.ts";
 import { McpxError } from "../core/errors.ts";
 import { serveDaemon } from "./http.ts";
+import { bodyLimit } from "../wire/body_limit.ts";
 
 /** What {@link startInlineDaemon} needs: what the command resolved. */
 export interface InlineDaemonOptions {
@@ -123,6 +124,8 @@ export async function startInlineDaemon(options: InlineDaemonOptions): Promise<I
       await Deno.remove(socket).catch(() => {});
       closeLog();
     })();
-  server = await serveDaemon(daemon, socket, () => void stop());
+  server = await serveDaemon(daemon, socket, () => void stop(), {
+    maxBodyBytes: bodyLimit(Number(settings["input.maxBytes"])),
+  });
   return { socket, [Symbol.asyncDispose]: stop };
 }

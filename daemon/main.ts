@@ -55,6 +55,8 @@ import { terminalText } from "../core/terminal_text.ts";
 import { PRUNE_DELAY_MS, PRUNE_PERIOD_MS } from "../engine/cache_prune.ts";
 import { pruneCache } from "./prune_cache.ts";
 import { listenTcp, tcpListenOptions } from "./http_tcp.ts";
+import type { GuardedServer } from "../wire/guarded_listen.ts";
+import { bodyLimit } from "../wire/body_limit.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
@@ -189,7 +191,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   // Not const: a `stop` request can arrive before serveDaemon() has returned.
   // deno-lint-ignore prefer-const
   let server: Deno.HttpServer<Deno.UnixAddr> | undefined;
-  let tcp: Deno.HttpServer<Deno.NetAddr> | undefined;
+  let tcp: GuardedServer | undefined;
   let socketId: number | null = null;
   let stopping: Promise<void> | undefined;
   const { promise: done, resolve: finish } = Promise.withResolvers<void>();
@@ -222,7 +224,9 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       });
       finish();
     })();
-  server = await serveDaemon(daemon, files.socket, () => stop("stop requested"));
+  server = await serveDaemon(daemon, files.socket, () => stop("stop requested"), {
+    maxBodyBytes: bodyLimit(Number(settings["input.maxBytes"])),
+  });
   socketId = inode(files.socket);
   try {
     tcp = tcpAsk && listenTcp(daemon, tcpAsk, () => stop("stop requested"));

@@ -59,9 +59,11 @@ Deno.test({
       },
     );
     const auth = ["-H", `Authorization: Bearer ${TOKEN}`];
+    const json = ["-H", "content-type: application/json"];
     assert.ok(
       await eventually(
-        async () => (await curl([...auth, "-X", "POST", `${base}/v1/health`])).status === 200,
+        async () =>
+          (await curl([...auth, ...json, "-X", "POST", `${base}/v1/health`])).status === 200,
         60_000,
       ),
       `the daemon did not answer on TCP:\n${daemon.output()}`,
@@ -104,6 +106,33 @@ Deno.test({
     assert.equal(JSON.parse(rebound.body).error.code, "forbidden-host");
     const page = await curl([...auth, "-H", "Origin: http://attacker.example", ...call]);
     assert.equal(page.status, 403, page.body);
+    // Issue 24: what any page a browser opens from another localhost port can send, a simple
+    // cross-site POST (text/plain, so no preflight), ran the tool with 200. Refused, unrun.
+    const sameSite = await curl([
+      ...auth,
+      "-H",
+      "Origin: http://localhost:3000",
+      "-H",
+      "Content-Type: text/plain",
+      "--data",
+      '{"message":"cross-site"}',
+      "-X",
+      "POST",
+      `${base}/v1/call/everything/echo`,
+    ]);
+    assert.equal(sameSite.status, 403, sameSite.body);
+    assert.equal(JSON.parse(sameSite.body).error.code, "forbidden-origin");
+    assert.match(JSON.parse(sameSite.body).error.message, /transport\.allowedOrigins/);
+    assert.match(JSON.parse(sameSite.body).error.message, /nothing was run/);
+    // Without an Origin but not JSON: 415, unrun too.
+    const plain = await curl([
+      ...auth,
+      ...call.slice(0, 2),
+      "-H",
+      "Content-Type: text/plain",
+      ...call.slice(4),
+    ]);
+    assert.equal(plain.status, 415, plain.body);
 
     const doc = await curl([...auth, `${base}/v1/openapi.json`]);
     assert.equal(doc.status, 200, doc.body.slice(0, 500));
@@ -237,7 +266,13 @@ Deno.test({
     await w.writeConfig({ mcpServers: {} });
     const port = freePort();
     await using daemon = backgroundMcpx(w, ["daemon", "--port", `${port}`]);
-    const health = ["-X", "POST", `http://127.0.0.1:${port}/v1/health`];
+    const health = [
+      "-X",
+      "POST",
+      "-H",
+      "content-type: application/json",
+      `http://127.0.0.1:${port}/v1/health`,
+    ];
     assert.ok(
       await eventually(async () => (await curl(health)).status === 200, 60_000),
       `the daemon did not answer on TCP:\n${daemon.output()}`,

@@ -181,6 +181,12 @@ Deno.test("mcpx serve --http: both eras over Streamable HTTP; rebinding refused"
       403,
     );
   });
+  await t.step("a page on another localhost port is refused (issue 24)", async () => {
+    assert.equal(
+      await rawStatus(port, { host: `127.0.0.1:${port}`, origin: "http://localhost:3000" }),
+      403,
+    );
+  });
   await t.step("an unsupported 2026-era revision gets -32022 with the supported ones", async () => {
     const response = await fetch(url, {
       method: "POST",

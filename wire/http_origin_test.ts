@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isLoopbackHost, rebindingRefusal } from "./http_origin.ts";
+import { isLoopbackHost, normalizeOrigin, rebindingRefusal } from "./http_origin.ts";
 
 const loopback = { hostname: "127.0.0.1", port: 8899 };
 const network = { hostname: "0.0.0.0", port: 8899, allowedHosts: ["mcpx.internal"] };
@@ -35,13 +35,40 @@ Deno.test("rebindingRefusal() beyond loopback accepts IPs, the machine's name an
   assert.match(rebindingRefusal(headers({ host: "evil.example" }), network)!, /allowedHosts/);
 });
 
-Deno.test("rebindingRefusal() refuses an Origin on another host, null or not http(s)", () => {
+Deno.test("rebindingRefusal() admits only the listener's own Origin, or one allowedOrigins names", () => {
   const host = "127.0.0.1:8899";
-  assert.equal(
-    rebindingRefusal(headers({ host, origin: "http://localhost:3000" }), loopback),
-    undefined,
-  );
-  for (const origin of ["http://evil.example", "null", "file://", "chrome-extension://abc"]) {
-    assert.ok(rebindingRefusal(headers({ host, origin }), loopback), origin);
+  for (const origin of ["http://127.0.0.1:8899", "http://localhost:8899", "http://[::1]:8899"]) {
+    assert.equal(rebindingRefusal(headers({ host, origin }), loopback), undefined, origin);
+  }
+  // Another localhost port is another origin (issue 24): any page a browser opens from it.
+  for (
+    const origin of [
+      "http://localhost:3000",
+      "https://localhost:8899",
+      "http://evil.example",
+      "null",
+      "file://",
+      "chrome-extension://abc",
+    ]
+  ) {
+    const refusal = rebindingRefusal(headers({ host, origin }), loopback);
+    assert.match(refusal ?? "", /transport\.allowedOrigins/, origin);
+    assert.ok(refusal!.includes(JSON.stringify(origin)), refusal);
+  }
+  const admitting = {
+    ...loopback,
+    allowedOrigins: ["http://localhost:3000/", "https://App.example"],
+  };
+  for (const origin of ["http://localhost:3000", "https://app.example"]) {
+    assert.equal(rebindingRefusal(headers({ host, origin }), admitting), undefined, origin);
+  }
+  assert.ok(rebindingRefusal(headers({ host, origin: "http://localhost:3001" }), admitting));
+});
+
+Deno.test("normalizeOrigin() serializes an origin and refuses what is not one", () => {
+  assert.equal(normalizeOrigin("HTTP://LocalHost:80/"), "http://localhost");
+  assert.equal(normalizeOrigin("http://localhost:3000"), "http://localhost:3000");
+  for (const bad of ["localhost:3000", "http://a/b", "http://u:p@a", "ftp://a", "null"]) {
+    assert.equal(normalizeOrigin(bad), undefined, bad);
   }
 });
