@@ -5,21 +5,14 @@
  * is read whole (socket and TCP), and a request head left half-sent is cut off.
  */
 import assert from "node:assert/strict";
-import { Daemon } from "../engine/engine.ts";
+import { emptyDaemon } from "../engine/_empty_daemon.ts";
 import { serveDaemon } from "./http.ts";
 import { serveDaemonTcp } from "./http_tcp.ts";
 import { bodyOf, postLarge, rawConnect, readToEnd, statusOf } from "../tests/_raw_http.ts";
 
 /** A daemon with no servers, served on a unix socket and on TCP (port chosen by the system). */
 async function daemonOnBoth(limits: { maxBodyBytes?: number; allowedOrigins?: string[] } = {}) {
-  const dir = await Deno.makeTempDir();
-  const daemon = new Daemon({
-    config: { path: null, realPath: null, fingerprint: "0".repeat(16), servers: [], document: {} },
-    cachePath: `${dir}/schemas.json`,
-    sessionsPath: `${dir}/sessions.json`,
-    mode: "foreground",
-    env: {},
-  });
+  const { daemon, dir } = await emptyDaemon();
   let stops = 0;
   const socket = `${dir}/d.sock`;
   const unix = await serveDaemon(daemon, socket, () => stops++, limits);

@@ -1,18 +1,12 @@
 import assert from "node:assert/strict";
-import { Daemon } from "../engine/engine.ts";
+import type { Daemon } from "../engine/engine.ts";
+import { emptyDaemon } from "../engine/_empty_daemon.ts";
 import { serveDaemon } from "./http.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import { McpxError, UsageError } from "../core/errors.ts";
 
 Deno.test("serveDaemon() refuses every request but health, unrun, once the daemon is stopping", async () => {
-  const dir = await Deno.makeTempDir();
-  const daemon = new Daemon({
-    config: { path: null, realPath: null, fingerprint: "0".repeat(16), servers: [], document: {} },
-    cachePath: `${dir}/schemas.json`,
-    sessionsPath: `${dir}/sessions.json`,
-    mode: "foreground",
-    env: {},
-  });
+  const { daemon, dir } = await emptyDaemon();
   let stops = 0;
   const server = await serveDaemon(daemon, `${dir}/d.sock`, () => stops++);
   try {
@@ -63,14 +57,7 @@ Deno.test("okBody() and toWireError() show secrets as references, except in a se
 });
 
 Deno.test("serveDaemon() answers not-found for an operation named like an Object member", async () => {
-  const dir = await Deno.makeTempDir();
-  const daemon = new Daemon({
-    config: { path: null, realPath: null, fingerprint: "0".repeat(16), servers: [], document: {} },
-    cachePath: `${dir}/schemas.json`,
-    sessionsPath: `${dir}/sessions.json`,
-    mode: "foreground",
-    env: {},
-  });
+  const { daemon, dir } = await emptyDaemon();
   const server = await serveDaemon(daemon, `${dir}/d.sock`, () => {});
   try {
     for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
@@ -91,14 +78,7 @@ Deno.test("serveDaemon() answers not-found for an operation named like an Object
 async function withDaemon(
   test: (daemon: Daemon, socket: string) => Promise<void>,
 ): Promise<void> {
-  const dir = await Deno.makeTempDir();
-  const daemon = new Daemon({
-    config: { path: null, realPath: null, fingerprint: "0".repeat(16), servers: [], document: {} },
-    cachePath: `${dir}/schemas.json`,
-    sessionsPath: `${dir}/sessions.json`,
-    mode: "foreground",
-    env: {},
-  });
+  const { daemon, dir } = await emptyDaemon();
   const server = await serveDaemon(daemon, `${dir}/d.sock`, () => {});
   try {
     await test(daemon, `${dir}/d.sock`);

@@ -13,7 +13,7 @@ import type { TaskRow } from "../engine/tasks.ts";
 import type { TaskRow as TaskRowSchema } from "./task_outputs.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
 import type { CallerContext as EngineCallerContext } from "../engine/scope_key.ts";
-import { Daemon } from "../engine/engine.ts";
+import { emptyDaemon } from "../engine/_empty_daemon.ts";
 import type { Runnable as RunnableShape } from "./output_shapes.ts";
 import type { Runnable } from "../config/runs_of.ts";
 
@@ -112,14 +112,7 @@ Deno.test("every route's input and output render as JSON Schema", () => {
 });
 
 Deno.test("what the handlers answer fits each route's declared output", async () => {
-  const dir = await Deno.makeTempDir();
-  const daemon = new Daemon({
-    config: { path: null, realPath: null, fingerprint: "0".repeat(16), servers: [], document: {} },
-    cachePath: `${dir}/schemas.json`,
-    sessionsPath: `${dir}/sessions.json`,
-    mode: "foreground",
-    env: {},
-  });
+  const { daemon, dir } = await emptyDaemon();
   const signal = new AbortController().signal;
   const answer = async (name: keyof typeof ROUTE_SPECS, body: Record<string, unknown> = {}) => {
     const route = routeNamed(name)!;
