@@ -10,8 +10,9 @@
  * send, or the one a 401 answered), never "whatever is stored". Under the
  * entry's lock (engine/oauth_store.ts `withStoreLock`, a kernel flock shared
  * by every process on the machine) it reads the entry again, and refreshes
- * only while the stored access token is still that one; when it is not,
- * someone replaced it, and the caller uses the replacement. Inside one
+ * only while the stored access token is still that one (and, when the caller
+ * read it from the store, the entry is still the one saved then); when it is
+ * not, someone replaced it, and the caller uses the replacement. Inside one
  * process, callers replacing the same token join one refresh
  * ({@link refreshReplacing}) before they reach the lock.
  *
@@ -43,6 +44,14 @@ export interface RefreshOptions {
   resourceMetadataUrl?: URL;
   /** The transport's fetch, for the token request. */
   fetchFn?: FetchLike;
+  /**
+   * When the caller read the token it replaces from the store: that entry's
+   * `savedAt` (epoch ms). An entry saved at another moment was written since,
+   * so its token is the replacement even when it is the same string (an
+   * authorization server that signs the same claims within one second issues
+   * the same JWT again).
+   */
+  savedAt?: number;
 }
 
 /**
@@ -114,6 +123,7 @@ export async function refreshUnderLock(
       );
     }
     if (replaced === undefined || entry.tokens.access_token !== replaced) return entry.tokens;
+    if (options.savedAt !== undefined && entry.savedAt !== options.savedAt) return entry.tokens;
     if (!entry.tokens.refresh_token) {
       throw new AuthorizationRequiredError(
         target.key.server,
@@ -179,7 +189,8 @@ export async function currentAccessToken(target: OAuthTarget): Promise<string | 
   const entry = await readEntry(path);
   if (!entry?.tokens) return undefined;
   if (entry.tokens.refresh_token && expiresSoon(entry)) {
-    return (await refreshReplacing(target, entry.tokens.access_token)).access_token;
+    const seen = entry.savedAt === undefined ? {} : { savedAt: entry.savedAt };
+    return (await refreshReplacing(target, entry.tokens.access_token, seen)).access_token;
   }
   return entry.tokens.access_token;
 }

@@ -137,3 +137,22 @@ Deno.test("401s on two connections for a token the server ended refresh it once,
     await Deno.remove(stateDir, { recursive: true });
   }
 });
+
+Deno.test("refreshReplacing() takes an entry saved since it was read as the replacement, even when its token is the same string", async () => {
+  await using as = rotatingOAuthServer();
+  const stateDir = await Deno.makeTempDir();
+  try {
+    const target = await authorized(as, stateDir);
+    const path = await entryPath(stateDir, target.key);
+    const seen = (await readEntry(path))!;
+    // Another process refreshed meanwhile, and the server issued the same string again (a JWT of
+    // the same claims signed within one second): only the entry's savedAt tells them apart.
+    await writeEntry(path, { ...seen, savedAt: seen.savedAt! + 1 });
+    const tokens = await refreshReplacing(target, seen.tokens!.access_token, {
+      savedAt: seen.savedAt!,
+    });
+    assertEquals([tokens.access_token, as.refreshes], [seen.tokens!.access_token, 0]);
+  } finally {
+    await Deno.remove(stateDir, { recursive: true });
+  }
+});

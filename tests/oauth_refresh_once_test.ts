@@ -10,36 +10,18 @@
  */
 
 import { deepEqual as assertEquals, match as assertMatch } from "node:assert/strict";
-import { eventually, type World, world } from "./_helpers.ts";
+import { eventually, world } from "./_helpers.ts";
 import { rotatingOAuthServer } from "./fixtures/servers/rotating_oauth.ts";
+import { authorize } from "./_oauth_sign_in.ts";
 
 const CALLS = 12;
 const ROUNDS = 5;
-
-/** `mcpx auth <server> --no-browser`, the browser's part, then `--code/--state`. */
-async function authorize(w: World, server: string): Promise<void> {
-  const started = await w.json(["auth", server, "--no-browser", "--client-id", "mcpx-test"]);
-  const answer = await fetch(started.authorizationUrl, { redirect: "manual" });
-  await answer.body?.cancel();
-  const back = new URL(answer.headers.get("location")!).searchParams;
-  const done = await w.mcpx([
-    "auth",
-    server,
-    "--code",
-    back.get("code")!,
-    "--state",
-    started.state,
-    "--client-id",
-    "mcpx-test",
-  ]);
-  assertEquals(done.code, 0, done.stderr);
-}
 
 Deno.test("a warm daemon refreshes an expired token once for 12 concurrent calls, 5 rounds over", async () => {
   await using as = rotatingOAuthServer();
   await using w = await world();
   await w.writeConfig({ mcpServers: { prot: { url: as.url } } });
-  await authorize(w, "prot");
+  await authorize(w, "prot", ["--client-id", "mcpx-test"]);
 
   /** `CALLS` concurrent `mcpx call` processes; how many succeeded, and the refreshes they caused. */
   const batch = async (label: string) => {
@@ -104,7 +86,7 @@ Deno.test("a 401 that a refresh did not mend names `mcpx auth`, not the headers 
   await using as = rotatingOAuthServer();
   await using w = await world();
   await w.writeConfig({ mcpServers: { prot: { url: as.url } } });
-  await authorize(w, "prot");
+  await authorize(w, "prot", ["--client-id", "mcpx-test"]);
   as.refuseAll = true;
   const refused = await w.mcpx(["--json", "call", "prot.echo", '{"text":"no"}']);
   assertEquals(refused.code, 1, refused.stderr);
