@@ -144,18 +144,18 @@ export class QuestionDesk {
     const { route, reason } = routeOf(kind, params);
     const running = [...this.#calls.get(asker.instanceId) ?? []];
     // The wire does not say which request a server's question belongs to (decision 0059). The
-    // only call in flight is the asker. With several, a call already waiting on a question of its
-    // own is not asking another, so of the rest one is the asker — but that guess is taken only
-    // when every call in flight is the same caller's: across callers it could hand one caller's
-    // second question to another's call. Otherwise no call is told (telling each would end every
-    // wait with a question not its own and lose its result): the question is listed to the
-    // callers with calls in flight here (`mcpx elicit list`) and answered from there, or expires.
+    // only call in flight is the asker, and the question is its caller's. With several, a call
+    // already waiting on a question of its own is not asking another, so when exactly one is not,
+    // its wait ends with the question (otherwise its caller would hang on a question nobody told
+    // it of). It is still only a guess, so the question is offered to every caller with a call in
+    // flight here: if it was another call's (a server asking two at once within one call), that
+    // caller sees and answers it too. With no such call, none is told (telling each would end
+    // every wait with a question not its own): the callers with calls here list and answer it
+    // (`mcpx elicit list`), or it expires.
     const waiting = new Set([...this.#waiting.values()].map((w) => w.call));
     const free = running.filter((call) => !waiting.has(call));
-    const oneCaller = new Set(running.map((call) => call.owner)).size === 1;
-    const calls = running.length === 1 ? running : free.length === 1 && oneCaller ? free : [];
-    // Whose it is: the one call's caller, else every caller with a call in flight here.
-    const owners = [...new Set((calls.length ? calls : running).map((call) => call.owner))];
+    const calls = running.length === 1 ? running : free.length === 1 ? free : [];
+    const owners = [...new Set(running.map((call) => call.owner))];
     const whose = owners.map((owner) => owner || "(no session)").join(", ");
     const now = Date.now();
     const row: QuestionRow = {
