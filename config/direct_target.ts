@@ -134,15 +134,24 @@ export function stdioTarget(line: string, cwd: string): DirectTarget {
 }
 
 /**
- * The configuration document of a direct target: its one server, served by
- * the daemon's handler inside the command (`daemon.inline`, decision 0051),
- * so a one-off target leaves no daemon behind (issue 24; decision 0033). A
- * variable or flag still wins (`MCPX_DAEMON_INLINE=0` keeps one warm).
+ * How long a direct target's daemon lives after its last request (setting
+ * `daemon.idleTimeout`): long enough for `ls`, `types` and `call` of one
+ * target in a row to share a warm server, short enough that a one-off target
+ * leaves nothing running for long (issue 24; decision 0033). A call waiting
+ * on a question keeps it up until answered (daemon/main.ts).
+ */
+export const DIRECT_IDLE_TIMEOUT = "1m";
+
+/**
+ * The configuration document of a direct target: its one server, and a
+ * daemon that ends {@link DIRECT_IDLE_TIMEOUT} after its last request. Not
+ * `daemon.inline`: a question a call raises is answered by a later command
+ * (`mcpx elicit answer <id> --wait`), which must find the call still held.
  */
 export function directDocument(target: DirectTarget): Record<string, unknown> {
   return {
     mcpServers: { [target.name]: target.entry },
-    daemon: { inline: true },
+    daemon: { idleTimeout: DIRECT_IDLE_TIMEOUT },
   };
 }
 

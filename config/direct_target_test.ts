@@ -55,6 +55,6 @@ Deno.test("directFileName() is one file per entry, whatever the header order", a
   assert.notEqual(await directFileName(a), await directFileName(urlTarget("http://h/mcp", [])));
   assert.deepEqual(directDocument(a), {
     mcpServers: { h: a.entry },
-    daemon: { inline: true },
+    daemon: { idleTimeout: "1m" },
   });
 });

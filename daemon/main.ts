@@ -38,6 +38,7 @@ import {
 } from "../engine/log.ts";
 import { logsDir } from "../logs/writer.ts";
 import { openQuestionDesk, questionsPath } from "../engine/questions_open.ts";
+import { questionDesk } from "../engine/questions.ts";
 import { Redactor } from "../core/redact.ts";
 import { existsSync } from "../core/exists.ts";
 import { configRedactor } from "../config/secrets.ts";
@@ -289,7 +290,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
         });
       }
       if (
-        options.mode === "auto" && daemon.inFlight === 0 &&
+        options.mode === "auto" && daemon.inFlight === 0 && !questionDesk.busy &&
         Date.now() - daemon.lastActivityAt >= idleTimeoutMs
       ) stop("idle");
     }, Math.min(period, Math.max(250, idleTimeoutMs / 2)));

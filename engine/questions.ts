@@ -112,6 +112,15 @@ export class QuestionDesk {
   }
 
   /**
+   * True while a tool call runs under the desk or a question waits for its
+   * answer: work an idle daemon must not end (daemon/main.ts), though no
+   * request is in flight (a caller that got exit 75 has gone; its call has not).
+   */
+  get busy(): boolean {
+    return this.#calls.size > 0 || this.#waiting.size > 0;
+  }
+
+  /**
    * Tells `call` of every question asked on instance `instanceId` until the
    * returned function is called.
    */

@@ -4,7 +4,14 @@
  */
 
 import assert from "node:assert/strict";
-import { freePort, remoteEverything, type RemoteServer, STACK_LINE, world } from "./_helpers.ts";
+import {
+  eventually,
+  freePort,
+  remoteEverything,
+  type RemoteServer,
+  STACK_LINE,
+  world,
+} from "./_helpers.ts";
 
 const EVERYTHING_STDIO = "npx -y @modelcontextprotocol/server-everything@2026.8.31 stdio";
 
@@ -74,21 +81,30 @@ Deno.test("ls, types, call, prompts and resources reach a URL over Streamable HT
   }
 });
 
-Deno.test("--stdio reaches a command's server with no configuration", async () => {
+Deno.test("--stdio reaches a command's server with no configuration, and its daemon ends idle", async () => {
   await using w = await world();
-  const ls = await w.json(["ls", "--stdio", EVERYTHING_STDIO]);
+  // A target's daemon ends a minute after its last request (the generated file's
+  // daemon.idleTimeout, held in config/direct_target_test.ts); here three seconds, from the
+  // environment, which wins over the file, so the test can see it end by itself.
+  const short = { env: { MCPX_DAEMON_IDLE_TIMEOUT: "3s" } };
+  const ls = await w.json(["ls", "--stdio", EVERYTHING_STDIO], short);
   assert.deepEqual(
     ls.namespaces.map((n: { namespace: string; state: string }) => [n.namespace, n.state]),
     [["server_everything", "ready"]],
   );
-  const r = await w.mcpx(["call", "--stdio", EVERYTHING_STDIO, "echo", '{"message":"hi"}']);
+  const args = ["call", "--stdio", EVERYTHING_STDIO, "echo", '{"message":"hi"}'];
+  const r = await w.mcpx(args, short);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "Echo: hi\n");
-  const types = await w.mcpx(["types", "--stdio", EVERYTHING_STDIO, "echo"]);
+  const types = await w.mcpx(["types", "--stdio", EVERYTHING_STDIO, "echo"], short);
   assert.equal(types.code, 0, types.stderr);
   assert.match(types.stdout, /declare namespace server_everything \{/);
-  // A one-off target runs inside the command: no daemon, and no server, is left behind.
-  assert.deepEqual(w.processes(), [], "a direct target left processes running");
+  // Watched through /proc, not `mcpx daemons`, whose health check is a request that would keep
+  // the daemon from ever being idle.
+  assert.ok(
+    await eventually(() => w.processes().length === 0, 30_000),
+    "a direct target's daemon, or its server, outlived its idle timeout",
+  );
   assert.deepEqual((await w.json(["daemons"])).daemons, []);
 });
 
