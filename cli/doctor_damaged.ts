@@ -8,13 +8,12 @@
  * @module
  */
 
-import { DatabaseSync } from "node:sqlite";
 import type { DoctorCheck, DoctorContext, Finding } from "./doctor_checks.ts";
 import { join } from "../core/posix_path.ts";
 import { existsSync } from "../core/exists.ts";
 import { isDamagedCopyName, parseSalvaging } from "../core/damaged_json.ts";
-import { isDamagedDatabase } from "../core/private_sqlite.ts";
-import { questionsPath } from "../engine/questions_store.ts";
+import { databaseDamage } from "../core/private_sqlite.ts";
+import { QUESTION_COLUMNS, questionsPath } from "../engine/questions_store.ts";
 import { oauthDir } from "../engine/oauth_store.ts";
 
 /** The directories mcpx keeps state files in, each with what its files are. */
@@ -34,22 +33,6 @@ function names(dir: string): string[] {
       .sort();
   } catch {
     return [];
-  }
-}
-
-/** Why SQLite cannot read the database at `path` (read-only), or undefined when it checks clean. */
-function databaseDamage(path: string): string | undefined {
-  let db: DatabaseSync | undefined;
-  try {
-    db = new DatabaseSync(path, { readOnly: true, timeout: 5_000 });
-    const row = db.prepare("PRAGMA quick_check").get() as Record<string, unknown> | undefined;
-    const verdict = row ? String(Object.values(row)[0]) : "";
-    return verdict === "ok" ? undefined : `quick_check: ${verdict}`;
-  } catch (error) {
-    if (isDamagedDatabase(error)) return (error as Error).message;
-    throw error;
-  } finally {
-    db?.close();
   }
 }
 
@@ -73,7 +56,7 @@ export const damagedStateCheck: DoctorCheck = {
     const logs = await dc.cli.logsDir().catch(() => undefined);
     const questions = logs ? questionsPath(logs) : undefined;
     if (questions && existsSync(questions)) {
-      const why = databaseDamage(questions);
+      const why = databaseDamage(questions, { questions: QUESTION_COLUMNS });
       if (why) {
         out.push({
           status: "fail",

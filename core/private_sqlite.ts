@@ -72,6 +72,10 @@ export interface DatabaseFacts {
  * @param prepare Runs the schema statements on the open database.
  * @param facts What the file is and what a new empty one loses.
  * @param options.check Run `PRAGMA quick_check` first (for small files: it reads every page).
+ * @param options.columns The columns each table must have once `prepare` has run (a table may
+ *   have more: a later mcpx's). A file SQLite reads well whose tables lack them is not a store
+ *   this mcpx wrote (another program's file, or one cut short), so it is damaged too: otherwise
+ *   every statement on it fails.
  * @returns The open database, and what was moved aside when it was damaged.
  * @throws Deno's or SQLite's error for anything but damage (a full disk, permissions).
  */
@@ -80,7 +84,7 @@ export function openPrivateDatabaseOrSetAside(
   timeoutMs: number,
   prepare: (db: DatabaseSync) => void,
   facts: DatabaseFacts,
-  options: { check?: boolean } = {},
+  options: { check?: boolean; columns?: Record<string, string[]> } = {},
 ): { db: DatabaseSync; movedAside?: MovedAside } {
   const open = () => {
     const db = openPrivateDatabase(path, timeoutMs);
@@ -88,9 +92,11 @@ export function openPrivateDatabaseOrSetAside(
       if (options.check) {
         const row = db.prepare("PRAGMA quick_check").get() as Record<string, unknown> | undefined;
         const verdict = row ? String(Object.values(row)[0]) : "";
-        if (verdict !== "ok") throw new DamagedDatabaseError(verdict);
+        if (verdict !== "ok") throw new DamagedDatabaseError(`quick_check: ${verdict}`);
       }
       prepare(db);
+      const lacking = lackingColumns(db, options.columns ?? {});
+      if (lacking) throw new DamagedDatabaseError(lacking);
       return db;
     } catch (error) {
       db.close();
@@ -106,11 +112,54 @@ export function openPrivateDatabaseOrSetAside(
   }
 }
 
-/** `PRAGMA quick_check` found damage SQLite did not raise as an error: reads as SQLITE_CORRUPT. */
+/** Which table lacks which of `columns` in `db`, as a sentence; undefined when none does. */
+function lackingColumns(db: DatabaseSync, columns: Record<string, string[]>): string | undefined {
+  for (const [table, wanted] of Object.entries(columns)) {
+    const rows = db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[];
+    const have = new Set(rows.map((c) => c.name));
+    const lacking = wanted.filter((column) => !have.has(column));
+    if (lacking.length) {
+      return `table ${table} lacks ${lacking.join(", ")}: not a store this mcpx wrote`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why the state database at `path` would be moved aside by
+ * {@link openPrivateDatabaseOrSetAside} (`PRAGMA quick_check`, and the
+ * `columns` its tables must have), read-only, repairing nothing: for
+ * `mcpx doctor`. Undefined when it reads clean.
+ *
+ * @throws Deno's or SQLite's error for anything but damage (permissions).
+ */
+export function databaseDamage(
+  path: string,
+  columns: Record<string, string[]> = {},
+): string | undefined {
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path, { readOnly: true, timeout: 5_000 });
+    const row = db.prepare("PRAGMA quick_check").get() as Record<string, unknown> | undefined;
+    const verdict = row ? String(Object.values(row)[0]) : "";
+    if (verdict !== "ok") return `quick_check: ${verdict}`;
+    return lackingColumns(db, columns);
+  } catch (error) {
+    if (isDamagedDatabase(error)) return (error as Error).message;
+    throw error;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * `PRAGMA quick_check` found damage SQLite did not raise as an error, or the
+ * tables lack the store's columns: reads as SQLITE_CORRUPT.
+ */
 class DamagedDatabaseError extends Error {
   readonly errcode = 11;
   constructor(verdict: string) {
-    super(`quick_check: ${verdict}`);
+    super(verdict);
     this.name = "DamagedDatabaseError";
   }
 }

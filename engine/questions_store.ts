@@ -88,7 +88,30 @@ const DDL = [
   settled INTEGER,
   owners TEXT NOT NULL DEFAULT '[]'
 )`,
-  "CREATE INDEX IF NOT EXISTS questions_open ON questions (daemon, state)",
+];
+
+/** Created once the table is known to be the store's (its columns checked). */
+const INDEX = "CREATE INDEX IF NOT EXISTS questions_open ON questions (daemon, state)";
+
+/** Every column the store reads and writes: a `questions` table lacking one is not the store's. */
+export const QUESTION_COLUMNS = [
+  "id",
+  "kind",
+  "daemon",
+  "server",
+  "namespace",
+  "call",
+  "mode",
+  "message",
+  "request",
+  "route",
+  "reason",
+  "created",
+  "deadline",
+  "state",
+  "answer",
+  "settled",
+  "owners",
 ];
 
 /** A store written before decision 0059 has no `owners`: its rows belong to nobody. */
@@ -112,9 +135,11 @@ export class QuestionStore implements Disposable {
   readonly movedAside?: MovedAside;
 
   /**
-   * Opens (creating) the store at `path`. A file SQLite finds damaged is moved
-   * aside as `questions.db.damaged-<time>` with a warning, and a new empty
-   * store takes its place (core/private_sqlite.ts `openPrivateDatabaseOrSetAside`).
+   * Opens (creating) the store at `path`. A file SQLite finds damaged, or
+   * whose `questions` table lacks the store's columns (another program's
+   * file), is moved aside as `questions.db.damaged-<time>` with a warning, and
+   * a new empty store takes its place (core/private_sqlite.ts
+   * `openPrivateDatabaseOrSetAside`).
    * @throws What node:sqlite throws for a file it cannot open for another reason.
    */
   constructor(path: string) {
@@ -131,8 +156,9 @@ export class QuestionStore implements Disposable {
         lost: "the questions it held are lost; a call waiting on one of them asks again " +
           "when it is made again",
       },
-      { check: true },
+      { check: true, columns: { questions: QUESTION_COLUMNS } },
     );
+    db.prepare(INDEX).run();
     this.#db = db;
     if (movedAside) this.movedAside = movedAside;
   }

@@ -130,3 +130,27 @@ Deno.test("doctor reports a damaged trust store and sessions file, which are rea
   assert.match(found[0].message, /the trust store .* is damaged \(it is not whole JSON\)/);
   assert.equal(Deno.readTextFileSync(`${h.state}/trust.json`), trust, "doctor changes nothing");
 });
+
+Deno.test("a questions.db of another shape (SQLite, but not the store's table): moved aside like a garbled one", async () => {
+  await using h = await home();
+  const logs = `${h.state}/logs`;
+  Deno.mkdirSync(logs, { recursive: true, mode: 0o700 });
+  const { DatabaseSync } = await import("node:sqlite");
+  const foreign = new DatabaseSync(`${logs}/questions.db`);
+  foreign.exec("CREATE TABLE questions (x)");
+  foreign.close();
+
+  const before = await h.doctor();
+  const failed = before.find((f) => f.status === "fail");
+  assert.ok(failed, JSON.stringify(before));
+  assert.match(failed.message, /questions\.db is damaged \(table questions lacks id, kind, daemon/);
+
+  // Before: `error: no such column: daemon (this is a bug in mcpx; …)`, exit 1.
+  const list = await h.run(["elicit", "list", "--json"]);
+  assert.equal(list.code, 0, list.stderr);
+  assert.doesNotMatch(list.stderr, /bug in mcpx/);
+  assert.match(list.stderr, /warning: the questions store .* was damaged \(table questions lacks/);
+  assert.equal(matching(logs, /^questions\.db\.damaged-/).length, 1, list.stderr);
+  const again = await h.run(["elicit", "list"]);
+  assert.deepEqual([again.code, again.stderr], [0, ""]);
+});
