@@ -15,7 +15,7 @@ import type { CliSpec, Hints, Where } from "./op.ts";
 /** The JSON type of one input field, as the CLI needs it to read a word. */
 export interface FieldRow {
   type: "string" | "number" | "integer" | "boolean" | "array" | "object" | "unknown";
-  /** Allowed values, when the field is an enum. */
+  /** Allowed values, when the field is an enum (of a repeatable field: of each item). */
   enum?: readonly string[];
   /** Must be given. */
   required?: true;
@@ -53,9 +53,12 @@ function fieldRows(schema: Record<string, unknown>): Record<string, FieldRow> {
   const rows: Record<string, FieldRow> = {};
   for (const [name, p] of Object.entries(properties)) {
     const type = typeof p.type === "string" ? p.type as FieldRow["type"] : "unknown";
+    // A repeatable flag's allowed values are its items' (`--from` of `mcpx import`).
+    const items = (p.items ?? {}) as Record<string, unknown>;
+    const allowed = Array.isArray(p.enum) ? p.enum : Array.isArray(items.enum) ? items.enum : null;
     rows[name] = {
       type,
-      ...(Array.isArray(p.enum) ? { enum: p.enum as string[] } : {}),
+      ...(allowed ? { enum: allowed as string[] } : {}),
       ...(required.has(name) && p.default === undefined ? { required: true as const } : {}),
     };
   }
