@@ -19,7 +19,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
-import { openPrivateDatabaseOrSetAside } from "../core/private_sqlite.ts";
+import { isDamagedDatabase, openPrivateDatabaseOrSetAside } from "../core/private_sqlite.ts";
 import type { MovedAside } from "../core/damaged_json.ts";
 import { join } from "../core/posix_path.ts";
 
@@ -128,9 +128,34 @@ export function newQuestionId(): string {
   return `elc-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
+/**
+ * Opens (creating) the store's file, moving a damaged one aside (the one rule:
+ * core/private_sqlite.ts `openPrivateDatabaseOrSetAside`, decision 0019).
+ */
+function openStore(path: string): { db: DatabaseSync; movedAside?: MovedAside } {
+  const opened = openPrivateDatabaseOrSetAside(
+    path,
+    5_000,
+    (db) => {
+      for (const sql of DDL) db.prepare(sql).run();
+      const columns = db.prepare("PRAGMA table_info(questions)").all() as { name: string }[];
+      if (!columns.some((c) => c.name === "owners")) db.prepare(OWNERS_COLUMN).run();
+    },
+    {
+      what: "the questions store",
+      lost: "the questions it held are lost; a call waiting on one of them asks again " +
+        "when it is made again",
+    },
+    { check: true, columns: { questions: QUESTION_COLUMNS } },
+  );
+  opened.db.prepare(INDEX).run();
+  return opened;
+}
+
 /** The store. Every method is synchronous (node:sqlite); close it with `close()` or `using`. */
 export class QuestionStore implements Disposable {
-  readonly #db: DatabaseSync;
+  #db: DatabaseSync;
+  readonly #path: string;
   /** Set when the file was damaged: moved aside and started again empty (decision 0019). */
   readonly movedAside?: MovedAside;
 
@@ -143,50 +168,58 @@ export class QuestionStore implements Disposable {
    * @throws What node:sqlite throws for a file it cannot open for another reason.
    */
   constructor(path: string) {
-    const { db, movedAside } = openPrivateDatabaseOrSetAside(
-      path,
-      5_000,
-      (db) => {
-        for (const sql of DDL) db.prepare(sql).run();
-        const columns = db.prepare("PRAGMA table_info(questions)").all() as { name: string }[];
-        if (!columns.some((c) => c.name === "owners")) db.prepare(OWNERS_COLUMN).run();
-      },
-      {
-        what: "the questions store",
-        lost: "the questions it held are lost; a call waiting on one of them asks again " +
-          "when it is made again",
-      },
-      { check: true, columns: { questions: QUESTION_COLUMNS } },
-    );
-    db.prepare(INDEX).run();
+    this.#path = path;
+    const { db, movedAside } = openStore(path);
     this.#db = db;
     if (movedAside) this.movedAside = movedAside;
   }
 
+  /**
+   * Runs `statement` on the store; when SQLite finds the file damaged while it
+   * is open (overwritten under the daemon), the file is moved aside as at
+   * open (a warning says so), a new empty store takes its place, and the
+   * statement runs once on it. Only the store's own statement runs again:
+   * nothing of a server's.
+   */
+  #sql<T>(statement: (db: DatabaseSync) => T): T {
+    try {
+      return statement(this.#db);
+    } catch (error) {
+      if (!isDamagedDatabase(error)) throw error;
+      try {
+        this.#db.close();
+      } catch { /* already unusable */ }
+      this.#db = openStore(this.#path).db;
+      return statement(this.#db);
+    }
+  }
+
   /** Stores a new question. */
   add(row: QuestionRow): void {
-    this.#db.prepare(
-      `INSERT INTO questions (id, kind, daemon, server, namespace, call, mode, message, request,
+    this.#sql((db) =>
+      db.prepare(
+        `INSERT INTO questions (id, kind, daemon, server, namespace, call, mode, message, request,
         route, reason, created, deadline, state, answer, settled, owners)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      row.id,
-      row.kind,
-      row.daemon,
-      row.server,
-      row.namespace,
-      row.call ?? null,
-      row.mode ?? null,
-      row.message,
-      JSON.stringify(row.request),
-      row.route,
-      row.reason,
-      row.created,
-      row.deadline,
-      row.state,
-      row.answer ? JSON.stringify(row.answer) : null,
-      row.settled ?? null,
-      JSON.stringify(row.owners),
+      ).run(
+        row.id,
+        row.kind,
+        row.daemon,
+        row.server,
+        row.namespace,
+        row.call ?? null,
+        row.mode ?? null,
+        row.message,
+        JSON.stringify(row.request),
+        row.route,
+        row.reason,
+        row.created,
+        row.deadline,
+        row.state,
+        row.answer ? JSON.stringify(row.answer) : null,
+        row.settled ?? null,
+        JSON.stringify(row.owners),
+      )
     );
   }
 
@@ -196,7 +229,7 @@ export class QuestionStore implements Disposable {
    */
   get(id: string, now = Date.now()): QuestionRow | undefined {
     this.#expire(now, id);
-    const row = this.#db.prepare("SELECT * FROM questions WHERE id = ?").get(id);
+    const row = this.#sql((db) => db.prepare("SELECT * FROM questions WHERE id = ?").get(id));
     return row ? rowOf(row as Record<string, unknown>) : undefined;
   }
 
@@ -214,11 +247,13 @@ export class QuestionStore implements Disposable {
   ): QuestionRow[] {
     this.#expire(options.now ?? Date.now());
     const owner = options.owner ?? null;
-    const rows = this.#db.prepare(
-      `SELECT * FROM questions WHERE (daemon = ? OR ? IS NULL)
+    const rows = this.#sql((db) =>
+      db.prepare(
+        `SELECT * FROM questions WHERE (daemon = ? OR ? IS NULL)
        AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(questions.owners) WHERE value = ?))
        ${options.all ? "" : "AND state = 'open'"} ORDER BY created DESC LIMIT ?`,
-    ).all(daemon ?? null, daemon ?? null, owner, owner, options.limit ?? 100);
+      ).all(daemon ?? null, daemon ?? null, owner, owner, options.limit ?? 100)
+    );
     return rows.map((r) => rowOf(r as Record<string, unknown>));
   }
 
@@ -232,18 +267,22 @@ export class QuestionStore implements Disposable {
     answer?: Record<string, unknown>,
     now = Date.now(),
   ): boolean {
-    const changed = this.#db.prepare(
-      "UPDATE questions SET state = ?, answer = ?, settled = ? WHERE id = ? AND state = 'open'",
-    ).run(state, answer ? JSON.stringify(answer) : null, now, id);
+    const changed = this.#sql((db) =>
+      db.prepare(
+        "UPDATE questions SET state = ?, answer = ?, settled = ? WHERE id = ? AND state = 'open'",
+      ).run(state, answer ? JSON.stringify(answer) : null, now, id)
+    );
     return Number(changed.changes) > 0;
   }
 
   /** Marks open questions past their deadline `expired` (one, or all). */
   #expire(now: number, id?: string): void {
-    this.#db.prepare(
-      `UPDATE questions SET state = 'expired', settled = deadline
+    this.#sql((db) =>
+      db.prepare(
+        `UPDATE questions SET state = 'expired', settled = deadline
        WHERE state = 'open' AND deadline <= ? ${id !== undefined ? "AND id = ?" : ""}`,
-    ).run(...(id !== undefined ? [now, id] : [now]));
+      ).run(...(id !== undefined ? [now, id] : [now]))
+    );
   }
 
   close(): void {

@@ -98,3 +98,27 @@ Deno.test("QuestionStore opens a store written before owners: its rows belong to
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("QuestionStore damaged while open (overwritten under the daemon): moved aside, and the next statement works on a new store", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    using store = new QuestionStore(`${dir}/questions.db`);
+    store.add(row());
+    // Overwritten in place, as `head -c 5000 /dev/urandom > questions.db` does.
+    Deno.writeFileSync(
+      `${dir}/questions.db`,
+      new TextEncoder().encode("not a database any more\n".repeat(300)),
+    );
+    // Before: every later statement failed with "file is not a database" until the daemon restarted.
+    assert.deepEqual(store.list("d1", { now: 1_500 }), []);
+    const q = row();
+    store.add(q);
+    assert.deepEqual(store.list("d1", { now: 1_500 }).map((r) => r.id), [q.id]);
+    const aside = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) =>
+      n.startsWith("questions.db.damaged-")
+    );
+    assert.equal(aside.length, 1, "the damaged bytes are kept aside");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
