@@ -291,9 +291,11 @@ async function sql(
 /** What a note says when a bound cut the answer short. */
 function stoppedNote(stopped: SqlStop): string {
   const flag = settingFlagName(stopped.setting);
-  return stopped.limit === "rows"
-    ? `stopped at ${stopped.rows} rows (${stopped.setting}); more rows match: narrow the query ` +
-      `(WHERE, LIMIT) or raise the limit with ${flag} <n>`
-    : `stopped at ${stopped.rows} rows, before what is printed passed ${stopped.max} bytes ` +
-      `(${stopped.setting}); select fewer or shorter columns, or raise the limit with ${flag} <bytes>`;
+  if (stopped.limit === "rows") {
+    return `stopped at ${stopped.rows} rows (${stopped.setting}); more rows match: narrow the ` +
+      `query (WHERE, LIMIT) or raise the limit with ${flag} <n>`;
+  }
+  const what = stopped.limit === "printed" ? "what is printed" : "the rows read, as JSON,";
+  return `stopped at ${stopped.rows} rows, before ${what} passed ${stopped.max} bytes ` +
+    `(${stopped.setting}); select fewer or shorter columns, or raise the limit with ${flag} <bytes>`;
 }

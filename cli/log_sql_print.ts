@@ -27,7 +27,7 @@ const encoder = new TextEncoder();
  * @param answer The statement's answer (it may already carry `stopped`).
  * @param options.json The `--json` document, else the table.
  * @param options.maxBytes The bound on the printed bytes (`log.sqlMaxBytes`).
- * @returns The text, and the answer's `stopped` (a `bytes` stop when rows were left off here).
+ * @returns The text, and the answer's `stopped` (a `printed` stop when rows were left off here).
  */
 export function printedSqlAnswer(
   answer: SqlAnswer,
@@ -50,7 +50,7 @@ export function printedSqlAnswer(
     return { text: whole, ...(answer.stopped ? { stopped: answer.stopped } : {}) };
   }
   const stop = (rows: number): SqlStop => ({
-    limit: "bytes",
+    limit: "printed",
     rows,
     setting: "log.sqlMaxBytes",
     max: options.maxBytes,

@@ -8,7 +8,7 @@ Deno.test("printedSqlAnswer() keeps the most rows whose printed form fits, --jso
   for (const json of [true, false]) {
     const { text, stopped } = printedSqlAnswer(answer, { json, maxBytes: 4096 });
     assert.ok(text.length <= 4096, `${json ? "--json" : "table"}: ${text.length} bytes`);
-    assert.equal(stopped?.limit, "bytes");
+    assert.equal(stopped?.limit, "printed");
     assert.equal(stopped?.setting, "log.sqlMaxBytes");
     const shown = json ? JSON.parse(text).rows.length : text.trimEnd().split("\n").length - 1;
     assert.equal(shown, stopped?.rows);

@@ -24,8 +24,12 @@ export interface SqlLimits {
 
 /** Where a statement's answer was cut, and the setting that cut it. */
 export interface SqlStop {
-  /** What ran out: the row count or the size. */
-  limit: "rows" | "bytes";
+  /**
+   * What ran out: the row count, the size of the rows read (their compact
+   * JSON), or the size of what is printed (the `--json` document or the
+   * table, cli/log_sql_print.ts).
+   */
+  limit: "rows" | "bytes" | "printed";
   /** The rows returned (the stop came before the next one). */
   rows: number;
   /** The setting that sets the bound, as errors and notes name it. */

@@ -46,7 +46,7 @@ export const LogSqlOutput = z.strictObject({
   columns: z.array(z.string()),
   rows: z.array(z.array(z.unknown())).describe("values as JSON has them; blobs as <n bytes>"),
   stopped: z.strictObject({
-    limit: z.enum(["rows", "bytes"]),
+    limit: z.enum(["rows", "bytes", "printed"]),
     rows: z.number().int(),
     setting: z.enum(["log.sqlMaxRows", "log.sqlMaxBytes"]),
     max: z.number(),

@@ -91,6 +91,13 @@ Deno.test("mcpx log sql stops, refuses and says why", async (t) => {
       assert.equal(table.code, 0, table.stderr);
       assert.ok(table.stdout.length <= max, `the table printed ${table.stdout.length} bytes`);
       assert.match(table.stderr, /before what is printed passed 4096 bytes \(log\.sqlMaxBytes\)/);
+      // Long values, cut to 100 characters in the table: the rows read passed the bound, not
+      // the table, and the note says which (it said "what is printed" of a short table).
+      const long = `${FOREVER}SELECT printf('%0500d', n) AS v FROM c LIMIT 300`;
+      const cut = await w.mcpx([...flags, "log", "sql", long]);
+      assert.equal(cut.code, 0, cut.stderr);
+      assert.ok(cut.stdout.length < max / 2, `the table printed ${cut.stdout.length} bytes`);
+      assert.match(cut.stderr, /before the rows read, as JSON, passed 4096 bytes/);
     },
   );
 
