@@ -121,7 +121,7 @@ const DECLARED = [
     type: "duration",
     default: "1s",
     help:
-      "How long from its start `ls`, `search`, `types` and `catalog` wait for a server's first listing before showing the server as starting (`--wait` waits longer)",
+      "How long from its start `ls`, `search`, `types`, `catalog` and a script run wait for a server's first listing before treating the server as starting (`--wait` waits longer)",
   },
   {
     name: "search.limit",

@@ -29,6 +29,33 @@ export function startingCell(s: StartingShown): string {
 }
 
 /**
+ * The servers still starting and how long so far, the clause every note about
+ * them opens with: `everything is starting (12s so far; a first start may
+ * take up to 5m while a package runner such as npx downloads it)`.
+ *
+ * @param rows The namespaces and their starts; at least one.
+ */
+export function startingSoFar(rows: readonly (StartingShown & { namespace: string })[]): string {
+  const names = rows.map((r) => r.namespace);
+  const longest = rows.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
+  const first = rows.some((r) => r.bound === "firstStartTimeout");
+  const allowance = formatDuration(Math.max(...rows.map((r) => r.allowanceMs)));
+  const what = names.length === 1 ? `${names[0]} is` : `${names.join(", ")} are`;
+  return `${what} starting (${Math.floor(longest.elapsedMs / 1000)}s so far; ` +
+    (first
+      ? `a first start may take up to ${allowance} while a package runner such as npx downloads ${
+        pronoun(rows)
+      }`
+      : `a start may take up to ${allowance}`) +
+    ")";
+}
+
+/** `it` for one server, `them` for several. */
+export function pronoun(rows: readonly unknown[]): "it" | "them" {
+  return rows.length === 1 ? "it" : "them";
+}
+
+/**
  * One sentence for the servers still starting, naming the command that waits:
  * `everything is starting (12s so far; a first start may take up to 5m while npx downloads it):
  * \`mcpx ls --wait\` waits for it.`
@@ -40,15 +67,5 @@ export function startingSentence(
   rows: readonly (StartingShown & { namespace: string })[],
   wait: string,
 ): string {
-  const names = rows.map((r) => r.namespace);
-  const longest = rows.reduce((a, b) => (b.elapsedMs > a.elapsedMs ? b : a));
-  const first = rows.some((r) => r.bound === "firstStartTimeout");
-  const allowance = formatDuration(Math.max(...rows.map((r) => r.allowanceMs)));
-  const what = names.length === 1 ? `${names[0]} is` : `${names.join(", ")} are`;
-  const them = names.length === 1 ? "it" : "them";
-  return `${what} starting (${Math.floor(longest.elapsedMs / 1000)}s so far; ` +
-    (first
-      ? `a first start may take up to ${allowance} while a package runner such as npx downloads ${them}`
-      : `a start may take up to ${allowance}`) +
-    `): \`${wait}\` waits for ${them}.`;
+  return `${startingSoFar(rows)}: \`${wait}\` waits for ${pronoun(rows)}.`;
 }

@@ -230,6 +230,14 @@ export interface NamespaceEntry {
   blocks?: BlockSize[];
   /** Its whole `mcpx types` block as laid out when listed ({@link CachedServer.rendered}). */
   rendered?: RenderedBlock[];
+  /**
+   * Set by a script run on a namespace whose server's first listing was still
+   * in progress when its client was made (scripts/runner/script_namespaces.ts,
+   * decision 0010): the generated client passes any tool name through to the
+   * daemon, which waits for the start. Part of the client's cache key, so the
+   * next run after the listing gets the real tools.
+   */
+  starting?: true;
 }
 
 /**

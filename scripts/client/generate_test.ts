@@ -86,6 +86,30 @@ Deno.test("the client's hash changes with the schemas and with mcpx's version", 
   assert.equal(first(a), first(await generateClient(NAMESPACES, "1.0.0")));
 });
 
+Deno.test("a namespace still starting is typed loosely, says so, and its client is another one once listed", async () => {
+  const hang: NamespaceEntry = {
+    namespace: "hang",
+    server: "hang-server",
+    description: "",
+    tools: [],
+    starting: true,
+  };
+  const text = await generateClient([...NAMESPACES, hang], "9.9.9");
+  assert.match(text, /still starting when this client was made/, "the declaration says why");
+  assert.match(text, /const hang: hang_Tools & hang_Tools_Starting = namespaceObject\("hang"/);
+  assert.match(text, /\(tool\) => \(args, options\) => callTool\("hang-server", "hang", tool,/);
+  const listed = await generateClient([...NAMESPACES, { ...hang, starting: undefined }], "9.9.9");
+  const first = (t: string) => t.slice(0, t.indexOf("\n"));
+  assert.notEqual(first(text), first(listed));
+  await assertScriptTypeChecks({
+    "mcpx-client.ts": text,
+    "mcpx-globals.d.ts": generateGlobals([...NAMESPACES, hang].map((n) => n.namespace)),
+    "script.ts": '/// <reference path="./mcpx-globals.d.ts" />\n' +
+      'await hang.echo({ message: "x" });\nawait hang["get-sum"]();\n' +
+      "await hang.$prompts.list();\n",
+  });
+});
+
 Deno.test("a namespace without tools throws a NamespaceError saying why on any use", async () => {
   const dir = await Deno.makeTempDir();
   try {

@@ -25,6 +25,12 @@
  * function"; the members runtimes probe (`then`, `toJSON`, …:
  * namespace_guard.ts `PROBED`) and symbols read as on a plain object.
  *
+ * A namespace whose server was still starting when the client was made
+ * (its first listing in progress: decision 0010) has no tools to check a
+ * name against: built with `passThrough`, any other member is a function
+ * that calls the tool of that name, and the daemon waits for the server's
+ * start as `mcpx call` does (an unknown name is then the daemon's error).
+ *
  * Part of the generated client: scripts/client/bundle.ts inlines it with the
  * modules it imports, which import nothing outside the client's inputs, so it
  * runs unchanged under deno, bun and node.
@@ -75,6 +81,10 @@ export interface ThenTool {
  *   differs (`["get-sum", "get_sum"]`): the same function under its real name,
  *   unless a member of that name exists already or the name starts with `$`.
  * @param own The client's own members (`$prompts`, `$resources`), each name starting with `$`.
+ * @param passThrough For a namespace whose server is still starting: the
+ *   function of a tool the object does not hold (called with the member's
+ *   name), instead of throwing {@link UnknownToolError}. The probed members
+ *   (`then`, `toJSON`, …) still read as on a plain object.
  * @returns An object without a prototype; typed `any` so the generator's
  *   interface describes it.
  * @example
@@ -91,6 +101,7 @@ export function namespaceObject(
   members: readonly (readonly [string, ToolFunction])[],
   aliases: readonly (readonly [string, string])[],
   own: Record<string, unknown> = {},
+  passThrough?: (tool: string) => ToolFunction,
 ): any {
   const ns = Object.create(null);
   const define = (name: string, fn: ToolFunction) => {
@@ -124,6 +135,7 @@ export function namespaceObject(
       if (typeof key === "symbol" || key in target || PROBED.has(key)) {
         return Reflect.get(target, key, receiver);
       }
+      if (passThrough) return passThrough(key);
       const near = nearest(key, Object.keys(target)).map((fn) => `${namespace}.${fn}`);
       throw new UnknownToolError(namespace, key, near);
     },

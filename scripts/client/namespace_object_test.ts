@@ -39,3 +39,14 @@ Deno.test("namespaceObject() reads what runtimes probe as on a plain object, and
   assert.deepEqual(Object.keys(ns), ["echo"]);
   assert.equal(Deno.inspect(ns).includes("echo"), true);
 });
+
+Deno.test("namespaceObject() with passThrough calls any tool by name for a namespace still starting", async () => {
+  const hang = namespaceObject("hang", [], [], { $prompts: 1 }, call);
+  assert.deepEqual(await hang.echo({ message: "x" }), { name: "echo", args: { message: "x" } });
+  assert.deepEqual(await hang["get-sum"](), { name: "get-sum", args: undefined });
+  // Still no thenable, and the client's own members are its own.
+  assert.equal(hang.then, undefined);
+  assert.equal(await hang, hang);
+  assert.equal(hang.$prompts, 1);
+  assert.deepEqual(Object.keys(hang), []);
+});

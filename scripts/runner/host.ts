@@ -13,6 +13,7 @@ import type { McpxPaths } from "../../config/paths.ts";
 import type { ResolvedSettings } from "../../config/settings.ts";
 import type { LoadedConfig } from "../../config/types.ts";
 import type { NamespaceView } from "../../discovery/view.ts";
+import type { ListingWait } from "../../engine/tool_listing.ts";
 import type { TraceIds } from "../../logs/trace_ids.ts";
 
 /** The command a script runs under: each value resolved at most once, by the host. */
@@ -46,9 +47,11 @@ export interface RunnerHost {
   /**
    * The visible namespaces, servers the cache lacks listed first through the
    * daemon. `optional`: with no configuration file, an empty view rather than
-   * an error. @throws {UsageError} for a profile no server has.
+   * an error. `wait`: how long to wait for listings (absent: until each
+   * ends); those still in progress are the view's `starting` (decision 0010).
+   * @throws {UsageError} for a profile no server has.
    */
-  namespaces(options: { optional?: boolean }): Promise<NamespaceView>;
+  namespaces(options: { optional?: boolean; wait?: ListingWait }): Promise<NamespaceView>;
   /** The daemon's socket path, checked to answer, the daemon started or replaced when needed. */
   liveDaemonSocket(): Promise<string>;
   /** The places named scripts are searched, nearest first (scripts/resolve.ts). */

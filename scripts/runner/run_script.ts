@@ -20,6 +20,7 @@ import {
   signalTargets,
 } from "./confine.ts";
 import { exportedNames } from "./exports.ts";
+import { scriptNamespaces } from "./script_namespaces.ts";
 import { RecordOutput } from "./record_output.ts";
 import { readChildOutput } from "./child_output.ts";
 import { forwardSignals, signalNumber } from "./forward_signals.ts";
@@ -245,10 +246,10 @@ export async function runScript(
   }
   const rt = runtime as Runtime;
 
-  // Servers start only now: the client needs every namespace's tools.
-  const { namespaces } = await ctx.namespaces({ optional: true });
-  // The daemon's health round trip overlaps the client's file checks; its failure is
-  // reported after the client's, as when they ran one after the other.
+  // Servers start only now; one still starting after discovery.wait is not waited for (0010).
+  const { namespaces, note } = await scriptNamespaces(ctx, value("discovery.wait"));
+  if (note && !json) noteBeforeRun(ctx, note);
+  // The health round trip overlaps the client's file checks; its failure is reported after theirs.
   const live = ctx.liveDaemonSocket();
   live.catch(() => {});
   let client: EnsuredClient;
