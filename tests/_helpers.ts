@@ -120,7 +120,7 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     // (engine/wire_check.ts); a failure line fails the test when the world is disposed.
     MCPX_WIRE_CHECK: `${dir}/wire-check.jsonl`,
     // Discovery lists a fresh configuration's servers whole before answering, as tests of other
-    // features need; tests/discovery_wait_test.ts runs discovery with its default grace (1s),
+    // features need; tests of discovery set SHIPPED_DISCOVERY_WAIT back (1s),
     // under which a server still starting is shown as starting (decision 0010).
     MCPX_DISCOVERY_WAIT: "10m",
   };
@@ -322,6 +322,25 @@ export function fixtureServer(
     ...(options.env ? { env: options.env } : {}),
     ...(options.mcpx ? { mcpx: options.mcpx } : {}),
   };
+}
+
+/**
+ * `discovery.wait` as mcpx ships it (1 s), for the tests of discovery and
+ * script runs that must see a server still starting: {@link world} sets it
+ * to 10 minutes for every other test.
+ */
+export const SHIPPED_DISCOVERY_WAIT = { MCPX_DISCOVERY_WAIT: "1s" };
+
+/**
+ * A fixture server that never answers `initialize`. Its first start may take
+ * 40 s (`firstStartTimeout`), so that code which waits for it fails a test at
+ * its bound instead of hanging the suite for the default 5 minutes.
+ */
+export function hangingServer(): ReturnType<typeof fixtureServer> {
+  return fixtureServer({
+    env: { MISBEHAVE_START_DELAY_MS: "600000" },
+    mcpx: { firstStartTimeout: "40s" },
+  });
 }
 
 /** A child process a test runs beside the CLI; dispose it to kill its process group. */

@@ -9,10 +9,17 @@
  * default here, so these commands run as a user's would.
  */
 import assert from "node:assert/strict";
-import { eventually, fixtureServer, mcpxArgv, SERVERS, world } from "./_helpers.ts";
+import {
+  eventually,
+  fixtureServer,
+  hangingServer,
+  mcpxArgv,
+  SERVERS,
+  SHIPPED_DISCOVERY_WAIT,
+  world,
+} from "./_helpers.ts";
 
-/** discovery.wait as mcpx ships it. */
-const DEFAULT = { MCPX_DISCOVERY_WAIT: "1s" };
+const DEFAULT = SHIPPED_DISCOVERY_WAIT;
 
 Deno.test("ls, search and types answer while a server hangs on its first start, and show it starting; status says starting; --wait waits, bounded", async () => {
   await using w = await world();
@@ -20,12 +27,8 @@ Deno.test("ls, search and types answer while a server hangs on its first start, 
   await w.writeConfig({
     mcpServers: {
       everything: { command, args },
-      // Never answers initialize. Its first start may take 40s, so that before this fix
-      // `ls` fails this test (blocked, then `error`) instead of hanging it for 5 minutes.
-      hang: fixtureServer({
-        env: { MISBEHAVE_START_DELAY_MS: "600000" },
-        mcpx: { firstStartTimeout: "40s" },
-      }),
+      // Never answers initialize (before this fix, what waited for it failed at its 40s bound).
+      hang: hangingServer(),
     },
   });
   // everything is cached; hang was never listed.

@@ -10,10 +10,15 @@
  * default here, so these commands run as a user's would.
  */
 import assert from "node:assert/strict";
-import { fixtureServer, SERVERS, world } from "./_helpers.ts";
+import {
+  fixtureServer,
+  hangingServer,
+  SERVERS,
+  SHIPPED_DISCOVERY_WAIT,
+  world,
+} from "./_helpers.ts";
 
-/** discovery.wait as mcpx ships it. */
-const DEFAULT = { MCPX_DISCOVERY_WAIT: "1s" };
+const DEFAULT = SHIPPED_DISCOVERY_WAIT;
 
 Deno.test("exec calls a ready server while another hangs on its first start, a starting namespace's call waits for its start, and the next run has its real tools", async () => {
   await using w = await world();
@@ -21,12 +26,8 @@ Deno.test("exec calls a ready server while another hangs on its first start, a s
   await w.writeConfig({
     mcpServers: {
       everything: { command, args },
-      // Never answers initialize. Its first start may take 40s, so that before this fix the
-      // run waits for it (past the bounded timeout below) rather than hanging the suite.
-      hang: fixtureServer({
-        env: { MISBEHAVE_START_DELAY_MS: "600000" },
-        mcpx: { firstStartTimeout: "40s" },
-      }),
+      // Never answers initialize (before this fix, what waited for it failed at its 40s bound).
+      hang: hangingServer(),
       // Starts a few seconds late: past the 1s grace, well within its allowance.
       slow: fixtureServer({ env: { MISBEHAVE_START_DELAY_MS: "5000" } }),
     },
