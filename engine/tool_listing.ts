@@ -139,3 +139,12 @@ export interface ListingWait {
   startedMs: number;
   joinedMs: number;
 }
+
+/**
+ * The wait discovery and script runs ask for when nobody asked to wait: a
+ * listing is waited for until it is `graceMs` old (the `discovery.wait`
+ * setting), and one already past that is not waited for at all (decision 0010).
+ */
+export function graceWait(graceMs: number): ListingWait {
+  return { startedMs: graceMs, joinedMs: 0 };
+}

@@ -11,7 +11,7 @@
  */
 
 import type { CliFlag } from "./op.ts";
-import type { ListingWait } from "../engine/tool_listing.ts";
+import { graceWait, type ListingWait } from "../engine/tool_listing.ts";
 import { parseDuration } from "../config/duration.ts";
 import { UsageError } from "../core/errors.ts";
 
@@ -46,7 +46,7 @@ export const WAIT_FLAGS: Readonly<Record<string, CliFlag>> = {
  * ```
  */
 export function listingWaitOf(wait: string | undefined, graceMs: number): ListingWait | undefined {
-  if (wait === undefined) return { startedMs: graceMs, joinedMs: 0 };
+  if (wait === undefined) return graceWait(graceMs);
   if (wait === WAIT_TO_THE_END) return undefined;
   try {
     const ms = parseDuration(wait);

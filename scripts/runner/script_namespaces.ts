@@ -11,7 +11,7 @@
 
 import type { NamespaceEntry } from "../../discovery/types.ts";
 import type { NamespaceView } from "../../discovery/view.ts";
-import type { ListingWait } from "../../engine/tool_listing.ts";
+import { graceWait, type ListingWait } from "../../engine/tool_listing.ts";
 import { pronoun, startingSoFar } from "../../discovery/starting_note.ts";
 
 /** What {@link scriptNamespaces} asks of the run's host (cli/context.ts `namespaces`). */
@@ -50,7 +50,7 @@ export async function scriptNamespaces(
   host: NamespaceSource,
   graceMs: number,
 ): Promise<{ namespaces: NamespaceEntry[]; note?: string }> {
-  const view = await host.namespaces({ optional: true, wait: { startedMs: graceMs, joinedMs: 0 } });
+  const view = await host.namespaces({ optional: true, wait: graceWait(graceMs) });
   const starting = view.starting ?? [];
   if (starting.length === 0) return { namespaces: view.namespaces };
   const going = new Set(starting.map((s) => s.namespace));
