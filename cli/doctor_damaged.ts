@@ -14,7 +14,7 @@ import { existsSync } from "../core/exists.ts";
 import { isDamagedCopyName, parseSalvaging } from "../core/damaged_json.ts";
 import { databaseDamage } from "../core/private_sqlite.ts";
 import { QUESTION_COLUMNS, questionsPath } from "../engine/questions_store.ts";
-import { oauthDir } from "../engine/oauth_store.ts";
+import { oauthDir, readEntryText } from "../engine/oauth_store.ts";
 
 /** The directories mcpx keeps state files in, each with what its files are. */
 async function stateDirs(dc: DoctorContext): Promise<string[]> {
@@ -34,17 +34,6 @@ function names(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** Why the OAuth token file at `path` is not an entry mcpx wrote, or undefined when it is one. */
-function tokenFileDamage(path: string): string | undefined {
-  const { value, damaged } = parseSalvaging(Deno.readTextFileSync(path));
-  if (damaged) return "it is not whole JSON";
-  const doc = value as Record<string, unknown> | null;
-  if (!doc || typeof doc !== "object" || typeof doc.server !== "string") {
-    return "it is not an entry mcpx wrote";
-  }
-  return undefined;
 }
 
 /** Damaged state files (read, never repaired) and the copies of damaged ones kept beside them. */
@@ -70,7 +59,8 @@ export const damagedStateCheck: DoctorCheck = {
     const tokens = oauthDir(dc.cli.paths().stateDir);
     for (const name of names(tokens).filter((n) => n.endsWith(".json"))) {
       const path = join(tokens, name);
-      const why = tokenFileDamage(path);
+      const read = readEntryText(Deno.readTextFileSync(path));
+      const why = "why" in read ? read.why : undefined;
       if (why) {
         out.push({
           status: "fail",

@@ -103,23 +103,38 @@ export async function readEntry(path: string): Promise<OAuthStoreEntry | undefin
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  const { value, damaged } = parseSalvaging(new TextDecoder().decode(bytes));
-  const doc = value && typeof value === "object" && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : undefined;
-  if (!damaged && doc && typeof doc.version === "number" && doc.version !== 1) return undefined;
-  if (!damaged && doc?.version === 1 && typeof doc.server === "string") {
-    return doc as unknown as OAuthStoreEntry;
-  }
-  const server = typeof doc?.server === "string" ? doc.server : serverNamedIn(bytes);
+  const read = readEntryText(new TextDecoder().decode(bytes));
+  if (!("why" in read)) return read.entry;
+  const server = typeof read.doc?.server === "string" ? read.doc.server : serverNamedIn(bytes);
   moveDamagedAside({
     path,
     what: "the OAuth token file",
-    why: damaged ? "it is not whole JSON" : "it is not an entry mcpx wrote",
+    why: read.why,
     lost: `the tokens in it${server ? ` for server "${server}"` : ""} are lost; ` +
       `sign in again with \`mcpx auth ${server ?? "<server>"}\``,
   }, { expect: bytes });
   return undefined;
+}
+
+/**
+ * A token file's text read as an entry: the entry (undefined for one of
+ * another layout version, which is not damage: a later mcpx's), or why it is
+ * damaged (decision 0019) with what could be parsed of it. The one judgement
+ * {@link readEntry} and `mcpx doctor` (cli/doctor_damaged.ts) share.
+ */
+export function readEntryText(
+  text: string,
+): { entry: OAuthStoreEntry | undefined } | { why: string; doc?: Record<string, unknown> } {
+  const { value, damaged } = parseSalvaging(text);
+  const doc = value && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
+  if (damaged) return { why: "it is not whole JSON", ...(doc ? { doc } : {}) };
+  if (doc && typeof doc.version === "number" && doc.version !== 1) return { entry: undefined };
+  if (doc?.version === 1 && typeof doc.server === "string") {
+    return { entry: doc as unknown as OAuthStoreEntry };
+  }
+  return { why: "it is not an entry mcpx wrote", ...(doc ? { doc } : {}) };
 }
 
 /**
