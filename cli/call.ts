@@ -24,13 +24,24 @@ import { REBUILT_META, type RebuiltNote } from "../engine/rebuilt_note.ts";
 import { VERSION } from "../core/version.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { call } from "../ops/engine_ops.ts";
-import { printJson } from "./json_out.ts";
 import { shellWord } from "../config/shell_word.ts";
+import { failed, ok, type Outcome, question } from "../ops/outcome.ts";
+import type { Text, TextView } from "./commands.ts";
+import { questionOf } from "./question.ts";
 
-export async function run(
+/**
+ * Calls the tool `options.target` names through the daemon.
+ *
+ * @returns `ok` with the tool's result, `failed` with a result that is
+ *   `isError`, `question` with `{ question }` when a server asked one, or
+ *   `ok` with a task's handle and its follow-up commands under `--task`.
+ * @throws {UsageError} For a malformed name or arguments.
+ * @throws {NotFoundError} For a namespace the configuration lacks.
+ */
+export async function handle(
   ctx: CliContext,
   options: InputOf<typeof call>,
-): Promise<number> {
+): Promise<Outcome> {
   const { target: ref, arguments: input, extra } = options;
   if (!ref) throw new UsageError("name the tool: `mcpx call <namespace>.<tool> '{…}'`");
   if (extra.length) {
@@ -69,14 +80,17 @@ export async function run(
       })!
       : new McpxError("server-unavailable", unavailable.message);
   }
+  const notes: string[] = [];
   const note = sessionNote(ctx, server);
-  if (note) ctx.io.err(`note: ${note}\n`);
+  if (note) notes.push(note);
 
   // An exclusive server may be held by another caller: say what this call waits for.
   const watch = server?.pool.sharing === "exclusive" ? new AbortController() : undefined;
   // On a terminal, a line shows the progress the server reports (cli/call_progress.ts).
   const showProgress = ctx.io.errIsTerminal?.() ? new AbortController() : undefined;
   const notify = watch || showProgress ? crypto.randomUUID() : undefined;
+  // Said before the call waits: the session note is about this call's instance.
+  if (notify) { for (const line of notes.splice(0)) ctx.io.err(`note: ${line}\n`); }
   let progressShown: Promise<void> | undefined;
   if (showProgress) {
     const { watchCallProgress } = await import("./call_progress.ts");
@@ -118,28 +132,20 @@ export async function run(
     showProgress?.abort();
     await progressShown;
   }
-  if ("task" in answer && answer.task) return await printHandle(ctx, answer as TaskHandle);
-  // A server's question: printed with the command that answers it, exit 75 (decision 0040).
-  if ("question" in answer && !("content" in answer)) {
-    const { followQuestions } = await import("./question.ts");
-    return await followQuestions(
-      ctx,
-      answer,
-      (r) => printResult(ctx, options, r as CallResult, namespace, tool),
-    );
-  }
-  return await printResult(ctx, options, answer as CallResult, namespace, tool, server);
+  if ("task" in answer && answer.task) return ok(withFollow(answer as TaskHandle), notes);
+  // A server's question: answered with the command that answers it, exit 75 (decision 0040).
+  const asked = questionOf(answer);
+  if (asked) return question({ question: asked }, notes);
+  return resultOutcome(answer as CallResult, `${namespace}.${tool}`, server, notes);
 }
 
-/** Prints a call's result (its rebuilt note first); the exit code. */
-export async function printResult(
-  ctx: CliContext,
-  options: { raw?: boolean },
+/** A call's result as an outcome: `failed` when the tool said `isError`, its rebuilt note a note. */
+function resultOutcome(
   result: CallResult,
-  namespace: string,
-  tool: string,
+  name?: string,
   server?: ServerSpec,
-): Promise<number> {
+  notes: string[] = [],
+): Outcome {
   const rebuilt = (result as { _meta?: Record<string, unknown> })._meta?.[REBUILT_META] as
     | RebuiltNote
     | undefined;
@@ -149,27 +155,50 @@ export async function printResult(
         server?.pool.max ?? "?"
       } instances)`
       : "the daemon restarted or it was stopped";
-    ctx.io.err(
-      `note: session ${
-        rebuilt.session ?? rebuilt.key
-      } had no live ${namespace} instance (${why}); ` +
-        `a new one was started and its earlier state is gone\n`,
-    );
+    notes = [
+      ...notes,
+      `session ${rebuilt.session ?? rebuilt.key} had no live ` +
+      `${name?.slice(0, name.indexOf(".")) ?? rebuilt.server} ` +
+      `instance (${why}); a new one was started and its earlier state is gone`,
+    ];
   }
-  if (options.raw || await ctx.json()) {
-    printJson(ctx.io, result);
-    return result.isError ? 1 : 0;
+  const outcome = result.isError ? failed(result, notes) : ok(result, notes);
+  return name ? { ...outcome, extra: { name } } : outcome;
+}
+
+/** What the daemon answered once a question was answered inline: the call's result, or another question. */
+export function resumed(answer: unknown): Outcome {
+  const asked = questionOf(answer);
+  return asked ? question({ question: asked }) : resultOutcome(answer as CallResult);
+}
+
+/**
+ * The terminal's rendering: the result's text on stdout; a tool's error on
+ * stderr with the command that shows its arguments; a task's handle with the
+ * commands that follow it; `--raw`, the whole MCP result as JSON.
+ */
+export function text(value: CallResult | FollowedHandle, view: TextView): Text {
+  const options = view.input as InputOf<typeof call>;
+  if ("task" in value && value.task) {
+    const { task, follow } = value as FollowedHandle;
+    const ttl = typeof task.ttl === "number" ? `, kept ${task.ttl} ms` : "";
+    return `task ${task.taskId}: ${task.status}${ttl}\n` +
+      `  status:  ${follow.get}\n  result:  ${follow.result}\n  cancel:  ${follow.cancel}\n`;
   }
+  const result = value as CallResult;
+  if (options.raw) return JSON.stringify(result, null, 2) + "\n";
   const text = renderResult(result);
   if (result.isError) {
-    ctx.io.err(`${namespace}.${tool} returned an error:\n${text}\n`);
-    if (/-32602|invalid arguments|validation/i.test(text)) {
-      ctx.io.err(`(\`mcpx types ${namespace}.${tool}\` shows the arguments it takes)\n`);
-    }
-    return 1;
+    const name = (view.extra as { name?: string } | undefined)?.name ?? options.target ??
+      "the tool";
+    return {
+      err: `${name} returned an error:\n${text}\n` +
+        (/-32602|invalid arguments|validation/i.test(text)
+          ? `(\`mcpx types ${name}\` shows the arguments it takes)\n`
+          : ""),
+    };
   }
-  ctx.io.out(text.endsWith("\n") || text === "" ? text : text + "\n");
-  return 0;
+  return text.endsWith("\n") || text === "" ? text : text + "\n";
 }
 
 /** A task's handle, as the daemon answers `call` with `task` (the MCP `CreateTaskResult`). */
@@ -178,25 +207,21 @@ interface TaskHandle {
   [key: string]: unknown;
 }
 
-/** Prints a task's handle and the commands that follow it; exit 0. */
-async function printHandle(ctx: CliContext, handle: TaskHandle): Promise<number> {
-  const id = handle.task.taskId;
-  const quoted = shellWord(id);
-  const follow = {
-    get: `mcpx tasks get ${quoted}`,
-    result: `mcpx tasks result ${quoted}`,
-    cancel: `mcpx tasks cancel ${quoted}`,
+/** A task's handle with the commands that follow it. */
+interface FollowedHandle extends TaskHandle {
+  follow: { get: string; result: string; cancel: string };
+}
+
+function withFollow(handle: TaskHandle): FollowedHandle {
+  const quoted = shellWord(handle.task.taskId);
+  return {
+    ...handle,
+    follow: {
+      get: `mcpx tasks get ${quoted}`,
+      result: `mcpx tasks result ${quoted}`,
+      cancel: `mcpx tasks cancel ${quoted}`,
+    },
   };
-  if (await ctx.json()) {
-    printJson(ctx.io, { ...handle, follow });
-    return 0;
-  }
-  const ttl = typeof handle.task.ttl === "number" ? `, kept ${handle.task.ttl} ms` : "";
-  ctx.io.out(
-    `task ${id}: ${handle.task.status}${ttl}\n` +
-      `  status:  ${follow.get}\n  result:  ${follow.result}\n  cancel:  ${follow.cancel}\n`,
-  );
-  return 0;
 }
 
 /**

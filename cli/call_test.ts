@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { main } from "./main.ts";
 import { memoryIo } from "../core/io.ts";
-import { run as runCall } from "./call.ts";
+import * as callCommand from "./call.ts";
+import { runHandler } from "./outcome_render.ts";
 import type { CliContext } from "./context.ts";
 import { NotFoundError } from "../core/errors.ts";
 
@@ -96,11 +97,11 @@ function daemonOnly(answer: (params: Record<string, unknown>) => Promise<unknown
   return { ctx: ctx as unknown as CliContext, sent, io: ctx.io };
 }
 
-Deno.test("run() sends the name as given to the daemon, which resolves it, reading no schema cache", async () => {
+Deno.test("handle() sends the name as given to the daemon, which resolves it, reading no schema cache", async () => {
   const { ctx, sent, io } = daemonOnly(() =>
     Promise.resolve({ content: [{ type: "text", text: "3" }] })
   );
-  const code = await runCall(ctx, {
+  const code = await runHandler(ctx, callCommand, {
     target: "everything.get_sum",
     arguments: '{"a":1,"b":2}',
     extra: [],
@@ -113,7 +114,7 @@ Deno.test("run() sends the name as given to the daemon, which resolves it, readi
   ]]);
 });
 
-Deno.test("run() passes on the daemon's answer to a typo, with its suggestions", async () => {
+Deno.test("handle() passes on the daemon's answer to a typo, with its suggestions", async () => {
   const { ctx } = daemonOnly(() =>
     Promise.reject(
       new NotFoundError(
@@ -124,7 +125,7 @@ Deno.test("run() passes on the daemon's answer to a typo, with its suggestions",
     )
   );
   await assert.rejects(
-    runCall(ctx, { target: "everything.ech", arguments: undefined, extra: [] }),
+    callCommand.handle(ctx, { target: "everything.ech", arguments: undefined, extra: [] }),
     (e: unknown) => e instanceof NotFoundError && e.suggestions[0] === "everything.echo",
   );
 });

@@ -17,6 +17,7 @@ import { inputOf } from "./argv_input.ts";
 import { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { jsonWithoutFiles } from "./output_mode.ts";
+import { runHandler } from "./outcome_render.ts";
 import { type Io, processIo } from "../core/io.ts";
 import {
   errorToJson,
@@ -75,10 +76,13 @@ export async function runCommandLine(
 ): Promise<number> {
   let command: Command | undefined;
   let ctx: CliContext | undefined;
+  // The setting flags as parsed; until parsing succeeds, only a `--json` before any operand.
+  let flags: Record<string, string | boolean> | undefined;
   try {
     let helpWord: boolean;
     ({ command, help: helpWord } = findCommand(argv));
     const { values, positionals, settingValues, flagSpellings } = await parse(argv, command);
+    flags = settingValues;
     if (values.version) {
       io.out(`mcpx ${VERSION}\n`);
       return 0;
@@ -113,7 +117,8 @@ export async function runCommandLine(
     const input = inputOf(command, words, values);
     const module = await loadCommand(command.name);
     try {
-      return await module.run(ctx, input);
+      if (!("handle" in module)) return await module.run(ctx, input);
+      return await runHandler(ctx, module, input);
     } finally {
       // The daemon inside the command (daemon.inline) ends with it, with its servers.
       await ctx.close();
@@ -121,7 +126,7 @@ export async function runCommandLine(
     }
   } catch (error) {
     printPosted(io);
-    const json = await jsonOutput(ctx, { io, env, cwd, flags: flagsOf(argv) });
+    const json = await jsonOutput(ctx, { io, env, cwd, flags: flags ?? flagsOf(argv) });
     const redactor = await redactorOf(ctx);
     if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error, redactor) }) + "\n");
     const code = report(io, error, command, redactor);

@@ -8,12 +8,54 @@
  */
 
 import type { CliContext } from "./context.ts";
+import type { Outcome, OutcomeKind } from "../ops/outcome.ts";
 
-/** What a command module exports: run the op with its typed input; the exit code. */
-export interface CommandModule {
+/**
+ * What a command's text renderer is given besides the document: the op's
+ * input (display flags such as `--explain`), the terminal's width and the
+ * outcome's kind and terminal-only extra (ops/outcome.ts `Answered.extra`).
+ */
+export interface TextView {
+  // deno-lint-ignore no-explicit-any
+  input: any;
+  /** Columns of the terminal (`COLUMNS`, default 120). */
+  columns: number;
+  kind: OutcomeKind;
+  extra?: unknown;
+}
+
+/** Terminal text: stdout alone, or stdout and stderr (a tool's error goes to stderr). */
+export type Text = string | { out?: string; err?: string };
+
+/**
+ * A command module that answers data (decision 0064): `handle` runs the op
+ * and answers an outcome, never printing; `text` renders a document for the
+ * terminal (absent: the document is printed as JSON either way). The CLI
+ * (cli/outcome_render.ts) and `mcpx serve` (cli/serve_call.ts) both call
+ * `handle`; only the CLI calls `text`.
+ */
+export interface HandlerModule {
+  // deno-lint-ignore no-explicit-any
+  handle(ctx: CliContext, input: any): Promise<Outcome>;
+  // deno-lint-ignore no-explicit-any
+  text?(value: any, view: TextView): Text;
+  /** `--json` prints the document on one line (the small acknowledgements: stop, restart, …). */
+  jsonLine?: boolean;
+  /**
+   * The outcome of what the daemon answered once a question was answered
+   * inline (default: `ok` with the answer): `call` makes an `isError` result `failed`.
+   */
+  resumed?(answer: unknown): Outcome;
+}
+
+/** A command module that prints itself: run the op with its typed input; the exit code. */
+export interface PrintingModule {
   // deno-lint-ignore no-explicit-any
   run(ctx: CliContext, input: any): Promise<number>;
 }
+
+/** What a command module exports: a handler with renderers, or (not yet converted) a printer. */
+export type CommandModule = HandlerModule | PrintingModule;
 
 /**
  * A loader of the command module `file` (relative to this folder), by a
@@ -79,7 +121,7 @@ export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
   ...Object.fromEntries(Object.entries(COMMAND_FILES).map(([name, file]) => [name, command(file)])),
   untrust: async () => {
     const trust = await command("./trust.ts")() as CommandModule & {
-      untrust: CommandModule["run"];
+      untrust: PrintingModule["run"];
     };
     return { run: trust.untrust };
   },

@@ -32,8 +32,8 @@ import type { QuestionView } from "../engine/question_view.ts";
 import type { QuestionStore as QuestionStoreLike } from "../engine/questions_store.ts";
 import { parseAnswerWords } from "../engine/question_form.ts";
 import { followQuestions, questionText } from "./question.ts";
-import type { CallResult } from "./render_result.ts";
-import { printResult } from "./call.ts";
+import * as callCommand from "./call.ts";
+import { renderOutcome } from "./outcome_render.ts";
 
 const ACTIONS = ["list", "ls", "show", "answer", "decline"] as const;
 
@@ -130,12 +130,12 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
     else ctx.io.out(`question ${id}: ${settled.state}\n`);
     return 0;
   }
-  const call = q.call ?? "";
-  const dot = call.indexOf(".");
+  const json = await ctx.json();
   return await followQuestions(
     ctx,
     reply,
-    (r) => printResult(ctx, input, r as CallResult, call.slice(0, dot), call.slice(dot + 1)),
+    // The call's result, rendered as `mcpx call` renders it.
+    (r) => renderOutcome(ctx, callCommand, callCommand.resumed(r), { target: q.call }, json),
     source.socketOf(q),
   );
 }

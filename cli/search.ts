@@ -11,10 +11,17 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { printJson } from "./json_out.ts";
-import { noteShadowed } from "./shadow_note.ts";
+import { shadowedNote } from "./shadow_note.ts";
+import type { TextView } from "./commands.ts";
+import type { Answered } from "../ops/outcome.ts";
 import { typesHintLine } from "../discovery/types_hint.ts";
-import { answer, badLimit, emptyQuery, type SearchAnswer } from "../ops/search.ts";
+import {
+  answer,
+  badLimit,
+  emptyQuery,
+  type SearchAnswer,
+  type SearchOutput,
+} from "../ops/search.ts";
 import { listingWaitOf } from "../ops/wait_flag.ts";
 import type { ListingWait } from "../engine/tool_listing.ts";
 import { startingSentence } from "../discovery/starting_note.ts";
@@ -23,25 +30,37 @@ import type { InputOf } from "../ops/op.ts";
 import type { search } from "../ops/discovery_ops.ts";
 
 /**
- * Runs `mcpx search`.
+ * Runs `mcpx search`: from the running daemon when there is one, else from
+ * the cache's files (the same answer either way).
  *
- * @returns Exit code 0.
+ * @returns The search's document; its extra is the hits' whole descriptions
+ *   and the untrusted namespaces, for the terminal.
  * @throws {UsageError} With no words and no `--tag`, or a bad `-n`.
  */
-export async function run(
+export async function handle(
   ctx: CliContext,
   options: InputOf<typeof search>,
-): Promise<number> {
-  const { words } = options;
+): Promise<Answered<SearchOutput>> {
   const wait = listingWaitOf(options.wait, await ctx.setting("discovery.wait"));
   const { output, descriptions, untrusted } = await fromDaemon(ctx, options, wait) ??
     await answer(options, ctx, wait);
   // A nearer file's servers win: say whose were not searched, and how to search them.
-  await noteShadowed(ctx);
-  if (await ctx.json()) {
-    printJson(ctx.io, output);
-    return 0;
-  }
+  const shadowed = await shadowedNote(ctx);
+  return {
+    kind: "ok",
+    value: output,
+    ...(shadowed ? { notes: [shadowed] } : {}),
+    extra: { descriptions, untrusted },
+  };
+}
+
+/** The hits as a table, or why there are none, then the `mcpx types` line. */
+export function text(output: SearchOutput, view: TextView): string {
+  const { words, explain } = view.input as InputOf<typeof search>;
+  const { descriptions, untrusted } = (view.extra ?? { descriptions: [] }) as Pick<
+    SearchAnswer,
+    "descriptions" | "untrusted"
+  >;
   const { hits, types: hint } = output;
   // Said on stdout, terminal or not, after the answer: it did not wait for them (decision 0010).
   const starting = output.starting ?? [];
@@ -49,54 +68,43 @@ export async function run(
     ? `${hits.length ? "Not searched yet: " : ""}${startingSentence(starting, starting[0].wait)}\n`
     : "";
   if (hits.length === 0) {
-    ctx.io.out(
-      words.length === 0
-        ? "No tools are known. `mcpx ls` shows the servers and whether they listed.\n"
-        : `No tool matches ${
-          words.map((w) => JSON.stringify(w)).join(" ")
-        }. Try fewer or other words, or \`mcpx ls\`.\n`,
-    );
+    let out = words.length === 0
+      ? "No tools are known. `mcpx ls` shows the servers and whether they listed.\n"
+      : `No tool matches ${
+        words.map((w) => JSON.stringify(w)).join(" ")
+      }. Try fewer or other words, or \`mcpx ls\`.\n`;
     if (untrusted) {
-      ctx.io.out(
-        `Not searched: ${untrusted.namespaces.join(", ")} (not trusted: ` +
-          `\`${untrusted.trustCommand}\` lets mcpx start ${
-            untrusted.namespaces.length === 1 ? "it" : "them"
-          }; an agent should ask its user to run that).\n`,
-      );
+      out += `Not searched: ${untrusted.namespaces.join(", ")} (not trusted: ` +
+        `\`${untrusted.trustCommand}\` lets mcpx start ${
+          untrusted.namespaces.length === 1 ? "it" : "them"
+        }; an agent should ask its user to run that).\n`;
     }
     const failed = (output.unlisted ?? []).filter((m) =>
       !untrusted?.namespaces.includes(m.namespace)
     );
     if (failed.length > 0) {
       const names = failed.map((m) => m.namespace).join(", ");
-      ctx.io.out(
-        `Not searched: ${names} (listing ${
-          failed.length === 1 ? "its server" : "their servers"
-        } failed; \`mcpx status\` shows why).\n`,
-      );
+      out += `Not searched: ${names} (listing ${
+        failed.length === 1 ? "its server" : "their servers"
+      } failed; \`mcpx status\` shows why).\n`;
     }
-    ctx.io.out(stillStarting);
-    return 0;
+    return out + stillStarting;
+  }
+  if (explain) {
+    let out = "";
+    for (const hit of hits) {
+      out += `${hit.function}  score ${hit.score}\n`;
+      for (const m of hit.explain ?? []) out += `  ${m.term}: ${m.field} +${m.score}\n`;
+    }
+    if (output.mode === "any") out += "(no tool matched every word; showing tools matching any)\n";
+    return out + `${typesHintLine(hint!)}\n${stillStarting}`;
   }
   const fnWidth = Math.max(...hits.map((h) => h.function.length));
-  const width = Math.max(30, (Number(ctx.env.COLUMNS) || 120) - fnWidth - 2);
-  if (options.explain) {
-    for (const hit of hits) {
-      ctx.io.out(`${hit.function}  score ${hit.score}\n`);
-      for (const m of hit.explain ?? []) ctx.io.out(`  ${m.term}: ${m.field} +${m.score}\n`);
-    }
-    if (output.mode === "any") {
-      ctx.io.out("(no tool matched every word; showing tools matching any)\n");
-    }
-    ctx.io.out(`${typesHintLine(hint!)}\n${stillStarting}`);
-    return 0;
-  }
-  ctx.io.out(renderTable(
+  const width = Math.max(30, view.columns - fnWidth - 2);
+  return renderTable(
     ["FUNCTION", "DESCRIPTION"],
-    hits.map((h, i) => [h.function, truncate(descriptions[i], width)]),
-  ));
-  ctx.io.out(`${typesHintLine(hint!)}\n${stillStarting}`);
-  return 0;
+    hits.map((h, i) => [h.function, truncate(descriptions[i] ?? h.description ?? "", width)]),
+  ) + `${typesHintLine(hint!)}\n${stillStarting}`;
 }
 
 /**

@@ -21,6 +21,7 @@ import { type AskClient, followWithClient } from "./serve_questions.ts";
 import type { InputRound } from "./serve_input.ts";
 import { questionOf } from "./question.ts";
 import { EXIT } from "../core/errors.ts";
+import { exitCodeOf, exited, failed, ok, type Outcome, question } from "../ops/outcome.ts";
 import * as z from "zod";
 
 /** Who a tool call runs for. */
@@ -81,7 +82,8 @@ export function serveContext(
 }
 
 /**
- * Runs `tool` with `args` for `caller`.
+ * Runs `tool` with `args` for `caller`: the op's handler, its outcome
+ * rendered as a tool result (decision 0064).
  *
  * @param base The serve command's own context options (configuration, flags, env, cwd).
  * @param load The op's command module (a seam for tests; default cli/commands.ts `loadCommand`).
@@ -101,35 +103,37 @@ export async function runServeTool(
   const owner = caller.input?.resume?.owner ?? caller.owner ??
     (caller.session === undefined ? `serve-${crypto.randomUUID()}` : undefined);
   const { ctx, io, env } = serveContext(base, { ...caller, owner }, true);
-  let code: number;
-  let text: string;
+  let outcome: Outcome;
   try {
     const input = opInputOf(tool, args);
+    const module = await load(tool.op.name);
+    const resumed = "handle" in module && module.resumed
+      ? module.resumed
+      : (answer: unknown) => ok(answer);
     const resume = tool.op.name === "call" ? caller.input?.resume : undefined;
     if (resume) {
       // The client's retry carries the answer: the store takes it, and the call goes on.
-      const result = await ctx.request("questionAnswer", {
-        id: resume.id,
-        ...resume.fields,
-        ...("answer" in resume.fields ? { tty: true } : {}),
-        wait: true,
-      });
-      [code, text] = [codeOf(result), JSON.stringify(result, null, 2)];
+      outcome = resumed(
+        await ctx.request("questionAnswer", {
+          id: resume.id,
+          ...resume.fields,
+          ...("answer" in resume.fields ? { tty: true } : {}),
+          wait: true,
+        }),
+      );
+    } else if ("handle" in module) {
+      outcome = await module.handle(ctx, input);
     } else {
-      code = await (await load(tool.op.name)).run(ctx, input);
-      text = io.stdout.trim();
+      outcome = printedOutcome(await module.run(ctx, input), io.stdout);
     }
     // A server asked a question: the client answers it, and the call goes on.
-    if (code === EXIT.tempfail && caller.ask && tool.op.name === "call") {
-      const result = await followWithClient(ctx, JSON.parse(text), caller.ask);
-      [code, text] = [codeOf(result), JSON.stringify(result, null, 2)];
+    if (outcome.kind === "question" && caller.ask) {
+      outcome = resumed(await followWithClient(ctx, outcome.value, caller.ask));
     }
     // A 2026-07-28 client is asked by the call's answer, and sends the call again.
-    const question = code === EXIT.tempfail && tool.op.name === "call"
-      ? questionOf(JSON.parse(text))
-      : undefined;
-    if (question && caller.input?.canAsk(question)) {
-      return await caller.input.ask(question, owner) as ToolAnswer;
+    const asked = outcome.kind === "question" ? questionOf(outcome.value) : undefined;
+    if (asked && caller.input?.canAsk(asked)) {
+      return await caller.input.ask(asked, owner) as ToolAnswer;
     }
   } catch (error) {
     if (caller.signal.aborted) return failure({ code: "cancelled", message: "cancelled" });
@@ -145,32 +149,50 @@ export async function runServeTool(
     }
     return failure(document, io.stderr);
   }
-  let value: unknown;
-  try {
-    value = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
+  return toolAnswer(outcome, io.stderr);
+}
+
+/**
+ * An outcome as an MCP tool result: the document as JSON text and, when it is
+ * an object, as `structuredContent` (MCP 2025-06-18, "Structured content");
+ * notes and anything the op wrote on stderr as further text; `isError` for
+ * every kind but `ok`.
+ */
+export function toolAnswer(outcome: Outcome, stderr = ""): ToolAnswer {
+  const value = outcome.kind === "exit" ? undefined : outcome.value;
+  const text = value === undefined ? "" : JSON.stringify(value, null, 2);
+  const notes = [
+    ...(outcome.kind === "exit" ? [] : outcome.notes ?? []).map((n) => `note: ${n}`),
+    ...(stderr.trim() ? [stderr.trim()] : []),
+  ];
   const structured = typeof value === "object" && value !== null && !Array.isArray(value)
     ? value as Record<string, unknown>
     : undefined;
+  const code = exitCodeOf(outcome);
   return {
     content: [
       { type: "text", text: text || `(exit ${code}, nothing printed)` },
-      ...(io.stderr.trim() ? [{ type: "text" as const, text: io.stderr.trim() }] : []),
+      ...notes.map((text) => ({ type: "text" as const, text })),
     ],
-    // A failure's `{ ok: false, error }` document is text only: it is not the op's output.
-    ...(structured && !(structured.ok === false && "error" in structured)
-      ? { structuredContent: structured }
-      : {}),
+    ...(structured ? { structuredContent: structured } : {}),
     ...(code !== 0 ? { isError: true } : {}),
   };
 }
 
-/** The exit code `mcpx call` gives what the daemon answered: 1 a tool error, 75 a question. */
-function codeOf(result: unknown): number {
-  const r = result as { isError?: boolean } | null;
-  return r?.isError ? 1 : r && typeof r === "object" && "question" in r ? EXIT.tempfail : 0;
+/**
+ * The outcome of a command module that still prints (its `--json` stdout and
+ * exit code), until every op serve offers answers data.
+ */
+function printedOutcome(code: number, stdout: string): Outcome {
+  const text = stdout.trim();
+  let value: unknown;
+  try {
+    value = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    value = text;
+  }
+  if (code === EXIT.tempfail && questionOf(value)) return question(value);
+  return code === 0 ? ok(value) : code === 1 ? failed(value) : exited(code);
 }
 
 function failure(error: Record<string, unknown>, notes = ""): ToolAnswer {

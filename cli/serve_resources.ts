@@ -24,7 +24,7 @@ import {
 import type { ContextOptions } from "./context_settings.ts";
 import { serveContext } from "./serve_call.ts";
 import { wordsOf } from "./completion_words.ts";
-import { loadCommand } from "./commands.ts";
+import { loadCommand, type PrintingModule } from "./commands.ts";
 import { types } from "../ops/discovery_ops.ts";
 import { errorToJson } from "../core/errors.ts";
 
@@ -132,7 +132,8 @@ async function signatures(
   const { ctx, io } = serveContext(base, caller, false);
   let code: number;
   try {
-    code = await (await loadCommand("types")).run(ctx, types.input.parse({ targets: [target] }));
+    const module = await loadCommand("types") as PrintingModule;
+    code = await module.run(ctx, types.input.parse({ targets: [target] }));
   } catch (error) {
     let document: Record<string, unknown>;
     try {

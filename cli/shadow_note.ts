@@ -28,3 +28,17 @@ export async function noteShadowed(ctx: SettingsContext): Promise<ShadowedConfig
   if (shadowed.length && inUse) ctx.io.err(`note: ${shadowNote(inUse, shadowed)}\n`);
   return shadowed;
 }
+
+/**
+ * The sentence {@link noteShadowed} prints, for a handler to answer as a note
+ * (ops/outcome.ts `notes`); undefined when no file is shadowed.
+ */
+export async function shadowedNote(ctx: SettingsContext): Promise<string | undefined> {
+  try {
+    const shadowed = await ctx.shadowedConfigs();
+    const inUse = (await ctx.loadedConfig()).path;
+    return shadowed.length && inUse ? shadowNote(inUse, shadowed) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -14,9 +14,9 @@ import { probeDaemon } from "./daemon_connect.ts";
 import { ConfigError } from "../core/errors.ts";
 import { daemonFiles, groupLedgers } from "../wire/locate.ts";
 import { sweepOrphanGroups } from "../engine/process_groups.ts";
-import type { InputOf } from "../ops/op.ts";
+import type { InputOf, OutputOf } from "../ops/op.ts";
 import type { stop } from "../ops/engine_ops.ts";
-import { printJsonLine } from "./json_out.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 
 /**
  * True while `pid` runs. A zombie has finished: once a CLI that started the
@@ -63,10 +63,17 @@ async function thisDaemonSocket(ctx: CliContext): Promise<string> {
   }
 }
 
-export async function run(
+/**
+ * Stops this configuration's daemon (or every daemon with `--all`) and ends
+ * the servers dead daemons left behind.
+ *
+ * @returns `{ stopped, orphans? }`: daemons stopped, servers ended.
+ * @throws {ConfigError} When the configuration cannot be read (without `--all`).
+ */
+export async function handle(
   ctx: CliContext,
   options: InputOf<typeof stop>,
-): Promise<number> {
+): Promise<Answered<OutputOf<typeof stop>>> {
   // Resolved first: its errors are not the configuration's. --all reads no
   // configuration, so it works where the configuration is broken.
   const stateDir = ctx.paths().stateDir;
@@ -80,16 +87,19 @@ export async function run(
     ? groupLedgers(stateDir)
     : [daemonFiles(stateDir, (await ctx.config()).fingerprint).groups];
   const orphans = (await sweepOrphanGroups(ledgers)).filter((g) => g.killed).length;
-  if (await ctx.json()) {
-    printJsonLine(ctx.io, { stopped, ...(orphans ? { orphans } : {}) });
-  } else {
-    ctx.io.out(
-      (stopped ? `stopped ${stopped} daemon${stopped === 1 ? "" : "s"}` : "no daemon was running") +
-        (orphans
-          ? `; ended ${orphans} server${orphans === 1 ? "" : "s"} left by a daemon that died`
-          : "") +
-        "\n",
-    );
-  }
-  return 0;
+  return ok({ stopped, ...(orphans ? { orphans } : {}) });
+}
+
+/** `--json` prints the acknowledgement on one line. */
+export const jsonLine = true;
+
+/** `stopped 1 daemon; ended 2 servers left by a daemon that died`. */
+export function text({ stopped, orphans }: OutputOf<typeof stop>): string {
+  return (stopped
+    ? `stopped ${stopped} daemon${stopped === 1 ? "" : "s"}`
+    : "no daemon was running") +
+    (orphans
+      ? `; ended ${orphans} server${orphans === 1 ? "" : "s"} left by a daemon that died`
+      : "") +
+    "\n";
 }

@@ -1,0 +1,88 @@
+/**
+ * The command line's rendering of an op's outcome (ops/outcome.ts): the one
+ * place that prints what a handler answered and picks the exit code from its
+ * kind. Under `--json` the document is printed as it is (two-space indent,
+ * or one line for the ops whose module says `jsonLine`); otherwise the
+ * module's `text` renderer turns it into terminal text. Notes go to stderr
+ * as `note:` lines either way. A question a person at this terminal can
+ * answer is asked inline and the call goes on (cli/question.ts).
+ *
+ * @module
+ */
+
+import type { CliContext } from "./context.ts";
+import type { HandlerModule, TextView } from "./commands.ts";
+import { type Answered, exitCodeOf, type Outcome } from "../ops/outcome.ts";
+import { printJson, printJsonLine } from "./json_out.ts";
+
+/**
+ * Prints `outcome` on `ctx.io` and answers its exit code.
+ *
+ * @param module The op's handler module (its `text` renderer and JSON style).
+ * @param outcome What the handler answered.
+ * @param input The op's parsed input (renderers read display flags such as `--explain`).
+ * @param json Whether output is JSON (decided once per command line: cli/command_line.ts).
+ * @returns The exit code (ops/outcome.ts `exitCodeOf`).
+ */
+export async function renderOutcome(
+  ctx: CliContext,
+  module: HandlerModule,
+  outcome: Outcome,
+  input: unknown,
+  json: boolean,
+): Promise<number> {
+  if (outcome.kind === "exit") return outcome.code;
+  if (outcome.kind === "question") {
+    for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
+    const { followQuestions } = await import("./question.ts");
+    const resumed = module.resumed ?? ((answer: unknown) => ({ kind: "ok", value: answer }));
+    return await followQuestions(
+      ctx,
+      outcome.value,
+      (answer) => renderOutcome(ctx, module, resumed(answer), input, json),
+    );
+  }
+  printAnswer(ctx, module, outcome, input, json);
+  return exitCodeOf(outcome);
+}
+
+function printAnswer(
+  ctx: CliContext,
+  module: HandlerModule,
+  outcome: Answered,
+  input: unknown,
+  json: boolean,
+): void {
+  for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
+  if (json || !module.text) {
+    (module.jsonLine ? printJsonLine : printJson)(ctx.io, outcome.value);
+    return;
+  }
+  const view: TextView = {
+    input,
+    columns: Number(ctx.env.COLUMNS) || 120,
+    kind: outcome.kind,
+    extra: outcome.extra,
+  };
+  const text = module.text(outcome.value, view);
+  const { out, err } = typeof text === "string" ? { out: text, err: "" } : text;
+  if (err) ctx.io.err(err);
+  if (out) ctx.io.out(out);
+}
+
+/**
+ * Runs a handler module's op and renders its outcome: what the command line
+ * does once it has parsed the input (and what in-process tests call).
+ *
+ * @param json Whether output is JSON (default: the context's one decision, `ctx.json()`).
+ * @returns The exit code.
+ */
+export async function runHandler(
+  ctx: CliContext,
+  module: HandlerModule,
+  input: unknown,
+  json?: boolean,
+): Promise<number> {
+  const outcome = await module.handle(ctx, input);
+  return await renderOutcome(ctx, module, outcome, input, json ?? await ctx.json());
+}
