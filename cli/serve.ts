@@ -19,6 +19,8 @@ import { UsageError } from "../core/errors.ts";
 import { metaSession, serveServer, type ServeShared } from "./serve_server.ts";
 import { questionSeal } from "./serve_input.ts";
 import { serveHttp } from "./serve_http.ts";
+import { serveToolChoice, serveTools } from "./serve_tools.ts";
+import { OPS } from "../ops/table.ts";
 import { DEFAULT_SERVE_PORT, serveListen } from "./serve_listen.ts";
 
 export async function run(ctx: CliContext, input: InputOf<typeof serve>): Promise<number> {
@@ -30,6 +32,13 @@ export async function run(ctx: CliContext, input: InputOf<typeof serve>): Promis
         "to serve stdio",
     );
   }
+  if (input.tools !== undefined && input.passthrough !== undefined) {
+    throw new UsageError(
+      "--tools chooses mcpx's own tools; --passthrough serves a namespace's tools instead: give one",
+    );
+  }
+  // Refused before anything listens: a name that is no operation.
+  const tools = serveTools(OPS, serveToolChoice(input.tools));
   const http = input.http
     ? await serveListen(ctx, input.address ?? "127.0.0.1", portOf(input.port))
     : undefined;
@@ -40,12 +49,12 @@ export async function run(ctx: CliContext, input: InputOf<typeof serve>): Promis
   // Fail now, not at the first call, on a configuration that cannot be read.
   await ctx.config();
   const base = ctx.optionsWith({});
-  const shared = await serveShared(ctx);
+  const shared = { ...await serveShared(ctx), tools };
   if (http) return await serveHttp(ctx, base, http, shared);
   return await serveOverStdio(ctx, shared);
 }
 
-/** What every server instance of this process shares: the question seal and the task TTL. */
+/** What every server instance of this process shares: the question seal and the task TTL (and the tools, above). */
 async function serveShared(ctx: CliContext): Promise<ServeShared> {
   return {
     seal: questionSeal(Number(await ctx.setting("elicit.timeout"))),

@@ -12,7 +12,7 @@ import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotoc
 import { VERSION } from "../core/version.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { runServeTool } from "./serve_call.ts";
-import { serveTools } from "./serve_tools.ts";
+import { type ServeTool, serveTools } from "./serve_tools.ts";
 import type { AskClient } from "./serve_questions.ts";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { inputRound, type QuestionSeal } from "./serve_input.ts";
@@ -48,6 +48,8 @@ export interface ServeShared {
   seal: QuestionSeal;
   /** `tasks.ttl`: the longest a client's task may live, and what it gets when it asks none, ms. */
   taskTtlMs: number;
+  /** The tools listed (`serve --tools`; default the core set: cli/serve_tools.ts). */
+  tools?: ServeTool[];
 }
 
 /** The serve tools a client may run as a task: the two that can take long (decision 0050). */
@@ -107,7 +109,7 @@ function registerTools(
   shared: ServeShared,
   tasks: ServeTaskStore,
 ): void {
-  for (const tool of serveTools()) {
+  for (const tool of shared.tools ?? serveTools()) {
     server.registerTool(
       tool.name,
       {

@@ -12,7 +12,9 @@
 
 import * as z from "zod";
 import { OPS } from "../ops/table.ts";
-import type { OpSpec } from "../ops/op.ts";
+import type { OpSpec, ServeSpec } from "../ops/op.ts";
+import { UsageError } from "../core/errors.ts";
+import { nearest } from "../core/nearest.ts";
 
 /** What every serve tool's name starts with. */
 export const SERVE_TOOL_PREFIX = "mcpx_";
@@ -38,21 +40,81 @@ export interface ServeTool {
 }
 
 /**
+ * The ops `mcpx serve` offers no tool for, each with why (docs/parity.md
+ * lists them): what would serve forever or is the server itself.
+ */
+export const NOT_SERVED: Readonly<Record<string, string>> = {
+  serve: "it is the MCP server the client is talking to",
+  daemon: "it runs a daemon in the foreground until stopped; every tool already reaches the daemon",
+  "completion-words": "plumbing the shell's completion scripts call as they type",
+};
+
+/** Input fields no tool takes: a server named on the command line (the tool's is configured). */
+const SHELL_ONLY_FIELDS: ReadonlySet<string> = new Set(["stdio", "header"]);
+
+/**
+ * Which tools `mcpx serve --tools` lists: `core` (default), the ops marked
+ * `serve` in the table — the lean set an agent needs to reach every server,
+ * whose tokens the protocol issue caps; `all`, every op but
+ * {@link NOT_SERVED}; or the ops named (an op's name or its tool's).
+ */
+export type ServeToolChoice = "core" | "all" | readonly string[];
+
+/**
+ * The choice `--tools <value>` means: `all`, `core`, or comma-separated names.
+ *
+ * @throws {UsageError} For a name that is no op serve can offer (with the nearest names).
+ */
+export function serveToolChoice(
+  value: string | undefined,
+  ops: readonly OpSpec[] = OPS,
+): ServeToolChoice {
+  if (value === undefined || value === "core") return "core";
+  if (value === "all") return "all";
+  const offered = ops.filter((op) => !Object.hasOwn(NOT_SERVED, op.name)).map((op) => op.name);
+  const names = value.split(",").map((n) => n.trim()).filter(Boolean)
+    .map((n) =>
+      n.startsWith(SERVE_TOOL_PREFIX) ? n.slice(SERVE_TOOL_PREFIX.length).replaceAll("_", "-") : n
+    );
+  for (const name of names) {
+    if (offered.includes(name)) continue;
+    const near = nearest(name, offered);
+    throw new UsageError(
+      `--tools: "${name}" is no operation serve offers` +
+        (Object.hasOwn(NOT_SERVED, name) ? ` (${NOT_SERVED[name]})` : "") +
+        `; give all, core, or names such as ${near.length ? near.join(", ") : "ls,search,call"}`,
+    );
+  }
+  if (names.length === 0) throw new UsageError("--tools names no tool; give all, core or names");
+  return names;
+}
+
+/**
  * The serve tools of `ops`, in table order.
  *
  * @param ops The op table (default: mcpx's, ops/table.ts).
- * @throws {TypeError} When an op marked `serve` has an input that is not an
- *   object, or names a field its input lacks (a table mistake; the parity
- *   test fails first).
+ * @param choice Which tools ({@link ServeToolChoice}; default the core set).
+ * @throws {TypeError} When an op has an input that is not an object, or its
+ *   `serve` names a field its input lacks (a table mistake; the parity test
+ *   fails first).
  */
-export function serveTools(ops: readonly OpSpec[] = OPS): ServeTool[] {
-  return ops.filter((op) => op.serve !== undefined).map((op) => {
-    const spec = op.serve!;
+export function serveTools(
+  ops: readonly OpSpec[] = OPS,
+  choice: ServeToolChoice = "core",
+): ServeTool[] {
+  const chosen = (op: OpSpec) =>
+    choice === "core"
+      ? op.serve !== undefined
+      : choice === "all"
+      ? !Object.hasOwn(NOT_SERVED, op.name)
+      : choice.includes(op.name);
+  return ops.filter(chosen).map((op) => {
+    const spec: ServeSpec = op.serve ?? {};
     if (!(op.input instanceof z.ZodObject)) {
-      throw new TypeError(`op ${op.name} is marked serve but its input is not an object`);
+      throw new TypeError(`op ${op.name} is offered by serve but its input is not an object`);
     }
     const shape = op.input.shape as Record<string, z.ZodType>;
-    const fields = spec.fields ?? Object.keys(shape);
+    const fields = spec.fields ?? Object.keys(shape).filter((f) => !SHELL_ONLY_FIELDS.has(f));
     const kept: Record<string, z.ZodType> = {};
     for (const field of fields) {
       const schema = shape[field];

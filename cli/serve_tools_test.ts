@@ -3,16 +3,23 @@ import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { OPS } from "../ops/table.ts";
 import { memoryIo } from "../core/io.ts";
-import { SERVE_TOOL_PREFIX, serveTools } from "./serve_tools.ts";
+import {
+  NOT_SERVED,
+  SERVE_TOOL_PREFIX,
+  type ServeTool,
+  serveToolChoice,
+  serveTools,
+} from "./serve_tools.ts";
+import { UsageError } from "../core/errors.ts";
 import { serveServer } from "./serve_server.ts";
 import { questionSeal } from "./serve_input.ts";
 
 /** tools/list of serve as a client reads it, through the SDK, in memory. */
-async function listed() {
+async function listed(tools?: ServeTool[]) {
   const server = serveServer(
     { io: memoryIo(), env: {}, cwd: "/", flags: {} },
     () => undefined,
-    { seal: questionSeal(60_000), taskTtlMs: 60_000 },
+    { seal: questionSeal(60_000), taskTtlMs: 60_000, ...(tools ? { tools } : {}) },
   );
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
@@ -69,5 +76,49 @@ Deno.test("serve's tools/list: object input schemas with the op's wording, and i
   for (const tool of tools) {
     const b = new TextEncoder().encode(JSON.stringify(tool)).length;
     console.log(`  ${tool.name}: ${b} bytes`);
+  }
+});
+
+Deno.test("--tools all offers every op but the ones serve names as not served; names pick a few", () => {
+  const all = serveTools(OPS, serveToolChoice("all"));
+  const want = OPS.filter((op) => !Object.hasOwn(NOT_SERVED, op.name));
+  assert.deepEqual(all.map((t) => t.op.name), want.map((op) => op.name));
+  assert.ok(all.length > serveTools().length);
+  // A tool takes no server named on the command line.
+  const call = all.find((t) => t.op.name === "call")!;
+  assert.ok(!("stdio" in call.input.shape) && !("header" in call.input.shape));
+  const doctor = all.find((t) => t.op.name === "doctor")!;
+  assert.equal(doctor.name, "mcpx_doctor");
+  const picked = serveTools(
+    OPS,
+    serveToolChoice("status, mcpx_completion_words".replace(
+      "mcpx_completion_words",
+      "mcpx_daemons",
+    )),
+  );
+  assert.deepEqual(picked.map((t) => t.name), ["mcpx_status", "mcpx_daemons"]);
+  assert.equal(serveToolChoice(undefined), "core");
+  assert.equal(serveToolChoice("core"), "core");
+});
+
+Deno.test("--tools refuses a name that is no op, and an op serve does not offer, saying why", () => {
+  assert.throws(
+    () => serveToolChoice("serch"),
+    (e: unknown) => e instanceof UsageError && /"serch".*search/.test(e.message),
+  );
+  assert.throws(
+    () => serveToolChoice("daemon"),
+    (e: unknown) => e instanceof UsageError && /foreground/.test(e.message),
+  );
+  assert.throws(() => serveToolChoice(","), UsageError);
+});
+
+Deno.test("serve --tools all: every tool's input and output schema reaches a client as an object", async () => {
+  const all = serveTools(OPS, "all");
+  const { tools } = await listed(all);
+  assert.deepEqual(tools.map((t) => t.name), all.map((t) => t.name));
+  for (const tool of tools) {
+    assert.equal(tool.inputSchema.type, "object", tool.name);
+    if (tool.outputSchema) assert.equal(tool.outputSchema.type, "object", tool.name);
   }
 });

@@ -26,12 +26,18 @@ export const serve = defineOp({
     passthrough: z.string().optional().describe(
       "serve one namespace's own tools, prompts and resources, unprefixed",
     ),
+    tools: z.string().optional().describe(
+      "which tools to list: core (the default: ls, search, types, call, exec and a few more), " +
+        "all (every operation but serve, daemon and completion-words), or operation names " +
+        "separated by commas",
+    ),
   }),
   // Nothing: it serves until its client leaves or it is stopped.
   output: z.never(),
   cli: {
     command: "serve",
-    usage: "mcpx serve [--http [--address 127.0.0.1] [--port N]] [--passthrough <namespace>]",
+    usage:
+      "mcpx serve [--http [--address 127.0.0.1] [--port N]] [--tools core|all|<names>] [--passthrough <namespace>]",
     summary: "serve mcpx over MCP: stdio, or Streamable HTTP at /mcp with --http",
     flags: {
       http: {
@@ -54,6 +60,11 @@ export const serve = defineOp({
         type: "string",
         help: "serve one namespace's own tools, prompts and resources, unprefixed",
         complete: "namespace",
+      },
+      tools: {
+        field: "tools",
+        type: "string",
+        help: "which tools to list: core (default), all, or operation names separated by commas",
       },
     },
   },
