@@ -11,44 +11,10 @@ import { OPS } from "../ops/table.ts";
 import { COMMAND_MODULES, loadCommand } from "../cli/commands.ts";
 import { mcpxInProcess as mcpx } from "./_in_process.ts";
 import { mcpxArgv, ROOT } from "./_helpers.ts";
-import { serveTools } from "../cli/serve_tools.ts";
+import { NOT_SERVED } from "../cli/serve_tools.ts";
+import { missingSurfaces, parityDocument, parityRows } from "../cli/parity_doc.ts";
 import { HANDLERS, ROUTE_SPECS } from "../ops/daemon_ops.ts";
 import { openApiDocument } from "../ops/openapi.ts";
-
-/**
- * The commands `mcpx serve` does not offer as tools, each with why: an op
- * with a command must be a tool or be here, so a new op cannot leave MCP
- * hosts without it unnoticed (spec 000, "A command for every operation").
- */
-const NOT_SERVED: Record<string, string> = {
-  schema: "a document for a consumer outside the conversation; an agent reads mcpx_types",
-  tasks: "serve's own tasks are the client's (MCP tasks); mcpx's task ids are a shell's handle",
-  prompts: "upstream prompts are served as MCP prompts, not as a tool",
-  resources: "upstream resources are served as MCP resources, not as a tool",
-  skills: "skills are resources; an MCP host reads them as such",
-  scripts: "named scripts live on the caller's disk; mcpx_run runs one by name",
-  client: "writes a file for a checked-in script on the caller's disk",
-  session: "a serve session is the MCP client's own (decision 0044)",
-  trust: "trusting a project's servers is the user's decision, never an agent's",
-  untrust: "as trust",
-  auth: "a browser sign-in is for the person at the machine",
-  config: "the settings of the shell it runs in; serve's are fixed when it starts",
-  serve: "serve itself",
-  daemon: "runs a daemon in the foreground",
-  daemons: "the daemons of every configuration on this machine, for the person running them",
-  stop: "stops the daemon serve itself runs through",
-  log: "the durable log is for the person at the machine; mcpx_status says what failed",
-  stats: "as log",
-  completion: "a shell's completion script",
-  man: "a terminal's manual page",
-  openapi: "the daemon's HTTP API, for an HTTP client",
-  "completion-words": "the completion scripts' callback",
-  registry: "adding a server is the user's decision: it prints the diff for them to apply",
-  import: "reads other hosts' files and writes the user's configuration, the user's decision",
-  doctor: "diagnoses the machine for the person who keeps it; mcpx_status says what failed",
-  adapter: "`adapter serve` is what the daemon spawns; `adapter check` is for who declares them",
-  api: "`api serve` is what the daemon spawns; `api tools|call` try a document from a shell",
-};
 
 const COMMANDS = OPS.filter((op) => op.cli !== undefined);
 
@@ -57,10 +23,11 @@ Deno.test("every op with a command has a command module, and every module an op"
   assert.deepEqual(Object.keys(COMMAND_MODULES).sort(), ops);
 });
 
-Deno.test("every command module loads and exports run()", async () => {
+Deno.test("every command module loads and exports its handler", async () => {
   for (const op of COMMANDS) {
     const module = await loadCommand(op.name);
-    assert.equal(typeof module.run, "function", `${op.name}: no run()`);
+    const entry = "handle" in module ? module.handle : module.run;
+    assert.equal(typeof entry, "function", `${op.name}: no handle()`);
   }
 });
 
@@ -101,21 +68,32 @@ Deno.test("a command the table does not declare is refused with did-you-mean", a
   assert.match(near.stderr, /unknown command "completion-word"; did you mean completion\?/);
 });
 
-Deno.test("every op with a command is an MCP tool of serve, or says why it is not", () => {
-  const served = new Set(serveTools().map((t) => t.op.name));
-  for (const op of COMMANDS) {
-    const tool = served.has(op.name);
-    const why = Object.hasOwn(NOT_SERVED, op.name);
-    assert.ok(
-      tool !== why,
-      `${op.name}: ${tool ? "a tool and in NOT_SERVED" : "no tool, no reason"}`,
-    );
-  }
+Deno.test("every operation is rendered on every surface, or says why not (docs/parity.md)", () => {
+  const rows = parityRows();
+  assert.deepEqual(rows.map((r) => r.name), OPS.map((op) => op.name));
+  for (const row of rows) assert.deepEqual(missingSurfaces(row), [], row.name);
+  // Plain serve stays lean: the core set is the ops marked serve, a strict subset of all.
+  const core = rows.filter((r) => r.core).map((r) => r.name);
+  assert.deepEqual(core, OPS.filter((op) => op.serve !== undefined).map((op) => op.name));
+  assert.ok(rows.filter((r) => r.tool).length > core.length);
   for (const name of Object.keys(NOT_SERVED)) {
     assert.ok(COMMANDS.some((op) => op.name === name), `NOT_SERVED names no command: ${name}`);
   }
-  // A tool runs as its command (cli/serve_call.ts), so each has a command module.
-  for (const name of served) assert.ok(Object.hasOwn(COMMAND_MODULES, name), name);
+  // A tool runs its op's handler (cli/serve_call.ts), so each has a command module.
+  for (const row of rows) if (row.tool) assert.ok(Object.hasOwn(COMMAND_MODULES, row.name));
+});
+
+Deno.test("a surface that drops an operation is reported missing", () => {
+  const row = parityRows().find((r) => r.name === "search")!;
+  assert.deepEqual(missingSurfaces({ ...row, tool: undefined, man: false }), [
+    "MCP tool",
+    "man page",
+  ]);
+});
+
+Deno.test("docs/parity.md is what `deno task gen` writes", () => {
+  const path = new URL("../docs/parity.md", import.meta.url);
+  assert.equal(Deno.readTextFileSync(path), parityDocument(), "stale: run `deno task gen`");
 });
 
 Deno.test("every daemon route has its handler, its OpenAPI path, and a surface that sends it", () => {
