@@ -344,7 +344,7 @@ async function parseFlags(
 /** The help text: every command, or one command's usage and options. */
 export function help(command?: Command): string {
   const lines: string[] = [];
-  const optionLines = (opts: Readonly<Record<string, CliFlag>>) =>
+  const optionLines = (opts: Readonly<Record<string, CliFlag & { help: string }>>) =>
     Object.entries(opts).map(([name, o]) => {
       const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${
         o.bare !== undefined ? "[=<value>]" : o.type === "string" ? " <value>" : ""

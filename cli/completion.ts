@@ -18,7 +18,7 @@
 
 import { OP_ROWS } from "../ops/_table.gen.ts";
 import type { OpRow } from "../ops/gen.ts";
-import type { CliFlag, Completion } from "../ops/op.ts";
+import type { Completion, FlagRow } from "../ops/op.ts";
 import { GLOBAL_FLAGS } from "../ops/global_flags.ts";
 import type { completion } from "../ops/meta_ops.ts";
 import type { InputOf } from "../ops/op.ts";
@@ -85,7 +85,7 @@ export interface CompletionModel {
   forward: string[];
 }
 
-function flagWord(long: string, flag: CliFlag): FlagWord {
+function flagWord(long: string, flag: FlagRow): FlagWord {
   return {
     long,
     ...(flag.short ? { short: flag.short } : {}),

@@ -10,7 +10,7 @@
 
 import { OP_ROWS } from "../ops/_table.gen.ts";
 import type { OpRow } from "../ops/gen.ts";
-import type { CliFlag } from "../ops/op.ts";
+import type { FlagRow } from "../ops/op.ts";
 import { GLOBAL_FLAGS } from "../ops/global_flags.ts";
 import { EXIT } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
@@ -42,13 +42,13 @@ const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
   tempfail: "reserved: waiting for an answer (EX_TEMPFAIL)",
 };
 
-function flagItems(flags: Readonly<Record<string, CliFlag>>): string[] {
+function flagItems(flags: Readonly<Record<string, FlagRow>>): string[] {
   return Object.entries(flags).flatMap(([name, f]) => {
     const spelling = `${f.short ? `\\fB\\-${f.short}\\fR, ` : ""}\\fB\\-\\-${roff(name)}\\fR${
       f.bare !== undefined ? `[=\\fIvalue\\fR]` : f.type === "string" ? ` \\fIvalue\\fR` : ""
     }`;
     const notes = [
-      ...(f.multiple ? ["repeatable"] : []),
+      ...(f.multiple && !f.help.includes("repeatable") ? ["repeatable"] : []),
       ...(f.setting ? [`sets the setting ${f.setting}`] : []),
       ...(Array.isArray(f.complete) ? [`one of ${f.complete.join(", ")}`] : []),
     ];

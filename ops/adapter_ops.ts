@@ -49,7 +49,6 @@ export const adapter = defineOp({
       from: {
         field: "from",
         type: "string",
-        help: "a declaration file to read instead of the places paths.adapters names",
         complete: "file",
       },
     },

@@ -49,18 +49,22 @@ export const api = defineOp({
   input: z.object({
     action: z.string().optional().describe("tools, call or serve"),
     rest: z.array(z.string()).default([]).describe(
-      "call: <operationId> [json | - | @file]; serve: <name>",
+      "call: the operationId, then its arguments as JSON; serve: the declaration's name",
     ),
-    spec: z.string().optional().describe("the OpenAPI document: a file (JSON or YAML) or a URL"),
+    spec: z.string().optional().describe(
+      "the OpenAPI 3.0/3.1 document: a file (JSON or YAML) or an http(s) URL",
+    ),
     methods: z.string().optional().describe(
-      "which operations: read (GET, HEAD; the default), all, or a list such as get,post",
+      "which operations become tools: read (GET, HEAD; the default), all, or a list such as get,post",
     ),
-    deprecated: z.boolean().optional().describe("offer deprecated operations too, labelled"),
+    deprecated: z.boolean().optional().describe(
+      "offer deprecated operations too, labelled DEPRECATED",
+    ),
     baseUrl: z.string().optional().describe(
       "the service's address, replacing the document's servers",
     ),
     header: z.array(z.string()).optional().describe(
-      "headers sent with every request, `Name: value`",
+      "headers sent with every request, each `Name: value`",
     ),
     from: z.string().optional().describe(
       "serve: the declaration file that declares <name> (default: the paths.apis places)",
@@ -75,43 +79,43 @@ export const api = defineOp({
     summary: "OpenAPI documents as tools: list, call, or serve a declared API over MCP",
     args: [
       { field: "action", name: "tools|call|serve", complete: ["tools", "call", "serve"] },
-      { field: "rest", name: "operationId|name", variadic: true, optional: true },
+      {
+        field: "rest",
+        name: "operationId|name",
+        variadic: true,
+        optional: true,
+        syntax: "json-or-file",
+      },
     ],
     flags: {
       spec: {
         field: "spec",
         type: "string",
-        help: "the OpenAPI 3.0/3.1 document: a file (JSON or YAML) or an http(s) URL",
         complete: "file",
       },
       methods: {
         field: "methods",
         type: "string",
-        help: "which operations become tools: read (GET, HEAD; default), all, or e.g. get,post",
       },
       deprecated: {
         field: "deprecated",
         type: "boolean",
-        help: "offer deprecated operations too (labelled DEPRECATED)",
       },
       "base-url": {
         field: "baseUrl",
         type: "string",
-        help: "the service's address, replacing the document's servers",
       },
       header: {
         field: "header",
         type: "string",
         multiple: true,
-        help: 'send this header with every request ("Name: value"; repeatable)',
       },
       from: {
         field: "from",
         type: "string",
-        help: "serve: the declaration file that declares <name> (default: paths.apis)",
         complete: "file",
       },
-      raw: { field: "raw", type: "boolean", help: "call: print the whole MCP tool result" },
+      raw: { field: "raw", type: "boolean" },
     },
   },
 });

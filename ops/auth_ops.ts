@@ -52,15 +52,18 @@ export const auth = defineOp({
   input: z.object({
     words: z.array(z.string()).default([]).describe("<server> | ls | logout <server>"),
     noBrowser: z.boolean().optional().describe(
-      "print the authorization URL, the callback URL and the state instead of opening a browser",
+      "print the authorization URL, the callback URL and the state instead of opening a " +
+        "browser; complete the sign-in with the code and state the redirect brings",
     ),
     code: z.string().optional().describe("the code the redirect brought (with --state)"),
     state: z.string().optional().describe("the state the redirect brought back"),
     iss: z.string().optional().describe("the iss the redirect brought, when it had one"),
-    clientId: z.string().optional().describe("a client id registered with the server already"),
+    clientId: z.string().optional().describe(
+      "a client id registered with the server already (else mcpx registers itself)",
+    ),
     clientSecret: z.string().optional().describe(
-      "that client's secret, or `-` to read it from stdin (else MCPX_OAUTH_CLIENT_SECRET); a " +
-        "value given here is visible to other users in the process list",
+      "that client's secret (else MCPX_OAUTH_CLIENT_SECRET); a value on the command line is " +
+        "visible to other users in the process list, so prefer stdin or the variable",
     ),
     timeout: z.string().optional().describe(
       "how long to wait for the browser's redirect (default 5m)",
@@ -77,26 +80,23 @@ export const auth = defineOp({
       "no-browser": {
         field: "noBrowser",
         type: "boolean",
-        help: "print the authorization URL, callback URL and state; complete with --code/--state",
       },
-      code: { field: "code", type: "string", help: "the code the redirect brought (with --state)" },
-      state: { field: "state", type: "string", help: "the state the redirect brought back" },
-      iss: { field: "iss", type: "string", help: "the iss the redirect brought, when it had one" },
+      code: { field: "code", type: "string" },
+      state: { field: "state", type: "string" },
+      iss: { field: "iss", type: "string" },
       "client-id": {
         field: "clientId",
         type: "string",
-        help: "a client id registered with the server already (else mcpx registers itself)",
       },
       timeout: {
         field: "timeout",
         type: "string",
-        help: "how long to wait for the browser's redirect (e.g. 2m; default 5m)",
+        syntax: "duration",
       },
       "client-secret": {
         field: "clientSecret",
         type: "string",
-        help: "that client's secret; `-` reads it from stdin. A value here is visible to other " +
-          "users in the process list: prefer `-` or MCPX_OAUTH_CLIENT_SECRET",
+        syntax: "stdin",
       },
     },
   },

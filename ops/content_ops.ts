@@ -28,9 +28,10 @@ export const prompts = defineOp({
     target: z.string().optional().describe("a namespace to list, or namespace.prompt to render"),
     arguments: z.array(z.string()).default([]).describe("the prompt's arguments, key=value"),
     complete: z.string().optional().describe(
-      "complete this argument instead of rendering: name=prefix",
+      "instead of rendering, print the server's completions of one argument, given as " +
+        "name=prefix, one per line; the other arguments narrow them",
     ),
-    timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
+    timeout: z.string().optional().describe("give up after this long"),
     ...DIRECT_FIELDS,
   }),
   output: PromptsOutput,
@@ -47,13 +48,11 @@ export const prompts = defineOp({
       complete: {
         field: "complete",
         type: "string",
-        help: "print the server's completions of one argument (arg=prefix), one per line; " +
-          "the other key=value arguments narrow them",
       },
       timeout: {
         field: "timeout",
         type: "string",
-        help: "give up after this long (e.g. 30s)",
+        syntax: "duration",
       },
       ...DIRECT_FLAGS,
     },
@@ -72,11 +71,14 @@ export const resources = defineOp({
     namespace: z.string().optional().describe("the namespace (default: every one)"),
     uri: z.string().optional().describe("the resource's URI, or a template's"),
     variables: z.array(z.string()).default([]).describe("a template's variables, key=value"),
-    out: z.string().optional().describe("write the resource's bytes to this file"),
-    complete: z.string().optional().describe(
-      "complete this template variable instead of reading: name=prefix",
+    out: z.string().optional().describe(
+      "write the resource's exact bytes to this file (refuses a directory)",
     ),
-    timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
+    complete: z.string().optional().describe(
+      "instead of reading, print the server's completions of one template variable, given as " +
+        "name=prefix, one per line; the other variables narrow them",
+    ),
+    timeout: z.string().optional().describe("give up after this long"),
     ...DIRECT_FIELDS,
   }),
   output: ResourcesOutput,
@@ -94,19 +96,16 @@ export const resources = defineOp({
       out: {
         field: "out",
         type: "string",
-        help: "write the resource's exact bytes to this file (refuses a directory)",
         complete: "file",
       },
       complete: {
         field: "complete",
         type: "string",
-        help: "print the server's completions of one template variable (var=prefix), one per " +
-          "line; the other key=value variables narrow them",
       },
       timeout: {
         field: "timeout",
         type: "string",
-        help: "give up after this long (e.g. 30s)",
+        syntax: "duration",
       },
       ...DIRECT_FLAGS,
     },

@@ -15,10 +15,11 @@ import type { CliFlag } from "./op.ts";
 /** The input fields {@link DIRECT_FLAGS} fill, spread into each such op's input. */
 export const DIRECT_FIELDS = {
   stdio: z.string().optional().describe(
-    "a stdio server's command line, reached with no configuration (a direct target)",
+    'a stdio server\'s command line ("cmd args…"), started and reached with no configuration ' +
+      "(a direct target)",
   ),
   header: z.array(z.string()).optional().describe(
-    "headers for a URL target, each `Name: value`",
+    "headers to send to a URL target, each `Name: value`",
   ),
 };
 
@@ -27,12 +28,10 @@ export const DIRECT_FLAGS: Readonly<Record<string, CliFlag>> = {
   stdio: {
     field: "stdio",
     type: "string",
-    help: 'reach the stdio server this command line starts, with no configuration ("cmd args…")',
   },
   header: {
     field: "header",
     type: "string",
     multiple: true,
-    help: 'with a URL target: send this header ("Name: value"; repeatable)',
   },
 };

@@ -25,8 +25,8 @@ import {
 /** The input field `--wait` fills (ops/wait_flag.ts `WAIT_FLAGS`), spread into each discovery op's input. */
 const WAIT_FIELDS = {
   wait: z.string().optional().describe(
-    `wait for servers still starting: a duration (30s, 2m), or ${WAIT_TO_THE_END} (--wait alone) ` +
-      "for as long as their start may take; default: answer at once, showing them as starting",
+    `wait for servers still starting: a duration, or ${WAIT_TO_THE_END} for as long as their ` +
+      "start may take; default: answer at once, showing them as starting",
   ),
 };
 
@@ -71,7 +71,9 @@ export const search = defineOp({
   input: z.object({
     words: z.array(z.string()).default([]).describe("what the tool should do"),
     tag: z.string().optional().describe("only tools carrying this tag (exact)"),
-    explain: z.boolean().optional().describe("per-term, per-field scores behind each hit"),
+    explain: z.boolean().optional().describe(
+      "show the per-term, per-field scores behind each hit",
+    ),
     ...WAIT_FIELDS,
   }),
   output: SearchOutput,
@@ -81,16 +83,14 @@ export const search = defineOp({
     summary: "find tools by name, tag and description, ranked",
     args: [{ field: "words", name: "words", variadic: true, optional: true }],
     flags: {
-      tag: { field: "tag", type: "string", help: "only tools carrying this tag (exact)" },
+      tag: { field: "tag", type: "string" },
       explain: {
         field: "explain",
         type: "boolean",
-        help: "show the per-term, per-field scores behind each hit",
       },
       limit: {
         type: "string",
         short: "n",
-        help: "most results (default 20)",
         setting: "search.limit",
       },
       ...WAIT_FLAGS,
@@ -148,7 +148,9 @@ export const schema = defineOp({
     targets: z.array(z.string()).default([]).describe(
       "namespaces or namespace.tool names (default: every namespace)",
     ),
-    format: z.enum(SCHEMA_FORMATS).default("typescript").describe("the form to print"),
+    format: z.enum(SCHEMA_FORMATS).default("typescript").describe(
+      "the form to print: typescript (the default), json-schema, openapi or mcp",
+    ),
   }),
   output: SchemaOutput,
   cli: {
@@ -166,7 +168,6 @@ export const schema = defineOp({
       format: {
         field: "format",
         type: "string",
-        help: "typescript (default), json-schema, openapi or mcp",
         complete: SCHEMA_FORMATS,
       },
     },
@@ -190,10 +191,9 @@ export const catalog = defineOp({
     flags: {
       budget: {
         type: "string",
-        help: "most tokens the block may take (default 2000)",
         setting: "catalog.budget",
       },
-      bias: { type: "string", help: "words whose tools are shown first", setting: "catalog.bias" },
+      bias: { type: "string", setting: "catalog.bias" },
       ...WAIT_FLAGS,
     },
   },
@@ -234,7 +234,6 @@ export const client = defineOp({
         field: "output",
         type: "string",
         short: "o",
-        help: "file to write (a directory gets mcpx-client.ts)",
         complete: "file",
       },
     },
@@ -258,8 +257,8 @@ export const config = defineOp({
     usage: "mcpx config [--schema] [--plumbing]",
     summary: "every resolved setting and where it came from; --schema prints the declarations",
     flags: {
-      schema: { field: "schema", type: "boolean", help: "print every setting's declaration" },
-      plumbing: { field: "plumbing", type: "boolean", help: "include internal switches" },
+      schema: { field: "schema", type: "boolean" },
+      plumbing: { field: "plumbing", type: "boolean" },
     },
   },
 });

@@ -15,7 +15,8 @@
 import * as z from "zod";
 import { OPS } from "./table.ts";
 import { GLOBAL_FLAGS } from "./global_flags.ts";
-import type { CliFlag, Completion, Hints, OpSpec } from "./op.ts";
+import type { Completion, FlagRow, Hints, OpSpec } from "./op.ts";
+import { cliRow, type FieldDescriptions } from "./cli_help.ts";
 
 /** The comment that opens the generated reference in docs/cli.md. */
 export const BEGIN =
@@ -47,7 +48,7 @@ function hintWords(hints: Hints): string {
 }
 
 /** One markdown list item per flag. */
-function flagItems(flags: Readonly<Record<string, CliFlag>>): string[] {
+function flagItems(flags: Readonly<Record<string, FlagRow>>): string[] {
   return Object.entries(flags).map(([name, f]) => {
     const spelling = [
       ...(f.short ? [`\`-${f.short}\``] : []),
@@ -64,10 +65,9 @@ function flagItems(flags: Readonly<Record<string, CliFlag>>): string[] {
 }
 
 function commandSection(op: OpSpec): string[] {
-  const cli = op.cli!;
   // Not gen.ts's inputJsonSchema: gen.ts imports this module from its main.
   const schema = z.toJSONSchema(op.input, { io: "input", unrepresentable: "any" });
-  const properties = (schema.properties ?? {}) as Record<string, { description?: string }>;
+  const cli = cliRow(op.name, op.cli!, (schema.properties ?? {}) as FieldDescriptions);
   const lines = [
     `### mcpx ${cli.command}`,
     "",
@@ -87,8 +87,7 @@ function commandSection(op: OpSpec): string[] {
         `input field \`${arg.field}\``,
         ...(completes(arg.complete) ? [`takes ${completes(arg.complete)}`] : []),
       ];
-      const about = properties[arg.field]?.description;
-      lines.push(`- \`<${arg.name}>\` — ${[...(about ? [about] : []), ...notes].join("; ")}`);
+      lines.push(`- \`<${arg.name}>\` — ${[arg.help, ...notes].join("; ")}`);
     }
   }
   if (Object.keys(cli.flags ?? {}).length) {

@@ -52,7 +52,6 @@ export const doctor = defineOp({
       online: {
         field: "online",
         type: "boolean",
-        help: "also reach URL servers and the npm registry (short timeouts)",
       },
     },
   },

@@ -45,15 +45,17 @@ export const call = defineOp({
   },
   input: z.object({
     target: z.string().optional().describe("namespace.tool"),
-    arguments: z.string().optional().describe("the tool's arguments: JSON, - for stdin, @file"),
-    extra: z.array(z.string()).default([]),
+    arguments: z.string().optional().describe("the tool's arguments, a JSON object"),
+    extra: z.array(z.string()).default([]).describe(
+      "after a URL or stdio target and its tool's name: the tool's arguments",
+    ),
     raw: z.boolean().optional().describe("print the whole MCP result envelope"),
-    timeout: z.string().optional().describe("cancel the call after this long (e.g. 30s)"),
+    timeout: z.string().optional().describe("cancel the call after this long"),
     task: z.boolean().optional().describe(
       "run it as a task: print the task's handle at once (`mcpx tasks` follows it)",
     ),
     resume: z.string().optional().describe(
-      "attach to the call a server's question (elc-…) was asked in, without calling again",
+      "attach to the call a server's question (its id, elc-…) was asked in, without calling again",
     ),
     ...DIRECT_FIELDS,
   }),
@@ -64,25 +66,23 @@ export const call = defineOp({
     summary: "call one tool with JSON arguments, no script runtime involved",
     args: [
       { field: "target", name: "namespace.tool", optional: true, complete: "tool" },
-      { field: "arguments", name: "json", optional: true },
+      { field: "arguments", name: "json", optional: true, syntax: "json-or-file" },
       { field: "extra", name: "extra", variadic: true, optional: true },
     ],
     flags: {
-      raw: { field: "raw", type: "boolean", help: "print the whole MCP result envelope" },
+      raw: { field: "raw", type: "boolean" },
       timeout: {
         field: "timeout",
         type: "string",
-        help: "cancel the call after this long (e.g. 30s)",
+        syntax: "duration",
       },
       task: {
         field: "task",
         type: "boolean",
-        help: "run it as a task: print the task's handle at once (`mcpx tasks` follows it)",
       },
       resume: {
         field: "resume",
         type: "string",
-        help: "attach to the call question <id> was asked in (exit 75 printed it)",
       },
       ...DIRECT_FLAGS,
     },
@@ -97,9 +97,9 @@ export const session = defineOp({
   hints: { readOnly: false, destructive: false, idempotent: false },
   input: z.object({
     action: z.string().optional().describe("new, ls or end"),
-    rest: z.array(z.string()).default([]),
+    rest: z.array(z.string()).default([]).describe("end: the session's name"),
     name: z.string().optional().describe("the session's name (default: a fresh one)"),
-    ttl: z.string().optional().describe("end the session after this long unused (e.g. 30m)"),
+    ttl: z.string().optional().describe("end the session after this long unused"),
   }),
   output: SessionOutput,
   cli: {
@@ -114,12 +114,11 @@ export const session = defineOp({
       name: {
         field: "name",
         type: "string",
-        help: "the session's name (default: a fresh one)",
       },
       ttl: {
         field: "ttl",
         type: "string",
-        help: "end the session after this long unused (e.g. 30m)",
+        syntax: "duration",
       },
     },
   },
@@ -209,7 +208,6 @@ export const trust = defineOp({
       list: {
         field: "list",
         type: "boolean",
-        help: "the trusted files, and which changed since",
       },
     },
   },
@@ -249,13 +247,10 @@ export const daemon = defineOp({
     flags: {
       port: {
         type: "string",
-        help: "also serve the /v1 API over TCP on this port (default none)",
         setting: "daemon.port",
       },
       address: {
         type: "string",
-        help: "the address to listen on with --port (default 127.0.0.1; beyond loopback " +
-          "needs transport.bearerToken)",
         setting: "daemon.address",
       },
     },
@@ -295,7 +290,6 @@ export const stop = defineOp({
       all: {
         field: "all",
         type: "boolean",
-        help: "stop every daemon that uses this state directory",
       },
     },
   },

@@ -10,7 +10,8 @@
 
 import * as z from "zod";
 import { OPS } from "./table.ts";
-import type { CliSpec, Hints, Where } from "./op.ts";
+import type { CliRow, Hints, Where } from "./op.ts";
+import { cliRow, type FieldDescriptions } from "./cli_help.ts";
 
 /** The JSON type of one input field, as the CLI needs it to read a word. */
 export interface FieldRow {
@@ -27,7 +28,8 @@ export interface OpRow {
   description: string;
   where: Where;
   hints: Hints;
-  cli?: CliSpec;
+  /** The command, each flag's and positional's help rendered from its field (ops/cli_help.ts). */
+  cli?: CliRow;
   fields: Record<string, FieldRow>;
 }
 
@@ -67,14 +69,18 @@ function fieldRows(schema: Record<string, unknown>): Record<string, FieldRow> {
 
 /** The rows of every op. */
 export function opRows(): OpRow[] {
-  return OPS.map((op) => ({
-    name: op.name,
-    description: op.description,
-    where: op.where,
-    hints: op.hints,
-    ...(op.cli ? { cli: op.cli } : {}),
-    fields: fieldRows(inputJsonSchema(op)),
-  }));
+  return OPS.map((op) => {
+    const schema = inputJsonSchema(op);
+    const properties = (schema.properties ?? {}) as FieldDescriptions;
+    return {
+      name: op.name,
+      description: op.description,
+      where: op.where,
+      hints: op.hints,
+      ...(op.cli ? { cli: cliRow(op.name, op.cli, properties) } : {}),
+      fields: fieldRows(schema),
+    };
+  });
 }
 
 /** The text of ops/_table.gen.ts. */

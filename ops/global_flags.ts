@@ -7,10 +7,13 @@
  * @module
  */
 
-import type { CliFlag } from "./op.ts";
+import type { FlagRow } from "./op.ts";
 
-/** Flags every command accepts (spec 000, "A command for every operation"). */
-export const GLOBAL_FLAGS: Readonly<Record<string, CliFlag>> = {
+/**
+ * Flags every command accepts (spec 000, "A command for every operation").
+ * They fill no op's input field, so each carries its own help.
+ */
+export const GLOBAL_FLAGS: Readonly<Record<string, FlagRow>> = {
   json: { type: "boolean", help: "machine-readable JSON output", setting: "output.json" },
   config: {
     type: "string",

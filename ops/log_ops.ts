@@ -21,17 +21,25 @@ export const log = defineOp({
   where: "cli",
   hints: READ,
   input: z.object({
-    args: z.array(z.string()).default([]).describe("`sql '<select …>'`, or the id for --chain"),
-    since: z.string().optional(),
-    level: z.string().optional(),
-    event: z.string().optional(),
-    server: z.string().optional(),
-    grep: z.string().optional(),
-    limit: z.string().optional(),
-    follow: z.boolean().optional(),
-    chain: z.boolean().optional(),
-    schema: z.boolean().optional(),
-    path: z.boolean().optional(),
+    args: z.array(z.string()).default([]).describe(
+      "`sql` and a read-only SELECT query, or the id for --chain",
+    ),
+    since: z.string().optional().describe("records since a duration ago or a point in time"),
+    level: z.string().optional().describe("least severe level shown: debug, info, warn, error"),
+    event: z.string().optional().describe(
+      "event names or globs, comma-separated, such as server.*,call.end",
+    ),
+    server: z.string().optional().describe("records of one server"),
+    grep: z.string().optional().describe(
+      "regular expression over the message and the attributes",
+    ),
+    limit: z.string().optional().describe("most records (the newest; default 100)"),
+    follow: z.boolean().optional().describe("keep printing records as they arrive"),
+    chain: z.boolean().optional().describe(
+      "the call (or span, or record) <id> and what led to it; no id: recent calls",
+    ),
+    schema: z.boolean().optional().describe("with sql: print the index's tables and views"),
+    path: z.boolean().optional().describe("with sql: print the index file's path"),
   }),
   output: LogOutput,
   cli: {
@@ -44,53 +52,45 @@ export const log = defineOp({
       since: {
         field: "since",
         type: "string",
-        help: "records since a duration ago (1h, 2d) or a time (2026-10-01T12:00)",
+        syntax: "duration-or-time",
       },
       level: {
         field: "level",
         type: "string",
-        help: "least severe level shown: debug, info, warn, error",
         complete: ["debug", "info", "warn", "error"],
       },
       event: {
         field: "event",
         type: "string",
-        help: "event names or globs, comma-separated ('server.*,call.end')",
       },
       server: {
         field: "server",
         type: "string",
-        help: "records of one server",
         complete: "namespace",
       },
       grep: {
         field: "grep",
         type: "string",
-        help: "regular expression over the message and the attributes",
       },
       limit: {
         field: "limit",
         type: "string",
         short: "n",
-        help: "most records (the newest; default 100)",
       },
       follow: {
         field: "follow",
         type: "boolean",
         short: "f",
-        help: "keep printing records as they arrive",
       },
       chain: {
         field: "chain",
         type: "boolean",
-        help: "the call (or span, or record) <id> and what led to it; no id: recent calls",
       },
       schema: {
         field: "schema",
         type: "boolean",
-        help: "with sql: print the index's tables and views",
       },
-      path: { field: "path", type: "boolean", help: "with sql: print the index file's path" },
+      path: { field: "path", type: "boolean" },
     },
   },
 });
@@ -104,8 +104,10 @@ export const stats = defineOp({
   hints: READ,
   input: z.object({
     view: z.string().optional().describe(`one of ${STATS_VIEWS.join(", ")} (default calls)`),
-    since: z.string().optional(),
-    limit: z.string().optional(),
+    since: z.string().optional().describe(
+      "only what happened since a duration ago or a point in time",
+    ),
+    limit: z.string().optional().describe("most rows (slowest, instances, errors, sessions)"),
   }),
   output: StatsOutput,
   cli: {
@@ -117,13 +119,12 @@ export const stats = defineOp({
       since: {
         field: "since",
         type: "string",
-        help: "only what happened since a duration ago (1h) or a time",
+        syntax: "duration-or-time",
       },
       limit: {
         field: "limit",
         type: "string",
         short: "n",
-        help: "most rows (slowest, instances, errors, sessions)",
       },
     },
   },

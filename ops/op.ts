@@ -44,6 +44,19 @@ export type Completion =
   | "setting"
   | readonly string[];
 
+/**
+ * What the command line accepts for a value beyond the value itself, so its
+ * help can say so (ops/cli_help.ts renders each as a hint; the field's own
+ * description stays free of shell syntax, since `mcpx serve` and the routes
+ * show it too):
+ *
+ * - `duration`: a duration as config/duration.ts reads it (`30s`, `2m`).
+ * - `duration-or-time`: a duration ago (`1h`) or a point in time (`2026-10-01T12:00`).
+ * - `json-or-file`: JSON text, `@file` for a file's text, or `-` for stdin.
+ * - `stdin`: `-` reads the value from stdin.
+ */
+export type Syntax = "duration" | "duration-or-time" | "json-or-file" | "stdin";
+
 /** One `--flag` of a command. */
 export interface CliFlag {
   /** The input field the flag fills; absent when the flag only sets a setting. */
@@ -53,8 +66,15 @@ export interface CliFlag {
   short?: string;
   /** May be given more than once; the field receives every value. */
   multiple?: boolean;
-  /** One line of help. */
-  help: string;
+  /**
+   * One line of help, only for a flag that fills no input field (a global
+   * flag): a flag with a {@link field} is described by that field's schema
+   * description, and one that only sets a {@link setting} by the setting's
+   * `help` (ops/cli_help.ts renders both; ops/table_test.ts holds ops to it).
+   */
+  help?: string;
+  /** What else the command line accepts for the value ({@link Syntax}). */
+  syntax?: Syntax;
   /** The setting the flag sets (e.g. `search.limit` for `-n`): config/settings.ts. */
   setting?: string;
   /** What the value completes to. */
@@ -79,7 +99,19 @@ export interface CliArg {
   optional?: boolean;
   /** What it completes to. */
   complete?: Completion;
+  /** What else the command line accepts for the value ({@link Syntax}); its help is the field's description. */
+  syntax?: Syntax;
 }
+
+/** A flag with its help rendered (ops/cli_help.ts), as ops/_table.gen.ts holds it. */
+export type FlagRow = CliFlag & { help: string };
+/** A positional with its help rendered (ops/cli_help.ts), as ops/_table.gen.ts holds it. */
+export type ArgRow = CliArg & { help: string };
+/** A command as ops/_table.gen.ts holds it: every flag's and positional's help rendered. */
+export type CliRow = Omit<CliSpec, "flags" | "args"> & {
+  args?: readonly ArgRow[];
+  flags?: Readonly<Record<string, FlagRow>>;
+};
 
 /** How the command line spells an operation. */
 export interface CliSpec {

@@ -24,12 +24,15 @@ export const elicit = defineOp({
     words: z.array(z.string()).default([]).describe(
       "the answer: key=value words or one JSON object",
     ),
-    wait: z.boolean().optional().describe("answer: wait for the call and print its result"),
+    wait: z.boolean().optional().describe(
+      "answer: wait for the call the question was asked in and print its result",
+    ),
     all: z.boolean().optional().describe("list: settled questions too"),
     raw: z.boolean().optional().describe("--wait: print the whole MCP result envelope"),
     anySession: z.boolean().optional().describe(
-      "another session's questions too: list, show, answer or decline them (the call's result " +
-        "still goes only to its own caller, so not with --wait)",
+      "act on another session's questions too: list, show, answer or decline them (by default " +
+        "only your session's); the call's result still goes only to its own caller, so not " +
+        "with --wait",
     ),
   }),
   output: z.union([
@@ -57,15 +60,12 @@ export const elicit = defineOp({
       wait: {
         field: "wait",
         type: "boolean",
-        help: "wait for the call the question was asked in and print its result",
       },
-      all: { field: "all", type: "boolean", help: "list: settled questions too" },
-      raw: { field: "raw", type: "boolean", help: "--wait: print the whole MCP result envelope" },
+      all: { field: "all", type: "boolean" },
+      raw: { field: "raw", type: "boolean" },
       "any-session": {
         field: "anySession",
         type: "boolean",
-        help: "act on another session's question (by default only your session's are shown); " +
-          "its call's result still goes only to its own caller",
       },
     },
   },

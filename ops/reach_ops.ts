@@ -78,7 +78,9 @@ export const registry = defineOp({
   input: z.object({
     words: z.array(z.string()).default([]).describe("search <words…> | show <name> | add <name>"),
     as: z.string().optional().describe("add: the name to write the server under"),
-    write: z.boolean().optional().describe("add: write the configuration file (else a preview)"),
+    write: z.boolean().optional().describe(
+      "add: write the nearest configuration file (else the diff is a preview)",
+    ),
     limit: z.string().optional().describe("search: most results (default 20)"),
   }),
   output: RegistryOutput,
@@ -88,13 +90,12 @@ export const registry = defineOp({
     summary: "find servers in an MCP registry; add one to the configuration",
     args: [{ field: "words", name: "search|show|add", variadic: true }],
     flags: {
-      as: { field: "as", type: "string", help: "add: the name to write the server under" },
+      as: { field: "as", type: "string" },
       write: {
         field: "write",
         type: "boolean",
-        help: "add: write the nearest configuration file (without it, the diff is a preview)",
       },
-      limit: { field: "limit", type: "string", short: "n", help: "search: most results (20)" },
+      limit: { field: "limit", type: "string", short: "n" },
     },
   },
 });
@@ -145,8 +146,10 @@ export const importOp = defineOp({
     from: z.array(z.enum(IMPORT_HOSTS)).optional().describe(
       "only these hosts (default: every one)",
     ),
-    list: z.boolean().optional().describe("list what was found; no diff"),
-    write: z.boolean().optional().describe("write the configuration file (else a preview)"),
+    list: z.boolean().optional().describe("list the servers found and what translates; no diff"),
+    write: z.boolean().optional().describe(
+      "write the nearest configuration file (else the diff is a preview)",
+    ),
   }),
   output: ImportOutput,
   cli: {
@@ -158,14 +161,12 @@ export const importOp = defineOp({
         field: "from",
         type: "string",
         multiple: true,
-        help: "only this host (repeatable)",
         complete: IMPORT_HOSTS,
       },
-      list: { field: "list", type: "boolean", help: "list the servers found and what translates" },
+      list: { field: "list", type: "boolean" },
       write: {
         field: "write",
         type: "boolean",
-        help: "write the nearest configuration file (without it, the diff is a preview)",
       },
     },
   },

@@ -15,11 +15,9 @@ const SCRIPT_FLAGS: Readonly<Record<string, CliFlag>> = {
   export: {
     field: "export",
     type: "string",
-    help: "call this named export with the arguments spread",
   },
   runtime: {
     type: "string",
-    help: "deno, bun or node (default: deno)",
     setting: "script.runtime",
     complete: ["deno", "bun", "node"],
   },
@@ -27,87 +25,73 @@ const SCRIPT_FLAGS: Readonly<Record<string, CliFlag>> = {
     field: "env",
     type: "string",
     multiple: true,
-    help: "KEY=VALUE for the script's environment (repeatable)",
   },
   "env-file": {
     field: "envFile",
     type: "string",
     multiple: true,
-    help: "a dotenv file of KEY=VALUE lines (repeatable)",
     complete: "file",
   },
   launcher: {
     field: "launcher",
     type: "string",
-    help: "replace the launcher template (source, file or directory)",
     complete: "file",
   },
   "no-launcher": {
     field: "noLauncher",
     type: "boolean",
-    help: "hand the script to the runtime bare: no globals, no capture",
   },
   prefix: {
     field: "prefix",
     type: "string",
     multiple: true,
-    help: "code run before the script is imported (source, file or directory)",
   },
   suffix: {
     field: "suffix",
     type: "string",
     multiple: true,
-    help: "code run after it, in finally; sees `result`",
   },
   before: {
     field: "before",
     type: "string",
     multiple: true,
-    help: "code run before anything else in the launcher",
   },
   "on-success": {
     field: "onSuccess",
     type: "string",
     multiple: true,
-    help: "code run when the entry returned",
   },
   "on-error": {
     field: "onError",
     type: "string",
     multiple: true,
-    help: "code run when the script threw",
   },
   "no-capture-console": {
     field: "noCaptureConsole",
     type: "boolean",
-    help: "leave console.* as the runtime has it",
   },
   "log-level": {
     type: "string",
-    help: "least severe script record shown: debug, info, warn, error",
     setting: "logging.level",
     complete: ["debug", "info", "warn", "error"],
   },
   "log-source": {
     type: "string",
-    help: "record call sites from this level up (true: all, false: none)",
     setting: "logging.source",
   },
   format: {
     type: "string",
-    help: "how records are shown: pretty, logfmt or json",
     setting: "logging.format",
     complete: ["pretty", "logfmt", "json"],
   },
   typecheck: {
     type: "boolean",
-    help: "type-check the generated program first (deno only)",
     setting: "script.typecheck",
   },
   timeout: {
     field: "timeout",
     type: "string",
-    help: "stop the script after this long (e.g. 5m)",
+    syntax: "duration",
   },
 };
 
@@ -116,18 +100,22 @@ const list = z.array(z.string()).optional();
 /** The input fields the script flags fill. */
 const scriptFields = {
   args: z.array(z.string()).default([]).describe("the script's arguments"),
-  export: z.string().optional(),
-  env: list,
-  envFile: list,
-  launcher: z.string().optional(),
-  noLauncher: z.boolean().optional(),
-  prefix: list,
-  suffix: list,
-  before: list,
-  onSuccess: list,
-  onError: list,
-  noCaptureConsole: z.boolean().optional(),
-  timeout: z.string().optional(),
+  export: z.string().optional().describe("call this named export with the arguments spread"),
+  env: list.describe("variables for the script's environment, each KEY=VALUE"),
+  envFile: list.describe("dotenv files of KEY=VALUE lines"),
+  launcher: z.string().optional().describe(
+    "replace the launcher template: source, a file or a directory",
+  ),
+  noLauncher: z.boolean().optional().describe(
+    "hand the script to the runtime bare: no globals, no capture",
+  ),
+  prefix: list.describe("code run before the script is imported: source, a file or a directory"),
+  suffix: list.describe("code run after it, in finally; sees `result`"),
+  before: list.describe("code run before anything else in the launcher"),
+  onSuccess: list.describe("code run when the entry returned"),
+  onError: list.describe("code run when the script threw"),
+  noCaptureConsole: z.boolean().optional().describe("leave console.* as the runtime has it"),
+  timeout: z.string().optional().describe("stop the script after this long"),
 };
 
 const RUNS = { readOnly: false, destructive: true, idempotent: false } as const;
@@ -145,7 +133,10 @@ export const run = defineOp({
       "Run a named script (or a path) with every namespace as a global; answers the script's " +
       "stdout, records and result.",
   },
-  input: z.object({ script: z.string().optional(), ...scriptFields }),
+  input: z.object({
+    script: z.string().optional().describe("the script to run"),
+    ...scriptFields,
+  }),
   output: RunOutput,
   cli: {
     command: "run",
@@ -176,7 +167,10 @@ export const exec = defineOp({
       "several calls cost one answer. Runs under this MCP session (a session-scoped server keeps " +
       "its state across calls).",
   },
-  input: z.object({ code: z.string().optional(), ...scriptFields }),
+  input: z.object({
+    code: z.string().optional().describe("the TypeScript to run"),
+    ...scriptFields,
+  }),
   output: RunOutput,
   cli: {
     command: "exec",
@@ -184,7 +178,7 @@ export const exec = defineOp({
     summary: "run TypeScript given inline (or on stdin with -); every namespace is a global",
     stopAtPositional: true,
     args: [
-      { field: "code", name: "code", optional: true },
+      { field: "code", name: "code", optional: true, syntax: "stdin" },
       { field: "args", name: "args", variadic: true, optional: true },
     ],
     flags: SCRIPT_FLAGS,

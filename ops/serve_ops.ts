@@ -21,8 +21,12 @@ export const serve = defineOp({
   hints: { readOnly: false, destructive: false, idempotent: false },
   input: z.object({
     http: z.boolean().optional().describe("serve Streamable HTTP at /mcp instead of stdio"),
-    address: z.string().optional().describe("the address --http listens on (default 127.0.0.1)"),
-    port: z.string().optional().describe("the port --http listens on (default 8808; 0: any free)"),
+    address: z.string().optional().describe(
+      "the address --http listens on (default 127.0.0.1; loopback only for now)",
+    ),
+    port: z.string().optional().describe(
+      "the port --http listens on (default 8808; 0 picks a free one, printed on stderr)",
+    ),
     passthrough: z.string().optional().describe(
       "serve one namespace's own tools, prompts and resources, unprefixed",
     ),
@@ -43,28 +47,23 @@ export const serve = defineOp({
       http: {
         field: "http",
         type: "boolean",
-        help: "serve Streamable HTTP at /mcp instead of stdio",
       },
       address: {
         field: "address",
         type: "string",
-        help: "the address --http listens on (default 127.0.0.1; loopback only for now)",
       },
       port: {
         field: "port",
         type: "string",
-        help: "the port --http listens on (default 8808; 0 picks a free one, printed on stderr)",
       },
       passthrough: {
         field: "passthrough",
         type: "string",
-        help: "serve one namespace's own tools, prompts and resources, unprefixed",
         complete: "namespace",
       },
       tools: {
         field: "tools",
         type: "string",
-        help: "which tools to list: core (default), all, or operation names separated by commas",
       },
     },
   },

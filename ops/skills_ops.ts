@@ -39,8 +39,11 @@ export const skills = defineOp({
   input: z.object({
     namespace: z.string().describe("the namespace (or a URL: a direct target)"),
     uri: z.string().optional().describe("a skill's SKILL.md URI"),
-    verify: z.boolean().default(false).describe("check the entry against its root SKILL.md"),
-    timeout: z.string().optional().describe("give up after this long (e.g. 30s)"),
+    verify: z.boolean().default(false).describe(
+      "check the entry's manifest, then its root SKILL.md's size, SHA-256 digest, UTF-8 and " +
+        "frontmatter against it (a mismatch is a failure)",
+    ),
+    timeout: z.string().optional().describe("give up after this long"),
     ...DIRECT_FIELDS,
   }),
   output: SkillsOutput,
@@ -56,13 +59,11 @@ export const skills = defineOp({
       verify: {
         field: "verify",
         type: "boolean",
-        help: "check the entry's manifest, then its root SKILL.md's size, SHA-256 digest, " +
-          "UTF-8 and frontmatter against it (exit 1 on a mismatch)",
       },
       timeout: {
         field: "timeout",
         type: "string",
-        help: "give up after this long (e.g. 30s)",
+        syntax: "duration",
       },
       ...DIRECT_FLAGS,
     },

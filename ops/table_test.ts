@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { tableModule } from "./gen.ts";
+import type * as z from "zod";
 import { OPS } from "./table.ts";
 
 Deno.test("ops/_table.gen.ts is what `deno task gen` writes from the table now", async () => {
@@ -21,6 +22,26 @@ Deno.test("op names and commands are unique, and each positional names an input 
       if (spec.field !== undefined) {
         assert.ok(spec.field in shape, `${op.name}: --${flag} fills no input field`);
       } else assert.ok(spec.setting, `${op.name}: --${flag} fills nothing and sets nothing`);
+    }
+  }
+});
+
+Deno.test("every flag and positional with an input field is described by that field alone", () => {
+  for (const op of OPS) {
+    if (!op.cli) continue;
+    const shape = (op.input as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+    for (const [field, schema] of Object.entries(shape)) {
+      assert.ok(schema.description, `${op.name}: input field "${field}" has no description`);
+    }
+    for (const [flag, spec] of Object.entries(op.cli.flags ?? {})) {
+      assert.ok(
+        spec.field === undefined || spec.help === undefined,
+        `${op.name}: --${flag} carries its own help; its field "${spec.field}"'s description is its help`,
+      );
+      assert.ok(
+        spec.setting === undefined || spec.field !== undefined || spec.help === undefined,
+        `${op.name}: --${flag} carries its own help; its setting "${spec.setting}"'s help is its help`,
+      );
     }
   }
 });

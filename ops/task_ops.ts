@@ -23,7 +23,7 @@ export const tasks = defineOp({
     action: z.string().optional().describe("ls, get, result or cancel"),
     id: z.string().optional().describe("the task's id"),
     timeout: z.string().optional().describe(
-      "give up after this long (e.g. 5m; default the server's callTimeout)",
+      "give up waiting after this long (default the server's callTimeout)",
     ),
     raw: z.boolean().optional().describe("result: print the whole MCP result envelope"),
   }),
@@ -45,9 +45,9 @@ export const tasks = defineOp({
       timeout: {
         field: "timeout",
         type: "string",
-        help: "give up waiting after this long (e.g. 5m; default the server's callTimeout)",
+        syntax: "duration",
       },
-      raw: { field: "raw", type: "boolean", help: "result: print the whole MCP result envelope" },
+      raw: { field: "raw", type: "boolean" },
     },
   },
 });

@@ -24,8 +24,7 @@ export const WAIT_FLAGS: Readonly<Record<string, CliFlag>> = {
     field: "wait",
     type: "string",
     bare: WAIT_TO_THE_END,
-    help:
-      "wait for servers still starting (alone: as long as their start may take, up to firstStartTimeout; or --wait=30s)",
+    syntax: "duration",
   },
 };
 
