@@ -15,6 +15,7 @@ import { OPS } from "../ops/table.ts";
 import type { OpSpec, ServeSpec } from "../ops/op.ts";
 import { UsageError } from "../core/errors.ts";
 import { nearest } from "../core/nearest.ts";
+import { toolFieldHelp } from "../ops/cli_help.ts";
 
 /** What every serve tool's name starts with. */
 export const SERVE_TOOL_PREFIX = "mcpx_";
@@ -119,10 +120,13 @@ export function serveTools(
     for (const field of fields) {
       const schema = shape[field];
       if (!schema) throw new TypeError(`op ${op.name}: serve names "${field}", not an input field`);
+      const syntax = Object.values(op.cli?.flags ?? {}).find((f) => f.field === field)?.syntax;
       kept[field] = spec.objects?.includes(field)
         ? z.record(z.string(), z.unknown()).optional().describe(
           schema.description ?? "a JSON object",
         )
+        : syntax && schema.description
+        ? schema.describe(toolFieldHelp(schema.description, syntax))
         : schema;
     }
     const outputSchema = z.toJSONSchema(op.output, { io: "input", unrepresentable: "any" });

@@ -122,3 +122,8 @@ Deno.test("serve --tools all: every tool's input and output schema reaches a cli
     if (tool.outputSchema) assert.equal(tool.outputSchema.type, "object", tool.name);
   }
 });
+
+Deno.test("a tool's duration field says the syntax it takes, as the flag's help does", () => {
+  const call = serveTools().find((t) => t.op.name === "call")!;
+  assert.match(call.input.shape.timeout.description ?? "", /e\.g\. 30s/);
+});

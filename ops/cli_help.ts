@@ -147,3 +147,18 @@ export function cliRow(op: string, cli: CliSpec, fields: FieldDescriptions): Cli
       : {}),
   };
 }
+
+/**
+ * A field's description as an MCP tool's input shows it (cli/serve_tools.ts):
+ * the description, with the value syntax a tool's string input shares with
+ * the command line (durations); `@file` and `-` name the caller's disk and
+ * stdin, which a tool's caller does not have.
+ *
+ * @param description The field's one description.
+ * @param syntax What the op's flag for the field declares, if anything.
+ */
+export function toolFieldHelp(description: string, syntax: Syntax | undefined): string {
+  return syntax === "duration" || syntax === "duration-or-time"
+    ? withHints(description, [syntaxHint(syntax)])
+    : description;
+}
