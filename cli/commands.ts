@@ -9,6 +9,7 @@
 
 import type { CliContext } from "./context.ts";
 import type { Outcome, OutcomeKind } from "../ops/outcome.ts";
+import { OP_ROWS } from "../ops/_table.gen.ts";
 
 /**
  * What a command's text renderer is given besides the document: the op's
@@ -71,61 +72,18 @@ function command(file: string): () => Promise<CommandModule> {
 }
 
 /**
- * Each op name's command module file, relative to this folder (`untrust` is
- * trust.ts's other export). cli/install.ts fetches what each imports at
- * install, so no first command downloads.
+ * Each op name's command module file, relative to this folder, as its
+ * declaration names it (ops/op.ts `CliSpec.module`). cli/install.ts fetches
+ * what each imports at install, so no first command downloads.
  */
-export const COMMAND_FILES: Readonly<Record<string, string>> = {
-  ls: "./ls.ts",
-  search: "./search.ts",
-  types: "./types.ts",
-  catalog: "./catalog.ts",
-  schema: "./schema.ts",
-  call: "./call.ts",
-  tasks: "./tasks.ts",
-  elicit: "./elicit.ts",
-  prompts: "./prompts.ts",
-  resources: "./resources.ts",
-  skills: "./skills.ts",
-  run: "./run.ts",
-  exec: "./exec.ts",
-  scripts: "./scripts.ts",
-  client: "./client.ts",
-  session: "./session.ts",
-  status: "./status.ts",
-  refresh: "./refresh.ts",
-  restart: "./restart.ts",
-  trust: "./trust.ts",
-  auth: "./auth.ts",
-  config: "./config_cmd.ts",
-  registry: "./registry.ts",
-  import: "./import_cmd.ts",
-  doctor: "./doctor.ts",
-  daemon: "./daemon_cmd.ts",
-  serve: "./serve.ts",
-  adapter: "./adapter.ts",
-  api: "./api.ts",
-  daemons: "./daemons.ts",
-  stop: "./stop.ts",
-  log: "./log.ts",
-  stats: "./stats.ts",
-  completion: "./completion.ts",
-  man: "./man.ts",
-  openapi: "./openapi.ts",
-  "completion-words": "./completion_words.ts",
-  untrust: "./trust.ts",
-};
+export const COMMAND_FILES: Readonly<Record<string, string>> = Object.fromEntries(
+  OP_ROWS.flatMap((op) => op.cli ? [[op.name, op.cli.module]] : []),
+);
 
 /** Each op name's command module. */
-export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
-  ...Object.fromEntries(Object.entries(COMMAND_FILES).map(([name, file]) => [name, command(file)])),
-  untrust: async () => {
-    const trust = await command("./trust.ts")() as CommandModule & {
-      untrust: PrintingModule["run"];
-    };
-    return { run: trust.untrust };
-  },
-};
+export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = Object.fromEntries(
+  Object.entries(COMMAND_FILES).map(([name, file]) => [name, command(file)]),
+);
 
 /**
  * The module of the op `name`.

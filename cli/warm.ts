@@ -13,21 +13,15 @@
  * @module
  */
 
-import type { CommandModule } from "./commands.ts";
+import { WARM_COMMANDS } from "./_warm.gen.ts";
 import { commandNameOf, runCommandLine } from "./command_line.ts";
 
-/** The commands the bundle holds, with their modules (a subset of cli/commands.ts). */
-export const WARM_COMMANDS: Record<string, () => Promise<CommandModule>> = {
-  ls: () => import("./ls.ts"),
-  search: () => import("./search.ts"),
-  types: () => import("./types.ts"),
-  catalog: () => import("./catalog.ts"),
-  call: () => import("./call.ts"),
-  run: () => import("./run.ts"),
-  exec: () => import("./exec.ts"),
-  status: () => import("./status.ts"),
-  scripts: () => import("./scripts.ts"),
-};
+/**
+ * The commands the bundle holds, with their modules: the ops declared `warm`
+ * (ops/op.ts `CliSpec.warm`), imported by literal specifiers the bundler
+ * follows (cli/_warm.gen.ts, written by `deno task gen`).
+ */
+export { WARM_COMMANDS } from "./_warm.gen.ts";
 
 /**
  * Whether the bundle runs `argv` itself: a warm command, no command (`mcpx`,

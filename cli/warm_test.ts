@@ -17,3 +17,9 @@ Deno.test("runsWarm() keeps warm commands, no command and unknown words; hands t
     assert.equal(runsWarm(argv), false, argv.join(" "));
   }
 });
+
+Deno.test("cli/_warm.gen.ts is what `deno task gen` writes from the ops declared warm", async () => {
+  const { warmModule } = await import("../ops/gen.ts");
+  const path = new URL("./_warm.gen.ts", import.meta.url);
+  assert.equal(Deno.readTextFileSync(path), warmModule(), "stale: run `deno task gen`");
+});

@@ -47,6 +47,8 @@ export const ls = defineOp({
   output: LsOutput,
   cli: {
     command: "ls",
+    module: "./ls.ts",
+    warm: true,
     usage: "mcpx ls [<url>] [--wait[=duration]]",
     summary:
       "list namespaces: tools, sharing, scope, live instances, state (from the schema cache)",
@@ -79,6 +81,8 @@ export const search = defineOp({
   output: SearchOutput,
   cli: {
     command: "search",
+    module: "./search.ts",
+    warm: true,
     usage: "mcpx search <words…> [--tag T] [--explain] [-n N] [--wait[=duration]]",
     summary: "find tools by name, tag and description, ranked",
     args: [{ field: "words", name: "words", variadic: true, optional: true }],
@@ -120,6 +124,8 @@ export const types = defineOp({
   output: TypesOutput,
   cli: {
     command: "types",
+    module: "./types.ts",
+    warm: true,
     usage: "mcpx types <namespace>[.<tool>] … | <url> [<tool>…] [--wait[=duration]]",
     summary: "TypeScript signatures of whole namespaces, or of just the tools named",
     flags: { ...DIRECT_FLAGS, ...WAIT_FLAGS },
@@ -155,6 +161,7 @@ export const schema = defineOp({
   output: SchemaOutput,
   cli: {
     command: "schema",
+    module: "./schema.ts",
     usage: "mcpx schema [<namespace>[.<tool>]…] [--format typescript|json-schema|openapi|mcp]",
     summary: "the upstream tool catalog as TypeScript, JSON Schema, OpenAPI or an MCP tools/list",
     args: [{
@@ -186,6 +193,8 @@ export const catalog = defineOp({
   output: CatalogOutput,
   cli: {
     command: "catalog",
+    module: "./catalog.ts",
+    warm: true,
     usage: "mcpx catalog [--budget TOKENS] [--bias words] [--wait[=duration]]",
     summary: "every namespace plus as many signatures as fit a token budget",
     flags: {
@@ -210,6 +219,8 @@ export const scripts = defineOp({
   output: ScriptsOutput,
   cli: {
     command: "scripts",
+    module: "./scripts.ts",
+    warm: true,
     usage: "mcpx scripts",
     summary: "named scripts reachable from here: name, description, path (shadowed ones marked)",
   },
@@ -227,6 +238,7 @@ export const client = defineOp({
   output: ClientOutput,
   cli: {
     command: "client",
+    module: "./client.ts",
     usage: "mcpx client -o <path>",
     summary: "write the generated typed client (mcpx-client.ts) for a checked-in script",
     flags: {
@@ -254,6 +266,7 @@ export const config = defineOp({
   output: ConfigOutput,
   cli: {
     command: "config",
+    module: "./config_cmd.ts",
     usage: "mcpx config [--schema] [--plumbing]",
     summary: "every resolved setting and where it came from; --schema prints the declarations",
     flags: {

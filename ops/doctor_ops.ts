@@ -46,6 +46,7 @@ export const doctor = defineOp({
   output: DoctorOutput,
   cli: {
     command: "doctor",
+    module: "./doctor.ts",
     usage: "mcpx doctor [--online]",
     summary: "check what mcpx needs and say what to fix (exit 1 when something does)",
     flags: {

@@ -62,6 +62,8 @@ export const call = defineOp({
   output: z.union([CallOutput, TaskHandle, z.object({ question: QuestionRow })]),
   cli: {
     command: "call",
+    module: "./call.ts",
+    warm: true,
     usage: "mcpx call <namespace>.<tool> [json | - | @file] [--task] | <url> <tool> [json]",
     summary: "call one tool with JSON arguments, no script runtime involved",
     args: [
@@ -104,6 +106,7 @@ export const session = defineOp({
   output: SessionOutput,
   cli: {
     command: "session",
+    module: "./session.ts",
     usage: "mcpx session new [--name N] [--ttl 30m] | ls | end <name>",
     summary: "named sessions: lease keys that outlive the process that made them",
     args: [
@@ -136,6 +139,8 @@ export const status = defineOp({
   output: StatusOutput,
   cli: {
     command: "status",
+    module: "./status.ts",
+    warm: true,
     usage: "mcpx status",
     summary: "live instances: pid, key, holders, uptime, calls, last error and stderr tail",
   },
@@ -154,6 +159,7 @@ export const refresh = defineOp({
   output: RefreshOutput,
   cli: {
     command: "refresh",
+    module: "./refresh.ts",
     usage: "mcpx refresh [namespace…]",
     summary: "list servers again and rewrite the schema cache",
     args: [{
@@ -179,6 +185,7 @@ export const restart = defineOp({
   output: RestartOutput,
   cli: {
     command: "restart",
+    module: "./restart.ts",
     usage: "mcpx restart <namespace> [--session <key>]",
     summary:
       "stop a namespace's instances (or one session's, with --session); the next call starts fresh ones",
@@ -200,6 +207,7 @@ export const trust = defineOp({
   output: TrustOutput,
   cli: {
     command: "trust",
+    module: "./trust.ts",
     usage: "mcpx trust [file] | --list",
     summary:
       "let mcpx start the servers of a project's configuration as written now (for a person, not an agent)",
@@ -225,6 +233,7 @@ export const untrust = defineOp({
   output: UntrustOutput,
   cli: {
     command: "untrust",
+    module: "./untrust.ts",
     usage: "mcpx untrust [file]",
     summary: "take back `mcpx trust`: start none of that configuration's servers",
     args: [{ field: "file", name: "file", optional: true, complete: "file" }],
@@ -242,6 +251,7 @@ export const daemon = defineOp({
   output: DaemonOutput,
   cli: {
     command: "daemon",
+    module: "./daemon_cmd.ts",
     usage: "mcpx daemon [--port P] [--address A]",
     summary: "run this configuration's daemon in the foreground (stays up)",
     flags: {
@@ -267,6 +277,7 @@ export const daemons = defineOp({
   output: DaemonsOutput,
   cli: {
     command: "daemons",
+    module: "./daemons.ts",
     usage: "mcpx daemons",
     summary: "list every live daemon with its configuration",
   },
@@ -284,6 +295,7 @@ export const stop = defineOp({
   output: StopOutput,
   cli: {
     command: "stop",
+    module: "./stop.ts",
     usage: "mcpx stop [--all]",
     summary: "stop this configuration's daemon (and its servers), or every daemon",
     flags: {

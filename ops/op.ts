@@ -117,6 +117,18 @@ export type CliRow = Omit<CliSpec, "flags" | "args"> & {
 export interface CliSpec {
   /** The words after `mcpx` (`ls`, `session new`). */
   command: string;
+  /**
+   * The module holding the op's handler and its terminal renderer, relative
+   * to cli/ (`./discovery/ls.ts`): loaded only when the command runs
+   * (cli/commands.ts), so a command pays for no other's imports.
+   */
+  module: string;
+  /**
+   * One of the commands an agent runs many times per task: bundled into
+   * cli/mcpx.bundle.js so a start reads one file (decision 0027;
+   * cli/_warm.gen.ts lists them).
+   */
+  warm?: true;
   /** The usage line shown in help and with usage errors. */
   usage: string;
   /** One line for `mcpx --help`. */

@@ -140,6 +140,8 @@ export const run = defineOp({
   output: RunOutput,
   cli: {
     command: "run",
+    module: "./run.ts",
+    warm: true,
     usage:
       "mcpx run [--export NAME] [--runtime deno|bun|node] [--env K=V] … <name|path> [args…]  (options before the name; after it, everything is the script's)",
     summary: "run a script (a name from `mcpx scripts`, or a path) with the generated client",
@@ -174,6 +176,8 @@ export const exec = defineOp({
   output: RunOutput,
   cli: {
     command: "exec",
+    module: "./exec.ts",
+    warm: true,
     usage: "mcpx exec [--env K=V] … '<code>' | - [args…]",
     summary: "run TypeScript given inline (or on stdin with -); every namespace is a global",
     stopAtPositional: true,

@@ -40,6 +40,7 @@ export const serve = defineOp({
   output: z.never(),
   cli: {
     command: "serve",
+    module: "./serve.ts",
     usage:
       "mcpx serve [--http [--address 127.0.0.1] [--port N]] [--tools core|all|<names>] [--passthrough <namespace>]",
     summary: "serve mcpx over MCP: stdio, or Streamable HTTP at /mcp with --http",
