@@ -20,18 +20,10 @@ export type TransportKind = "stdio" | "http" | "sse";
  * Whether one process serves several callers at once (`shared`) or one caller
  * holds a lease at a time (`exclusive`). Spec 000, "Sharing and scope".
  */
-export type Sharing = "shared" | "exclusive";
+export type Sharing = typeof SHARINGS[number];
 
-/** What an instance is keyed by. Spec 000, "Sharing and scope". */
-export type Scope =
-  | "global"
-  | "session"
-  | "parent-session"
-  | "repo"
-  | "worktree"
-  | "cwd"
-  | "call"
-  | "pid";
+/** What an instance is keyed by ({@link SCOPES}). Spec 000, "Sharing and scope". */
+export type Scope = typeof SCOPES[number];
 
 /**
  * What a pool at `max` does when a caller with a new key needs an instance:
@@ -76,11 +68,11 @@ export type ServerLogLevel = (typeof SERVER_LOG_LEVELS)[number];
 /** Every `whenFull` value, default first. */
 export const WHEN_FULLS: readonly WhenFull[] = ["evict-idle", "wait"];
 
-/** Every sharing value, in documentation order. */
-export const SHARINGS: readonly Sharing[] = ["shared", "exclusive"];
+/** Every sharing value, in documentation order: the one list the type, the parser and the schemas read. */
+export const SHARINGS = ["shared", "exclusive"] as const;
 
-/** Every scope value, in documentation order. */
-export const SCOPES: readonly Scope[] = [
+/** Every scope value, in documentation order: the one list the type, the parser and the schemas read. */
+export const SCOPES = [
   "global",
   "session",
   "parent-session",
@@ -89,7 +81,7 @@ export const SCOPES: readonly Scope[] = [
   "cwd",
   "call",
   "pid",
-];
+] as const;
 
 /** Per-server pool settings after defaults and the top-level `pool` block apply. */
 export interface PoolSettings {

@@ -13,24 +13,16 @@
  */
 
 import * as z from "zod";
+import { SCOPES, SHARINGS } from "../config/types.ts";
 
 /** A JSON object mcpx passes on as it got it (a tool's JSON Schema, a record's attributes). */
 export const JsonObject = z.record(z.string(), z.unknown());
 
 /** `shared` or `exclusive` (config/types.ts `Sharing`; spec 000, "Sharing and scope"). */
-export const Sharing = z.enum(["shared", "exclusive"]);
+export const Sharing = z.enum(SHARINGS);
 
 /** What an instance is keyed by (config/types.ts `Scope`; spec 000, "Sharing and scope"). */
-export const Scope = z.enum([
-  "global",
-  "session",
-  "parent-session",
-  "repo",
-  "worktree",
-  "cwd",
-  "call",
-  "pid",
-]);
+export const Scope = z.enum(SCOPES);
 
 /** What one server would run, as data: every field the trust hash covers (config/runs_of.ts). */
 export const Runnable = z.strictObject({
