@@ -110,7 +110,8 @@ export async function runServeTool(
     const resumed = "handle" in module && module.resumed
       ? module.resumed
       : (answer: unknown) => ok(answer);
-    const resume = tool.op.name === "call" ? caller.input?.resume : undefined;
+    // A retry that carries an answer resumes an op that can be resumed (one a server asks in).
+    const resume = "handle" in module && module.resumed ? caller.input?.resume : undefined;
     if (resume) {
       // The client's retry carries the answer: the store takes it, and the call goes on.
       outcome = resumed(
