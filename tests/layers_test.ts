@@ -19,7 +19,10 @@ const LAYERS: readonly string[][] = [
   ["discovery"],
   ["logs"],
   ["engine"],
-  ["scripts"],
+  // The script side (decision 0061): the client, the launcher and the listing of scripts
+  // import none of each other; the runner, which starts a script, imports all three.
+  ["client", "launcher", "scripts"],
+  ["runner"],
   ["ops"],
   ["daemon", "cli"],
 ];
