@@ -8,7 +8,10 @@ Deno.test("client/package/mod.ts is what genericClientText() generates (run `den
 
 Deno.test("the generic client imports nothing, so @mcpx/client holds no file outside its folder", async () => {
   const text = await Deno.readTextFile(GENERIC_CLIENT_URL);
-  assert.deepEqual([...text.matchAll(/^\s*(?:import|export)\b[^;\n]*\bfrom\s*["']([^"']+)["']/gm)], []);
+  assert.deepEqual(
+    [...text.matchAll(/^\s*(?:import|export)\b[^;\n]*\bfrom\s*["']([^"']+)["']/gm)],
+    [],
+  );
 });
 
 Deno.test("the generic client's tools reach any namespace, and none is a thenable", async () => {
