@@ -38,7 +38,7 @@ import {
   type LauncherOptions,
 } from "../launcher/default_template.ts";
 import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeholder_file.ts";
-import { bootProgram } from "../launcher/boot.ts";
+import { writeBootProgram } from "../launcher/boot.ts";
 import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
 import {
@@ -56,6 +56,7 @@ import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { VERSION } from "../core/version.ts";
 import { dirname, join } from "../core/posix_path.ts";
 import { toFileUrl } from "../core/file_url.ts";
+import { writeClientResolver } from "./client_resolver.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 
 /** What to run. */
@@ -279,11 +280,8 @@ export async function runScript(
       await writeIfChanged(entry, launcherText, { private: true });
       await writePrivateFile(validated, "");
     }
-    if (rt.name === "bun") {
-      // Bun starts on a file that imports the launcher (launcher/boot.ts).
-      entry = join(launcherDir, `${name}.boot.ts`);
-      if (!(await exists(entry))) await writePrivateFile(entry, bootProgram(toFileUrl(launcher)));
-    }
+    // Bun starts on a file that imports the launcher (launcher/boot.ts).
+    if (rt.name === "bun") entry = await writeBootProgram(launcher);
   }
   if (typecheck) {
     // The script as an editor sees it: the globals declared, the client imported.
@@ -396,6 +394,7 @@ export async function runScript(
     entry,
     ...(launcher && launcher !== entry ? { launcher } : {}),
     client: noLauncher ? clientPath : client.cachedPath,
+    ...(launcher && { resolver: await writeClientResolver(rt.name, client.cachedPath, launcher) }),
     socket,
   }, { args: script.args, cwd: ctx.cwd, env });
   const started = performance.now();

@@ -8,6 +8,7 @@
 
 import { dirname } from "../core/posix_path.ts";
 import type { Permission, PermissionLevel } from "./permissions.ts";
+import { resolverFlag } from "./client_resolver.ts";
 
 /** A runtime mcpx can start a script on. */
 export type RuntimeName = "deno" | "bun" | "node";
@@ -99,6 +100,11 @@ export interface Reachable {
   launcher?: string;
   /** The generated client the entry imports. */
   client: string;
+  /**
+   * The file that makes `jsr:@mcpx/client` name the client, loaded before the
+   * entry (runner/client_resolver.ts); with the launcher only.
+   */
+  resolver?: string;
   /** The daemon's unix socket. */
   socket: string;
 }
@@ -132,14 +138,16 @@ export function runtimeFlags(
   level: PermissionLevel,
   reach: Reachable,
 ): string[] {
-  if (runtime.name === "bun") return [];
-  if (level.all) return runtime.name === "deno" ? ["-A"] : [];
+  const resolver = reach.resolver ? [resolverFlag(runtime.name, reach.resolver)] : [];
+  if (runtime.name === "bun") return resolver;
+  if (level.all) return runtime.name === "deno" ? ["-A", ...resolver] : resolver;
   const has = (p: Permission) => level.granted.has(p);
   const readable = [
     reach.scriptDir,
     reach.entry,
     ...(reach.launcher ? [reach.launcher] : []),
     reach.client,
+    ...(reach.resolver ? [reach.resolver] : []),
     dirname(reach.socket),
   ];
   if (runtime.name === "node") {
@@ -151,7 +159,7 @@ export function runtimeFlags(
     if (has("write")) flags.push("--allow-fs-write=*");
     if (has("run")) flags.push("--allow-child-process");
     if (has("ffi")) flags.push("--allow-addons", "--allow-wasi");
-    return flags;
+    return [...flags, ...resolver];
   }
   const flags = ["--no-prompt"];
   flags.push(has("read") ? "--allow-read" : `--allow-read=${listed([...readable, reach.socket])}`);
@@ -162,7 +170,7 @@ export function runtimeFlags(
   // The client compares the socket directory's owner with the user's id before connecting.
   flags.push(has("sys") ? "--allow-sys" : "--allow-sys=uid");
   for (const p of ["run", "ffi", "import"] as const) if (has(p)) flags.push(`--allow-${p}`);
-  return flags;
+  return [...flags, ...resolver];
 }
 
 /**

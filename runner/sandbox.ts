@@ -41,6 +41,8 @@ export interface SandboxPlan {
   launcher?: string;
   /** The generated client the entry imports. */
   client: string;
+  /** What maps `jsr:@mcpx/client` to the client (runner/client_resolver.ts). */
+  resolver?: string;
   socket: string;
   cwd: string;
   /** Deno's module cache (deno only), mounted read-only when it exists. */
@@ -156,13 +158,14 @@ export function sandboxArgs(plan: SandboxPlan): string[] {
   const mounts: { how: string; path: string; dir: boolean }[] = [
     { how: "--ro-bind", path: plan.scriptDir, dir: true },
     ...(plan.denoDir ? [{ how: "--ro-bind-try", path: plan.denoDir, dir: true }] : []),
-    ...[plan.runtimePath, plan.entry, ...(plan.launcher ? [plan.launcher] : []), plan.client].map((
-      path,
-    ) => ({
-      how: "--ro-bind",
-      path,
-      dir: false,
-    })),
+    ...[plan.runtimePath, plan.entry, ...(plan.launcher ? [plan.launcher] : []), plan.client]
+      .concat(plan.resolver ? [plan.resolver] : []).map((
+        path,
+      ) => ({
+        how: "--ro-bind",
+        path,
+        dir: false,
+      })),
   ];
   for (const { how, path, dir } of mounts) {
     if (shown.some((d) => within(path, d))) continue;
