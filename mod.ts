@@ -52,9 +52,9 @@ export { renderNamespace, renderTypes, toolDeclaration } from "./discovery/types
 export { countTokens } from "./discovery/tokens.ts";
 export { readSchemaCache, schemaCachePath } from "./engine/schema_cache.ts";
 export { requestDaemon } from "./wire/daemon_request.ts";
-export { generateClient, generateGlobals } from "./scripts/client/generate.ts";
-export { ensureClient } from "./scripts/client/client_file.ts";
-export { buildLauncher, type LauncherOptions } from "./scripts/launcher/default_template.ts";
+export { generateClient, generateGlobals } from "./client/generate.ts";
+export { ensureClient } from "./client/client_file.ts";
+export { buildLauncher, type LauncherOptions } from "./launcher/default_template.ts";
 export { resolveScript, scriptDirs } from "./scripts/resolve.ts";
 export { SCRIPT_ENV, scriptEnv, type ScriptFacts } from "./scripts/script_env.ts";
 export { connectDaemon } from "./cli/daemon_connect.ts";

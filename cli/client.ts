@@ -7,7 +7,7 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { ensureClient } from "../scripts/client/client_file.ts";
+import { ensureClient } from "../client/client_file.ts";
 import { basename, dirname, join, resolve } from "../core/posix_path.ts";
 import { UsageError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";

@@ -27,7 +27,7 @@ import { join } from "../core/posix_path.ts";
 import { VERSION } from "../core/version.ts";
 import { DaemonUnavailableError, McpxError } from "../core/errors.ts";
 import { own, setOwn } from "../core/own.ts";
-import type { RunnerHost } from "../scripts/runner/host.ts";
+import type { RunnerHost } from "../runner/host.ts";
 import { SettingsContext } from "./context_settings.ts";
 import { DaemonLink } from "./context_daemon.ts";
 
@@ -37,7 +37,7 @@ export type { ContextOptions } from "./context_settings.ts";
  * The lazily resolved world of one command: {@link SettingsContext}'s
  * configuration and settings, a {@link DaemonLink} to the daemon, and the
  * namespaces view built from both. It is also what a script run is given
- * (scripts/runner/host.ts).
+ * (runner/host.ts).
  */
 export class CliContext extends SettingsContext implements RunnerHost {
   readonly #daemon: DaemonLink = new DaemonLink(this);

@@ -12,7 +12,7 @@ import { basename, isAbsolute, join, resolve } from "../core/posix_path.ts";
 import { type DoctorCheck, type Finding, NO_CONFIG_SKIP } from "./doctor_checks.ts";
 import { describeSearch } from "../config/discover.ts";
 import { loadUserEnv } from "../config/user_env.ts";
-import { onPath } from "../scripts/runner/runtime.ts";
+import { onPath } from "../runner/runtime.ts";
 import type { ServerSpec } from "../config/types.ts";
 import { own } from "../core/own.ts";
 import { probeUrlServer } from "./doctor_url_probe.ts";

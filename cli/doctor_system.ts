@@ -8,7 +8,7 @@
  */
 
 import type { DoctorCheck, DoctorContext, Finding } from "./doctor_checks.ts";
-import { onPath } from "../scripts/runner/runtime.ts";
+import { onPath } from "../runner/runtime.ts";
 import { dirname, join } from "../core/posix_path.ts";
 import { judgePrivateDir, type PathFacts, privateDirMessage } from "../core/private_dir_rule.ts";
 import { pathFacts } from "../core/private_fs.ts";

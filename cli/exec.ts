@@ -4,22 +4,22 @@
  * and `emit` as globals (spec 000, "Alternative input modes").
  *
  * The code becomes a module in the cache, beside its own generated client,
- * for the length of its run (scripts/runner/exec_program.ts).
+ * for the length of its run (runner/exec_program.ts).
  * The value of its last expression is printed, as a REPL would
  * (`everything.echo({ message: "hi" })`, or `const a = …; a.length`); see
- * scripts/runner/exec_module.ts.
+ * runner/exec_module.ts.
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
-import { runScript } from "../scripts/runner/run_script.ts";
+import { runScript } from "../runner/run_script.ts";
 import { join } from "../core/posix_path.ts";
 import { UsageError } from "../core/errors.ts";
-import { execModule } from "../scripts/runner/exec_module.ts";
+import { execModule } from "../runner/exec_module.ts";
 import { INPUT_MAX_BYTES, inputLimit } from "../config/input_limit.ts";
 import { ensurePrivateDir } from "../core/private_fs.ts";
-import { writeExecProgram } from "../scripts/runner/exec_program.ts";
+import { writeExecProgram } from "../runner/exec_program.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { exec } from "../ops/script_ops.ts";
 import { scriptFlags } from "./script_flags.ts";
@@ -46,7 +46,7 @@ export async function run(
   const config = await ctx.config();
   const dir = join(ctx.paths().cacheDir, "exec", config.fingerprint.slice(0, 16));
   ensurePrivateDir(dir, "the programs of `mcpx exec`", { from: ctx.paths().cacheDir });
-  // Removed once the run ends: the code may hold a secret (scripts/runner/exec_program.ts).
+  // Removed once the run ends: the code may hold a secret (runner/exec_program.ts).
   await using program = await writeExecProgram(dir, await execModule(code));
   return await runScript(ctx, { path: program.path, name: "exec", args }, scriptFlags(input));
 }

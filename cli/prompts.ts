@@ -17,7 +17,7 @@ import { contentFields } from "./content_request.ts";
 import { completeArgument } from "./complete_argument.ts";
 import { UsageError } from "../core/errors.ts";
 import { parseKeyValues } from "../core/key_values.ts";
-import { type ContentBlock, describeBlock } from "../scripts/client/content_text.ts";
+import { type ContentBlock, describeBlock } from "../client/content_text.ts";
 import type { PromptInfo, PromptsOf } from "../engine/content.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { prompts } from "../ops/content_ops.ts";

@@ -4,13 +4,13 @@
  * dumped (a megabyte of base64 in a context window is what mcpx exists to
  * prevent).
  *
- * The blocks are described by scripts/client/content_text.ts, which a script's
+ * The blocks are described by client/content_text.ts, which a script's
  * printed value shares.
  *
  * @module
  */
 
-import { type ContentBlock, describeBlock } from "../scripts/client/content_text.ts";
+import { type ContentBlock, describeBlock } from "../client/content_text.ts";
 
 /** The parts of a `CallToolResult` rendering reads. */
 export interface CallResult {

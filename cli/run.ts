@@ -1,13 +1,13 @@
 /**
  * `mcpx run <name|path> [args…]`: a named script (nearest `.mcpx/scripts/`
  * first, spec 000 "Named scripts") or a path, run with the generated client
- * (scripts/runner/run_script.ts).
+ * (runner/run_script.ts).
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
-import { runScript } from "../scripts/runner/run_script.ts";
+import { runScript } from "../runner/run_script.ts";
 import { resolveScript } from "../scripts/resolve.ts";
 import { UsageError } from "../core/errors.ts";
 import type { InputOf } from "../ops/op.ts";

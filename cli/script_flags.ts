@@ -1,6 +1,6 @@
 /**
  * The typed input of `mcpx run`/`mcpx exec` (ops/script_ops.ts) as the
- * flag-keyed {@link ScriptFlags} scripts/runner/run_script.ts reads, whose
+ * flag-keyed {@link ScriptFlags} runner/run_script.ts reads, whose
  * problems name the flag (`--env-file: …`).
  *
  * @module
@@ -8,7 +8,7 @@
 
 import type { InputOf } from "../ops/op.ts";
 import type { exec } from "../ops/script_ops.ts";
-import type { ScriptFlags } from "../scripts/runner/host.ts";
+import type { ScriptFlags } from "../runner/host.ts";
 
 /** The flags `runScript` reads, by their command-line names. */
 export function scriptFlags(input: Omit<InputOf<typeof exec>, "code">): ScriptFlags {

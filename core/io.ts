@@ -4,7 +4,7 @@
  * Cliffy model).
  *
  * Every byte mcpx prints goes through an {@link Io}, a script's stdout too
- * when it could be closed under it (scripts/runner/run_script.ts): so a reader that
+ * when it could be closed under it (runner/run_script.ts): so a reader that
  * goes away (`mcpx … | head -c 10`) ends the output quietly for every
  * command, the way a Unix filter's output ends, never with a BrokenPipe
  * stack trace (issue 8; decision 0013).

@@ -1,8 +1,8 @@
 /**
  * "Did you mean" suggestions for unknown namespace and tool names: one rule
  * for the CLI (discovery/view.ts) and every generated script client
- * (scripts/client/namespace_object.ts, tool_index.ts), which inlines this
- * module (scripts/client/client_file.ts `RUNTIME_INPUTS`), so it imports
+ * (client/namespace_object.ts, tool_index.ts), which inlines this
+ * module (client/client_file.ts `RUNTIME_INPUTS`), so it imports
  * nothing and runs unchanged under deno, bun and node.
  *
  * @module

@@ -9,7 +9,7 @@
  * Imports nothing and touches no runtime API, so both sides share it: the
  * CLI and daemon through core/private_fs.ts (Deno), and every script's
  * generated client through wire/wire.ts (deno, bun, node), which inlines it
- * (scripts/client/client_file.ts `RUNTIME_INPUTS`).
+ * (client/client_file.ts `RUNTIME_INPUTS`).
  *
  * Source: issue 9, "Nobody else gets in"; spec 000, "One daemon per config".
  *

@@ -232,7 +232,7 @@ export interface NamespaceEntry {
   rendered?: RenderedBlock[];
   /**
    * Set by a script run on a namespace whose server's first listing was still
-   * in progress when its client was made (scripts/runner/script_namespaces.ts,
+   * in progress when its client was made (runner/script_namespaces.ts,
    * decision 0010): the generated client passes any tool name through to the
    * daemon, which waits for the start. Part of the client's cache key, so the
    * next run after the listing gets the real tools.

@@ -107,7 +107,7 @@ function docLines(tool: CachedTool, fn: string, note?: string): string[] {
     if (lines.length === 0) lines.push(renamedNote(tool.name));
     else lines[lines.length - 1] += ` (${renamedNote(tool.name)})`;
   }
-  // A namespace is no thenable, so a script reaches this tool another way (scripts/client/namespace_object.ts).
+  // A namespace is no thenable, so a script reaches this tool another way (client/namespace_object.ts).
   if (fn === "then") lines.push("In a script: `<namespace>.then.call(args)`.");
   if (note) lines.push(note);
   return lines;

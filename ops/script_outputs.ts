@@ -1,7 +1,7 @@
 /**
  * What `mcpx --json run` and `mcpx --json exec` print: not the script's own
  * output, which is the script's to shape, but the one envelope around it
- * (scripts/runner/record_output.ts; spec 000, "The script contract").
+ * (runner/record_output.ts; spec 000, "The script contract").
  *
  * @module
  */

@@ -25,7 +25,7 @@ export type EnvSetter =
 
 /** Who reads a variable. */
 export type EnvReader =
-  /** The generated client (`scripts/client/script_runtime.ts`, copied into `mcpx-client.ts`). */
+  /** The generated client (`client/script_runtime.ts`, copied into `mcpx-client.ts`). */
   | "client"
   /** An `mcpx` command run inside the script or a shell it opens (`cli/`). */
   | "mcpx"

@@ -21,7 +21,10 @@ const SCANNED = [
   "discovery",
   "logs",
   "engine",
+  "client",
+  "launcher",
   "scripts",
+  "runner",
   "ops",
   "daemon",
   "cli",
@@ -152,7 +155,7 @@ Deno.test("renderScriptEnvMarkdown() has one table row per variable, in table or
   deepStrictEqual(rows.map((r) => r.slice(3, r.indexOf("`", 3))), SCRIPT_ENV.map((v) => v.name));
 });
 
-const RUNTIME = `${ROOT}scripts/client/script_runtime.ts`;
+const RUNTIME = `${ROOT}client/script_runtime.ts`;
 const runtimeExists = (() => {
   try {
     return Deno.statSync(RUNTIME).isFile;
@@ -165,7 +168,7 @@ Deno.test({
   name: runtimeExists
     ? "the generated client reads every variable the table says it reads"
     : "the generated client reads every variable the table says it reads " +
-      "(SKIPPED: scripts/client/script_runtime.ts does not exist yet)",
+      "(SKIPPED: client/script_runtime.ts does not exist yet)",
   ignore: !runtimeExists,
   fn() {
     const source = Deno.readTextFileSync(RUNTIME);
@@ -176,7 +179,7 @@ Deno.test({
       missing,
       [],
       `SCRIPT_ENV says the generated client reads ${missing.join(", ")}, but ` +
-        `scripts/client/script_runtime.ts never names them: read them there, or fix readBy`,
+        `client/script_runtime.ts never names them: read them there, or fix readBy`,
     );
     const reads = new Set(envReads(RUNTIME, source).map((r) => r.name));
     const unsaid = SCRIPT_ENV.filter((v) => reads.has(v.name) && !v.readBy.includes("client"))
@@ -184,9 +187,7 @@ Deno.test({
     deepStrictEqual(
       unsaid,
       [],
-      `scripts/client/script_runtime.ts reads ${
-        unsaid.join(", ")
-      }, but SCRIPT_ENV's readBy omits 'client'`,
+      `client/script_runtime.ts reads ${unsaid.join(", ")}, but SCRIPT_ENV's readBy omits 'client'`,
     );
   },
 });

@@ -1,5 +1,5 @@
 /**
- * The runtime half of the generated client, bundled the way scripts/client/generate.ts
+ * The runtime half of the generated client, bundled the way client/generate.ts
  * bundles it, runs unchanged under deno, bun and node (spec 000, "Runtime
  * portability"): a script calls a tool on a fake daemon, and the caller's
  * session reaches the daemon from every runtime.
@@ -9,12 +9,12 @@
 
 import { deepStrictEqual as deepEqual, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { runtimeSource } from "../scripts/client/generate.ts";
+import { runtimeSource } from "../client/generate.ts";
 import { scriptArgv } from "./_runtimes.ts";
 
 /**
- * The client as scripts/client/generate.ts builds it: the runtime bundled by
- * scripts/client/bundle.ts (so a module the runtime starts importing is inlined here
+ * The client as client/generate.ts builds it: the runtime bundled by
+ * client/bundle.ts (so a module the runtime starts importing is inlined here
  * too), then the generated part.
  */
 async function bundleClient(generated: string): Promise<string> {

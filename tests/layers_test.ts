@@ -19,7 +19,10 @@ const LAYERS: readonly string[][] = [
   ["discovery"],
   ["logs"],
   ["engine"],
-  ["scripts"],
+  // The script side (decision 0061): the client, the launcher and the listing of scripts
+  // import none of each other; the runner, which starts a script, imports all three.
+  ["client", "launcher", "scripts"],
+  ["runner"],
   ["ops"],
   ["daemon", "cli"],
 ];
@@ -46,7 +49,11 @@ function sourceFiles(dir: string): string[] {
   for (const entry of Deno.readDirSync(join(ROOT, dir))) {
     const path = join(dir, entry.name);
     if (entry.isDirectory) {
-      if (entry.name !== "fixtures" && entry.name !== "results" && !entry.name.startsWith(".")) {
+      // client/package/ holds the generated generic client (client/generic_client.ts).
+      if (
+        entry.name !== "fixtures" && entry.name !== "results" && !entry.name.startsWith(".") &&
+        path !== "client/package"
+      ) {
         out.push(...sourceFiles(path));
       }
     } else if (entry.name.endsWith(".ts")) out.push(path);

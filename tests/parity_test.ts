@@ -99,9 +99,9 @@ Deno.test("docs/parity.md is what `deno task gen` writes", () => {
 Deno.test("every daemon route has its handler, its OpenAPI path, and a surface that sends it", () => {
   const paths = openApiDocument().paths as Record<string, unknown>;
   // The sources that send routes: the CLI, the scripts' client, the wire, the other surfaces.
-  const senders = ["cli", "scripts", "wire", "engine", "daemon"].flatMap((dir) =>
-    sourcesIn(`${ROOT}${dir}`)
-  ).map((path) => Deno.readTextFileSync(path)).join("\n");
+  const senders = ["cli", "client", "runner", "scripts", "wire", "engine", "daemon"].flatMap((
+    dir,
+  ) => sourcesIn(`${ROOT}${dir}`)).map((path) => Deno.readTextFileSync(path)).join("\n");
   for (const name of Object.keys(ROUTE_SPECS)) {
     assert.ok(Object.hasOwn(HANDLERS, name), `${name}: no handler`);
     assert.ok(`/v1/${name}` in paths, `${name}: no OpenAPI path`);

@@ -16,7 +16,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runtimeSource } from "../scripts/client/generate.ts";
+import { runtimeSource } from "../client/generate.ts";
 import { scriptArgv } from "./_runtimes.ts";
 import { fixtureServer, STACK_LINE, type World, world } from "./_helpers.ts";
 

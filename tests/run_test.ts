@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { eventually, fixtureServer, mcpxArgv, stdioServer, world } from "./_helpers.ts";
-import { DEFAULT_TEMPLATE } from "../scripts/launcher/default_template.ts";
+import { DEFAULT_TEMPLATE } from "../launcher/default_template.ts";
 
 const ECHO_SCRIPT = `// Echo each argument through the server.
 import tools, { log } from "./mcpx-client.ts";

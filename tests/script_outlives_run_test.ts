@@ -3,7 +3,7 @@
  * `kill -HUP` or `kill -9` of mcpx left the runtime re-parented to pid 1,
  * running to its end: SIGHUP was not passed on, and SIGKILL cannot be. Now
  * SIGHUP is forwarded like SIGINT and SIGTERM, and a runtime whose mcpx is
- * gone gets SIGTERM from the kernel (scripts/runner/death_signal.ts), or, in the
+ * gone gets SIGTERM from the kernel (runner/death_signal.ts), or, in the
  * bubblewrap sandbox, is ended with it (`--die-with-parent`, which held
  * before too). Under deno, bun and node.
  */

@@ -3,8 +3,8 @@
  * decision 0016): as root, bubblewrap mounts without a user namespace; as
  * anyone else it needs one, which is the path users take. A second local
  * user (made with `useradd` for the test, removed after it) runs the exact
- * bwrap and deno command lines mcpx builds (scripts/runner/sandbox.ts,
- * scripts/runner/runtime.ts) around a script: a symlink out of its folder leads
+ * bwrap and deno command lines mcpx builds (runner/sandbox.ts,
+ * runner/runtime.ts) around a script: a symlink out of its folder leads
  * nowhere, the daemon's socket answers, and the socket's directory inside is
  * the user's and 0700, as the clients' check wants it. Needs root (CI runs as
  * root) and bwrap; skipped, saying so, otherwise.
@@ -13,9 +13,9 @@
  */
 
 import assert from "node:assert/strict";
-import { sandboxArgs } from "../scripts/runner/sandbox.ts";
-import { runtimeArgs, runtimeFlags } from "../scripts/runner/runtime.ts";
-import { parsePermissions } from "../scripts/runner/permissions.ts";
+import { sandboxArgs } from "../runner/sandbox.ts";
+import { runtimeArgs, runtimeFlags } from "../runner/runtime.ts";
+import { parsePermissions } from "../runner/permissions.ts";
 
 /** The second user's name, unique to this file. */
 const OTHER_USER = "mcpxsbxtest";

@@ -6,7 +6,7 @@
  * timeout's `bound` and `setting`) is typed data, never read out of a message.
  *
  * Portable like wire/wire.ts: imports only types from it, so the generated
- * client can inline it (scripts/client/bundle.ts).
+ * client can inline it (client/bundle.ts).
  *
  * @module
  */

@@ -9,7 +9,7 @@
  * {@link callerBody}.
  *
  * Portable like wire/wire.ts: imports nothing, so the generated client can
- * inline it (scripts/client/bundle.ts).
+ * inline it (client/bundle.ts).
  *
  * @module
  */

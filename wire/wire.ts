@@ -19,7 +19,7 @@
  * Portable: runs under deno, bun and node ≥ 22.6 (spec 000, "Runtime
  * portability"), imports only core/private_dir_rule.ts and wire/endpoint.ts
  * (which import nothing), and defines no top-level name the script runtime defines
- * (scripts/client/bundle.ts checks).
+ * (client/bundle.ts checks).
  *
  * @module
  */
