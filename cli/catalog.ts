@@ -7,22 +7,24 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { printJson } from "./json_out.ts";
-import { handle } from "../ops/catalog.ts";
+import { type CatalogOutput, handle as catalogOf } from "../ops/catalog.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { catalog } from "../ops/discovery_ops.ts";
 
 /**
- * Runs `mcpx catalog`: the block, or with `--json` the block and its counts.
+ * Runs `mcpx catalog`: the block and its counts.
  *
- * @returns Exit code 0.
+ * @throws {McpxError} `no-config` when no configuration file was found.
  */
-export async function run(ctx: CliContext, input: InputOf<typeof catalog>): Promise<number> {
-  const output = await handle(input, ctx);
-  if (await ctx.json()) {
-    printJson(ctx.io, output);
-    return 0;
-  }
-  ctx.io.out(output.text.endsWith("\n") ? output.text : output.text + "\n");
-  return 0;
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof catalog>,
+): Promise<Answered<CatalogOutput>> {
+  return ok(await catalogOf(input, ctx));
+}
+
+/** The block alone, ending in a newline. */
+export function text(output: CatalogOutput): string {
+  return output.text.endsWith("\n") ? output.text : output.text + "\n";
 }

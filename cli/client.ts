@@ -11,14 +11,29 @@ import { ensureClient } from "../client/client_file.ts";
 import { basename, dirname, join, resolve } from "../core/posix_path.ts";
 import { UsageError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { client } from "../ops/discovery_ops.ts";
-import { printJsonLine } from "./json_out.ts";
 
-export async function run(
+/** What `mcpx client` answers: where the client is, whether it was written, for how many namespaces. */
+export interface ClientWritten {
+  /** The client file's absolute path. */
+  path: string;
+  /** False when the file already held this client. */
+  written: boolean;
+  /** How many namespaces it types. */
+  namespaces: number;
+}
+
+/**
+ * Writes the generated client at `-o` (a directory, or a `.ts`/`.js` file name).
+ *
+ * @throws {UsageError} With no `-o`, or when the file cannot be written.
+ */
+export async function handle(
   ctx: CliContext,
   options: InputOf<typeof client>,
-): Promise<number> {
+): Promise<Answered<ClientWritten>> {
   if (typeof options.output !== "string" || options.output === "") {
     throw new UsageError("say where to write it: `mcpx client -o <file or directory>`");
   }
@@ -41,13 +56,16 @@ export async function run(
       ctx.paths().cacheDir,
       { fileName: basename(path), owner: "client" },
     );
-    if (await ctx.json()) {
-      printJsonLine(ctx.io, { path, written: wrote, namespaces: namespaces.length });
-    } else {
-      ctx.io.out(`${wrote ? "wrote" : "unchanged"} ${path} (${namespaces.length} namespaces)\n`);
-    }
+    return ok({ path, written: wrote, namespaces: namespaces.length });
   } catch (error) {
     throw new UsageError(`cannot write ${path}: ${(error as Error).message}`);
   }
-  return 0;
+}
+
+/** `--json` prints the acknowledgement on one line. */
+export const jsonLine = true;
+
+/** `wrote /abs/mcpx-client.ts (5 namespaces)`, or `unchanged …`. */
+export function text({ path, written, namespaces }: ClientWritten): string {
+  return `${written ? "wrote" : "unchanged"} ${path} (${namespaces} namespaces)\n`;
 }

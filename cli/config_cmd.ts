@@ -7,30 +7,34 @@
  */
 
 import type { CliContext } from "./context.ts";
+import type { Text } from "./commands.ts";
 import { renderTable, truncate } from "./table.ts";
-import { printJson } from "./json_out.ts";
 import { describeSearch } from "../config/discover.ts";
-import { handle } from "../ops/config.ts";
+import { type ConfigOutput, handle as configOf } from "../ops/config.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { config } from "../ops/discovery_ops.ts";
 
 /**
- * Runs `mcpx config`: the op's answer as JSON, or as a table (warnings on stderr after it).
+ * Runs `mcpx config`: the op's answer (ops/config.ts), the resolved settings
+ * or with `--schema` their declarations.
  *
- * @returns Exit code 0.
  * @throws {ConfigError} When the configuration cannot be read (not with `--schema`).
  */
-export async function run(
+export async function handle(
   ctx: CliContext,
   options: InputOf<typeof config>,
-): Promise<number> {
-  const output = await handle(options, ctx);
-  if (await ctx.json()) {
-    printJson(ctx.io, output);
-    return 0;
-  }
+): Promise<Answered<ConfigOutput>> {
+  return ok(await configOf(options, ctx));
+}
+
+/**
+ * The declarations as a table; or the file in use, its fingerprint and the
+ * settings as a table, the configuration's warnings on stderr after it.
+ */
+export function text(output: ConfigOutput): Text {
   if (!("fingerprint" in output)) {
-    ctx.io.out(renderTable(
+    return renderTable(
       ["SETTING", "TYPE", "DEFAULT", "ENV", "FLAG", "HELP"],
       output.settings.map((
         s,
@@ -42,21 +46,16 @@ export async function run(
         s.flags.join(" "),
         s.help,
       ]),
-    ));
-    return 0;
+    );
   }
   const where = output.config ?? `(none found: ${describeSearch(output.searched ?? [])})`;
-  ctx.io.out(`config: ${where}  fingerprint: ${output.fingerprint}\n\n`);
-  ctx.io.out(renderTable(
+  const out = `config: ${where}  fingerprint: ${output.fingerprint}\n\n` + renderTable(
     ["SETTING", "VALUE", "SOURCE", "OVERRODE"],
     output.settings.map((r) => {
       const overrode = r.overrode.filter((o) => o.source !== "default" || r.source !== "default")
         .map((o) => `${JSON.stringify(o.value)} (${o.source})`).join(", ");
       return [r.name, JSON.stringify(r.value), r.source, truncate(overrode, 60)];
     }),
-  ));
-  for (const warning of output.warnings) {
-    ctx.io.err(`warning: ${warning}\n`);
-  }
-  return 0;
+  );
+  return { out, err: output.warnings.map((warning) => `warning: ${warning}\n`).join("") };
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { main } from "./main.ts";
 import { memoryIo } from "../core/io.ts";
+import { CliContext } from "./context.ts";
+import * as configCommand from "./config_cmd.ts";
 
 interface Shown {
   settings: { name: string; value: unknown; source: string }[];
@@ -111,6 +113,34 @@ Deno.test("config --json shows a secret setting as (set), never its value", asyn
     const shown = (JSON.parse(io.stdout) as Shown).settings
       .find((s) => s.name === "transport.bearerToken")!;
     assert.deepEqual([shown.value, shown.source], ["(set)", "env:MCPX_TRANSPORT_BEARER_TOKEN"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("config handle() answers the settings; text() prints the warnings on stderr after the table", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-config-cmd-" }));
+  try {
+    await Deno.writeTextFile(
+      `${dir}/.mcp.json`,
+      JSON.stringify({ mcpServers: {}, catalog: { budgt: 5 } }),
+    );
+    const env = { HOME: dir, MCPX_SECURITY_TRUST_PROJECT_CONFIGS: "always" };
+    const ctx = new CliContext({ io: memoryIo(), env, cwd: dir, flags: {} });
+    const outcome = await configCommand.handle(ctx, {});
+    assert.equal(outcome.kind, "ok");
+    assert.ok("fingerprint" in outcome.value);
+    const text = configCommand.text(outcome.value) as { out: string; err: string };
+    assert.match(
+      text.out,
+      new RegExp(`^config: ${dir}/\\.mcp\\.json  fingerprint: \\S+\n\nSETTING`),
+    );
+    assert.match(text.err, /^warning: .*catalog\.budgt: unknown setting/);
+    const schema = await configCommand.handle(ctx, { schema: true });
+    assert.match(
+      configCommand.text(schema.value) as string,
+      /^SETTING\s+TYPE\s+DEFAULT\s+ENV\s+FLAG/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

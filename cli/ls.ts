@@ -19,8 +19,9 @@
 import type { CliContext } from "./context.ts";
 import { noConfigMessage } from "../config/discover.ts";
 import { renderTable, truncate } from "./table.ts";
-import { printJson } from "./json_out.ts";
-import { answer, type LsAnswer, lsHostOf } from "../ops/ls.ts";
+import type { Text, TextView } from "./commands.ts";
+import type { Answered } from "../ops/outcome.ts";
+import { answer, type LsAnswer, lsHostOf, type LsOutput } from "../ops/ls.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { ls } from "../ops/discovery_ops.ts";
 import { checkSelection, selectionFromSettings } from "../config/profiles.ts";
@@ -28,55 +29,85 @@ import { directFix, directSpelling } from "../config/direct_target.ts";
 import { listingWaitOf } from "../ops/wait_flag.ts";
 import type { ListingWait } from "../engine/tool_listing.ts";
 import { startingCell, startingSentence } from "../discovery/starting_note.ts";
-import { noteShadowed } from "./shadow_note.ts";
+import { shadowing } from "./shadow_note.ts";
 
 export type { LsRow } from "../ops/ls.ts";
 
 /** The most unusable tools `ls` names in its note; `ls --json` has them all. */
 const NOTE_NAMES = 5;
 
+/** What only the terminal rendering of `ls` shows beyond the document. */
+export interface LsExtra {
+  /** The tools left out as unusable, named briefly in a note (`ls --json` has each reason). */
+  unusable: LsAnswer["unusable"];
+  /** The working directory, where the configuration search began. */
+  cwd: string;
+  /** The server named on the command line: how it is spelt again, and what to check when it fails. */
+  direct?: { spelling: string; fix: string };
+}
+
 /**
- * Runs `mcpx ls`: the op's rows (ops/ls.ts), as JSON or as a table.
+ * Runs `mcpx ls`: the op's rows (ops/ls.ts), with the configuration's
+ * warnings and, when a nearer file hides another's servers, a note naming
+ * both (the files under `shadowed` in the document).
  *
- * @returns Exit code 0.
+ * @returns `ok` with the rows; `failed` when a server named on the command
+ *   line failed (it is the whole answer).
  * @throws {ConfigError} When the configuration cannot be read.
  */
-export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<number> {
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof ls>,
+): Promise<Answered<LsOutput>> {
   // A server named on the command line is the whole answer: it is waited for unless told otherwise.
   const wait = ctx.direct && input.wait === undefined
     ? undefined
     : listingWaitOf(input.wait, await ctx.setting("discovery.wait"));
   const { output, unusable } = await fromDaemon(ctx, wait) ??
     await answer(input, lsHostOf(ctx, wait));
-  const { namespaces: rows, unselected, problems, warnings } = output;
-  // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
-  for (const warning of warnings) ctx.io.err(`warning: ${warning}\n`);
   // A nearer file's servers win: say whose are not shown, and how to see them.
-  const shadowed = await noteShadowed(ctx);
+  const { shadowed, note } = await shadowing(ctx);
   // A server named on the command line is the whole answer: when it failed, so did `ls`.
-  const directFailed = ctx.direct !== undefined && rows.some((r) => r.state === "error");
-  if (await ctx.json()) {
-    printJson(ctx.io, shadowed.length ? { ...output, shadowed } : output);
-    return directFailed ? 1 : 0;
-  }
+  const directFailed = ctx.direct !== undefined &&
+    output.namespaces.some((r) => r.state === "error");
+  const extra: LsExtra = {
+    unusable,
+    cwd: ctx.cwd,
+    ...(ctx.direct
+      ? { direct: { spelling: directSpelling(ctx.direct), fix: directFix(ctx.direct) } }
+      : {}),
+  };
+  return {
+    kind: directFailed ? "failed" : "ok",
+    value: shadowed.length ? { ...output, shadowed } : output,
+    // Before any other output: a misspelt "mcpServers" explains the "No servers" below.
+    ...(output.warnings.length ? { warnings: output.warnings } : {}),
+    ...(note ? { notes: [note] } : {}),
+    extra,
+  };
+}
+
+/**
+ * The rows as a table, then what the terminal says about them: the
+ * listing problems and unusable tools briefly on stderr, servers outside the
+ * profile selection, those still starting, the untrusted ones whole, and the
+ * next command; or why there are no rows.
+ */
+export function text(output: LsOutput, view: TextView): Text {
+  const { unusable, cwd, direct } = view.extra as LsExtra;
+  const { namespaces: rows, unselected, problems } = output;
   const others = unselected.length
     ? `${unselected.length} more outside the selected profiles (${unselected.join(", ")}); ` +
       "`--profile <name>` or `--all-profiles` shows them.\n"
     : "";
-  if (rows.length === 0 && others) {
-    ctx.io.out(`No servers selected: ${others}`);
-    return 0;
-  }
+  if (rows.length === 0 && others) return `No servers selected: ${others}`;
   if (rows.length === 0) {
-    ctx.io.out(
-      output.config
-        ? `No servers in ${output.config}. Add one under "mcpServers".\n`
-        : `No servers: ${noConfigMessage(output.searched ?? [], ctx.cwd)}.\n`,
-    );
-    return 0;
+    return output.config
+      ? `No servers in ${output.config}. Add one under "mcpServers".\n`
+      : `No servers: ${noConfigMessage(output.searched ?? [], cwd)}.\n`;
   }
-  const width = Math.max(40, (Number(ctx.env.COLUMNS) || 120) - 60);
-  ctx.io.out(renderTable(
+  const width = Math.max(40, view.columns - 60);
+  let out = renderTable(
     ["NAMESPACE", "TOOLS", "SHARING", "SCOPE", "LIVE", "STATE", "DESCRIPTION"],
     rows.map((r) => [
       r.namespace,
@@ -93,29 +124,28 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
         width,
       ),
     ]),
-  ));
+  );
+  let err = "";
   // Tools a server lists but mcpx cannot call are said once, briefly: `ls` runs often and an
   // agent pays for every line (`ls --json` and `types` give each reason).
   const said = new Set(unusable.map((u) => u.problem));
   for (const problem of problems) {
-    if (!said.has(problem)) ctx.io.err(`warning: ${problem}\n`);
+    if (!said.has(problem)) err += `warning: ${problem}\n`;
   }
   if (unusable.length) {
     // A few names, not a hundred: the same server configured many times repeats its tool.
     const names = unusable.slice(0, NOTE_NAMES).map((u) => `${u.server}.${u.tool}`);
     const more = unusable.length - names.length;
-    ctx.io.err(
-      `note: ${unusable.length} tool${unusable.length > 1 ? "s" : ""} left out as unusable (${
-        names.join(", ")
-      }${more ? ` and ${more} more` : ""}); \`mcpx ls --json\` says why\n`,
-    );
+    err += `note: ${unusable.length} tool${unusable.length > 1 ? "s" : ""} left out as unusable (${
+      names.join(", ")
+    }${more ? ` and ${more} more` : ""}); \`mcpx ls --json\` says why\n`;
   }
-  if (others) ctx.io.out(`\n${others}`);
+  if (others) out += `\n${others}`;
   // Said on stdout, terminal or not: the table answered without them (decision 0010).
   const starting = rows.flatMap((r) =>
     r.starting ? [{ namespace: r.namespace, ...r.starting }] : []
   );
-  if (starting.length) ctx.io.out(`\n${startingSentence(starting, starting[0].wait)}\n`);
+  if (starting.length) out += `\n${startingSentence(starting, starting[0].wait)}\n`;
   const errors = rows.some((r) => r.state === "error");
   // Said whole, once: the table cuts sentences, and this is the part that matters.
   const untrusted = rows.flatMap((r) =>
@@ -125,32 +155,22 @@ export async function run(ctx: CliContext, input: InputOf<typeof ls>): Promise<n
   if (first) {
     const width = Math.max(...untrusted.map((u) => u.namespace.length));
     const lines = untrusted.map((u) => `  ${u.namespace.padEnd(width)}  ${u.runs}`);
-    ctx.io.out(
-      `\n${first.file} is a project's configuration, not trusted with what these servers run, ` +
-        `so mcpx starts none of them:\n${lines.join("\n")}\nReview it, then run ` +
-        `\`${first.trustCommand}\`. An agent should ask its user to run that, not run it itself.\n`,
-    );
+    out += `\n${first.file} is a project's configuration, not trusted with what these servers ` +
+      `run, so mcpx starts none of them:\n${lines.join("\n")}\nReview it, then run ` +
+      `\`${first.trustCommand}\`. An agent should ask its user to run that, not run it itself.\n`;
   }
-  if (ctx.direct) {
+  if (direct) {
     const failed = rows.find((r) => r.state === "error");
-    if (failed) {
-      ctx.io.err(`error: ${failed.error}\n${directFix(ctx.direct)}\n`);
-      return 1;
-    }
-    const named = directSpelling(ctx.direct);
-    ctx.io.out(
-      `\nNext: \`mcpx types ${named}\` shows its tools; \`mcpx call ${named} <tool> '{…}'\` ` +
-        `calls one.\n`,
-    );
-    return 0;
+    if (failed) return { out, err: err + `error: ${failed.error}\n${direct.fix}\n` };
+    out += `\nNext: \`mcpx types ${direct.spelling}\` shows its tools; ` +
+      `\`mcpx call ${direct.spelling} <tool> '{…}'\` calls one.\n`;
+    return { out, err };
   }
-  ctx.io.out(
-    // Search first: its last line is the `mcpx types` command for just its hits (the browser
-    // walk in docs/browser-walk.md costs a quarter of loading the whole namespace).
-    `\nNext: \`mcpx search <words>\` finds tools and prints the \`mcpx types\` command for them.` +
-      (errors ? " `mcpx status` shows why a server failed." : "") + "\n",
-  );
-  return 0;
+  // Search first: its last line is the `mcpx types` command for just its hits (the browser
+  // walk in docs/browser-walk.md costs a quarter of loading the whole namespace).
+  out += `\nNext: \`mcpx search <words>\` finds tools and prints the \`mcpx types\` command ` +
+    `for them.` + (errors ? " `mcpx status` shows why a server failed." : "") + "\n";
+  return { out, err };
 }
 
 /**

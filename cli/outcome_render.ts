@@ -3,8 +3,8 @@
  * place that prints what a handler answered and picks the exit code from its
  * kind. Under `--json` the document is printed as it is (two-space indent,
  * or one line for the ops whose module says `jsonLine`); otherwise the
- * module's `text` renderer turns it into terminal text. Notes go to stderr
- * as `note:` lines either way. A question a person at this terminal can
+ * module's `text` renderer turns it into terminal text. Warnings and notes
+ * go to stderr as `warning:` and `note:` lines either way. A question a person at this terminal can
  * answer is asked inline and the call goes on (cli/question.ts).
  *
  * @module
@@ -33,6 +33,7 @@ export async function renderOutcome(
 ): Promise<number> {
   if (outcome.kind === "exit") return outcome.code;
   if (outcome.kind === "question") {
+    for (const warning of outcome.warnings ?? []) ctx.io.err(`warning: ${warning}\n`);
     for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
     const { followQuestions } = await import("./question.ts");
     const resumed = module.resumed ?? ((answer: unknown) => ({ kind: "ok", value: answer }));
@@ -53,6 +54,7 @@ function printAnswer(
   input: unknown,
   json: boolean,
 ): void {
+  for (const warning of outcome.warnings ?? []) ctx.io.err(`warning: ${warning}\n`);
   for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
   if (json || !module.text) {
     (module.jsonLine ? printJsonLine : printJson)(ctx.io, outcome.value);

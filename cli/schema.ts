@@ -3,30 +3,33 @@
  * the upstream tool catalog in the form its consumer reads (the op is
  * ops/schema.ts). The JSON forms print the document itself, with or without
  * `--json`; the TypeScript form prints the declarations (`--json`:
- * `{ typescript }`). A namespace left out for having no tools is named on stderr.
+ * `{ typescript }`). A namespace left out for having no tools is named in a note.
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
-import { printJson } from "./json_out.ts";
-import { answer } from "../ops/schema.ts";
+import { answer, type SchemaOutput } from "../ops/schema.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { schema } from "../ops/discovery_ops.ts";
 
 /**
- * Runs `mcpx schema`.
+ * Runs `mcpx schema`: the catalog in the form asked for, with a note for each
+ * namespace left out.
  *
- * @returns Exit code 0.
  * @throws {NotFoundError} for an unknown namespace or tool named.
  */
-export async function run(ctx: CliContext, input: InputOf<typeof schema>): Promise<number> {
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof schema>,
+): Promise<Answered<SchemaOutput>> {
   const { output, left } = await answer(input, ctx);
-  for (const { namespace, why } of left) ctx.io.err(`note: ${namespace} left out: ${why}\n`);
-  if ("typescript" in output && typeof output.typescript === "string" && !(await ctx.json())) {
-    ctx.io.out(output.typescript);
-    return 0;
-  }
-  printJson(ctx.io, output);
-  return 0;
+  return ok(output, left.map(({ namespace, why }) => `${namespace} left out: ${why}`));
+}
+
+/** The TypeScript form's declarations; any other form's document as JSON. */
+export function text(output: SchemaOutput): string {
+  if ("typescript" in output && typeof output.typescript === "string") return output.typescript;
+  return JSON.stringify(output, null, 2) + "\n";
 }

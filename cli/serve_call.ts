@@ -156,13 +156,14 @@ export async function runServeTool(
 /**
  * An outcome as an MCP tool result: the document as JSON text and, when it is
  * an object, as `structuredContent` (MCP 2025-06-18, "Structured content");
- * notes and anything the op wrote on stderr as further text; `isError` for
+ * warnings, notes and anything the op wrote on stderr as further text; `isError` for
  * every kind but `ok`.
  */
 export function toolAnswer(outcome: Outcome, stderr = ""): ToolAnswer {
   const value = outcome.kind === "exit" ? undefined : outcome.value;
   const text = value === undefined ? "" : JSON.stringify(value, null, 2);
   const notes = [
+    ...(outcome.kind === "exit" ? [] : outcome.warnings ?? []).map((w) => `warning: ${w}`),
     ...(outcome.kind === "exit" ? [] : outcome.notes ?? []).map((n) => `note: ${n}`),
     ...(stderr.trim() ? [stderr.trim()] : []),
   ];

@@ -24,7 +24,7 @@ import {
 import type { ContextOptions } from "./context_settings.ts";
 import { serveContext } from "./serve_call.ts";
 import { wordsOf } from "./completion_words.ts";
-import { loadCommand, type PrintingModule } from "./commands.ts";
+import { loadCommand } from "./commands.ts";
 import { types } from "../ops/discovery_ops.ts";
 import { errorToJson } from "../core/errors.ts";
 
@@ -119,7 +119,8 @@ export function registerTypesResources(
 }
 
 /**
- * The signatures `mcpx types <target>` prints.
+ * The signatures `mcpx types <target>` prints: the types command's handler
+ * and its text renderer (decision 0064).
  *
  * @throws {ProtocolError} invalid params naming the problem (an unknown
  *   namespace or tool, a configuration that cannot be read).
@@ -129,11 +130,24 @@ async function signatures(
   target: string,
   caller: { session?: string; signal: AbortSignal },
 ): Promise<string> {
-  const { ctx, io } = serveContext(base, caller, false);
-  let code: number;
+  const { ctx } = serveContext(base, caller, false);
+  const input = types.input.parse({ targets: [target] });
   try {
-    const module = await loadCommand("types") as PrintingModule;
-    code = await module.run(ctx, types.input.parse({ targets: [target] }));
+    const module = await loadCommand("types");
+    if (!("handle" in module) || !module.text) {
+      throw new Error("the types command answers no terminal text");
+    }
+    const outcome = await module.handle(ctx, input);
+    if (outcome.kind === "exit") {
+      throw new Error(`mcpx types ${target} ended (exit ${outcome.code})`);
+    }
+    const text = module.text(outcome.value, {
+      input,
+      columns: Number(ctx.env.COLUMNS) || 120,
+      kind: outcome.kind,
+      extra: outcome.extra,
+    });
+    return typeof text === "string" ? text : text.out ?? "";
   } catch (error) {
     let document: Record<string, unknown>;
     try {
@@ -146,12 +160,4 @@ async function signatures(
       uri: `${TYPES_URI}${target}`,
     });
   }
-  if (code !== 0) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      io.stderr.trim() || `mcpx types ${target} failed (exit ${code})`,
-      { uri: `${TYPES_URI}${target}` },
-    );
-  }
-  return io.stdout;
 }

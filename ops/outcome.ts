@@ -36,6 +36,13 @@ export interface Answered<O = unknown> {
    */
   notes?: string[];
   /**
+   * Problems found on the way that did not stop the op (a misspelt key in the
+   * configuration): the CLI prints each as a `warning:` line on stderr,
+   * before the notes and in either output mode; serve adds them as text
+   * content. Absent when there are none.
+   */
+  warnings?: string[];
+  /**
    * What only the terminal rendering shows beyond the document (search's
    * whole descriptions, which a wide table can show where the document cuts
    * them): never part of `--json`, serve or the daemon's answer.
