@@ -16,10 +16,11 @@
  */
 
 import type { CliContext } from "./context.ts";
-import type { InputOf } from "../ops/op.ts";
+import type { InputOf, OutputOf } from "../ops/op.ts";
 import type { auth } from "../ops/auth_ops.ts";
 import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
-import { printJson } from "./json_out.ts";
+import type { Text, TextView } from "./commands.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 import { renderTable } from "./table.ts";
 import type { ServerSpec } from "../config/types.ts";
 import type { ListResult } from "../engine/tool_listing.ts";
@@ -46,12 +47,39 @@ import {
 /** How long `mcpx auth` waits for the browser's redirect unless `--timeout` says, ms. */
 const REDIRECT_WAIT_MS = 5 * 60_000;
 
-export async function run(ctx: CliContext, input: InputOf<typeof auth>): Promise<number> {
+type Output = OutputOf<typeof auth>;
+type Started = Extract<Output, { authorizationUrl: string }>;
+type Authorized = Extract<Output, { authorized: true }>;
+type Listed = Extract<Output, { servers: unknown }>;
+type LoggedOut = Extract<Output, { removed: boolean }>;
+
+/** What only the text shows: the command that completes (`--no-browser`) or redoes (logout) it. */
+interface AuthExtra {
+  command: string;
+}
+
+/**
+ * Runs `mcpx auth`: authorizes a remote server in a browser (the wait's
+ * progress said on stderr while it waits), starts an authorization to finish
+ * elsewhere (`--no-browser`) or finishes one (`--code`, `--state`), lists
+ * what mcpx holds (`ls`) or forgets it (`logout`).
+ *
+ * @returns `ok` with the op's document (ops/auth_ops.ts `AuthOutput`); the
+ *   extra of `--no-browser` and `logout` is the command that goes on.
+ * @throws {UsageError} For missing or extra words, a stdio server, a bad
+ *   `oauth.clientMetadataUrl`.
+ * @throws {NotFoundError} For a server the configuration lacks.
+ * @throws {McpxError} `auth-timeout`, `auth-no-browser`, `auth-denied` from the browser flow.
+ */
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof auth>,
+): Promise<Answered<Output>> {
   const [first, ...rest] = input.words;
   if (first === undefined) {
     throw new UsageError("name the server: `mcpx auth <server>` (or `mcpx auth ls`)");
   }
-  if (first === "ls" && rest.length === 0) return await list(ctx);
+  if (first === "ls" && rest.length === 0) return ok<Output>(await list(ctx));
   if (first === "logout") return await logout(ctx, rest);
   if (rest.length) {
     throw new UsageError(
@@ -67,31 +95,51 @@ export async function run(ctx: CliContext, input: InputOf<typeof auth>): Promise
       throw new UsageError(`give both: \`${target.command} --code CODE --state STATE\``);
     }
     await completeAuthorization(target, { code: input.code, state: input.state, iss: input.iss });
-    return done(ctx, server, url);
+    return ok<Output>(await done(ctx, server, url));
   }
   if (input.noBrowser) {
     const callbackUrl = `http://127.0.0.1:${freePort()}/callback`;
     const started = await beginAuthorization(target, callbackUrl);
-    if (await ctx.json()) {
-      printJson(ctx.io, { server, url, ...started });
-    } else {
-      ctx.io.out(
-        `open this URL in a browser and authorize mcpx:\n  ${started.authorizationUrl}\n` +
-          `it sends the browser back to ${started.callbackUrl}?code=…&state=…; then run:\n` +
-          `  ${target.command} --code CODE --state ${started.state}\n`,
-      );
-    }
-    return 0;
+    return { ...ok<Output>({ server, url, ...started }), extra: { command: target.command } };
   }
   const waitMs = input.timeout === undefined ? REDIRECT_WAIT_MS : parseTimeoutFlag(input.timeout);
-  return await inBrowser(ctx, target, waitMs);
+  return ok<Output>(await inBrowser(ctx, target, waitMs));
+}
+
+/**
+ * The terminal's rendering of each document: what was authorized (a failed
+ * listing a warning on stderr), the URL to open and the command that
+ * completes it, the table of servers, or what logout forgot.
+ */
+export function text(value: Output, view: TextView): Text {
+  const extra = view.extra as AuthExtra | undefined;
+  if ("servers" in value) return listText(value);
+  if ("removed" in value) {
+    const { server, url, removed } = value as LoggedOut;
+    return removed
+      ? `forgot what mcpx held for "${server}" (${url}): any tokens and its client ` +
+        `registration; \`${extra!.command}\` authorizes it again\n`
+      : `mcpx held no tokens for "${server}" (${url})\n`;
+  }
+  if ("authorizationUrl" in value) {
+    const started = value as Started;
+    return `open this URL in a browser and authorize mcpx:\n  ${started.authorizationUrl}\n` +
+      `it sends the browser back to ${started.callbackUrl}?code=…&state=…; then run:\n` +
+      `  ${extra!.command} --code CODE --state ${started.state}\n`;
+  }
+  const { server, url, tools, listError } = value as Authorized;
+  return {
+    out: `authorized: server "${server}" (${url})` +
+      (tools !== undefined ? `, ${tools} tools listed with it\n` : "\n"),
+    err: listError ? `warning: listing it again failed: ${listError}\n` : "",
+  };
 }
 
 /**
  * The authorization is stored: the server is listed again with it (the
  * daemon may hold a listing that failed for want of it), and the outcome said.
  */
-async function done(ctx: CliContext, server: string, url: string): Promise<number> {
+async function done(ctx: CliContext, server: string, url: string): Promise<Authorized> {
   let listed: ListResult | undefined;
   try {
     listed = (await ctx.request<Record<string, ListResult>>("list", { servers: [server] }))[server];
@@ -99,22 +147,13 @@ async function done(ctx: CliContext, server: string, url: string): Promise<numbe
     listed = { error: (error as Error).message } as ListResult;
   }
   const tools = listed?.tools;
-  if (await ctx.json()) {
-    printJson(ctx.io, {
-      server,
-      url,
-      authorized: true,
-      ...(tools !== undefined ? { tools } : {}),
-      ...(listed?.error ? { listError: listed.error } : {}),
-    });
-  } else {
-    ctx.io.out(
-      `authorized: server "${server}" (${url})` +
-        (tools !== undefined ? `, ${tools} tools listed with it\n` : "\n"),
-    );
-    if (listed?.error) ctx.io.err(`warning: listing it again failed: ${listed.error}\n`);
-  }
-  return 0;
+  return {
+    server,
+    url,
+    authorized: true,
+    ...(tools !== undefined ? { tools } : {}),
+    ...(listed?.error ? { listError: listed.error } : {}),
+  };
 }
 
 /**
@@ -129,7 +168,11 @@ async function done(ctx: CliContext, server: string, url: string): Promise<numbe
  *   when no browser started and stdin is not a terminal, `auth-denied` when
  *   the authorization server redirected with an `error`.
  */
-async function inBrowser(ctx: CliContext, target: OAuthTarget, waitMs: number): Promise<number> {
+async function inBrowser(
+  ctx: CliContext,
+  target: OAuthTarget,
+  waitMs: number,
+): Promise<Authorized> {
   const { promise: redirected, resolve, reject } = Promise.withResolvers<URLSearchParams>();
   let expected: string | undefined;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
@@ -315,7 +358,7 @@ function checkRemote(spec: ServerSpec): void {
 }
 
 /** `mcpx auth ls`: this configuration's remote servers and the direct targets mcpx holds tokens for. */
-async function list(ctx: CliContext): Promise<number> {
+async function list(ctx: CliContext): Promise<Listed> {
   const config = await ctx.config();
   const stateDir = ctx.paths().stateDir;
   const stored = await listEntries(stateDir);
@@ -348,27 +391,27 @@ async function list(ctx: CliContext): Promise<number> {
     ...(e.tokens?.scope ? { scope: e.tokens.scope } : {}),
     pending: e.codeVerifier !== undefined,
   }));
-  if (await ctx.json()) {
-    printJson(ctx.io, { servers: shown });
-  } else if (shown.length === 0) {
-    ctx.io.out("no remote servers: `mcpx auth <url>` authorizes one by its URL\n");
-  } else {
-    ctx.io.out(renderTable(
-      ["SERVER", "URL", "TOKENS", "EXPIRES", "REFRESH"],
-      shown.map((r) => [
-        r.server,
-        r.url,
-        r.tokens ? "yes" : r.pending ? "waiting for --code" : "no",
-        r.expiresAt ?? "",
-        r.refreshable ? "yes" : "no",
-      ]),
-    ));
+  return { servers: shown };
+}
+
+function listText({ servers: shown }: Listed): string {
+  if (shown.length === 0) {
+    return "no remote servers: `mcpx auth <url>` authorizes one by its URL\n";
   }
-  return 0;
+  return renderTable(
+    ["SERVER", "URL", "TOKENS", "EXPIRES", "REFRESH"],
+    shown.map((r) => [
+      r.server,
+      r.url,
+      r.tokens ? "yes" : r.pending ? "waiting for --code" : "no",
+      r.expiresAt ?? "",
+      r.refreshable ? "yes" : "no",
+    ]),
+  );
 }
 
 /** `mcpx auth logout <server|url>`: forgets the tokens and client of that server. */
-async function logout(ctx: CliContext, words: string[]): Promise<number> {
+async function logout(ctx: CliContext, words: string[]): Promise<Answered<Output>> {
   if (words.length !== 1) {
     throw new UsageError("name one server: `mcpx auth logout <server|url>`");
   }
@@ -392,17 +435,12 @@ async function logout(ctx: CliContext, words: string[]): Promise<number> {
     key = { configPath: config.path, server: spec.name, url: spec.url! };
   }
   const removed = await removeEntry(await entryPath(ctx.paths().stateDir, key));
-  if (await ctx.json()) {
-    printJson(ctx.io, { server: key.server, url: key.url, removed });
-  } else {
-    ctx.io.out(
-      removed
-        ? `forgot what mcpx held for "${key.server}" (${key.url}): any tokens and its client ` +
-          `registration; \`${
-            authCommandOf(ctx.paths().stateDir, key.configPath, { name: key.server, url: key.url })
-          }\` authorizes it again\n`
-        : `mcpx held no tokens for "${key.server}" (${key.url})\n`,
-    );
-  }
-  return 0;
+  const command = authCommandOf(ctx.paths().stateDir, key.configPath, {
+    name: key.server,
+    url: key.url,
+  });
+  return {
+    ...ok<Output>({ server: key.server, url: key.url, removed }),
+    extra: { command } satisfies AuthExtra,
+  };
 }

@@ -40,6 +40,13 @@ export interface HandlerModule {
   handle(ctx: CliContext, input: any): Promise<Outcome>;
   // deno-lint-ignore no-explicit-any
   text?(value: any, view: TextView): Text;
+  /**
+   * What the op says on stderr after its document in either mode, `--json`
+   * too (the `error:` lines of the namespaces a listing could not reach,
+   * which the document also carries); absent: nothing.
+   */
+  // deno-lint-ignore no-explicit-any
+  errorLines?(value: any): string;
   /** `--json` prints the document on one line (the small acknowledgements: stop, restart, …). */
   jsonLine?: boolean;
   /**

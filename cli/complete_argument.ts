@@ -1,17 +1,17 @@
 /**
  * `--complete name=prefix` of `mcpx prompts ns.prompt` and `mcpx resources ns
  * <template>`: asks the server for the values of one argument (MCP
- * `completion/complete`, through the daemon's `complete` route) and prints
- * them one per line; `--json` prints the whole answer (engine/complete.ts
+ * `completion/complete`, through the daemon's `complete` route); the terminal
+ * shows them one per line, `--json` the whole answer (engine/complete.ts
  * `Completion`). The other `key=value` words go along as context, which a
- * server may use to narrow the values. A server without completion prints
+ * server may use to narrow the values. A server without completion shows
  * nothing and says so on stderr; that is not a failure (exit 0).
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
-import { printJson } from "./json_out.ts";
+import type { Text } from "./commands.ts";
 import { contentFields } from "./content_request.ts";
 import { UsageError } from "../core/errors.ts";
 import { parseKeyValues } from "../core/key_values.ts";
@@ -19,10 +19,10 @@ import { terminalText } from "../core/terminal_text.ts";
 import type { Completion, CompletionRef } from "../engine/complete.ts";
 
 /**
- * Prints the completions of `spec` (`name=prefix`) for `ref` of `namespace`.
+ * Asks for the completions of `spec` (`name=prefix`) for `ref` of `namespace`.
  *
  * @param words The other `key=value` words: context.
- * @returns The exit status, 0.
+ * @returns The server's answer, as the daemon's `complete` route gives it.
  * @throws {UsageError} for a `spec` without `=`, or naming an argument also given in `words`.
  */
 export async function completeArgument(
@@ -32,7 +32,7 @@ export async function completeArgument(
   spec: string,
   words: string[],
   timeout: string | undefined,
-): Promise<number> {
+): Promise<Completion> {
   const eq = spec.indexOf("=");
   if (eq <= 0) {
     throw new UsageError(
@@ -52,30 +52,31 @@ export async function completeArgument(
     );
   }
   const { timeoutMs } = await contentFields(ctx, timeout, namespace);
-  const result = await ctx.request<Completion>("complete", {
+  return await ctx.request<Completion>("complete", {
     namespace,
     ref,
     argument,
     ...(Object.keys(context).length ? { context } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   });
-  if (await ctx.json()) {
-    printJson(ctx.io, result);
-    return 0;
-  }
-  if (!result.offered) {
-    ctx.io.err(`note: ${namespace} offers no completion\n`);
-    return 0;
-  }
-  // One value a line, as the terminal shows text (decision 0023): a line break in one is escaped.
+}
+
+/**
+ * The terminal's rendering of a completion: one value a line on stdout, as
+ * the terminal shows text (decision 0023: a line break in one is escaped);
+ * on stderr, a note when the server offers no completion or has more values.
+ *
+ * @param namespace The namespace asked, which the note names.
+ * @param spec The `--complete` word (`name=prefix`), whose name the note names.
+ */
+export function completionText(result: Completion, namespace: string, spec: string): Text {
+  if (!result.offered) return { err: `note: ${namespace} offers no completion\n` };
   const lines = result.values.map((v) => terminalText(v).replaceAll("\n", "\\n"));
-  if (lines.length) ctx.io.out(lines.join("\n") + "\n");
-  if (result.hasMore) {
-    ctx.io.err(
-      `note: ${
-        result.total ?? "more"
-      } values in all; type more of ${argument.name} to narrow them\n`,
-    );
-  }
-  return 0;
+  const name = spec.slice(0, spec.indexOf("="));
+  return {
+    out: lines.length ? lines.join("\n") + "\n" : "",
+    err: result.hasMore
+      ? `note: ${result.total ?? "more"} values in all; type more of ${name} to narrow them\n`
+      : "",
+  };
 }

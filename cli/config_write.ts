@@ -123,25 +123,25 @@ export async function addToConfig(
   };
 }
 
-/** Prints a write for a person: the diff, what was skipped, and whether it was written. */
-export function printWrite(ctx: CliContext, report: WriteReport): void {
-  if (report.diff) ctx.io.out(report.diff.endsWith("\n") ? report.diff : `${report.diff}\n`);
-  for (const s of report.skipped) ctx.io.err(`skipped ${s.name}: ${s.reason}\n`);
+/**
+ * What a write did, for the terminal: the diff on stdout; on stderr what was
+ * skipped and why, then what was written, or that it was a preview.
+ */
+export function writeText(report: WriteReport): { out: string; err: string } {
+  const out = report.diff ? (report.diff.endsWith("\n") ? report.diff : `${report.diff}\n`) : "";
+  let err = report.skipped.map((s) => `skipped ${s.name}: ${s.reason}\n`).join("");
   if (report.added.length === 0) {
-    ctx.io.err(`nothing to add to ${report.path}\n`);
+    err += `nothing to add to ${report.path}\n`;
   } else if (report.written) {
-    ctx.io.err(
-      `${report.created ? "created" : "updated"} ${report.path}: added ${
-        report.added.join(", ")
-      }\n`,
-    );
+    err += `${report.created ? "created" : "updated"} ${report.path}: added ${
+      report.added.join(", ")
+    }\n`;
     if (report.needsTrust) {
-      ctx.io.err(
-        `a project's configuration: its new servers start once the user reviews the file and ` +
-          `runs \`mcpx trust ${report.path}\`\n`,
-      );
+      err += `a project's configuration: its new servers start once the user reviews the file ` +
+        `and runs \`mcpx trust ${report.path}\`\n`;
     }
   } else {
-    ctx.io.err(`a preview: nothing was written; add --write to write ${report.path}\n`);
+    err += `a preview: nothing was written; add --write to write ${report.path}\n`;
   }
+  return { out, err };
 }

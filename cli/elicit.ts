@@ -17,7 +17,6 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { printJson } from "./json_out.ts";
 import { DaemonUnavailableError, McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import { logsDir } from "../logs/writer.ts";
 import { daemonFiles } from "../wire/locate.ts";
@@ -31,9 +30,11 @@ import type { elicit } from "../ops/question_ops.ts";
 import type { QuestionView } from "../engine/question_view.ts";
 import type { QuestionStore as QuestionStoreLike } from "../engine/questions_store.ts";
 import { parseAnswerWords } from "../engine/question_form.ts";
-import { followQuestions, questionText } from "./question.ts";
+import { questionOf, questionText } from "./question.ts";
 import * as callCommand from "./call.ts";
-import { renderOutcome } from "./outcome_render.ts";
+import type { CallResult } from "./render_result.ts";
+import type { Text, TextView } from "./commands.ts";
+import { type Answered, ok, type Outcome, question } from "../ops/outcome.ts";
 
 const ACTIONS = ["list", "ls", "show", "answer", "decline"] as const;
 
@@ -52,7 +53,24 @@ interface QuestionSource {
   socketOf(q: { daemon?: string }): string | undefined;
 }
 
-export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promise<number> {
+/** What `mcpx elicit list` answers. */
+export interface QuestionList {
+  questions: QuestionView[];
+}
+
+/**
+ * Runs `mcpx elicit`: lists, shows, answers or declines the caller's
+ * session's questions.
+ *
+ * @returns `ok` with `{ questions }` (list), the question (show), the settled
+ *   question (answer, decline); with `--wait`, the call's result as `mcpx
+ *   call` answers it (cli/call.ts `resumed`: `failed` when `isError`), or
+ *   `question` with `{ question }` when its server asked another; that
+ *   outcome's extra names the daemon holding the call and the call's name.
+ * @throws {UsageError} For an unknown action, a missing id, or a bad answer.
+ * @throws {NotFoundError} For an unknown question id.
+ */
+export async function handle(ctx: CliContext, input: InputOf<typeof elicit>): Promise<Outcome> {
   const action = input.action ?? "list";
   if (!(ACTIONS as readonly string[]).includes(action)) {
     throw new UsageError(
@@ -68,44 +86,14 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
     ? endpointSource(ctx, caller)
     : await storeSource(ctx, caller);
   if (action === "list" || action === "ls") {
-    const views = await source.list(input.all === true);
-    if (await ctx.json()) printJson(ctx.io, { questions: views });
-    else if (!views.length) ctx.io.out(`no ${input.all ? "" : "open "}questions\n`);
-    else {
-      // Another session's questions say whose they are.
-      const whose = (r: QuestionView) =>
-        caller.anySession ? [(r.owners ?? []).map((o) => o || "(none)").join(",") || "-"] : [];
-      ctx.io.out(renderTable(
-        [
-          "ID",
-          "KIND",
-          "NAMESPACE",
-          "FOR",
-          ...(caller.anySession ? ["SESSION"] : []),
-          "STATE",
-          "MESSAGE",
-        ],
-        views.map((r) => [
-          r.id,
-          r.kind,
-          r.namespace,
-          r.route,
-          ...whose(r),
-          r.state,
-          truncate(r.message, 50),
-        ]),
-      ));
-    }
-    return 0;
+    return ok<QuestionList>({ questions: await source.list(input.all === true) });
   }
   const id = input.id;
   if (!id) throw new UsageError(`name the question: \`mcpx elicit ${action} <id>\``);
   const q = await source.get(id);
   if (action === "show") {
     const { daemon: _, ...view } = q;
-    if (await ctx.json()) printJson(ctx.io, view);
-    else ctx.io.out(`${questionText(q)}  state: ${q.state}\n`);
-    return 0;
+    return ok<Omit<QuestionView, "daemon">>(view);
   }
   let answer: Record<string, unknown> | undefined;
   if (action === "answer") {
@@ -124,19 +112,82 @@ export async function run(ctx: CliContext, input: InputOf<typeof elicit>): Promi
     ...(Deno.stdin.isTerminal() ? { tty: true } : {}),
     ...(input.wait ? { wait: true } : {}),
   });
-  if (!input.wait) {
-    const settled = (reply as { question: QuestionView }).question;
-    if (await ctx.json()) printJson(ctx.io, settled);
-    else ctx.io.out(`question ${id}: ${settled.state}\n`);
-    return 0;
+  if (!input.wait) return ok<QuestionView>((reply as { question: QuestionView }).question);
+  // The call's answer: rendered as `mcpx call` renders it, named as the call was.
+  const socket = source.socketOf(q);
+  const extra: CallExtra = {
+    ...(socket !== undefined ? { socket } : {}),
+    ...(q.call !== undefined ? { name: q.call } : {}),
+  };
+  return { ...resumed(reply) as Answered, extra };
+}
+
+/** What a `--wait` outcome carries for the terminal: where the call waits, and its name. */
+interface CallExtra {
+  /** The daemon holding the call (cli/outcome_render.ts answers its next question there). */
+  socket?: string;
+  /** The call's `<namespace>.<tool>`, which a tool's error names. */
+  name?: string;
+}
+
+/**
+ * What the daemon answered once a question was answered inline: the call's
+ * result (`failed` when `isError`), or another question; as `mcpx call`.
+ */
+export function resumed(answer: unknown): Outcome {
+  const asked = questionOf(answer);
+  return asked ? question({ question: asked }) : callCommand.resumed(answer);
+}
+
+/**
+ * The terminal's rendering: a table of questions (`no open questions` when
+ * none), one question with its state, `question <id>: <state>` once answered
+ * or declined, or with `--wait` the call's result as `mcpx call` prints it.
+ */
+export function text(value: unknown, view: TextView): Text {
+  const input = view.input as InputOf<typeof elicit>;
+  const action = input.action ?? "list";
+  if (action === "list" || action === "ls") {
+    return listText((value as QuestionList).questions, input);
   }
-  const json = await ctx.json();
-  return await followQuestions(
-    ctx,
-    reply,
-    // The call's result, rendered as `mcpx call` renders it.
-    (r) => renderOutcome(ctx, callCommand, callCommand.resumed(r), { target: q.call }, json),
-    source.socketOf(q),
+  if (action === "show") {
+    const q = value as QuestionView;
+    return `${questionText(q)}  state: ${q.state}\n`;
+  }
+  if (!input.wait) return `question ${input.id}: ${(value as QuestionView).state}\n`;
+  const name = (view.extra as CallExtra | undefined)?.name;
+  return callCommand.text(value as CallResult, {
+    ...view,
+    input: { target: name },
+    extra: name !== undefined ? { name } : undefined,
+  });
+}
+
+function listText(views: QuestionView[], input: InputOf<typeof elicit>): string {
+  if (!views.length) return `no ${input.all ? "" : "open "}questions\n`;
+  // Another session's questions say whose they are.
+  const anySession = input.anySession === true;
+  const whose = (r: QuestionView) =>
+    anySession ? [(r.owners ?? []).map((o) => o || "(none)").join(",") || "-"] : [];
+  return renderTable(
+    [
+      "ID",
+      "KIND",
+      "NAMESPACE",
+      "FOR",
+      ...(anySession ? ["SESSION"] : []),
+      "STATE",
+      "MESSAGE",
+    ],
+    views.map((r) => [
+      r.id,
+      r.kind,
+      r.namespace,
+      r.route,
+      ...whose(r),
+      r.state,
+      truncate(r.message, 50),
+    ]),
   );
 }
 

@@ -17,14 +17,26 @@ import { findHostFiles, readHostFile } from "../config/host_files.ts";
 import { hostServers } from "../config/host_servers.ts";
 import type { NewServer } from "../config/server_write.ts";
 import { referenceSecrets, type SecretVariable } from "../config/import_secrets.ts";
-import { printJson } from "./json_out.ts";
+import type { Text, TextView } from "./commands.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 import { renderTable, truncate } from "./table.ts";
-import { addToConfig, printWrite, shownEntry, targetConfigPath } from "./config_write.ts";
+import { addToConfig, shownEntry, targetConfigPath, writeText } from "./config_write.ts";
 
 type Output = OutputOf<typeof importOp>;
 
-/** Runs `mcpx import`. @returns 0. */
-export async function run(ctx: CliContext, input: InputOf<typeof importOp>): Promise<number> {
+/**
+ * Runs `mcpx import`: finds the other hosts' configuration files, translates
+ * their servers and adds them to the nearest configuration (a preview
+ * without `--write`; nothing added with `--list`).
+ *
+ * @returns `ok` with `{ files, write?, variables?, review? }`, each entry as
+ *   it is shown (a secret as its reference); the extra is the hosts looked
+ *   for and the configuration written to, for the text.
+ */
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof importOp>,
+): Promise<Answered<Output>> {
   const hosts = input.from?.length ? input.from : [...IMPORT_HOSTS];
   const target = await targetConfigPath(ctx);
   const files: Output["files"] = [];
@@ -81,20 +93,40 @@ export async function run(ctx: CliContext, input: InputOf<typeof importOp>): Pro
     });
     if (review.length) output.review = review;
   }
-  if (await ctx.json()) {
-    // The file gets each value as it was; what is printed shows a secret as its reference.
-    for (const f of output.files) {
-      f.servers = f.servers.map((s) => s.entry ? { ...s, entry: shownEntry(s.name, s.entry) } : s);
-    }
-    printJson(ctx.io, output);
-    return 0;
-  }
+  // The file gets each value as it was; the document shows a secret as its reference.
+  const shown: Output = {
+    ...output,
+    files: output.files.map((f) => ({
+      ...f,
+      servers: f.servers.map((s) => s.entry ? { ...s, entry: shownEntry(s.name, s.entry) } : s),
+    })),
+  };
+  return { ...ok(shown), extra: { hosts, target, files } satisfies ImportExtra };
+}
+
+/**
+ * What only the text shows: the hosts looked for, the configuration written
+ * to, and the files as found (the `--list` table shows what each runs as
+ * the host's file has it).
+ */
+interface ImportExtra {
+  hosts: string[];
+  target: string;
+  files: Output["files"];
+}
+
+/**
+ * The terminal's rendering: with `--list`, a table of what was found; else
+ * the diff on stdout and, on stderr, what did not translate, what was
+ * written, the variables to set and the servers to review.
+ */
+export function text(output: Output, view: TextView): Text {
+  const { hosts, target, files } = view.extra as ImportExtra;
   if (files.length === 0) {
-    ctx.io.out(`no configuration of ${hosts.join(", ")} was found here or in your home\n`);
-    return 0;
+    return `no configuration of ${hosts.join(", ")} was found here or in your home\n`;
   }
-  if (input.list) {
-    ctx.io.out(renderTable(
+  if ((view.input as InputOf<typeof importOp>).list) {
+    return renderTable(
       ["HOST", "SCOPE", "SERVER", "RUNS", "NOT TRANSLATED"],
       files.flatMap((f) =>
         f.problem
@@ -107,33 +139,30 @@ export async function run(ctx: CliContext, input: InputOf<typeof importOp>): Pro
             truncate(s.notes.join("; "), 80),
           ])
       ),
-    ));
-    ctx.io.out(`\nmcpx import --write adds them to ${target}\n`);
-    return 0;
+    ) + `\nmcpx import --write adds them to ${target}\n`;
   }
+  let err = "";
   for (const f of files) {
-    if (f.problem) ctx.io.err(`${f.host} ${f.path}: ${f.problem}\n`);
+    if (f.problem) err += `${f.host} ${f.path}: ${f.problem}\n`;
     for (const s of f.servers) {
       for (const note of s.notes) {
-        ctx.io.err(`${f.host} ${s.name}: ${s.entry ? "" : "not imported: "}${note}\n`);
+        err += `${f.host} ${s.name}: ${s.entry ? "" : "not imported: "}${note}\n`;
       }
     }
   }
-  printWrite(ctx, output.write!);
+  const written = writeText(output.write!);
+  err += written.err;
   const would = output.write!.written ? "" : " (once written)";
   for (const v of output.variables ?? []) {
-    ctx.io.err(
-      `set ${v.variable} for ${v.server}${would}: its ${v.place} was a literal secret in ${v.from}, ` +
-        `so ${output.write!.path} reads it from \${${v.variable}} instead\n`,
-    );
+    err += `set ${v.variable} for ${v.server}${would}: its ${v.place} was a literal secret in ` +
+      `${v.from}, so ${output.write!.path} reads it from \${${v.variable}} instead\n`;
   }
   for (const r of output.review ?? []) {
-    ctx.io.err(
+    err +=
       `review ${r.server}${would}: it comes from a project's file, ${r.from}, and ${
         output.write!.path
       } is your own configuration, whose servers mcpx starts without asking; check what it runs ` +
-        `there before using it\n`,
-    );
+      `there before using it\n`;
   }
-  return 0;
+  return { out: written.out, err };
 }

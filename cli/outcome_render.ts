@@ -4,8 +4,12 @@
  * kind. Under `--json` the document is printed as it is (two-space indent,
  * or one line for the ops whose module says `jsonLine`); otherwise the
  * module's `text` renderer turns it into terminal text. Warnings and notes
- * go to stderr as `warning:` and `note:` lines either way. A question a person at this terminal can
- * answer is asked inline and the call goes on (cli/question.ts).
+ * go to stderr as `warning:` and `note:` lines either way. A question a
+ * person at this terminal can answer is asked inline and the call goes on
+ * (cli/question.ts); any other is printed (its `{ question }` document, or
+ * its text on stderr) with exit 75. A question's `extra` may name the daemon
+ * that holds the call (`{ socket }`) and is kept for the outcome the call
+ * resumes with.
  *
  * @module
  */
@@ -14,6 +18,7 @@ import type { CliContext } from "./context.ts";
 import type { HandlerModule, TextView } from "./commands.ts";
 import { type Answered, exitCodeOf, type Outcome } from "../ops/outcome.ts";
 import { printJson, printJsonLine } from "./json_out.ts";
+import type { QuestionView } from "../engine/question_view.ts";
 
 /**
  * Prints `outcome` on `ctx.io` and answers its exit code.
@@ -35,12 +40,24 @@ export async function renderOutcome(
   if (outcome.kind === "question") {
     for (const warning of outcome.warnings ?? []) ctx.io.err(`warning: ${warning}\n`);
     for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
-    const { followQuestions } = await import("./question.ts");
+    // Where the call waits, and what its result is rendered with (cli/elicit.ts `--wait`).
+    const extra = outcome.extra as { socket?: string } | undefined;
+    const asked = outcome.value as { question: QuestionView };
+    const { askAtTerminal, questionText } = await import("./question.ts");
+    const next = await askAtTerminal(ctx, asked.question, extra?.socket);
+    if (next === undefined) {
+      // Nobody here can answer: the question is the answer, with the command that answers it.
+      if (json) printJson(ctx.io, asked);
+      else ctx.io.err(questionText(asked.question));
+      return exitCodeOf(outcome);
+    }
     const resumed = module.resumed ?? ((answer: unknown) => ({ kind: "ok", value: answer }));
-    return await followQuestions(
+    return await renderOutcome(
       ctx,
-      outcome.value,
-      (answer) => renderOutcome(ctx, module, resumed(answer), input, json),
+      module,
+      { ...(outcome.extra !== undefined ? { extra: outcome.extra } : {}), ...resumed(next) },
+      input,
+      json,
     );
   }
   printAnswer(ctx, module, outcome, input, json);
@@ -56,6 +73,18 @@ function printAnswer(
 ): void {
   for (const warning of outcome.warnings ?? []) ctx.io.err(`warning: ${warning}\n`);
   for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
+  printDocument(ctx, module, outcome, input, json);
+  const errors = module.errorLines?.(outcome.value);
+  if (errors) ctx.io.err(errors);
+}
+
+function printDocument(
+  ctx: CliContext,
+  module: HandlerModule,
+  outcome: Answered,
+  input: unknown,
+  json: boolean,
+): void {
   if (json || !module.text) {
     (module.jsonLine ? printJsonLine : printJson)(ctx.io, outcome.value);
     return;

@@ -1,17 +1,16 @@
 /**
- * What `mcpx call` and `mcpx elicit answer --wait` do when a server asks a
- * question during a call (decision 0040): print it with its schema in short
- * form and the exact command that answers it, and exit 75 (EX_TEMPFAIL,
- * core/errors.ts `EXIT.tempfail`); or, for a question routed to a person
- * when stdin and stderr are a terminal and `MCPX_INPUT` is not `report`
- * (spec 004), ask it inline and go on with the call.
+ * A server's question during a call (decision 0040), as `mcpx call` and
+ * `mcpx elicit answer --wait` meet it: recognised in the daemon's answer,
+ * written as text with its schema in short form and the exact command that
+ * answers it (cli/outcome_render.ts prints that, or the `{ question }`
+ * document, and exits 75: EX_TEMPFAIL, core/errors.ts `EXIT.tempfail`); or,
+ * for a question routed to a person when stdin and stderr are a terminal and
+ * `MCPX_INPUT` is not `report` (spec 004), asked inline so the call goes on.
  *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
-import { EXIT } from "../core/errors.ts";
-import { printJson } from "./json_out.ts";
 import type { QuestionView } from "../engine/question_view.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import { VERSION } from "../core/version.ts";
@@ -53,50 +52,34 @@ export function questionText(q: QuestionView): string {
 }
 
 /**
- * Prints a question the way a waiting call reports it, or asks it inline.
- * @returns The call's next answer when asked inline, else undefined after
- *   printing (the caller exits {@link EXIT.tempfail}).
+ * Asks `q` at this terminal when a person there can answer it (a question
+ * routed to a person, stdin and stderr a terminal, `MCPX_INPUT` not
+ * `report`; spec 004) and sends the answer to the daemon holding the call.
+ * Prints nothing else: a question nobody here can answer is the caller's to
+ * render (cli/outcome_render.ts prints it and exits 75).
+ *
+ * @param socket The daemon that holds the call; default: the configuration's.
+ * @returns The call's next answer (its result, or another question), or
+ *   undefined when the question cannot be asked here.
  */
-export async function handleQuestion(
+export async function askAtTerminal(
   ctx: CliContext,
   q: QuestionView,
   socket?: string,
 ): Promise<unknown | undefined> {
+  const inline = q.route === "person" && ctx.env.MCPX_INPUT !== "report" &&
+    Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
+  if (!inline) return undefined;
   const send = (body: Record<string, unknown>) =>
     socket
       ? requestDaemon(socket, "questionAnswer", body, { version: VERSION })
       : ctx.request("questionAnswer", body);
-  const inline = q.route === "person" && ctx.env.MCPX_INPUT !== "report" &&
-    Deno.stdin.isTerminal() && Deno.stderr.isTerminal();
-  if (inline) {
-    ctx.io.err(questionText({ ...q, route: "agent" }).split("\n  answer:")[0] + "\n");
-    const answer = askInline(ctx, q);
-    if (answer === "decline") {
-      return await send({ id: q.id, decline: true, wait: true });
-    }
-    return await send({ id: q.id, answer, tty: true, wait: true });
+  ctx.io.err(questionText({ ...q, route: "agent" }).split("\n  answer:")[0] + "\n");
+  const answer = askInline(ctx, q);
+  if (answer === "decline") {
+    return await send({ id: q.id, decline: true, wait: true });
   }
-  if (await ctx.json()) printJson(ctx.io, { question: q });
-  else ctx.io.err(questionText(q));
-  return undefined;
-}
-
-/**
- * Follows a call through its questions until it answers; the exit code.
- * @param socket The daemon that holds the call; default: the configuration's.
- */
-export async function followQuestions(
-  ctx: CliContext,
-  answer: unknown,
-  done: (result: unknown) => Promise<number> | number,
-  socket?: string,
-): Promise<number> {
-  for (let q = questionOf(answer); q; q = questionOf(answer)) {
-    const next = await handleQuestion(ctx, q, socket);
-    if (next === undefined) return EXIT.tempfail;
-    answer = next;
-  }
-  return await done(answer);
+  return await send({ id: q.id, answer, tty: true, wait: true });
 }
 
 /** Reads each field at the terminal, checked, defaults offered; `decline` for an empty URL answer of `n`. */

@@ -13,7 +13,8 @@ import type { InputOf, OutputOf } from "../ops/op.ts";
 import type { registry } from "../ops/reach_ops.ts";
 import { UsageError } from "../core/errors.ts";
 import { isPlainServerName } from "../config/identifiers.ts";
-import { printJson } from "./json_out.ts";
+import type { Text, TextView } from "./commands.ts";
+import { type Answered, failed, ok } from "../ops/outcome.ts";
 import { renderTable, truncate } from "./table.ts";
 import { type RegistryRecord, searchRegistry, showRegistryServer } from "./registry_client.ts";
 import {
@@ -21,14 +22,30 @@ import {
   translateRegistryServer,
   type Translation,
 } from "../config/registry_entry.ts";
-import { addToConfig, printWrite } from "./config_write.ts";
+import { addToConfig, writeText } from "./config_write.ts";
 
 type Output = OutputOf<typeof registry>;
 
 const USAGE = "mcpx registry search <words…> | show <name> | add <name> [--as NS] [--write]";
 
-/** Runs `mcpx registry`. @returns 0, or 1 when `add` could add nothing. */
-export async function run(ctx: CliContext, input: InputOf<typeof registry>): Promise<number> {
+/** `search`'s document. */
+type SearchOutput = Extract<Output, { servers: unknown }>;
+/** `show`'s and `add`'s document. */
+type ServerOutput = Extract<Output, { server: unknown }>;
+
+/**
+ * Runs `mcpx registry`: searches the registry, shows one server, or adds it
+ * to the nearest configuration (a preview without `--write`).
+ *
+ * @returns `ok` with `{ registry, servers }` (search) or `{ registry, server,
+ *   translation?, untranslatable?, write? }` (show, add); `failed` when
+ *   `add` could add nothing. The extra is the registry's record, for the text.
+ * @throws {UsageError} For an unknown verb, a missing name, or flags of another verb.
+ */
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof registry>,
+): Promise<Answered<Output>> {
   const [verb, ...rest] = input.words;
   const url = await ctx.setting("registry.url");
   if (verb === "search") {
@@ -37,7 +54,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof registry>): Pro
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) {
       throw new UsageError(`-n must be a whole number from 1 to 100, got ${input.limit}`);
     }
-    return await search(ctx, url, rest, limit);
+    return ok(await search(ctx, url, rest, limit));
   }
   if (verb !== "show" && verb !== "add") {
     throw new UsageError(
@@ -63,7 +80,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof registry>): Pro
     if (!(error instanceof RangeError)) throw error;
     untranslatable = error.message;
   }
-  const output: Extract<Output, { server: unknown }> = {
+  const output: ServerOutput = {
     registry: url,
     server: record.server as unknown as Record<string, unknown>,
     ...(record.official?.status ? { status: record.official.status } : {}),
@@ -77,17 +94,26 @@ export async function run(ctx: CliContext, input: InputOf<typeof registry>): Pro
       Boolean(input.write),
     );
   }
-  const json = await ctx.json();
-  if (json) printJson(ctx.io, output);
-  else printShow(ctx, record, translation, untranslatable, verb === "add");
-  if (verb === "add" && output.write) {
-    if (!json) printWrite(ctx, output.write);
-    if (output.write.added.length === 0 && output.write.skipped.length) {
-      if (!json) ctx.io.err(`choose another name with --as\n`);
-      return 1;
-    }
-  }
-  return verb === "add" && !translation ? 1 : 0;
+  const nothingAdded = verb === "add" &&
+    (!translation || (output.write!.added.length === 0 && output.write!.skipped.length > 0));
+  return { ...(nothingAdded ? failed : ok)<Output>(output), extra: record };
+}
+
+/**
+ * The terminal's rendering: a table of hits (or that none matched); a
+ * server's description, how it runs and what it needs; for `add`, the diff
+ * and what was written, on stderr.
+ */
+export function text(value: Output, view: TextView): Text {
+  const verb = (view.input as InputOf<typeof registry>).words[0];
+  if (verb === "search") return searchText(value as SearchOutput, view.input.words.slice(1));
+  const output = value as ServerOutput;
+  const record = view.extra as RegistryRecord;
+  const shown = showText(record, output.translation, output.untranslatable, verb === "add");
+  if (verb !== "add" || !output.write) return shown;
+  const { out, err } = writeText(output.write);
+  const refused = output.write.added.length === 0 && output.write.skipped.length > 0;
+  return { out: shown + out, err: err + (refused ? "choose another name with --as\n" : "") };
 }
 
 async function search(
@@ -95,7 +121,7 @@ async function search(
   url: string,
   words: string[],
   limit: number,
-): Promise<number> {
+): Promise<SearchOutput> {
   let hits = await searchRegistry(url, words.join(" "), limit, ctx.signal);
   if (hits.length === 0 && words.length > 1) {
     // The registry matches one substring of the name: ask for the first word, keep all-word hits.
@@ -122,15 +148,12 @@ async function search(
       via,
     };
   });
-  if (await ctx.json()) {
-    printJson(ctx.io, { registry: url, servers });
-    return 0;
-  }
-  if (servers.length === 0) {
-    ctx.io.out(`no server in ${url} matches ${words.join(" ")}\n`);
-    return 0;
-  }
-  ctx.io.out(renderTable(
+  return { registry: url, servers } as SearchOutput;
+}
+
+function searchText({ registry: url, servers }: SearchOutput, words: string[]): string {
+  if (servers.length === 0) return `no server in ${url} matches ${words.join(" ")}\n`;
+  return renderTable(
     ["NAME", "VERSION", "RUNS", "DESCRIPTION"],
     servers.map((s) => [
       s.name + (s.status && s.status !== "active" ? ` (${s.status})` : ""),
@@ -138,18 +161,15 @@ async function search(
       s.via,
       truncate(s.description ?? "", 60),
     ]),
-  ));
-  ctx.io.out(`\nmcpx registry show <name> describes one; mcpx registry add <name> adds it\n`);
-  return 0;
+  ) + `\nmcpx registry show <name> describes one; mcpx registry add <name> adds it\n`;
 }
 
-function printShow(
-  ctx: CliContext,
+function showText(
   record: RegistryRecord,
   t: Translation | undefined,
   untranslatable: string | undefined,
   adding: boolean,
-): void {
+): string {
   const s = record.server;
   const lines = [`${s.name}${s.version ? ` ${s.version}` : ""}`];
   if (record.official?.status && record.official.status !== "active") {
@@ -160,8 +180,7 @@ function printShow(
   if (s.websiteUrl) lines.push(`website: ${s.websiteUrl}`);
   if (!t) {
     lines.push(`cannot be added: ${untranslatable}`);
-    ctx.io.out(lines.join("\n") + "\n");
-    return;
+    return lines.join("\n") + "\n";
   }
   lines.push(`runs: ${t.summary}${t.via === "remote" ? " (remote)" : ""}`);
   if (!adding) {
@@ -178,5 +197,5 @@ function printShow(
   }
   for (const note of t.notes) lines.push(`note: ${note}`);
   if (!adding) lines.push(`add it: mcpx registry add ${s.name} --write`);
-  ctx.io.out(lines.join("\n") + "\n");
+  return lines.join("\n") + "\n";
 }

@@ -13,9 +13,11 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { printJson } from "./json_out.ts";
 import { contentFields } from "./content_request.ts";
-import { completeArgument } from "./complete_argument.ts";
+import { completeArgument, completionText } from "./complete_argument.ts";
+import type { Text, TextView } from "./commands.ts";
+import { type Answered, failed, ok } from "../ops/outcome.ts";
+import type { Completion } from "../engine/complete.ts";
 import { McpxError, UsageError } from "../core/errors.ts";
 import { parseKeyValues } from "../core/key_values.ts";
 import { isAbsolute, join } from "../core/posix_path.ts";
@@ -31,7 +33,35 @@ interface ResourceContent {
   blob?: string;
 }
 
-export async function run(ctx: CliContext, input: InputOf<typeof resources>): Promise<number> {
+/** What `mcpx resources` lists: each namespace's resources and templates, or why it could not list them. */
+export interface ResourcesListing {
+  namespaces: ResourcesOf[];
+}
+
+/** A read: the server's `ReadResourceResult`, or a directory's `{ pages }` (spec 002). */
+export interface ResourceRead {
+  contents?: ResourceContent[];
+  pages?: Record<string, unknown>[];
+  [key: string]: unknown;
+}
+
+/**
+ * Runs `mcpx resources`: lists the resources, reads one (writing its bytes
+ * with `--out`), or completes a template's variable (`--complete`).
+ *
+ * @returns `ok` with `{ namespaces }` (`failed` when a namespace could not
+ *   list, its `error` set), the server's `ReadResourceResult` or a
+ *   directory's `{ pages }`, or the server's completion; a note when
+ *   `--out` replaced a file.
+ * @throws {UsageError} For flags that do not go together, `--out` naming a
+ *   directory or read with a directory's URI.
+ * @throws {McpxError} `several-contents` when `--out` meets more than one
+ *   content, `bad-blob` for a blob that is not base64.
+ */
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof resources>,
+): Promise<Answered<ResourcesListing | ResourceRead | Completion>> {
   const { namespace, uri, variables } = input;
   if (input.complete !== undefined) {
     if (uri === undefined) {
@@ -43,7 +73,9 @@ export async function run(ctx: CliContext, input: InputOf<typeof resources>): Pr
     }
     if (input.out !== undefined) throw new UsageError("--complete and --out do not go together");
     const ref = { type: "ref/resource" as const, uri };
-    return await completeArgument(ctx, namespace!, ref, input.complete, variables, input.timeout);
+    return ok(
+      await completeArgument(ctx, namespace!, ref, input.complete, variables, input.timeout),
+    );
   }
   if (uri !== undefined) return await read(ctx, namespace!, uri, variables, input);
   if (input.out !== undefined) {
@@ -55,134 +87,137 @@ export async function run(ctx: CliContext, input: InputOf<typeof resources>): Pr
     ...(namespace !== undefined ? { namespace } : {}),
     ...await contentFields(ctx, input.timeout, namespace),
   });
-  if (await ctx.json()) {
-    printJson(ctx.io, { namespaces: listed });
-  } else {
-    const rows = listed.flatMap((ns) => [
-      ...ns.resources.map((r) => [
-        ns.namespace,
-        r.uri,
-        r.mimeType ?? "",
-        truncate(r.description ?? r.title ?? r.name ?? "", 80),
-      ]),
-      ...ns.resourceTemplates.map((t) => [
-        ns.namespace,
-        t.uriTemplate,
-        t.mimeType ?? "",
-        truncate(`template: ${t.description ?? t.title ?? t.name ?? ""}`, 80),
-      ]),
-    ]);
-    if (rows.length) {
-      ctx.io.out(renderTable(["NAMESPACE", "URI", "MIME", "DESCRIPTION"], rows));
-      ctx.io.out(
-        "read one: mcpx resources <namespace> <uri>; a template takes its variables as " +
-          "key=value after the URI\n",
-      );
-    } else if (!listed.some((ns) => ns.error)) {
-      ctx.io.out(
-        namespace !== undefined
-          ? `${listed[0]?.namespace ?? namespace} publishes no resources\n`
-          : `no resources in ${listed.length} namespaces\n`,
-      );
-    }
-  }
-  for (const ns of listed) if (ns.error) ctx.io.err(`error: ${ns.namespace}: ${ns.error}\n`);
-  return listed.some((ns) => ns.error) ? 1 : 0;
+  return (listed.some((ns) => ns.error) ? failed : ok)({ namespaces: listed });
 }
 
+/**
+ * The terminal's rendering: the listing as a table (or why it is empty); a
+ * read's text, binary content described; what `--out` wrote; a directory's
+ * children as a table; a completion one value a line.
+ */
+export function text(value: ResourcesListing | ResourceRead | Completion, view: TextView): Text {
+  const input = view.input as InputOf<typeof resources>;
+  if (input.complete !== undefined) {
+    return completionText(value as Completion, input.namespace!, input.complete);
+  }
+  if (input.uri === undefined) {
+    return listingText((value as ResourcesListing).namespaces, input.namespace);
+  }
+  const result = value as ResourceRead;
+  if (Array.isArray(result.pages)) return directoryText(input.uri, result.pages);
+  const contents = result.contents ?? [];
+  if (input.out !== undefined) {
+    return `wrote ${bytesOf(contents[0]).length} bytes (${
+      contents[0].mimeType ?? "no mime type"
+    }) to ${input.out}\n`;
+  }
+  let out = "";
+  for (const c of contents) {
+    if (typeof c.text === "string") {
+      out += c.text.endsWith("\n") || c.text === "" ? c.text : c.text + "\n";
+    } else {
+      out += `[binary ${c.uri ?? input.uri}: ${c.mimeType ?? "no mime type"}, ${
+        bytesOf(c).length
+      } bytes; --out FILE writes them]\n`;
+    }
+  }
+  if (contents.length === 0) out += `${input.uri}: no contents\n`;
+  return out;
+}
+
+/** Each namespace that could not list its resources, as an `error:` line, in either mode. */
+export function errorLines(value: ResourcesListing | ResourceRead | Completion): string {
+  const listed = (value as Partial<ResourcesListing>).namespaces;
+  if (!Array.isArray(listed)) return "";
+  return listed.filter((ns) => ns.error).map((ns) => `error: ${ns.namespace}: ${ns.error}\n`)
+    .join("");
+}
+
+function listingText(listed: ResourcesOf[], namespace: string | undefined): string {
+  const rows = listed.flatMap((ns) => [
+    ...ns.resources.map((r) => [
+      ns.namespace,
+      r.uri,
+      r.mimeType ?? "",
+      truncate(r.description ?? r.title ?? r.name ?? "", 80),
+    ]),
+    ...ns.resourceTemplates.map((t) => [
+      ns.namespace,
+      t.uriTemplate,
+      t.mimeType ?? "",
+      truncate(`template: ${t.description ?? t.title ?? t.name ?? ""}`, 80),
+    ]),
+  ]);
+  if (rows.length) {
+    return renderTable(["NAMESPACE", "URI", "MIME", "DESCRIPTION"], rows) +
+      "read one: mcpx resources <namespace> <uri>; a template takes its variables as " +
+      "key=value after the URI\n";
+  }
+  if (listed.some((ns) => ns.error)) return "";
+  return namespace !== undefined
+    ? `${listed[0]?.namespace ?? namespace} publishes no resources\n`
+    : `no resources in ${listed.length} namespaces\n`;
+}
+
+/**
+ * Reads `uri` (a template's, with its variables): with `--out`, writes its
+ * one content's exact bytes to the file, checked before the server is asked.
+ */
 async function read(
   ctx: CliContext,
   namespace: string,
   uri: string,
   words: string[],
   input: InputOf<typeof resources>,
-): Promise<number> {
+): Promise<Answered<ResourceRead>> {
   const variables = parseKeyValues(words, "template variables");
   const out = input.out === undefined ? undefined : await outFile(ctx, input.out);
-  const result = await ctx.request<{ contents?: ResourceContent[] }>("resourceRead", {
+  const result = await ctx.request<ResourceRead>("resourceRead", {
     namespace,
     uri,
     ...(Object.keys(variables).length ? { variables } : {}),
     ...await contentFields(ctx, input.timeout, namespace),
   });
-  if (Array.isArray((result as { pages?: unknown }).pages)) {
-    return directory(ctx, uri, (result as { pages: Record<string, unknown>[] }).pages, result, out);
+  if (Array.isArray(result.pages)) {
+    if (out !== undefined) {
+      throw new UsageError(`${uri} is a directory; --out writes one file: name a child's URI`);
+    }
+    return ok(result);
   }
+  if (out === undefined) return ok(result);
   const contents = result.contents ?? [];
-  if (out !== undefined) {
-    if (contents.length !== 1) {
-      throw new McpxError(
-        "several-contents",
-        `${uri} answered ${contents.length} contents and --out writes one; ` +
-          "`mcpx --json resources …` prints them all",
-      );
-    }
-    const bytes = bytesOf(contents[0]);
-    if (out.existed !== undefined) {
-      ctx.io.err(`note: replaced ${input.out}, which held ${out.existed} bytes\n`);
-    }
-    await Deno.writeFile(out.path, bytes);
-    if (await ctx.json()) printJson(ctx.io, result);
-    else {
-      ctx.io.out(
-        `wrote ${bytes.length} bytes (${contents[0].mimeType ?? "no mime type"}) to ${input.out}\n`,
-      );
-    }
-    return 0;
+  if (contents.length !== 1) {
+    throw new McpxError(
+      "several-contents",
+      `${uri} answered ${contents.length} contents and --out writes one; ` +
+        "`mcpx --json resources …` prints them all",
+    );
   }
-  if (await ctx.json()) {
-    printJson(ctx.io, result);
-    return 0;
-  }
-  for (const c of contents) {
-    if (typeof c.text === "string") {
-      ctx.io.out(c.text.endsWith("\n") || c.text === "" ? c.text : c.text + "\n");
-    } else {
-      ctx.io.out(
-        `[binary ${c.uri ?? uri}: ${c.mimeType ?? "no mime type"}, ${
-          bytesOf(c).length
-        } bytes; --out FILE writes them]\n`,
-      );
-    }
-  }
-  if (contents.length === 0) ctx.io.out(`${uri}: no contents\n`);
-  return 0;
+  const bytes = bytesOf(contents[0]);
+  await Deno.writeFile(out.path, bytes);
+  return ok(
+    result,
+    out.existed !== undefined ? [`replaced ${input.out}, which held ${out.existed} bytes`] : [],
+  );
 }
 
 /**
  * A directory's children (`resources/directory/read` pages, spec 002): a
- * table of the direct children, or `--json` `{pages}` as the server sent them.
+ * table of the direct children.
  */
-async function directory(
-  ctx: CliContext,
-  uri: string,
-  pages: Record<string, unknown>[],
-  result: unknown,
-  out: { path: string } | undefined,
-): Promise<number> {
-  if (out !== undefined) {
-    throw new UsageError(`${uri} is a directory; --out writes one file: name a child's URI`);
-  }
-  if (await ctx.json()) {
-    printJson(ctx.io, result);
-    return 0;
-  }
+function directoryText(uri: string, pages: Record<string, unknown>[]): string {
   const children = pages.flatMap((p) => Array.isArray(p.resources) ? p.resources : [])
     .filter((c): c is Record<string, unknown> => typeof c === "object" && c !== null);
-  if (children.length === 0) {
-    ctx.io.out(`${uri}: an empty directory\n`);
-    return 0;
-  }
+  if (children.length === 0) return `${uri}: an empty directory\n`;
   const str = (v: unknown) => typeof v === "string" ? v : "";
-  ctx.io.out(renderTable(
+  return renderTable(
     ["URI", "MIME", "DESCRIPTION"],
     children.map((c) => [
       str(c.uri),
       str(c.mimeType),
       truncate(str(c.description) || str(c.title) || str(c.name), 80),
     ]),
-  ));
-  return 0;
+  );
 }
 
 /** A content's exact bytes: its base64 `blob` decoded, or its `text` as UTF-8. */

@@ -2,14 +2,14 @@
  * What `mcpx serve` answers when a server asks a question during a call
  * (decisions 0040, 0050, 0059): the question itself, as the call's answer or
  * as `input_required`, never a failure; and whose it is travels with it. In
- * process: the `call` command replaced by one that meets a question the way
- * cli/call.ts does (cli/question.ts `followQuestions`, `--json` on).
+ * process: the `call` command replaced by a handler that answers a question
+ * the way cli/call.ts does.
  */
 
 import assert from "node:assert/strict";
 import { runServeTool } from "./serve_call.ts";
 import { serveTools } from "./serve_tools.ts";
-import { followQuestions } from "./question.ts";
+import { question } from "../ops/outcome.ts";
 import { memoryIo } from "../core/io.ts";
 import { viewOf } from "../engine/question_view.ts";
 import type { CommandModule } from "./commands.ts";
@@ -44,9 +44,9 @@ function asking(
   return (name) => {
     assert.equal(name, "call");
     return Promise.resolve({
-      run: (ctx) => {
+      handle: (ctx) => {
         seen.push({ owner: ctx.owner, session: ctx.session });
-        return followQuestions(ctx, { question: QUESTION }, () => 0);
+        return Promise.resolve(question({ question: QUESTION }));
       },
     });
   };

@@ -18,7 +18,8 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { printJson } from "./json_out.ts";
+import type { TextView } from "./commands.ts";
+import { type Answered, failed, ok } from "../ops/outcome.ts";
 import { contentFields } from "./content_request.ts";
 import { UsageError } from "../core/errors.ts";
 import type { InputOf } from "../ops/op.ts";
@@ -58,7 +59,34 @@ export async function originOf(ctx: CliContext, namespace: string): Promise<stri
   return `config:sha256:${await sha256Hex(`${config.path ?? ""}\0${namespace}`)}`;
 }
 
-export async function run(ctx: CliContext, input: InputOf<typeof skills>): Promise<number> {
+/** A listing's document: the origin and every `skills/list` page, as the server sent it. */
+export interface SkillsListed {
+  origin: string;
+  result: { supported: boolean; pages: Record<string, unknown>[] };
+}
+
+/** One entry's document: the origin and the server's `skills/get` answer. */
+export interface SkillGot {
+  origin: string;
+  result: Record<string, unknown>;
+}
+
+/** `--verify`'s document: the origin and the checks (engine/skill_verify.ts). */
+export type SkillVerified = { origin: string } & SkillVerification;
+
+/**
+ * Runs `mcpx skills`: lists a server's skills, gets one entry, or verifies
+ * one against its root `SKILL.md`.
+ *
+ * @returns `ok` with `{ origin, result }` (a listing's result `{ supported,
+ *   pages }`), or for `--verify` `{ origin, …checks }`, `failed` when a check
+ *   failed.
+ * @throws {UsageError} For `--verify` without a URI.
+ */
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof skills>,
+): Promise<Answered<SkillsListed | SkillGot | SkillVerified>> {
   const { namespace, uri } = input;
   if (input.verify && uri === undefined) {
     throw new UsageError(
@@ -68,39 +96,16 @@ export async function run(ctx: CliContext, input: InputOf<typeof skills>): Promi
   }
   const fields = await contentFields(ctx, input.timeout, namespace);
   const origin = await originOf(ctx, namespace);
-  const json = await ctx.json();
   if (uri === undefined) {
     const listed = await ctx.request<SkillsListing>("skills", { namespace, ...fields });
-    if (json) {
-      printJson(ctx.io, { origin, result: { supported: listed.supported, pages: listed.pages } });
-      return 0;
-    }
-    if (!listed.supported) {
-      ctx.io.out(
-        `${listed.namespace} does not offer skills (it declares no io.modelcontextprotocol/skills ` +
-          `extension)\n`,
-      );
-      return 0;
-    }
-    const entries = listed.pages.flatMap((p) => Array.isArray(p.skills) ? p.skills : []);
-    ctx.io.out(`origin: ${origin}\n`);
-    if (entries.length === 0) {
-      ctx.io.out(`${listed.namespace} lists no skills\n`);
-      return 0;
-    }
-    const rows = entries.filter(isObject).map((s) => {
-      const fm = isObject(s.frontmatter) ? s.frontmatter : {};
-      return [
-        typeof fm.name === "string" ? fm.name : "",
-        String(s.uri ?? ""),
-        truncate(typeof fm.description === "string" ? fm.description : "", 70),
-      ];
-    });
-    ctx.io.out(renderTable(["NAME", "URI", "DESCRIPTION"], rows));
-    ctx.io.out(
-      `get one: mcpx skills ${listed.namespace} <uri>; check it: add --verify\n`,
-    );
-    return 0;
+    // The namespace the daemon resolved, which the text names (never in the document).
+    return {
+      ...ok<SkillsListed>({
+        origin,
+        result: { supported: listed.supported, pages: listed.pages },
+      }),
+      extra: { namespace: listed.namespace },
+    };
   }
   if (input.verify) {
     const checked = await ctx.request<SkillVerification>("skillGet", {
@@ -109,40 +114,76 @@ export async function run(ctx: CliContext, input: InputOf<typeof skills>): Promi
       verify: true,
       ...fields,
     });
-    if (json) printJson(ctx.io, { origin, ...checked });
-    else if (checked.verified) {
-      const root = (checked.entry.resources as Record<string, unknown>[])
-        .find((r) => r.uri === uri)!;
-      ctx.io.out(
-        `verified ${uri} (origin ${origin}): ${root.size} bytes, ${root.digest}, UTF-8, ` +
-          `frontmatter matches the entry\n`,
-      );
-    } else {
-      ctx.io.out(`NOT verified ${uri} (origin ${origin}):\n`);
-      for (const p of checked.problems) ctx.io.out(`  - ${p}\n`);
-    }
-    return checked.verified ? 0 : 1;
+    return (checked.verified ? ok : failed)<SkillVerified>({ origin, ...checked });
   }
   const got = await ctx.request<Record<string, unknown>>("skillGet", { namespace, uri, ...fields });
-  if (json) {
-    printJson(ctx.io, { origin, result: got });
-    return 0;
+  return ok<SkillGot>({ origin, result: got });
+}
+
+/**
+ * The terminal's rendering: the origin and a table of skills (or why there
+ * are none), one entry's frontmatter and files, or the verification's
+ * verdict with each problem.
+ */
+export function text(value: SkillsListed | SkillGot | SkillVerified, view: TextView): string {
+  const input = view.input as InputOf<typeof skills>;
+  const { origin } = value;
+  if (input.uri === undefined) {
+    const { result } = value as SkillsListed;
+    const namespace = (view.extra as { namespace?: string } | undefined)?.namespace ??
+      input.namespace;
+    return listingText(origin, namespace, result);
   }
-  const skill = got.skill as Record<string, unknown>;
-  ctx.io.out(`origin: ${origin}\nuri: ${skill.uri}\nfrontmatter:\n`);
-  ctx.io.out(indent(JSON.stringify(skill.frontmatter, null, 2)));
+  const uri = input.uri;
+  if (input.verify) {
+    const checked = value as SkillVerified;
+    if (checked.verified) {
+      const root = (checked.entry.resources as Record<string, unknown>[])
+        .find((r) => r.uri === uri)!;
+      return `verified ${uri} (origin ${origin}): ${root.size} bytes, ${root.digest}, UTF-8, ` +
+        `frontmatter matches the entry\n`;
+    }
+    return `NOT verified ${uri} (origin ${origin}):\n` +
+      checked.problems.map((p) => `  - ${p}\n`).join("");
+  }
+  const skill = (value as SkillGot).result.skill as Record<string, unknown>;
+  let out = `origin: ${origin}\nuri: ${skill.uri}\nfrontmatter:\n`;
+  out += indent(JSON.stringify(skill.frontmatter, null, 2));
   if (Array.isArray(skill.resources)) {
-    ctx.io.out(`files (${skill.resources.length}):\n`);
+    out += `files (${skill.resources.length}):\n`;
     const rows = skill.resources.filter(isObject).map((r) => [
       String(r.uri),
       String(r.size),
       String(r.digest),
     ]);
-    ctx.io.out(indent(renderTable(["URI", "BYTES", "DIGEST"], rows)));
-  } else ctx.io.out(`files: ${JSON.stringify(skill.resources)}\n`);
+    out += indent(renderTable(["URI", "BYTES", "DIGEST"], rows));
+  } else out += `files: ${JSON.stringify(skill.resources)}\n`;
   const other = Object.keys(skill).filter((k) => !["uri", "frontmatter", "resources"].includes(k));
-  if (other.length) ctx.io.out(`other fields: ${other.join(", ")} (--json shows them)\n`);
-  return 0;
+  if (other.length) out += `other fields: ${other.join(", ")} (--json shows them)\n`;
+  return out;
+}
+
+function listingText(
+  origin: string,
+  namespace: string,
+  listed: SkillsListed["result"],
+): string {
+  if (!listed.supported) {
+    return `${namespace} does not offer skills (it declares no io.modelcontextprotocol/skills ` +
+      `extension)\n`;
+  }
+  const entries = listed.pages.flatMap((p) => Array.isArray(p.skills) ? p.skills : []);
+  if (entries.length === 0) return `origin: ${origin}\n${namespace} lists no skills\n`;
+  const rows = entries.filter(isObject).map((s) => {
+    const fm = isObject(s.frontmatter) ? s.frontmatter : {};
+    return [
+      typeof fm.name === "string" ? fm.name : "",
+      String(s.uri ?? ""),
+      truncate(typeof fm.description === "string" ? fm.description : "", 70),
+    ];
+  });
+  return `origin: ${origin}\n` + renderTable(["NAME", "URI", "DESCRIPTION"], rows) +
+    `get one: mcpx skills ${namespace} <uri>; check it: add --verify\n`;
 }
 
 function indent(text: string): string {
