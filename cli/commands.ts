@@ -71,9 +71,8 @@ function command(file: string): () => Promise<CommandModule> {
 }
 
 /**
- * Each op name's command module file, relative to this folder (`untrust` is
- * trust.ts's other export). cli/install.ts fetches what each imports at
- * install, so no first command downloads.
+ * Each op name's command module file, relative to this folder. cli/install.ts
+ * fetches what each imports at install, so no first command downloads.
  */
 export const COMMAND_FILES: Readonly<Record<string, string>> = {
   ls: "./ls.ts",
@@ -113,19 +112,13 @@ export const COMMAND_FILES: Readonly<Record<string, string>> = {
   man: "./man.ts",
   openapi: "./openapi.ts",
   "completion-words": "./completion_words.ts",
-  untrust: "./trust.ts",
+  untrust: "./untrust.ts",
 };
 
 /** Each op name's command module. */
-export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = {
-  ...Object.fromEntries(Object.entries(COMMAND_FILES).map(([name, file]) => [name, command(file)])),
-  untrust: async () => {
-    const trust = await command("./trust.ts")() as CommandModule & {
-      untrust: PrintingModule["run"];
-    };
-    return { run: trust.untrust };
-  },
-};
+export const COMMAND_MODULES: Record<string, () => Promise<CommandModule>> = Object.fromEntries(
+  Object.entries(COMMAND_FILES).map(([name, file]) => [name, command(file)]),
+);
 
 /**
  * The module of the op `name`.
