@@ -36,5 +36,8 @@ Deno.test("runHandler() prints refresh's table and, for a running process, its n
   );
   io.stdout = "";
   assert.equal(await runHandler(ctx, refreshCommand, { namespaces: ["ev"] }, true), 0);
-  assert.equal(io.stdout, JSON.stringify({ servers: { e: { tools: 3, listedBy } } }, null, 2) + "\n");
+  assert.equal(
+    io.stdout,
+    JSON.stringify({ servers: { e: { tools: 3, listedBy } } }, null, 2) + "\n",
+  );
 });
