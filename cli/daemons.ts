@@ -9,7 +9,7 @@ import type { CliContext } from "./context.ts";
 import { renderTable } from "./table.ts";
 import { type DaemonRecord, listSockets, readDaemonRecords } from "../wire/locate.ts";
 import { probeDaemon } from "./daemon_connect.ts";
-import { printJson } from "./json_out.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 import type { OutputOf } from "../ops/op.ts";
 import type { daemons } from "../ops/engine_ops.ts";
 
@@ -41,25 +41,20 @@ export async function liveDaemons(stateDir: string): Promise<DaemonRecord[]> {
 }
 
 /**
- * Runs `mcpx daemons`: the live daemons as JSON (ops/engine_outputs.ts
- * `DaemonsOutput`), or as a table. Reads no configuration.
+ * Runs `mcpx daemons`: the live daemons (ops/engine_outputs.ts
+ * `DaemonsOutput`). Reads no configuration.
  *
- * @returns Exit code 0.
+ * @returns `ok` with `{ daemons }`.
  */
-export async function run(ctx: CliContext): Promise<number> {
-  const live = await liveDaemons(ctx.paths().stateDir);
-  if (await ctx.json()) {
-    const output: OutputOf<typeof daemons> = { daemons: live };
-    printJson(ctx.io, output);
-    return 0;
-  }
-  if (live.length === 0) {
-    ctx.io.out("No daemon is running. Any command that needs one starts it.\n");
-    return 0;
-  }
-  ctx.io.out(renderTable(
+export async function handle(ctx: CliContext): Promise<Answered<OutputOf<typeof daemons>>> {
+  return ok({ daemons: await liveDaemons(ctx.paths().stateDir) });
+}
+
+/** The live daemons as a table, or a sentence when none runs. */
+export function text({ daemons: live }: OutputOf<typeof daemons>): string {
+  if (live.length === 0) return "No daemon is running. Any command that needs one starts it.\n";
+  return renderTable(
     ["PID", "VERSION", "MODE", "STARTED", "CONFIG"],
     live.map((d) => [String(d.pid), d.version, d.mode, d.startedAt, d.configPath ?? "(none)"]),
-  ));
-  return 0;
+  );
 }

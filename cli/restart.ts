@@ -8,14 +8,22 @@
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../core/errors.ts";
 import { findNamespace } from "../discovery/view.ts";
-import { printJsonLine } from "./json_out.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 import type { InputOf, OutputOf } from "../ops/op.ts";
 import type { restart } from "../ops/engine_ops.ts";
 
-export async function run(
+/**
+ * Stops every instance of one namespace, or only `--session`'s, through the
+ * running daemon; with none running, nothing (no daemon is started to stop nothing).
+ *
+ * @returns `ok` with `{ namespace, session?, stopped }`.
+ * @throws {UsageError} Without exactly one namespace, or with an empty `--session`.
+ * @throws {NotFoundError} For a namespace the configuration lacks (with suggestions).
+ */
+export async function handle(
   ctx: CliContext,
   input: InputOf<typeof restart>,
-): Promise<number> {
+): Promise<Answered<OutputOf<typeof restart>>> {
   const names = input.namespaces;
   if (names.length !== 1) throw new UsageError("name one namespace: `mcpx restart <namespace>`");
   // Only an explicit --session narrows the restart: MCPX_SESSION_ID (in
@@ -33,23 +41,17 @@ export async function run(
       ...(session === undefined ? {} : { onlySession: session }),
     })).stopped
     : 0;
+  return ok({ namespace: names[0], ...(session === undefined ? {} : { session }), stopped });
+}
+
+/** `--json` prints the acknowledgement on one line. */
+export const jsonLine = true;
+
+/** `fs: stopped 1 instance; the next call starts a fresh one` (or of one session). */
+export function text({ namespace, session, stopped }: OutputOf<typeof restart>): string {
   const plural = stopped === 1 ? "" : "s";
-  if (await ctx.json()) {
-    const output: OutputOf<typeof restart> = {
-      namespace: names[0],
-      ...(session === undefined ? {} : { session }),
-      stopped,
-    };
-    printJsonLine(ctx.io, output);
-  } else if (session === undefined) {
-    ctx.io.out(
-      `${names[0]}: stopped ${stopped} instance${plural}; the next call starts a fresh one\n`,
-    );
-  } else {
-    ctx.io.out(
-      `${names[0]}: stopped ${stopped} instance${plural} of session ${session}; ` +
-        `its next call starts a fresh one\n`,
-    );
-  }
-  return 0;
+  return session === undefined
+    ? `${namespace}: stopped ${stopped} instance${plural}; the next call starts a fresh one\n`
+    : `${namespace}: stopped ${stopped} instance${plural} of session ${session}; ` +
+      `its next call starts a fresh one\n`;
 }

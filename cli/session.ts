@@ -16,33 +16,52 @@ import type { SessionRow } from "../engine/engine.ts";
 import { SESSION_NAME, sessionNameProblem } from "../engine/sessions.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { session } from "../ops/engine_ops.ts";
-import { printJson, printJsonLine } from "./json_out.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
+import { postNotice } from "../core/notice_queue.ts";
 
 const USAGE = "`mcpx session new [--name N] [--ttl 30m]`, `mcpx session ls` or " +
   "`mcpx session end <name>`";
 
-export async function run(
+/** What one `mcpx session` action answers: the session made, the list, or the one ended. */
+type SessionAnswer = SessionRow | { sessions: SessionRow[] } | { name: string; stopped: number };
+
+/**
+ * `--json` prints `new` and `end` (acknowledgements) on one line and `ls` indented.
+ * Set by {@link handle} for the action it ran: a command line runs one action, and
+ * the renderer reads this once that action's outcome is rendered.
+ */
+export let jsonLine = true;
+
+/**
+ * Runs one `mcpx session` action.
+ *
+ * @returns `ok` with the session made (new), `{ sessions }` (ls) or `{ name, stopped }` (end).
+ * @throws {UsageError} For a missing or unknown action, a stray argument, a bad `--ttl` or `--name`.
+ */
+export async function handle(
   ctx: CliContext,
   options: InputOf<typeof session>,
-): Promise<number> {
+): Promise<Answered<SessionAnswer>> {
   const { action, rest } = options;
   const extra = (max: number) => {
     if (rest.length > max) {
       throw new UsageError(`unexpected argument "${rest[max]}" to \`mcpx session ${action}\``);
     }
   };
+  jsonLine = action !== "ls" && action !== "list";
   switch (action) {
     case "new":
       extra(0);
-      return await create(ctx, options);
+      return ok(await create(ctx, options));
     case "ls":
     case "list":
       extra(0);
-      return await list(ctx);
+      return ok({ sessions: await list(ctx) });
     case "end": {
       extra(1);
       if (!rest[0]) throw new UsageError("name the session: `mcpx session end <name>`");
-      return await end(ctx, rest[0]);
+      const { stopped } = await ctx.request<{ stopped: number }>("sessionEnd", { name: rest[0] });
+      return ok({ name: rest[0], stopped });
     }
     case undefined:
       throw new UsageError(`say what to do: ${USAGE}`);
@@ -51,7 +70,20 @@ export async function run(
   }
 }
 
-async function create(ctx: CliContext, options: Record<string, unknown>): Promise<number> {
+/**
+ * The terminal's rendering, by the document's shape: the new session's name;
+ * the sessions as a table (age, TTL and idle time from now); what `end` stopped.
+ */
+export function text(value: SessionAnswer): string {
+  if ("sessions" in value) return listText(value.sessions);
+  if ("stopped" in value) {
+    const { name, stopped } = value;
+    return `session ${name} ended; ${stopped} instance${stopped === 1 ? "" : "s"} stopped\n`;
+  }
+  return `${value.name}\n`;
+}
+
+async function create(ctx: CliContext, options: Record<string, unknown>): Promise<SessionRow> {
   let ttlMs: number | undefined;
   if (typeof options.ttl === "string") {
     try {
@@ -66,39 +98,33 @@ async function create(ctx: CliContext, options: Record<string, unknown>): Promis
   if (name !== undefined && !SESSION_NAME.test(name)) {
     throw new UsageError(sessionNameProblem(name));
   }
-  const session = await ctx.request<SessionRow>("sessionNew", {
+  return await ctx.request<SessionRow>("sessionNew", {
     ...(name === undefined ? {} : { name }),
     ...(ttlMs ? { ttlMs } : {}),
   });
-  if (await ctx.json()) printJsonLine(ctx.io, session);
-  else ctx.io.out(`${session.name}\n`);
-  return 0;
 }
 
-async function list(ctx: CliContext): Promise<number> {
+async function list(ctx: CliContext): Promise<SessionRow[]> {
   // A running daemon knows which sessions have live instances; without one
   // the records are read from its file (starting a daemon to list is waste).
   const { probeDaemon } = await import("./daemon_connect.ts");
-  let rows: SessionRow[];
   if (await probeDaemon(await ctx.existingDaemonSocket())) {
-    rows = await ctx.request<SessionRow[]>("sessionList");
-  } else {
-    const { readSessionsFile, sessionsPath } = await import("../engine/sessions.ts");
-    const config = await ctx.config();
-    const read = readSessionsFile(sessionsPath(ctx.paths().stateDir, config.fingerprint));
-    for (const problem of read?.problems ?? []) ctx.io.err(`warning: ${problem}\n`);
-    rows = (read?.sessions ?? []).map((s) => ({ ...s, live: [] }));
+    return await ctx.request<SessionRow[]>("sessionList");
   }
-  if (await ctx.json()) {
-    printJson(ctx.io, { sessions: rows });
-    return 0;
+  const { readSessionsFile, sessionsPath } = await import("../engine/sessions.ts");
+  const config = await ctx.config();
+  const read = readSessionsFile(sessionsPath(ctx.paths().stateDir, config.fingerprint));
+  // Said as `warning:` lines on stderr after the answer (cli/command_line.ts `printPosted`).
+  for (const problem of read?.problems ?? []) {
+    postNotice({ code: "state-damaged", message: problem });
   }
-  if (rows.length === 0) {
-    ctx.io.out("no named sessions; `mcpx session new --name <name>` makes one\n");
-    return 0;
-  }
+  return (read?.sessions ?? []).map((s) => ({ ...s, live: [] }));
+}
+
+function listText(rows: SessionRow[]): string {
+  if (rows.length === 0) return "no named sessions; `mcpx session new --name <name>` makes one\n";
   const now = Date.now();
-  ctx.io.out(renderTable(
+  return renderTable(
     ["NAME", "AGE", "TTL", "SERVERS", "LAST USED"],
     rows.map((s) => {
       const idle = now - Date.parse(s.lastUsedAt);
@@ -110,15 +136,5 @@ async function list(ctx: CliContext): Promise<number> {
         `${humanMs(idle)} ago`,
       ];
     }),
-  ));
-  return 0;
-}
-
-async function end(ctx: CliContext, name: string): Promise<number> {
-  const { stopped } = await ctx.request<{ stopped: number }>("sessionEnd", { name });
-  if (await ctx.json()) printJsonLine(ctx.io, { name, stopped });
-  else {ctx.io.out(
-      `session ${name} ended; ${stopped} instance${stopped === 1 ? "" : "s"} stopped\n`,
-    );}
-  return 0;
+  );
 }

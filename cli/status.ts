@@ -14,26 +14,31 @@
 import { startingCell } from "../discovery/starting_note.ts";
 import type { CliContext } from "./context.ts";
 import { humanMs, renderTable, truncate } from "./table.ts";
-import { printJson } from "./json_out.ts";
 import { tailExcerpt } from "../core/tail_buffer.ts";
 import { droppedSentence } from "../logs/writer.ts";
-import { handle } from "../ops/status.ts";
+import { handle as statusOf, type StatusOutput } from "../ops/status.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { status } from "../ops/engine_ops.ts";
 
 /**
- * Runs `mcpx status`: the op's rows (ops/status.ts) as JSON, or as a table
- * and, per failed server, its message and stderr tail.
+ * Runs `mcpx status`: the op's rows (ops/status.ts).
  *
- * @returns Exit code 0.
+ * @returns `ok` with the status document.
  * @throws {ConfigError} When the configuration cannot be read.
  */
-export async function run(ctx: CliContext, input: InputOf<typeof status>): Promise<number> {
-  const output = await handle(input, ctx);
-  if (await ctx.json()) {
-    printJson(ctx.io, output);
-    return 0;
-  }
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof status>,
+): Promise<Answered<StatusOutput>> {
+  return ok(await statusOf(input, ctx));
+}
+
+/**
+ * The terminal's rendering: a table of instances and, per server that failed
+ * or cannot start, its message, its retry times and its stderr tail.
+ */
+export function text(output: StatusOutput): string {
   const { servers: rows, logDropped, refused } = output;
   const lines: string[][] = [];
   const shown = new Set<string>();
@@ -60,67 +65,55 @@ export async function run(ctx: CliContext, input: InputOf<typeof status>): Promi
       ]);
     }
   }
-  ctx.io.out(
-    renderTable([
-      "NAMESPACE",
-      "PID",
-      "KEY",
-      "SHARING",
-      "HOLDERS",
-      "UPTIME",
-      "CALLS",
-      "PROTOCOL",
-      "STATE/LAST ERROR",
-    ], lines),
-  );
+  let out = renderTable([
+    "NAMESPACE",
+    "PID",
+    "KEY",
+    "SHARING",
+    "HOLDERS",
+    "UPTIME",
+    "CALLS",
+    "PROTOCOL",
+    "STATE/LAST ERROR",
+  ], lines);
   for (const row of rows) {
     if (row.unavailable?.code === "untrusted") {
-      ctx.io.out(
-        `\n${row.namespace} (server "${row.server}") is not trusted:\n  ${row.unavailable.message}\n`,
-      );
+      out +=
+        `\n${row.namespace} (server "${row.server}") is not trusted:\n  ${row.unavailable.message}\n`;
       continue;
     }
     if (row.unavailable) {
-      ctx.io.out(
-        `\n${row.namespace} (server "${row.server}") cannot start:\n  ${row.unavailable.message}\n`,
-      );
+      out +=
+        `\n${row.namespace} (server "${row.server}") cannot start:\n  ${row.unavailable.message}\n`;
       continue;
     }
     const failure = row.failure ?? row.cacheError;
     if (!failure) continue;
     const stderr = row.failure ? row.failure.stderrTail : row.cacheError?.stderr;
-    ctx.io.out(
-      `\n${row.namespace} (server "${row.server}") failed:\n  ${
-        failure.message.replaceAll("\n", "\n  ")
-      }\n`,
-    );
+    out += `\n${row.namespace} (server "${row.server}") failed:\n  ${
+      failure.message.replaceAll("\n", "\n  ")
+    }\n`;
     const retryAt = !row.failure && row.cacheError?.retryAt
       ? Date.parse(row.cacheError.retryAt)
       : NaN;
     if (retryAt > Date.now()) {
       const count = row.cacheError?.count ?? 1;
-      ctx.io.out(
-        `  listing failed ${count} time${count > 1 ? "s" : ""} in a row; discovery lists it ` +
-          `again in ${humanMs(retryAt - Date.now())} (\`mcpx refresh ${row.namespace}\` now)\n`,
-      );
+      out += `  listing failed ${count} time${count > 1 ? "s" : ""} in a row; discovery lists it ` +
+        `again in ${humanMs(retryAt - Date.now())} (\`mcpx refresh ${row.namespace}\` now)\n`;
     }
     if (row.failure && row.failure.retryInMs > 0) {
-      ctx.io.out(
-        `  ${row.failure.count} failed start(s); next attempt allowed in ${
-          humanMs(row.failure.retryInMs)
-        }\n`,
-      );
+      out += `  ${row.failure.count} failed start(s); next attempt allowed in ${
+        humanMs(row.failure.retryInMs)
+      }\n`;
     }
     const excerpt = stderr ? tailExcerpt(stderr) : "";
     if (excerpt && !failure.message.includes(excerpt)) {
-      ctx.io.out(`  stderr tail:\n    ${excerpt.replaceAll("\n", "\n    ")}\n`);
+      out += `  stderr tail:\n    ${excerpt.replaceAll("\n", "\n    ")}\n`;
     }
   }
-  if (logDropped) ctx.io.out(`\nlog: ${droppedSentence(logDropped)}\n`);
+  if (logDropped) out += `\nlog: ${droppedSentence(logDropped)}\n`;
   if (refused) {
-    ctx.io.out(
-      `\nno daemon can run: its socket directory is refused: ${refused.message}\n`,
-    );
+    out += `\nno daemon can run: its socket directory is refused: ${refused.message}\n`;
   }
-  return 0;
+  return out;
 }

@@ -12,7 +12,8 @@
 
 import type { CliContext } from "./context.ts";
 import { renderTable, truncate } from "./table.ts";
-import { printJson } from "./json_out.ts";
+import type { Text, TextView } from "./commands.ts";
+import { type Answered, failed, ok } from "../ops/outcome.ts";
 import { type CallResult, renderResult } from "./render_result.ts";
 import { parseTimeoutFlag } from "../config/timeout_flag.ts";
 import { noConfigMessage } from "../config/discover.ts";
@@ -24,7 +25,21 @@ import type { tasks } from "../ops/task_ops.ts";
 
 const ACTIONS = ["ls", "get", "result", "cancel"] as const;
 
-export async function run(ctx: CliContext, input: InputOf<typeof tasks>): Promise<number> {
+/** What one `mcpx tasks` action answers: the list, one task's row, or its result. */
+type TasksAnswer = { tasks: TaskRow[] } | TaskRow | CallResult;
+
+/**
+ * Runs one `mcpx tasks` action on the daemon.
+ *
+ * @returns `ok` with `{ tasks }` (ls), the task's row (get, cancel) or its
+ *   result (result; `failed` when the result is `isError`).
+ * @throws {UsageError} For an unknown action, a missing id, or an id given to `ls`.
+ * @throws {McpxError} `no-config` when no configuration is found.
+ */
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof tasks>,
+): Promise<Answered<TasksAnswer>> {
   const action = input.action ?? "ls";
   if (!(ACTIONS as readonly string[]).includes(action)) {
     throw new UsageError(
@@ -44,25 +59,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof tasks>): Promis
         `\`mcpx tasks ls\` takes no id; \`mcpx tasks get ${input.id}\` shows one`,
       );
     }
-    const rows = await ctx.request<TaskRow[]>("tasks", limit);
-    if (await ctx.json()) {
-      printJson(ctx.io, { tasks: rows });
-    } else if (rows.length === 0) {
-      ctx.io.out("no tasks: `mcpx call --task <namespace>.<tool> '{…}'` makes one\n");
-    } else {
-      ctx.io.out(renderTable(
-        ["TASK", "TOOL", "STATUS", "INSTANCE", "EXPIRES", "MESSAGE"],
-        rows.map((r) => [
-          r.taskId,
-          `${r.namespace}.${r.tool}`,
-          r.status,
-          `${r.instance} (${r.key})`,
-          r.expiresAt,
-          truncate(r.statusMessage ?? "", 60),
-        ]),
-      ));
-    }
-    return 0;
+    return ok({ tasks: await ctx.request<TaskRow[]>("tasks", limit) });
   }
   const taskId = input.id;
   if (!taskId) {
@@ -72,35 +69,53 @@ export async function run(ctx: CliContext, input: InputOf<typeof tasks>): Promis
   }
   if (action === "result") {
     const result = await ctx.request<CallResult>("taskResult", { taskId, ...limit });
-    if (input.raw || await ctx.json()) {
-      printJson(ctx.io, result);
-      return result.isError ? 1 : 0;
-    }
-    const text = renderResult(result);
-    if (result.isError) {
-      ctx.io.err(`task ${taskId} ended with an error:\n${text}\n`);
-      return 1;
-    }
-    ctx.io.out(text.endsWith("\n") || text === "" ? text : text + "\n");
-    return 0;
+    return result.isError ? failed(result) : ok(result);
   }
-  const row = await ctx.request<TaskRow>(action === "get" ? "taskGet" : "taskCancel", {
-    taskId,
-    ...limit,
-  });
-  if (await ctx.json()) {
-    printJson(ctx.io, row);
-    return 0;
-  }
-  const id = shellWord(row.taskId);
-  ctx.io.out(
-    `task ${row.taskId} (${row.namespace}.${row.tool}): ${row.status}` +
-      `${row.statusMessage ? `: ${row.statusMessage}` : ""}\n`,
+  return ok(
+    await ctx.request<TaskRow>(action === "get" ? "taskGet" : "taskCancel", { taskId, ...limit }),
   );
-  if (row.status === "working" || row.status === "input_required") {
-    ctx.io.out(`  wait for its result: mcpx tasks result ${id}\n`);
-  } else if (row.status === "completed" || row.status === "failed") {
-    ctx.io.out(`  its result: mcpx tasks result ${id}\n`);
+}
+
+/**
+ * The terminal's rendering, by action: the tasks as a table; a task's status
+ * and the command that follows it; its result as `mcpx call` prints one (a
+ * tool's error on stderr; `--raw`, the whole MCP result as JSON).
+ */
+export function text(value: TasksAnswer, view: TextView): Text {
+  const input = view.input as InputOf<typeof tasks>;
+  const action = input.action ?? "ls";
+  if (action === "ls") {
+    const rows = (value as { tasks: TaskRow[] }).tasks;
+    if (rows.length === 0) {
+      return "no tasks: `mcpx call --task <namespace>.<tool> '{…}'` makes one\n";
+    }
+    return renderTable(
+      ["TASK", "TOOL", "STATUS", "INSTANCE", "EXPIRES", "MESSAGE"],
+      rows.map((r) => [
+        r.taskId,
+        `${r.namespace}.${r.tool}`,
+        r.status,
+        `${r.instance} (${r.key})`,
+        r.expiresAt,
+        truncate(r.statusMessage ?? "", 60),
+      ]),
+    );
   }
-  return 0;
+  if (action === "result") {
+    const result = value as CallResult;
+    if (input.raw) return JSON.stringify(result, null, 2) + "\n";
+    const text = renderResult(result);
+    if (result.isError) return { err: `task ${input.id} ended with an error:\n${text}\n` };
+    return text.endsWith("\n") || text === "" ? text : text + "\n";
+  }
+  const row = value as TaskRow;
+  const id = shellWord(row.taskId);
+  let out = `task ${row.taskId} (${row.namespace}.${row.tool}): ${row.status}` +
+    `${row.statusMessage ? `: ${row.statusMessage}` : ""}\n`;
+  if (row.status === "working" || row.status === "input_required") {
+    out += `  wait for its result: mcpx tasks result ${id}\n`;
+  } else if (row.status === "completed" || row.status === "failed") {
+    out += `  its result: mcpx tasks result ${id}\n`;
+  }
+  return out;
 }

@@ -1,9 +1,9 @@
 /**
- * `mcpx trust [file]`, `mcpx trust --list`, `mcpx untrust [file]`: which
- * project configuration files mcpx may start servers of (config/trust.ts,
- * decision 0018). `trust` records, per server, a hash of what it runs as the
- * file says now, and prints those command lines so the person typing it sees
- * what they allow; `untrust` forgets the file. Without `file`, the
+ * `mcpx trust [file]`, `mcpx trust --list`: which project configuration
+ * files mcpx may start servers of (config/trust.ts, decision 0018). `trust`
+ * records, per server, a hash of what it runs as the file says now, and
+ * prints those command lines so the person typing it sees what they allow;
+ * `mcpx untrust` (cli/untrust.ts) forgets the file. Without `file`, the
  * configuration this directory uses.
  *
  * These are for a person: AGENTS.md tells an agent to ask its user to run
@@ -14,8 +14,8 @@
 
 import type { CliContext } from "./context.ts";
 import { loadConfig } from "../config/load.ts";
-import { configOrigin, noConfigMessage } from "../config/discover.ts";
-import { dirname, resolve } from "../core/posix_path.ts";
+import { configOrigin } from "../config/discover.ts";
+import { dirname } from "../core/posix_path.ts";
 import {
   projectSettingNames,
   projectSettings,
@@ -26,27 +26,44 @@ import {
 } from "../config/trust.ts";
 import { documentRedactor, runnableOf, runsText } from "../config/runs_of.ts";
 import { readTrustStore, trustStorePath, updateTrustStore } from "../config/trust_store.ts";
-import type { LoadedConfig } from "../config/types.ts";
-import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
+import { McpxError, UsageError } from "../core/errors.ts";
 import { renderTable } from "./table.ts";
 import { existsSync } from "../core/exists.ts";
 import { own } from "../core/own.ts";
-import type { InputOf } from "../ops/op.ts";
-import type { trust, untrust as untrustOp } from "../ops/engine_ops.ts";
-import { printJson } from "./json_out.ts";
+import type { InputOf, OutputOf } from "../ops/op.ts";
+import type { trust } from "../ops/engine_ops.ts";
+import type { TextView } from "./commands.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
+import { postNotice } from "../core/notice_queue.ts";
+import { trustTarget } from "./trust_target.ts";
 import { declaredRuns } from "./trust_declared.ts";
 
-/** `mcpx trust [file]` and `mcpx trust --list`. */
-export async function run(
+/** What `mcpx trust` answers: the file trusted, or with `--list` every trusted file. */
+type TrustAnswer = OutputOf<typeof trust>;
+/** `mcpx --json trust [file]`. */
+type TrustFile = Extract<TrustAnswer, { realPath: string }>;
+/** `mcpx --json trust --list`. */
+type TrustList = Extract<TrustAnswer, { files: unknown }>;
+
+/**
+ * `mcpx trust [file]` records the file's servers as they run now; `mcpx trust
+ * --list` reads every trusted file and says which changed since.
+ *
+ * @returns `ok` with the file trusted (its extra: whether trust is checked
+ *   here at all) or, with `--list`, `{ files, problems }`.
+ * @throws {UsageError} For a file given with `--list`.
+ * @throws {McpxError} `no-config` without a file where no configuration is found.
+ */
+export async function handle(
   ctx: CliContext,
   options: InputOf<typeof trust>,
-): Promise<number> {
+): Promise<Answered<TrustAnswer>> {
   const args = options.file === undefined ? [] : [options.file];
   if (options.list) {
     if (args.length) throw new UsageError("`mcpx trust --list` takes no file");
-    return await list(ctx);
+    return ok(await list(ctx));
   }
-  const config = await target(ctx, args[0]);
+  const config = await trustTarget(ctx, args[0]);
   const file = config.path!;
   const realPath = config.realPath ?? file;
   // The file's own servers: a derived one (an adapter or API) is shown with its declaration.
@@ -62,10 +79,12 @@ export async function run(
       files[realPath] = { trustedAt: new Date().toISOString(), servers: hashes, settings };
     });
     if (keptDamaged) {
-      ctx.io.err(
-        `warning: the trust store was damaged; its bytes are kept as ${keptDamaged}, and what ` +
-          `could not be read of it is no longer trusted\n`,
-      );
+      // Said as a `warning:` line on stderr after the answer (cli/command_line.ts `printPosted`).
+      postNotice({
+        code: "state-damaged",
+        message: `the trust store was damaged; its bytes are kept as ${keptDamaged}, and what ` +
+          `could not be read of it is no longer trusted`,
+      });
     }
   }
   const checked = (await ctx.setting(TRUST_SETTING)) !== "always";
@@ -73,38 +92,38 @@ export async function run(
   const redactor = documentRedactor(config.document);
   const runnable = (name: string) =>
     runnableOf(config.document, name, { dir: dirname(realPath), redactor });
-  const settings = settingLines(config.document);
   const declared = ownFile ? [] : await declaredRuns(config.document, realPath, ctx.env.HOME);
-  if (await ctx.json()) {
-    ctx.io.out(
-      JSON.stringify(
-        {
-          file,
-          realPath,
-          recorded: !ownFile,
-          servers: servers.map((name) => ({
-            name,
-            runs: runsText(runnable(name)),
-            runnable: runnable(name),
-          })),
-          settings: projectSettings(config.document),
-          declared,
-        },
-        null,
-        2,
-      ) + "\n",
-    );
-    return 0;
+  const output: TrustFile = {
+    file,
+    realPath,
+    recorded: !ownFile,
+    servers: servers.map((name) => ({
+      name,
+      runs: runsText(runnable(name)),
+      runnable: runnable(name),
+    })),
+    settings: projectSettings(config.document) as TrustFile["settings"],
+    declared,
+  };
+  return { ...ok(output), extra: { checked } };
+}
+
+/**
+ * The terminal's rendering: with `--list` a table of the trusted files; else
+ * what each server of the file trusted may run, its settings and declarations,
+ * and what takes it back (or that the user's own file needs no trust).
+ */
+export function text(value: TrustAnswer, view: TextView): string {
+  if ("files" in value) return listText(value);
+  const { file, servers, declared } = value;
+  if (!value.recorded) {
+    return `${file} is one of your own configuration files: mcpx starts its servers without ` +
+      `asking, so nothing was recorded.\n`;
   }
-  if (ownFile) {
-    ctx.io.out(
-      `${file} is one of your own configuration files: mcpx starts its servers without asking, ` +
-        `so nothing was recorded.\n`,
-    );
-    return 0;
-  }
-  const width = Math.max(0, ...servers.map((n) => n.length));
-  const lines = servers.map((name) => `  ${name.padEnd(width)}  ${runsText(runnable(name))}`);
+  const checked = (view.extra as { checked?: boolean } | undefined)?.checked ?? true;
+  const settings = settingLines(value.settings);
+  const width = Math.max(0, ...servers.map((s) => s.name.length));
+  const lines = servers.map((s) => `  ${s.name.padEnd(width)}  ${s.runs}`);
   const edits = [
     ...(servers.length ? ["what a server runs (command, args, env, cwd, url, headers)"] : []),
     ...(settings.length ? ["a setting"] : []),
@@ -117,60 +136,27 @@ export async function run(
         .join("")
     }`
     : "";
-  ctx.io.out(
-    (servers.length
-      ? `trusted ${file}: mcpx may start ${
-        servers.length === 1 ? "its server" : `its ${servers.length} servers`
-      } as written now:\n${lines.join("\n")}\n`
-      : `trusted ${file}, which declares no servers.\n`) +
-      (settings.length
-        ? `Its settings apply over yours:\n${settings.map((l) => `  ${l}\n`).join("")}`
-        : "") +
-      declaredText +
-      (edits.length ? `An edit that changes ${edits.join(" or ")} asks again; ` : "") +
-      `\`mcpx untrust\` takes it back.\n` +
-      (checked ? "" : `(${TRUST_SETTING} is "always" here, so mcpx does not check anyway.)\n`),
-  );
-  return 0;
+  return (servers.length
+    ? `trusted ${file}: mcpx may start ${
+      servers.length === 1 ? "its server" : `its ${servers.length} servers`
+    } as written now:\n${lines.join("\n")}\n`
+    : `trusted ${file}, which declares no servers.\n`) +
+    (settings.length
+      ? `Its settings apply over yours:\n${settings.map((l) => `  ${l}\n`).join("")}`
+      : "") +
+    declaredText +
+    (edits.length ? `An edit that changes ${edits.join(" or ")} asks again; ` : "") +
+    `\`mcpx untrust\` takes it back.\n` +
+    (checked ? "" : `(${TRUST_SETTING} is "always" here, so mcpx does not check anyway.)\n`);
 }
 
-/** The file's settings as `name = value` lines (config/trust.ts `projectSettings`). */
-function settingLines(document: Record<string, unknown>): string[] {
-  return Object.entries(projectSettings(document)).flatMap(([section, value]) =>
+/** The file's settings (config/trust.ts `projectSettings`) as `name = value` lines. */
+function settingLines(settings: Record<string, unknown>): string[] {
+  return Object.entries(settings).flatMap(([section, value]) =>
     value !== null && typeof value === "object" && !Array.isArray(value)
       ? Object.entries(value).map(([key, v]) => `${section}.${key} = ${JSON.stringify(v)}`)
       : [`${section} = ${JSON.stringify(value)}`]
   );
-}
-
-/** `mcpx untrust [file]`: forgets the file; its servers are refused from the next start or call. */
-export async function untrust(
-  ctx: CliContext,
-  input: InputOf<typeof untrustOp>,
-): Promise<number> {
-  const args = input.file === undefined ? [] : [input.file];
-  const file = args[0] === undefined
-    ? (await target(ctx, undefined)).path!
-    : resolve(ctx.cwd, args[0]);
-  const realPath = realPathOr(file);
-  const store = readTrustStore(trustStorePath(ctx.paths().stateDir));
-  const key = [realPath, file].find((k) => store.files[k]);
-  if (!key) {
-    throw new NotFoundError(
-      `${file} is not trusted, so there is nothing to take back (\`mcpx trust --list\` lists ` +
-        `the trusted files)`,
-    );
-  }
-  await updateTrustStore(ctx.paths().stateDir, (files) => delete files[key]);
-  if (await ctx.json()) {
-    printJson(ctx.io, { file, realPath: key, removed: true });
-    return 0;
-  }
-  ctx.io.out(
-    `untrusted ${file}: mcpx starts none of its servers and refuses calls to them until it is ` +
-      `trusted again; running ones stop when idle, or now with \`mcpx stop\`.\n`,
-  );
-  return 0;
 }
 
 /** One row of `mcpx --json trust --list`. */
@@ -192,7 +178,7 @@ export interface TrustRow {
   problem?: string;
 }
 
-async function list(ctx: CliContext): Promise<number> {
+async function list(ctx: CliContext): Promise<TrustList> {
   const store = readTrustStore(trustStorePath(ctx.paths().stateDir));
   const rows: TrustRow[] = [];
   for (const [file, record] of Object.entries(store.files)) {
@@ -224,18 +210,16 @@ async function list(ctx: CliContext): Promise<number> {
     }
     rows.push(row);
   }
-  for (const problem of store.problems) ctx.io.err(`warning: ${problem}\n`);
-  if (await ctx.json()) {
-    printJson(ctx.io, { files: rows, problems: store.problems });
-    return 0;
-  }
+  // Said as `warning:` lines on stderr after the answer (cli/command_line.ts `printPosted`).
+  for (const problem of store.problems) postNotice({ code: "state-damaged", message: problem });
+  return { files: rows, problems: store.problems };
+}
+
+function listText({ files: rows }: TrustList): string {
   if (rows.length === 0) {
-    ctx.io.out(
-      "No project configuration is trusted. `mcpx ls` in a project says what `mcpx trust` would allow.\n",
-    );
-    return 0;
+    return "No project configuration is trusted. `mcpx ls` in a project says what `mcpx trust` would allow.\n";
   }
-  ctx.io.out(renderTable(
+  return renderTable(
     ["FILE", "SERVERS", "TRUSTED", "STATE"],
     rows.map((r) => [
       r.file,
@@ -249,27 +233,5 @@ async function list(ctx: CliContext): Promise<number> {
         ? `unreadable: ${r.problem}`
         : r.state,
     ]),
-  ));
-  return 0;
-}
-
-/** The configuration to trust: `file` (resolved against the working directory), else this one's. */
-async function target(ctx: CliContext, file: string | undefined): Promise<LoadedConfig> {
-  if (file !== undefined) {
-    return await loadConfig({ cwd: ctx.cwd, env: ctx.env, path: resolve(ctx.cwd, file) });
-  }
-  const config = await ctx.config();
-  if (config.path === null) {
-    throw new McpxError("no-config", noConfigMessage(config.searched ?? [], ctx.cwd));
-  }
-  return config;
-}
-
-/** `path` with symlinks resolved, or `path` itself when it cannot be (a file since removed). */
-function realPathOr(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return path;
-  }
+  );
 }
