@@ -47,8 +47,9 @@ export interface HandlerModule {
    */
   // deno-lint-ignore no-explicit-any
   errorLines?(value: any): string;
-  /** `--json` prints the document on one line (the small acknowledgements: stop, restart, …). */
-  jsonLine?: boolean;
+  /** `--json` prints the document on one line (the small acknowledgements: stop, restart, …), or for the inputs this says. */
+  // deno-lint-ignore no-explicit-any
+  jsonLine?: boolean | ((input: any) => boolean);
   /**
    * The outcome of what the daemon answered once a question was answered
    * inline (default: `ok` with the answer): `call` makes an `isError` result `failed`.

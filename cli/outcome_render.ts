@@ -86,7 +86,8 @@ function printDocument(
   json: boolean,
 ): void {
   if (json || !module.text) {
-    (module.jsonLine ? printJsonLine : printJson)(ctx.io, outcome.value);
+    const line = typeof module.jsonLine === "function" ? module.jsonLine(input) : module.jsonLine;
+    (line ? printJsonLine : printJson)(ctx.io, outcome.value);
     return;
   }
   const view: TextView = {

@@ -25,12 +25,10 @@ const USAGE = "`mcpx session new [--name N] [--ttl 30m]`, `mcpx session ls` or "
 /** What one `mcpx session` action answers: the session made, the list, or the one ended. */
 type SessionAnswer = SessionRow | { sessions: SessionRow[] } | { name: string; stopped: number };
 
-/**
- * `--json` prints `new` and `end` (acknowledgements) on one line and `ls` indented.
- * Set by {@link handle} for the action it ran: a command line runs one action, and
- * the renderer reads this once that action's outcome is rendered.
- */
-export let jsonLine = true;
+/** `--json` prints `new` and `end` (acknowledgements) on one line and `ls` indented. */
+export function jsonLine(input: InputOf<typeof session>): boolean {
+  return input.action !== "ls" && input.action !== "list";
+}
 
 /**
  * Runs one `mcpx session` action.
@@ -48,7 +46,6 @@ export async function handle(
       throw new UsageError(`unexpected argument "${rest[max]}" to \`mcpx session ${action}\``);
     }
   };
-  jsonLine = action !== "ls" && action !== "list";
   switch (action) {
     case "new":
       extra(0);
