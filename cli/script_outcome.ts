@@ -14,14 +14,14 @@ import type { OutputOf } from "../ops/op.ts";
 import type { exec } from "../ops/script_ops.ts";
 import { exited, failed, ok, type Outcome } from "../ops/outcome.ts";
 import { printJsonLine } from "./json_out.ts";
+import type { runScript } from "../scripts/runner/run_script.ts";
 
-/** How a script run ended, as scripts/runner/run_script.ts `runScript` answers it. */
-export interface ScriptEnd {
-  /** The script's exit code (128 + n when signal n ended it). */
-  exitCode: number;
-  /** Under `--json`, the run's document (nothing printed it); absent on a terminal. */
-  document: Record<string, unknown> | undefined;
-}
+/**
+ * How a script run ended, as scripts/runner/run_script.ts `runScript` answers
+ * it: the script's exit code (128 + n when signal n ended it) and, under
+ * `--json`, the run's document, which nothing printed (absent on a terminal).
+ */
+export type ScriptEnd = Awaited<ReturnType<typeof runScript>>;
 
 /**
  * The outcome of a script run: `exit` with its code when the script wrote
