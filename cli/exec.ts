@@ -7,7 +7,9 @@
  * for the length of its run (runner/exec_program.ts).
  * The value of its last expression is printed, as a REPL would
  * (`everything.echo({ message: "hi" })`, or `const a = …; a.length`); see
- * runner/exec_module.ts.
+ * runner/exec_module.ts. A streamed op like `mcpx run` (decision
+ * 0064): under `--json`, and as `mcpx serve`'s `mcpx_exec`, the run's
+ * document is the answer (cli/script_outcome.ts).
  *
  * @module
  */
@@ -23,11 +25,21 @@ import { writeExecProgram } from "../runner/exec_program.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { exec } from "../ops/script_ops.ts";
 import { scriptFlags } from "./script_flags.ts";
+import type { Outcome } from "../ops/outcome.ts";
+import { scriptOutcome } from "./script_outcome.ts";
 
-export async function run(
+/**
+ * Runs `input.code` (or the program on stdin, for `-`) as a script.
+ *
+ * @returns `exit` with the script's code; under `--json`, the run's document
+ *   (`ok` for exit 0, `failed` for exit 1; cli/script_outcome.ts).
+ * @throws {UsageError} No code, empty code, or every problem found before it started.
+ * @throws {InputError} A program on stdin past `input.maxBytes`.
+ */
+export async function handle(
   ctx: CliContext,
   input: InputOf<typeof exec>,
-): Promise<number> {
+): Promise<Outcome> {
   const { code: given, args } = input;
   if (given === undefined) {
     throw new UsageError(
@@ -48,5 +60,9 @@ export async function run(
   ensurePrivateDir(dir, "the programs of `mcpx exec`", { from: ctx.paths().cacheDir });
   // Removed once the run ends: the code may hold a secret (runner/exec_program.ts).
   await using program = await writeExecProgram(dir, await execModule(code));
-  return await runScript(ctx, { path: program.path, name: "exec", args }, scriptFlags(input));
+  const end = await runScript(ctx, { path: program.path, name: "exec", args }, scriptFlags(input));
+  return scriptOutcome(ctx.io, end);
 }
+
+/** `--json` prints the run's document on one line, as the runner always has. */
+export const jsonLine = true;

@@ -1,7 +1,9 @@
 /**
  * `mcpx run <name|path> [args…]`: a named script (nearest `.mcpx/scripts/`
  * first, spec 000 "Named scripts") or a path, run with the generated client
- * (runner/run_script.ts).
+ * (runner/run_script.ts). A streamed op (decision 0064): on a
+ * terminal the script's output is the process's; under `--json` the run's
+ * document is the answer (cli/script_outcome.ts).
  *
  * @module
  */
@@ -13,11 +15,21 @@ import { UsageError } from "../core/errors.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { run as runOp } from "../ops/script_ops.ts";
 import { scriptFlags } from "./script_flags.ts";
+import type { Outcome } from "../ops/outcome.ts";
+import { scriptOutcome } from "./script_outcome.ts";
 
-export async function run(
+/**
+ * Runs the script `input.script` names with `input.args`.
+ *
+ * @returns `exit` with the script's code; under `--json`, the run's document
+ *   (`ok` for exit 0, `failed` for exit 1; cli/script_outcome.ts).
+ * @throws {UsageError} No script named, or every problem found before it started.
+ * @throws {NotFoundError} No script by that name.
+ */
+export async function handle(
   ctx: CliContext,
   input: InputOf<typeof runOp>,
-): Promise<number> {
+): Promise<Outcome> {
   const { script: name, args } = input;
   if (!name) {
     throw new UsageError("name a script (`mcpx scripts` lists them) or give a path to one");
@@ -27,5 +39,13 @@ export async function run(
     dirs: await ctx.scriptDirs(),
     allowTsJsOverlap: await ctx.setting("plumbing.allowTsJsOverlap") === true,
   });
-  return await runScript(ctx, { path: script.path, name: script.name, args }, scriptFlags(input));
+  const end = await runScript(
+    ctx,
+    { path: script.path, name: script.name, args },
+    scriptFlags(input),
+  );
+  return scriptOutcome(ctx.io, end);
 }
+
+/** `--json` prints the run's document on one line, as the runner always has. */
+export const jsonLine = true;

@@ -22,8 +22,21 @@ import { serveHttp } from "./serve_http.ts";
 import { serveToolChoice, serveTools } from "./serve_tools.ts";
 import { OPS } from "../ops/table.ts";
 import { DEFAULT_SERVE_PORT, serveListen } from "./serve_listen.ts";
+import { exited, type Streamed } from "../ops/outcome.ts";
 
-export async function run(ctx: CliContext, input: InputOf<typeof serve>): Promise<number> {
+/**
+ * Serves MCP until the client leaves (stdio) or the process is stopped (`--http`).
+ * A streamed op (decision 0064): the protocol on stdio or the socket is its output.
+ *
+ * @returns `exit` with the code serving ended with (0 once the client closed stdio).
+ * @throws {UsageError} `--address`/`--port` without `--http`, or a `--port` that is no port.
+ * @throws {ConfigError} When the configuration cannot be read.
+ */
+export async function handle(ctx: CliContext, input: InputOf<typeof serve>): Promise<Streamed> {
+  return exited(await serveUntilDone(ctx, input));
+}
+
+async function serveUntilDone(ctx: CliContext, input: InputOf<typeof serve>): Promise<number> {
   if (!input.http && (input.address !== undefined || input.port !== undefined)) {
     throw new UsageError(
       `--${

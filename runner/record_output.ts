@@ -2,8 +2,9 @@
  * Where a script's records and stderr go: rendered on the terminal
  * (`logging.format`), appended to the durable log with the run's id (spec
  * 000, "Reading the log": scripts' records land in the same files as the
- * daemon's), and, under `--json`, collected into the one document the run
- * prints (spec 000, "The script contract").
+ * daemon's), and, under `--json`, collected into the one document that
+ * describes the run (spec 000, "The script contract"), which the command
+ * renders (cli/script_outcome.ts).
  *
  * @module
  */
@@ -162,8 +163,13 @@ export class RecordOutput {
     else this.#o.io.err(`mcpx: ${message}\n`);
   }
 
-  /** The `run.end` record, and under `--json` the run's document on stdout. */
-  end(outcome: { exitCode: number; durationMs: number; stdout: string }): void {
+  /**
+   * Writes the `run.end` record. Under `--json`, answers the run's document
+   * (ops/script_outputs.ts `RunOutput`), printed by no one here; else undefined.
+   */
+  end(
+    outcome: { exitCode: number; durationMs: number; stdout: string },
+  ): Record<string, unknown> | undefined {
     this.#console.flush();
     this.#durable({
       time: new Date().toISOString(),
@@ -178,7 +184,7 @@ export class RecordOutput {
     this.#writer?.close();
     const dropped = this.#writer?.dropped;
     if (dropped) this.note(droppedSentence({ ...dropped, dir: this.#writer!.dir }));
-    if (!this.#o.json) return;
+    if (!this.#o.json) return undefined;
     const stderr = this.#decoder.decode(concat(this.#stderr));
     const document: Record<string, unknown> = {
       ok: outcome.exitCode === 0,
@@ -192,7 +198,7 @@ export class RecordOutput {
       stdout: outcome.stdout,
       stderr,
     };
-    this.#o.io.out(JSON.stringify(document) + "\n");
+    return document;
   }
 
   #durable(record: LogRecord): void {

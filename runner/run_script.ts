@@ -88,14 +88,15 @@ function list(value: string[] | undefined): string[] {
  * @param script What to run.
  * @param options The command's options as parsed (`timeout`, `env`, `env-file`,
  *   `launcher`, `before`…`on-error`, `export`, `no-launcher`, `no-capture-console`).
- * @returns The exit code: the script's own (128 + n when a signal ended it).
+ * @returns The exit code (the script's own; 128 + n when a signal ended it) and, under
+ *   `--json`, the run's document (record_output.ts `end`), which nothing printed.
  * @throws {UsageError} Listing every problem found before anything started.
  */
 export async function runScript(
   ctx: RunnerHost,
   script: ScriptRun,
   options: ScriptFlags,
-): Promise<number> {
+): Promise<{ exitCode: number; document: Record<string, unknown> | undefined }> {
   const problems: string[] = [];
   const settings = await ctx.settings();
   const value = <N extends SettingName>(name: N) => settingOf(settings, name);
@@ -460,8 +461,7 @@ export async function runScript(
       await ctx.request("endSession", { session });
     } catch { /* an older daemon without the operation: the reaper takes them */ }
   }
-  output.end({ exitCode, durationMs, stdout });
-  return exitCode;
+  return { exitCode, document: output.end({ exitCode, durationMs, stdout }) };
 }
 
 /**
