@@ -39,8 +39,19 @@ export interface HandlerModule {
   handle(ctx: CliContext, input: any): Promise<Outcome>;
   // deno-lint-ignore no-explicit-any
   text?(value: any, view: TextView): Text;
-  /** `--json` prints the document on one line (the small acknowledgements: stop, restart, …). */
-  jsonLine?: boolean;
+  /**
+   * `--json` prints the document on one line (the small acknowledgements: stop, restart, …);
+   * a function decides by the op's input (`mcpx log sql --path` is one line, its rows are not).
+   */
+  // deno-lint-ignore no-explicit-any
+  jsonLine?: boolean | ((input: any) => boolean);
+  /**
+   * Only `--json` on this command line chooses the document; `output.json` from the
+   * environment or a file does not (context_settings.ts `jsonFlag`). For plain output another
+   * program consumes (`completion`, `man`, `completion-words`): a shell sourcing
+   * `mcpx completion bash` with MCPX_OUTPUT_JSON exported must still get a script.
+   */
+  jsonFlagOnly?: boolean;
   /**
    * The outcome of what the daemon answered once a question was answered
    * inline (default: `ok` with the answer): `call` makes an `isError` result `failed`.
