@@ -57,10 +57,11 @@ Deno.test("every op with a command has a command module, and every module an op"
   assert.deepEqual(Object.keys(COMMAND_MODULES).sort(), ops);
 });
 
-Deno.test("every command module loads and exports run()", async () => {
+Deno.test("every command module loads and exports handle() or run()", async () => {
   for (const op of COMMANDS) {
     const module = await loadCommand(op.name);
-    assert.equal(typeof module.run, "function", `${op.name}: no run()`);
+    const entry = "handle" in module ? module.handle : module.run;
+    assert.equal(typeof entry, "function", `${op.name}: no handle() or run()`);
   }
 });
 
