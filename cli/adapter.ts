@@ -4,6 +4,9 @@
  * servers"; decision 0052). The declarations come from `--from FILE`, else
  * the places `paths.adapters` names (config/derived_servers.ts).
  *
+ * `check` answers `{ adapters }` (decision 0064); `serve` is MCP over stdio
+ * until its client leaves, a stream it writes itself, and ends `exited`.
+ *
  * @module
  */
 
@@ -21,10 +24,19 @@ import {
 import { type Adapter, parseAdapter } from "../config/adapter.ts";
 import { isAbsolute, join, resolve } from "../core/posix_path.ts";
 import { parsePathList } from "../config/setting_value.ts";
-import { printJson } from "./json_out.ts";
 import { renderTable } from "./table.ts";
+import type { Text, TextView } from "./commands.ts";
+import { type Answered, exited, failed, ok, type Outcome } from "../ops/outcome.ts";
 
-export async function run(ctx: CliContext, input: InputOf<typeof adapter>): Promise<number> {
+/**
+ * Answers `mcpx adapter check|serve`.
+ *
+ * @returns `check`: `{ adapters }`, `failed` (exit 1) when one is not
+ *   installed or has a problem; `serve`: `exited` with the server's code.
+ * @throws {UsageError} For a missing or unknown verb, or a name not declared.
+ * @throws {McpxError} `config` when no adapters are declared.
+ */
+export async function handle(ctx: CliContext, input: InputOf<typeof adapter>): Promise<Outcome> {
   const [verb, ...names] = input.words;
   const places = await placesOf(ctx, input.from);
   if (verb === "serve") {
@@ -33,7 +45,7 @@ export async function run(ctx: CliContext, input: InputOf<typeof adapter>): Prom
     }
     const declared = parseAdapter(await findDeclaration("adapters", names[0], places));
     const { serveAdapter } = await import(new URL("./adapter_serve.ts", import.meta.url).href);
-    return await serveAdapter(ctx, declared);
+    return exited(await serveAdapter(ctx, declared));
   }
   if (verb === "check") {
     return await check(ctx, names, places, input.from !== undefined ? "--from" : "paths.adapters");
@@ -62,13 +74,23 @@ export interface Row {
   problem?: string;
 }
 
+/** What `adapter check` answers. */
+export interface CheckOutput {
+  adapters: Row[];
+}
+
+/** What only the terminal shows: per row, whether its declaration is invalid (not looked for). */
+interface CheckExtra {
+  invalid: boolean[];
+}
+
 async function check(
   ctx: CliContext,
   names: string[],
   places: (string | null)[],
   /** What named the places, for messages: `--from` or `paths.adapters`. */
   source: string,
-): Promise<number> {
+): Promise<Answered<CheckOutput>> {
   if (places.every((p) => p === null)) {
     throw new McpxError(
       "config",
@@ -99,27 +121,26 @@ async function check(
     if (clash) row.problem = row.problem ? `${clash}; also ${row.problem}` : clash;
     return row;
   });
+  const outcome = rows.every((r) => r.installed && !r.problem)
+    ? ok({ adapters: rows })
+    : failed({ adapters: rows });
+  const extra: CheckExtra = { invalid: rows.map((r) => invalid.has(r)) };
+  return { ...outcome, extra };
+}
+
+/** `adapter check`'s table on stdout, each problem on stderr. */
+export function text(value: CheckOutput, view: TextView): Text {
+  const { invalid = [] } = (view.extra ?? {}) as Partial<CheckExtra>;
   // FOUND: where the program is, else why not (a declaration that is not valid was not looked for).
-  const found = (r: Row) => r.path ?? (invalid.has(r) ? "invalid" : "not installed");
-  if (await ctx.json()) {
-    printJson(ctx.io, { adapters: rows });
-  } else {
-    ctx.io.out(renderTable(
+  const found = (r: Row, i: number) => r.path ?? (invalid[i] ? "invalid" : "not installed");
+  const rows = value.adapters;
+  return {
+    out: renderTable(
       ["NAME", "PROGRAM", "FOUND", "TOOLS"],
-      rows.map((
-        r,
-      ) => [
-        r.name,
-        r.command,
-        found(r),
-        String(r.tools),
-      ]),
-    ));
-    for (const r of rows.filter((r) => r.problem)) {
-      ctx.io.err(`${r.name}: ${r.problem}\n`);
-    }
-  }
-  return rows.every((r) => r.installed && !r.problem) ? 0 : 1;
+      rows.map((r, i) => [r.name, r.command, found(r, i), String(r.tools)]),
+    ),
+    err: rows.filter((r) => r.problem).map((r) => `${r.name}: ${r.problem}\n`).join(""),
+  };
 }
 
 /**

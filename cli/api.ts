@@ -6,11 +6,13 @@
  * MCP stdio until its client leaves, which is how the daemon runs each
  * `paths.apis` entry.
  *
+ * `tools` and `call` answer documents (decision 0064); `serve` is MCP over
+ * stdio, a stream it writes itself, and ends `exited(0)`.
+ *
  * @module
  */
 
 import type { CliContext } from "./context.ts";
-import { printJson } from "./json_out.ts";
 import { readArguments } from "./call.ts";
 import { renderTable, truncate } from "./table.ts";
 import { type CallResult, renderResult } from "./render_result.ts";
@@ -18,11 +20,41 @@ import { UsageError } from "../core/errors.ts";
 import { headerOf } from "../config/direct_target.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { api } from "../ops/api_ops.ts";
+import type { Text, TextView } from "./commands.ts";
+import { type Answered, exited, failed, ok, type Outcome } from "../ops/outcome.ts";
 
 type Input = InputOf<typeof api>;
 
-/** @returns The exit code: 0, or 1 when the operation answered an HTTP error. */
-export async function run(ctx: CliContext, input: Input): Promise<number> {
+/** One offered operation as `api tools` lists it. */
+export interface ApiTool {
+  name: string;
+  operationId?: string;
+  /** Upper case (`GET`). */
+  method: string;
+  path: string;
+  description: string;
+  deprecated: boolean;
+  inputSchema: unknown;
+}
+
+/** What `api tools` answers: the document's location and title, its base URL (or why none), its tools. */
+export interface ApiToolsOutput {
+  spec: string;
+  title: string;
+  baseUrl?: string;
+  problem?: string;
+  tools: ApiTool[];
+}
+
+/**
+ * Answers `mcpx api tools|call|serve`.
+ *
+ * @returns `tools`: {@link ApiToolsOutput}; `call`: the MCP result, `failed`
+ *   (exit 1) when the operation answered an HTTP error; `serve`: `exited(0)`
+ *   once its client left.
+ * @throws {UsageError} For a missing action, `--spec`, operation or argument.
+ */
+export async function handle(ctx: CliContext, input: Input): Promise<Outcome> {
   switch (input.action) {
     case "tools":
       return await tools(ctx, input);
@@ -56,39 +88,58 @@ async function operations(ctx: CliContext, input: Input) {
   return { loaded, ops };
 }
 
-async function tools(ctx: CliContext, input: Input): Promise<number> {
+async function tools(ctx: CliContext, input: Input): Promise<Answered<ApiToolsOutput>> {
   if (input.rest.length > 0) {
     throw new UsageError(`\`mcpx api tools\` takes no words, got ${JSON.stringify(input.rest[0])}`);
   }
   const { loaded, ops } = await operations(ctx, input);
   const base = ops[0]?.baseUrl;
-  if (await ctx.json()) {
-    printJson(ctx.io, {
-      spec: loaded.location.href,
-      title: loaded.document.info.title,
-      ...(typeof base === "string" ? { baseUrl: base } : base ? { problem: base.problem } : {}),
-      tools: ops.map((o) => ({
-        name: o.tool,
-        ...(o.operationId !== undefined ? { operationId: o.operationId } : {}),
-        method: o.method.toUpperCase(),
-        path: o.path,
-        description: o.description,
-        deprecated: o.deprecated,
-        inputSchema: o.inputSchema,
-      })),
-    });
-    return 0;
+  return ok({
+    spec: loaded.location.href,
+    title: loaded.document.info.title,
+    ...(typeof base === "string" ? { baseUrl: base } : base ? { problem: base.problem } : {}),
+    tools: ops.map((o) => ({
+      name: o.tool,
+      ...(o.operationId !== undefined ? { operationId: o.operationId } : {}),
+      method: o.method.toUpperCase(),
+      path: o.path,
+      description: o.description,
+      deprecated: o.deprecated,
+      inputSchema: o.inputSchema,
+    })),
+  });
+}
+
+/**
+ * The terminal's rendering: `tools` as a table, with notes on stderr when
+ * nothing passes the filter or the base URL is missing (the `--json` document
+ * says the latter as `problem`); `call` as `mcpx call` prints a result (`--raw`,
+ * the whole result as JSON).
+ */
+export function text(value: ApiToolsOutput | CallResult, view: TextView): Text {
+  const input = view.input as Input;
+  if (input.action === "tools") return toolsText(value as ApiToolsOutput);
+  const result = value as CallResult;
+  if (input.raw) return JSON.stringify(result, null, 2) + "\n";
+  const text = renderResult(result);
+  if (result.isError) {
+    const { tool } = (view.extra ?? {}) as { tool?: string };
+    return { err: `${tool} returned an error:\n${text}\n` };
   }
-  const rows = ops.map((o) => [o.tool, o.method.toUpperCase(), o.path, truncate(summary(o), 60)]);
-  ctx.io.out(renderTable(["TOOL", "METHOD", "PATH", "DESCRIPTION"], rows));
-  if (ops.length === 0) {
-    ctx.io.err(
-      `note: no operation of ${loaded.document.info.title} passes the filter; --methods all ` +
-        `offers every method, --deprecated the deprecated ones\n`,
-    );
+  return text.endsWith("\n") || text === "" ? text : text + "\n";
+}
+
+function toolsText(output: ApiToolsOutput): Text {
+  const rows = output.tools.map((
+    t,
+  ) => [t.name, t.method, t.path, truncate(summary(t), 60)]);
+  let err = "";
+  if (output.tools.length === 0) {
+    err += `note: no operation of ${output.title} passes the filter; --methods all ` +
+      `offers every method, --deprecated the deprecated ones\n`;
   }
-  if (base !== undefined && typeof base !== "string") ctx.io.err(`note: ${base.problem}\n`);
-  return 0;
+  if (output.problem !== undefined) err += `note: ${output.problem}\n`;
+  return { out: renderTable(["TOOL", "METHOD", "PATH", "DESCRIPTION"], rows), err };
 }
 
 /** The description without its `METHOD /path: ` head, which the table shows already. */
@@ -98,7 +149,7 @@ function summary(o: { description: string; method: string; path: string }): stri
   return text.split("\n")[0];
 }
 
-async function call(ctx: CliContext, input: Input): Promise<number> {
+async function call(ctx: CliContext, input: Input): Promise<Answered<CallResult>> {
   const [name, json, ...extra] = input.rest;
   if (name === undefined) {
     throw new UsageError(
@@ -135,20 +186,11 @@ async function call(ctx: CliContext, input: Input): Promise<number> {
   const { callOperation } = await import("../apis/request.ts");
   const headers = Object.fromEntries((input.header ?? []).map(headerOf));
   const result = await callOperation(op, args, { headers }) as CallResult;
-  if (input.raw || await ctx.json()) {
-    printJson(ctx.io, result);
-    return result.isError ? 1 : 0;
-  }
-  const text = renderResult(result);
-  if (result.isError) {
-    ctx.io.err(`${op.tool} returned an error:\n${text}\n`);
-    return 1;
-  }
-  ctx.io.out(text.endsWith("\n") || text === "" ? text : text + "\n");
-  return 0;
+  const outcome = result.isError ? failed(result) : ok(result);
+  return { ...outcome, extra: { tool: op.tool } };
 }
 
-async function serve(ctx: CliContext, input: Input): Promise<number> {
+async function serve(ctx: CliContext, input: Input): Promise<Outcome> {
   const [name, ...extra] = input.rest;
   if (name === undefined || extra.length > 0) {
     throw new UsageError(
@@ -189,5 +231,5 @@ async function serve(ctx: CliContext, input: Input): Promise<number> {
     },
     typeof description.description === "string" ? description.description : undefined,
   );
-  return 0;
+  return exited(0);
 }

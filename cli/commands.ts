@@ -47,9 +47,19 @@ export interface HandlerModule {
    */
   // deno-lint-ignore no-explicit-any
   errorLines?(value: any): string;
-  /** `--json` prints the document on one line (the small acknowledgements: stop, restart, …), or for the inputs this says. */
+  /**
+   * `--json` prints the document on one line (the small acknowledgements: stop, restart, …);
+   * a function decides by the op's input (`mcpx log sql --path` is one line, its rows are not).
+   */
   // deno-lint-ignore no-explicit-any
   jsonLine?: boolean | ((input: any) => boolean);
+  /**
+   * Only `--json` on this command line chooses the document; `output.json` from the
+   * environment or a file does not (context_settings.ts `jsonFlag`). For plain output another
+   * program consumes (`completion`, `man`, `completion-words`): a shell sourcing
+   * `mcpx completion bash` with MCPX_OUTPUT_JSON exported must still get a script.
+   */
+  jsonFlagOnly?: boolean;
   /**
    * The outcome of what the daemon answered once a question was answered
    * inline (default: `ok` with the answer): `call` makes an `isError` result `failed`.

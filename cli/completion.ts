@@ -24,7 +24,7 @@ import type { completion } from "../ops/meta_ops.ts";
 import type { InputOf } from "../ops/op.ts";
 import { renderSchema } from "../config/setting_schema.ts";
 import type { CliContext } from "./context.ts";
-import { printJsonLine } from "./json_out.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 
 /** One flag as a completion script offers it. */
 export interface FlagWord {
@@ -177,18 +177,34 @@ export async function completionScript(
   }
 }
 
-/**
- * Runs `mcpx completion <shell>`: the script on stdout, or
- * `{ "shell", "script" }` under `--json`.
- *
- * @returns Exit code 0.
- */
-export async function run(ctx: CliContext, input: InputOf<typeof completion>): Promise<number> {
-  const script = await completionScript(input.shell);
-  if (ctx.jsonFlag) printJsonLine(ctx.io, { shell: input.shell, script });
-  else ctx.io.out(script);
-  return 0;
+/** What `mcpx completion` answers: the shell and its script. */
+export interface CompletionOutput {
+  shell: InputOf<typeof completion>["shell"];
+  /** The script's text, ending in a newline. */
+  script: string;
 }
+
+/**
+ * Answers `mcpx completion <shell>`: `{ shell, script }`; the terminal gets
+ * the script itself, `--json` the document on one line.
+ */
+export async function handle(
+  _ctx: CliContext,
+  input: InputOf<typeof completion>,
+): Promise<Answered<CompletionOutput>> {
+  return ok({ shell: input.shell, script: await completionScript(input.shell) });
+}
+
+/** The script itself, for a shell to source. */
+export function text({ script }: CompletionOutput): string {
+  return script;
+}
+
+/** `--json` prints `{ "shell", "script" }` on one line. */
+export const jsonLine = true;
+
+/** Only `--json` itself asks for the document: a shell sourcing the script with MCPX_OUTPUT_JSON exported still gets one. */
+export const jsonFlagOnly = true;
 
 /**
  * The names asked of `mcpx completion-words` for a completion: the kinds the

@@ -13,7 +13,7 @@
 import type { CliContext } from "./context.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { completionWords } from "../ops/meta_ops.ts";
-import { printJsonLine } from "./json_out.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 
 /**
  * The names of one kind, in the order their source lists them, each once.
@@ -64,21 +64,28 @@ export async function wordsOf(
 }
 
 /**
- * Runs `mcpx completion-words`: one name a line, or `{ "words": […] }` under `--json`.
+ * Answers `mcpx completion-words`: `{ words }` ({@link wordsOf}).
  *
- * @returns Exit code 0.
  * @throws {ConfigError} When the configuration cannot be read (a completion
  *   script discards stderr, so <Tab> then offers nothing).
  */
-export async function run(
+export async function handle(
   ctx: CliContext,
   input: InputOf<typeof completionWords>,
-): Promise<number> {
-  const words = await wordsOf(ctx, input.kind);
-  if (ctx.jsonFlag) printJsonLine(ctx.io, { words });
-  else if (words.length) ctx.io.out(words.join("\n") + "\n");
-  return 0;
+): Promise<Answered<{ words: string[] }>> {
+  return ok({ words: await wordsOf(ctx, input.kind) });
 }
+
+/** One name a line; nothing at all when there are none. */
+export function text({ words }: { words: string[] }): string {
+  return words.length ? words.join("\n") + "\n" : "";
+}
+
+/** `--json` prints `{ "words": […] }` on one line. */
+export const jsonLine = true;
+
+/** Only `--json` itself asks for the document: the completion scripts read one name a line. */
+export const jsonFlagOnly = true;
 
 function unique(words: string[]): string[] {
   return [...new Set(words)];

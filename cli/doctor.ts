@@ -9,32 +9,35 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { printJson } from "./json_out.ts";
 import { type CheckedFinding, DOCTOR_CHECKS, runDoctor } from "./doctor_checks.ts";
 import type { InputOf, OutputOf } from "../ops/op.ts";
 import type { doctor } from "../ops/doctor_ops.ts";
+import { type Answered, failed, ok } from "../ops/outcome.ts";
 
 const MARKS = { ok: "ok  ", info: "info", warn: "WARN", fail: "FAIL" } as const;
 
 /**
- * Runs `mcpx doctor`.
+ * Answers `mcpx doctor`: `{ ok, checks, findings }`.
  *
- * @returns 1 when something needs fixing, else 0.
+ * @returns `ok`, or `failed` (exit 1) when any finding is `fail`.
  */
-export async function run(ctx: CliContext, input: InputOf<typeof doctor>): Promise<number> {
+export async function handle(
+  ctx: CliContext,
+  input: InputOf<typeof doctor>,
+): Promise<Answered<OutputOf<typeof doctor>>> {
   const findings = await runDoctor(ctx, { online: input.online === true });
-  const ok = !findings.some((f) => f.status === "fail");
-  if (ctx.jsonFlag || await ctx.json().catch(() => false)) {
-    const output: OutputOf<typeof doctor> = {
-      ok,
-      checks: DOCTOR_CHECKS.map(({ id, title }) => ({ id, title })),
-      findings,
-    };
-    printJson(ctx.io, output);
-    return ok ? 0 : 1;
-  }
-  ctx.io.out(render(findings));
-  return ok ? 0 : 1;
+  const fine = !findings.some((f) => f.status === "fail");
+  const output: OutputOf<typeof doctor> = {
+    ok: fine,
+    checks: DOCTOR_CHECKS.map(({ id, title }) => ({ id, title })),
+    findings,
+  };
+  return fine ? ok(output) : failed(output);
+}
+
+/** The human report ({@link render}). */
+export function text(output: OutputOf<typeof doctor>): string {
+  return render(output.findings as CheckedFinding[]);
 }
 
 /** The human report: each check's title, then its findings, each fix under its finding. */

@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { main } from "./main.ts";
-import type { Io } from "../core/io.ts";
 import { DOCTOR_CHECKS } from "./doctor_checks.ts";
 import { npxPackage } from "./doctor_config.ts";
 import { render } from "./doctor.ts";
+import * as doctorCommand from "./doctor.ts";
+import { runHandler } from "./outcome_render.ts";
+import { CliContext } from "./context.ts";
+import { type Io, memoryIo } from "../core/io.ts";
 import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 
 interface Finding {
@@ -310,4 +313,18 @@ Deno.test("render() puts each fix under its finding, a subject the message lacks
   // A message that names its subject is not prefixed with it again.
   assert.match(text, /\n {2}FAIL {2}mcpServers\.gone\.command .*\n {8}fix: install x\n/);
   assert.match(text, /\n1 problem\(s\) to fix\.\n$/);
+});
+
+Deno.test("doctor handle() answers failed with { ok: false, checks, findings }; text() is render()", async () => {
+  await using w = await setup(`{ "mcpServers": `);
+  const io = memoryIo();
+  const ctx = new CliContext({ io, env: w.env, cwd: `${w.root}/proj`, flags: {} });
+  const outcome = await doctorCommand.handle(ctx, {});
+  assert.equal(outcome.kind, "failed");
+  assert.equal(outcome.value.ok, false);
+  assert.deepEqual(outcome.value.checks.map((c) => c.id), DOCTOR_CHECKS.map((c) => c.id));
+  assert.equal(doctorCommand.text(outcome.value), render(outcome.value.findings as never));
+  assert.equal(io.stdout + io.stderr, "", "the handler printed");
+  assert.equal(await runHandler(ctx, doctorCommand, {}, false), 1);
+  assert.match(io.stdout, /problem\(s\) to fix/);
 });

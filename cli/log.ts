@@ -13,6 +13,9 @@
  * `--json`: `{ "records": [...] }`, `{ "chain": [...] }`, `{ "calls": [...] }`,
  * `{ "columns", "rows" }`; with `-f`, one record per line as they arrive.
  *
+ * The handler answers each as a document (decision 0064) but `-f`, whose
+ * output is a stream it writes itself until stopped: it ends `exited(0)`.
+ *
  * @module
  */
 
@@ -23,7 +26,7 @@ import { NotFoundError, UsageError } from "../core/errors.ts";
 import { ingest, openIngested, rebuildWhenDamaged } from "../logs/ingest.ts";
 import { indexPath, openIndexReadOnly } from "../logs/index_db.ts";
 import { runSqlBounded } from "../logs/sql_bounded.ts";
-import { printedSqlAnswer } from "./log_sql_print.ts";
+import { printedSqlAnswer, sqlTable } from "./log_sql_print.ts";
 import { isBlankSql } from "../logs/sql_guard.ts";
 import type { SqlStop } from "../logs/sql_query.ts";
 import { settingFlagName } from "../config/settings.ts";
@@ -33,31 +36,59 @@ import { localTime, renderRecord } from "../logs/render.ts";
 import { parseSince } from "../logs/since.ts";
 import type { InputOf } from "../ops/op.ts";
 import type { log } from "../ops/log_ops.ts";
-import { printJson } from "./json_out.ts";
+import type { Text, TextView } from "./commands.ts";
+import { type Answered, exited, ok, type Outcome } from "../ops/outcome.ts";
+import type { ChainEntry } from "../logs/query.ts";
+import type { SqlAnswer } from "../logs/sql_query.ts";
+
+/**
+ * What `mcpx log` answers: `{ records }`, `{ calls }` (recent calls, `--chain`
+ * without an id), `{ chain }`, or for `log sql` `{ path }`, `{ schema }` or
+ * the statement's `{ columns, rows, stopped? }`.
+ */
+export type LogOutput =
+  | { records: LogRecord[] }
+  | { calls: ReturnType<typeof recentCalls> }
+  | { chain: ChainEntry[] }
+  | { path: string }
+  | { schema: Record<string, unknown>[] }
+  | SqlAnswer;
+
+/** What only the terminal shows: the log folder and the filters, for "nothing found". */
+interface LogExtra {
+  dir: string;
+  filter?: string;
+}
 
 /** Records printed when `--limit` is not given. */
 const DEFAULT_LIMIT = 100;
 /** How often `-f` looks for new records, in ms. */
 const FOLLOW_MS = 200;
 
-export async function run(
+/**
+ * Answers `mcpx log`.
+ *
+ * @returns The records, the recent calls, a chain or a `log sql` answer;
+ *   `exited(0)` once `-f` has streamed until SIGINT, SIGTERM or stdout's reader left.
+ * @throws {UsageError} For a bad filter or word; {NotFoundError} for a chain id no record has.
+ */
+export async function handle(
   ctx: CliContext,
   input: InputOf<typeof log>,
-): Promise<number> {
+): Promise<Outcome> {
   const { args: positionals } = input;
   const options: Record<string, unknown> = { ...input, session: ctx.sessionFlag };
   // A query that finds index.db damaged: rebuilt from the log files, asked again.
-  return await rebuildWhenDamaged(await ctx.logsDir(), () => runLog(ctx, positionals, options));
+  return await rebuildWhenDamaged(await ctx.logsDir(), () => answer(ctx, positionals, options));
 }
 
-async function runLog(
+async function answer(
   ctx: CliContext,
   positionals: string[],
   options: Record<string, unknown>,
-): Promise<number> {
+): Promise<Outcome> {
   const dir = await ctx.logsDir();
-  const json = options.json === true || await ctx.json().catch(() => false);
-  if (positionals[0] === "sql") return await sql(ctx, dir, positionals.slice(1), options, json);
+  if (positionals[0] === "sql") return await sql(ctx, dir, positionals.slice(1), options);
   if (options.schema || options.path) {
     throw new UsageError("--schema and --path belong to `mcpx log sql`");
   }
@@ -65,7 +96,7 @@ async function runLog(
     if (positionals.length > 1) {
       throw new UsageError(`--chain takes one id, got ${positionals.length}`);
     }
-    return chain(ctx, dir, positionals[0], options, json);
+    return chain(dir, positionals[0], options);
   }
   if (positionals.length) {
     throw new UsageError(
@@ -79,23 +110,57 @@ async function runLog(
   try {
     const { records, lastSeq } = findRecords(db, query);
     if (!options.follow) {
-      if (json) {
-        printJson(ctx.io, { records: records.map((r) => r.record) });
-      } else if (records.length === 0) {
-        ctx.io.err(`No records${describeFilter(options)} in ${dir}.\n`);
-      } else {
-        for (const { record } of records) ctx.io.out(renderRecord(record) + "\n");
-      }
-      return 0;
+      const extra: LogExtra = { dir, filter: describeFilter(options) };
+      return { kind: "ok", value: { records: records.map((r) => r.record) }, extra };
     }
+    // The stream: printed here as records arrive, one JSON line each under --json.
+    const json = options.json === true || await ctx.json().catch(() => false);
     const print = (record: LogRecord) =>
       ctx.io.out(json ? encodeRecord(record) : renderRecord(record) + "\n");
     for (const { record } of records) print(record);
     await follow(db, dir, { ...query, limit: undefined }, lastSeq, print, ctx.io.stdoutGone);
-    return 0;
+    return exited(0);
   } finally {
     db.close();
   }
+}
+
+/** `--json` prints `mcpx log sql --path`'s `{ "path" }` on one line; the rest indented. */
+export function jsonLine(input: InputOf<typeof log>): boolean {
+  return input.args[0] === "sql" && Boolean(input.path);
+}
+
+/** The terminal's rendering of each answer; "nothing found" goes to stderr. */
+export function text(value: LogOutput, view: TextView): Text {
+  const { dir, filter = "" } = (view.extra ?? {}) as Partial<LogExtra>;
+  if ("records" in value) {
+    if (value.records.length === 0) return { err: `No records${filter} in ${dir}.\n` };
+    return value.records.map((record) => renderRecord(record) + "\n").join("");
+  }
+  if ("calls" in value) {
+    if (value.calls.length === 0) return { err: `No calls recorded yet in ${dir}.\n` };
+    return {
+      out: renderTable(
+        ["TIME", "CALL", "TOOL", "MS", "OK"],
+        value.calls.map((c) => [
+          localTime(c.time),
+          c.call,
+          `${c.server}.${c.tool}`,
+          String(c.ms),
+          c.ok ? "ok" : "error",
+        ]),
+      ),
+      err: "(`mcpx log --chain <call>` shows one call and what led to it)\n",
+    };
+  }
+  if ("chain" in value) {
+    return value.chain.map(({ depth, record }) =>
+      `${"  ".repeat(depth)}${renderRecord(record)}  [${record.span}]\n`
+    ).join("");
+  }
+  if ("path" in value) return `${value.path}\n`;
+  if ("schema" in value) return value.schema.map((r) => `${r.sql};`).join("\n\n") + "\n";
+  return sqlTable(value.columns, value.rows);
 }
 
 /** The filters of `mcpx log` from its options. @throws {UsageError} naming the bad value. */
@@ -188,36 +253,18 @@ async function follow(
   }
 }
 
-/** `--chain [<id>]`. */
+/** `--chain [<id>]`: recent calls without an id, else the chain that led to it. */
 function chain(
-  ctx: CliContext,
   dir: string,
   id: string | undefined,
   options: Record<string, unknown>,
-  json: boolean,
-): number {
+): Answered<LogOutput> {
   const { db } = openIngested(dir);
   try {
     if (!id) {
       const calls = recentCalls(db, positiveInt(options.limit, "--limit") ?? 20);
-      if (json) {
-        printJson(ctx.io, { calls });
-      } else if (calls.length === 0) {
-        ctx.io.err(`No calls recorded yet in ${dir}.\n`);
-      } else {
-        ctx.io.out(renderTable(
-          ["TIME", "CALL", "TOOL", "MS", "OK"],
-          calls.map((c) => [
-            localTime(c.time),
-            c.call,
-            `${c.server}.${c.tool}`,
-            String(c.ms),
-            c.ok ? "ok" : "error",
-          ]),
-        ));
-        ctx.io.err("(`mcpx log --chain <call>` shows one call and what led to it)\n");
-      }
-      return 0;
+      const extra: LogExtra = { dir };
+      return { kind: "ok", value: { calls }, extra };
     }
     const entries = chainOf(db, id);
     if (entries.length === 0) {
@@ -225,32 +272,26 @@ function chain(
         `no record or span has the id "${id}"; \`mcpx log --chain\` lists recent calls`,
       );
     }
-    if (json) {
-      printJson(ctx.io, { chain: entries });
-    } else {
-      for (const { depth, record } of entries) {
-        ctx.io.out(`${"  ".repeat(depth)}${renderRecord(record)}  [${record.span}]\n`);
-      }
-    }
-    return 0;
+    return ok({ chain: entries });
   } finally {
     db.close();
   }
 }
 
-/** `mcpx log sql`. */
+/**
+ * `mcpx log sql`: the index's path, its schema, or a statement's answer. The
+ * answer is held to `log.sqlMaxBytes` as it is printed, and the indented
+ * `--json` document and the padded table fit different rows (cli/log_sql_print.ts),
+ * so this reads the output mode to know which rows the document holds.
+ */
 async function sql(
   ctx: CliContext,
   dir: string,
   args: string[],
   options: Record<string, unknown>,
-  json: boolean,
-): Promise<number> {
+): Promise<Answered<LogOutput>> {
   const path = indexPath(dir);
-  if (options.path) {
-    ctx.io.out(json ? JSON.stringify({ path }) + "\n" : `${path}\n`);
-    return 0;
-  }
+  if (options.path) return ok({ path });
   if (!options.schema && (args.length !== 1 || isBlankSql(args[0]))) {
     throw new UsageError(
       args.length > 1
@@ -265,9 +306,7 @@ async function sql(
       const rows = db.prepare(
         "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid",
       ).all();
-      if (json) printJson(ctx.io, { schema: rows });
-      else ctx.io.out(rows.map((r) => `${r.sql};`).join("\n\n") + "\n");
-      return 0;
+      return ok({ schema: rows });
     } finally {
       db.close();
     }
@@ -282,10 +321,12 @@ async function sql(
     maxBytes,
   });
   // The bound holds on what is printed, the indented document or the padded table (cli/log_sql_print.ts).
-  const { text, stopped } = printedSqlAnswer(answer, { json, maxBytes });
-  ctx.io.out(text);
-  if (stopped) ctx.io.err(`note: ${stoppedNote(stopped)}\n`);
-  return 0;
+  const json = options.json === true || await ctx.json().catch(() => false);
+  const { rows, stopped } = printedSqlAnswer(answer, { json, maxBytes });
+  return ok(
+    { columns: answer.columns, rows, ...(stopped ? { stopped } : {}) },
+    stopped ? [stoppedNote(stopped)] : [],
+  );
 }
 
 /** What a note says when a bound cut the answer short. */

@@ -27,12 +27,13 @@ const encoder = new TextEncoder();
  * @param answer The statement's answer (it may already carry `stopped`).
  * @param options.json The `--json` document, else the table.
  * @param options.maxBytes The bound on the printed bytes (`log.sqlMaxBytes`).
- * @returns The text, and the answer's `stopped` (a `printed` stop when rows were left off here).
+ * @returns The text, the rows it holds, and the answer's `stopped` (a `printed` stop when
+ *   rows were left off here).
  */
 export function printedSqlAnswer(
   answer: SqlAnswer,
   options: { json: boolean; maxBytes: number },
-): { text: string; stopped?: SqlStop } {
+): { text: string; rows: unknown[][]; stopped?: SqlStop } {
   const render = (rows: unknown[][], stopped?: SqlStop) =>
     options.json
       ? JSON.stringify(
@@ -41,13 +42,14 @@ export function printedSqlAnswer(
         2,
       ) +
         "\n"
-      : renderTable(
-        answer.columns.map((c) => c.toUpperCase()),
-        rows.map((row) => row.map((v) => truncate(v === null ? "" : String(v), SQL_CELL_MAX))),
-      );
+      : sqlTable(answer.columns, rows);
   const whole = render(answer.rows, answer.stopped);
   if (encoder.encode(whole).length <= options.maxBytes) {
-    return { text: whole, ...(answer.stopped ? { stopped: answer.stopped } : {}) };
+    return {
+      text: whole,
+      rows: answer.rows,
+      ...(answer.stopped ? { stopped: answer.stopped } : {}),
+    };
   }
   const stop = (rows: number): SqlStop => ({
     limit: "printed",
@@ -65,5 +67,17 @@ export function printedSqlAnswer(
     else over = mid;
   }
   const stopped = stop(fits);
-  return { text: render(answer.rows.slice(0, fits), stopped), stopped };
+  const rows = answer.rows.slice(0, fits);
+  return { text: render(rows, stopped), rows, stopped };
+}
+
+/**
+ * The table `mcpx log sql` prints: the columns upper-cased, each cell cut to
+ * {@link SQL_CELL_MAX} characters, SQL NULL as an empty cell.
+ */
+export function sqlTable(columns: readonly string[], rows: readonly unknown[][]): string {
+  return renderTable(
+    columns.map((c) => c.toUpperCase()),
+    rows.map((row) => row.map((v) => truncate(v === null ? "" : String(v), SQL_CELL_MAX))),
+  );
 }

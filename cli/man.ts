@@ -14,8 +14,7 @@ import type { FlagRow } from "../ops/op.ts";
 import { GLOBAL_FLAGS } from "../ops/global_flags.ts";
 import { EXIT } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
-import type { CliContext } from "./context.ts";
-import { printJsonLine } from "./json_out.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 
 /**
  * Text as roff reads it: backslashes and hyphens escaped (`\e`, `\-`), a
@@ -104,13 +103,20 @@ export function manPage(rows: readonly OpRow[] = OP_ROWS): string {
 }
 
 /**
- * Runs `mcpx man`: the page on stdout, or `{ "page" }` under `--json`.
- *
- * @returns Exit code 0.
+ * Answers `mcpx man`: `{ page }`, the roff source; the terminal gets the page
+ * itself, `--json` the document on one line.
  */
-export function run(ctx: CliContext): Promise<number> {
-  const page = manPage();
-  if (ctx.jsonFlag) printJsonLine(ctx.io, { page });
-  else ctx.io.out(page);
-  return Promise.resolve(0);
+export function handle(): Promise<Answered<{ page: string }>> {
+  return Promise.resolve(ok({ page: manPage() }));
 }
+
+/** The page itself, for `man -l -`. */
+export function text({ page }: { page: string }): string {
+  return page;
+}
+
+/** `--json` prints `{ "page" }` on one line. */
+export const jsonLine = true;
+
+/** Only `--json` itself asks for the document: `mcpx man | man -l -` with MCPX_OUTPUT_JSON set still reads a page. */
+export const jsonFlagOnly = true;

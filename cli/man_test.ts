@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
 import { manPage, roff } from "./man.ts";
+import * as manCommand from "./man.ts";
+import { runHandler } from "./outcome_render.ts";
+import type { CliContext } from "./context.ts";
+import { memoryIo } from "../core/io.ts";
 import { OP_ROWS } from "../ops/_table.gen.ts";
 
 /** The page as groff renders it for a terminal, with its warnings; null without groff. */
@@ -57,4 +61,21 @@ Deno.test("roff() escapes what roff would read as markup", () => {
   assert.equal(roff("a-b \\n"), "a\\-b \\en");
   assert.equal(roff(".start\n'quote"), "\\&.start\n\\&'quote");
   assert.equal(roff("words…"), "words\\[u2026]");
+});
+
+Deno.test("man handle() answers { page }: the page itself on a terminal, one JSON line under --json", async () => {
+  const outcome = await manCommand.handle();
+  assert.deepEqual(outcome, { kind: "ok", value: { page: manPage() } });
+  for (const json of [false, true]) {
+    const io = memoryIo();
+    // MCPX_OUTPUT_JSON alone (json() true) does not turn the page into JSON: only --json does.
+    const ctx = {
+      io,
+      env: {},
+      jsonFlag: json,
+      json: () => Promise.resolve(true),
+    } as unknown as CliContext;
+    assert.equal(await runHandler(ctx, manCommand, {}), 0);
+    assert.equal(io.stdout, json ? JSON.stringify({ page: manPage() }) + "\n" : manPage());
+  }
 });

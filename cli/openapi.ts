@@ -6,12 +6,16 @@
  * @module
  */
 
-import type { CliContext } from "./context.ts";
-import { printJson } from "./json_out.ts";
 import { openApiDocument } from "../ops/openapi.ts";
+import { type Answered, ok } from "../ops/outcome.ts";
 
-/** @returns Exit code 0. */
-export function run(ctx: CliContext): Promise<number> {
-  printJson(ctx.io, openApiDocument());
-  return Promise.resolve(0);
+/**
+ * Answers `mcpx openapi`: the document, which the command line prints as
+ * JSON in either mode (the module has no text renderer).
+ */
+export function handle(): Promise<Answered<Record<string, unknown>>> {
+  return Promise.resolve(ok(openApiDocument() as Record<string, unknown>));
 }
+
+/** The mode is read from `--json` alone, so deciding it reads no configuration. */
+export const jsonFlagOnly = true;

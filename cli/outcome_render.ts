@@ -106,7 +106,8 @@ function printDocument(
  * Runs a handler module's op and renders its outcome: what the command line
  * does once it has parsed the input (and what in-process tests call).
  *
- * @param json Whether output is JSON (default: the context's one decision, `ctx.json()`).
+ * @param json Whether output is JSON (default: the context's one decision, `ctx.json()`;
+ *   `--json` itself for a module that says `jsonFlagOnly`).
  * @returns The exit code.
  */
 export async function runHandler(
@@ -116,5 +117,6 @@ export async function runHandler(
   json?: boolean,
 ): Promise<number> {
   const outcome = await module.handle(ctx, input);
-  return await renderOutcome(ctx, module, outcome, input, json ?? await ctx.json());
+  json ??= module.jsonFlagOnly ? ctx.jsonFlag : await ctx.json();
+  return await renderOutcome(ctx, module, outcome, input, json);
 }
