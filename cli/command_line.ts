@@ -117,7 +117,6 @@ export async function runCommandLine(
     const input = inputOf(command, words, values);
     const module = await loadCommand(command.name);
     try {
-      if (!("handle" in module)) return await module.run(ctx, input);
       return await runHandler(ctx, module, input);
     } finally {
       // The daemon inside the command (daemon.inline) ends with it, with its servers.

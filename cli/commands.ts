@@ -67,14 +67,8 @@ export interface HandlerModule {
   resumed?(answer: unknown): Outcome;
 }
 
-/** A command module that prints itself: run the op with its typed input; the exit code. */
-export interface PrintingModule {
-  // deno-lint-ignore no-explicit-any
-  run(ctx: CliContext, input: any): Promise<number>;
-}
-
-/** What a command module exports: a handler with renderers, or (not yet converted) a printer. */
-export type CommandModule = HandlerModule | PrintingModule;
+/** What a command module exports (decision 0064). */
+export type CommandModule = HandlerModule;
 
 /**
  * A loader of the command module `file` (relative to this folder), by a

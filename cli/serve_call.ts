@@ -20,8 +20,7 @@ import { opInputOf, type ServeTool } from "./serve_tools.ts";
 import { type AskClient, followWithClient } from "./serve_questions.ts";
 import type { InputRound } from "./serve_input.ts";
 import { questionOf } from "./question.ts";
-import { EXIT } from "../core/errors.ts";
-import { exitCodeOf, exited, failed, ok, type Outcome, question } from "../ops/outcome.ts";
+import { exitCodeOf, ok, type Outcome } from "../ops/outcome.ts";
 import * as z from "zod";
 
 /** Who a tool call runs for. */
@@ -107,11 +106,9 @@ export async function runServeTool(
   try {
     const input = opInputOf(tool, args);
     const module = await load(tool.op.name);
-    const resumed = "handle" in module && module.resumed
-      ? module.resumed
-      : (answer: unknown) => ok(answer);
+    const resumed = module.resumed ?? ((answer: unknown) => ok(answer));
     // A retry that carries an answer resumes an op that can be resumed (one a server asks in).
-    const resume = "handle" in module && module.resumed ? caller.input?.resume : undefined;
+    const resume = module.resumed ? caller.input?.resume : undefined;
     if (resume) {
       // The client's retry carries the answer: the store takes it, and the call goes on.
       outcome = resumed(
@@ -122,10 +119,8 @@ export async function runServeTool(
           wait: true,
         }),
       );
-    } else if ("handle" in module) {
-      outcome = await module.handle(ctx, input);
     } else {
-      outcome = printedOutcome(await module.run(ctx, input), io.stdout);
+      outcome = await module.handle(ctx, input);
     }
     // A server asked a question: the client answers it, and the call goes on.
     if (outcome.kind === "question" && caller.ask) {
@@ -179,22 +174,6 @@ export function toolAnswer(outcome: Outcome, stderr = ""): ToolAnswer {
     ...(structured ? { structuredContent: structured } : {}),
     ...(code !== 0 ? { isError: true } : {}),
   };
-}
-
-/**
- * The outcome of a command module that still prints (its `--json` stdout and
- * exit code), until every op serve offers answers data.
- */
-function printedOutcome(code: number, stdout: string): Outcome {
-  const text = stdout.trim();
-  let value: unknown;
-  try {
-    value = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    value = text;
-  }
-  if (code === EXIT.tempfail && questionOf(value)) return question(value);
-  return code === 0 ? ok(value) : code === 1 ? failed(value) : exited(code);
 }
 
 function failure(error: Record<string, unknown>, notes = ""): ToolAnswer {

@@ -134,7 +134,7 @@ async function signatures(
   const input = types.input.parse({ targets: [target] });
   try {
     const module = await loadCommand("types");
-    if (!("handle" in module) || !module.text) {
+    if (!module.text) {
       throw new Error("the types command answers no terminal text");
     }
     const outcome = await module.handle(ctx, input);

@@ -26,7 +26,7 @@ Deno.test("every op with a command has a command module, and every module an op"
 Deno.test("every command module loads and exports its handler", async () => {
   for (const op of COMMANDS) {
     const module = await loadCommand(op.name);
-    const entry = "handle" in module ? module.handle : module.run;
+    const entry = module.handle;
     assert.equal(typeof entry, "function", `${op.name}: no handle()`);
   }
 });
