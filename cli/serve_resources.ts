@@ -6,7 +6,7 @@
  * way `mcpx_types` answers them. `resources/list` names one resource a
  * namespace; `completion/complete` completes both variables from the schema
  * cache (namespaces, and the tools of the namespace already chosen), reading
- * files only, as shell completion does (cli/completion_words.ts): nothing is
+ * files only, as shell completion does (cli/completion_candidates.ts): nothing is
  * started to answer it (decision 0050).
  *
  * Upstream servers' own prompts and resources are not passed through here
@@ -23,7 +23,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ContextOptions } from "./context_settings.ts";
 import { serveContext } from "./serve_call.ts";
-import { wordsOf } from "./completion_words.ts";
+import { wordsOf } from "./completion_candidates.ts";
 import { loadCommand } from "./commands.ts";
 import { types } from "../ops/discovery_ops.ts";
 import { errorToJson } from "../core/errors.ts";

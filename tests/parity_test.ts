@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { OPS } from "../ops/table.ts";
-import { COMMAND_MODULES, loadCommand } from "../cli/commands.ts";
+import { COMMAND_FILES, COMMAND_MODULES, loadCommand } from "../cli/commands.ts";
 import { mcpxInProcess as mcpx } from "./_in_process.ts";
 import { mcpxArgv, ROOT } from "./_helpers.ts";
 import { NOT_SERVED } from "../cli/serve_tools.ts";
@@ -120,3 +120,24 @@ function sourcesIn(dir: string): string[] {
   }
   return out;
 }
+
+Deno.test("serve runs handlers: no serve module imports another command's module", () => {
+  const cli = new URL("../cli/", import.meta.url);
+  const serveModule = new URL(COMMAND_FILES.serve, cli);
+  const folder = new URL("./", serveModule);
+  const commandModules = new Set(
+    Object.entries(COMMAND_FILES).filter(([name]) => name !== "serve")
+      .map(([, file]) => new URL(file, cli).href),
+  );
+  const serveFiles = [...Deno.readDirSync(folder)]
+    .filter((e) => /^serve.*\.ts$/.test(e.name) && !e.name.endsWith("_test.ts"))
+    .map((e) => new URL(e.name, folder));
+  assert.ok(serveFiles.length > 5, "the serve modules were not found");
+  for (const file of serveFiles) {
+    const text = Deno.readTextFileSync(file);
+    for (const [, spec] of text.matchAll(/(?:from|import\()\s*"(\.{1,2}\/[^"]+)"/g)) {
+      const target = new URL(spec, file).href;
+      assert.ok(!commandModules.has(target), `${file.pathname} imports ${spec}, a command module`);
+    }
+  }
+});
