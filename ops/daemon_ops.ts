@@ -13,7 +13,7 @@ import { progressBoard } from "../engine/progress_board.ts";
 import { messageBoard } from "../engine/message_board.ts";
 import { callNotify } from "./call_notify.ts";
 import type { OpSpec, OutputOf } from "./op.ts";
-import type { Reply, RouteHandler } from "./route_handler.ts";
+import type { RouteHandler } from "./route_handler.ts";
 import { ROUTE_SPECS, type RouteName } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { searchInDaemon } from "./daemon_search.ts";
