@@ -16,13 +16,12 @@ export { loadConfig, type LoadConfigOptions, readConfigLayers } from "./config/l
 export { parseConfig } from "./config/parse.ts";
 export { findConfig, findConfigLayers } from "./config/discover.ts";
 export { type McpxPaths, mcpxPaths } from "./config/paths.ts";
+export { type SettingDeclaration, SETTINGS } from "./config/settings.ts";
 export {
   type ResolvedSetting,
   type ResolvedSettings,
-  type SettingDeclaration,
-  SETTINGS,
-} from "./config/settings.ts";
-export { resolveSettings } from "./config/resolve_settings.ts";
+  resolveSettings,
+} from "./config/resolve_settings.ts";
 export { isIdentifier, toIdentifier } from "./config/identifiers.ts";
 export { compileToolFilter } from "./config/tool_filter.ts";
 export {

@@ -30,12 +30,8 @@ import { formatDuration } from "../config/duration.ts";
 import { openBrowser } from "./browser.ts";
 import { readBoundedStream } from "../core/bounded_read.ts";
 import { join } from "../core/posix_path.ts";
-import {
-  authCommandOf,
-  oauthApplies,
-  type OAuthTarget,
-  oauthTargetOf,
-} from "../engine/oauth_session.ts";
+import { oauthApplies } from "../engine/oauth_session.ts";
+import { authCommandOf, type OAuthTarget, oauthTargetOf } from "../engine/oauth_target.ts";
 import { beginAuthorization, completeAuthorization } from "../engine/oauth_flow.ts";
 import {
   entryPath,

@@ -174,6 +174,22 @@ export async function buildBundle(
 }
 
 /**
+ * The text {@link buildBundle} returns, without the checks that need the
+ * readable build (one `deno bundle` instead of two): what tests/_prepare.ts
+ * compares a checked-in bundle with to tell whether it is stale. The checks
+ * of the shipped text itself still run.
+ *
+ * @throws As {@link buildBundle}.
+ */
+export async function shippedBundle(
+  root: URL,
+  bundle: Bundle,
+  options: { signal?: AbortSignal } = {},
+): Promise<string> {
+  return await build(root, bundle, true, options);
+}
+
+/**
  * `bundle` as {@link buildBundle} builds it but not minified, with
  * `deno bundle`'s comment naming each module: what its checks read
  * ({@link bundleProblems}, {@link bundledModules}).

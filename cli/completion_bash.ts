@@ -11,7 +11,7 @@
  */
 
 import type { Completion } from "../ops/op.ts";
-import type { CompletionModel } from "./completion.ts";
+import type { CompletionModel } from "./completion_model.ts";
 
 /** The spec `_mcpx_offer` reads for one completion; empty: nothing to offer. */
 function spec(complete: Completion | undefined): string {

@@ -7,7 +7,7 @@
  */
 
 import type { Completion } from "../ops/op.ts";
-import type { CompletionModel, FlagWord } from "./completion.ts";
+import type { CompletionModel, FlagWord } from "./completion_model.ts";
 
 /** A fish single-quoted word. */
 function quote(text: string): string {

@@ -9,7 +9,7 @@
  */
 
 import type { Completion } from "../ops/op.ts";
-import type { CompletionModel, FlagWord } from "./completion.ts";
+import type { CompletionModel, FlagWord } from "./completion_model.ts";
 
 /** A zsh single-quoted word. */
 function quote(text: string): string {

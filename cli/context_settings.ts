@@ -14,7 +14,6 @@ import { type McpxPaths, mcpxPaths } from "../config/paths.ts";
 import {
   parsePathList,
   parseSettingValue,
-  type ResolvedSettings,
   settingDeclaration,
   settingEnvName,
   settingEnvSpelling,
@@ -23,7 +22,7 @@ import {
   settingOf,
   type SettingValueOf,
 } from "../config/settings.ts";
-import type { SettingsLayer } from "../config/resolve_settings.ts";
+import type { ResolvedSettings, SettingsLayer } from "../config/resolve_settings.ts";
 import { resolveTrustedSettings } from "../config/project_settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
 import type { DirectTarget } from "../config/direct_target.ts";

@@ -9,7 +9,8 @@
  */
 
 import type { CliContext } from "./context.ts";
-import { type CheckedFinding, DOCTOR_CHECKS, runDoctor } from "./doctor_checks.ts";
+import { DOCTOR_CHECKS, runDoctor } from "./doctor_checks.ts";
+import type { CheckedFinding } from "./doctor_check.ts";
 import type { InputOf, OutputOf } from "../ops/op.ts";
 import type { doctor } from "../ops/doctor_ops.ts";
 import { type Answered, failed, ok } from "../ops/outcome.ts";

@@ -6,8 +6,8 @@
  * copies kept of them, the schema cache, and the
  * optional integrations.
  *
- * A check is data: an id, a title and a function from the {@link DoctorContext}
- * to findings. {@link DOCTOR_CHECKS} is the one list; a new kind of namespace
+ * A check is data (cli/doctor_check.ts): an id, a title and a function from
+ * the context to findings. {@link DOCTOR_CHECKS} is the one list; a new kind of namespace
  * (adapters, OpenAPI documents) adds its check by adding an entry, placed
  * where a person would check it (after the server commands).
  *
@@ -19,7 +19,7 @@
 
 import type { CliContext } from "./context.ts";
 import type { LoadedConfig } from "../config/types.ts";
-import type { DOCTOR_STATUSES } from "../ops/doctor_ops.ts";
+import type { CheckedFinding, DoctorCheck, DoctorContext, Finding } from "./doctor_check.ts";
 import { directoriesCheck, gitCheck, integrationsCheck, runtimesCheck } from "./doctor_system.ts";
 import {
   configCheck,
@@ -30,43 +30,6 @@ import {
 import { daemonCheck, logIndexCheck, schemaCacheCheck } from "./doctor_state.ts";
 import { declaredCheck } from "./doctor_declared.ts";
 import { damagedStateCheck } from "./doctor_damaged.ts";
-
-/** How a finding stands: `fail` makes `mcpx doctor` exit 1. */
-export type DoctorStatus = typeof DOCTOR_STATUSES[number];
-
-/** One finding ({@link DoctorCheck.run} returns them; `check` is filled in by {@link runDoctor}). */
-export interface Finding {
-  status: DoctorStatus;
-  /** What it is about (a server name, a file, a directory), if not the whole check. */
-  subject?: string;
-  /** What was found, one sentence. */
-  message: string;
-  /** What to do; required for `warn` and `fail`. */
-  fix?: string;
-}
-
-/** What every check reads: the command's context, and whether to reach the network. */
-export interface DoctorContext {
-  cli: CliContext;
-  /** `--online`: URL servers and the npm registry are asked (short timeouts). */
-  online: boolean;
-  /**
-   * The configuration, or undefined when it does not load (the `config`
-   * check reports why; checks that need it then say they were skipped).
-   */
-  config(): Promise<LoadedConfig | undefined>;
-  /** Why {@link config} is undefined: the error loading it threw. */
-  configError(): Promise<Error | undefined>;
-}
-
-/** One check. */
-export interface DoctorCheck {
-  /** Stable id, used in `--json` (`server-commands`). */
-  id: string;
-  /** What it checks, a few words (`every server's command is installed`). */
-  title: string;
-  run(dc: DoctorContext): Promise<Finding[]>;
-}
 
 /** Every check, in the order they run and print. */
 export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
@@ -84,9 +47,6 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   schemaCacheCheck,
   integrationsCheck,
 ];
-
-/** A finding with the id of the check that made it. */
-export type CheckedFinding = Finding & { check: string };
 
 /**
  * Runs `checks` in order. A check that throws becomes one `fail` finding
@@ -147,9 +107,3 @@ async function loadForDoctor(cli: CliContext): Promise<{ config?: LoadedConfig; 
     return { error: error as Error };
   }
 }
-
-/** The finding a check that needs the configuration gives when it did not load. */
-export const NO_CONFIG_SKIP: Finding = {
-  status: "info",
-  message: "skipped: the configuration did not load (see the configuration check)",
-};

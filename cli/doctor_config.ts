@@ -9,7 +9,7 @@
  */
 
 import { basename, isAbsolute, join, resolve } from "../core/posix_path.ts";
-import { type DoctorCheck, type Finding, NO_CONFIG_SKIP } from "./doctor_checks.ts";
+import { type DoctorCheck, type Finding, NO_CONFIG_SKIP } from "./doctor_check.ts";
 import { describeSearch } from "../config/discover.ts";
 import { loadUserEnv } from "../config/user_env.ts";
 import { onPath } from "../runner/runtime.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { DoctorCheck, DoctorContext, Finding } from "./doctor_checks.ts";
+import type { DoctorCheck, DoctorContext, Finding } from "./doctor_check.ts";
 import { join } from "../core/posix_path.ts";
 import { existsSync } from "../core/exists.ts";
 import { isDamagedCopyName, parseSalvaging } from "../core/damaged_json.ts";

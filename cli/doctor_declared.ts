@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { DoctorCheck, Finding } from "./doctor_checks.ts";
+import type { DoctorCheck, Finding } from "./doctor_check.ts";
 import { declarationFiles, DERIVED_KINDS, readDeclarations } from "../config/derived_servers.ts";
 import { parsePathList } from "../config/setting_value.ts";
 import { adapterRow } from "./adapter.ts";

@@ -8,7 +8,7 @@
  */
 
 import { dirname } from "../core/posix_path.ts";
-import { type DoctorCheck, type Finding, NO_CONFIG_SKIP } from "./doctor_checks.ts";
+import { type DoctorCheck, type Finding, NO_CONFIG_SKIP } from "./doctor_check.ts";
 import { liveDaemons } from "./daemons.ts";
 import { VERSION } from "../core/version.ts";
 import { directoryFinding } from "./doctor_system.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { DoctorCheck, DoctorContext, Finding } from "./doctor_checks.ts";
+import type { DoctorCheck, DoctorContext, Finding } from "./doctor_check.ts";
 import { onPath } from "../runner/runtime.ts";
 import { dirname, join } from "../core/posix_path.ts";
 import { judgePrivateDir, type PathFacts, privateDirMessage } from "../core/private_dir_rule.ts";

@@ -23,7 +23,7 @@
 import { authHeaders, authUrl } from "../config/auth.ts";
 import type { ServerSpec } from "../config/types.ts";
 import { VERSION } from "../core/version.ts";
-import type { Finding } from "./doctor_checks.ts";
+import type { Finding } from "./doctor_check.ts";
 
 /** How long the probe waits for each URL server, ms. */
 export const PROBE_TIMEOUT_MS = 5_000;

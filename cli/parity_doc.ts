@@ -16,7 +16,7 @@ import { OP_ROWS } from "../ops/_table.gen.ts";
 import { help } from "./command_line.ts";
 import { renderReference } from "../ops/docs_gen.ts";
 import { manPage } from "./man.ts";
-import { completionModel } from "./completion.ts";
+import { completionModel } from "./completion_model.ts";
 import { NOT_SERVED, serveTools } from "./serve_tools.ts";
 import { COMMAND_FILES } from "./commands.ts";
 import { openApiDocument } from "../ops/openapi.ts";

@@ -14,6 +14,7 @@ import { join } from "../core/posix_path.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { storageErrorOf } from "../core/errors.ts";
 import { ROOT_URL } from "../core/root.ts";
+import { sha256Hex as sha256 } from "../core/sha256.ts";
 
 /** What {@link ensureClient} did. */
 export interface EnsuredClient {
@@ -201,11 +202,6 @@ export async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** SHA-256 of a text, as 64 hex digits. */
-export async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 /**
  * Writes a file beside a script (the user's folder, so the user's umask, not

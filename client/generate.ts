@@ -19,7 +19,7 @@ import { bundleModule, DECLARATION } from "./bundle.ts";
 import { entryDeclaration, namespaceDeclarations } from "../discovery/typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "../discovery/types.ts";
 import { jsdoc } from "../discovery/_ts_text.ts";
-import { sha256 } from "./client_file.ts";
+import { sha256Hex as sha256 } from "../core/sha256.ts";
 import { ROOT_URL } from "../core/root.ts";
 import type { EmptyNamespace } from "./namespace_guard.ts";
 

@@ -17,7 +17,7 @@ import { dirname, isAbsolute, resolve } from "../core/posix_path.ts";
 import { declarationFiles, DERIVED_KINDS, type DerivedKind } from "./derived_servers.ts";
 import { parsePathList, parseSettingValue } from "./setting_value.ts";
 import { PATH_SETTINGS } from "./settings_paths.ts";
-import { sha256Hex } from "./runnable_hash.ts";
+import { sha256Hex } from "../core/sha256.ts";
 
 /**
  * Digests of the declaration files a project's settings name.

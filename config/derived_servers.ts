@@ -27,7 +27,7 @@ import { describeValue } from "./_describe.ts";
 import { Problems } from "./_problems.ts";
 import { parseServer } from "./_server.ts";
 import { canonicalJson } from "./_canonical_json.ts";
-import { fnv1a64 } from "./pool_id.ts";
+import { fnv1a64 } from "../core/fnv1a64.ts";
 import { parsePathList } from "./setting_value.ts";
 import { expandVars } from "./expand.ts";
 import { toIdentifier } from "./identifiers.ts";

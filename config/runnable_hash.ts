@@ -10,6 +10,7 @@
 import { canonicalJson } from "./_canonical_json.ts";
 import { PROCESS_KEYS } from "./_process.ts";
 import { own, setOwn } from "../core/own.ts";
+import { sha256Hex } from "../core/sha256.ts";
 
 /**
  * What each server of a configuration runs, as written: its process keys, and
@@ -63,12 +64,6 @@ export async function runnableHashes(
     ),
   );
   return Object.fromEntries(entries);
-}
-
-/** SHA-256 of `text`'s UTF-8 bytes, 64 lowercase hex chars (WebCrypto). */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -433,10 +433,3 @@ export function settingEnvSpelling(
   }
   return spellings[0];
 }
-
-export type {
-  ResolvedSetting,
-  ResolvedSettings,
-  ResolveSettingsOptions,
-  SettingSource,
-} from "./resolve_settings.ts";

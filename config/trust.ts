@@ -25,7 +25,8 @@
 import type { ServerSpec, UntrustedServer } from "./types.ts";
 import type { ConfigOrigin } from "./discover.ts";
 import { canonicalJson } from "./_canonical_json.ts";
-import { runnableHashes, sha256Hex } from "./runnable_hash.ts";
+import { runnableHashes } from "./runnable_hash.ts";
+import { sha256Hex } from "../core/sha256.ts";
 import { readTrustStore, type TrustRecord, trustStorePath } from "./trust_store.ts";
 import { dirname } from "../core/posix_path.ts";
 import { shellWord } from "./shell_word.ts";

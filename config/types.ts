@@ -9,7 +9,7 @@
 
 import type { Runnable } from "./runs_of.ts";
 import { canonicalJson } from "./_canonical_json.ts";
-import { fnv1a64 } from "./pool_id.ts";
+import { fnv1a64 } from "../core/fnv1a64.ts";
 import type { ServerAuth } from "./auth.ts";
 import type { Secret } from "../core/redact.ts";
 

@@ -66,7 +66,8 @@ function stringBytes(text: string): number {
  * @example
  * ```ts
  * import { jsonByteLength } from "./json_stream.ts";
- * if (jsonByteLength({ a: "é", b: [undefined] }) !== 20) throw new Error();
+ * // {"a":"é","b":[null]}: 20 characters, and "é" is 2 bytes in UTF-8.
+ * if (jsonByteLength({ a: "é", b: [undefined] }) !== 21) throw new Error();
  * ```
  */
 export function jsonByteLength(value: unknown): number {

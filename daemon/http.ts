@@ -27,7 +27,8 @@
 import { dirname } from "node:path";
 import { errorToJson, McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import type { Daemon } from "../engine/engine.ts";
-import { type Reply, routeNamed } from "../ops/daemon_ops.ts";
+import { routeNamed } from "../ops/daemon_ops.ts";
+import type { Reply } from "../ops/route_handler.ts";
 import type { OpSpec } from "../ops/op.ts";
 import { Redactor } from "../core/redact.ts";
 import { jsonResponse } from "./json_response.ts";

@@ -7,7 +7,7 @@
  */
 
 import type { NamespaceEntry } from "./types.ts";
-import { fnv1a64 } from "../config/pool_id.ts";
+import { fnv1a64 } from "../core/fnv1a64.ts";
 
 /**
  * What a namespace's whole `mcpx types` block is made of besides its

@@ -14,7 +14,6 @@
  * @module
  */
 
-import type { InputRelay } from "./input_relay.ts";
 import { NotFoundError, ServerError } from "../core/errors.ts";
 import { nearest } from "../core/nearest.ts";
 import type { CallerContext } from "./scope_key.ts";
@@ -28,6 +27,7 @@ import {
 } from "./named_arguments.ts";
 import { messageOf } from "./error_text.ts";
 import { readDirectory } from "./skills.ts";
+import type { ContentOptions } from "./content_options.ts";
 
 /** A prompt as `prompts/list` declares it (MCP `Prompt`). */
 export interface PromptInfo {
@@ -69,15 +69,6 @@ export interface ResourcesOf {
   resources: ResourceInfo[];
   resourceTemplates: TemplateInfo[];
   error?: string;
-}
-
-/** How a request runs: the caller's limit (ms), its signal, the pagination bounds. */
-export interface ContentOptions {
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  limits?: PageLimits;
-  /** `prompts/get` and `resources/read` for a client mcpx serves (engine/input_relay.ts). */
-  relay?: InputRelay;
 }
 
 const METHOD_NOT_FOUND = -32601;

@@ -16,7 +16,7 @@ import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/client
 import { McpxError } from "../core/errors.ts";
 import { entryPath, readEntry, writeEntry } from "./oauth_store.ts";
 import { StoreProvider } from "./oauth_provider.ts";
-import type { OAuthTarget } from "./oauth_session.ts";
+import type { OAuthTarget } from "./oauth_target.ts";
 
 /** What {@link beginAuthorization} returns: what to open, where it comes back, and the state. */
 export interface StartedAuthorization {

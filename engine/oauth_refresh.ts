@@ -28,7 +28,7 @@ import {
   writeEntry,
 } from "./oauth_store.ts";
 import { AuthorizationRequiredError, StoreProvider } from "./oauth_provider.ts";
-import type { OAuthTarget } from "./oauth_session.ts";
+import type { OAuthTarget } from "./oauth_target.ts";
 
 /**
  * Tokens this close to their expiry (ms) are refreshed before they are sent,

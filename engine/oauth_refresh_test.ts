@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
 import { entryPath, readEntry, writeEntry } from "./oauth_store.ts";
 import { currentAccessToken, refreshReplacing } from "./oauth_refresh.ts";
-import type { OAuthTarget } from "./oauth_session.ts";
+import type { OAuthTarget } from "./oauth_target.ts";
 import { remoteTransport } from "./remote_transport.ts";
 import {
   type RotatingOAuthServer,

@@ -23,16 +23,10 @@ import {
 } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
 import { type Credentials, NotOAuthChallengeError } from "./http_status.ts";
-import {
-  entryPath,
-  type OAuthStoreKey,
-  readEntry,
-  withStoreLock,
-  writeEntry,
-} from "./oauth_store.ts";
-import { AuthorizationRequiredError, type ConfiguredClient } from "./oauth_provider.ts";
+import { entryPath, readEntry, withStoreLock, writeEntry } from "./oauth_store.ts";
+import { AuthorizationRequiredError } from "./oauth_provider.ts";
 import { currentAccessToken, refreshReplacing } from "./oauth_refresh.ts";
-import { join } from "../core/posix_path.ts";
+import type { OAuthTarget } from "./oauth_target.ts";
 import { oauthOf } from "../config/auth.ts";
 import { authorizationHeader, urlCredentials } from "../config/url_credentials.ts";
 
@@ -49,58 +43,10 @@ export function oauthApplies(spec: ServerSpec): boolean {
   return spec.auth === undefined || oauthOf(spec) !== undefined;
 }
 
-/** Where the configuration file `configPath` says a server is: its command to authorize it. */
-export function authCommandOf(
-  stateDir: string,
-  configPath: string,
-  spec: Pick<ServerSpec, "name" | "url">,
-): string {
-  // A direct target's generated file: the URL is what the user typed.
-  const direct = configPath.startsWith(join(stateDir, "direct") + "/");
-  return `mcpx auth ${direct ? spec.url : spec.name}`;
-}
-
-/** One server's place in the token store and how to authorize it. */
-export interface OAuthTarget {
-  stateDir: string;
-  key: OAuthStoreKey;
-  /** `mcpx auth <server>` (or `<url>`). */
-  command: string;
-  scopes?: string[];
-  client?: ConfiguredClient;
-  /**
-   * The authorization server's metadata document, when the entry names it
-   * (`auth.metadataUrl`, spec 002) instead of leaving it to discovery.
-   */
-  metadataUrl?: string;
-  /** The client ID metadata document's URL (setting `oauth.clientMetadataUrl`), when set. */
-  clientMetadataUrl?: string;
-}
-
-/** The {@link OAuthTarget} of a configured server. */
-export function oauthTargetOf(spec: ServerSpec, configPath: string, stateDir: string): OAuthTarget {
-  const block = oauthOf(spec);
-  return {
-    stateDir,
-    key: { configPath, server: spec.name, url: spec.url! },
-    command: authCommandOf(stateDir, configPath, spec),
-    ...(block?.scopes ? { scopes: block.scopes } : {}),
-    ...(block?.metadataUrl ? { metadataUrl: block.metadataUrl } : {}),
-    ...(block?.clientId
-      ? {
-        client: {
-          clientId: block.clientId,
-          ...(block.clientSecret ? { clientSecret: block.clientSecret } : {}),
-        },
-      }
-      : {}),
-  };
-}
-
 /**
  * What `spec`'s requests carry to authorize them, for the sentence a 401 or
  * 403 gets (engine/http_status.ts): OAuth when the transport carries the
- * stored tokens (`oauth`, from {@link oauthTargetOf}) or the entry's `auth`
+ * stored tokens (`oauth`, from engine/oauth_target.ts oauthTargetOf) or the entry's `auth`
  * block is of type `oauth`; the `auth` block's kind; else `headers`.
  */
 export function credentialsOf(spec: ServerSpec, oauth?: OAuthTarget): Credentials {

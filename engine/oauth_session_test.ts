@@ -1,6 +1,7 @@
 import { equal } from "node:assert/strict";
 import type { ServerSpec } from "../config/types.ts";
-import { authCommandOf, bearerChallenged, oauthApplies } from "./oauth_session.ts";
+import { bearerChallenged, oauthApplies } from "./oauth_session.ts";
+import { authCommandOf } from "./oauth_target.ts";
 import { expiresSoon, REFRESH_MARGIN_MS } from "./oauth_refresh.ts";
 
 const remote = (extra: Partial<ServerSpec> = {}) =>

@@ -27,12 +27,8 @@ import {
 import type { ServerSpec } from "../config/types.ts";
 import { remoteEndpoint } from "../config/url_credentials.ts";
 import { authHeaders, authUrl } from "../config/auth.ts";
-import {
-  authorizationFailure,
-  bearerRecordingFetch,
-  oauthAuthProvider,
-  type OAuthTarget,
-} from "./oauth_session.ts";
+import { authorizationFailure, bearerRecordingFetch, oauthAuthProvider } from "./oauth_session.ts";
+import type { OAuthTarget } from "./oauth_target.ts";
 
 /**
  * The HTTP statuses that answer a request carrying an `Mcp-Session-Id` the

@@ -42,7 +42,7 @@ import {
 import { toolTerms } from "../discovery/search.ts";
 import { moveDamagedAside, parseSalvaging } from "../core/damaged_json.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
-import { fnv1a64 } from "../config/pool_id.ts";
+import { fnv1a64 } from "../core/fnv1a64.ts";
 import { VERSION } from "../core/version.ts";
 import type { Redactor } from "../core/redact.ts";
 import { own, setOwn } from "../core/own.ts";

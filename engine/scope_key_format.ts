@@ -34,7 +34,7 @@ export type ScopeKey =
  *
  * @example
  * ```ts
- * import { formatScopeKey } from "./scope_key.ts";
+ * import { formatScopeKey } from "./scope_key_format.ts";
  * formatScopeKey({ kind: "session", value: "abc" }); // "session:abc"
  * ```
  */
@@ -50,7 +50,7 @@ export function formatScopeKey(key: ScopeKey): string {
  *   empty, or a `pid`/`call` value is not a positive integer.
  * @example
  * ```ts
- * import { parseScopeKey } from "./scope_key.ts";
+ * import { parseScopeKey } from "./scope_key_format.ts";
  * parseScopeKey("cwd:/work/x"); // { kind: "cwd", value: "/work/x" }
  * ```
  */

@@ -15,7 +15,8 @@ import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { remoteTransport } from "./remote_transport.ts";
 import { WIRE_CHECK_ENV, wireChecked } from "./wire_check.ts";
 import { resultTypeDefaulted } from "./result_type.ts";
-import { credentialsOf, oauthApplies, type OAuthTarget, oauthTargetOf } from "./oauth_session.ts";
+import { credentialsOf, oauthApplies } from "./oauth_session.ts";
+import { type OAuthTarget, oauthTargetOf } from "./oauth_target.ts";
 import type { Credentials } from "./http_status.ts";
 import { mcpxPaths } from "../config/paths.ts";
 

@@ -22,7 +22,7 @@ import type { CallerContext } from "./scope_key.ts";
 import type { Instance } from "./instance.ts";
 import { checkResponseSize, DEFAULT_PAGE_LIMITS, type PageLimits, paginate } from "./pagination.ts";
 import { type RequestSource, serverRequest } from "./server_request.ts";
-import type { ContentOptions } from "./content.ts";
+import type { ContentOptions } from "./content_options.ts";
 import { checkSkillFile, type SkillVerification } from "./skill_verify.ts";
 
 /** The key of the extension in a server's `capabilities.extensions` (SEP-2640). */

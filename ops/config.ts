@@ -9,7 +9,8 @@
 import type { InputOf, OutputOf } from "./op.ts";
 import type { config } from "./discovery_ops.ts";
 import type { OpHost } from "./host.ts";
-import { type ResolvedSetting, SETTINGS } from "../config/settings.ts";
+import { SETTINGS } from "../config/settings.ts";
+import type { ResolvedSetting } from "../config/resolve_settings.ts";
 import { renderSchema } from "../config/setting_schema.ts";
 import { defaultPathSource } from "../config/paths.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ContentOptions } from "../engine/content.ts";
+import type { ContentOptions } from "../engine/content_options.ts";
 import { DEFAULT_PAGE_LIMITS } from "../engine/pagination.ts";
 
 /** The fields every prompts and resources route takes (ops/routes.ts `CONTENT_FIELDS`). */

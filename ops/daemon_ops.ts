@@ -7,13 +7,13 @@
  * @module
  */
 
-import type { Daemon } from "../engine/engine.ts";
 import type { WireTrace } from "../wire/wire.ts";
 import { droppedRecords } from "../engine/log.ts";
 import { progressBoard } from "../engine/progress_board.ts";
 import { messageBoard } from "../engine/message_board.ts";
 import { callNotify } from "./call_notify.ts";
-import type { InputOf, OpSpec, OutputOf } from "./op.ts";
+import type { OpSpec, OutputOf } from "./op.ts";
+import type { RouteHandler } from "./route_handler.ts";
 import { ROUTE_SPECS, type RouteName } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { searchInDaemon } from "./daemon_search.ts";
@@ -34,23 +34,6 @@ import { complete } from "../engine/complete.ts";
 import { relayRequest } from "./daemon_relay.ts";
 
 export { ROUTE_SPECS, type RouteName, ROUTES } from "./routes.ts";
-
-/**
- * What an answer carries besides the result or the error: filled by a
- * handler, sent by daemon/http.ts whether the operation succeeded or failed.
- */
-export interface Reply {
-  /** The instance that served a traced call (wire/wire.ts). */
-  trace?: WireTrace;
-}
-
-/** The handler of route `S`: its validated input in, its declared output out. */
-export type RouteHandler<S extends OpSpec> = (
-  daemon: Daemon,
-  input: InputOf<S>,
-  signal: AbortSignal,
-  reply: Reply,
-) => Promise<OutputOf<S>>;
 
 type Specs = typeof ROUTE_SPECS;
 

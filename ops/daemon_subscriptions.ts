@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { RouteHandler } from "./daemon_ops.ts";
+import type { RouteHandler } from "./route_handler.ts";
 import type { SUBSCRIPTION_ROUTES } from "./subscription_routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { resourceSubscriptions, subscribeResource } from "../engine/resource_subscriptions.ts";

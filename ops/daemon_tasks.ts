@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { RouteHandler } from "./daemon_ops.ts";
+import type { RouteHandler } from "./route_handler.ts";
 import type { TASK_ROUTES } from "./task_routes.ts";
 import { taskCancel, taskGet, taskList, taskResult } from "../engine/tasks.ts";
 

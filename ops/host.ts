@@ -13,7 +13,8 @@
 
 import type { ListingWait } from "../engine/tool_listing.ts";
 import type { McpxPaths } from "../config/paths.ts";
-import type { ResolvedSettings, SettingName, SettingValueOf } from "../config/settings.ts";
+import type { SettingName, SettingValueOf } from "../config/settings.ts";
+import type { ResolvedSettings } from "../config/resolve_settings.ts";
 import type { LoadedConfig, ServerSpec } from "../config/types.ts";
 import type { SchemaIndex } from "../discovery/types.ts";
 import type { NamespaceView } from "../discovery/view.ts";

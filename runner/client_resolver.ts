@@ -20,7 +20,7 @@
 import { toFileUrl } from "../core/file_url.ts";
 import { writePrivateFile } from "../core/private_fs.ts";
 import { exists } from "../client/client_file.ts";
-import type { RuntimeName } from "./runtime.ts";
+import type { RuntimeName } from "./runtime_name.ts";
 
 /** The name a script imports the client by: the package the generic client is published as. */
 export const CLIENT_PACKAGE = "jsr:@mcpx/client";

@@ -15,7 +15,7 @@
  */
 
 import { join } from "../core/posix_path.ts";
-import { sha256 } from "../client/client_file.ts";
+import { sha256Hex as sha256 } from "../core/sha256.ts";
 import { writePrivateFile } from "../core/private_fs.ts";
 
 /** A program written for one run; disposing of it removes it unless another run uses it. */

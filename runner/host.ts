@@ -10,7 +10,7 @@
 
 import type { Io } from "../core/io.ts";
 import type { McpxPaths } from "../config/paths.ts";
-import type { ResolvedSettings } from "../config/settings.ts";
+import type { ResolvedSettings } from "../config/resolve_settings.ts";
 import type { LoadedConfig } from "../config/types.ts";
 import type { NamespaceView } from "../discovery/view.ts";
 import type { ListingWait } from "../engine/tool_listing.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { RuntimeName } from "./runtime.ts";
+import type { RuntimeName } from "./runtime_name.ts";
 
 /** The names a level may list (Deno's permission names, which mcpx keeps for every runtime). */
 export const PERMISSIONS = ["read", "write", "net", "env", "run", "sys", "ffi", "import"] as const;

@@ -28,9 +28,9 @@ import {
   ensureClient,
   type EnsuredClient,
   exists,
-  sha256,
   writeIfChanged,
 } from "../client/client_file.ts";
+import { sha256Hex as sha256 } from "../core/sha256.ts";
 import { resolveSources } from "../launcher/source.ts";
 import {
   buildLauncher,
@@ -41,12 +41,8 @@ import { placeholdersFromFiles, readPlaceholderFiles } from "../launcher/placeho
 import { writeBootProgram } from "../launcher/boot.ts";
 import type { Fill } from "../launcher/template.ts";
 import { scriptEnv } from "../scripts/script_env.ts";
-import {
-  type ResolvedSettings,
-  settingEnvName,
-  type SettingName,
-  settingOf,
-} from "../config/settings.ts";
+import { settingEnvName, type SettingName, settingOf } from "../config/settings.ts";
+import type { ResolvedSettings } from "../config/resolve_settings.ts";
 import { establishedIds, idAttributes } from "../logs/trace_ids.ts";
 import { newSpanId } from "../logs/record.ts";
 import { InputError, McpxError, StorageError, UsageError } from "../core/errors.ts";

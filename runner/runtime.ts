@@ -11,7 +11,8 @@ import type { Permission, PermissionLevel } from "./permissions.ts";
 import { resolverFlag } from "./client_resolver.ts";
 
 /** A runtime mcpx can start a script on. */
-export type RuntimeName = "deno" | "bun" | "node";
+export type { RuntimeName } from "./runtime_name.ts";
+import type { RuntimeName } from "./runtime_name.ts";
 
 /** A runtime found on this machine. */
 export interface Runtime {

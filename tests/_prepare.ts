@@ -9,12 +9,33 @@
  * A step that fails is reported and the suite still runs: the tests that need
  * that part then fail naming it.
  *
+ * First, though, it generates again what `deno task gen` writes and compares it
+ * with the checked-in files (dev/stale_generated.ts): the process tests run the
+ * checked-in bundles, so a stale one would test old code. Any stale file stops
+ * here, exit 1 before the suite runs, naming the files and the fix.
+ *
  * @module
  */
 
 import { SERVERS } from "./_helpers.ts";
 import { CHROME_DEVTOOLS_MCP } from "./fixtures/browser/config.ts";
 import { runtimeBinary } from "./_runtimes.ts";
+import { staleGenerated } from "../dev/stale_generated.ts";
+
+{
+  const started = performance.now();
+  const stale = await staleGenerated(new URL("../", import.meta.url));
+  const ms = Math.round(performance.now() - started);
+  if (stale.length) {
+    console.error(
+      `prepare: stale generated files, which the tests would run as they are:\n` +
+        stale.map((path) => `  ${path}\n`).join("") +
+        "run `deno task gen` and commit the result, then run the tests again",
+    );
+    Deno.exit(1);
+  }
+  console.error(`prepare: the generated files are current (${ms} ms)`);
+}
 
 const packages = [
   ...Object.values(SERVERS).map((argv) => argv[argv.length - 1]),
