@@ -202,7 +202,6 @@ export async function exists(path: string): Promise<boolean> {
   }
 }
 
-
 /**
  * Writes a file beside a script (the user's folder, so the user's umask, not
  * mcpx's private mode): a temporary file, then rename, the temporary file

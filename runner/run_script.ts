@@ -24,12 +24,7 @@ import { scriptNamespaces } from "./script_namespaces.ts";
 import { RecordOutput } from "./record_output.ts";
 import { readChildOutput } from "./child_output.ts";
 import { forwardSignals, signalNumber } from "./forward_signals.ts";
-import {
-  ensureClient,
-  type EnsuredClient,
-  exists,
-  writeIfChanged,
-} from "../client/client_file.ts";
+import { ensureClient, type EnsuredClient, exists, writeIfChanged } from "../client/client_file.ts";
 import { sha256Hex as sha256 } from "../core/sha256.ts";
 import { resolveSources } from "../launcher/source.ts";
 import {
