@@ -3,13 +3,13 @@ import type { CommandModule } from "./commands.ts";
 
 /** The warm commands' modules, by op name. */
 export const WARM_COMMANDS: Record<string, () => Promise<CommandModule>> = {
-  "ls": () => import("./ls.ts"),
-  "search": () => import("./search.ts"),
-  "types": () => import("./types.ts"),
-  "catalog": () => import("./catalog.ts"),
-  "call": () => import("./call.ts"),
-  "run": () => import("./run.ts"),
-  "exec": () => import("./exec.ts"),
-  "scripts": () => import("./scripts.ts"),
-  "status": () => import("./status.ts"),
+  "ls": () => import("./discovery/ls.ts"),
+  "search": () => import("./discovery/search.ts"),
+  "types": () => import("./discovery/types.ts"),
+  "catalog": () => import("./discovery/catalog.ts"),
+  "call": () => import("./call/call.ts"),
+  "run": () => import("./run/run.ts"),
+  "exec": () => import("./run/exec.ts"),
+  "scripts": () => import("./discovery/scripts.ts"),
+  "status": () => import("./daemon/status.ts"),
 };

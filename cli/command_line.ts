@@ -131,7 +131,7 @@ export async function runCommandLine(
     const code = report(io, error, command, redactor);
     // A namespace the configuration in use does not have may be in a file it shadows.
     if (ctx && error instanceof NotFoundError && error.namespace !== undefined) {
-      const { noteShadowed } = await import("./shadow_note.ts");
+      const { noteShadowed } = await import("./discovery/shadow_note.ts");
       await noteShadowed(ctx);
     }
     // A server named on the command line that failed: what to check, in terms of that command line.

@@ -32,7 +32,7 @@ export type Text = string | { out?: string; err?: string };
  * A command module that answers data (decision 0064): `handle` runs the op
  * and answers an outcome, never printing; `text` renders a document for the
  * terminal (absent: the document is printed as JSON either way). The CLI
- * (cli/outcome_render.ts) and `mcpx serve` (cli/serve_call.ts) both call
+ * (cli/outcome_render.ts) and `mcpx serve` (cli/serve/serve_call.ts) both call
  * `handle`; only the CLI calls `text`.
  */
 export interface HandlerModule {
@@ -73,7 +73,7 @@ export type CommandModule = HandlerModule;
 /**
  * A loader of the command module `file` (relative to this folder), by a
  * computed specifier. Deno fetches the npm packages of every import it can
- * read before it runs anything, a literal `import("./types.ts")` that never
+ * read before it runs anything, a literal `import("./discovery/types.ts")` that never
  * runs included; a literal here would make every command fetch every
  * command's packages (a first `mcpx stop` downloaded the type generator;
  * issue 24). Computed, a command loads what it uses. cli/load_graph_test.ts

@@ -25,7 +25,7 @@ import {
 } from "../engine/process_groups.ts";
 import { DaemonLostError, DaemonUnavailableError, McpxError } from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
-import { withStartProgress } from "./start_progress.ts";
+import { withStartProgress } from "./discovery/start_progress.ts";
 import type { StartingRow } from "../engine/starting.ts";
 import type { SettingsContext } from "./context_settings.ts";
 import type { InlineDaemon, startInlineDaemon as StartInline } from "../daemon/inline.ts";
@@ -203,7 +203,7 @@ export class DaemonLink {
    * provably never ran: nothing answered and nothing was written, or the
    * daemon refused it unrun (`version-mismatch`, `daemon-stopping`). On a
    * terminal, a request still pending after a second shows which servers are
-   * starting (cli/start_progress.ts).
+   * starting (cli/discovery/start_progress.ts).
    *
    * @throws {DaemonLostError} when the daemon was lost after the request was
    *   written (it may have run): the daemon's orphaned servers are ended first.

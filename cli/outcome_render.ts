@@ -6,7 +6,7 @@
  * module's `text` renderer turns it into terminal text. Warnings and notes
  * go to stderr as `warning:` and `note:` lines either way. A question a
  * person at this terminal can answer is asked inline and the call goes on
- * (cli/question.ts); any other is printed (its `{ question }` document, or
+ * (cli/call/question.ts); any other is printed (its `{ question }` document, or
  * its text on stderr) with exit 75. A question's `extra` may name the daemon
  * that holds the call (`{ socket }`) and is kept for the outcome the call
  * resumes with.
@@ -40,10 +40,10 @@ export async function renderOutcome(
   if (outcome.kind === "question") {
     for (const warning of outcome.warnings ?? []) ctx.io.err(`warning: ${warning}\n`);
     for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
-    // Where the call waits, and what its result is rendered with (cli/elicit.ts `--wait`).
+    // Where the call waits, and what its result is rendered with (cli/call/elicit.ts `--wait`).
     const extra = outcome.extra as { socket?: string } | undefined;
     const asked = outcome.value as { question: QuestionView };
-    const { askAtTerminal, questionText } = await import("./question.ts");
+    const { askAtTerminal, questionText } = await import("./call/question.ts");
     const next = await askAtTerminal(ctx, asked.question, extra?.socket);
     if (next === undefined) {
       // Nobody here can answer: the question is the answer, with the command that answers it.

@@ -15,9 +15,9 @@ import type { OpSpec } from "../ops/op.ts";
 import { OP_ROWS } from "../ops/_table.gen.ts";
 import { help } from "./command_line.ts";
 import { renderReference } from "../ops/docs_gen.ts";
-import { manPage } from "./man.ts";
-import { completionModel } from "./completion_model.ts";
-import { NOT_SERVED, serveTools } from "./serve_tools.ts";
+import { manPage } from "./completion/man.ts";
+import { completionModel } from "./completion/completion_model.ts";
+import { NOT_SERVED, serveTools } from "./serve/serve_tools.ts";
 import { COMMAND_FILES } from "./commands.ts";
 import { openApiDocument } from "../ops/openapi.ts";
 import { HANDLERS, ROUTE_SPECS } from "../ops/daemon_ops.ts";
@@ -33,7 +33,7 @@ export interface ParityRow {
   tool?: string;
   /** Listed in `serve`'s default tool list. */
   core: boolean;
-  /** Why serve offers no tool (cli/serve_tools.ts `NOT_SERVED`). */
+  /** Why serve offers no tool (cli/serve/serve_tools.ts `NOT_SERVED`). */
   notServed?: string;
   /** In docs/cli.md's reference, the man page and the completion scripts (hidden commands in none). */
   docs: boolean;

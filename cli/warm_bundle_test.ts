@@ -7,7 +7,7 @@ import {
   WARM_BUNDLE,
 } from "./bundle.ts";
 import { runsWarm, WARM_COMMANDS } from "./warm.ts";
-import { COMMAND_MODULES } from "./commands.ts";
+import { COMMAND_FILES, COMMAND_MODULES } from "./commands.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -29,7 +29,10 @@ Deno.test("cli/mcpx.bundle.js imports nothing statically and no specifier litera
   const modules = bundledModules(text);
   // The module comments the import.meta rule reads are there, so it cannot pass vacuously.
   assert.match(modules.get("core/root.ts") ?? "", /import\.meta\.url/);
-  for (const name of Object.keys(WARM_COMMANDS)) assert.ok(modules.has(`cli/${name}.ts`), name);
+  for (const name of Object.keys(WARM_COMMANDS)) {
+    const file = `cli/${COMMAND_FILES[name].replace(/^\.\//, "")}`;
+    assert.ok(modules.has(file), `${name}: ${file}`);
+  }
   assert.ok(!modules.has("cli/main.ts") && !modules.has("cli/commands.ts"));
 });
 

@@ -5,7 +5,7 @@
  * declaration wrote down, and its arguments reach the program as argv, never
  * through a shell. Validating a declared item ({@link parseAdapter}), the
  * JSON Schema of a tool's arguments ({@link toolInputSchema}) and the argv a
- * call runs ({@link adapterArgv}) live here; serving it is cli/adapter_serve.ts.
+ * call runs ({@link adapterArgv}) live here; serving it is cli/adapters/adapter_serve.ts.
  *
  * Source: spec 000, "Command-line programs as servers"; decision 0052.
  *

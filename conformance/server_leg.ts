@@ -5,7 +5,7 @@
  * conformance fixture (tests/fixtures/servers/conformance_fixture.ts)
  * twice: directly, over its own Streamable HTTP, and through mcpx, with the
  * fixture as a stdio upstream served by `servePassthrough()`
- * (cli/serve_passthrough.ts; `mcpx serve --passthrough`). The results are
+ * (cli/serve/serve_passthrough.ts; `mcpx serve --passthrough`). The results are
  * written as the "Server leg" section of docs/conformance.md, after the
  * client leg's sections (conformance/client_leg.ts keeps this one).
  *
@@ -98,7 +98,7 @@ export function renderServerSection(direct: ServerRun[], through: ServerRun[]): 
     `The suite's server scenarios (\`${RUNNER} server --suite all --spec-version <rev>\`) against`,
     "our conformance fixture (tests/fixtures/servers/conformance_fixture.ts, built with the SDK),",
     "directly over its own Streamable HTTP, and through mcpx: the fixture as a stdio upstream",
-    "served by `mcpx serve --passthrough` over Streamable HTTP (cli/serve_passthrough.ts). The",
+    "served by `mcpx serve --passthrough` over Streamable HTTP (cli/serve/serve_passthrough.ts). The",
     'fixture\'s entry sets `mcpx: { protocol: "preferModern" }`, so the daemon speaks 2026-07-28',
     "to it under both revisions: what relays a 2026-07-28 upstream's `input_required` as written",
     "(decision 0049); log messages and subscriptions then take that era's forms (decision 0048).",

@@ -184,7 +184,7 @@ export type ServerErrorCode = "server" | "auth-required";
 /**
  * A namespace or tool name that does not exist; `suggestions` are the nearest
  * names, and `namespace` the name when it is a namespace the configuration
- * does not show (what the CLI explains with the files it reads: cli/shadow_note.ts).
+ * does not show (what the CLI explains with the files it reads: cli/discovery/shadow_note.ts).
  */
 export class NotFoundError extends McpxError {
   readonly suggestions: string[];

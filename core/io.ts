@@ -37,7 +37,7 @@ export interface Io {
   err(text: string): void;
   /**
    * Writes text to stderr exactly as given, control characters included:
-   * only for mcpx's own terminal control (cli/start_progress.ts) and a
+   * only for mcpx's own terminal control (cli/discovery/start_progress.ts) and a
    * script's own stderr. Absent means {@link Io.err}.
    */
   errRaw?(text: string): void;
@@ -66,7 +66,7 @@ export interface Io {
   readonly stdoutGone?: AbortSignal;
   /**
    * True when stderr is a terminal, where progress lines may be drawn
-   * (cli/start_progress.ts); absent means false.
+   * (cli/discovery/start_progress.ts); absent means false.
    */
   errIsTerminal?(): boolean;
 }

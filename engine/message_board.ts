@@ -3,7 +3,7 @@
  * hear it: a call carrying a `notify` token (wire/caller.ts) posts each log
  * message attributed to it (engine/call_messages.ts) and each progress
  * notification here, and the caller long-polls the daemon's `callMessages`
- * route with the same token (cli/passthrough_notices.ts passes them on to a
+ * route with the same token (cli/serve/passthrough_notices.ts passes them on to a
  * passthrough's client). Unlike the progress board, which keeps only the
  * latest update for a progress line, everything is kept, in order, up to
  * {@link MESSAGES_KEPT}; a call's queue outlives the call until it is read

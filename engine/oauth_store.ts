@@ -120,7 +120,7 @@ export async function readEntry(path: string): Promise<OAuthStoreEntry | undefin
  * A token file's text read as an entry: the entry (undefined for one of
  * another layout version, which is not damage: a later mcpx's), or why it is
  * damaged (decision 0019) with what could be parsed of it. The one judgement
- * {@link readEntry} and `mcpx doctor` (cli/doctor_damaged.ts) share.
+ * {@link readEntry} and `mcpx doctor` (cli/doctor/doctor_damaged.ts) share.
  */
 export function readEntryText(
   text: string,

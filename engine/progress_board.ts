@@ -3,7 +3,7 @@
  * that carries a `notify` token (wire/caller.ts) posts each progress
  * notification its server sends here, and the caller long-polls the
  * daemon's `progress` operation with the same token to show a progress
- * line (cli/call_progress.ts). Only the latest is kept per token: a line
+ * line (cli/call/call_progress.ts). Only the latest is kept per token: a line
  * shows where a call is, not its history (the log has that:
  * engine/progress_log.ts). Decision 0034.
  *

@@ -2,7 +2,7 @@
  * Server starts in progress, as the `starting` operation reports them: what
  * the CLI shows on a terminal while a command waits for a first start
  * ("starting everything, memory: 12 s, npx is installing…"), and what `mcpx
- * status` can show (cli/start_progress.ts).
+ * status` can show (cli/discovery/start_progress.ts).
  *
  * @module
  */

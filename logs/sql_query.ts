@@ -27,7 +27,7 @@ export interface SqlStop {
   /**
    * What ran out: the row count, the size of the rows read (their compact
    * JSON), or the size of what is printed (the `--json` document or the
-   * table, cli/log_sql_print.ts).
+   * table, cli/logs/log_sql_print.ts).
    */
   limit: "rows" | "bytes" | "printed";
   /** The rows returned (the stop came before the next one). */

@@ -42,7 +42,7 @@ export const adapter = defineOp({
   output: AdapterOutput,
   cli: {
     command: "adapter",
-    module: "./adapter.ts",
+    module: "./adapters/adapter.ts",
     usage: "mcpx adapter check [name…] [--from FILE] | serve <name> [--from FILE]",
     summary: "command-line programs as servers: check they are installed; serve one over stdio",
     args: [{ field: "words", name: "check|serve", variadic: true, complete: ["check", "serve"] }],

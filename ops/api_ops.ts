@@ -74,7 +74,7 @@ export const api = defineOp({
   output: ApiOutput,
   cli: {
     command: "api",
-    module: "./api.ts",
+    module: "./adapters/api.ts",
     usage: "mcpx api tools --spec <file|url> [--methods all] [--deprecated] | " +
       "call <operationId> ['{…}' | - | @file] --spec <file|url> | serve <name> [--from <file>]",
     summary: "OpenAPI documents as tools: list, call, or serve a declared API over MCP",

@@ -72,7 +72,7 @@ export const auth = defineOp({
   output: AuthOutput,
   cli: {
     command: "auth",
-    module: "./auth.ts",
+    module: "./auth/auth.ts",
     usage: "mcpx auth <server|url> [--no-browser] | <server|url> --code CODE --state STATE | " +
       "ls | logout <server|url>",
     summary: "authorize a remote server's OAuth (a person, once); ls, logout",

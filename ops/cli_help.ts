@@ -149,7 +149,7 @@ export function cliRow(op: string, cli: CliSpec, fields: FieldDescriptions): Cli
 }
 
 /**
- * A field's description as an MCP tool's input shows it (cli/serve_tools.ts):
+ * A field's description as an MCP tool's input shows it (cli/serve/serve_tools.ts):
  * the description, with the value syntax a tool's string input shares with
  * the command line (durations); `@file` and `-` name the caller's disk and
  * stdin, which a tool's caller does not have.

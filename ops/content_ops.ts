@@ -37,7 +37,7 @@ export const prompts = defineOp({
   output: PromptsOutput,
   cli: {
     command: "prompts",
-    module: "./prompts.ts",
+    module: "./content/prompts.ts",
     usage:
       "mcpx prompts [namespace | namespace.prompt [key=value…] [--complete arg=prefix]] | <url> …",
     summary: "list prompts, or render one with key=value arguments",
@@ -85,7 +85,7 @@ export const resources = defineOp({
   output: ResourcesOutput,
   cli: {
     command: "resources",
-    module: "./resources.ts",
+    module: "./content/resources.ts",
     usage:
       "mcpx resources [namespace | <url>] [uri [key=value…]] [--out FILE | --complete var=prefix]",
     summary: "list resources and templates, or read one (binary only to --out FILE)",

@@ -47,7 +47,7 @@ export const ls = defineOp({
   output: LsOutput,
   cli: {
     command: "ls",
-    module: "./ls.ts",
+    module: "./discovery/ls.ts",
     warm: true,
     usage: "mcpx ls [<url>] [--wait[=duration]]",
     summary:
@@ -81,7 +81,7 @@ export const search = defineOp({
   output: SearchOutput,
   cli: {
     command: "search",
-    module: "./search.ts",
+    module: "./discovery/search.ts",
     warm: true,
     usage: "mcpx search <words…> [--tag T] [--explain] [-n N] [--wait[=duration]]",
     summary: "find tools by name, tag and description, ranked",
@@ -124,7 +124,7 @@ export const types = defineOp({
   output: TypesOutput,
   cli: {
     command: "types",
-    module: "./types.ts",
+    module: "./discovery/types.ts",
     warm: true,
     usage: "mcpx types <namespace>[.<tool>] … | <url> [<tool>…] [--wait[=duration]]",
     summary: "TypeScript signatures of whole namespaces, or of just the tools named",
@@ -161,7 +161,7 @@ export const schema = defineOp({
   output: SchemaOutput,
   cli: {
     command: "schema",
-    module: "./schema.ts",
+    module: "./discovery/schema.ts",
     usage: "mcpx schema [<namespace>[.<tool>]…] [--format typescript|json-schema|openapi|mcp]",
     summary: "the upstream tool catalog as TypeScript, JSON Schema, OpenAPI or an MCP tools/list",
     args: [{
@@ -193,7 +193,7 @@ export const catalog = defineOp({
   output: CatalogOutput,
   cli: {
     command: "catalog",
-    module: "./catalog.ts",
+    module: "./discovery/catalog.ts",
     warm: true,
     usage: "mcpx catalog [--budget TOKENS] [--bias words] [--wait[=duration]]",
     summary: "every namespace plus as many signatures as fit a token budget",
@@ -219,7 +219,7 @@ export const scripts = defineOp({
   output: ScriptsOutput,
   cli: {
     command: "scripts",
-    module: "./scripts.ts",
+    module: "./discovery/scripts.ts",
     warm: true,
     usage: "mcpx scripts",
     summary: "named scripts reachable from here: name, description, path (shadowed ones marked)",
@@ -238,7 +238,7 @@ export const client = defineOp({
   output: ClientOutput,
   cli: {
     command: "client",
-    module: "./client.ts",
+    module: "./discovery/client.ts",
     usage: "mcpx client -o <path>",
     summary: "write the generated typed client (mcpx-client.ts) for a checked-in script",
     flags: {
@@ -266,7 +266,7 @@ export const config = defineOp({
   output: ConfigOutput,
   cli: {
     command: "config",
-    module: "./config_cmd.ts",
+    module: "./config/config_cmd.ts",
     usage: "mcpx config [--schema] [--plumbing]",
     summary: "every resolved setting and where it came from; --schema prints the declarations",
     flags: {

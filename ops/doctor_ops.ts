@@ -1,6 +1,6 @@
 /**
  * `mcpx doctor`: one command for "it does not work" (spec 000, "mcpx
- * doctor"; issue 15). The checks themselves are cli/doctor_checks.ts.
+ * doctor"; issue 15). The checks themselves are cli/doctor/doctor_checks.ts.
  *
  * @module
  */
@@ -46,7 +46,7 @@ export const doctor = defineOp({
   output: DoctorOutput,
   cli: {
     command: "doctor",
-    module: "./doctor.ts",
+    module: "./doctor/doctor.ts",
     usage: "mcpx doctor [--online]",
     summary: "check what mcpx needs and say what to fix (exit 1 when something does)",
     flags: {

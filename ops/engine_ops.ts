@@ -62,7 +62,7 @@ export const call = defineOp({
   output: z.union([CallOutput, TaskHandle, z.object({ question: QuestionRow })]),
   cli: {
     command: "call",
-    module: "./call.ts",
+    module: "./call/call.ts",
     warm: true,
     usage: "mcpx call <namespace>.<tool> [json | - | @file] [--task] | <url> <tool> [json]",
     summary: "call one tool with JSON arguments, no script runtime involved",
@@ -106,7 +106,7 @@ export const session = defineOp({
   output: SessionOutput,
   cli: {
     command: "session",
-    module: "./session.ts",
+    module: "./daemon/session.ts",
     usage: "mcpx session new [--name N] [--ttl 30m] | ls | end <name>",
     summary: "named sessions: lease keys that outlive the process that made them",
     args: [
@@ -139,7 +139,7 @@ export const status = defineOp({
   output: StatusOutput,
   cli: {
     command: "status",
-    module: "./status.ts",
+    module: "./daemon/status.ts",
     warm: true,
     usage: "mcpx status",
     summary: "live instances: pid, key, holders, uptime, calls, last error and stderr tail",
@@ -159,7 +159,7 @@ export const refresh = defineOp({
   output: RefreshOutput,
   cli: {
     command: "refresh",
-    module: "./refresh.ts",
+    module: "./daemon/refresh.ts",
     usage: "mcpx refresh [namespace…]",
     summary: "list servers again and rewrite the schema cache",
     args: [{
@@ -185,7 +185,7 @@ export const restart = defineOp({
   output: RestartOutput,
   cli: {
     command: "restart",
-    module: "./restart.ts",
+    module: "./daemon/restart.ts",
     usage: "mcpx restart <namespace> [--session <key>]",
     summary:
       "stop a namespace's instances (or one session's, with --session); the next call starts fresh ones",
@@ -207,7 +207,7 @@ export const trust = defineOp({
   output: TrustOutput,
   cli: {
     command: "trust",
-    module: "./trust.ts",
+    module: "./config/trust.ts",
     usage: "mcpx trust [file] | --list",
     summary:
       "let mcpx start the servers of a project's configuration as written now (for a person, not an agent)",
@@ -233,7 +233,7 @@ export const untrust = defineOp({
   output: UntrustOutput,
   cli: {
     command: "untrust",
-    module: "./untrust.ts",
+    module: "./config/untrust.ts",
     usage: "mcpx untrust [file]",
     summary: "take back `mcpx trust`: start none of that configuration's servers",
     args: [{ field: "file", name: "file", optional: true, complete: "file" }],
@@ -251,7 +251,7 @@ export const daemon = defineOp({
   output: DaemonOutput,
   cli: {
     command: "daemon",
-    module: "./daemon_cmd.ts",
+    module: "./daemon/daemon_cmd.ts",
     usage: "mcpx daemon [--port P] [--address A]",
     summary: "run this configuration's daemon in the foreground (stays up)",
     flags: {
@@ -277,7 +277,7 @@ export const daemons = defineOp({
   output: DaemonsOutput,
   cli: {
     command: "daemons",
-    module: "./daemons.ts",
+    module: "./daemon/daemons.ts",
     usage: "mcpx daemons",
     summary: "list every live daemon with its configuration",
   },
@@ -295,7 +295,7 @@ export const stop = defineOp({
   output: StopOutput,
   cli: {
     command: "stop",
-    module: "./stop.ts",
+    module: "./daemon/stop.ts",
     usage: "mcpx stop [--all]",
     summary: "stop this configuration's daemon (and its servers), or every daemon",
     flags: {

@@ -44,7 +44,7 @@ export const log = defineOp({
   output: LogOutput,
   cli: {
     command: "log",
-    module: "./log.ts",
+    module: "./logs/log.ts",
     usage:
       "mcpx log [--since 1h] [--level warn] [--event 'server.*'] [--server S] [--session K] [--grep RE] [-n N] [-f] | --chain [id] | sql '<select …>' [--schema] [--path]",
     summary: "the durable log: records newest last, a call's chain, or a read-only SQL query",
@@ -113,7 +113,7 @@ export const stats = defineOp({
   output: StatsOutput,
   cli: {
     command: "stats",
-    module: "./stats.ts",
+    module: "./logs/stats.ts",
     usage: "mcpx stats [calls|slowest|servers|instances|errors|sessions|volume] [--since T] [-n N]",
     summary: "aggregates of the log: latency percentiles, slowest calls, processes, errors, volume",
     args: [{ field: "view", name: "view", optional: true, complete: STATS_VIEWS }],

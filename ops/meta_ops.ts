@@ -41,7 +41,7 @@ export const completion = defineOp({
   output: z.object({ shell: z.enum(SHELLS), script: z.string() }),
   cli: {
     command: "completion",
-    module: "./completion.ts",
+    module: "./completion/completion.ts",
     usage: "mcpx completion bash|zsh|fish",
     summary: "print a shell completion script (bash: source <(mcpx completion bash))",
     args: [{ field: "shell", name: "bash|zsh|fish", complete: SHELLS }],
@@ -58,7 +58,7 @@ export const man = defineOp({
   output: z.object({ page: z.string() }),
   cli: {
     command: "man",
-    module: "./man.ts",
+    module: "./completion/man.ts",
     usage: "mcpx man",
     summary: "print the manual page (roff): mcpx man | man -l -",
   },
@@ -75,7 +75,7 @@ export const openapi = defineOp({
   output: z.record(z.string(), z.unknown()).describe("the OpenAPI 3.1.0 document"),
   cli: {
     command: "openapi",
-    module: "./openapi.ts",
+    module: "./completion/openapi.ts",
     usage: "mcpx openapi",
     summary: "print the OpenAPI 3.1 document of the daemon's /v1 HTTP API",
   },
@@ -97,7 +97,7 @@ export const completionWords = defineOp({
   output: z.object({ words: z.array(z.string()) }),
   cli: {
     command: "completion-words",
-    module: "./completion_words.ts",
+    module: "./completion/completion_words.ts",
     usage: `mcpx completion-words ${WORD_KINDS.join("|")}`,
     summary: "names for a completion script, from the schema cache (plumbing)",
     args: [{ field: "kind", name: "kind", complete: WORD_KINDS }],

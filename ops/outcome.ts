@@ -3,7 +3,7 @@
  * tool's failure carried as data, or a server's question — never printed
  * text and never an exit code. Every surface renders the same outcome: the
  * CLI as terminal text or its `--json` document (cli/outcome_render.ts),
- * `mcpx serve` as an MCP tool result (cli/serve_call.ts), the daemon as its
+ * `mcpx serve` as an MCP tool result (cli/serve/serve_call.ts), the daemon as its
  * `{ ok, result }` answer. A handler's refusal is a thrown typed error
  * (core/errors.ts `McpxError` and its kinds), rendered in one place per
  * surface.

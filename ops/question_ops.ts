@@ -43,7 +43,7 @@ export const elicit = defineOp({
   ]),
   cli: {
     command: "elicit",
-    module: "./elicit.ts",
+    module: "./call/elicit.ts",
     usage: "mcpx elicit [list] [--all] | show <id> | answer <id> [key=value… | json] [--wait] | " +
       "decline <id> [--wait]; each [--any-session]",
     summary: "answer the questions servers asked during calls (exit 75 printed them)",

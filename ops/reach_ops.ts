@@ -86,7 +86,7 @@ export const registry = defineOp({
   output: RegistryOutput,
   cli: {
     command: "registry",
-    module: "./registry.ts",
+    module: "./config/registry.ts",
     usage: "mcpx registry search <words…> [-n N] | show <name> | add <name> [--as NS] [--write]",
     summary: "find servers in an MCP registry; add one to the configuration",
     args: [{ field: "words", name: "search|show|add", variadic: true }],
@@ -155,7 +155,7 @@ export const importOp = defineOp({
   output: ImportOutput,
   cli: {
     command: "import",
-    module: "./import_cmd.ts",
+    module: "./config/import_cmd.ts",
     usage: `mcpx import [--from ${IMPORT_HOSTS.join("|")}]… [--list] [--write]`,
     summary: "import servers from other hosts' configurations (Claude, Cursor, VS Code, …)",
     flags: {

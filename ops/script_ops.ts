@@ -140,7 +140,7 @@ export const run = defineOp({
   output: RunOutput,
   cli: {
     command: "run",
-    module: "./run.ts",
+    module: "./run/run.ts",
     warm: true,
     usage:
       "mcpx run [--export NAME] [--runtime deno|bun|node] [--env K=V] … <name|path> [args…]  (options before the name; after it, everything is the script's)",
@@ -176,7 +176,7 @@ export const exec = defineOp({
   output: RunOutput,
   cli: {
     command: "exec",
-    module: "./exec.ts",
+    module: "./run/exec.ts",
     warm: true,
     usage: "mcpx exec [--env K=V] … '<code>' | - [args…]",
     summary: "run TypeScript given inline (or on stdin with -); every namespace is a global",

@@ -3,7 +3,7 @@
  * decision 0044), over stdio or Streamable HTTP at `/mcp`. Its tools are the
  * ops marked `serve` in the op table (ops/op.ts `ServeSpec`); with
  * `--passthrough <namespace>` it serves one upstream server's own surface
- * instead (cli/serve_passthrough.ts).
+ * instead (cli/serve/serve_passthrough.ts).
  *
  * @module
  */
@@ -40,7 +40,7 @@ export const serve = defineOp({
   output: z.never(),
   cli: {
     command: "serve",
-    module: "./serve.ts",
+    module: "./serve/serve.ts",
     usage:
       "mcpx serve [--http [--address 127.0.0.1] [--port N]] [--tools core|all|<names>] [--passthrough <namespace>]",
     summary: "serve mcpx over MCP: stdio, or Streamable HTTP at /mcp with --http",

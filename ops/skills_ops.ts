@@ -49,7 +49,7 @@ export const skills = defineOp({
   output: SkillsOutput,
   cli: {
     command: "skills",
-    module: "./skills.ts",
+    module: "./content/skills.ts",
     usage: "mcpx skills <namespace | url> [uri] [--verify]",
     summary: "list a server's skills, get one by URI, or --verify it",
     args: [

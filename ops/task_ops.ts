@@ -30,7 +30,7 @@ export const tasks = defineOp({
   output: TasksOutput,
   cli: {
     command: "tasks",
-    module: "./tasks.ts",
+    module: "./call/tasks.ts",
     usage: "mcpx tasks [ls] | get <id> | result <id> [--timeout 5m] | cancel <id>",
     summary: "follow the tasks `mcpx call --task` made: list, status, result, cancel",
     args: [

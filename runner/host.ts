@@ -74,7 +74,7 @@ export interface RunnerHost {
 /**
  * The options of `mcpx run` and `mcpx exec` that shape a run, keyed by their
  * flag names (problems name the flag: `--env-file: …`). The command line
- * declares them in ops/script_ops.ts; cli/script_flags.ts maps that input here (read by runner/run_script.ts).
+ * declares them in ops/script_ops.ts; cli/run/script_flags.ts maps that input here (read by runner/run_script.ts).
  */
 export interface ScriptFlags {
   export?: string;

@@ -4,7 +4,7 @@
  * 000, "Reading the log": scripts' records land in the same files as the
  * daemon's), and, under `--json`, collected into the one document that
  * describes the run (spec 000, "The script contract"), which the command
- * renders (cli/script_outcome.ts).
+ * renders (cli/run/script_outcome.ts).
  *
  * @module
  */

@@ -15,7 +15,7 @@ import { mcpxInProcess as inProcess } from "./_in_process.ts";
 import assert from "node:assert/strict";
 import { fixtureServer, mcpxArgv, world } from "./_helpers.ts";
 import { completion, completionWords, man } from "../ops/meta_ops.ts";
-import { completionModel } from "../cli/completion_model.ts";
+import { completionModel } from "../cli/completion/completion_model.ts";
 
 /** What a shell printed. */
 async function runShell(

@@ -34,7 +34,7 @@ const LAYERS: readonly string[][] = [
 const ALLOWED: Record<string, string> = {
   // `mcpx daemon` runs the daemon in the CLI's own process: the one place the
   // command line starts the other surface, loaded only by that command.
-  "cli/daemon_cmd.ts -> daemon/main.ts": "mcpx daemon runs in the foreground",
+  "cli/daemon/daemon_cmd.ts -> daemon/main.ts": "mcpx daemon runs in the foreground",
   // `--inline` (daemon.inline) runs the daemon's handler inside the command, for as long as it
   // runs (decision 0051); its types only, the module itself loaded by a computed specifier.
   "cli/context_daemon.ts -> daemon/inline.ts": "daemon.inline runs the daemon in the command",

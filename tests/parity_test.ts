@@ -11,7 +11,7 @@ import { OPS } from "../ops/table.ts";
 import { COMMAND_FILES, COMMAND_MODULES, loadCommand } from "../cli/commands.ts";
 import { mcpxInProcess as mcpx } from "./_in_process.ts";
 import { mcpxArgv, ROOT } from "./_helpers.ts";
-import { NOT_SERVED } from "../cli/serve_tools.ts";
+import { NOT_SERVED } from "../cli/serve/serve_tools.ts";
 import { missingSurfaces, parityDocument, parityRows } from "../cli/parity_doc.ts";
 import { HANDLERS, ROUTE_SPECS } from "../ops/daemon_ops.ts";
 import { openApiDocument } from "../ops/openapi.ts";
@@ -79,7 +79,7 @@ Deno.test("every operation is rendered on every surface, or says why not (docs/p
   for (const name of Object.keys(NOT_SERVED)) {
     assert.ok(COMMANDS.some((op) => op.name === name), `NOT_SERVED names no command: ${name}`);
   }
-  // A tool runs its op's handler (cli/serve_call.ts), so each has a command module.
+  // A tool runs its op's handler (cli/serve/serve_call.ts), so each has a command module.
   for (const row of rows) if (row.tool) assert.ok(Object.hasOwn(COMMAND_MODULES, row.name));
 });
 

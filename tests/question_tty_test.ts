@@ -1,6 +1,6 @@
 /**
  * The inline terminal prompt for a question routed to a person (decision
- * 0040; cli/question.ts): `mcpx call` on a pseudo-terminal (util-linux
+ * 0040; cli/call/question.ts): `mcpx call` on a pseudo-terminal (util-linux
  * `script -qec`, as conformance/client.ts runs one) asks the fields one by
  * one, a value typed and a default accepted, and the call goes on with the
  * answer; `MCPX_INPUT=report` on the same terminal exits 75 instead; and

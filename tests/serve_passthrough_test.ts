@@ -1,5 +1,5 @@
 /**
- * `servePassthrough()` (cli/serve_passthrough.ts) over stdio, driven by the
+ * `servePassthrough()` (cli/serve/serve_passthrough.ts) over stdio, driven by the
  * SDK's client, with our conformance fixture as the one upstream: its tools,
  * prompts, resources and completions come through unprefixed, a call goes
  * through the daemon, the upstream's question reaches this client, and so do

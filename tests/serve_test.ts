@@ -19,7 +19,7 @@ import {
   type World,
   world,
 } from "./_helpers.ts";
-import { serveTools } from "../cli/serve_tools.ts";
+import { serveTools } from "../cli/serve/serve_tools.ts";
 import * as z from "zod";
 
 type Era = "legacy" | "modern";

@@ -126,7 +126,7 @@ export async function watchLeaseWaits(
 
 /**
  * Resolves after `ms`, or at once when `signal` aborts (the timer is cleared):
- * the breath between two long-polls (this file's lease waits, cli/call_progress.ts's progress).
+ * the breath between two long-polls (this file's lease waits, cli/call/call_progress.ts's progress).
  */
 export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {

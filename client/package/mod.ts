@@ -1475,7 +1475,7 @@ const rtConfig: ClientConfig = {
  * MCP content blocks as text for a person or an agent: text as text, binary
  * content (images, audio, blobs) described by type and size rather than
  * dumped, since a megabyte of base64 in a context window is what mcpx exists
- * to prevent. `mcpx call` (cli/render_result.ts) and the value a script's run
+ * to prevent. `mcpx call` (cli/call/render_result.ts) and the value a script's run
  * prints (client/script_runtime.ts, inlined by client/bundle.ts, so this
  * module imports nothing) describe alike; each says where the data is instead.
  *

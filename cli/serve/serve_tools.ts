@@ -1,0 +1,163 @@
+/**
+ * The tools `mcpx serve` offers, generated from the op table: one tool
+ * `mcpx_<op>` per op marked `serve` (ops/op.ts `ServeSpec`), its input the
+ * op's own zod input narrowed to the fields a tool takes, its output schema
+ * the op's output when that is an object, and its annotations the op's hints
+ * (MCP 2025-06-18, "Tool annotations"). Upstream tools are never listed one
+ * by one: reaching them is what `mcpx_search`, `mcpx_types`, `mcpx_call` and
+ * `mcpx_exec` are for (spec 000, "mcpx speaks MCP"; decision 0044).
+ *
+ * @module
+ */
+
+import * as z from "zod";
+import { OPS } from "../../ops/table.ts";
+import type { OpSpec, ServeSpec } from "../../ops/op.ts";
+import { UsageError } from "../../core/errors.ts";
+import { nearest } from "../../core/nearest.ts";
+import { toolFieldHelp } from "../../ops/cli_help.ts";
+
+/** What every serve tool's name starts with. */
+export const SERVE_TOOL_PREFIX = "mcpx_";
+
+/** One tool of `mcpx serve`. */
+export interface ServeTool {
+  /** `mcpx_<op name>`. */
+  name: string;
+  /** The op the tool runs (its command module, as the CLI does). */
+  op: OpSpec;
+  description: string;
+  /** What the tool takes: the op's input narrowed to `serve.fields`, object fields as objects. */
+  input: z.ZodObject;
+  /** The op's output when it is an object (MCP requires an object `outputSchema`); else absent. */
+  output?: z.ZodType;
+  /** MCP tool annotations from the op's hints. */
+  annotations: {
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
+}
+
+/**
+ * The ops `mcpx serve` offers no tool for, each with why (docs/parity.md
+ * lists them): what would serve forever or is the server itself.
+ */
+export const NOT_SERVED: Readonly<Record<string, string>> = {
+  serve: "it is the MCP server the client is talking to",
+  daemon: "it runs a daemon in the foreground until stopped; every tool already reaches the daemon",
+  "completion-words": "plumbing the shell's completion scripts call as they type",
+};
+
+/** Input fields no tool takes: a server named on the command line (the tool's is configured). */
+const SHELL_ONLY_FIELDS: ReadonlySet<string> = new Set(["stdio", "header"]);
+
+/**
+ * Which tools `mcpx serve --tools` lists: `core` (default), the ops marked
+ * `serve` in the table — the lean set an agent needs to reach every server,
+ * whose tokens the protocol issue caps; `all`, every op but
+ * {@link NOT_SERVED}; or the ops named (an op's name or its tool's).
+ */
+export type ServeToolChoice = "core" | "all" | readonly string[];
+
+/**
+ * The choice `--tools <value>` means: `all`, `core`, or comma-separated names.
+ *
+ * @throws {UsageError} For a name that is no op serve can offer (with the nearest names).
+ */
+export function serveToolChoice(
+  value: string | undefined,
+  ops: readonly OpSpec[] = OPS,
+): ServeToolChoice {
+  if (value === undefined || value === "core") return "core";
+  if (value === "all") return "all";
+  const offered = ops.filter((op) => !Object.hasOwn(NOT_SERVED, op.name)).map((op) => op.name);
+  const names = value.split(",").map((n) => n.trim()).filter(Boolean)
+    .map((n) =>
+      n.startsWith(SERVE_TOOL_PREFIX) ? n.slice(SERVE_TOOL_PREFIX.length).replaceAll("_", "-") : n
+    );
+  for (const name of names) {
+    if (offered.includes(name)) continue;
+    const near = nearest(name, offered);
+    throw new UsageError(
+      `--tools: "${name}" is no operation serve offers` +
+        (Object.hasOwn(NOT_SERVED, name) ? ` (${NOT_SERVED[name]})` : "") +
+        `; give all, core, or names such as ${near.length ? near.join(", ") : "ls,search,call"}`,
+    );
+  }
+  if (names.length === 0) throw new UsageError("--tools names no tool; give all, core or names");
+  return names;
+}
+
+/**
+ * The serve tools of `ops`, in table order.
+ *
+ * @param ops The op table (default: mcpx's, ops/table.ts).
+ * @param choice Which tools ({@link ServeToolChoice}; default the core set).
+ * @throws {TypeError} When an op has an input that is not an object, or its
+ *   `serve` names a field its input lacks (a table mistake; the parity test
+ *   fails first).
+ */
+export function serveTools(
+  ops: readonly OpSpec[] = OPS,
+  choice: ServeToolChoice = "core",
+): ServeTool[] {
+  const chosen = (op: OpSpec) =>
+    choice === "core"
+      ? op.serve !== undefined
+      : choice === "all"
+      ? !Object.hasOwn(NOT_SERVED, op.name)
+      : choice.includes(op.name);
+  return ops.filter(chosen).map((op) => {
+    const spec: ServeSpec = op.serve ?? {};
+    if (!(op.input instanceof z.ZodObject)) {
+      throw new TypeError(`op ${op.name} is offered by serve but its input is not an object`);
+    }
+    const shape = op.input.shape as Record<string, z.ZodType>;
+    const fields = spec.fields ?? Object.keys(shape).filter((f) => !SHELL_ONLY_FIELDS.has(f));
+    const kept: Record<string, z.ZodType> = {};
+    for (const field of fields) {
+      const schema = shape[field];
+      if (!schema) throw new TypeError(`op ${op.name}: serve names "${field}", not an input field`);
+      const syntax = Object.values(op.cli?.flags ?? {}).find((f) => f.field === field)?.syntax;
+      kept[field] = spec.objects?.includes(field)
+        ? z.record(z.string(), z.unknown()).optional().describe(
+          schema.description ?? "a JSON object",
+        )
+        : syntax && schema.description
+        ? schema.describe(toolFieldHelp(schema.description, syntax))
+        : schema;
+    }
+    const outputSchema = z.toJSONSchema(op.output, { io: "input", unrepresentable: "any" });
+    return {
+      name: `${SERVE_TOOL_PREFIX}${op.name.replaceAll("-", "_")}`,
+      op,
+      description: spec.description ?? op.description,
+      input: z.object(kept),
+      ...(outputSchema.type === "object" ? { output: op.output } : {}),
+      annotations: {
+        readOnlyHint: op.hints.readOnly,
+        destructiveHint: op.hints.destructive,
+        idempotentHint: op.hints.idempotent,
+        // Every tool but the listing ones reaches servers mcpx does not control.
+        openWorldHint: !op.hints.readOnly,
+      },
+    };
+  });
+}
+
+/**
+ * The op's input from a tool call's arguments: object fields encoded as the
+ * JSON text the command parses, then the op's own schema applied (defaults
+ * filled, types checked), so the command runs as if typed.
+ *
+ * @throws {z.ZodError} When the arguments do not fit the op's input.
+ */
+export function opInputOf(tool: ServeTool, args: Record<string, unknown>): unknown {
+  const input: Record<string, unknown> = { ...args };
+  for (const field of tool.op.serve?.objects ?? []) {
+    if (input[field] !== undefined) input[field] = JSON.stringify(input[field]);
+  }
+  return tool.op.input.parse(input);
+}

@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
+import { OPS } from "../../ops/table.ts";
+import { memoryIo } from "../../core/io.ts";
+import {
+  NOT_SERVED,
+  SERVE_TOOL_PREFIX,
+  type ServeTool,
+  serveToolChoice,
+  serveTools,
+} from "./serve_tools.ts";
+import { UsageError } from "../../core/errors.ts";
+import { serveServer } from "./serve_server.ts";
+import { questionSeal } from "./serve_input.ts";
+
+/** tools/list of serve as a client reads it, through the SDK, in memory. */
+async function listed(tools?: ServeTool[]) {
+  const server = serveServer(
+    { io: memoryIo(), env: {}, cwd: "/", flags: {} },
+    () => undefined,
+    { seal: questionSeal(60_000), taskTtlMs: 60_000, ...(tools ? { tools } : {}) },
+  );
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: "t", version: "0" });
+  await client.connect(b);
+  try {
+    return await client.listTools();
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+Deno.test("serveTools() is the ops marked serve, in table order, with their hints", () => {
+  const marked = OPS.filter((op) => op.serve !== undefined);
+  const tools = serveTools();
+  assert.deepEqual(tools.map((t) => t.name), marked.map((op) => SERVE_TOOL_PREFIX + op.name));
+  for (const [i, tool] of tools.entries()) {
+    const hints = marked[i].hints;
+    assert.deepEqual(
+      [
+        tool.annotations.readOnlyHint,
+        tool.annotations.destructiveHint,
+        tool.annotations.idempotentHint,
+      ],
+      [hints.readOnly, hints.destructive, hints.idempotent],
+      tool.name,
+    );
+  }
+  // The tools an agent needs to reach every server without its schemas.
+  for (const name of ["ls", "search", "types", "catalog", "call", "exec", "status", "restart"]) {
+    assert.ok(tools.some((t) => t.name === SERVE_TOOL_PREFIX + name), name);
+  }
+});
+
+Deno.test("serve's tools/list: object input schemas with the op's wording, and its size", async () => {
+  const { tools } = await listed();
+  assert.deepEqual(tools.map((t) => t.name), serveTools().map((t) => t.name));
+  for (const tool of tools) {
+    assert.equal(tool.inputSchema.type, "object", tool.name);
+    if (tool.outputSchema) assert.equal(tool.outputSchema.type, "object", tool.name);
+    assert.ok(tool.description && tool.description.length > 40, tool.name);
+  }
+  const call = tools.find((t) => t.name === "mcpx_call")!;
+  assert.deepEqual(Object.keys(call.inputSchema.properties ?? {}), [
+    "target",
+    "arguments",
+    "timeout",
+  ]);
+  const bytes = new TextEncoder().encode(JSON.stringify({ tools })).length;
+  console.log(
+    `serve tools/list: ${tools.length} tools, ${bytes} bytes, ~${Math.round(bytes / 4)} tokens`,
+  );
+  for (const tool of tools) {
+    const b = new TextEncoder().encode(JSON.stringify(tool)).length;
+    console.log(`  ${tool.name}: ${b} bytes`);
+  }
+});
+
+Deno.test("--tools all offers every op but the ones serve names as not served; names pick a few", () => {
+  const all = serveTools(OPS, serveToolChoice("all"));
+  const want = OPS.filter((op) => !Object.hasOwn(NOT_SERVED, op.name));
+  assert.deepEqual(all.map((t) => t.op.name), want.map((op) => op.name));
+  assert.ok(all.length > serveTools().length);
+  // A tool takes no server named on the command line.
+  const call = all.find((t) => t.op.name === "call")!;
+  assert.ok(!("stdio" in call.input.shape) && !("header" in call.input.shape));
+  const doctor = all.find((t) => t.op.name === "doctor")!;
+  assert.equal(doctor.name, "mcpx_doctor");
+  const picked = serveTools(
+    OPS,
+    serveToolChoice("status, mcpx_completion_words".replace(
+      "mcpx_completion_words",
+      "mcpx_daemons",
+    )),
+  );
+  assert.deepEqual(picked.map((t) => t.name), ["mcpx_status", "mcpx_daemons"]);
+  assert.equal(serveToolChoice(undefined), "core");
+  assert.equal(serveToolChoice("core"), "core");
+});
+
+Deno.test("--tools refuses a name that is no op, and an op serve does not offer, saying why", () => {
+  assert.throws(
+    () => serveToolChoice("serch"),
+    (e: unknown) => e instanceof UsageError && /"serch".*search/.test(e.message),
+  );
+  assert.throws(
+    () => serveToolChoice("daemon"),
+    (e: unknown) => e instanceof UsageError && /foreground/.test(e.message),
+  );
+  assert.throws(() => serveToolChoice(","), UsageError);
+});
+
+Deno.test("serve --tools all: every tool's input and output schema reaches a client as an object", async () => {
+  const all = serveTools(OPS, "all");
+  const { tools } = await listed(all);
+  assert.deepEqual(tools.map((t) => t.name), all.map((t) => t.name));
+  for (const tool of tools) {
+    assert.equal(tool.inputSchema.type, "object", tool.name);
+    if (tool.outputSchema) assert.equal(tool.outputSchema.type, "object", tool.name);
+  }
+});
+
+Deno.test("a tool's duration field says the syntax it takes, as the flag's help does", () => {
+  const call = serveTools().find((t) => t.op.name === "call")!;
+  assert.match(call.input.shape.timeout.description ?? "", /e\.g\. 30s/);
+});
