@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { OPS } from "../ops/table.ts";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   backgroundMcpx,
@@ -31,8 +32,12 @@ function client(era: Era): Client {
   );
 }
 
-async function stdioClient(w: World, era: Era): Promise<Client & AsyncDisposable> {
-  const [command, ...args] = mcpxArgv(["serve"]);
+async function stdioClient(
+  w: World,
+  era: Era,
+  flags: string[] = [],
+): Promise<Client & AsyncDisposable> {
+  const [command, ...args] = mcpxArgv(["serve", ...flags]);
   const c = client(era);
   await c.connect(
     new StdioClientTransport({ command, args, env: w.env, cwd: w.dir, stderr: "pipe" }),
@@ -125,6 +130,28 @@ Deno.test("mcpx serve over stdio: both eras list and call its tools", async (t) 
     await using c = await stdioClient(w, era);
     await exercise(c, t, era);
   }
+});
+
+Deno.test("mcpx serve --tools all lists every operation but three, and a non-core tool answers its document", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
+  await using c = await stdioClient(w, "legacy", ["--tools", "all"]);
+  const { tools } = await c.listTools();
+  assert.deepEqual(tools.map((t) => t.name), serveTools(OPS, "all").map((t) => t.name));
+  for (const name of ["mcpx_doctor", "mcpx_session", "mcpx_log", "mcpx_daemons"]) {
+    assert.ok(tools.some((t) => t.name === name), name);
+  }
+  assert.ok(!tools.some((t) => t.name === "mcpx_serve" || t.name === "mcpx_daemon"));
+  const made = await c.callTool({ name: "mcpx_session", arguments: { action: "new" } });
+  assert.notEqual(made.isError, true, text(made));
+  const { name } = made.structuredContent as { name: string };
+  const listed = await c.callTool({ name: "mcpx_session", arguments: { action: "ls" } });
+  const { sessions } = listed.structuredContent as { sessions: { name: string }[] };
+  assert.ok(sessions.some((s) => s.name === name), text(listed));
+  // A name that is no operation is refused before serve answers anything.
+  const bad = await w.mcpx(["serve", "--tools", "sesion"]);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /--tools: "sesion" is no operation serve offers.*session/);
 });
 
 Deno.test("mcpx serve over stdio: one connection's calls lease as one session", async () => {
