@@ -9,6 +9,7 @@
  * @module
  */
 
+import { RESOURCE_URI } from "./shared_fields.ts";
 import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { PromptsOutput, ResourcesOutput } from "./content_outputs.ts";
@@ -70,7 +71,7 @@ export const resources = defineOp({
   hints: READ,
   input: z.object({
     namespace: z.string().optional().describe("the namespace (default: every one)"),
-    uri: z.string().optional().describe("the resource's URI, or a template's"),
+    uri: RESOURCE_URI.optional(),
     variables: z.array(z.string()).default([]).describe("a template's variables, key=value"),
     out: z.string().optional().describe(
       "write the resource's exact bytes to this file (refuses a directory)",

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { EXPLAIN, TAG } from "./shared_fields.ts";
 import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
@@ -72,10 +73,8 @@ export const search = defineOp({
   },
   input: z.object({
     words: z.array(z.string()).default([]).describe("what the tool should do"),
-    tag: z.string().optional().describe("only tools carrying this tag (exact)"),
-    explain: z.boolean().optional().describe(
-      "show the per-term, per-field scores behind each hit",
-    ),
+    tag: TAG.optional(),
+    explain: EXPLAIN.optional(),
     ...WAIT_FIELDS,
   }),
   output: SearchOutput,

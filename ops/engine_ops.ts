@@ -7,6 +7,7 @@
  * @module
  */
 
+import { AS_TASK, NEW_SESSION_NAME, RESUME } from "./shared_fields.ts";
 import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
@@ -51,12 +52,8 @@ export const call = defineOp({
     ),
     raw: z.boolean().optional().describe("print the whole MCP result envelope"),
     timeout: z.string().optional().describe("cancel the call after this long"),
-    task: z.boolean().optional().describe(
-      "run it as a task: print the task's handle at once (`mcpx tasks` follows it)",
-    ),
-    resume: z.string().optional().describe(
-      "attach to the call a server's question (its id, elc-…) was asked in, without calling again",
-    ),
+    task: AS_TASK.optional(),
+    resume: RESUME.optional(),
     ...DIRECT_FIELDS,
   }),
   output: z.union([CallOutput, TaskHandle, z.object({ question: QuestionRow })]),
@@ -100,7 +97,7 @@ export const session = defineOp({
   input: z.object({
     action: z.string().optional().describe("new, ls or end"),
     rest: z.array(z.string()).default([]).describe("end: the session's name"),
-    name: z.string().optional().describe("the session's name (default: a fresh one)"),
+    name: NEW_SESSION_NAME.optional(),
     ttl: z.string().optional().describe("end the session after this long unused"),
   }),
   output: SessionOutput,

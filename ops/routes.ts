@@ -8,6 +8,16 @@
  * @module
  */
 
+import {
+  AS_TASK,
+  EXPLAIN,
+  NEW_SESSION_NAME,
+  RESOURCE_URI,
+  RESUME,
+  SKILL_URI,
+  TAG,
+  VERIFY,
+} from "./shared_fields.ts";
 import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { CALLER_SHAPE, callerSchema, type CallerShape } from "./caller_schema.ts";
@@ -112,13 +122,11 @@ export const call = defineOp({
     trace: z.boolean().optional().describe(
       "the caller's MCPX_TRACE: log the instance that serves the call and send it back",
     ),
-    task: z.boolean().optional().describe(
-      "run the call as a task and answer its handle (the MCP CreateTaskResult) at once",
-    ),
+    task: AS_TASK.optional(),
     taskTtlMs: z.number().int().min(1).optional().describe(
       "the TTL a task asks for, ms (the caller's tasks.ttl; default the daemon's)",
     ),
-    resume: z.string().optional().describe("attach to the call question <resume> was asked in"),
+    resume: RESUME.optional(),
   }),
   output: z.unknown().describe("the CallToolResult, the CreateTaskResult, or { question }"),
   serverData: true,
@@ -203,7 +211,7 @@ export const resourceRead = defineOp({
   hints: { readOnly: true, destructive: false, idempotent: true },
   input: body({
     namespace: name.describe("the namespace"),
-    uri: name.describe("the resource's URI, or a URI template (RFC 6570)"),
+    uri: RESOURCE_URI,
     variables: stringRecord.optional().describe("the template's variables"),
     ...CONTENT_FIELDS,
   }),
@@ -239,8 +247,8 @@ export const skillGet = defineOp({
   hints: { readOnly: true, destructive: false, idempotent: true },
   input: body({
     namespace: name.describe("the namespace"),
-    uri: name.describe("the skill's SKILL.md URI"),
-    verify: z.boolean().optional().describe("check the manifest and the root SKILL.md"),
+    uri: SKILL_URI,
+    verify: VERIFY.optional(),
     ...CONTENT_FIELDS,
   }),
   output: z.unknown().describe("the GetSkillResult, or the verification"),
@@ -331,8 +339,8 @@ export const searchTools = defineOp({
   input: body({
     words: z.array(z.string()).describe("the query's words"),
     limit: z.number().int().min(1).describe("most hits (the caller's search.limit)"),
-    tag: z.string().optional().describe("only tools carrying this tag"),
-    explain: z.boolean().optional().describe("say which field each word matched"),
+    tag: TAG.optional(),
+    explain: EXPLAIN.optional(),
     wait: ListingWait.optional().describe("how long to wait for listings (default: to the end)"),
   }),
   output: z.object({
@@ -402,7 +410,7 @@ export const sessionNew = defineOp({
   where: "daemon",
   hints: { readOnly: false, destructive: false, idempotent: false },
   input: body({
-    name: name.optional().describe("the name (default: a fresh 8-character one)"),
+    name: NEW_SESSION_NAME.optional(),
     ttlMs: z.number().int().min(1).optional().describe(
       "end the session after this long without a call, in ms",
     ),

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { SKILL_URI, VERIFY } from "./shared_fields.ts";
 import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
@@ -38,11 +39,8 @@ export const skills = defineOp({
   hints: { readOnly: true, destructive: false, idempotent: true },
   input: z.object({
     namespace: z.string().describe("the namespace (or a URL: a direct target)"),
-    uri: z.string().optional().describe("a skill's SKILL.md URI"),
-    verify: z.boolean().default(false).describe(
-      "check the entry's manifest, then its root SKILL.md's size, SHA-256 digest, UTF-8 and " +
-        "frontmatter against it (a mismatch is a failure)",
-    ),
+    uri: SKILL_URI.optional(),
+    verify: VERIFY.default(false),
     timeout: z.string().optional().describe("give up after this long"),
     ...DIRECT_FIELDS,
   }),
