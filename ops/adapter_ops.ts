@@ -33,6 +33,14 @@ export const adapter = defineOp({
     "one over stdio (what the daemon runs for it).",
   where: "cli",
   hints: { readOnly: true, destructive: false, idempotent: true },
+  serve: {
+    core: false,
+    refuse: (input: { words?: string[] }) =>
+      input.words?.[0] === "serve"
+        ? "`adapter serve` is the server the daemon starts, speaking MCP on stdio until its " +
+          "client leaves; a tool call cannot run it (check is available)"
+        : undefined,
+  },
   input: z.object({
     words: z.array(z.string()).default([]).describe("check [name…] | serve <name>"),
     from: z.string().optional().describe(

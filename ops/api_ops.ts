@@ -46,6 +46,14 @@ export const api = defineOp({
     "`api serve <name>` serves a declared API (paths.apis) over MCP stdio.",
   where: "cli",
   hints: { readOnly: false, destructive: false, idempotent: false },
+  serve: {
+    core: false,
+    refuse: (input: { action?: string }) =>
+      input.action === "serve"
+        ? "`api serve` is the server the daemon starts, speaking MCP on stdio until its client " +
+          "leaves; a tool call cannot run it (tools and call are available)"
+        : undefined,
+  },
   input: z.object({
     action: z.string().optional().describe("tools, call or serve"),
     rest: z.array(z.string()).default([]).describe(

@@ -98,7 +98,13 @@ export function flagHelp(
   if (flag.help !== undefined) return withHints(flag.help, hints);
   if (flag.setting === undefined) throw new TypeError(`${where}: has no field, setting or help`);
   const setting = settingDeclaration(flag.setting);
-  const text = setting.help[0].toLowerCase() + setting.help.slice(1);
+  // Lower-cased to read as the rest do, but not an acronym ("TCP port …").
+  const help = /^[A-Z][A-Z]/.test(setting.help)
+    ? setting.help
+    : setting.help[0].toLowerCase() + setting.help.slice(1);
+  // The setting's help may name its flag, which the help line already shows.
+  const spelled = new RegExp(`(?:; |\\s?\\()--${name}\\)`, "g");
+  const text = help.replace(spelled, (m) => m.startsWith(";") ? ")" : "");
   const shown = setting.default !== "" && !(setting.type === "bool" && setting.default === "false");
   return withHints(text, [...hints, ...(shown ? [`default ${setting.default}`] : [])]);
 }

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { AS_TASK, NEW_SESSION_NAME, RESUME } from "./shared_fields.ts";
+import { AS_TASK, RESUME } from "./shared_fields.ts";
 import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
@@ -97,7 +97,10 @@ export const session = defineOp({
   input: z.object({
     action: z.string().optional().describe("new, ls or end"),
     rest: z.array(z.string()).default([]).describe("end: the session's name"),
-    name: NEW_SESSION_NAME.optional(),
+    name: z.string().min(1).optional().describe(
+      "the session's name: the one new makes (default: a fresh 8-character one), or the one end " +
+        "ends",
+    ),
     ttl: z.string().optional().describe("end the session after this long unused"),
   }),
   output: SessionOutput,

@@ -20,6 +20,14 @@ export const log = defineOp({
     "The durable log: records newest last, a call's chain (`chain`), or a read-only SQL query over its index (`sql`).",
   where: "cli",
   hints: READ,
+  serve: {
+    core: false,
+    refuse: (input: { follow?: boolean }) =>
+      input.follow
+        ? "follow streams until interrupted, which a tool call cannot; call again with since or " +
+          "limit for what is new"
+        : undefined,
+  },
   input: z.object({
     args: z.array(z.string()).default([]).describe(
       "`sql` and a read-only SELECT query, or the id for --chain",

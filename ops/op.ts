@@ -168,6 +168,19 @@ export interface ServeSpec {
   objects?: readonly string[];
   /** The tool's description when the op's own speaks of the shell (default: the op's). */
   description?: string;
+  /**
+   * Listed by plain `serve` (default); `false`: only under `serve --tools all`
+   * or by name, keeping the default list lean.
+   */
+  core?: false;
+  /**
+   * Why a call with this input cannot be a tool call — it would stream until
+   * interrupted (`log --follow`, `adapter serve`) — or undefined when it can.
+   * The tool answers the refusal as an error result; the command line is
+   * unaffected.
+   */
+  // deno-lint-ignore no-explicit-any
+  refuse?(input: any): string | undefined;
 }
 
 /** One operation. `I` and `O` are zod schemas of its input and output. */

@@ -46,7 +46,7 @@ export const RESOURCE_URI = z.string().min(1).describe(
   "the resource's URI, or a URI template's (RFC 6570)",
 );
 
-/** `session new --name` and `sessionNew.name`. */
+/** The name `sessionNew` gives the session it makes. */
 export const NEW_SESSION_NAME = z.string().min(1).describe(
   "the session's name (default: a fresh 8-character one)",
 );

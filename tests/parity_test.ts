@@ -11,7 +11,7 @@ import { OPS } from "../ops/table.ts";
 import { COMMAND_FILES, COMMAND_MODULES, loadCommand } from "../cli/commands.ts";
 import { mcpxInProcess as mcpx } from "./_in_process.ts";
 import { mcpxArgv, ROOT } from "./_helpers.ts";
-import { NOT_SERVED } from "../cli/serve/serve_tools.ts";
+import { isCore, NOT_SERVED } from "../cli/serve/serve_tools.ts";
 import { missingSurfaces, parityDocument, parityRows } from "../cli/parity_doc.ts";
 import { HANDLERS, ROUTE_SPECS } from "../ops/daemon_ops.ts";
 import { openApiDocument } from "../ops/openapi.ts";
@@ -74,7 +74,7 @@ Deno.test("every operation is rendered on every surface, or says why not (docs/p
   for (const row of rows) assert.deepEqual(missingSurfaces(row), [], row.name);
   // Plain serve stays lean: the core set is the ops marked serve, a strict subset of all.
   const core = rows.filter((r) => r.core).map((r) => r.name);
-  assert.deepEqual(core, OPS.filter((op) => op.serve !== undefined).map((op) => op.name));
+  assert.deepEqual(core, OPS.filter(isCore).map((op) => op.name));
   assert.ok(rows.filter((r) => r.tool).length > core.length);
   for (const name of Object.keys(NOT_SERVED)) {
     assert.ok(COMMANDS.some((op) => op.name === name), `NOT_SERVED names no command: ${name}`);

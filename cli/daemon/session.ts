@@ -56,9 +56,16 @@ export async function handle(
       return ok({ sessions: await list(ctx) });
     case "end": {
       extra(1);
-      if (!rest[0]) throw new UsageError("name the session: `mcpx session end <name>`");
-      const { stopped } = await ctx.request<{ stopped: number }>("sessionEnd", { name: rest[0] });
-      return ok({ name: rest[0], stopped });
+      // The session's name as a word (`mcpx session end s1`) or as `name` (a tool's input).
+      const name = rest[0] ?? options.name;
+      if (rest[0] !== undefined && options.name !== undefined && rest[0] !== options.name) {
+        throw new UsageError(
+          `two names given, "${rest[0]}" and --name "${options.name}"; give one`,
+        );
+      }
+      if (!name) throw new UsageError("name the session: `mcpx session end <name>`");
+      const { stopped } = await ctx.request<{ stopped: number }>("sessionEnd", { name });
+      return ok({ name, stopped });
     }
     case undefined:
       throw new UsageError(`say what to do: ${USAGE}`);

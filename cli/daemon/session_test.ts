@@ -77,3 +77,20 @@ Deno.test("runHandler() prints session ls indented under --json; text() renders 
     /^NAME +AGE +TTL +SERVERS +LAST USED\nlogin +\S+ +1m \(ends in 0ms\) +fs +\S+ ago\n$/,
   );
 });
+
+Deno.test("session end takes the name as a word or as name (a tool's input), not two different ones", async () => {
+  const sent: unknown[] = [];
+  const ctx = {
+    request: (op: string, body: unknown) => {
+      sent.push([op, body]);
+      return Promise.resolve({ stopped: 0 });
+    },
+  } as unknown as CliContext;
+  const byName = await sessionCommand.handle(ctx, { action: "end", rest: [], name: "s1" });
+  assert.deepEqual(byName.value, { name: "s1", stopped: 0 });
+  assert.deepEqual(sent, [["sessionEnd", { name: "s1" }]]);
+  await assert.rejects(
+    sessionCommand.handle(ctx, { action: "end", rest: ["a"], name: "b" }),
+    (e: unknown) => e instanceof UsageError && /two names/.test(e.message),
+  );
+});

@@ -50,6 +50,11 @@ export const NOT_SERVED: Readonly<Record<string, string>> = {
   "completion-words": "plumbing the shell's completion scripts call as they type",
 };
 
+/** Whether plain `serve` lists the op: it is marked `serve`, and not `core: false`. */
+export function isCore(op: OpSpec): boolean {
+  return op.serve !== undefined && op.serve.core !== false;
+}
+
 /** Input fields no tool takes: a server named on the command line (the tool's is configured). */
 const SHELL_ONLY_FIELDS: ReadonlySet<string> = new Set(["stdio", "header"]);
 
@@ -70,15 +75,21 @@ export function serveToolChoice(
   value: string | undefined,
   ops: readonly OpSpec[] = OPS,
 ): ServeToolChoice {
-  if (value === undefined || value === "core") return "core";
-  if (value === "all") return "all";
+  if (value === undefined) return "core";
   const offered = ops.filter((op) => !Object.hasOwn(NOT_SERVED, op.name)).map((op) => op.name);
-  const names = value.split(",").map((n) => n.trim()).filter(Boolean)
-    .map((n) =>
-      n.startsWith(SERVE_TOOL_PREFIX) ? n.slice(SERVE_TOOL_PREFIX.length).replaceAll("_", "-") : n
-    );
+  const names = [
+    ...new Set(
+      value.split(",").map((n) => n.trim()).filter(Boolean).map((n) =>
+        n.startsWith(SERVE_TOOL_PREFIX) ? n.slice(SERVE_TOOL_PREFIX.length).replaceAll("_", "-") : n
+      ),
+    ),
+  ];
+  if (names.length === 0) throw new UsageError("--tools names no tool; give all, core or names");
+  // `all` is every tool whatever else is named; `core` may be widened by names (`core,doctor`).
+  if (names.includes("all")) return "all";
+  if (names.length === 1 && names[0] === "core") return "core";
   for (const name of names) {
-    if (offered.includes(name)) continue;
+    if (name === "core" || offered.includes(name)) continue;
     const near = nearest(name, offered);
     throw new UsageError(
       `--tools: "${name}" is no operation serve offers` +
@@ -86,7 +97,6 @@ export function serveToolChoice(
         `; give all, core, or names such as ${near.length ? near.join(", ") : "ls,search,call"}`,
     );
   }
-  if (names.length === 0) throw new UsageError("--tools names no tool; give all, core or names");
   return names;
 }
 
@@ -105,10 +115,10 @@ export function serveTools(
 ): ServeTool[] {
   const chosen = (op: OpSpec) =>
     choice === "core"
-      ? op.serve !== undefined
+      ? isCore(op)
       : choice === "all"
       ? !Object.hasOwn(NOT_SERVED, op.name)
-      : choice.includes(op.name);
+      : choice.includes(op.name) || (choice.includes("core") && isCore(op));
   return ops.filter(chosen).map((op) => {
     const spec: ServeSpec = op.serve ?? {};
     if (!(op.input instanceof z.ZodObject)) {
@@ -159,5 +169,19 @@ export function opInputOf(tool: ServeTool, args: Record<string, unknown>): unkno
   for (const field of tool.op.serve?.objects ?? []) {
     if (input[field] !== undefined) input[field] = JSON.stringify(input[field]);
   }
-  return tool.op.input.parse(input);
+  // A field the command line reads as a word (`--limit 5`) takes a number or a boolean as its text.
+  const properties = (z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" })
+    .properties ?? {}) as Record<string, { type?: unknown }>;
+  for (const [field, value] of Object.entries(input)) {
+    if (
+      properties[field]?.type === "string" &&
+      (typeof value === "number" || typeof value === "boolean")
+    ) {
+      input[field] = String(value);
+    }
+  }
+  const parsed = tool.op.input.parse(input);
+  const refused = tool.op.serve?.refuse?.(parsed);
+  if (refused) throw new UsageError(`${tool.name}: ${refused}`);
+  return parsed;
 }

@@ -4,7 +4,9 @@ import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { OPS } from "../../ops/table.ts";
 import { memoryIo } from "../../core/io.ts";
 import {
+  isCore,
   NOT_SERVED,
+  opInputOf,
   SERVE_TOOL_PREFIX,
   type ServeTool,
   serveToolChoice,
@@ -33,8 +35,8 @@ async function listed(tools?: ServeTool[]) {
   }
 }
 
-Deno.test("serveTools() is the ops marked serve, in table order, with their hints", () => {
-  const marked = OPS.filter((op) => op.serve !== undefined);
+Deno.test("serveTools() is the core ops (marked serve, not core: false), in table order, with their hints", () => {
+  const marked = OPS.filter(isCore);
   const tools = serveTools();
   assert.deepEqual(tools.map((t) => t.name), marked.map((op) => SERVE_TOOL_PREFIX + op.name));
   for (const [i, tool] of tools.entries()) {
@@ -126,4 +128,38 @@ Deno.test("serve --tools all: every tool's input and output schema reaches a cli
 Deno.test("a tool's duration field says the syntax it takes, as the flag's help does", () => {
   const call = serveTools().find((t) => t.op.name === "call")!;
   assert.match(call.input.shape.timeout.description ?? "", /e\.g\. 30s/);
+});
+
+Deno.test("--tools widens core by names and takes all over anything; duplicates count once", () => {
+  const widened = serveTools(OPS, serveToolChoice("core,doctor,mcpx_doctor"));
+  assert.deepEqual(
+    widened.map((t) => t.op.name),
+    OPS.filter((op) => isCore(op) || op.name === "doctor").map((op) => op.name),
+  );
+  assert.equal(serveToolChoice("all,doctor"), "all");
+  assert.equal(serveToolChoice(" core "), "core");
+});
+
+Deno.test("a tool takes a number or a boolean where the command line reads a word", () => {
+  const log = serveTools(OPS, "all").find((t) => t.op.name === "log")!;
+  const input = opInputOf(log, { limit: 5 }) as { limit?: string };
+  assert.equal(input.limit, "5");
+});
+
+Deno.test("a tool call that would stream until interrupted is refused, saying what to do instead", () => {
+  const tools = serveTools(OPS, "all");
+  const tool = (name: string) => tools.find((t) => t.op.name === name)!;
+  assert.throws(
+    () => opInputOf(tool("log"), { follow: true }),
+    (e: unknown) => e instanceof UsageError && /mcpx_log: follow streams/.test(e.message),
+  );
+  assert.throws(() => opInputOf(tool("adapter"), { words: ["serve", "x"] }), UsageError);
+  assert.throws(() => opInputOf(tool("api"), { action: "serve" }), UsageError);
+  // What can answer still does, and the command line is not refused anything.
+  assert.doesNotThrow(() => opInputOf(tool("log"), {}));
+  assert.doesNotThrow(() => opInputOf(tool("api"), { action: "tools" }));
+  // Streaming ops stay out of plain serve's list.
+  for (const name of ["log", "adapter", "api"]) {
+    assert.ok(!serveTools().some((t) => t.op.name === name), name);
+  }
 });
