@@ -38,8 +38,7 @@ export async function renderOutcome(
 ): Promise<number> {
   if (outcome.kind === "exit") return outcome.code;
   if (outcome.kind === "question") {
-    for (const warning of outcome.warnings ?? []) ctx.io.err(`warning: ${warning}\n`);
-    for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
+    printAside(ctx, outcome);
     // Where the call waits, and what its result is rendered with (cli/call/elicit.ts `--wait`).
     const extra = outcome.extra as { socket?: string } | undefined;
     const asked = outcome.value as { question: QuestionView };
@@ -64,6 +63,12 @@ export async function renderOutcome(
   return exitCodeOf(outcome);
 }
 
+/** An outcome's warnings and notes, on stderr before its document, in either mode. */
+function printAside(ctx: CliContext, outcome: Answered): void {
+  for (const warning of outcome.warnings ?? []) ctx.io.err(`warning: ${warning}\n`);
+  for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
+}
+
 function printAnswer(
   ctx: CliContext,
   module: HandlerModule,
@@ -71,8 +76,7 @@ function printAnswer(
   input: unknown,
   json: boolean,
 ): void {
-  for (const warning of outcome.warnings ?? []) ctx.io.err(`warning: ${warning}\n`);
-  for (const note of outcome.notes ?? []) ctx.io.err(`note: ${note}\n`);
+  printAside(ctx, outcome);
   printDocument(ctx, module, outcome, input, json);
   const errors = module.errorLines?.(outcome.value);
   if (errors) ctx.io.err(errors);

@@ -1,36 +1,10 @@
 import assert from "node:assert/strict";
+import { trustProject } from "./_trust_project.ts";
 import * as trustCommand from "./trust.ts";
 import { runHandler } from "../outcome_render.ts";
-import { CliContext } from "../context.ts";
-import { memoryIo } from "../../core/io.ts";
-
-/**
- * A project directory holding `.mcp.json` with one server `fs`, its context, and a clean up. */
-async function project() {
-  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "mcpx-trust-" }));
-  const dir = `${home}/proj`;
-  await Deno.mkdir(dir);
-  const file = `${dir}/.mcp.json`;
-  await Deno.writeTextFile(
-    file,
-    JSON.stringify({ mcpServers: { fs: { command: "fs-server", args: ["--root", "."] } } }),
-  );
-  const io = memoryIo();
-  const env = { HOME: home, MCPX_STATE_DIR: `${home}/s`, MCPX_CACHE_DIR: `${home}/c` };
-  const ctx = new CliContext({ io, env, cwd: dir, flags: {} });
-  return {
-    ctx,
-    io,
-    file,
-    async [Symbol.asyncDispose]() {
-      await ctx.close();
-      await Deno.remove(home, { recursive: true });
-    },
-  };
-}
 
 Deno.test("trust handle() records the file and answers what its server runs; text() says so", async () => {
-  await using p = await project();
+  await using p = await trustProject();
   const outcome = await trustCommand.handle(p.ctx, {});
   assert.equal(outcome.kind, "ok");
   const value = outcome.value as Extract<typeof outcome.value, { realPath: string }>;
@@ -57,7 +31,7 @@ Deno.test("trust handle() records the file and answers what its server runs; tex
 });
 
 Deno.test("trust --list answers every trusted file; runHandler() prints its document or table", async () => {
-  await using p = await project();
+  await using p = await trustProject();
   await trustCommand.handle(p.ctx, {});
   const listed = await trustCommand.handle(p.ctx, { list: true });
   const value = listed.value as Extract<typeof listed.value, { files: unknown }>;
