@@ -21,6 +21,8 @@ export interface RebuiltNote {
   server: string;
   key: string;
   why: RebuiltWhy;
+  /** The pool's `max` instances, when an idle one was evicted to make room. */
+  max?: number;
 }
 
 /**
@@ -42,6 +44,7 @@ export function withRebuiltNote(result: unknown, instance: Instance, why: Rebuil
         server: instance.spec.name,
         key: instance.key,
         why,
+        ...(why === "evicted" ? { max: instance.spec.pool.max } : {}),
       } satisfies RebuiltNote,
     },
   };

@@ -136,23 +136,18 @@ export async function handle(
   // A server's question: answered with the command that answers it, exit 75 (decision 0040).
   const asked = questionOf(answer);
   if (asked) return question({ question: asked }, notes);
-  return resultOutcome(answer as CallResult, `${namespace}.${tool}`, server, notes);
+  return resultOutcome(answer as CallResult, `${namespace}.${tool}`, notes);
 }
 
 /** A call's result as an outcome: `failed` when the tool said `isError`, its rebuilt note a note. */
-function resultOutcome(
-  result: CallResult,
-  name?: string,
-  server?: ServerSpec,
-  notes: string[] = [],
-): Outcome {
+function resultOutcome(result: CallResult, name?: string, notes: string[] = []): Outcome {
   const rebuilt = (result as { _meta?: Record<string, unknown> })._meta?.[REBUILT_META] as
     | RebuiltNote
     | undefined;
   if (rebuilt) {
     const why = rebuilt.why === "evicted"
       ? `its idle instance was stopped to make room for another session (max ${
-        server?.pool.max ?? "?"
+        rebuilt.max ?? "?"
       } instances)`
       : "the daemon restarted or it was stopped";
     notes = [
