@@ -185,8 +185,7 @@ async function mcpxRound(n: number): Promise<Round> {
     for (let i = 1; i < count; i++) {
       const t = target(i);
       await requestDaemon(daemon.socket, "call", {
-        namespace: t.namespace,
-        tool: "whoami",
+        target: `${t.namespace}.whoami`,
         arguments: {},
         ...(t.session ? { session: t.session } : {}),
       });

@@ -14,6 +14,7 @@ import type { CliFlag } from "../ops/op.ts";
 import { GLOBAL_FLAGS as GLOBAL_OPTIONS } from "../ops/global_flags.ts";
 import type { CommandModule } from "./commands.ts";
 import { inputOf } from "./argv_input.ts";
+import { readSyntaxFields } from "./syntax_fields.ts";
 import { CliContext } from "./context.ts";
 import type { ContextOptions } from "./context_settings.ts";
 import { jsonWithoutFiles } from "./output_mode.ts";
@@ -114,7 +115,8 @@ export async function runCommandLine(
       }
     }
     ctx = new CliContext(options);
-    const input = inputOf(command, words, values);
+    // What the command line's syntax offers (JSON as text, @file or -; 30s) is read once, here.
+    const input = await readSyntaxFields(ctx, command, inputOf(command, words, values));
     const module = await loadCommand(command.name);
     try {
       return await runHandler(ctx, module, input);

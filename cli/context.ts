@@ -29,7 +29,7 @@ import { DaemonUnavailableError, McpxError } from "../core/errors.ts";
 import { own, setOwn } from "../core/own.ts";
 import type { RunnerHost } from "../runner/host.ts";
 import { SettingsContext } from "./context_settings.ts";
-import { DaemonLink } from "./context_daemon.ts";
+import { DaemonLink, type DaemonRequestOptions } from "./context_daemon.ts";
 
 export type { ContextOptions } from "./context_settings.ts";
 
@@ -272,10 +272,14 @@ export class CliContext extends SettingsContext implements RunnerHost {
    *   written (it may have run): the daemon's orphaned servers are ended first.
    * @throws the daemon's own errors ({@link McpxError} with its `code`).
    */
-  request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+  request<T = unknown>(
+    operation: string,
+    params: Record<string, unknown> = {},
+    options: DaemonRequestOptions = {},
+  ): Promise<T> {
     // A listing changes the cache: the next view reads it again.
     if (operation === "list") this.#index = undefined;
-    return this.#daemon.request<T>(operation, params);
+    return this.#daemon.request<T>(operation, params, options);
   }
 
   /**
@@ -285,8 +289,9 @@ export class CliContext extends SettingsContext implements RunnerHost {
   requestRunning<T = unknown>(
     operation: string,
     params: Record<string, unknown> = {},
+    options: Pick<DaemonRequestOptions, "onExtra"> = {},
   ): Promise<T | undefined> {
-    return this.#daemon.requestRunning<T>(operation, params);
+    return this.#daemon.requestRunning<T>(operation, params, options);
   }
 
   /** Stops the daemon inside this command, if `daemon.inline` started one ({@link DaemonLink.close}). */

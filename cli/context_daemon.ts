@@ -209,9 +209,13 @@ export class DaemonLink {
    *   written (it may have run): the daemon's orphaned servers are ended first.
    * @throws the daemon's own errors ({@link McpxError} with its `code`).
    */
-  request<T = unknown>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
+  request<T = unknown>(
+    operation: string,
+    params: Record<string, unknown> = {},
+    options: DaemonRequestOptions = {},
+  ): Promise<T> {
     const { io } = this.#source;
-    const sent = this.#request<T>(operation, params);
+    const sent = this.#request<T>(operation, params, true, options);
     if (!io.errIsTerminal?.()) return sent;
     return withStartProgress(sent, {
       poll: async () =>
@@ -236,11 +240,12 @@ export class DaemonLink {
   async requestRunning<T>(
     operation: string,
     params: Record<string, unknown> = {},
+    options: Pick<DaemonRequestOptions, "onExtra"> = {},
   ): Promise<T | undefined> {
     // Inline, "running" is this command's own daemon, once something started it.
     if (!this.#inline && await this.#inlineOn()) return undefined;
     try {
-      return await this.#request<T>(operation, params, false);
+      return await this.#request<T>(operation, params, false, options);
     } catch (error) {
       // With an endpoint there is no local answer to fall back to.
       if (needsOtherDaemon(error) && !(await this.endpoint())) return undefined;
@@ -252,10 +257,10 @@ export class DaemonLink {
     operation: string,
     params: Record<string, unknown>,
     start = true,
+    { beforeStart, onExtra }: DaemonRequestOptions = {},
   ): Promise<T> {
     const source = this.#source;
     const { env, io } = source;
-    const trace = operation === "call" && (await source.setting("logging.trace")) === true;
     // The caller's part is encoded by the wire's one declaration (wire/caller.ts); what the
     // operation's own parameters say wins (`endSession` names the session it ends).
     const body = {
@@ -276,12 +281,11 @@ export class DaemonLink {
         pid: Deno.ppid,
         // What the daemon could not say on its own (records it could not write, damaged state).
         notices: true,
+        // What it says about this request (a wait for an instance others hold), as it happens.
+        live: true,
         // The daemon refuses a call outside the caller's profiles (decision 0015).
         selection: selectionFromSettings((await source.settings()).values),
       }),
-      // The daemon read its environment once, at its start: the caller's
-      // `logging.trace` (MCPX_TRACE) travels with each call instead.
-      ...(trace ? { trace: true } : {}),
       ...params,
     };
     const remote = await this.endpoint();
@@ -291,6 +295,8 @@ export class DaemonLink {
       // A remote daemon's pid is on another machine: neither a record here nor a local process.
       ...(remote ? {} : { daemonPid: await this.#lostDaemonPid() }),
       onTrace: (t) => io.err(traceLine(t) + "\n"),
+      onNote: (text) => io.err(`note: ${text}\n`),
+      ...(onExtra ? { onExtra } : {}),
       onNotices: (notices) => {
         for (const notice of notices) io.err(`warning: ${notice.message}\n`);
       },
@@ -307,7 +313,10 @@ export class DaemonLink {
     // A named endpoint is the only daemon: never found, started or replaced here.
     if (remote) return await send(remote);
     // Inline, the daemon is this command's own (started on first need): no other is tried.
-    if (await this.#inlineOn()) return await send(await this.daemonSocket());
+    if (await this.#inlineOn()) {
+      if (!this.#inline) await beforeStart?.();
+      return await send(await this.daemonSocket());
+    }
     // Straight to the socket, stating our version: a daemon of another version
     // refuses without running anything, and only then (or when none answers)
     // is the daemon found, started or replaced. Saves a round trip per call.
@@ -316,6 +325,7 @@ export class DaemonLink {
     } catch (error) {
       if (!needsOtherDaemon(error) || !start) throw error;
     }
+    await beforeStart?.();
     return await send(await this.daemonSocket());
   }
 
@@ -422,3 +432,16 @@ function needsOtherDaemon(error: unknown): boolean {
 
 /** Operations that may start a server, so carry the caller's `trustCheck` (decision 0018). */
 const STARTS_SERVERS = new Set(["call", "list", "relay"]);
+
+/** Options of {@link DaemonLink.request}. */
+export interface DaemonRequestOptions {
+  /**
+   * Run only when no daemon answered and one is about to be started (or
+   * found, or replaced): a check that throws to refuse the request there, so
+   * a request that cannot succeed starts no daemon (issue 24), while a
+   * running daemon decides it alone.
+   */
+  beforeStart?: () => Promise<unknown>;
+  /** Told what a person's rendering of the result adds (wire/wire.ts `WireAnswer.extra`). */
+  onExtra?: (extra: Record<string, unknown>) => void;
+}

@@ -155,12 +155,14 @@ export async function callTool(
   args: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
+  const { timeoutMs, ...rest } = options;
   const result = await daemonRequest("call", `${namespace}.${tool}`, {
-    namespace,
-    tool,
+    target: `${namespace}.${tool}`,
     arguments: args ?? {},
+    // The call's limit is the route's `timeout`, in ms (the engine names it `timeoutMs` for a run).
+    ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
     ...(rtConfig.env.trace ? { trace: true } : {}),
-  }, { ...options, isCall: true });
+  }, { ...rest, isCall: true });
   const answered = await answerQuestions(`${namespace}.${tool}`, result, options);
   return unwrapResult(answered, { server, namespace, tool });
 }

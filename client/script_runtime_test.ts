@@ -349,10 +349,9 @@ Deno.test("callTool() sends one POST /v1/call with the caller's context and unwr
   deepEqual(headers.get("x-mcpx-version"), "9.9.9-test");
   deepEqual(headers.get("connection"), "close");
   deepEqual(body, {
-    namespace: "everything",
-    tool: "add",
+    target: "everything.add",
     arguments: { a: 1, b: 2 },
-    timeoutMs: 5000,
+    timeout: 5000,
     session: "sess-1",
     parentSession: "parent-1",
     cwd: "/work/here",
@@ -363,7 +362,7 @@ Deno.test("callTool() sends one POST /v1/call with the caller's context and unwr
 
 Deno.test("callTool() reads a chunked body and throws ToolError for isError", async () => {
   await using daemon = await fakeDaemon((body) => {
-    const envelope = body.tool === "fail"
+    const envelope = body.target === "ns.fail"
       ? { isError: true, content: [{ type: "text", text: "bad input ✗" }] }
       : { content: [{ type: "text", text: "héllo ".repeat(20000) }] };
     const bytes = new TextEncoder().encode(JSON.stringify({ ok: true, result: envelope }));

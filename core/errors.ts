@@ -344,6 +344,7 @@ export function errorToJson(
   code: string;
   message: string;
   suggestions?: string[];
+  namespace?: string;
   stderrTail?: string;
   ms?: number;
   bound?: TimeoutBound;
@@ -368,6 +369,10 @@ export function errorToJson(
         : {}),
       ...(error instanceof NotFoundError && error.suggestions.length
         ? { suggestions: error.suggestions }
+        : {}),
+      // The name is a namespace the configuration lacks: the caller may say which file shadows it.
+      ...(error instanceof NotFoundError && error.namespace !== undefined
+        ? { namespace: error.namespace }
         : {}),
       ...(error instanceof ServerError && error.stderrTail ? { stderrTail: error.stderrTail } : {}),
       ...(bound ? { bound } : {}),

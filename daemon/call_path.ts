@@ -3,8 +3,9 @@
  * HTTP clients. The body is the tool's arguments, whole (a JSON object; an
  * empty body is `{}`); the caller's context comes from `X-Mcpx-…` headers
  * (wire/caller_headers.ts); the request then runs as the `call` route's body
- * `{ namespace, tool, arguments, …caller }` would, leased as `mcpx call` is.
- * `X-Mcpx-Timeout-Ms` sets the caller's limit (the route's `timeoutMs`).
+ * `{ target: "<namespace>.<tool>", arguments, …caller }` would, leased as
+ * `mcpx call` is. `X-Mcpx-Timeout-Ms` sets the caller's limit (the route's
+ * `timeout`, in ms).
  *
  * @module
  */
@@ -12,7 +13,7 @@
 import { UsageError } from "../core/errors.ts";
 import { callerFromHeaders } from "../wire/caller_headers.ts";
 
-/** The header that carries the call's `timeoutMs`. */
+/** The header that carries the call's `timeout`, in ms. */
 export const TIMEOUT_HEADER = "x-mcpx-timeout-ms";
 
 /**
@@ -59,9 +60,8 @@ export function callPathBody(
   }
   return {
     ...caller,
-    ...(timeout !== null ? { timeoutMs: Number(timeout) } : {}),
-    namespace: target.namespace,
-    tool: target.tool,
+    ...(timeout !== null ? { timeout: Number(timeout) } : {}),
+    target: `${target.namespace}.${target.tool}`,
     arguments: raw,
   };
 }

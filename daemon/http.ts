@@ -4,9 +4,12 @@
  * (`ROUTES`), answered `{ "ok": true, "result": … }` or
  * `{ "ok": false, "error": { code, message, … } }` (wire/wire.ts
  * `WireErrorBody`), either with `"trace": {…}` when a traced call leased an
- * instance, and with `"notices": […]` when the caller sent `notices: true`
+ * instance, with `"notices": […]` when the caller sent `notices: true`
  * and the daemon has something to tell it (engine/notices.ts; wire/wire.ts
- * has the client side).
+ * has the client side), and with `"notes": […]` when the handler said
+ * something about the request (a lease wait). A caller that sent `live: true`
+ * hears a note said before the answer is ready at once: the answer then
+ * streams as lines, notes first (daemon/live_answer.ts).
  *
  * Every body is read up to `input.maxBytes` plus an envelope
  * (wire/body_limit.ts): past it, `body-too-large` (HTTP 413) before it is
@@ -32,6 +35,7 @@ import type { Reply } from "../ops/route_handler.ts";
 import type { OpSpec } from "../ops/op.ts";
 import { Redactor } from "../core/redact.ts";
 import { jsonResponse } from "./json_response.ts";
+import { LiveAnswer } from "./live_answer.ts";
 import { VERSION_HEADER, type WireErrorBody } from "../wire/wire.ts";
 import type { RequestCaller } from "../wire/caller.ts";
 import { withCallerIds } from "../engine/log.ts";
@@ -71,7 +75,7 @@ export function toWireError(error: unknown, redactor = new Redactor()): WireErro
 export function okBody(
   route: Pick<OpSpec, "serverData">,
   result: unknown,
-  reply: Reply,
+  reply: Omit<Reply, "note"> & { notes?: string[] },
   redactor: Redactor,
 ): Record<string, unknown> {
   const data = route.serverData &&
@@ -225,13 +229,29 @@ export function daemonHandler(
     }
     daemon.inFlight++;
     daemon.lastActivityAt = Date.now();
-    const reply: Reply = {};
+    const live = new LiveAnswer();
+    const reply: Reply = { note: (text) => live.note(text) };
     let wantsNotices = false;
-    // What the daemon has to tell the person at the shell goes to `mcpx`, which asks for it.
+    // What rides on the answer besides its result: the trace, the notes not yet sent, and what
+    // the daemon has to tell the person at the shell (to `mcpx`, which asks for it).
     const withNotices = () => {
-      if (!wantsNotices) return reply;
-      const notices = takeNotices();
-      return notices.length ? { ...reply, notices } : reply;
+      const notices = wantsNotices ? takeNotices() : [];
+      return {
+        ...(reply.trace ? { trace: reply.trace } : {}),
+        ...(reply.extra ? { extra: reply.extra } : {}),
+        ...(notices.length ? { notices } : {}),
+        ...(live.notes.length ? { notes: live.notes } : {}),
+      };
+    };
+    const failure = (error: unknown) => ({
+      ok: false,
+      error: toWireError(error, daemon.redactor),
+      ...daemon.redactor.json(withNotices()),
+    });
+    let streamed = false;
+    const done = () => {
+      daemon.inFlight--;
+      daemon.lastActivityAt = Date.now();
     };
     try {
       let raw: unknown;
@@ -257,22 +277,28 @@ export function daemonHandler(
           ),
         );
       }
-      const result = await withCallerIds(
+      const work = withCallerIds(
         requestIds(params),
         () => route.handler(daemon, input, request.signal, reply),
       );
+      // A caller that hears notes live, and was told one before the answer: the answer streams.
+      if (params.live === true && await live.streams(work)) {
+        streamed = true;
+        return live.response(
+          work.then((result) => okBody(route.spec, result, withNotices(), daemon.redactor), failure)
+            .finally(done),
+        );
+      }
+      const result = await work;
       if (name === "stop") queueMicrotask(onStop);
       // A large result (a tool's MB of text) is streamed, not turned into one string and bytes.
       return jsonResponse(okBody(route.spec, result, withNotices(), daemon.redactor));
     } catch (error) {
-      return Response.json({
-        ok: false,
-        error: toWireError(error, daemon.redactor),
-        ...daemon.redactor.json(withNotices()),
-      }, { status: target ? restStatus(error) : error instanceof UsageError ? 400 : 200 });
+      return Response.json(failure(error), {
+        status: target ? restStatus(error) : error instanceof UsageError ? 400 : 200,
+      });
     } finally {
-      daemon.inFlight--;
-      daemon.lastActivityAt = Date.now();
+      if (!streamed) done();
     }
   };
 }

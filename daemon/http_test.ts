@@ -104,16 +104,14 @@ Deno.test("serveDaemon() refuses a call whose body has a wrong-typed field with 
       return Promise.resolve({ content: [] });
     };
     const cases: [Record<string, unknown>, RegExp][] = [
+      [{ target: "fs.read", timeout: "soon" }, /"timeout" .*"soon"/],
+      [{ target: "fs.read", timeout: 0 }, /"timeout" /],
+      [{ target: 5 }, /"target" must be a string, got 5/],
+      [{ target: "fs.read", arguments: [1] }, /"arguments" must be a JSON object/],
+      [{ arguments: {} }, /"target" is missing/],
+      [{ target: "fs.read", pid: "1" }, /"pid" must be a number, got "1"/],
       [
-        { namespace: "fs", tool: "read", timeoutMs: "5s" },
-        /"timeoutMs" must be a number, got "5s"/,
-      ],
-      [{ namespace: 5, tool: "read" }, /"namespace" must be a string, got 5/],
-      [{ namespace: "fs", tool: "read", arguments: [1] }, /"arguments" must be a JSON object/],
-      [{ tool: "read" }, /"namespace" is missing/],
-      [{ namespace: "fs", tool: "read", pid: "1" }, /"pid" must be a number, got "1"/],
-      [
-        { namespace: "fs", tool: "read", selection: { profiles: [1] } },
+        { target: "fs.read", selection: { profiles: [1] } },
         /"selection\.profiles\[0\]" must be a string, got 1/,
       ],
     ];
@@ -126,8 +124,14 @@ Deno.test("serveDaemon() refuses a call whose body has a wrong-typed field with 
       assert.match(error.message, /nothing was run$/);
     }
     assert.equal(ran, 0, "the handler never ran");
+    // The name is split where it is resolved: a name with no tool calls nothing.
+    await assert.rejects(
+      requestDaemon(socket, "call", { target: "fs" }),
+      (e: unknown) => e instanceof UsageError && /"fs" is not <namespace>\.<tool>/.test(e.message),
+    );
+    assert.equal(ran, 0, "the malformed name called nothing");
     // A valid body reaches the handler.
-    await requestDaemon(socket, "call", { namespace: "fs", tool: "read", timeoutMs: 5 });
+    await requestDaemon(socket, "call", { target: "fs.read", timeout: 5 });
     assert.equal(ran, 1);
   });
 });

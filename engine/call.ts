@@ -134,6 +134,7 @@ export function callOnce(
     timeoutMs: own,
     timeoutSetting: ownSetting,
     signal: options.signal,
+    ...(options.onNote ? { onNote: options.onNote } : {}),
     ...(trace
       ? {
         onLeased: (lease, instance, span) => traceCall(trace, { ...about, instance, lease, span }),

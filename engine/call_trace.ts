@@ -29,6 +29,11 @@ export interface CallOptions extends TaskCallOptions {
   signal?: AbortSignal;
   /** Set for a traced call (the caller's `MCPX_TRACE`): told the instance that serves it. */
   trace?: (trace: WireTrace) => void;
+  /**
+   * Told each line the caller should hear before the result: a wait for an
+   * instance others hold, a process of its own (engine/leased.ts `onNote`).
+   */
+  onNote?: (text: string) => void;
   /** Told each progress notification the server sends for the call (engine/progress_log.ts). */
   onprogress?: (progress: Progress) => void;
   /**

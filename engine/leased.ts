@@ -14,11 +14,12 @@ import { jsonByteLength } from "../core/json_stream.ts";
 import type { Pool } from "./pool.ts";
 import type { Lease } from "./pool_types.ts";
 import type { Instance } from "./instance.ts";
-import type { CallerContext } from "./scope_key.ts";
+import type { CallerContext, ScopeKey } from "./scope_key.ts";
 import { budgetSpentError } from "./lease_errors.ts";
 import { daemonSpan, elapsedMs, log, newSpan } from "./log.ts";
 import { boundedText, messageOf } from "./error_text.ts";
 import { enterWork } from "./work_in_flight.ts";
+import { type LeaseWait, waitNotice } from "../wire/lease_waits.ts";
 
 /** What {@link leased} runs and how its records read. */
 export interface LeasedWork<T> {
@@ -39,6 +40,13 @@ export interface LeasedWork<T> {
   /** What the caller's limit is called in an error (`--timeout`, `timeoutMs`). */
   timeoutSetting?: string;
   signal?: AbortSignal;
+  /**
+   * Told what the caller should hear while it waits or before its work runs,
+   * as one line of text each: a wait for an instance others hold
+   * (wire/lease_waits.ts `waitNotice`), and that a session-scoped server
+   * gave this work a process of its own ({@link oneOffNote}).
+   */
+  onNote?(text: string): void;
   /** Told once the instance is leased and the start logged (a call's wire trace). */
   onLeased?(lease: Lease, instanceSpan: string, span: string): void;
   /** The work itself, within `ms`; `span` is its log span (`cal-…`). */
@@ -71,7 +79,13 @@ export async function leased<T>(
   const ownSetting = work.timeoutSetting ?? "--timeout";
   let lease: Lease;
   try {
-    lease = await pool.lease(ctx, { signal: work.signal, waitMs: own, waitSetting: ownSetting });
+    const onNote = work.onNote;
+    lease = await pool.lease(ctx, {
+      signal: work.signal,
+      waitMs: own,
+      waitSetting: ownSetting,
+      ...(onNote ? { onWait: (wait: LeaseWait) => onNote(waitNotice(wait)) } : {}),
+    });
     if (own !== undefined && own - lease.waitedMs < 1) {
       lease.release();
       throw budgetSpentError(pool.spec, lease.instance.scopeKey, lease.waitedMs, own, ownSetting);
@@ -99,6 +113,8 @@ export async function leased<T>(
     leaseMs,
   }, { span, parent: instance });
   work.onLeased?.(lease, instance, span);
+  const note = oneOffNote(pool, lease.instance.scopeKey);
+  if (note) work.onNote?.(note);
   if (lease.waitedMs > 0) {
     log("info", "lease.wait", "waited {waitedMs} ms for a free instance of {server} ({key})", {
       server: pool.spec.name,
@@ -142,4 +158,21 @@ export async function leased<T>(
     }
     if (lease.instance.scopeKey.kind === "call") await lease.instance.close("stop");
   }
+}
+
+/**
+ * What a caller of a server keyed by session (`scope` `session` or
+ * `parent-session`) hears when it sent no session key: its work got a
+ * process of its own (engine/scope_key.ts, a `call` key), stopped after it,
+ * so any state the server keeps is lost. Undefined for any other key.
+ */
+export function oneOffNote(pool: Pool, key: ScopeKey): string | undefined {
+  const { scope } = pool.spec.pool;
+  if (key.kind !== "call" || (scope !== "session" && scope !== "parent-session")) return undefined;
+  const unset = scope === "session"
+    ? "no session is set"
+    : "neither MCPX_PARENT_SESSION_ID nor a session is set";
+  return `${pool.spec.namespace} is scoped by ${scope} and ${unset}, so this call gets a ` +
+    `process of its own that ends with it; pass --session <key> or set MCPX_SESSION_ID to keep ` +
+    `one across calls`;
 }

@@ -164,9 +164,9 @@ export class Pool {
           throw leaseTimeoutError(this.spec, key, limit, setting, inUse, !keyTaken);
         }
         // A run waiting behind its own other call is told nothing: it waits for itself.
-        const token = holders.some((h) => !ctx.run || h.run !== ctx.run)
-          ? ctx.notify ?? ctx.run
-          : undefined;
+        const told = holders.some((h) => !ctx.run || h.run !== ctx.run);
+        const token = told ? ctx.notify ?? ctx.run : undefined;
+        const previous = wait;
         wait = this.#board.post({
           ...(token ? { token } : {}),
           ...(ctx.run ? { run: ctx.run } : {}),
@@ -181,6 +181,7 @@ export class Pool {
           holders,
           ...(keyTaken ? {} : { full: { max } }),
         }, wait);
+        if (told && wait !== previous) options.onWait?.(wait);
         // A run's hold ends when its process does: look again now and then.
         const poll = holders.some((h) => h.run) ? Math.min(remaining, RUN_CHECK_MS) : remaining;
         const before = Date.now();

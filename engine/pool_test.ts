@@ -432,6 +432,31 @@ Deno.test("Pool.lease() posts a wait on the board for the waiter's run, but not 
   }
 });
 
+Deno.test("Pool.lease() tells its caller of its wait once, as it begins, but not a run's wait for itself", async () => {
+  const pool = new Pool(spec({ sharing: "exclusive", max: 1 }), Deno.env.toObject(), {});
+  try {
+    const first = await pool.lease({ run: "A", pid: Deno.pid });
+    const told: string[] = [];
+    const { promise: heard, resolve } = Promise.withResolvers<void>();
+    const own = pool.lease({ run: "A", pid: Deno.pid }, { onWait: () => told.push("A") });
+    const other = pool.lease({ pid: Deno.pid }, {
+      onWait: (wait) => {
+        told.push(`call waits for ${wait.holders.map((h) => h.run).join()}`);
+        resolve();
+      },
+    });
+    await heard;
+    assert.deepEqual(told, ["call waits for A"]);
+    first.release();
+    (await own).release();
+    pool.releaseRun("A");
+    (await other).release();
+    assert.deepEqual(told, ["call waits for A"], "one wait, told once");
+  } finally {
+    await pool.stop("stop");
+  }
+});
+
 Deno.test("Pool.lease() at max evicts the least recently used of several idle instances, not the most", async () => {
   const evicted: string[] = [];
   const pool = new Pool(

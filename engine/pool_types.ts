@@ -7,6 +7,7 @@
 import type { ServerError } from "../core/errors.ts";
 import type { Instance, StartOptions } from "./instance.ts";
 import type { ScopeKey } from "./scope_key.ts";
+import type { LeaseWait } from "../wire/lease_waits.ts";
 
 /** How a caller leases an instance. */
 export interface LeaseOptions {
@@ -23,6 +24,13 @@ export interface LeaseOptions {
    * `tools/list`, which is not a caller and must not wait out a whole run.
    */
   ignoreRunHolds?: boolean;
+  /**
+   * Told of each wait for an instance others hold, as it begins (the same
+   * wait the lease board posts: engine/lease_board.ts), so the caller hears
+   * it on its own request (a note line: daemon/http.ts). Not told of a run
+   * waiting behind its own other call.
+   */
+  onWait?: (wait: LeaseWait) => void;
 }
 
 /** A held instance. Release it with `release()` or `await using`. */

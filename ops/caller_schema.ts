@@ -56,6 +56,20 @@ export const CALLER_SHAPE: CallerShape = Object.fromEntries(
   ) => [name, zodOf(field).optional().describe(field.description)]),
 ) as unknown as CallerShape;
 
+/**
+ * A route's body: its own fields, then the caller's it does not declare
+ * itself (a field of both, such as `endSession`'s `session`, is the route's),
+ * so a usage error names the route's own fields first.
+ */
+export function withCaller<S extends z.ZodRawShape>(
+  shape: S,
+): z.ZodObject<S & Omit<CallerShape, keyof S>> {
+  const caller = Object.fromEntries(
+    Object.entries(CALLER_SHAPE).filter(([field]) => !Object.hasOwn(shape, field)),
+  );
+  return z.object({ ...shape, ...caller }) as z.ZodObject<S & Omit<CallerShape, keyof S>>;
+}
+
 /** The caller's fields alone, as a schema (what a body with no fields of its own takes). */
 export const callerSchema: z.ZodObject<CallerShape> = z.object(CALLER_SHAPE);
 

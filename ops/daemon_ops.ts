@@ -8,12 +8,14 @@
  */
 
 import type { WireTrace } from "../wire/wire.ts";
+import type { Daemon } from "../engine/engine.ts";
 import { droppedRecords } from "../engine/log.ts";
 import { progressBoard } from "../engine/progress_board.ts";
 import { messageBoard } from "../engine/message_board.ts";
 import { callNotify } from "./call_notify.ts";
-import type { OpSpec, OutputOf } from "./op.ts";
-import type { RouteHandler } from "./route_handler.ts";
+import type { InputOf, OpSpec, OutputOf } from "./op.ts";
+import type { Reply, RouteHandler } from "./route_handler.ts";
+import { splitTarget } from "./tool_target.ts";
 import { ROUTE_SPECS, type RouteName } from "./routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { searchInDaemon } from "./daemon_search.ts";
@@ -55,25 +57,12 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   starting: (d) => Promise.resolve(d.starting()),
   status: (d) => Promise.resolve(d.status()),
   call: (d, p, signal, reply) => {
+    const { namespace, tool } = splitTarget(p.target);
     const caller = questionCaller(p);
-    if (p.resume) return resumeCall(p.resume, caller, signal, `${p.namespace}.${p.tool}`);
-    const notify = callNotify(p.notify);
-    return callAnswering(
-      `${p.namespace}.${p.tool}`,
-      caller.owner,
-      signal,
-      (signal, pending) =>
-        d.call(p.namespace, p.tool, p.arguments ?? {}, callerOf(p), {
-          timeoutMs: p.timeoutMs,
-          ...(p.timeoutSetting ? { timeoutSetting: p.timeoutSetting } : {}),
-          signal,
-          ...(pending ? { pending } : {}),
-          ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
-          ...(p.task === true ? { asTask: true } : {}),
-          ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
-          ...notify.options,
-        }),
-    ).finally(notify.end);
+    const answer = p.resume
+      ? resumeCall(p.resume, caller, signal, p.target)
+      : answerCall(d, namespace, tool, p, caller, signal, reply);
+    return answer as Promise<OutputOf<Specs["call"]>>;
   },
   ...TASK_HANDLERS,
   questions: (_d, p, signal) => QUESTION_HANDLERS.questions(p, signal),
@@ -129,7 +118,12 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   }),
   callMessages: (_d, p, signal) => messageBoard.poll(p.token, p.after, p.holdMs, signal),
   list: (d, p) => d.list(p.servers, p.missingOnly, p.wait),
-  searchTools: (d, p) => searchInDaemon(d, p),
+  // The op's output is the result; what a person's rendering adds rides beside it.
+  search: async (d, p, _signal, reply) => {
+    const { output, ...extra } = await searchInDaemon(d, p);
+    reply.extra = extra;
+    return output;
+  },
   lsNamespaces: (d, p) => lsInDaemon(d, p),
   // A NamespaceView is the route's loose rows with fields declared (an interface has no index
   // signature, so TypeScript cannot see that itself).
@@ -163,4 +157,34 @@ export function routeNamed(name: string): Route | undefined {
   if (!Object.hasOwn(ROUTE_SPECS, name)) return undefined;
   const key = name as RouteName;
   return { spec: ROUTE_SPECS[key], handler: HANDLERS[key] as unknown as RouteHandler<OpSpec> };
+}
+
+/** A `call` route's call, its questions answered as decision 0040 says (ops/daemon_questions.ts). */
+function answerCall(
+  d: Daemon,
+  namespace: string,
+  tool: string,
+  p: InputOf<Specs["call"]>,
+  caller: ReturnType<typeof questionCaller>,
+  signal: AbortSignal,
+  reply: Reply,
+): Promise<unknown> {
+  const notify = callNotify(p.notify);
+  return callAnswering(
+    p.target,
+    caller.owner,
+    signal,
+    (signal, pending) =>
+      d.call(namespace, tool, p.arguments ?? {}, callerOf(p), {
+        timeoutMs: p.timeout,
+        ...(p.timeoutSetting ? { timeoutSetting: p.timeoutSetting } : {}),
+        signal,
+        ...(pending ? { pending } : {}),
+        ...(p.trace === true ? { trace: (trace: WireTrace) => reply.trace = trace } : {}),
+        ...(p.task === true ? { asTask: true } : {}),
+        ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
+        ...(reply.note ? { onNote: reply.note } : {}),
+        ...notify.options,
+      }),
+  ).finally(notify.end);
 }

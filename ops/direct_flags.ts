@@ -11,14 +11,15 @@
 
 import * as z from "zod";
 import type { CliFlag } from "./op.ts";
+import { commandLineOnly } from "./field_meta.ts";
 
 /** The input fields {@link DIRECT_FLAGS} fill, spread into each such op's input. */
 export const DIRECT_FIELDS = {
-  stdio: z.string().optional().describe(
+  stdio: commandLineOnly(z.string()).optional().describe(
     'a stdio server\'s command line ("cmd args…"), started and reached with no configuration ' +
       "(a direct target)",
   ),
-  header: z.array(z.string()).optional().describe(
+  header: commandLineOnly(z.array(z.string())).optional().describe(
     "headers to send to a URL target, each `Name: value`",
   ),
 };

@@ -10,6 +10,8 @@
 import { EXPLAIN, TAG } from "./shared_fields.ts";
 import * as z from "zod";
 import { defineOp } from "./op.ts";
+import { withCaller } from "./caller_schema.ts";
+import { fromSetting } from "./field_meta.ts";
 import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
 import { WAIT_FLAGS, WAIT_TO_THE_END } from "./wait_flag.ts";
 import {
@@ -62,7 +64,9 @@ export const search = defineOp({
   name: "search",
   description:
     "Find tools by name, tag and description, ranked; ends with the `mcpx types` command for exactly the hits.",
-  where: "cli",
+  // A running daemon answers from its cache in memory (decision 0030); with none, the command
+  // runs the same handler (ops/search.ts) on the cache's files.
+  where: "daemon",
   hints: READ,
   serve: {
     fields: ["words", "tag"],
@@ -71,11 +75,16 @@ export const search = defineOp({
       "the tool should do). Then get the signatures of the hits with mcpx_types and call one with " +
       "mcpx_call, or several from one mcpx_exec script.",
   },
-  input: z.object({
+  input: withCaller({
     words: z.array(z.string()).default([]).describe("what the tool should do"),
     tag: TAG.optional(),
     explain: EXPLAIN.optional(),
     ...WAIT_FIELDS,
+    // Any number: the handler refuses one that is not a whole number ≥ 1 in the words of -n.
+    limit: fromSetting(z.number(), "search.limit").optional().describe("the most hits"),
+    graceMs: fromSetting(z.number().int().min(0), "discovery.wait").optional().describe(
+      "without wait: how long a listing the search starts is waited for, ms",
+    ),
   }),
   output: SearchOutput,
   cli: {

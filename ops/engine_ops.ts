@@ -10,6 +10,8 @@
 import { AS_TASK, RESUME } from "./shared_fields.ts";
 import * as z from "zod";
 import { defineOp } from "./op.ts";
+import { withCaller } from "./caller_schema.ts";
+import { commandLineOnly, DURATION_MS, fromSetting } from "./field_meta.ts";
 import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
 import {
   CallOutput,
@@ -28,35 +30,62 @@ import { QuestionRow } from "./question_outputs.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 
-/** `mcpx call`. */
+/**
+ * `mcpx call`, `POST /v1/call` and `mcpx_call`: one declaration, run by the
+ * daemon (ops/daemon_ops.ts). The command line sends its input as parsed
+ * (cli/op_request.ts): the name as typed, the arguments once read from
+ * `@file` or stdin, the timeout as typed; the daemon splits the name,
+ * resolves it and reads the duration.
+ */
 export const call = defineOp({
   name: "call",
   description:
     "Call one tool with JSON arguments (no script runtime involved) and answer its result " +
     "(a task-only tool is waited for; --task answers the task's handle at once).",
-  where: "cli",
+  where: "daemon",
   hints: { readOnly: false, destructive: true, idempotent: false },
   serve: {
     fields: ["target", "arguments", "timeout"],
-    objects: ["arguments"],
     description:
       "Call one tool of a configured server (target: `namespace.tool`) with its arguments as an " +
       "object (mcpx_types shows them); answers the tool's own result. For more than one call, " +
       "use mcpx_exec.",
   },
-  input: z.object({
-    target: z.string().optional().describe("namespace.tool"),
-    arguments: z.string().optional().describe("the tool's arguments, a JSON object"),
-    extra: z.array(z.string()).default([]).describe(
+  input: withCaller({
+    target: z.string().min(1).describe(
+      "the tool: namespace.tool (the namespace or its server's name, then the tool's name or " +
+        "its identifier)",
+    ),
+    // Checked, not rebuilt: zod copies a record key by key, and a key named
+    // `__proto__` (a tool may take one) would set the copy's prototype instead.
+    arguments: z.unknown()
+      .refine((v) => typeof v === "object" && v !== null && !Array.isArray(v), {
+        message: "must be a JSON object",
+      })
+      .transform((v) => v as Record<string, unknown>)
+      .meta({ type: "object" }).optional().describe("the tool's arguments, a JSON object"),
+    timeout: DURATION_MS.optional().describe(
+      "cancel the call after this long: the wait for an instance and the call together",
+    ),
+    timeoutSetting: z.string().optional().describe(
+      "what set timeout, as errors name it (default --timeout)",
+    ),
+    task: AS_TASK.optional(),
+    taskTtlMs: fromSetting(z.number().int().min(1), "tasks.ttl").optional().describe(
+      "the TTL a task asks for, ms",
+    ),
+    resume: RESUME.optional(),
+    trace: fromSetting(z.boolean(), "logging.trace").optional().describe(
+      "log the instance that serves the call and send it back (MCPX_TRACE)",
+    ),
+    raw: commandLineOnly(z.boolean()).optional().describe("print the whole MCP result envelope"),
+    extra: commandLineOnly(z.array(z.string())).default([]).describe(
       "after a URL or stdio target and its tool's name: the tool's arguments",
     ),
-    raw: z.boolean().optional().describe("print the whole MCP result envelope"),
-    timeout: z.string().optional().describe("cancel the call after this long"),
-    task: AS_TASK.optional(),
-    resume: RESUME.optional(),
     ...DIRECT_FIELDS,
   }),
   output: z.union([CallOutput, TaskHandle, z.object({ question: QuestionRow })]),
+  serverData: true,
   cli: {
     command: "call",
     module: "./call/call.ts",
@@ -64,7 +93,7 @@ export const call = defineOp({
     usage: "mcpx call <namespace>.<tool> [json | - | @file] [--task] | <url> <tool> [json]",
     summary: "call one tool with JSON arguments, no script runtime involved",
     args: [
-      { field: "target", name: "namespace.tool", optional: true, complete: "tool" },
+      { field: "target", name: "namespace.tool", complete: "tool" },
       { field: "arguments", name: "json", optional: true, syntax: "json-or-file" },
       { field: "extra", name: "extra", variadic: true, optional: true },
     ],

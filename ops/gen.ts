@@ -20,6 +20,10 @@ export interface FieldRow {
   enum?: readonly string[];
   /** Must be given. */
   required?: true;
+  /** Left out, the caller's setting of this name (ops/field_meta.ts `fromSetting`). */
+  setting?: string;
+  /** Only the command line has it (ops/field_meta.ts `commandLineOnly`): not sent to the daemon. */
+  surface?: "cli";
 }
 
 /** One op as the CLI reads it. */
@@ -62,6 +66,8 @@ function fieldRows(schema: Record<string, unknown>): Record<string, FieldRow> {
       type,
       ...(allowed ? { enum: allowed as string[] } : {}),
       ...(required.has(name) && p.default === undefined ? { required: true as const } : {}),
+      ...(typeof p["x-setting"] === "string" ? { setting: p["x-setting"] } : {}),
+      ...(p["x-surface"] === "cli" ? { surface: "cli" as const } : {}),
     };
   }
   return rows;

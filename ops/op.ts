@@ -160,12 +160,6 @@ export interface ServeSpec {
    * disk, a server named on the command line) and what the tool always sets.
    */
   fields?: readonly string[];
-  /**
-   * String fields that carry JSON text on the command line (`mcpx call`'s
-   * arguments) and a JSON object in a tool's input; serve encodes the object
-   * as the text the command parses, so both run one code path.
-   */
-  objects?: readonly string[];
   /** The tool's description when the op's own speaks of the shell (default: the op's). */
   description?: string;
   /**

@@ -17,6 +17,20 @@ import type { InputOf, OpSpec, OutputOf } from "./op.ts";
 export interface Reply {
   /** The instance that served a traced call (wire/wire.ts). */
   trace?: WireTrace;
+  /**
+   * Says one line to the caller about its request before the answer (a
+   * wait for an instance others hold): at once, as a note line, to a caller
+   * that sent `live: true`, else with the answer (`notes`). daemon/http.ts
+   * sets it for every request.
+   */
+  note?: (text: string) => void;
+  /**
+   * What a person's rendering of the answer adds and its document leaves
+   * out (a search's whole descriptions): sent beside the result as `extra`
+   * (wire/wire.ts `WireAnswer`), never inside it, so `--json` and a tool
+   * result show the op's output alone.
+   */
+  extra?: Record<string, unknown>;
 }
 
 /** The handler of route `S`: its validated input in, its declared output out. */

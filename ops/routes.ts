@@ -8,19 +8,12 @@
  * @module
  */
 
-import {
-  AS_TASK,
-  EXPLAIN,
-  NEW_SESSION_NAME,
-  RESOURCE_URI,
-  RESUME,
-  SKILL_URI,
-  TAG,
-  VERIFY,
-} from "./shared_fields.ts";
+import { NEW_SESSION_NAME, RESOURCE_URI, SKILL_URI, VERIFY } from "./shared_fields.ts";
 import * as z from "zod";
 import { defineOp } from "./op.ts";
-import { CALLER_SHAPE, callerSchema, type CallerShape } from "./caller_schema.ts";
+import { call } from "./engine_ops.ts";
+import { search } from "./discovery_ops.ts";
+import { callerSchema, withCaller } from "./caller_schema.ts";
 import {
   HealthOutput,
   LeaseWait,
@@ -31,7 +24,7 @@ import {
   StatusRow,
   Stopped,
 } from "./route_outputs.ts";
-import { LsOutput, SearchOutput } from "./discovery_outputs.ts";
+import { LsOutput } from "./discovery_outputs.ts";
 import { ListingWait } from "./output_shapes.ts";
 import { Completion, PromptsOf, ResourcesOf } from "./content_outputs.ts";
 import { TASK_ROUTES } from "./task_routes.ts";
@@ -43,18 +36,6 @@ import { VIEW_ROUTES } from "./view_routes.ts";
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
 const name = z.string().min(1);
-
-/**
- * A body with fields of its own besides the caller's: its own first (so a
- * usage error names them first), a field of both (`endSession`'s `session`)
- * as the route declares it.
- */
-function body<S extends z.ZodRawShape>(shape: S): z.ZodObject<S & Omit<CallerShape, keyof S>> {
-  const caller = Object.fromEntries(
-    Object.entries(CALLER_SHAPE).filter(([field]) => !Object.hasOwn(shape, field)),
-  );
-  return z.object({ ...shape, ...caller }) as z.ZodObject<S & Omit<CallerShape, keyof S>>;
-}
 
 /** `POST /v1/health`. */
 export const health = defineOp({
@@ -96,42 +77,6 @@ export const status = defineOp({
   output: z.array(StatusRow),
 });
 
-/** `POST /v1/call`. */
-export const call = defineOp({
-  name: "call",
-  description: "Call one tool and answer its MCP result as the server gave it.",
-  where: "daemon",
-  hints: { readOnly: false, destructive: true, idempotent: false },
-  input: body({
-    namespace: name.describe("the namespace"),
-    tool: name.describe("the tool: its name or its identifier"),
-    // Checked, not rebuilt: zod copies a record key by key, and a key named
-    // `__proto__` (a tool may take one) would set the copy's prototype instead.
-    arguments: z.unknown()
-      .refine((v) => typeof v === "object" && v !== null && !Array.isArray(v), {
-        message: "must be a JSON object",
-      })
-      .transform((v) => v as Record<string, unknown>)
-      .meta({ type: "object" }).optional().describe("the tool's arguments"),
-    timeoutMs: z.number().int().min(1).optional().describe(
-      "the caller's limit on the wait for an instance and the call together, ms",
-    ),
-    timeoutSetting: z.string().optional().describe(
-      "what set timeoutMs, as errors name it (default --timeout)",
-    ),
-    trace: z.boolean().optional().describe(
-      "the caller's MCPX_TRACE: log the instance that serves the call and send it back",
-    ),
-    task: AS_TASK.optional(),
-    taskTtlMs: z.number().int().min(1).optional().describe(
-      "the TTL a task asks for, ms (the caller's tasks.ttl; default the daemon's)",
-    ),
-    resume: RESUME.optional(),
-  }),
-  output: z.unknown().describe("the CallToolResult, the CreateTaskResult, or { question }"),
-  serverData: true,
-});
-
 /**
  * What every prompts and resources route takes besides its own fields: the
  * caller's limit and the pagination bounds it resolved (engine/pagination.ts;
@@ -164,7 +109,7 @@ export const prompts = defineOp({
     "as its entry's error); a server without prompts has none.",
   where: "daemon",
   hints: { readOnly: false, destructive: false, idempotent: true },
-  input: body({
+  input: withCaller({
     namespace: name.optional().describe("the namespace (default: every selected one)"),
     ...CONTENT_FIELDS,
   }),
@@ -178,7 +123,7 @@ export const promptGet = defineOp({
     "`prompts/get`; answers the MCP GetPromptResult.",
   where: "daemon",
   hints: { readOnly: false, destructive: false, idempotent: false },
-  input: body({
+  input: withCaller({
     namespace: name.describe("the namespace"),
     prompt: name.describe("the prompt's name"),
     arguments: stringRecord.optional().describe("the prompt's arguments"),
@@ -195,7 +140,7 @@ export const resources = defineOp({
     "selected one (each failure kept as its entry's error).",
   where: "daemon",
   hints: { readOnly: false, destructive: false, idempotent: true },
-  input: body({
+  input: withCaller({
     namespace: name.optional().describe("the namespace (default: every selected one)"),
     ...CONTENT_FIELDS,
   }),
@@ -209,7 +154,7 @@ export const resourceRead = defineOp({
     "answers the MCP ReadResourceResult unchanged.",
   where: "daemon",
   hints: { readOnly: true, destructive: false, idempotent: true },
-  input: body({
+  input: withCaller({
     namespace: name.describe("the namespace"),
     uri: RESOURCE_URI,
     variables: stringRecord.optional().describe("the template's variables"),
@@ -226,7 +171,7 @@ export const skills = defineOp({
     "without the extension answers `supported: false`.",
   where: "daemon",
   hints: { readOnly: true, destructive: false, idempotent: true },
-  input: body({
+  input: withCaller({
     namespace: name.describe("the namespace"),
     ...CONTENT_FIELDS,
   }),
@@ -245,7 +190,7 @@ export const skillGet = defineOp({
     "`verify` its root SKILL.md read and checked against the entry.",
   where: "daemon",
   hints: { readOnly: true, destructive: false, idempotent: true },
-  input: body({
+  input: withCaller({
     namespace: name.describe("the namespace"),
     uri: SKILL_URI,
     verify: VERIFY.optional(),
@@ -262,7 +207,7 @@ export const complete = defineOp({
     "prompt or one variable of a resource template; offered: false when it has no completion.",
   where: "daemon",
   hints: { readOnly: true, destructive: false, idempotent: true },
-  input: body({
+  input: withCaller({
     namespace: name.describe("the namespace"),
     ref: z.discriminatedUnion("type", [
       z.object({ type: z.literal("ref/prompt"), name }),
@@ -284,7 +229,7 @@ export const endRun = defineOp({
     "A script run ended: the exclusive instances it held between its calls are free again.",
   where: "daemon",
   hints: { readOnly: false, destructive: false, idempotent: true },
-  input: body({ run: name.describe("the run id (MCPX_RUN)") }),
+  input: withCaller({ run: name.describe("the run id (MCPX_RUN)") }),
   output: z.object({ released: z.number().int().min(0) }),
 });
 
@@ -295,7 +240,7 @@ export const waits = defineOp({
     "reported under a token, answered as soon as there is one, else [] after holdMs.",
   where: "daemon",
   hints: READ,
-  input: body({
+  input: withCaller({
     token: name.describe("a run id, or the notify token of a call"),
     after: z.number().int().default(0).describe(
       "only waits with a higher id (the last one seen)",
@@ -313,7 +258,7 @@ export const list = defineOp({
   description: "List the tools of servers (all, or named) and write the schema cache.",
   where: "daemon",
   hints: { readOnly: false, destructive: false, idempotent: true },
-  input: body({
+  input: withCaller({
     servers: z.array(z.string()).default([]).describe(
       "server names or namespaces (default: every enabled server)",
     ),
@@ -323,31 +268,6 @@ export const list = defineOp({
     ),
   }),
   output: z.record(z.string(), ListResult),
-});
-
-/**
- * `POST /v1/searchTools`: `mcpx search` answered from the daemon's own view of its cache, parsed
- * and in memory, so its cost does not grow with the configuration (decision 0030). Sent only to
- * a running daemon; with none, the CLI answers from the cache's files.
- */
-export const searchTools = defineOp({
-  name: "searchTools",
-  description: "Rank the tools of the caller's profile selection against words, with the " +
-    "`mcpx types` hint for the hits: what `mcpx search` prints.",
-  where: "daemon",
-  hints: { readOnly: false, destructive: false, idempotent: true },
-  input: body({
-    words: z.array(z.string()).describe("the query's words"),
-    limit: z.number().int().min(1).describe("most hits (the caller's search.limit)"),
-    tag: TAG.optional(),
-    explain: EXPLAIN.optional(),
-    wait: ListingWait.optional().describe("how long to wait for listings (default: to the end)"),
-  }),
-  output: z.object({
-    output: SearchOutput,
-    descriptions: z.array(z.string()),
-    untrusted: z.object({ namespaces: z.array(z.string()), trustCommand: z.string() }).optional(),
-  }),
 });
 
 /**
@@ -361,7 +281,7 @@ export const lsNamespaces = defineOp({
     "what `mcpx ls` prints.",
   where: "daemon",
   hints: { readOnly: false, destructive: false, idempotent: true },
-  input: body({
+  input: withCaller({
     wait: ListingWait.optional().describe("how long to wait for listings (default: to the end)"),
   }),
   output: z.object({
@@ -377,7 +297,7 @@ export const restart = defineOp({
     "Stop every instance of a namespace (or of one session); the next call starts a fresh one.",
   where: "daemon",
   hints: STOPS,
-  input: body({
+  input: withCaller({
     namespace: name.describe("the namespace"),
     // Not `session`: every request carries the caller's session
     // (MCPX_SESSION_ID included), which must not narrow a restart.
@@ -395,7 +315,7 @@ export const endSession = defineOp({
     "parent-session:<key>) in every namespace stops once its current lease is released.",
   where: "daemon",
   hints: STOPS,
-  input: body({
+  input: withCaller({
     // The caller's own session field: a script runner ends the key it
     // minted for its run (MCPX_EPHEMERAL) by sending it as its session.
     session: name.describe("the session key to end"),
@@ -409,7 +329,7 @@ export const sessionNew = defineOp({
   description: "Make a named session: a session key that outlives the process that made it.",
   where: "daemon",
   hints: { readOnly: false, destructive: false, idempotent: false },
-  input: body({
+  input: withCaller({
     name: NEW_SESSION_NAME.optional(),
     ttlMs: z.number().int().min(1).optional().describe(
       "end the session after this long without a call, in ms",
@@ -435,7 +355,7 @@ export const sessionEnd = defineOp({
   where: "daemon",
   hints: STOPS,
   // Not `session`: every request carries the caller's own session.
-  input: body({ name: name.describe("the named session") }),
+  input: withCaller({ name: name.describe("the named session") }),
   output: z.object({ name: z.string(), stopped: z.number().int().min(0) }),
 });
 
@@ -481,7 +401,7 @@ export const ROUTE_SPECS = {
   waits,
   ...CALL_NOTICE_ROUTES,
   list,
-  searchTools,
+  search,
   lsNamespaces,
   ...VIEW_ROUTES,
   restart,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as z from "zod";
 import { HANDLERS, ROUTE_SPECS, routeNamed, ROUTES } from "./daemon_ops.ts";
+import { OPS } from "./table.ts";
 import { CALLER_SHAPE, callerOf, callerSchema } from "./caller_schema.ts";
 import { CALLER_FIELDS, type CallerContext, type RequestCaller } from "../wire/caller.ts";
 import type * as out from "./route_outputs.ts";
@@ -36,14 +37,17 @@ const _task: Equal<z.input<typeof TaskRowSchema>, TaskRow> = true;
 const _runnable: Equal<z.input<typeof RunnableShape>, Runnable> = true;
 void [_caller, _selection, _engine, _status, _starting, _wait, _list, _session, _task, _runnable];
 
-Deno.test("every route has a handler and every handler a route; routes run in the daemon, with no command", () => {
+Deno.test("every route has a handler and every handler a route; routes run in the daemon", () => {
   assert.deepEqual(Object.keys(HANDLERS).sort(), Object.keys(ROUTE_SPECS).sort());
   const names = ROUTES.map((r) => r.name);
   assert.equal(names.length, new Set(names).size);
   for (const [key, route] of Object.entries(ROUTE_SPECS)) {
     assert.equal(route.name, key);
     assert.equal(route.where, "daemon", key);
-    assert.equal(route.cli, undefined, `${key}: a route has no command line`);
+    // A route with a command is that command's one declaration: the table holds the same op.
+    if (route.cli) {
+      assert.equal(OPS.find((op) => op.name === key), route, `${key}: one declaration`);
+    }
     assert.ok(route.description.endsWith("."), `${key}: a description is a sentence`);
     assert.equal(routeNamed(key)?.spec, route);
   }
@@ -145,7 +149,7 @@ Deno.test("what the handlers answer fits each route's declared output", async ()
 function minimalBody(route: string): Record<string, unknown> {
   switch (route) {
     case "call":
-      return { namespace: "n", tool: "t" };
+      return { target: "n.t" };
     case "endRun":
       return { run: "r" };
     case "waits":
@@ -174,7 +178,7 @@ function minimalBody(route: string): Record<string, unknown> {
         ref: { type: "ref/prompt", name: "p" },
         argument: { name: "a", value: "" },
       };
-    case "searchTools":
+    case "search":
       return { words: ["w"], limit: 20 };
     case "endSession":
       return { session: "s" };

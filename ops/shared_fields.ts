@@ -12,10 +12,10 @@
 
 import * as z from "zod";
 
-/** `search --tag` and `searchTools.tag`. */
+/** `search --tag`. */
 export const TAG = z.string().describe("only tools carrying this tag (exact match)");
 
-/** `search --explain` and `searchTools.explain`. */
+/** `search --explain`. */
 export const EXPLAIN = z.boolean().describe(
   "show, for each hit, which field each word matched and the score it added",
 );

@@ -88,7 +88,7 @@ async function fakeDaemon() {
     const body = await request.json();
     sessions.push(body.session);
     const args = body.arguments as { a: number; b: number };
-    const result = body.tool === "add"
+    const result = body.target === "everything.add"
       ? args.a < 0
         ? { isError: true, content: [{ type: "text", text: "a must be positive" }] }
         : { content: [{ type: "text", text: JSON.stringify({ sum: args.a + args.b }) }] }

@@ -129,8 +129,7 @@ Deno.test("call replaces a daemon of another version instead of talking to it", 
   assert.equal(oldRecord.mode, "foreground");
   // Give the old daemon a server to hold, asking it directly as an old CLI would.
   const answer = await requestDaemon(oldRecord.socket, "call", {
-    namespace: "everything",
-    tool: "echo",
+    target: "everything.echo",
     arguments: { message: "old" },
   });
   assert.deepEqual(answer, { content: [{ type: "text", text: "Echo: old" }] });

@@ -97,7 +97,7 @@ Deno.test("a hidden tool or an unselected namespace is refused the same way by e
         const result = await requestDaemon<{ content: { text: string }[] }>(
           daemons[0].socket,
           "call",
-          { namespace, tool, arguments: ARGS, ...(selection ? { selection } : {}) },
+          { target: `${namespace}.${tool}`, arguments: ARGS, ...(selection ? { selection } : {}) },
           { version: VERSION },
         );
         out.push({ ok: true, text: result.content[0].text });
@@ -192,8 +192,8 @@ Deno.test("a hidden tool or an unselected namespace is refused the same way by e
     );
     // Its namespaces' tools (`excluded` names the hidden ones, so a refusal can say why).
     shown.push(["/v1/namespaces", JSON.stringify(view.namespaces.map((ns) => ns.tools))]);
-    const found = await requestDaemon(socket, "searchTools", SEARCH, { version: VERSION });
-    shown.push(["/v1/searchTools", JSON.stringify(found)]);
+    const found = await requestDaemon(socket, "search", SEARCH, { version: VERSION });
+    shown.push(["/v1/search", JSON.stringify(found)]);
     const client = new Client({ name: "filters-test", version: "1.0.0" });
     await client.connect(
       new StdioClientTransport({

@@ -46,8 +46,7 @@ Deno.test("a full exclusive session pool at max 4 serves eight sessions, never r
   const results = await Promise.allSettled(
     Array.from({ length: 8 }, (_, i) =>
       requestDaemon(socket, "call", {
-        namespace: "slow",
-        tool: "sleep",
+        target: "slow.sleep",
         arguments: { ms: 300 },
         session: `s${i + 1}`,
       }, { timeoutMs: 60_000 })),

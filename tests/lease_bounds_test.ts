@@ -32,10 +32,9 @@ Deno.test("three queued calls with a 2 s timeout on a busy exclusive instance ea
     const started = performance.now();
     try {
       await requestDaemon(socket, "call", {
-        namespace: "slow",
-        tool: "sleep",
+        target: "slow.sleep",
         arguments: { ms: 10_000 },
-        timeoutMs: 2000,
+        timeout: 2000,
         timeoutSetting: "--timeout",
       }, { timeoutMs: 30_000 });
       return { ms: performance.now() - started };

@@ -1,5 +1,5 @@
 /**
- * `mcpx search` answered by a running daemon (the `searchTools` route,
+ * `mcpx search` answered by a running daemon (the `search` route,
  * decision 0030) says exactly what it says from the cache's files with no
  * daemon: the same hits, the same types hint, the same exit code, in text
  * and in JSON, on real servers (server-everything and server-memory). While

@@ -84,8 +84,7 @@ async function sleepers(socket: string, n: number, ms: number): Promise<number> 
   await Promise.all(
     Array.from({ length: n }, () =>
       requestDaemon(socket, "call", {
-        namespace: "slow",
-        tool: "sleep",
+        target: "slow.sleep",
         arguments: { ms },
       }, { timeoutMs: 30_000 })),
   );

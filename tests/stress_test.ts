@@ -36,8 +36,7 @@ Deno.test({
     const socket = daemons[0].socket;
     const call = async (session: string, tool: string, args: Record<string, unknown>) => {
       const result = await requestDaemon<CallResult>(socket, "call", {
-        namespace: "state",
-        tool,
+        target: `state.${tool}`,
         arguments: args,
         session,
       }, { timeoutMs: 30_000 });

@@ -81,8 +81,7 @@ Deno.test("a project's .mcp.json starts nothing until trusted, by any path", asy
   assert.ok(raw.everything.error?.includes(trust), JSON.stringify(raw));
   await assert.rejects(
     requestDaemon(socket, "call", {
-      namespace: "everything",
-      tool: "echo",
+      target: "everything.echo",
       arguments: { message: "hi" },
     }),
     (e: unknown) => e instanceof McpxError && e.code === "untrusted-config",

@@ -1,5 +1,5 @@
 /**
- * Reading the daemon's answer (`{ ok, result | error, trace?, notices? }`,
+ * Reading the daemon's answer (`{ ok, result | error, trace?, notices?, notes? }`,
  * wire/wire.ts `WireAnswer`) the one way every client reads it: the CLI
  * (wire/daemon_request.ts) and the generated client of a script. The error
  * body is checked field by field, so what a client acts on (a code, a
@@ -60,6 +60,7 @@ export function decodeErrorBody(
   if (Array.isArray(v.suggestions)) {
     body.suggestions = v.suggestions.filter((s): s is string => typeof s === "string");
   }
+  if (text(v.namespace) !== undefined) body.namespace = text(v.namespace);
   if (text(v.stderrTail) !== undefined) body.stderrTail = text(v.stderrTail);
   if (count(v.ms) !== undefined) body.ms = count(v.ms);
   if (WIRE_BOUNDS.includes(v.bound as WireTimeoutBound)) body.bound = v.bound as WireTimeoutBound;
@@ -84,9 +85,22 @@ export function decodeErrorBody(
  * ```
  */
 export function readAnswer(body: string): WireAnswer | undefined {
+  // A streamed answer (wire/live_notes.ts): its note lines first, the answer last.
+  const notes: string[] = [];
+  let text = body;
+  if (body.startsWith('{"note":')) {
+    const lines = body.trimEnd().split("\n");
+    text = lines.pop()!;
+    for (const line of lines) {
+      try {
+        const note = (JSON.parse(line) as { note?: unknown }).note;
+        if (typeof note === "string") notes.push(note);
+      } catch { /* not a note line: the answer below says what is wrong */ }
+    }
+  }
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -105,5 +119,12 @@ export function readAnswer(body: string): WireAnswer | undefined {
       typeof n?.code === "string" && typeof n?.message === "string"
     );
   }
+  if (typeof raw.extra === "object" && raw.extra !== null && !Array.isArray(raw.extra)) {
+    answer.extra = raw.extra as Record<string, unknown>;
+  }
+  if (Array.isArray(raw.notes)) {
+    notes.push(...raw.notes.filter((n): n is string => typeof n === "string"));
+  }
+  if (notes.length) answer.notes = notes;
   return answer;
 }

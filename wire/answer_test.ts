@@ -75,3 +75,22 @@ Deno.test("WIRE_REFUSALS are the codes of a request refused unrun", () => {
     "version-mismatch",
   ]);
 });
+
+Deno.test("a namespace the daemon does not have stays named across the wire, for the shadow note", async () => {
+  const { NotFoundError } = await import("../core/errors.ts");
+  const { fromWire } = await import("./daemon_request.ts");
+  const sent = errorToJson(new NotFoundError('unknown namespace "x"', ["xy"], { namespace: "x" }));
+  const rebuilt = fromWire(decodeErrorBody(JSON.parse(JSON.stringify(sent))));
+  assert.ok(rebuilt instanceof NotFoundError);
+  assert.equal(rebuilt.namespace, "x");
+  assert.deepEqual(rebuilt.suggestions, ["xy"]);
+});
+
+Deno.test("readAnswer() reads a streamed answer: its note lines, then the answer", () => {
+  const body =
+    '{"note":"waiting: a"}\n{"note":"waiting: b"}\n{"ok":true,"result":1,"notes":["c"]}\n';
+  const answer = readAnswer(body);
+  assert.equal(answer?.ok, true);
+  assert.equal(answer?.result, 1);
+  assert.deepEqual(answer?.notes, ["waiting: a", "waiting: b", "c"]);
+});

@@ -87,6 +87,8 @@ export interface RequestCaller extends CallerContext {
   trustCheck?: boolean;
   /** Send what the daemon has to tell the person at the shell (engine/notices.ts). */
   notices?: boolean;
+  /** Hear this request's notes as they happen (wire/live_notes.ts). */
+  live?: boolean;
 }
 
 /** The JSON type of a caller field, as {@link CALLER_FIELDS} declares it. */
@@ -188,6 +190,12 @@ export const CALLER_FIELDS = {
   notices: {
     type: "boolean",
     description: "answer with what the daemon has to tell the person at the shell (notices)",
+    readBy: "http",
+  },
+  live: {
+    type: "boolean",
+    description: "send each note about this request (a wait for an instance others hold) as " +
+      "it happens, as lines ahead of the answer (application/x-ndjson)",
     readBy: "http",
   },
 } as const satisfies CallerFieldTable;

@@ -33,6 +33,6 @@ Deno.test("callerBody() sends the declared fields that have a value, an unset va
 Deno.test("CALLER_FIELDS says who reads each field", () => {
   const byReader = (who: string) =>
     Object.entries(CALLER_FIELDS).filter(([, f]) => f.readBy === who).map(([n]) => n);
-  assert.deepEqual(byReader("http"), ["traceIds", "trustCheck", "notices"]);
+  assert.deepEqual(byReader("http"), ["traceIds", "trustCheck", "notices", "live"]);
   assert.equal(byReader("engine").length, 10);
 });

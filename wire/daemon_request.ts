@@ -30,6 +30,7 @@ import {
   type WireTrace,
 } from "./wire.ts";
 import { readAnswer } from "./answer.ts";
+import { LiveNotes } from "./live_notes.ts";
 import { UnsafeDirectoryError } from "../core/private_fs.ts";
 
 export { VERSION_HEADER, type WireTrace } from "./wire.ts";
@@ -48,6 +49,14 @@ export interface RequestOptions {
   daemonPid?: number | (() => number | undefined);
   /** Called with the instance that served a traced call (`trace: true` in `params`). */
   onTrace?: (trace: WireTrace) => void;
+  /**
+   * Called with each note the daemon says about this request, in order, as
+   * soon as it is heard: while the request is open when `params` has
+   * `live: true` (wire/live_notes.ts), else with the answer.
+   */
+  onNote?: (text: string) => void;
+  /** Called with what a person's rendering of the result adds, when the daemon sent any. */
+  onExtra?: (extra: Record<string, unknown>) => void;
   /** Called with what the daemon tells a caller that sent `notices: true` in `params`. */
   onNotices?: (notices: WireNotice[]) => void;
   /**
@@ -89,12 +98,14 @@ export async function requestDaemon<T = unknown>(
     endpoint: socket,
     token: options.token,
   });
+  const live = options.onNote && params.live === true ? new LiveNotes(options.onNote) : undefined;
   let response: { status: number; body: string };
   try {
     response = await exchangeRequest(
       socket,
       request,
       signals.length > 1 ? AbortSignal.any(signals) : signals[0],
+      live ? (bytes) => live.push(bytes) : undefined,
     );
   } catch (error) {
     if (error instanceof UnsafeSocketDirectory) {
@@ -125,7 +136,10 @@ export async function requestDaemon<T = unknown>(
         `{ ok, … }; \`mcpx stop\` then the command again starts a fresh daemon`,
     );
   }
+  // The notes not heard while the answer streamed (all of them, when it did not).
+  for (const note of body.notes?.slice(live?.heard ?? 0) ?? []) options.onNote?.(note);
   if (body.trace) options.onTrace?.(body.trace);
+  if (body.extra) options.onExtra?.(body.extra);
   if (body.notices?.length) options.onNotices?.(body.notices);
   if (body.ok) return body.result as T;
   throw fromWire(body.error!);
@@ -140,9 +154,8 @@ function lost(
   reason: string,
   cause: unknown,
 ): DaemonLostError {
-  const isCall = operation === "call" && typeof params.namespace === "string" &&
-    typeof params.tool === "string";
-  const tool = isCall ? `${params.namespace}.${params.tool}` : undefined;
+  const isCall = operation === "call" && typeof params.target === "string";
+  const tool = isCall ? params.target as string : undefined;
   let pid: number | undefined;
   try {
     pid = typeof options.daemonPid === "function" ? options.daemonPid() : options.daemonPid;
@@ -167,7 +180,11 @@ export function fromWire(error: WireErrorBody): McpxError {
     case "usage":
       return new UsageError(error.message);
     case "not-found":
-      return new NotFoundError(error.message, error.suggestions ?? []);
+      return new NotFoundError(
+        error.message,
+        error.suggestions ?? [],
+        error.namespace !== undefined ? { namespace: error.namespace } : undefined,
+      );
     case "server":
     case "auth-required":
       return new ServerError("", error.message, {

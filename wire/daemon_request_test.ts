@@ -39,8 +39,7 @@ Deno.test("requestDaemon() reports a connection lost after the call was written 
   })();
   try {
     const error = await requestDaemon(`${dir}/d.sock`, "call", {
-      namespace: "fx",
-      tool: "count",
+      target: "fx.count",
       arguments: {},
     }, { daemonPid: () => 4242 }).then(() => assert.fail("expected a failure"), (e) => e);
     assert.ok(error instanceof DaemonLostError, String(error));
@@ -63,8 +62,7 @@ Deno.test("requestDaemon() passes the trace of a traced call to onTrace", async 
   const dir = await Deno.makeTempDir();
   const path = `${dir}/d.sock`;
   const trace = {
-    namespace: "fx",
-    tool: "echo",
+    target: "fx.echo",
     server: "fx",
     pid: 7,
     key: "global",

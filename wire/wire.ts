@@ -77,6 +77,8 @@ export interface WireErrorBody {
   message: string;
   /** The nearest names (`not-found`). */
   suggestions?: string[];
+  /** The namespace named, when it is one the configuration lacks (`not-found`). */
+  namespace?: string;
   /** The server's last stderr lines (`server`). */
   stderrTail?: string;
   /** A timeout's limit, in ms (core/errors.ts `TimeoutError.ms`). */
@@ -113,6 +115,16 @@ export interface WireAnswer {
   error?: WireErrorBody;
   trace?: WireTrace;
   notices?: WireNotice[];
+  /**
+   * What the daemon said about this request before its answer (a wait for
+   * an instance others hold, a process of its own), in order: sent to a
+   * caller that asked with `live: true` as note lines ahead of the answer
+   * (wire/live_notes.ts), or as this member when none was said before the
+   * answer was ready.
+   */
+  notes?: string[];
+  /** What a person's rendering of the result adds (ops/route_handler.ts `Reply.extra`). */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -263,6 +275,8 @@ type WireLoose = any;
  * Writes `request` on a fresh connection to `socket` and reads to end of
  * file, with `Deno.connect` where it exists, else `node:net`.
  *
+ * @param onBytes Told each piece of the response as it is read (wire/live_notes.ts
+ *   reads the notes of a streamed answer from them); the pieces are also kept.
  * @returns The whole response, split into status and body (chunked bodies decoded).
  * @throws {UnsafeSocketDirectory} before connecting, when the socket's
  *   directory is not private ({@link checkSocketDir}).
@@ -274,6 +288,7 @@ export async function exchangeRequest(
   socket: string,
   request: Uint8Array,
   signal?: AbortSignal,
+  onBytes?: (bytes: Uint8Array) => void,
 ): Promise<{ status: number; body: string }> {
   signal?.throwIfAborted();
   const endpoint = wireEndpoint(socket);
@@ -283,8 +298,8 @@ export async function exchangeRequest(
   let bytes: Uint8Array;
   try {
     bytes = deno?.connect
-      ? await exchangeDeno(deno, endpoint, request, signal, progress)
-      : await exchangeNode(endpoint, request, signal, progress);
+      ? await exchangeDeno(deno, endpoint, request, signal, progress, onBytes)
+      : await exchangeNode(endpoint, request, signal, progress, onBytes);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw new ExchangeFailure(progress.sent, (error as Error)?.message ?? String(error), {
@@ -311,6 +326,7 @@ async function exchangeDeno(
   request: Uint8Array,
   signal: AbortSignal | undefined,
   progress: { sent: boolean },
+  onBytes?: (bytes: Uint8Array) => void,
 ): Promise<Uint8Array> {
   const conn = await deno.connect(denoConnectOptions(endpoint));
   const close = () => {
@@ -330,6 +346,7 @@ async function exchangeDeno(
       const n = await conn.read(buffer);
       if (n === null) break;
       chunks.push(buffer.slice(0, n));
+      onBytes?.(chunks[chunks.length - 1]);
     }
     return concatBytes(chunks, true);
   } finally {
@@ -345,6 +362,7 @@ async function exchangeNode(
   request: Uint8Array,
   signal: AbortSignal | undefined,
   progress: { sent: boolean },
+  onBytes?: (bytes: Uint8Array) => void,
 ): Promise<Uint8Array> {
   wireNet ??= import("node:net");
   const net = await wireNet;
@@ -363,7 +381,10 @@ async function exchangeNode(
       progress.sent = true;
       conn.write(request);
     });
-    conn.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    conn.on("data", (chunk: Uint8Array) => {
+      chunks.push(chunk);
+      onBytes?.(chunk);
+    });
     conn.on("end", () => {
       done();
       resolve(concatBytes(chunks));

@@ -13,7 +13,7 @@
  */
 
 import type { CliContext } from "../context.ts";
-import { readArguments } from "../call/call.ts";
+import { readJsonObject } from "../syntax_fields.ts";
 import { renderTable, truncate } from "../table.ts";
 import { type CallResult, renderResult } from "../call/render_result.ts";
 import { UsageError } from "../../core/errors.ts";
@@ -162,7 +162,7 @@ async function call(ctx: CliContext, input: Input): Promise<Answered<CallResult>
       `one JSON argument is expected, got ${extra.length + 1}; quote the JSON as one word`,
     );
   }
-  const args = await readArguments(ctx, json);
+  const args = await readJsonObject(ctx, json);
   const { loaded, ops } = await operations(ctx, input);
   const op = ops.find((o) => o.tool === name) ?? ops.find((o) => o.operationId === name) ??
     ops.find((o) => o.tool.toLowerCase() === name.toLowerCase());

@@ -103,14 +103,16 @@ Deno.test("handle() sends the name as given to the daemon, which resolves it, re
   );
   const code = await runHandler(ctx, callCommand, {
     target: "everything.get_sum",
-    arguments: '{"a":1,"b":2}',
+    arguments: { a: 1, b: 2 },
+    raw: false,
     extra: [],
   });
   assert.equal(code, 0, io.stderr);
   assert.equal(io.stdout, "3\n");
+  // The op's input as given, its settings filled in, what only the command line has left out.
   assert.deepEqual(sent, [[
     "call",
-    { namespace: "everything", tool: "get_sum", arguments: { a: 1, b: 2 }, taskTtlMs: 300_000 },
+    { target: "everything.get_sum", arguments: { a: 1, b: 2 }, taskTtlMs: 300_000 },
   ]]);
 });
 

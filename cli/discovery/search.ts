@@ -15,15 +15,9 @@ import { shadowedNote } from "./shadow_note.ts";
 import type { TextView } from "../commands.ts";
 import type { Answered } from "../../ops/outcome.ts";
 import { typesHintLine } from "../../discovery/types_hint.ts";
-import {
-  answer,
-  badLimit,
-  emptyQuery,
-  type SearchAnswer,
-  type SearchOutput,
-} from "../../ops/search.ts";
+import { answer, type SearchAnswer, type SearchOutput } from "../../ops/search.ts";
+import { requestRunningOp } from "../op_request.ts";
 import { listingWaitOf } from "../../ops/wait_flag.ts";
-import type { ListingWait } from "../../engine/tool_listing.ts";
 import { startingSentence } from "../../discovery/starting_note.ts";
 import { checkSelection, selectionFromSettings } from "../../config/profiles.ts";
 import type { InputOf } from "../../ops/op.ts";
@@ -41,9 +35,8 @@ export async function handle(
   ctx: CliContext,
   options: InputOf<typeof search>,
 ): Promise<Answered<SearchOutput>> {
-  const wait = listingWaitOf(options.wait, await ctx.setting("discovery.wait"));
-  const { output, descriptions, untrusted } = await fromDaemon(ctx, options, wait) ??
-    await answer(options, ctx, wait);
+  const { output, descriptions, untrusted } = await fromDaemon(ctx, options) ??
+    await answer(options, ctx, listingWaitOf(options.wait, await ctx.setting("discovery.wait")));
   // A nearer file's servers win: say whose were not searched, and how to search them.
   const shadowed = await shadowedNote(ctx);
   return {
@@ -110,22 +103,18 @@ export function text(output: SearchOutput, view: TextView): string {
 /**
  * The search answered by this configuration's daemon when one is running:
  * it holds the cache parsed and its code warm, so the answer costs the same
- * however many servers there are (decision 0030). Undefined, and the CLI
- * answers from the cache's files, when no daemon runs, when the words need
- * the op's own usage error, or when a server the configuration keeps from
- * starting (untrusted, an unset variable) must be named as the files name it.
+ * however many servers there are (decision 0030). The op's input goes as
+ * parsed (cli/op_request.ts), the daemon runs the op's handler. Undefined,
+ * and the CLI runs that handler on the cache's files, when no daemon runs,
+ * or when a server the configuration keeps from starting (untrusted, an
+ * unset variable) must be named as the files name it.
  *
  * @throws {UsageError} For a profile no server has.
  */
 async function fromDaemon(
   ctx: CliContext,
   input: InputOf<typeof search>,
-  wait: ListingWait | undefined,
 ): Promise<SearchAnswer | undefined> {
-  // The op's own refusals are said by the op, answered here.
-  if (emptyQuery(input)) return undefined;
-  const limit = await ctx.setting("search.limit");
-  if (badLimit(limit)) return undefined;
   const config = await ctx.config();
   // A daemon elsewhere (daemon.endpoint) is the only answer: this machine's files are not its.
   const remote = await ctx.endpoint();
@@ -133,11 +122,9 @@ async function fromDaemon(
     return undefined;
   }
   checkSelection(config.servers, selectionFromSettings((await ctx.settings()).values));
-  return await ctx.requestRunning<SearchAnswer>("searchTools", {
-    words: input.words,
-    limit,
-    ...(input.tag !== undefined ? { tag: input.tag } : {}),
-    ...(input.explain ? { explain: true } : {}),
-    ...(wait ? { wait } : {}),
+  let extra: Omit<SearchAnswer, "output"> = { descriptions: [] };
+  const output = await requestRunningOp<SearchOutput>(ctx, "search", input, {
+    onExtra: (sent) => extra = sent as typeof extra,
   });
+  return output && { output, ...extra };
 }

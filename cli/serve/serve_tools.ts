@@ -27,7 +27,7 @@ export interface ServeTool {
   /** The op the tool runs (its command module, as the CLI does). */
   op: OpSpec;
   description: string;
-  /** What the tool takes: the op's input narrowed to `serve.fields`, object fields as objects. */
+  /** What the tool takes: the op's input narrowed to `serve.fields`. */
   input: z.ZodObject;
   /** The op's output when it is an object (MCP requires an object `outputSchema`); else absent. */
   output?: z.ZodType;
@@ -131,11 +131,7 @@ export function serveTools(
       const schema = shape[field];
       if (!schema) throw new TypeError(`op ${op.name}: serve names "${field}", not an input field`);
       const syntax = Object.values(op.cli?.flags ?? {}).find((f) => f.field === field)?.syntax;
-      kept[field] = spec.objects?.includes(field)
-        ? z.record(z.string(), z.unknown()).optional().describe(
-          schema.description ?? "a JSON object",
-        )
-        : syntax && schema.description
+      kept[field] = syntax && schema.description
         ? schema.describe(toolFieldHelp(schema.description, syntax))
         : schema;
     }
@@ -158,17 +154,13 @@ export function serveTools(
 }
 
 /**
- * The op's input from a tool call's arguments: object fields encoded as the
- * JSON text the command parses, then the op's own schema applied (defaults
- * filled, types checked), so the command runs as if typed.
+ * The op's input from a tool call's arguments: the op's own schema applied
+ * (defaults filled, types checked), so the command runs as if typed.
  *
  * @throws {z.ZodError} When the arguments do not fit the op's input.
  */
 export function opInputOf(tool: ServeTool, args: Record<string, unknown>): unknown {
   const input: Record<string, unknown> = { ...args };
-  for (const field of tool.op.serve?.objects ?? []) {
-    if (input[field] !== undefined) input[field] = JSON.stringify(input[field]);
-  }
   // A field the command line reads as a word (`--limit 5`) takes a number or a boolean as its text.
   const properties = (z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" })
     .properties ?? {}) as Record<string, { type?: unknown }>;

@@ -733,6 +733,8 @@ interface WireErrorBody {
   message: string;
   /** The nearest names (`not-found`). */
   suggestions?: string[];
+  /** The namespace named, when it is one the configuration lacks (`not-found`). */
+  namespace?: string;
   /** The server's last stderr lines (`server`). */
   stderrTail?: string;
   /** A timeout's limit, in ms (core/errors.ts `TimeoutError.ms`). */
@@ -769,6 +771,16 @@ interface WireAnswer {
   error?: WireErrorBody;
   trace?: WireTrace;
   notices?: WireNotice[];
+  /**
+   * What the daemon said about this request before its answer (a wait for
+   * an instance others hold, a process of its own), in order: sent to a
+   * caller that asked with `live: true` as note lines ahead of the answer
+   * (wire/live_notes.ts), or as this member when none was said before the
+   * answer was ready.
+   */
+  notes?: string[];
+  /** What a person's rendering of the result adds (ops/route_handler.ts `Reply.extra`). */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -919,6 +931,8 @@ type WireLoose = any;
  * Writes `request` on a fresh connection to `socket` and reads to end of
  * file, with `Deno.connect` where it exists, else `node:net`.
  *
+ * @param onBytes Told each piece of the response as it is read (wire/live_notes.ts
+ *   reads the notes of a streamed answer from them); the pieces are also kept.
  * @returns The whole response, split into status and body (chunked bodies decoded).
  * @throws {UnsafeSocketDirectory} before connecting, when the socket's
  *   directory is not private ({@link checkSocketDir}).
@@ -930,6 +944,7 @@ async function exchangeRequest(
   socket: string,
   request: Uint8Array,
   signal?: AbortSignal,
+  onBytes?: (bytes: Uint8Array) => void,
 ): Promise<{ status: number; body: string }> {
   signal?.throwIfAborted();
   const endpoint = wireEndpoint(socket);
@@ -939,8 +954,8 @@ async function exchangeRequest(
   let bytes: Uint8Array;
   try {
     bytes = deno?.connect
-      ? await exchangeDeno(deno, endpoint, request, signal, progress)
-      : await exchangeNode(endpoint, request, signal, progress);
+      ? await exchangeDeno(deno, endpoint, request, signal, progress, onBytes)
+      : await exchangeNode(endpoint, request, signal, progress, onBytes);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw new ExchangeFailure(progress.sent, (error as Error)?.message ?? String(error), {
@@ -967,6 +982,7 @@ async function exchangeDeno(
   request: Uint8Array,
   signal: AbortSignal | undefined,
   progress: { sent: boolean },
+  onBytes?: (bytes: Uint8Array) => void,
 ): Promise<Uint8Array> {
   const conn = await deno.connect(denoConnectOptions(endpoint));
   const close = () => {
@@ -986,6 +1002,7 @@ async function exchangeDeno(
       const n = await conn.read(buffer);
       if (n === null) break;
       chunks.push(buffer.slice(0, n));
+      onBytes?.(chunks[chunks.length - 1]);
     }
     return concatBytes(chunks, true);
   } finally {
@@ -1001,6 +1018,7 @@ async function exchangeNode(
   request: Uint8Array,
   signal: AbortSignal | undefined,
   progress: { sent: boolean },
+  onBytes?: (bytes: Uint8Array) => void,
 ): Promise<Uint8Array> {
   wireNet ??= import("node:net");
   const net = await wireNet;
@@ -1019,7 +1037,10 @@ async function exchangeNode(
       progress.sent = true;
       conn.write(request);
     });
-    conn.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    conn.on("data", (chunk: Uint8Array) => {
+      chunks.push(chunk);
+      onBytes?.(chunk);
+    });
     conn.on("end", () => {
       done();
       resolve(concatBytes(chunks));
@@ -1245,6 +1266,8 @@ interface RequestCaller extends CallerContext {
   trustCheck?: boolean;
   /** Send what the daemon has to tell the person at the shell (engine/notices.ts). */
   notices?: boolean;
+  /** Hear this request's notes as they happen (wire/live_notes.ts). */
+  live?: boolean;
 }
 
 /** The JSON type of a caller field, as {@link CALLER_FIELDS} declares it. */
@@ -1346,6 +1369,12 @@ const CALLER_FIELDS = {
   notices: {
     type: "boolean",
     description: "answer with what the daemon has to tell the person at the shell (notices)",
+    readBy: "http",
+  },
+  live: {
+    type: "boolean",
+    description: "send each note about this request (a wait for an instance others hold) as " +
+      "it happens, as lines ahead of the answer (application/x-ndjson)",
     readBy: "http",
   },
 } as const satisfies CallerFieldTable;
@@ -2318,7 +2347,7 @@ function emit(value: unknown): void {
 
 // ---- wire/answer.ts ----
 /**
- * Reading the daemon's answer (`{ ok, result | error, trace?, notices? }`,
+ * Reading the daemon's answer (`{ ok, result | error, trace?, notices?, notes? }`,
  * wire/wire.ts `WireAnswer`) the one way every client reads it: the CLI
  * (wire/daemon_request.ts) and the generated client of a script. The error
  * body is checked field by field, so what a client acts on (a code, a
@@ -2378,6 +2407,7 @@ function decodeErrorBody(
   if (Array.isArray(v.suggestions)) {
     body.suggestions = v.suggestions.filter((s): s is string => typeof s === "string");
   }
+  if (text(v.namespace) !== undefined) body.namespace = text(v.namespace);
   if (text(v.stderrTail) !== undefined) body.stderrTail = text(v.stderrTail);
   if (count(v.ms) !== undefined) body.ms = count(v.ms);
   if (WIRE_BOUNDS.includes(v.bound as WireTimeoutBound)) body.bound = v.bound as WireTimeoutBound;
@@ -2402,9 +2432,22 @@ function decodeErrorBody(
  * ```
  */
 function readAnswer(body: string): WireAnswer | undefined {
+  // A streamed answer (wire/live_notes.ts): its note lines first, the answer last.
+  const notes: string[] = [];
+  let text = body;
+  if (body.startsWith('{"note":')) {
+    const lines = body.trimEnd().split("\n");
+    text = lines.pop()!;
+    for (const line of lines) {
+      try {
+        const note = (JSON.parse(line) as { note?: unknown }).note;
+        if (typeof note === "string") notes.push(note);
+      } catch { /* not a note line: the answer below says what is wrong */ }
+    }
+  }
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -2423,6 +2466,13 @@ function readAnswer(body: string): WireAnswer | undefined {
       typeof n?.code === "string" && typeof n?.message === "string"
     );
   }
+  if (typeof raw.extra === "object" && raw.extra !== null && !Array.isArray(raw.extra)) {
+    answer.extra = raw.extra as Record<string, unknown>;
+  }
+  if (Array.isArray(raw.notes)) {
+    notes.push(...raw.notes.filter((n): n is string => typeof n === "string"));
+  }
+  if (notes.length) answer.notes = notes;
   return answer;
 }
 
@@ -2570,12 +2620,14 @@ async function callTool(
   args: unknown,
   options: CallOptions = {},
 ): Promise<unknown> {
+  const { timeoutMs, ...rest } = options;
   const result = await daemonRequest("call", `${namespace}.${tool}`, {
-    namespace,
-    tool,
+    target: `${namespace}.${tool}`,
     arguments: args ?? {},
+    // The call's limit is the route's `timeout`, in ms (the engine names it `timeoutMs` for a run).
+    ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
     ...(rtConfig.env.trace ? { trace: true } : {}),
-  }, { ...options, isCall: true });
+  }, { ...rest, isCall: true });
   const answered = await answerQuestions(`${namespace}.${tool}`, result, options);
   return unwrapResult(answered, { server, namespace, tool });
 }

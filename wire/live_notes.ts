@@ -1,0 +1,116 @@
+/**
+ * Notes the daemon sends ahead of an answer, heard as they arrive.
+ *
+ * A caller that sends `live: true` (wire/caller.ts) may get its answer as a
+ * stream of lines (`application/x-ndjson`, chunked): zero or more
+ * `{"note":"…"}` lines, each sent when the daemon has something to say
+ * while the request runs (a wait for an instance others hold), then the
+ * answer itself, `{"ok":…}`, as its last line (daemon/http.ts). When nothing
+ * was said before the answer was ready, the answer is one ordinary JSON body
+ * and its notes ride on it (`notes`). Either way wire/answer.ts `readAnswer`
+ * reads the notes and the answer from the whole body; this module lets the
+ * caller print each note while the request is still open.
+ *
+ * @module
+ */
+
+const NOTE_PREFIX = new TextEncoder().encode('{"note":');
+
+/**
+ * Reads a raw HTTP/1.1 response as its bytes arrive and calls `onNote` with
+ * each note line of a chunked body, in order. It stops looking at the first
+ * line that is not a note (the answer, however large, is not buffered here)
+ * and on a body that is not chunked.
+ *
+ * @example
+ * ```ts
+ * import { LiveNotes } from "./live_notes.ts";
+ * const heard: string[] = [];
+ * const live = new LiveNotes((text) => heard.push(text));
+ * const line = '{"note":"waiting"}\n';
+ * const bytes = new TextEncoder().encode(
+ *   "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n" +
+ *     `${line.length.toString(16)}\r\n${line}\r\n`,
+ * );
+ * live.push(bytes.subarray(0, 30));
+ * live.push(bytes.subarray(30));
+ * if (heard.join() !== "waiting" || live.heard !== 1) throw new Error(heard.join());
+ * ```
+ */
+export class LiveNotes {
+  #onNote: (text: string) => void;
+  #state: "head" | "size" | "data" | "crlf" | "off" = "head";
+  /** The head so far, or the chunk-size line so far. */
+  #text = "";
+  /** Bytes left in the current chunk. */
+  #left = 0;
+  /** The current line's bytes so far. */
+  #line: number[] = [];
+  /** How many notes were told. */
+  heard = 0;
+
+  /** @param onNote Told each note's text, once, in the order sent. */
+  constructor(onNote: (text: string) => void) {
+    this.#onNote = onNote;
+  }
+
+  /** Takes the next bytes of the response, as read. */
+  push(bytes: Uint8Array): void {
+    for (let i = 0; i < bytes.length && this.#state !== "off"; i++) {
+      const byte = bytes[i];
+      switch (this.#state) {
+        case "head":
+          this.#text += String.fromCharCode(byte);
+          if (this.#text.endsWith("\r\n\r\n")) {
+            this.#state = /^transfer-encoding:\s*chunked\s*$/im.test(this.#text) ? "size" : "off";
+            this.#text = "";
+          }
+          break;
+        case "size":
+          this.#text += String.fromCharCode(byte);
+          if (this.#text.endsWith("\r\n")) {
+            this.#left = parseInt(this.#text, 16);
+            this.#text = "";
+            this.#state = this.#left > 0 ? "data" : "off";
+          }
+          break;
+        case "data":
+          this.#byte(byte);
+          if (--this.#left === 0 && this.#state === "data") this.#state = "crlf";
+          break;
+        case "crlf":
+          this.#text += String.fromCharCode(byte);
+          if (this.#text.length === 2) {
+            this.#text = "";
+            this.#state = "size";
+          }
+          break;
+      }
+    }
+  }
+
+  /** One byte of the body: a line ends at a newline; a line that is no note ends the looking. */
+  #byte(byte: number): void {
+    if (byte !== 10) {
+      const at = this.#line.length;
+      if (at < NOTE_PREFIX.length && byte !== NOTE_PREFIX[at]) {
+        this.#state = "off";
+        return;
+      }
+      this.#line.push(byte);
+      return;
+    }
+    const line = new TextDecoder().decode(new Uint8Array(this.#line));
+    this.#line = [];
+    let note: unknown;
+    try {
+      note = (JSON.parse(line) as { note?: unknown }).note;
+    } catch {
+      this.#state = "off";
+      return;
+    }
+    if (typeof note !== "string") return;
+    this.heard++;
+    this.#onNote(note);
+  }
+}
