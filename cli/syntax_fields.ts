@@ -58,6 +58,12 @@ export async function readJsonObject(
   }
   // Editors on Windows start files with a UTF-8 byte order mark; JSON.parse refuses it.
   if (source) text = text.replace(/^\uFEFF/, "");
+  if (source && text.trim() === "") {
+    throw new UsageError(
+      `${source === "stdin" ? "stdin" : source} held no arguments; give a JSON object such as ` +
+        `'{"message":"hi"}', or leave the argument out for {}`,
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

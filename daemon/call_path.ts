@@ -5,7 +5,7 @@
  * (wire/caller_headers.ts); the request then runs as the `call` route's body
  * `{ target: "<namespace>.<tool>", arguments, …caller }` would, leased as
  * `mcpx call` is. `X-Mcpx-Timeout-Ms` sets the caller's limit (the route's
- * `timeout`, in ms).
+ * `timeout`, in ms), and an error names that header as the limit that passed.
  *
  * @module
  */
@@ -60,7 +60,7 @@ export function callPathBody(
   }
   return {
     ...caller,
-    ...(timeout !== null ? { timeout: Number(timeout) } : {}),
+    ...(timeout !== null ? { timeout: Number(timeout), timeoutSetting: "X-Mcpx-Timeout-Ms" } : {}),
     target: `${target.namespace}.${target.tool}`,
     arguments: raw,
   };

@@ -180,3 +180,36 @@ Deno.test("serveDaemon() answers a refused body with HTTP 400 and the usage erro
     }
   });
 });
+
+Deno.test("a caller's limit past the timer limit is refused on every way in, and the header names itself", async () => {
+  await withDaemon(async (daemon, socket) => {
+    const seen: unknown[] = [];
+    daemon.call = (_ns, _tool, _args, _caller, options) => {
+      seen.push([options?.timeoutMs, options?.timeoutSetting]);
+      return Promise.resolve({ content: [] });
+    };
+    // A timer given more than 2^31-1 ms fires at once: such a limit must never reach one.
+    for (const timeout of [2 ** 31, 1e10, "30d", 1.5, 0, "soon"]) {
+      const error = await refusal(socket, "call", { target: "fs.read", timeout });
+      assert.ok(error instanceof UsageError, `${timeout}: ${error}`);
+      assert.match(error.message, /"timeout"/);
+    }
+    assert.match(
+      (await refusal(socket, "call", { target: "fs.read", timeout: 2 ** 31 })).message,
+      /longer than the limit of 24d \(2073600000 ms\)/,
+    );
+    const { exchangeRequest } = await import("../wire/wire.ts");
+    const byPath = async (ms: string) => {
+      const request = "POST /v1/call/fs/read HTTP/1.1\r\nhost: mcpx\r\n" +
+        `content-type: application/json\r\nx-mcpx-timeout-ms: ${ms}\r\n` +
+        "content-length: 2\r\nconnection: close\r\n\r\n{}";
+      return await exchangeRequest(socket, new TextEncoder().encode(request));
+    };
+    const tooLong = await byPath("2147483648");
+    assert.equal(tooLong.status, 400, tooLong.body);
+    assert.match(tooLong.body, /longer than the limit/);
+    assert.deepEqual(seen, [], "nothing ran");
+    assert.equal((await byPath("1000")).status, 200);
+    assert.deepEqual(seen, [[1000, "X-Mcpx-Timeout-Ms"]]);
+  });
+});

@@ -70,6 +70,10 @@ Deno.test("waitNotice() says what is held, by whom, since when, and the bound", 
     waitNotice({ ...wait("A", "browser", []), full: { max: 4 } }),
     /^waiting: all 4 instances of browser are in use; waiting up to 30000 ms/,
   );
+  assert.match(
+    waitNotice({ ...wait("A", "browser", []), full: { max: 1 } }),
+    /^waiting: the one instance of browser is in use; waiting up to 30000 ms/,
+  );
 });
 
 Deno.test("LeaseBoard.post() leaves a wait for any slot of a full pool to its bound", () => {

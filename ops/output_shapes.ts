@@ -99,6 +99,9 @@ export const ErrorDocument = z.strictObject({
     code: z.string().describe("what failed, as data: not-found, usage, timeout, …"),
     message: z.string(),
     suggestions: z.array(z.string()).optional().describe("names near the one not found"),
+    namespace: z.string().optional().describe(
+      "the namespace named, when the configuration does not show it",
+    ),
     stderrTail: z.string().optional().describe("the end of the server's stderr"),
     ms: z.number().optional().describe("the limit that passed, ms"),
     bound: z.enum(["leaseTimeout", "startTimeout", "firstStartTimeout", "callTimeout"])

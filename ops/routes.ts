@@ -10,6 +10,7 @@
 
 import { NEW_SESSION_NAME, RESOURCE_URI, SKILL_URI, VERIFY } from "./shared_fields.ts";
 import * as z from "zod";
+import { MAX_DURATION_MS } from "../config/duration.ts";
 import { defineOp } from "./op.ts";
 import { call } from "./engine_ops.ts";
 import { search } from "./discovery_ops.ts";
@@ -83,7 +84,7 @@ export const status = defineOp({
  * absent: the settings' defaults).
  */
 const CONTENT_FIELDS = {
-  timeoutMs: z.number().int().min(1).optional().describe(
+  timeoutMs: z.number().int().min(1).max(MAX_DURATION_MS).optional().describe(
     "the caller's limit on the wait for an instance and the requests together, ms",
   ),
   maxPages: z.number().int().min(1).optional().describe("listing.maxPages"),

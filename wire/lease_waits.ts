@@ -72,8 +72,11 @@ export function describeHolder(holder: Holder): string {
 export function waitNotice(wait: Omit<LeaseWait, "id">): string {
   const holders = wait.holders.map(describeHolder).join(", ");
   const what = wait.full
-    ? `all ${wait.full.max} instance${wait.full.max === 1 ? "" : "s"} of ${wait.namespace} ` +
-      `are in use${holders ? ` (by ${holders})` : ""}`
+    ? `${
+      wait.full.max === 1
+        ? `the one instance of ${wait.namespace} is`
+        : `all ${wait.full.max} instances of ${wait.namespace} are`
+    } in use${holders ? ` (by ${holders})` : ""}`
     : `${wait.namespace} (${wait.key}) is exclusive and ${
       holders ? `held by ${holders}` : "being started for another caller"
     }`;

@@ -47,6 +47,22 @@ Deno.test("call with an empty @ is a usage error naming the problem", async () =
   assert.match(result.stderr, /error: "@" names no file; write @<file>/);
 });
 
+Deno.test("call with empty stdin or an empty file says so, not that the text is not JSON", async () => {
+  for (
+    const [args, stdin, files, where] of [
+      [["-"], "", {}, "stdin"],
+      [["@args.json"], "", { "args.json": "\uFEFF \n" }, "args.json"],
+    ] as [string[], string, Record<string, string>, string][]
+  ) {
+    const result = await run(["call", "x.y", ...args], stdin, files);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(`error: ${where} held no arguments; give a JSON object`),
+    );
+  }
+});
+
 Deno.test("call ignores a UTF-8 byte order mark before @file or stdin arguments", async (t) => {
   // With no configuration the arguments are read, then the command says none was found (exit 1);
   // arguments that were not JSON would have been a usage error (exit 2).

@@ -49,7 +49,7 @@ export async function handle(
 
 /** The hits as a table, or why there are none, then the `mcpx types` line. */
 export function text(output: SearchOutput, view: TextView): string {
-  const { words, explain } = view.input as InputOf<typeof search>;
+  const { words, explain, tag } = view.input as InputOf<typeof search>;
   const { descriptions, untrusted } = (view.extra ?? { descriptions: [] }) as Pick<
     SearchAnswer,
     "descriptions" | "untrusted"
@@ -61,11 +61,17 @@ export function text(output: SearchOutput, view: TextView): string {
     ? `${hits.length ? "Not searched yet: " : ""}${startingSentence(starting, starting[0].wait)}\n`
     : "";
   if (hits.length === 0) {
-    let out = words.length === 0
+    const query = words.map((w) => JSON.stringify(w)).join(" ");
+    // A tag narrows before words rank: say so, or the answer reads as "no such words".
+    const tagged = tag === undefined
+      ? ""
+      : `carrying the tag ${JSON.stringify(tag)} (tags match exactly, case included) `;
+    let out = tag !== undefined
+      ? `No tool ${tagged}${query ? `matches ${query}` : "is known"}. ` +
+        "Without --tag, `mcpx search --json <words>` shows each hit's tags.\n"
+      : words.length === 0
       ? "No tools are known. `mcpx ls` shows the servers and whether they listed.\n"
-      : `No tool matches ${
-        words.map((w) => JSON.stringify(w)).join(" ")
-      }. Try fewer or other words, or \`mcpx ls\`.\n`;
+      : `No tool matches ${query}. Try fewer or other words, or \`mcpx ls\`.\n`;
     if (untrusted) {
       out += `Not searched: ${untrusted.namespaces.join(", ")} (not trusted: ` +
         `\`${untrusted.trustCommand}\` lets mcpx start ${

@@ -163,3 +163,18 @@ Deno.test("a tool call that would stream until interrupted is refused, saying wh
     assert.ok(!serveTools().some((t) => t.op.name === name), name);
   }
 });
+
+Deno.test("mcpx_call takes its timeout as ms or a duration, within the timer limit, and names what is wrong", () => {
+  const call = serveTools().find((t) => t.op.name === "call")!;
+  const input = (timeout: unknown) =>
+    opInputOf(call, { target: "everything.echo", arguments: { message: "hi" }, timeout }) as {
+      timeout?: number;
+      arguments?: unknown;
+    };
+  assert.equal(input(1500).timeout, 1500);
+  assert.equal(input("2m").timeout, 120_000);
+  assert.deepEqual(input(1500).arguments, { message: "hi" }, "the arguments stay an object");
+  assert.throws(() => input(2 ** 31), /longer than the limit of 24d/);
+  assert.throws(() => input("soon"), /invalid duration .*soon/);
+  assert.throws(() => input(0), /at least 1/);
+});
