@@ -1,5 +1,5 @@
 /**
- * `deno task bench`: mcpx's per-command latency against the empty-file floor
+ * `deno task bench:latency`: mcpx's per-command latency against the empty-file floor
  * of its runtime and against a peer CLI (mcporter), side by side in one run.
  * See bench/README.md for what is measured and how to read it.
  *
@@ -31,8 +31,8 @@ import {
 const SLOW_MS = 250;
 
 const USAGE =
-  `usage: deno task bench [--runs N] [--slow-runs N] [--warmup N] [--quick] [--skip-peer]
-                       [--keep-node-ca-certs]
+  `usage: deno task bench:latency [--runs N] [--slow-runs N] [--warmup N] [--quick] [--skip-peer]
+                               [--keep-node-ca-certs]
 
   --runs N              timed runs per command (default 20)
   --slow-runs N         timed runs for slow commands (over 250 ms: the peer's, and any that

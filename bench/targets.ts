@@ -1,0 +1,216 @@
+/**
+ * `deno task bench`: issue 26's target table, measured so it cannot flatter
+ * (bench/interleaved.ts). Each group of jobs runs interleaved with its floor,
+ * round after round; a ratio is the median of the per-round ratios; CPU-time
+ * ratios (user + system of the mcpx process) sit beside the wall ratios,
+ * since they hold up under load.
+ *
+ * The floor is `deno run -A empty.ts` of an empty file in a folder with no
+ * `deno.json` anywhere above it: the cost of starting Deno at all. For
+ * `run` and `exec` it is `deno run -A ret.ts` of the same one-line script.
+ *
+ * The rows this run does not measure (100 servers, 1,000 tools, concurrent
+ * calls, `serve --http`, cold calls and idle memory against mcporter) are
+ * listed with the bench that measures them today.
+ *
+ * Flags: --runs N (default 30), --warmup N (default 3), --quick (10 runs).
+ * Exits 0 whatever it measured, 1 when a run failed its check, 2 on a usage
+ * error, 130 when interrupted.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { counter, helpAndExit, log } from "./_cli.ts";
+import { CALL_OK, LS_OK, SEARCH_OK, TYPES_OK } from "./_latency_rows.ts";
+import { loadNote, machineAndCommit, writeResults } from "./_report.ts";
+import { CALL_ARGS, createWorld, mcpx } from "./_world.ts";
+import { markdownTable, ms } from "./stats.ts";
+import {
+  type Against,
+  against,
+  type Contender,
+  floorSpread,
+  interleave,
+  noVerdict,
+  RunFailed,
+} from "./interleaved.ts";
+
+const USAGE = `usage: deno task bench [--runs N] [--warmup N] [--quick]
+
+  --runs N     timed rounds per group (default 30)
+  --warmup N   untimed rounds first (default 3)
+  --quick      --runs 10`;
+
+const { values: flags } = parseArgs({
+  args: Deno.args,
+  options: {
+    runs: { type: "string" },
+    warmup: { type: "string" },
+    quick: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+helpAndExit(flags.help, USAGE);
+const count = counter(USAGE);
+const runs = count("runs", flags.runs, flags.quick ? 10 : 30);
+const warmup = count("warmup", flags.warmup, 3, 0);
+
+/** A row of the table: a job, its target ratio, and what it measured against its floor. */
+interface Row {
+  job: string;
+  target: number;
+  result?: Against;
+}
+
+const RET_SOURCE = "export default () => 42;\n";
+const loadStart = Deno.loadavg();
+const cores = navigator.hardwareConcurrency;
+const world = await createWorld({ prefix: "mcpx-bench-targets-" });
+const { tmp, env } = world;
+// The floor's folder: no deno.json in it or above it (the temporary folder's parents have none).
+const bare = `${tmp}/bare`;
+await Deno.mkdir(bare);
+await Deno.writeTextFile(`${bare}/empty.ts`, "");
+await Deno.writeTextFile(`${bare}/ret.ts`, RET_SOURCE);
+await Deno.writeTextFile(`${tmp}/ret.ts`, RET_SOURCE);
+
+const deno = Deno.execPath();
+const floor: Contender = {
+  label: "floor: deno run -A empty.ts",
+  argv: [deno, "run", "-A", "empty.ts"],
+  env,
+  cwd: bare,
+};
+const retFloor: Contender = {
+  label: "floor: deno run -A ret.ts",
+  argv: [deno, "run", "-A", "ret.ts"],
+  env,
+  cwd: bare,
+};
+const job = (label: string, args: string[], expect: RegExp): Contender => ({
+  label,
+  argv: mcpx(...args),
+  env,
+  cwd: tmp,
+  expect,
+});
+
+const WARM: [Contender, number][] = [
+  [job("warm `mcpx ls`", ["ls"], LS_OK), 1.3],
+  [job("warm `mcpx search echo`", ["search", "echo"], SEARCH_OK), 1.3],
+  [job("warm `mcpx types everything`", ["types", "everything"], TYPES_OK), 1.3],
+  [job("warm `mcpx types everything.echo`", ["types", "everything.echo"], TYPES_OK), 1.3],
+  [job("warm `mcpx call everything.echo …`", ["call", "everything.echo", CALL_ARGS], CALL_OK), 1.3],
+  [job("warm `mcpx catalog`", ["catalog"], /everything/), 1.3],
+];
+const SCRIPTS: [Contender, number][] = [
+  [job("`mcpx run ./ret.ts`", ["run", "./ret.ts"], /42/), 2.2],
+  [job("`mcpx exec '1+1'`", ["exec", "1+1"], /^2\s*$/), 2.2],
+];
+
+/** The rows not measured here, and where they are measured today. */
+const ELSEWHERE: [string, string, string][] = [
+  ["the warm jobs, 100 servers / 1,000 tools", "≤ 1.35× / ≤ 1.4×", "`deno task bench:scale`"],
+  ["8 concurrent `mcpx call` processes", "≥ 0.8× of 8 empty runs' rate", "not benched yet"],
+  ["`serve --http` calls/s, 1 and 8 clients", "≥ 1.0× mcporter's", "`deno task bench:throughput`"],
+  ["cold `mcpx call` (no daemon)", "≤ 0.5× mcporter's", "`deno task bench:latency`"],
+  ["idle daemon RSS, 3 servers, settled 60 s", "≤ mcporter's", "`deno task bench:memory`"],
+];
+
+const rows: Row[] = [];
+const spreads: string[] = [];
+const verdicts: (string | undefined)[] = [];
+let failure: unknown;
+try {
+  await world.prime();
+  log("setup: a first `mcpx call` lists the server through a new daemon and warms it");
+  const first = await world.exec(mcpx("call", "everything.echo", CALL_ARGS), env, 120_000);
+  if (first.code !== 0) throw new RunFailed("setup", first.stderr.trim() || first.stdout);
+
+  for (
+    const [name, group, base] of [["warm jobs", WARM, floor], [
+      "scripts",
+      SCRIPTS,
+      retFloor,
+    ]] as const
+  ) {
+    log(`${name}: ${runs} rounds of ${group.length + 1} commands, interleaved`);
+    const contenders = [base, ...group.map(([c]) => c)];
+    const rounds = await interleave(contenders, {
+      runs,
+      warmup,
+      onRound: (done) => done % 10 === 0 && log(`  round ${done}`),
+    });
+    const spread = floorSpread(rounds, 0);
+    const floorFigures = against(rounds, 0, 0);
+    spreads.push(
+      `${base.label}: median ${ms(floorFigures.wallMs)} ms, p90 ${ms(floorFigures.wallP90Ms)} ms ` +
+        `(spread ${spread.toFixed(2)})` +
+        (floorFigures.cpuMs !== undefined ? `, CPU ${ms(floorFigures.cpuMs)} ms` : ""),
+    );
+    verdicts.push(noVerdict(spread, [loadStart[0], Deno.loadavg()[0]], cores));
+    group.forEach(([c, target], i) =>
+      rows.push({ job: c.label, target, result: against(rounds, i + 1, 0) })
+    );
+  }
+} catch (error) {
+  failure = error;
+} finally {
+  await world.exec(mcpx("stop"), env, 30_000, true);
+  await world.cleanup();
+}
+
+const loadEnd = Deno.loadavg();
+const withheld = verdicts.find((v) => v !== undefined);
+const cell = (r: Row) => {
+  if (!r.result) return ["—", "—", "—", "—", "not measured"];
+  const { wallMs, wallP90Ms, cpuMs, wallRatio, cpuRatio } = r.result;
+  const verdict = withheld
+    ? "no verdict"
+    : wallRatio <= r.target
+    ? "met"
+    : `missed by ${((wallRatio / r.target - 1) * 100).toFixed(0)}%`;
+  return [
+    `${ms(wallMs)} (${ms(wallP90Ms)})`,
+    `${wallRatio.toFixed(2)}×`,
+    cpuMs === undefined ? "—" : ms(cpuMs),
+    cpuRatio === undefined ? "—" : `${cpuRatio.toFixed(2)}×`,
+    verdict,
+  ];
+};
+const table = markdownTable(
+  ["job", "target", "wall ms (p90)", "wall × floor", "CPU ms", "CPU × floor", "verdict"],
+  [
+    ...rows.map((r) => [r.job, `≤ ${r.target}×`, ...cell(r)]),
+    ...ELSEWHERE.map((
+      [j, target, where],
+    ) => [j, target, "—", "—", "—", "—", where === "not benched yet" ? where : `in ${where}`]),
+  ],
+);
+const meta = await machineAndCommit(loadStart, loadEnd, undefined);
+const report = [
+  "# mcpx against its floor (issue 26's targets)",
+  "",
+  `mcpx ${meta.mcpx.commit?.slice(0, 7) ?? "?"}${
+    meta.mcpx.dirty ? " (uncommitted changes)" : ""
+  }, ` +
+  `deno ${meta.machine.deno}, ${meta.machine.os}, ${meta.machine.cpus} CPUs.`,
+  "",
+  table,
+  "",
+  "Each group ran interleaved with its floor, round after round " +
+  `(${runs} timed rounds after ${warmup} untimed); a ratio is the median of the rounds' ratios. ` +
+  "CPU is the user + system time of the measured process alone (getrusage of the bench's children).",
+  "",
+  "Floors:",
+  ...spreads.map((s) => `- ${s}`),
+  "",
+  `- ${loadNote(loadStart, loadEnd)}`,
+  ...(withheld ? [`- No verdict: ${withheld}.`] : []),
+  ...(failure ? [`- Stopped: ${(failure as Error).message}`] : []),
+].join("\n");
+console.log(report);
+const path = await writeResults("targets", report, { ...meta, runs, warmup, rows, spreads });
+log(`results: ${path}`);
+if (failure) Deno.exit(failure instanceof RunFailed ? 1 : 2);
