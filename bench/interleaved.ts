@@ -29,6 +29,11 @@ export interface Contender {
   cwd: string;
   /** What a correct run prints on stdout; default: anything. */
   expect?: RegExp;
+  /**
+   * How many copies one run starts at once (default 1): the run's wall time
+   * is until the last exits, its CPU time that of all of them.
+   */
+  concurrency?: number;
 }
 
 /** One run: its wall time and its CPU time (user + system), both ms. */
@@ -52,16 +57,14 @@ export class RunFailed extends Error {
 /**
  * Runs `contender` once.
  *
- * @throws {RunFailed} When it cannot start, exits non-zero, outlives
- *   `timeoutMs`, or prints what `expect` does not match.
+ * @throws {RunFailed} When it (or any of its concurrent copies) cannot
+ *   start, exits non-zero, outlives `timeoutMs`, or prints what `expect`
+ *   does not match.
  */
 export async function runOnce(contender: Contender, timeoutMs = 60_000): Promise<Sample> {
   const [program, ...args] = contender.argv;
-  const before = childCpu();
-  const started = performance.now();
-  let out: Deno.CommandOutput;
-  try {
-    out = await new Deno.Command(program, {
+  const spawn = () =>
+    new Deno.Command(program, {
       args,
       env: contender.env,
       clearEnv: true,
@@ -71,19 +74,26 @@ export async function runOnce(contender: Contender, timeoutMs = 60_000): Promise
       stderr: "piped",
       signal: AbortSignal.timeout(timeoutMs),
     }).output();
+  const before = childCpu();
+  const started = performance.now();
+  let outs: Deno.CommandOutput[];
+  try {
+    outs = await Promise.all(Array.from({ length: contender.concurrency ?? 1 }, spawn));
   } catch (error) {
     throw new RunFailed(contender.label, (error as Error).message);
   }
   const wallMs = performance.now() - started;
   const cpuMs = cpuBetween(before, childCpu());
-  const stdout = new TextDecoder().decode(out.stdout);
-  if (out.code !== 0 || (contender.expect && !contender.expect.test(stdout))) {
-    const stderr = new TextDecoder().decode(out.stderr);
-    throw new RunFailed(
-      contender.label,
-      `exit ${out.code}; stdout ${JSON.stringify(stdout.slice(0, 300))}; ` +
-        `stderr ${JSON.stringify(stderr.slice(0, 300))}`,
-    );
+  for (const out of outs) {
+    const stdout = new TextDecoder().decode(out.stdout);
+    if (out.code !== 0 || (contender.expect && !contender.expect.test(stdout))) {
+      const stderr = new TextDecoder().decode(out.stderr);
+      throw new RunFailed(
+        contender.label,
+        `exit ${out.code}; stdout ${JSON.stringify(stdout.slice(0, 300))}; ` +
+          `stderr ${JSON.stringify(stderr.slice(0, 300))}`,
+      );
+    }
   }
   return cpuMs === undefined ? { wallMs } : { wallMs, cpuMs };
 }
