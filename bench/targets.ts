@@ -21,6 +21,8 @@
  */
 
 import { parseArgs } from "node:util";
+import { existsSync } from "../core/exists.ts";
+import { frontSocket } from "../cli/relay/front_socket.ts";
 import { counter, helpAndExit, log } from "./_cli.ts";
 import { CALL_OK, LS_OK, SEARCH_OK, TYPES_OK } from "./_latency_rows.ts";
 import { loadNote, machineAndCommit, writeResults } from "./_report.ts";
@@ -115,6 +117,39 @@ const SCRIPTS: [Contender, number][] = [
   [job("`mcpx exec '1+1'`", ["exec", "1+1"], /^2\s*$/), 2.2],
 ];
 
+/**
+ * The same warm jobs through the thin client (cli/relay/thin.ts, decision
+ * 0067), an opt-in entry while issue 26 builds it: relayed to the front
+ * process, which a first run starts.
+ */
+const THIN_ENTRY = new URL("../cli/relay/thin.ts", import.meta.url).pathname;
+const thinJob = (label: string, args: string[], expect: RegExp): Contender => ({
+  label,
+  argv: [
+    deno,
+    "run",
+    "-A",
+    "--config",
+    new URL("../deno.json", import.meta.url).pathname,
+    THIN_ENTRY,
+    ...args,
+  ],
+  env,
+  cwd: tmp,
+  expect,
+});
+const THIN: [Contender, number][] = [
+  [thinJob("thin `mcpx ls`", ["ls"], LS_OK), 1.3],
+  [thinJob("thin `mcpx search echo`", ["search", "echo"], SEARCH_OK), 1.3],
+  [thinJob("thin `mcpx types everything`", ["types", "everything"], TYPES_OK), 1.3],
+  [thinJob("thin `mcpx types everything.echo`", ["types", "everything.echo"], TYPES_OK), 1.3],
+  [
+    thinJob("thin `mcpx call everything.echo …`", ["call", "everything.echo", CALL_ARGS], CALL_OK),
+    1.3,
+  ],
+  [thinJob("thin `mcpx catalog`", ["catalog"], /everything/), 1.3],
+];
+
 /** Concurrent calls, against as many concurrent floors: the rate target of issue 26. */
 const CONCURRENT = 8;
 const floorBatch: Contender = {
@@ -152,8 +187,16 @@ try {
   const first = await world.exec(mcpx("call", "everything.echo", CALL_ARGS), env, 120_000);
   if (first.code !== 0) throw new RunFailed("setup", first.stderr.trim() || first.stdout);
 
+  log("setup: a first thin-client run starts the front process");
+  await world.exec(thinJob("thin", ["ls"], LS_OK).argv, env, 120_000);
+  const front = frontSocket(env);
+  for (let i = 0; i < 100 && !existsSync(front); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!existsSync(front)) throw new RunFailed("setup", `no front process listens on ${front}`);
   const groups = [
     ["warm jobs", WARM, floor],
+    ["thin client", THIN, floor],
     ["scripts", SCRIPTS, retFloor],
     ["concurrent calls", CALLS, floorBatch],
   ] as const;

@@ -74,6 +74,7 @@ export async function runCommandLine(
   io: Io = processIo,
   env: Record<string, string> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
+  caller: Pick<ContextOptions, "callerPid"> = {},
 ): Promise<number> {
   let command: Command | undefined;
   let ctx: CliContext | undefined;
@@ -100,6 +101,7 @@ export async function runCommandLine(
       session: values.session as string | undefined,
       flags: settingValues,
       flagSpellings,
+      ...caller,
     };
     let words = positionals.slice(1);
     // A server named on the command line (a URL, `--stdio`): its own generated configuration.

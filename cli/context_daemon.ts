@@ -45,6 +45,7 @@ export type DaemonLinkSource = Pick<
   | "paths"
   | "trustChecked"
   | "traceIds"
+  | "callerPid"
 >;
 
 /**
@@ -278,7 +279,7 @@ export class DaemonLink {
         // checks otherwise refuses it unrun (`trust-mismatch`) and is replaced.
         ...(STARTS_SERVERS.has(operation) ? { trustCheck: await source.trustChecked() } : {}),
         cwd: source.cwd,
-        pid: Deno.ppid,
+        pid: source.callerPid ?? Deno.ppid,
         // What the daemon could not say on its own (records it could not write, damaged state).
         notices: true,
         // What it says about this request (a wait for an instance others hold), as it happens.

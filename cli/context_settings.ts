@@ -72,6 +72,13 @@ export interface ContextOptions {
   scriptStdin?: "inherit" | "null";
   /** The spelling typed for each flag in `flags` (`--budget` for `catalog.budget`). */
   flagSpellings?: Record<string, string>;
+  /**
+   * The process the caller's requests are scoped by (the `pid` scope:
+   * engine/scope_key.ts): default this process's parent, the shell that ran
+   * `mcpx`. A command relayed to the front process (cli/front.ts) runs in
+   * another process, so its client sends its own parent's.
+   */
+  callerPid?: number;
 }
 
 /**
@@ -92,6 +99,8 @@ export class SettingsContext {
   readonly signal?: AbortSignal;
   /** {@link ContextOptions.scriptStdin}. */
   readonly scriptStdin?: "inherit" | "null";
+  /** {@link ContextOptions.callerPid}. */
+  readonly callerPid?: number;
   #options: ContextOptions;
   /** The configuration as loaded, before {@link config} marks untrusted servers. */
   #loaded?: Promise<LoadedConfig>;
@@ -109,6 +118,7 @@ export class SettingsContext {
     this.owner = options.owner;
     this.signal = options.signal;
     this.scriptStdin = options.scriptStdin;
+    if (options.callerPid !== undefined) this.callerPid = options.callerPid;
     this.#options = options;
   }
 

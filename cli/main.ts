@@ -10,6 +10,7 @@
 import { loadCommand } from "./commands.ts";
 import { runCommandLine } from "./command_line.ts";
 import { type Io, processIo } from "../core/io.ts";
+import type { ContextOptions } from "./context_settings.ts";
 
 export { errorDocument, help } from "./command_line.ts";
 
@@ -21,6 +22,7 @@ export { errorDocument, help } from "./command_line.ts";
  * @param io Where output goes (default: the process's stdout and stderr).
  * @param env The environment (default: the process's).
  * @param cwd The working directory (default: the process's).
+ * @param caller What a relayed command line says of its caller (cli/front.ts): `callerPid`.
  * @returns The exit code (0 ok, 1 failure, 2 usage; core/errors.ts `EXIT`).
  */
 export function main(
@@ -28,8 +30,9 @@ export function main(
   io: Io = processIo,
   env: Record<string, string> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
+  caller: Pick<ContextOptions, "callerPid"> = {},
 ): Promise<number> {
-  return runCommandLine(argv, loadCommand, io, env, cwd);
+  return runCommandLine(argv, loadCommand, io, env, cwd, caller);
 }
 
 if (import.meta.main) {
