@@ -13,7 +13,7 @@ import { log } from "./_cli.ts";
 import { ROOT } from "./_paths.ts";
 import { markedProcesses, MARKER_VAR, onInterrupt, terminate } from "./_processes.ts";
 import { strippedEnv, xdgHomes } from "./_world.ts";
-import { mcpxArgv } from "../tests/_helpers.ts";
+import { mcpxArgv } from "../dev/mcpx_argv.ts";
 
 /** The revision issue 9's benches call "before": main when that work began. */
 export const ISSUE9_BASE = "9a774f0";

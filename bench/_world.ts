@@ -18,7 +18,7 @@ import { type Peer, PEER_DIR } from "./peer.ts";
 import { log } from "./_cli.ts";
 import { ROOT } from "./_paths.ts";
 import { markedProcesses, MARKER_VAR, onInterrupt, terminate } from "./_processes.ts";
-import { mcpxArgv } from "../tests/_helpers.ts";
+import { mcpxArgv } from "../dev/mcpx_argv.ts";
 
 export const SERVER_PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31";
 export const CALL_ARGS = '{"message":"hi"}';

@@ -30,7 +30,7 @@ import { CALL_OK, LS_OK, SEARCH_OK, TYPES_OK } from "./_latency_rows.ts";
 import { ROOT } from "./_paths.ts";
 import { loadNote, machineAndCommit, writeResults } from "./_report.ts";
 import { CALL_ARGS, createWorld, type Exec, failed, Interrupted, timedOutput } from "./_world.ts";
-import { mcpxArgv } from "../tests/_helpers.ts";
+import { mcpxArgv } from "../dev/mcpx_argv.ts";
 
 const USAGE = `usage: deno task bench:ab <other-checkout-dir> [--runs N] [--warmup N] [--quick]
 

@@ -37,8 +37,8 @@ import {
   sidesNote,
   thisCommit,
 } from "./_sides.ts";
-import { bigText } from "../tests/fixtures/servers/big_result.ts";
-import { fixtureServer } from "../tests/_helpers.ts";
+import { bigText } from "../dev/big_text.ts";
+import { fixtureServer } from "../dev/fixture_servers.ts";
 
 const USAGE = `usage: deno task bench:big-result [options]
 

@@ -12,13 +12,17 @@
  *    (bench/_synthetic_log.ts), rows unbounded: the bytes printed as `--json`
  *    and as a table against `log.sqlMaxBytes` (8 MiB).
  *
+ * Each part runs in a bench world of its own (bench/_world.ts {@link createWorld}:
+ * its own config and XDG folders, every process it starts stopped at the end).
+ *
  * Run: `deno task bench:log-bounds [--seconds 15] [--lines 200000] [--bytes 200]`.
  *
  * @module
  */
 
 import { parseArgs } from "node:util";
-import { fixtureServer, world } from "../tests/_helpers.ts";
+import { fixtureServer } from "../dev/fixture_servers.ts";
+import { createWorld, type Exec, failed, mcpx, type World } from "./_world.ts";
 import { syntheticLog } from "./_synthetic_log.ts";
 
 const flags = parseArgs({
@@ -51,69 +55,92 @@ function sizes(dir: string): { jsonl: number; index: number; total: number; file
 
 const mb = (n: number) => `${(n / MB).toFixed(2)} MB`;
 
-{
-  await using w = await world();
-  await w.writeConfig({
-    mcpServers: {
-      flood: fixtureServer({ env: { MISBEHAVE_FLOOD: "1" }, mcpx: { logLevel: "info" } }),
-    },
-  });
-  const logs = `${w.dir}/.state/mcpx/logs`;
-  const warm = await w.mcpx(["call", "flood.echo", '{"text":"warm"}']);
-  if (warm.code !== 0) throw new Error(warm.stderr);
+/**
+ * Runs `measure` in a fresh bench world whose config holds `servers`, then
+ * stops what it started and removes its folder, whether or not `measure` threw.
+ */
+async function inWorld(
+  servers: Record<string, unknown>,
+  measure: (w: World) => Promise<void>,
+): Promise<void> {
+  const w = await createWorld({ prefix: "mcpx_bench_log_bounds_" });
+  try {
+    await Deno.writeTextFile(w.configPath, JSON.stringify({ mcpServers: servers }, null, 2));
+    await measure(w);
+  } finally {
+    await w.close();
+  }
+}
+
+/** The world's mcpx directory of logs (its `XDG_STATE_HOME` is `<tmp>/state`). */
+const logsOf = (w: World) => `${w.tmp}/state/mcpx/logs`;
+
+/**
+ * `mcpx <args>` in world `w`, bounded by `timeoutMs`.
+ *
+ * @throws {Error} When it exits other than 0 (its exit code and last lines).
+ */
+async function mcpxOk(w: World, args: string[], timeoutMs = 60_000): Promise<Exec> {
+  const result = await w.exec(mcpx(...args), w.env, timeoutMs);
+  if (result.code !== 0) throw new Error(`mcpx ${args.join(" ")}: ${failed(result)}`);
+  return result;
+}
+
+await inWorld({
+  flood: fixtureServer({ env: { MISBEHAVE_FLOOD: "1" }, mcpx: { logLevel: "info" } }),
+}, async (w) => {
+  const logs = logsOf(w);
+  await mcpxOk(w, ["call", "flood.echo", '{"text":"warm"}']);
   const before = sizes(logs).jsonl;
   const args = JSON.stringify({ count: 1e12, bytes: Number(flags.bytes), ms: seconds * 1000 });
-  const flood = await w.mcpx(["call", "--timeout", `${seconds + 60}s`, "flood.flood", args]);
-  if (flood.code !== 0) throw new Error(flood.stderr);
+  const flood = await mcpxOk(
+    w,
+    ["call", "--timeout", `${seconds + 60}s`, "flood.flood", args],
+    (seconds + 90) * 1000,
+  );
   const sent = flood.stdout.trim();
   // The last window's summary is written when it ends.
   await new Promise((r) => setTimeout(r, 1500));
   const written = sizes(logs).jsonl - before;
-  const ingest = await w.mcpx(["log", "-n", "1"]);
-  if (ingest.code !== 0) throw new Error(ingest.stderr);
+  await mcpxOk(w, ["log", "-n", "1"]);
   const after = sizes(logs);
   console.log(
     `flood: ${seconds} s, ${sent} messages of ${flags.bytes} characters\n` +
       `  JSONL written: ${mb(written)}; index.db: ${mb(after.index)}; ` +
       `log directory: ${mb(after.total)} (default logging.maxDirSize: 268.44 MB)`,
   );
-}
+});
 
-{
-  await using w = await world();
-  await w.writeConfig({ mcpServers: {} });
+await inWorld({}, async (w) => {
   await Deno.writeTextFile(
-    `${w.dir}/lines.ts`,
+    `${w.tmp}/lines.ts`,
     `for (let i = 0; i < ${lines}; i++) console.log("line " + i);\n`,
   );
-  const logs = `${w.dir}/.state/mcpx/logs`;
-  const run = await w.mcpx(["run", "./lines.ts"], { timeoutMs: 600_000 });
-  if (run.code !== 0) throw new Error(run.stderr);
+  const logs = logsOf(w);
+  const run = await mcpxOk(w, ["run", "./lines.ts"], 600_000);
   const printed = new TextEncoder().encode(run.stdout).length;
   const runFiles = sizes(logs);
-  const ingest = await w.mcpx(["log", "-n", "1"]);
-  if (ingest.code !== 0) throw new Error(ingest.stderr);
+  await mcpxOk(w, ["log", "-n", "1"]);
   const after = sizes(logs);
   console.log(
     `console: ${lines} lines, ${mb(printed)} printed\n` +
       `  run's JSONL: ${mb(runFiles.jsonl)} (${(runFiles.jsonl / printed).toFixed(2)}x); ` +
       `with index.db: ${mb(after.total)} (${(after.total / printed).toFixed(2)}x)`,
   );
-}
+});
 
-{
-  await using w = await world();
-  await w.writeConfig({ mcpServers: {} });
-  const logs = `${w.dir}/.state/mcpx/logs`;
+await inWorld({}, async (w) => {
+  const logs = logsOf(w);
   await Deno.mkdir(logs, { recursive: true, mode: 0o700 });
   syntheticLog(logs).generate(100_000);
   const flags = ["--log-sql-max-rows", "1000000", "--log-sql-timeout", "5m"];
   const query = "SELECT * FROM log";
-  const json = await w.mcpx(["--json", ...flags, "log", "sql", query], { timeoutMs: 600_000 });
-  const table = await w.mcpx([...flags, "log", "sql", query], { timeoutMs: 600_000 });
+  // Not held to exit 0: what each prints at log.sqlMaxBytes is the measure.
+  const json = await w.exec(mcpx("--json", ...flags, "log", "sql", query), w.env, 600_000);
+  const table = await w.exec(mcpx(...flags, "log", "sql", query), w.env, 600_000);
   const bytes = (text: string) => new TextEncoder().encode(text).length;
   console.log(
     `log sql: SELECT * FROM log on 100,000 records, log.sqlMaxBytes 8.39 MB\n` +
       `  --json printed ${mb(bytes(json.stdout))}; the table ${mb(bytes(table.stdout))}`,
   );
-}
+});

@@ -26,7 +26,7 @@ import { ROOT } from "./_paths.ts";
 import { syntheticLog } from "./_synthetic_log.ts";
 import { openIngested } from "../logs/ingest.ts";
 import { type CallsRow, callsView } from "../logs/stats.ts";
-import { mcpxArgv } from "../tests/_helpers.ts";
+import { mcpxArgv } from "../dev/mcpx_argv.ts";
 
 const USAGE =
   `usage: deno task bench:log [--records N] [--runs N] [--incremental-runs N] [--quick] [--keep]

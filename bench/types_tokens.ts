@@ -26,8 +26,7 @@ import { ROOT } from "./_paths.ts";
 import { writeResults } from "./_report.ts";
 import { type Exec, failed, output } from "./_world.ts";
 import { extractRevision, scratch, side, sideEnv } from "./_sides.ts";
-import { SERVERS } from "../tests/_helpers.ts";
-import { chromeDevtoolsServer } from "../tests/fixtures/browser/config.ts";
+import { chromeDevtoolsServer, SERVERS } from "../dev/real_servers.ts";
 
 const USAGE = `usage: deno task bench:types [--before <rev>] [--skip-peer]
 

@@ -6,47 +6,16 @@
  * @module
  */
 
-import { fileURLToPath as fromFileUrl } from "node:url";
+import { mcpxArgv } from "../dev/mcpx_argv.ts";
+import { fixtureServer } from "../dev/fixture_servers.ts";
+import { SERVERS } from "../dev/real_servers.ts";
 
-/** The repository root, with a trailing slash. */
-export const ROOT: string = fromFileUrl(new URL("../", import.meta.url));
-
-/** The module the installed `mcpx` runs, relative to a checkout (decision 0027). */
-export const MCPX_ENTRY = "cli/mcpx.bundle.js";
-
-/**
- * argv of `mcpx <args>` run from the checkout at `root` the way the installed
- * `mcpx` runs it: `deno run -A --config <root>deno.json <root>cli/mcpx.bundle.js <args>`.
- * A checkout from before the bundle (bench/ab.ts's baseline) runs its `cli/main.ts`.
- *
- * @param args The CLI's arguments.
- * @param root The checkout, ending in `/` (default: this one, {@link ROOT}).
- */
-export function mcpxArgv(args: string[] = [], root: string = ROOT): string[] {
-  return denoRunArgv(root, mcpxEntry(root), args);
-}
-
-/** {@link MCPX_ENTRY}, or `cli/main.ts` in a checkout that has no bundle. */
-function mcpxEntry(root: string): string {
-  try {
-    Deno.statSync(`${root}${MCPX_ENTRY}`);
-    return MCPX_ENTRY;
-  } catch {
-    return "cli/main.ts";
-  }
-}
-
-/** argv that runs `root` + `file` with all permissions and `root`'s deno.json, then `args`. */
-function denoRunArgv(root: string, file: string, args: string[]): string[] {
-  return [Deno.execPath(), "run", "-A", "--config", `${root}deno.json`, `${root}${file}`, ...args];
-}
-
-/** Pinned real servers from npm, started the way users start them. */
-export const SERVERS = {
-  everything: ["npx", "-y", "@modelcontextprotocol/server-everything@2026.8.31"],
-  filesystem: ["npx", "-y", "@modelcontextprotocol/server-filesystem@2026.8.31"],
-  memory: ["npx", "-y", "@modelcontextprotocol/server-memory@2026.8.31"],
-} as const;
+// How to run mcpx, the fixture servers and the real servers are declared in dev/, which the
+// benches import too (bench/ imports nothing from tests/, issue 26); re-exported here so that
+// a test finds every helper in one module.
+export { MCPX_ENTRY, mcpxArgv, ROOT } from "../dev/mcpx_argv.ts";
+export { type Fixture, fixtureArgv, fixtureServer } from "../dev/fixture_servers.ts";
+export { SERVERS } from "../dev/real_servers.ts";
 
 /** What one CLI run printed. */
 export interface RunResult {
@@ -267,61 +236,6 @@ export function stdioServer(
 ): { command: string; args: string[]; mcpx?: Record<string, unknown> } {
   const [command, ...args] = SERVERS[name];
   return { command, args: [...args, ...extraArgs], ...(mcpx ? { mcpx } : {}) };
-}
-
-/** One of our fixture servers, by its file under tests/fixtures/servers/ without `.ts`. */
-export type Fixture =
-  | "misbehaving"
-  | "stateful"
-  | "echo_secret"
-  | "escapes"
-  | "big_result"
-  | "hanging_http"
-  | "odd_names"
-  | "modern_only"
-  | "dual"
-  | "asks"
-  | "changing"
-  | "skills"
-  | "guarded";
-
-/**
- * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)
- * with this checkout's deno.json, followed by `extraArgs`.
- */
-export function fixtureArgv(fixture: Fixture, extraArgs: string[] = []): string[] {
-  return denoRunArgv(ROOT, `tests/fixtures/servers/${fixture}.ts`, extraArgs);
-}
-
-/**
- * A server entry for `mcpServers` that starts one of our fixture servers over
- * stdio: by default tests/fixtures/servers/misbehaving.ts (echo, sleep, count,
- * hang, crash); `fixture: "stateful"` is stateful.ts (remember, recall, whoami);
- * `fixture: "echo_secret"` is echo_secret.ts (repeats its credentials everywhere);
- * `fixture: "escapes"` is escapes.ts (terminal control sequences in all it says).
- *
- * @param options `env` and `mcpx` go into the entry as given; `extraArgs` follow the script.
- */
-export function fixtureServer(
-  options: {
-    env?: Record<string, string>;
-    mcpx?: Record<string, unknown>;
-    extraArgs?: string[];
-    fixture?: Fixture;
-  } = {},
-): {
-  command: string;
-  args: string[];
-  env?: Record<string, string>;
-  mcpx?: Record<string, unknown>;
-} {
-  const [command, ...args] = fixtureArgv(options.fixture ?? "misbehaving", options.extraArgs);
-  return {
-    command,
-    args,
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.mcpx ? { mcpx: options.mcpx } : {}),
-  };
 }
 
 /**

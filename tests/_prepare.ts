@@ -17,8 +17,7 @@
  * @module
  */
 
-import { SERVERS } from "./_helpers.ts";
-import { CHROME_DEVTOOLS_MCP } from "./fixtures/browser/config.ts";
+import { CHROME_DEVTOOLS_MCP, SERVERS } from "../dev/real_servers.ts";
 import { runtimeBinary } from "./_runtimes.ts";
 import { staleGenerated } from "../dev/stale_generated.ts";
 

@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { fixtureServer, world } from "./_helpers.ts";
-import { bigText } from "./fixtures/servers/big_result.ts";
+import { bigText } from "../dev/big_text.ts";
 
 const BYTES = 24 << 20;
 

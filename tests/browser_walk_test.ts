@@ -10,7 +10,8 @@
  */
 
 import assert from "node:assert/strict";
-import { browserConfig, CHROMIUM } from "./fixtures/browser/config.ts";
+import { browserConfig } from "./fixtures/browser/config.ts";
+import { CHROMIUM } from "../dev/real_servers.ts";
 import { servePages } from "./fixtures/browser/pages.ts";
 import { eventually, ROOT, type RunResult, type World, world } from "./_helpers.ts";
 

@@ -10,7 +10,8 @@
 
 import assert from "node:assert/strict";
 import { backgroundMcpx, eventually, fixtureServer, type World, world } from "./_helpers.ts";
-import { browserConfig, CHROMIUM } from "./fixtures/browser/config.ts";
+import { browserConfig } from "./fixtures/browser/config.ts";
+import { CHROMIUM } from "../dev/real_servers.ts";
 import { servePages } from "./fixtures/browser/pages.ts";
 
 /** Script lines that wait, up to 90 s, until file `path` (a variable of the script) exists. */

@@ -4,10 +4,13 @@
  * not import each other, and no modules of one folder import each other in a
  * cycle (a split that follows a concept leaves the shared piece in the module
  * that owns it, so both sides import it and it imports neither). File sizes
- * are dev/file_sizes.ts's rule.
+ * are dev/file_sizes.ts's rule. Nothing in `bench/` reaches `tests/` (issue 26):
+ * what both need lives in `dev/`, so a bench cannot break when a test's helper
+ * changes, and a test helper is never shaped by what a bench wants.
  *
- * Imports are read from the source text (static `import`/`export … from` and
- * literal `import("…")`), so a lazy import counts as much as a static one.
+ * Imports are read from the source text (static `import`/`export … from`,
+ * side-effect `import "…"` and literal `import("…")`), so a lazy import counts
+ * as much as a static one.
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
@@ -61,7 +64,9 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-const IMPORT = /(?:import|export)[^'"]*?from\s*["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']/g;
+/** A relative specifier in `… from "…"` (1), `import("…")` (2) or a side-effect `import "…"` (3). */
+const IMPORT =
+  /(?:import|export)[^'"]*?from\s*["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']|import\s*["'](\.[^"']+)["']/g;
 
 /** A line of a comment: a docstring's example imports, which the module itself does not. */
 const COMMENT_LINE = /^\s*(?:\*|\/\*|\/\/)/;
@@ -71,7 +76,7 @@ function importsOf(file: string): string[] {
     .filter((line) => !COMMENT_LINE.test(line)).join("\n");
   const out: string[] = [];
   for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2];
+    const spec = m[1] ?? m[2] ?? m[3];
     out.push(relative(ROOT, join(ROOT, file, "..", spec)));
   }
   return out;
@@ -175,4 +180,33 @@ Deno.test("the layer rule can fail: an upward import is found", () => {
     [...`import { x } from "../cli/main.ts";`.matchAll(IMPORT)].map((m) => m[1]),
     ["../cli/main.ts"],
   );
+});
+
+/**
+ * The modules under `folder/` that `files` reach through relative imports,
+ * directly or through the modules they import, each as `importer -> target`;
+ * a module under `folder/` is reported and not followed further.
+ *
+ * @param files Paths relative to the checkout, where the walk starts.
+ * @param folder A top-level folder, e.g. `tests`.
+ */
+function reachedUnder(files: string[], folder: string): string[] {
+  const seen = new Set(files);
+  const queue = [...files];
+  const found: string[] = [];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const target of importsOf(file)) {
+      if (target.startsWith(`${folder}/`)) found.push(`${file} -> ${target}`);
+      else if (!seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return found;
+}
+
+Deno.test("no module in bench/ imports one in tests/, directly or through dev/ or any other", () => {
+  assert.deepEqual(reachedUnder(sourceFiles("bench"), "tests"), []);
 });
