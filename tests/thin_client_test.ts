@@ -1,0 +1,68 @@
+/**
+ * The thin client (cli/relay/thin.ts, decision 0067) answers what `mcpx`
+ * answers: with no front process it runs the command itself and starts one;
+ * once the front runs, a relayed command line gets the same output and exit
+ * code, each caller's configuration found from its own directory.
+ */
+import assert from "node:assert/strict";
+import { eventually, fixtureServer, world } from "./_helpers.ts";
+import { ROOT } from "../dev/mcpx_argv.ts";
+import { frontSocket } from "../cli/relay/front_socket.ts";
+import { relay } from "../cli/relay/thin.ts";
+import { existsSync } from "../core/exists.ts";
+
+Deno.test("the thin client answers as mcpx does, through a front process once one runs", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { fx: fixtureServer() } });
+  const thin = async (args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/relay/thin.ts`, ...args],
+      env: w.env,
+      clearEnv: true,
+      cwd: w.dir,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+  };
+  const direct = await w.mcpx(["ls"]);
+  assert.equal(direct.code, 0, direct.stderr);
+
+  // No front yet: the command runs in the thin client's own process, and starts one.
+  const first = await thin(["ls"]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout, direct.stdout);
+  const socket = frontSocket(w.env);
+  assert.ok(
+    await eventually(() => Promise.resolve(existsSync(socket)), 30_000),
+    "no front started",
+  );
+
+  // Relayed: the front runs the same command line and answers its output and its exit code.
+  const relayed = await relay(["ls"], w.env, w.dir);
+  assert.ok(relayed, "the front did not answer");
+  assert.deepEqual(relayed, { stdout: direct.stdout, stderr: direct.stderr, code: 0 });
+  const call = await relay(["call", "fx.echo", '{"text":"hi"}'], w.env, w.dir);
+  assert.deepEqual(call, { stdout: "hi\n", stderr: "", code: 0 });
+  const missing = await relay(["types", "nosuch"], w.env, w.dir);
+  assert.equal(missing?.code, 1);
+  assert.match(missing!.stderr, /unknown namespace "nosuch"/);
+
+  // Another caller's directory holds another configuration: each is answered from its own.
+  const other = `${w.dir}/other`;
+  await Deno.mkdir(other);
+  await Deno.writeTextFile(
+    `${other}/.mcp.json`,
+    JSON.stringify({ mcpServers: { elsewhere: fixtureServer() } }),
+  );
+  const there = await relay(["ls"], w.env, other);
+  assert.match(there!.stdout, /^elsewhere /m);
+  assert.doesNotMatch(there!.stdout, /^fx /m);
+  assert.deepEqual(await relay(["ls"], w.env, w.dir), relayed, "and the first is unchanged");
+
+  // The thin entry as a process, the front running: the same answer.
+  const second = await thin(["ls"]);
+  assert.deepEqual(second, { code: 0, stdout: direct.stdout, stderr: direct.stderr });
+});
