@@ -10,8 +10,9 @@
  * A ratio is the median of the per-round ratios against the floor, so the
  * floor of each ratio was timed beside what it divides. The verdict is
  * withheld when the floor itself was unsteady (its p90 over its median above
- * {@link MAX_FLOOR_SPREAD}) or the machine was busy (a 1-minute load average
- * of half the cores or more at either end: 1 on 2 cores).
+ * {@link MAX_FLOOR_SPREAD}) or the machine was busy before the bench began
+ * (a 1-minute load average of half the cores or more: 1 on 2 cores). The
+ * load at the end is reported, not judged: the bench's own runs raise it.
  *
  * @module
  */
@@ -165,9 +166,10 @@ export function floorSpread(rounds: Sample[][], floor: number): number {
 
 /**
  * Why a run gives no verdict, or undefined when it may give one: an
- * unsteady floor, or a busy machine.
+ * unsteady floor, or a machine busy before the bench began.
  *
- * @param load The 1-minute load averages at the start and the end.
+ * @param load The 1-minute load averages that show other work: the one at
+ *   the start (the bench's own runs raise the later ones).
  * @param cores The machine's CPU count.
  */
 export function noVerdict(spread: number, load: number[], cores: number): string | undefined {

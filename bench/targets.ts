@@ -125,15 +125,7 @@ const SCRIPTS: [Contender, number][] = [
 const THIN_ENTRY = new URL("../cli/relay/thin.ts", import.meta.url).pathname;
 const thinJob = (label: string, args: string[], expect: RegExp): Contender => ({
   label,
-  argv: [
-    deno,
-    "run",
-    "-A",
-    "--config",
-    new URL("../deno.json", import.meta.url).pathname,
-    THIN_ENTRY,
-    ...args,
-  ],
+  argv: [deno, "run", "-A", "--no-config", THIN_ENTRY, ...args],
   env,
   cwd: tmp,
   expect,
@@ -215,7 +207,7 @@ try {
         `(spread ${spread.toFixed(2)})` +
         (floorFigures.cpuMs !== undefined ? `, CPU ${ms(floorFigures.cpuMs)} ms` : ""),
     );
-    verdicts.push(noVerdict(spread, [loadStart[0], Deno.loadavg()[0]], cores));
+    verdicts.push(noVerdict(spread, [loadStart[0]], cores));
     group.forEach(([c, target], i) =>
       rows.push({
         job: c.label,

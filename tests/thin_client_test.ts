@@ -16,7 +16,7 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
   await w.writeConfig({ mcpServers: { fx: fixtureServer() } });
   const thin = async (args: string[]) => {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/relay/thin.ts`, ...args],
+      args: ["run", "-A", "--no-config", `${ROOT}cli/relay/thin.ts`, ...args],
       env: w.env,
       clearEnv: true,
       cwd: w.dir,

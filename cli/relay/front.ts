@@ -4,17 +4,17 @@
  * starting Deno plus one round trip, not loading mcpx's code into a fresh
  * isolate each time.
  *
- * `POST /v1/command` on its unix socket (cli/relay/front_socket.ts; the
- * folder is private, the socket 0600, it never listens on TCP) takes
- * `{ argv, cwd, env, callerPid }` from a client of its own version (else 409,
- * and it exits: an upgraded mcpx starts a new one) and answers
- * `{ stdout, stderr, code }`:
- * the command line runs through the same entry as `mcpx` itself
- * (cli/main.ts `main`) with the caller's environment and directory, so it
- * finds the caller's configuration and talks to that configuration's daemon.
- * Commands run one at a time: what the command line keeps per process (the
- * queue of notices it prints at the end) must not mix two callers' output.
- * It exits after {@link IDLE_MS} without a command.
+ * It listens on a unix socket (cli/relay/front_socket.ts; the folder is
+ * private, the socket 0600, never TCP) and speaks cli/relay/relay_wire.ts:
+ * a client of its own version sends `{ argv, cwd, env, callerPid }` and gets
+ * `{ stdout, stderr, code }`; one of another version gets `{ refused }`, and
+ * this front, now stale, exits so the next client starts a current one. The
+ * command line runs through the same entry as `mcpx` (cli/main.ts `main`)
+ * with the caller's environment and directory, so it finds the caller's
+ * configuration and talks to that configuration's daemon. Commands run one
+ * at a time: what the command line keeps per process (the queue of notices
+ * it prints at the end) must not mix two callers' output. It exits after
+ * {@link IDLE_MS} without a command.
  *
  * Run as `deno run -A --config deno.json cli/relay/front.ts`; the thin
  * client starts it when it finds none.
@@ -27,65 +27,43 @@ import { main } from "../main.ts";
 import { memoryIo } from "../../core/io.ts";
 import { ensurePrivateDir } from "../../core/private_fs.ts";
 import { SOCKET_DIR_WHAT } from "../../wire/locate.ts";
-import { frontSocket } from "./front_socket.ts";
 import { VERSION } from "../../core/version.ts";
-import { VERSION_HEADER } from "../../wire/wire.ts";
+import { frontSocket } from "./front_socket.ts";
+import {
+  isRelayedCommand,
+  MAX_REQUEST_BYTES,
+  readAll,
+  type RelayedAnswer,
+  writeAll,
+} from "./relay_wire.ts";
 
 /** How long the front waits for a command before it exits, in ms. */
 export const IDLE_MS = 10 * 60_000;
 
-/** Most bytes of one relayed request: argv, the directory and the whole environment. */
-export const MAX_REQUEST_BYTES = 512 * 1024;
-
-/** What the thin client sends. */
-export interface RelayedCommand {
-  argv: string[];
-  cwd: string;
-  env: Record<string, string>;
-  /** The thin client's parent: the process the caller's `pid`-scoped servers belong to. */
-  callerPid: number;
-}
-
-/** What the front answers. */
-export interface RelayedAnswer {
-  stdout: string;
-  stderr: string;
-  code: number;
-}
-
-function isCommand(value: unknown): value is RelayedCommand {
-  const v = value as RelayedCommand | null;
-  return typeof v === "object" && v !== null && Array.isArray(v.argv) &&
-    v.argv.every((a) => typeof a === "string") && typeof v.cwd === "string" &&
-    typeof v.env === "object" && v.env !== null &&
-    Object.values(v.env).every((x) => typeof x === "string") &&
-    Number.isInteger(v.callerPid);
+/** What the front does with a request, apart from its connection. */
+export interface FrontHooks {
+  /** Runs a command line (default cli/main.ts `main`). */
+  run?: typeof main;
+  /** Told of each command run (the idle timer starts again). */
+  onCommand?: () => void;
+  /** Told when a client of another version came: this front should go. */
+  onOtherVersion?: () => void;
 }
 
 /**
- * The front's request handler: one command line at a time, through
- * `run` (cli/main.ts `main` by default).
+ * The front's answers, one command line at a time.
+ *
+ * @returns A function from a request's text (undefined: over the size limit)
+ *   to its answer.
  */
-export function frontHandler(
-  run: typeof main = main,
-  onCommand: () => void = () => {},
-  onOtherVersion: () => void = () => {},
-): (request: Request) => Promise<Response> {
+export function frontAnswerer(hooks: FrontHooks = {}): (text?: string) => Promise<RelayedAnswer> {
+  const run = hooks.run ?? main;
   let queue: Promise<unknown> = Promise.resolve();
-  return async (request) => {
-    if (request.method !== "POST" || new URL(request.url).pathname !== "/v1/command") {
-      return Response.json({ error: "not found" }, { status: 404 });
-    }
-    // A client of another mcpx version runs its command itself; this front, now stale, goes.
-    if (request.headers.get(VERSION_HEADER) !== VERSION) {
-      onOtherVersion();
-      return Response.json({ error: `this front is mcpx ${VERSION}` }, { status: 409 });
-    }
-    const text = await request.text();
-    if (text.length > MAX_REQUEST_BYTES) {
-      return Response.json({ error: "the command line and its environment are too large" }, {
-        status: 413,
-      });
+  return async (text) => {
+    if (text === undefined) {
+      return {
+        refused: `the command line and its environment are over ${MAX_REQUEST_BYTES} bytes`,
+      };
     }
     let body: unknown;
     try {
@@ -93,21 +71,42 @@ export function frontHandler(
     } catch {
       body = undefined;
     }
-    if (!isCommand(body)) {
-      return Response.json({ error: "the body is not { argv, cwd, env, callerPid }" }, {
-        status: 400,
-      });
+    if (!isRelayedCommand(body)) return { refused: "not { version, argv, cwd, env, callerPid }" };
+    if (body.version !== VERSION) {
+      hooks.onOtherVersion?.();
+      return { refused: `this front is mcpx ${VERSION}, the client ${body.version}` };
     }
-    onCommand();
+    hooks.onCommand?.();
     const { argv, cwd, env, callerPid } = body;
-    const turn = queue.then(async (): Promise<RelayedAnswer> => {
+    const turn = queue.then(async () => {
       const io = memoryIo("");
       const code = await run(argv, io, env, cwd, { callerPid });
       return { stdout: io.stdout, stderr: io.stderr, code };
     });
     queue = turn.catch(() => {});
-    return Response.json(await turn);
+    return await turn;
   };
+}
+
+/** Serves `listener` until it closes: each connection one request, one answer. */
+export async function serveFront(
+  listener: Deno.Listener,
+  answer: (text?: string) => Promise<RelayedAnswer>,
+): Promise<void> {
+  for await (const conn of listener) {
+    (async () => {
+      try {
+        const text = await readAll(conn, MAX_REQUEST_BYTES);
+        await writeAll(conn, JSON.stringify(await answer(text)));
+      } catch {
+        /* the client went away: nothing to tell it */
+      } finally {
+        try {
+          conn.close();
+        } catch { /* closed */ }
+      }
+    })();
+  }
 }
 
 if (import.meta.main) {
@@ -122,20 +121,23 @@ if (import.meta.main) {
   try {
     await Deno.remove(socket);
   } catch { /* none */ }
+  const listener = Deno.listen({ transport: "unix", path: socket });
+  await Deno.chmod(socket, 0o600);
+  const ours = Deno.statSync(socket).ino;
   let idle: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => listener.close();
   const rearm = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => server.shutdown(), IDLE_MS);
+    idle = setTimeout(stop, IDLE_MS);
   };
-  const server = Deno.serve(
-    { path: socket, transport: "unix", onListen() {} },
-    frontHandler(main, rearm, () => queueMicrotask(() => server.shutdown())),
-  );
-  await Deno.chmod(socket, 0o600);
   rearm();
-  await server.finished;
+  await serveFront(
+    listener,
+    frontAnswerer({ onCommand: rearm, onOtherVersion: () => queueMicrotask(stop) }),
+  ).catch(() => {});
+  // Removed only while it is still this front's: a newer one may listen there already.
   try {
-    await Deno.remove(socket);
-  } catch { /* another front took it */ }
+    if (Deno.statSync(socket).ino === ours) await Deno.remove(socket);
+  } catch { /* gone */ }
   Deno.exit(0);
 }

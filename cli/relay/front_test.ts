@@ -1,17 +1,11 @@
 import assert from "node:assert/strict";
-import { frontHandler } from "./front.ts";
+import { frontAnswerer } from "./front.ts";
 import { relayable } from "./thin.ts";
 import { VERSION } from "../../core/version.ts";
-import { VERSION_HEADER } from "../../wire/wire.ts";
 import type { Io } from "../../core/io.ts";
 
-const post = (body: unknown, version: string | null = VERSION) =>
-  new Request("http://front/v1/command", {
-    method: "POST",
-    headers: version ? { [VERSION_HEADER]: version } : {},
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-const command = (argv: string[], cwd = "/w") => ({ argv, cwd, env: { HOME: "/h" }, callerPid: 42 });
+const request = (argv: string[], cwd = "/w", version = VERSION) =>
+  JSON.stringify({ version, argv, cwd, env: { HOME: "/h" }, callerPid: 42 });
 
 Deno.test("the front runs one relayed command line at a time, with the caller's directory, environment and pid", async () => {
   const seen: unknown[] = [];
@@ -33,32 +27,32 @@ Deno.test("the front runs one relayed command line at a time, with the caller's 
     running--;
     return argv[0] === "types" ? 1 : 0;
   };
-  const handle = frontHandler(run);
+  const answer = frontAnswerer({ run });
   const answers = await Promise.all([
-    handle(post(command(["ls"]))),
-    handle(post(command(["types"], "/other"))),
+    answer(request(["ls"])),
+    answer(request(["types"], "/other")),
   ]);
   assert.equal(most, 1, "never two at once: the notice queue is per process");
-  assert.deepEqual(await answers[0].json(), { stdout: "out ls\n", stderr: "err ls\n", code: 0 });
-  assert.deepEqual(await answers[1].json(), {
-    stdout: "out types\n",
-    stderr: "err types\n",
-    code: 1,
-  });
+  assert.deepEqual(answers, [
+    { stdout: "out ls\n", stderr: "err ls\n", code: 0 },
+    { stdout: "out types\n", stderr: "err types\n", code: 1 },
+  ]);
   assert.deepEqual(seen, [[["ls"], "/w", "/h", 42], [["types"], "/other", "/h", 42]]);
 });
 
-Deno.test("the front refuses a client of another version, a malformed body and a wrong path, running nothing", async () => {
+Deno.test("the front refuses a client of another version, a malformed or oversized request, running nothing", async () => {
   let ran = 0;
   let stale = 0;
-  const handle = frontHandler(() => Promise.resolve(ran++), () => {}, () => stale++);
-  assert.equal((await handle(post(command(["ls"]), "0.0.0-other"))).status, 409);
+  const answer = frontAnswerer({
+    run: () => Promise.resolve(ran++),
+    onOtherVersion: () => stale++,
+  });
+  const other = await answer(request(["ls"], "/w", "0.0.0-other")) as { refused?: string };
+  assert.match(other.refused ?? "", /this front is mcpx .*, the client 0\.0\.0-other/);
   assert.equal(stale, 1, "a stale front is told to go");
-  assert.equal((await handle(post("{not json"))).status, 400);
-  assert.equal((await handle(post({ argv: "ls", cwd: "/", env: {}, callerPid: 1 }))).status, 400);
-  assert.equal((await handle(post("x".repeat(600 * 1024)))).status, 413);
-  const wrongPath = new Request("http://front/v1/other", { method: "POST", body: "{}" });
-  assert.equal((await handle(wrongPath)).status, 404);
+  assert.ok("refused" in await answer("{not json"));
+  assert.ok("refused" in await answer(JSON.stringify({ version: VERSION, argv: "ls" })));
+  assert.ok("refused" in await answer(undefined), "over the size limit");
   assert.equal(ran, 0);
 });
 
