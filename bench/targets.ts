@@ -151,6 +151,16 @@ const floorBatch: Contender = {
 };
 const CALLS: [Contender, number][] = [[
   {
+    ...thinJob(
+      `${CONCURRENT} concurrent thin \`mcpx call\` processes`,
+      ["call", "everything.echo", CALL_ARGS],
+      CALL_OK,
+    ),
+    concurrency: CONCURRENT,
+  },
+  0.8,
+], [
+  {
     ...job(
       `${CONCURRENT} concurrent \`mcpx call\` processes`,
       ["call", "everything.echo", CALL_ARGS],
