@@ -29,7 +29,7 @@ import { UsageError } from "../core/errors.ts";
 import { truncate } from "../core/truncate.ts";
 import { shellWord } from "../config/shell_word.ts";
 import type { ListingWait } from "../engine/tool_listing.ts";
-import { listingWaitOf, waitCommand } from "./wait_flag.ts";
+import { waitCommand } from "./wait_flag.ts";
 
 /** What `search` answers (ops/discovery_outputs.ts `SearchOutput`). */
 export type SearchOutput = OutputOf<typeof search>;
@@ -58,7 +58,7 @@ export interface SearchAnswer {
  * arbitrary page of tools would read as an answer. Undefined when there is
  * something to rank by.
  */
-export function emptyQuery(input: InputOf<typeof search>): UsageError | undefined {
+function emptyQuery(input: InputOf<typeof search>): UsageError | undefined {
   if (!input.words.every((w) => w.trim() === "") || input.tag !== undefined) return undefined;
   return new UsageError(
     "say what the tool should do, e.g. `mcpx search screenshot` or `mcpx search read file`; " +
@@ -67,7 +67,7 @@ export function emptyQuery(input: InputOf<typeof search>): UsageError | undefine
 }
 
 /** The refusal of a `search.limit` that is not a whole number ≥ 1; undefined for a good one. */
-export function badLimit(limit: number): UsageError | undefined {
+function badLimit(limit: number): UsageError | undefined {
   if (Number.isInteger(limit) && limit >= 1) return undefined;
   return new UsageError(`-n must be a whole number of at least 1, got ${JSON.stringify(limit)}`);
 }
@@ -147,16 +147,6 @@ export async function answer(
       }
       : {}),
   };
-}
-
-/**
- * The op's output alone ({@link answer}).
- *
- * @throws {UsageError} As {@link answer}.
- */
-export async function handle(input: InputOf<typeof search>, host: OpHost): Promise<SearchOutput> {
-  const wait = listingWaitOf(input.wait, await host.setting("discovery.wait"));
-  return (await answer(input, host, wait)).output;
 }
 
 /** Namespaces whose tools are unknown because listing their server failed. */
