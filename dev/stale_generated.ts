@@ -26,6 +26,12 @@ interface Generated {
   path: string;
   /** Its text as `deno task gen` would write it now. */
   fresh(root: URL, signal?: AbortSignal): Promise<string>;
+  /**
+   * Generated after the one before it, not beside it: `deno bundle` copies its
+   * esbuild binary into DENO_DIR on first use, and two at once on a fresh
+   * machine race over that copy ("failed to copy esbuild binary").
+   */
+  oneAtATime?: true;
 }
 
 /** Every file `deno task gen` writes (ops/gen.ts, then cli/bundle.ts). */
@@ -42,13 +48,14 @@ const GENERATED: readonly Generated[] = [
   ...BUNDLES.map((bundle) => ({
     path: bundle.path,
     fresh: (root: URL, signal?: AbortSignal) => shippedBundle(root, bundle, { signal }),
+    oneAtATime: true as const,
   })),
 ];
 
 /**
  * The generated files of the checkout at `root` that differ from what
  * `deno task gen` would write now (or are missing), in {@link GENERATED}
- * order. All are generated at once.
+ * order. The bundles are generated one after the other, the rest beside them.
  *
  * @param root The checkout, a `file:` URL ending in `/`.
  * @param options.signal Cancels the generation.
@@ -59,12 +66,16 @@ export async function staleGenerated(
   root: URL,
   options: { signal?: AbortSignal } = {},
 ): Promise<string[]> {
-  const stale = await Promise.all(GENERATED.map(async (file) => {
+  const isStale = async (file: Generated) => {
     const fresh = await file.fresh(root, options.signal);
     const written = await Deno.readTextFile(new URL(file.path, root)).catch(() => undefined);
     return written === fresh ? undefined : file.path;
-  }));
-  return stale.filter((path) => path !== undefined);
+  };
+  const together = Promise.all(GENERATED.filter((f) => !f.oneAtATime).map(isStale));
+  const inTurn: (string | undefined)[] = [];
+  for (const file of GENERATED.filter((f) => f.oneAtATime)) inTurn.push(await isStale(file));
+  const stale = [...await together, ...inTurn];
+  return GENERATED.map((f) => f.path).filter((path) => stale.includes(path));
 }
 
 if (import.meta.main) {
