@@ -19,7 +19,10 @@
  */
 
 import { McpxError, storageErrorOf } from "./errors.ts";
-import { judgePrivateDir, type PathFacts, privateDirMessage } from "./private_dir_rule.ts";
+import { judgePrivateDir, privateDirMessage } from "./private_dir_rule.ts";
+import { pathFacts } from "./path_facts.ts";
+
+export { pathFacts } from "./path_facts.ts";
 
 /** A directory another user owns or can write into: mcpx will not use it. */
 export class UnsafeDirectoryError extends McpxError {
@@ -35,28 +38,6 @@ export class UnsafeDirectoryError extends McpxError {
 /** The permission bits of private directories and files. */
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
-
-/**
- * What `lstat` (`follow` false) or `stat` says of `path`: the facts the
- * private-directory rule judges (core/private_dir_rule.ts).
- *
- * @returns Undefined when nothing is there.
- * @throws The file system's error for anything but a missing path (permission denied…).
- */
-export function pathFacts(path: string, follow: boolean): PathFacts | undefined {
-  try {
-    const info = follow ? Deno.statSync(path) : Deno.lstatSync(path);
-    return {
-      isDirectory: info.isDirectory,
-      isSymlink: info.isSymlink,
-      uid: info.uid,
-      mode: info.mode,
-    };
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
 
 /**
  * Checks that `path` is a directory the current user owns and nobody else can

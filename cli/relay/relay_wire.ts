@@ -9,7 +9,8 @@
  * @module
  */
 
-import { judgePrivateDir, type LookPath, stickySocketIsOurs } from "../../core/private_dir_rule.ts";
+import { judgePrivateDir, stickySocketIsOurs } from "../../core/private_dir_rule.ts";
+import { pathFacts } from "../../core/path_facts.ts";
 
 /** Most bytes of one relayed request: argv, the directory and the whole environment. */
 export const MAX_REQUEST_BYTES = 512 * 1024;
@@ -39,22 +40,6 @@ export function isRelayedCommand(value: unknown): value is RelayedCommand {
     Object.values(v.env).every((x) => typeof x === "string") && Number.isInteger(v.callerPid);
 }
 
-/** A path's facts through Deno, for core/private_dir_rule.ts. */
-const denoLook: LookPath = (path, follow) => {
-  try {
-    const info = follow ? Deno.statSync(path) : Deno.lstatSync(path);
-    return {
-      isDirectory: info.isDirectory,
-      isSymlink: info.isSymlink,
-      uid: info.uid,
-      mode: info.mode,
-    };
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-};
-
 /**
  * Whether `socket`'s folder is this user's alone (core/private_dir_rule.ts),
  * or a shared sticky one where the socket is ours: only then does the client
@@ -65,8 +50,8 @@ export function socketFolderIsOurs(socket: string): boolean {
   const dir = socket.slice(0, socket.lastIndexOf("/")) || "/";
   const uid = Deno.uid();
   try {
-    const verdict = judgePrivateDir(dir, uid, denoLook);
-    return !verdict.problem || stickySocketIsOurs(dir, socket, uid, denoLook);
+    const verdict = judgePrivateDir(dir, uid, pathFacts);
+    return !verdict.problem || stickySocketIsOurs(dir, socket, uid, pathFacts);
   } catch {
     return false;
   }
