@@ -104,14 +104,18 @@ const job = (label: string, args: string[], expect: RegExp): Contender => ({
   expect,
 });
 
-const WARM: [Contender, number][] = [
-  [job("warm `mcpx ls`", ["ls"], LS_OK), 1.3],
-  [job("warm `mcpx search echo`", ["search", "echo"], SEARCH_OK), 1.3],
-  [job("warm `mcpx types everything`", ["types", "everything"], TYPES_OK), 1.3],
-  [job("warm `mcpx types everything.echo`", ["types", "everything.echo"], TYPES_OK), 1.3],
-  [job("warm `mcpx call everything.echo …`", ["call", "everything.echo", CALL_ARGS], CALL_OK), 1.3],
-  [job("warm `mcpx catalog`", ["catalog"], /everything/), 1.3],
+/** The warm jobs, each with what a correct run prints: run whole, and through the thin client. */
+const WARM_JOBS: [string, string[], RegExp][] = [
+  ["`mcpx ls`", ["ls"], LS_OK],
+  ["`mcpx search echo`", ["search", "echo"], SEARCH_OK],
+  ["`mcpx types everything`", ["types", "everything"], TYPES_OK],
+  ["`mcpx types everything.echo`", ["types", "everything.echo"], TYPES_OK],
+  ["`mcpx call everything.echo …`", ["call", "everything.echo", CALL_ARGS], CALL_OK],
+  ["`mcpx catalog`", ["catalog"], /everything/],
 ];
+const WARM: [Contender, number][] = WARM_JOBS.map((
+  [name, args, expect],
+) => [job(`warm ${name}`, args, expect), 1.3]);
 const SCRIPTS: [Contender, number][] = [
   [job("`mcpx run ./ret.ts`", ["run", "./ret.ts"], /42/), 2.2],
   [job("`mcpx exec '1+1'`", ["exec", "1+1"], /^2\s*$/), 2.2],
@@ -130,17 +134,9 @@ const thinJob = (label: string, args: string[], expect: RegExp): Contender => ({
   cwd: tmp,
   expect,
 });
-const THIN: [Contender, number][] = [
-  [thinJob("thin `mcpx ls`", ["ls"], LS_OK), 1.3],
-  [thinJob("thin `mcpx search echo`", ["search", "echo"], SEARCH_OK), 1.3],
-  [thinJob("thin `mcpx types everything`", ["types", "everything"], TYPES_OK), 1.3],
-  [thinJob("thin `mcpx types everything.echo`", ["types", "everything.echo"], TYPES_OK), 1.3],
-  [
-    thinJob("thin `mcpx call everything.echo …`", ["call", "everything.echo", CALL_ARGS], CALL_OK),
-    1.3,
-  ],
-  [thinJob("thin `mcpx catalog`", ["catalog"], /everything/), 1.3],
-];
+const THIN: [Contender, number][] = WARM_JOBS.map((
+  [name, args, expect],
+) => [thinJob(`thin ${name}`, args, expect), 1.3]);
 
 /** Concurrent calls, against as many concurrent floors: the rate target of issue 26. */
 const CONCURRENT = 8;
