@@ -74,7 +74,7 @@ export async function runCommandLine(
   io: Io = processIo,
   env: Record<string, string> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
-  caller: Pick<ContextOptions, "callerPid"> = {},
+  caller: Pick<ContextOptions, "callerPid" | "signal"> = {},
 ): Promise<number> {
   let command: Command | undefined;
   let ctx: CliContext | undefined;

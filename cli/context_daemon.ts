@@ -65,6 +65,9 @@ export class DaemonLink {
     this.#source = source;
   }
 
+  /** The caller's environment (a relayed command line's, not this process's). */
+  #envLookup = (name: string): string | undefined => this.#source.env[name];
+
   /**
    * The daemon's socket path, starting the daemon when none runs. With
    * `daemon.endpoint` set, that endpoint once it answers `health`; nothing is
@@ -195,7 +198,7 @@ export class DaemonLink {
     // The daemon inside this command once it runs; none is started here.
     if (this.#inline) return (await this.#inline).socket;
     const config = await this.#source.config();
-    return daemonFiles(this.#source.paths().stateDir, config.fingerprint).socket;
+    return daemonFiles(this.#source.paths().stateDir, config.fingerprint, this.#envLookup).socket;
   }
 
   /**
@@ -393,7 +396,11 @@ export class DaemonLink {
   async sweepOrphans(lostPid?: number): Promise<void> {
     if (lostPid !== undefined) await awaitProcessEnd(lostPid, LOST_DAEMON_EXIT_MS);
     const config = await this.#source.config();
-    const { groups } = daemonFiles(this.#source.paths().stateDir, config.fingerprint);
+    const { groups } = daemonFiles(
+      this.#source.paths().stateDir,
+      config.fingerprint,
+      this.#envLookup,
+    );
     await sweepOrphanGroups([groups]);
   }
 

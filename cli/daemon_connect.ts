@@ -95,7 +95,7 @@ export async function probeDaemon(socket: string): Promise<DaemonHealth | undefi
  *   the socket's directory is not the user's alone (core/private_fs.ts).
  */
 export async function connectDaemon(options: ConnectOptions): Promise<ConnectedDaemon> {
-  const files = daemonFiles(options.stateDir, options.fingerprint);
+  const files = daemonFiles(options.stateDir, options.fingerprint, (name) => options.env[name]);
   const usable = (h: DaemonHealth | undefined) =>
     h?.version === VERSION && !h.stopping && (h.trustCheck ?? false) === !!options.trustCheck;
   const current = await probeDaemon(files.socket);

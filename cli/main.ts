@@ -22,7 +22,8 @@ export { errorDocument, help } from "./command_line.ts";
  * @param io Where output goes (default: the process's stdout and stderr).
  * @param env The environment (default: the process's).
  * @param cwd The working directory (default: the process's).
- * @param caller What a relayed command line says of its caller (cli/front.ts): `callerPid`.
+ * @param caller What a relayed command line says of its caller (cli/relay/front.ts): its
+ *   `callerPid`, and the `signal` that aborts the command when the caller goes away.
  * @returns The exit code (0 ok, 1 failure, 2 usage; core/errors.ts `EXIT`).
  */
 export function main(
@@ -30,7 +31,7 @@ export function main(
   io: Io = processIo,
   env: Record<string, string> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
-  caller: Pick<ContextOptions, "callerPid"> = {},
+  caller: Pick<ContextOptions, "callerPid" | "signal"> = {},
 ): Promise<number> {
   return runCommandLine(argv, loadCommand, io, env, cwd, caller);
 }

@@ -23,6 +23,9 @@ import { commandNameOf, runCommandLine } from "./command_line.ts";
  */
 export { WARM_COMMANDS } from "./_warm.gen.ts";
 
+/** How the front process (cli/relay/front.ts) runs a relayed command line with the bundle's code. */
+export { commandNameOf, runCommandLine } from "./command_line.ts";
+
 /**
  * Whether the bundle runs `argv` itself: a warm command, no command (`mcpx`,
  * `--version`, `--help`), or a word that is no command (its usage error).

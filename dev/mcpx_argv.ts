@@ -35,6 +35,29 @@ export function mcpxArgv(args: string[] = [], root: string = ROOT): string[] {
   return denoRunArgv(root, mcpxEntry(root), args);
 }
 
+/** The installed `mcpx`'s launcher, relative to a checkout (decision 0068). */
+export const MCPX_LAUNCHER = "cli/mcpx";
+
+/**
+ * argv of `mcpx <args>` as users run it: the launcher (cli/mcpx), which
+ * relays a warm command off a terminal to the front process and runs any
+ * other as {@link mcpxArgv} does. `deno` must be on PATH (the launcher runs it
+ * by name, as an install with `deno` on PATH does). A checkout from before the
+ * launcher runs {@link mcpxArgv}.
+ *
+ * @param args The CLI's arguments.
+ * @param root The checkout, ending in `/` (default: this one, {@link ROOT}).
+ * @returns The argv, the launcher first.
+ */
+export function launcherArgv(args: string[] = [], root: string = ROOT): string[] {
+  try {
+    Deno.statSync(`${root}${MCPX_LAUNCHER}`);
+  } catch {
+    return mcpxArgv(args, root);
+  }
+  return [`${root}${MCPX_LAUNCHER}`, ...args];
+}
+
 /** {@link MCPX_ENTRY}, or `cli/main.ts` in a checkout that has no bundle. */
 function mcpxEntry(root: string): string {
   try {

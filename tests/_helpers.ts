@@ -6,14 +6,15 @@
  * @module
  */
 
-import { mcpxArgv } from "../dev/mcpx_argv.ts";
+import { dirname } from "node:path";
+import { launcherArgv, mcpxArgv } from "../dev/mcpx_argv.ts";
 import { fixtureServer } from "../dev/fixture_servers.ts";
 import { SERVERS } from "../dev/real_servers.ts";
 
 // How to run mcpx, the fixture servers and the real servers are declared in dev/, which the
 // benches import too (bench/ imports nothing from tests/, issue 26); re-exported here so that
 // a test finds every helper in one module.
-export { MCPX_ENTRY, mcpxArgv, ROOT } from "../dev/mcpx_argv.ts";
+export { launcherArgv, MCPX_ENTRY, mcpxArgv, ROOT } from "../dev/mcpx_argv.ts";
 export { type Fixture, fixtureArgv, fixtureServer } from "../dev/fixture_servers.ts";
 export { SERVERS } from "../dev/real_servers.ts";
 
@@ -49,7 +50,7 @@ export interface World extends AsyncDisposable {
     args: string[],
     options?: { cwd?: string; env?: Record<string, string> },
   ): Promise<T>;
-  /** Pids of live processes carrying this world's mark (daemons and servers). */
+  /** Pids of live processes carrying this world's mark: daemons and servers, not the front (cli/relay/front.ts). */
   processes(): number[];
 }
 
@@ -80,6 +81,8 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     XDG_CACHE_HOME: `${dir}/.cache`,
     XDG_CONFIG_HOME: `${dir}/.config`,
     MCPX_TEST_MARK: mark,
+    // The launcher (cli/mcpx) runs `deno` by name: this one.
+    PATH: `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? ""}`,
     // Servers from npm share the machine's npx cache, not the fake HOME.
     npm_config_cache: Deno.env.get("npm_config_cache") ?? `${Deno.env.get("HOME")}/.npm`,
     // Deno's own cache lives under XDG_CACHE_HOME too: keep the machine's, or
@@ -113,10 +116,14 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     async mcpx(args, options = {}) {
       // A bounded command is killed, and the test fails, when it outlives its limit.
       const limit = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-      const [deno, run, ...denoArgs] = mcpxArgv(args);
-      denoArgs.unshift(run, ...(options.denoFlags ?? []));
-      const child = new Deno.Command(deno, {
-        args: denoArgs,
+      // As users run it (the launcher, which relays warm commands), unless deno's own flags are given.
+      let [command, ...commandArgs] = launcherArgv(args);
+      if (options.denoFlags) {
+        const [deno, run, ...denoArgs] = mcpxArgv(args);
+        [command, ...commandArgs] = [deno, run, ...options.denoFlags, ...denoArgs];
+      }
+      const child = new Deno.Command(command, {
+        args: commandArgs,
         env: { ...env, ...options.env },
         clearEnv: true,
         cwd: options.cwd ?? dir,
@@ -161,7 +168,7 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     },
     async [Symbol.asyncDispose]() {
       await self.mcpx(["stop", "--all"]);
-      for (const pid of processesMarked(mark)) {
+      for (const pid of processesMarked(mark, { front: true })) {
         try {
           Deno.kill(pid, "SIGKILL");
         } catch { /* gone */ }
@@ -190,8 +197,8 @@ function denoDir(): string {
   return `${xdg}/deno`;
 }
 
-/** Pids whose environment holds `MCPX_TEST_MARK=<mark>` (reads /proc). */
-export function processesMarked(mark: string): number[] {
+/** Pids whose environment holds `MCPX_TEST_MARK=<mark>` (reads /proc); the front only when `front`. */
+export function processesMarked(mark: string, options: { front?: boolean } = {}): number[] {
   const needle = `MCPX_TEST_MARK=${mark}`;
   const pids: number[] = [];
   for (const entry of Deno.readDirSync("/proc")) {
@@ -201,10 +208,22 @@ export function processesMarked(mark: string): number[] {
       if (!environ.split("\0").includes(needle)) continue;
       const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
       if (/\) Z /.test(stat)) continue; // a zombie has already exited
+      // The front process (cli/relay/front.ts) is the user's, not a configuration's: not counted.
+      if (!options.front && frontProcess(entry.name)) continue;
       pids.push(Number(entry.name));
     } catch { /* gone or not ours */ }
   }
   return pids;
+}
+
+/** Whether process `pid` runs the front (decision 0068). */
+function frontProcess(pid: string): boolean {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0")
+      .some((arg) => arg.endsWith("cli/relay/front.ts"));
+  } catch {
+    return false;
+  }
 }
 
 /** Waits until `check()` is true or `ms` passes; returns the last result. */

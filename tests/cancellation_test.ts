@@ -13,11 +13,14 @@ import {
   eventually,
   fixtureArgv,
   fixtureServer,
+  launcherArgv,
   type RunResult,
   STACK_LINE,
   type World,
   world,
 } from "./_helpers.ts";
+import { frontSocket } from "../cli/relay/front_socket.ts";
+import { existsSync } from "../core/exists.ts";
 
 /** Longest any single CLI run may take before the test kills it and fails. */
 const RUN_LIMIT_MS = 30_000;
@@ -171,4 +174,39 @@ Deno.test("call: callTimeout sends notifications/cancelled to a hung stdio serve
 
   assert.equal((await mcpx(w, ["stop"])).code, 0);
   assert.ok(await eventually(() => w.processes().length === 0), `left: ${w.processes()}`);
+});
+
+Deno.test("call: an interrupted relayed call (SIGINT to `mcpx`, the front running) is cancelled at the server", async () => {
+  await using w = await world();
+  const server = await hangingHttp(w);
+  await using _server = server.process;
+  await w.writeConfig({ mcpServers: { remote: { url: server.url, transport: "http" } } });
+  // The first command starts the daemon, and the front that the next one is relayed to.
+  const warm = await mcpx(w, ["call", "remote.echo", '{"text":"warm"}']);
+  assert.equal(warm.code, 0, warm.stderr);
+  const front = frontSocket(w.env);
+  assert.ok(await eventually(() => existsSync(front), 30_000), "no front started");
+
+  const [launcher, ...args] = launcherArgv(["call", "remote.hang", "{}"]);
+  const child = new Deno.Command(launcher, {
+    args,
+    env: w.env,
+    clearEnv: true,
+    cwd: w.dir,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const hung = () => events(server.process).find((e) => e.event === "hang")?.id;
+  assert.ok(await eventually(() => hung() !== undefined, 30_000), server.process.output());
+  child.kill("SIGINT");
+  assert.notEqual((await child.status).code, 0);
+  const id = hung();
+  assert.ok(
+    await eventually(
+      () => events(server.process).some((e) => e.event === "aborted" && e.id === id),
+      10_000,
+    ),
+    `the interrupted call's request ${id} stays open at the server:\n${server.process.output()}`,
+  );
 });

@@ -1,8 +1,9 @@
 /**
- * The thin client (cli/relay/thin.ts, decision 0067) answers what `mcpx`
- * answers: with no front process it runs the command itself and starts one;
- * once the front runs, a relayed command line gets the same output and exit
- * code, each caller's configuration found from its own directory.
+ * The launcher and the thin client (cli/mcpx, cli/relay/thin.ts; decisions
+ * 0067, 0068) answer what the whole process answers: with no front process
+ * the command runs in the caller's process and starts one; once the front
+ * runs, a relayed command line gets the same output and exit code, each
+ * caller's configuration found from its own directory.
  */
 import assert from "node:assert/strict";
 import { eventually, fixtureServer, world } from "./_helpers.ts";
@@ -14,9 +15,10 @@ import { existsSync } from "../core/exists.ts";
 Deno.test("the thin client answers as mcpx does, through a front process once one runs", async () => {
   await using w = await world();
   await w.writeConfig({ mcpServers: { fx: fixtureServer() } });
+  // The launcher, off a terminal: the thin client for a warm command.
   const thin = async (args: string[]) => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--no-config", `${ROOT}cli/relay/thin.ts`, ...args],
+    const out = await new Deno.Command(`${ROOT}cli/mcpx`, {
+      args,
       env: w.env,
       clearEnv: true,
       cwd: w.dir,
@@ -27,7 +29,7 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
     const decode = (b: Uint8Array) => new TextDecoder().decode(b);
     return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
   };
-  const direct = await w.mcpx(["ls"]);
+  const direct = await w.mcpx(["ls"], { env: { MCPX_RELAY: "0" } });
   assert.equal(direct.code, 0, direct.stderr);
 
   // No front yet: the command runs in the thin client's own process, and starts one.
@@ -44,11 +46,13 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
   const relayed = await relay(["ls"], w.env, w.dir);
   assert.ok(relayed, "the front did not answer");
   assert.deepEqual(relayed, { stdout: direct.stdout, stderr: direct.stderr, code: 0 });
+  const local = await relay(["run", "./x.ts"], w.env, w.dir);
+  assert.deepEqual(local, { ranNothing: "`run` runs in the caller's process", startFront: false });
   const call = await relay(["call", "fx.echo", '{"text":"hi"}'], w.env, w.dir);
   assert.deepEqual(call, { stdout: "hi\n", stderr: "", code: 0 });
   const missing = await relay(["types", "nosuch"], w.env, w.dir);
-  assert.equal(missing?.code, 1);
-  assert.match(missing!.stderr, /unknown namespace "nosuch"/);
+  assert.ok("code" in missing && missing.code === 1);
+  assert.match(missing.stderr, /unknown namespace "nosuch"/);
 
   // Another caller's directory holds another configuration: each is answered from its own.
   const other = `${w.dir}/other`;
@@ -57,10 +61,17 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
     `${other}/.mcp.json`,
     JSON.stringify({ mcpServers: { elsewhere: fixtureServer() } }),
   );
-  const there = await relay(["ls"], w.env, other);
-  assert.match(there!.stdout, /^elsewhere /m);
-  assert.doesNotMatch(there!.stdout, /^fx /m);
-  assert.deepEqual(await relay(["ls"], w.env, w.dir), relayed, "and the first is unchanged");
+  // Both at once, with another environment for one of them: nothing crosses.
+  const [there, here] = await Promise.all([
+    relay(["ls"], { ...w.env, MCPX_OUTPUT_JSON: "true" }, other),
+    relay(["ls"], w.env, w.dir),
+  ]);
+  const printed = (o: Awaited<ReturnType<typeof relay>>) => "stdout" in o ? o.stdout : "";
+  const names = JSON.parse(printed(there)).namespaces.map((n: { namespace: string }) =>
+    n.namespace
+  );
+  assert.deepEqual(names, ["elsewhere"]);
+  assert.deepEqual(here, relayed, "and the first is unchanged");
 
   // The thin entry as a process, the front running: the same answer.
   const second = await thin(["ls"]);

@@ -202,7 +202,7 @@ async function storeSource(ctx: CliContext, caller: QuestionCaller): Promise<Que
   const path = questionsPath(logs);
   const stored = await Deno.stat(path).then(() => true, () => false);
   const socketOf = (q: { daemon?: string }) =>
-    daemonFiles(ctx.paths().stateDir, q.daemon ?? "").socket;
+    daemonFiles(ctx.paths().stateDir, q.daemon ?? "", (name) => ctx.env[name]).socket;
   return {
     list: (all) =>
       Promise.resolve(

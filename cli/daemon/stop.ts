@@ -85,7 +85,7 @@ export async function handle(
   // Servers that daemons killed without a chance to stop them left behind (decision 0006).
   const ledgers = options.all
     ? groupLedgers(stateDir)
-    : [daemonFiles(stateDir, (await ctx.config()).fingerprint).groups];
+    : [daemonFiles(stateDir, (await ctx.config()).fingerprint, (name) => ctx.env[name]).groups];
   const orphans = (await sweepOrphanGroups(ledgers)).filter((g) => g.killed).length;
   return ok({ stopped, ...(orphans ? { orphans } : {}) });
 }

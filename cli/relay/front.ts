@@ -1,20 +1,23 @@
 /**
- * The front process (decision 0067): a warm process that runs command lines
- * relayed by the thin client (cli/relay/thin.ts), so a warm command costs
- * starting Deno plus one round trip, not loading mcpx's code into a fresh
- * isolate each time.
+ * The front process (decisions 0067, 0068): a warm process that runs the
+ * command lines the thin client (cli/relay/thin.ts) relays, so a warm command
+ * costs starting Deno plus one round trip, not loading mcpx's code into a
+ * fresh isolate each time.
  *
  * It listens on a unix socket (cli/relay/front_socket.ts; the folder is
- * private, the socket 0600, never TCP) and speaks cli/relay/relay_wire.ts:
- * a client of its own version sends `{ argv, cwd, env, callerPid }` and gets
- * `{ stdout, stderr, code }`; one of another version gets `{ refused }`, and
- * this front, now stale, exits so the next client starts a current one. The
- * command line runs through the same entry as `mcpx` (cli/main.ts `main`)
- * with the caller's environment and directory, so it finds the caller's
- * configuration and talks to that configuration's daemon. Commands run one
- * at a time: what the command line keeps per process (the queue of notices
- * it prints at the end) must not mix two callers' output. It exits after
- * {@link IDLE_MS} without a command.
+ * private, the socket 0600, never TCP) and speaks cli/relay/relay_wire.ts: a
+ * client of its own version sends `{ argv, cwd, env, callerPid }` and gets
+ * `{ stdout, stderr, code }`; anything it may not run gets `{ refused }` and
+ * the client runs it itself. The command line runs through the same code as
+ * `mcpx` (the bundle's warm commands, cli/warm.ts) with the caller's
+ * environment, directory and pid, so it finds the caller's configuration and talks to that
+ * configuration's daemon. Commands run side by side; a caller that goes away
+ * (its connection closes) aborts its command, as an interrupted `mcpx` would.
+ *
+ * The front goes away on its own: after {@link IDLE_MS} without a command,
+ * when its socket is no longer its own (removed with its folder, or taken by
+ * a newer front), and when mcpx changes under it (another version asks, or
+ * the installed code is rebuilt).
  *
  * Run as `deno run -A --config deno.json cli/relay/front.ts`; the thin
  * client starts it when it finds none.
@@ -23,43 +26,89 @@
  */
 
 import { dirname } from "node:path";
-import { main } from "../main.ts";
-import { memoryIo } from "../../core/io.ts";
+import { type Io, memoryIo } from "../../core/io.ts";
+import type { ContextOptions } from "../context_settings.ts";
 import { ensurePrivateDir } from "../../core/private_fs.ts";
 import { SOCKET_DIR_WHAT } from "../../wire/locate.ts";
 import { VERSION } from "../../core/version.ts";
 import { frontSocket } from "./front_socket.ts";
+import { RELAYED_COMMANDS } from "./relayed.ts";
 import {
   isRelayedCommand,
   MAX_REQUEST_BYTES,
-  readAll,
+  readRequestLine,
   type RelayedAnswer,
+  untilClosed,
   writeAll,
 } from "./relay_wire.ts";
 
 /** How long the front waits for a command before it exits, in ms. */
 export const IDLE_MS = 10 * 60_000;
 
+/** How often the front checks that its socket and its code are still its own, in ms. */
+const CHECK_MS = 5_000;
+
+/** Runs one command line (cli/main.ts `main`'s shape), answering its exit code. */
+export type RunCommandLine = (
+  argv: string[],
+  io: Io,
+  env: Record<string, string>,
+  cwd: string,
+  caller: Pick<ContextOptions, "callerPid" | "signal">,
+) => Promise<number>;
+
 /** What the front does with a request, apart from its connection. */
 export interface FrontHooks {
-  /** Runs a command line (default cli/main.ts `main`). */
-  run?: typeof main;
+  /** Runs a command line: the bundle's warm commands (cli/warm.ts), in the front. */
+  run: RunCommandLine;
+  /** The op a command line names (cli/command_line.ts `commandNameOf`), to judge it. */
+  commandNameOf: (argv: string[]) => string | undefined;
   /** Told of each command run (the idle timer starts again). */
   onCommand?: () => void;
   /** Told when a client of another version came: this front should go. */
   onOtherVersion?: () => void;
+  /**
+   * Why this front's code is no longer what `mcpx` runs (rebuilt or
+   * reinstalled since it started), or undefined: a stale front refuses, and
+   * is told to go through {@link onOtherVersion}.
+   */
+  stale?: () => string | undefined;
 }
 
 /**
- * The front's answers, one command line at a time.
+ * Why the front may not run `argv`, or undefined when it may: the parser's
+ * command must be one of the relayed ones (cli/relay/relayed.ts), and no
+ * argument may be `-` (stdin is the caller's). A command line the parser
+ * refuses runs here: its usage error is the same in any process.
+ */
+export function notForTheFront(
+  argv: string[],
+  commandNameOf: FrontHooks["commandNameOf"],
+): string | undefined {
+  if (argv.includes("-")) return "it reads stdin";
+  let name: string | undefined;
+  try {
+    name = commandNameOf(argv);
+  } catch {
+    return undefined;
+  }
+  if (name === undefined || !RELAYED_COMMANDS.includes(name)) {
+    return `\`${name ?? "mcpx"}\` runs in the caller's process`;
+  }
+  return undefined;
+}
+
+/**
+ * The front's answers.
  *
  * @returns A function from a request's text (undefined: over the size limit)
- *   to its answer.
+ *   and the signal that aborts it (its caller went away) to its answer.
  */
-export function frontAnswerer(hooks: FrontHooks = {}): (text?: string) => Promise<RelayedAnswer> {
-  const run = hooks.run ?? main;
-  let queue: Promise<unknown> = Promise.resolve();
-  return async (text) => {
+export function frontAnswerer(
+  hooks: FrontHooks,
+): (text: string | undefined, signal?: AbortSignal) => Promise<RelayedAnswer> {
+  const { run } = hooks;
+  return async (text, signal) => {
     if (text === undefined) {
       return {
         refused: `the command line and its environment are over ${MAX_REQUEST_BYTES} bytes`,
@@ -72,32 +121,41 @@ export function frontAnswerer(hooks: FrontHooks = {}): (text?: string) => Promis
       body = undefined;
     }
     if (!isRelayedCommand(body)) return { refused: "not { version, argv, cwd, env, callerPid }" };
-    if (body.version !== VERSION) {
+    const stale = body.version !== VERSION
+      ? `this front is mcpx ${VERSION}, the client ${body.version}`
+      : hooks.stale?.();
+    if (stale) {
       hooks.onOtherVersion?.();
-      return { refused: `this front is mcpx ${VERSION}, the client ${body.version}` };
+      return { refused: stale };
     }
-    hooks.onCommand?.();
     const { argv, cwd, env, callerPid } = body;
-    const turn = queue.then(async () => {
-      const io = memoryIo("");
-      const code = await run(argv, io, env, cwd, { callerPid });
-      return { stdout: io.stdout, stderr: io.stderr, code };
-    });
-    queue = turn.catch(() => {});
-    return await turn;
+    const local = notForTheFront(argv, hooks.commandNameOf);
+    if (local) return { refused: local, local: true };
+    hooks.onCommand?.();
+    const io = memoryIo("");
+    const code = await run(argv, io, env, cwd, { callerPid, ...(signal ? { signal } : {}) });
+    return { stdout: io.stdout, stderr: io.stderr, code };
   };
 }
 
-/** Serves `listener` until it closes: each connection one request, one answer. */
+/**
+ * Serves `listener` until it closes, then waits for the commands still
+ * running: each connection one request line, one answer. A connection that
+ * closes before its answer aborts the command.
+ */
 export async function serveFront(
   listener: Deno.Listener,
-  answer: (text?: string) => Promise<RelayedAnswer>,
+  answer: (text: string | undefined, signal?: AbortSignal) => Promise<RelayedAnswer>,
 ): Promise<void> {
+  const running = new Set<Promise<void>>();
   for await (const conn of listener) {
-    (async () => {
+    const one = (async () => {
+      const gone = new AbortController();
       try {
-        const text = await readAll(conn, MAX_REQUEST_BYTES);
-        await writeAll(conn, JSON.stringify(await answer(text)));
+        const text = await readRequestLine(conn, MAX_REQUEST_BYTES);
+        untilClosed(conn).then(() => gone.abort());
+        const reply = await answer(text, gone.signal);
+        if (!gone.signal.aborted) await writeAll(conn, JSON.stringify(reply));
       } catch {
         /* the client went away: nothing to tell it */
       } finally {
@@ -106,6 +164,29 @@ export async function serveFront(
         } catch { /* closed */ }
       }
     })();
+    running.add(one);
+    one.finally(() => running.delete(one));
+  }
+  // Closed: the commands still running finish, since their callers wait for them.
+  await Promise.allSettled(running);
+}
+
+/** What identifies the code this front runs: the installed bundle's size and time, if any. */
+function codeStamp(): string {
+  try {
+    const info = Deno.statSync(new URL("../mcpx.bundle.js", import.meta.url));
+    return `${info.size}:${info.mtime?.getTime()}`;
+  } catch {
+    return "none";
+  }
+}
+
+/** The socket's inode, or undefined when it is gone. */
+function inodeOf(path: string): number | null | undefined {
+  try {
+    return Deno.statSync(path).ino;
+  } catch {
+    return undefined;
   }
 }
 
@@ -123,21 +204,48 @@ if (import.meta.main) {
   } catch { /* none */ }
   const listener = Deno.listen({ transport: "unix", path: socket });
   await Deno.chmod(socket, 0o600);
-  const ours = Deno.statSync(socket).ino;
+  const ours = inodeOf(socket);
+  const stamp = codeStamp();
+  // The code `mcpx` runs, loaded once: the bundle of the warm commands (decision 0027).
+  const bundle = await import(new URL("../mcpx.bundle.js", import.meta.url).href);
+  const commandNameOf = bundle.commandNameOf as FrontHooks["commandNameOf"];
+  const runWarm = bundle.runCommandLine as (
+    argv: string[],
+    load: (name: string) => Promise<unknown>,
+    ...rest: Parameters<RunCommandLine> extends [unknown, ...infer R] ? R : never
+  ) => Promise<number>;
+  const warm = bundle.WARM_COMMANDS as Record<string, () => Promise<unknown>>;
   let idle: ReturnType<typeof setTimeout> | undefined;
-  const stop = () => listener.close();
+  const stop = () => {
+    clearInterval(check);
+    clearTimeout(idle);
+    listener.close();
+  };
   const rearm = () => {
     clearTimeout(idle);
     idle = setTimeout(stop, IDLE_MS);
   };
+  // Its folder removed (a test's world cleaned up), a newer front in its place, the code rebuilt.
+  const check = setInterval(() => {
+    if (inodeOf(socket) !== ours || codeStamp() !== stamp) stop();
+  }, CHECK_MS);
   rearm();
   await serveFront(
     listener,
-    frontAnswerer({ onCommand: rearm, onOtherVersion: () => queueMicrotask(stop) }),
+    frontAnswerer({
+      run: (argv, ...rest) => runWarm(argv, (name) => warm[name](), ...rest),
+      commandNameOf,
+      onCommand: rearm,
+      onOtherVersion: () => queueMicrotask(stop),
+      stale: () =>
+        codeStamp() === stamp ? undefined : "this front's mcpx was rebuilt since it began",
+    }),
   ).catch(() => {});
   // Removed only while it is still this front's: a newer one may listen there already.
-  try {
-    if (Deno.statSync(socket).ino === ours) await Deno.remove(socket);
-  } catch { /* gone */ }
+  if (inodeOf(socket) === ours) {
+    try {
+      await Deno.remove(socket);
+    } catch { /* gone */ }
+  }
   Deno.exit(0);
 }

@@ -1,13 +1,15 @@
 import assert from "node:assert/strict";
-import { frontAnswerer } from "./front.ts";
-import { relayable } from "./thin.ts";
+import { frontAnswerer, notForTheFront, serveFront } from "./front.ts";
+import { relayable, RELAYED_COMMANDS } from "./relayed.ts";
+import { requestLine } from "./relay_wire.ts";
 import { VERSION } from "../../core/version.ts";
 import type { Io } from "../../core/io.ts";
+import { commandNameOf } from "../command_line.ts";
 
-const request = (argv: string[], cwd = "/w", version = VERSION) =>
-  JSON.stringify({ version, argv, cwd, env: { HOME: "/h" }, callerPid: 42 });
+const request = (argv: string[], cwd = "/w", version = VERSION, home = "/h") =>
+  JSON.stringify({ version, argv, cwd, env: { HOME: home }, callerPid: 42 });
 
-Deno.test("the front runs one relayed command line at a time, with the caller's directory, environment and pid", async () => {
+Deno.test("the front runs relayed command lines side by side, each with its caller's directory, environment and pid", async () => {
   const seen: unknown[] = [];
   let running = 0;
   let most = 0;
@@ -21,39 +23,105 @@ Deno.test("the front runs one relayed command line at a time, with the caller's 
     running++;
     most = Math.max(most, running);
     seen.push([argv, cwd, env?.HOME, caller?.callerPid]);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    io!.out(`out ${argv[0]}\n`);
-    io!.err(`err ${argv[0]}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    io!.out(`out ${argv[0]} ${cwd}\n`);
+    io!.err(`err ${argv[0]} ${env?.HOME}\n`);
     running--;
     return argv[0] === "types" ? 1 : 0;
   };
-  const answer = frontAnswerer({ run });
+  const answer = frontAnswerer({ run, commandNameOf });
   const answers = await Promise.all([
     answer(request(["ls"])),
-    answer(request(["types"], "/other")),
+    answer(request(["types", "x"], "/other", VERSION, "/h2")),
   ]);
-  assert.equal(most, 1, "never two at once: the notice queue is per process");
+  assert.equal(most, 2, "a slow command does not hold up another caller's");
   assert.deepEqual(answers, [
-    { stdout: "out ls\n", stderr: "err ls\n", code: 0 },
-    { stdout: "out types\n", stderr: "err types\n", code: 1 },
+    { stdout: "out ls /w\n", stderr: "err ls /h\n", code: 0 },
+    { stdout: "out types /other\n", stderr: "err types /h2\n", code: 1 },
   ]);
-  assert.deepEqual(seen, [[["ls"], "/w", "/h", 42], [["types"], "/other", "/h", 42]]);
+  assert.deepEqual(seen, [[["ls"], "/w", "/h", 42], [["types", "x"], "/other", "/h2", 42]]);
 });
 
-Deno.test("the front refuses a client of another version, a malformed or oversized request, running nothing", async () => {
+Deno.test("the front refuses, running nothing: another version, rebuilt code, a malformed or oversized request, a command that is not relayed", async () => {
   let ran = 0;
   let stale = 0;
+  let rebuilt: string | undefined;
   const answer = frontAnswerer({
     run: () => Promise.resolve(ran++),
+    commandNameOf,
     onOtherVersion: () => stale++,
+    stale: () => rebuilt,
   });
   const other = await answer(request(["ls"], "/w", "0.0.0-other")) as { refused?: string };
   assert.match(other.refused ?? "", /this front is mcpx .*, the client 0\.0\.0-other/);
   assert.equal(stale, 1, "a stale front is told to go");
+  rebuilt = "rebuilt";
+  assert.deepEqual(await answer(request(["ls"])), { refused: "rebuilt" });
+  assert.equal(stale, 2);
+  rebuilt = undefined;
   assert.ok("refused" in await answer("{not json"));
   assert.ok("refused" in await answer(JSON.stringify({ version: VERSION, argv: "ls" })));
   assert.ok("refused" in await answer(undefined), "over the size limit");
+  const run = await answer(request(["run", "./s.ts"]));
+  assert.deepEqual(run, { refused: "`run` runs in the caller's process", local: true });
+  assert.ok("local" in await answer(request(["call", "a.b", "-"])), "stdin is the caller's");
   assert.equal(ran, 0);
+});
+
+Deno.test("notForTheFront(): the parser's command, not the first word", () => {
+  assert.equal(notForTheFront(["ls"], commandNameOf), undefined);
+  assert.equal(notForTheFront(["--json", "call", "a.b", "{}"], commandNameOf), undefined);
+  assert.equal(
+    notForTheFront(["nosuchcommand"], commandNameOf),
+    undefined,
+    "its usage error is the same anywhere",
+  );
+  // A flag's value that happens to be a relayed word: the launcher relays it, the front does not run it.
+  assert.match(
+    notForTheFront(["--session", "ls", "run", "x.ts"], commandNameOf) ?? "",
+    /`run` runs in/,
+  );
+  assert.match(notForTheFront(["--version"], commandNameOf) ?? "", /`mcpx` runs in/);
+});
+
+Deno.test("a caller that goes away aborts its command in the front", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/front.sock`;
+  const listener = Deno.listen({ transport: "unix", path });
+  let started!: () => void;
+  const began = new Promise<void>((resolve) => started = resolve);
+  let aborted!: (why: string) => void;
+  const abort = new Promise<string>((resolve) => aborted = resolve);
+  const answer = frontAnswerer({
+    commandNameOf,
+    run: (_argv, _io, _env, _cwd, caller) =>
+      new Promise<number>((resolve) => {
+        started();
+        caller?.signal?.addEventListener("abort", () => {
+          aborted("aborted");
+          resolve(130);
+        });
+      }),
+  });
+  const served = serveFront(listener, answer);
+  const conn = await Deno.connect({ transport: "unix", path });
+  const line = requestLine({
+    version: VERSION,
+    argv: ["call", "a.b"],
+    cwd: dir,
+    env: {},
+    callerPid: 1,
+  });
+  await conn.write(new TextEncoder().encode(line));
+  await began;
+  conn.close();
+  assert.equal(
+    await Promise.race([abort, new Promise((r) => setTimeout(() => r("not aborted"), 5000))]),
+    "aborted",
+  );
+  listener.close();
+  await served;
+  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("relayable(): the warm commands, off a terminal, not reading stdin", () => {
@@ -64,4 +132,10 @@ Deno.test("relayable(): the warm commands, off a terminal, not reading stdin", (
   assert.equal(relayable(["run", "./s.ts"], false), false);
   assert.equal(relayable(["--version"], false), false);
   assert.equal(relayable([], false), false);
+});
+
+Deno.test("the launcher (cli/mcpx) relays exactly the relayed commands", async () => {
+  const launcher = await Deno.readTextFile(new URL("../mcpx", import.meta.url));
+  const words = launcher.match(/^\s*((?:[a-z]+ \| )*[a-z]+)\)$/m)?.[1].split(" | ");
+  assert.deepEqual(words, [...RELAYED_COMMANDS]);
 });

@@ -1,10 +1,12 @@
 /**
- * What the thin client and the front say to each other (decision 0067): one
- * connection per command line on the front's unix socket, the request as one
- * JSON text that ends where the client closes its side, the answer as one
- * JSON text that ends where the front closes. No HTTP: the client loads only
- * this module, the socket's name and the directory check, so relaying costs
- * little more than starting Deno.
+ * What the thin client and the front say to each other (decisions 0067,
+ * 0068): one connection per command line on the front's unix socket. The
+ * client sends the request as one line of JSON and keeps its side open while
+ * the command runs: its closing (the caller interrupted, or died) is how the
+ * front learns to abort the command. The front answers with one JSON text
+ * that ends where it closes. No HTTP: the client loads only this module, the
+ * socket's name and the directory check, so relaying costs little more than
+ * starting Deno.
  *
  * @module
  */
@@ -26,10 +28,16 @@ export interface RelayedCommand {
   callerPid: number;
 }
 
-/** What the front answers: the command's output and exit code, or why it ran nothing. */
+/**
+ * What the front answers: the command's output and exit code, or why it ran
+ * nothing; on a refusal the client runs the command itself. `local` marks a
+ * command line that runs in the caller's process (the front is current and
+ * stays); without it the front was the wrong one (another version, rebuilt
+ * code) or the request malformed.
+ */
 export type RelayedAnswer =
   | { stdout: string; stderr: string; code: number }
-  | { refused: string };
+  | { refused: string; local?: true };
 
 /** Whether `value` is a {@link RelayedCommand}. */
 export function isRelayedCommand(value: unknown): value is RelayedCommand {
@@ -57,6 +65,48 @@ export function socketFolderIsOurs(socket: string): boolean {
   }
 }
 
+/** The request as it goes on the wire: one line. */
+export function requestLine(request: RelayedCommand): string {
+  // JSON.stringify escapes every newline inside strings: the text holds none of its own.
+  return JSON.stringify(request) + "\n";
+}
+
+const NEWLINE = 10;
+
+/**
+ * Reads the request line from `conn`: its text without the newline;
+ * undefined when it exceeds `max` bytes or the connection ends first.
+ */
+export async function readRequestLine(
+  conn: Deno.Conn,
+  max: number,
+): Promise<string | undefined> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const buffer = new Uint8Array(64 * 1024);
+  while (true) {
+    const n = await conn.read(buffer);
+    if (n === null) return undefined;
+    const end = buffer.subarray(0, n).indexOf(NEWLINE);
+    const upTo = end === -1 ? n : end;
+    total += upTo;
+    if (total > max) return undefined;
+    chunks.push(buffer.slice(0, upTo));
+    if (end !== -1) return new TextDecoder().decode(concat(chunks, total));
+  }
+}
+
+/**
+ * Resolves when the other side of `conn` closes (or the connection fails):
+ * anything it sends meanwhile is ignored.
+ */
+export async function untilClosed(conn: Deno.Conn): Promise<void> {
+  const buffer = new Uint8Array(1024);
+  try {
+    while (await conn.read(buffer) !== null) { /* nothing more is expected */ }
+  } catch { /* closed under us: the same */ }
+}
+
 /** Reads `conn` to its end, at most `max` bytes; undefined past that. */
 export async function readAll(conn: Deno.Conn, max: number): Promise<string | undefined> {
   const chunks: Uint8Array[] = [];
@@ -69,13 +119,17 @@ export async function readAll(conn: Deno.Conn, max: number): Promise<string | un
     if (total > max) return undefined;
     chunks.push(buffer.slice(0, n));
   }
+  return new TextDecoder().decode(concat(chunks, total));
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
   const all = new Uint8Array(total);
   let at = 0;
   for (const chunk of chunks) {
     all.set(chunk, at);
     at += chunk.length;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 /** Writes all of `text` to `conn`. */

@@ -1,53 +1,54 @@
 /**
- * The thin client (decision 0067; an opt-in entry while issue 26 builds it
- * out): `deno run -A --no-config cli/relay/thin.ts <args>` runs a warm
- * command line in the front process (cli/relay/front.ts) when one answers,
- * and as `mcpx` otherwise, starting a front for the next command.
+ * The thin client (decisions 0067, 0068): what the launcher (cli/mcpx) runs
+ * for a command line it may relay (cli/relay/relayed.ts). It sends the
+ * command line to the front process (cli/relay/front.ts) and writes what
+ * comes back; when no front answers, or the front refuses, it runs the
+ * command as the launcher's other branch does (the bundle, in a child with
+ * this process's streams) and, when none answered, starts a front for the
+ * next command.
  *
- * Relayed: `ls`, `search`, `types`, `call` and `catalog`, when none of
- * stdin, stdout and stderr is a terminal (an agent's shell; a terminal gets
- * progress lines and questions asked inline, which need this process's
- * terminal) and no argument is `-` (stdin). Everything else runs as `mcpx`:
- * the bundle, in a child with this process's terminal. This module imports
- * only the front's socket name, the folder check and the wire
- * (cli/relay/relay_wire.ts), and needs no `deno.json`: `--no-config` keeps a
- * project's own `deno.json` out of the start-up.
+ * This module imports only the front's socket name, the folder check and the
+ * wire (cli/relay/relay_wire.ts), and runs with `--no-config`: a
+ * `deno.json` (the project's, or mcpx's own) costs its start-up a tenth of
+ * the floor. An interrupt (SIGINT) ends this process; its connection closes,
+ * and the front aborts the command.
  *
  * @module
  */
 
 import { frontSocket } from "./front_socket.ts";
+import { relayable } from "./relayed.ts";
 import { VERSION } from "../../core/version.ts";
 import {
   readAll,
   type RelayedAnswer,
   type RelayedCommand,
+  requestLine,
   socketFolderIsOurs,
   writeAll,
 } from "./relay_wire.ts";
 
-/** The commands relayed (the warm ones an agent runs many times). */
-const RELAYED = new Set(["ls", "search", "types", "call", "catalog"]);
+export { relayable } from "./relayed.ts";
 
 /** Most bytes of an answer the client reads (a tool's large result included). */
 const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 /**
- * Whether `argv` may run in the front: its command is one of {@link RELAYED}
- * (the first word that is not a flag), nothing reads stdin, and no stream is
- * a terminal.
+ * What {@link relay} got: the command's output, or that nothing ran in the
+ * front, why, and whether a (current) front should be started for the next
+ * command.
  */
-export function relayable(argv: string[], terminal: boolean): boolean {
-  if (terminal || argv.includes("-")) return false;
-  const command = argv.find((word) => !word.startsWith("-"));
-  return command !== undefined && RELAYED.has(command);
-}
+export type RelayOutcome =
+  | { stdout: string; stderr: string; code: number }
+  | { ranNothing: string; startFront: boolean };
 
 /**
- * Runs `argv` in the front, or answers undefined when it ran nothing there:
- * no front answers (nothing was sent), its folder is not this user's alone
- * (nothing is sent), or it refused the request (another version).
+ * Runs `argv` in the front.
  *
+ * @returns The command's output and exit code; or `ranNothing`: `no front`
+ *   when none answers or its folder is not this user's alone (nothing is
+ *   sent), else the front's refusal (another version or rebuilt code, which
+ *   goes away: start another; or a command line it may not run).
  * @throws {Error} When the request was sent and the answer lost: the command
  *   may have run, and is not run again.
  */
@@ -55,21 +56,23 @@ export async function relay(
   argv: string[],
   env: Record<string, string>,
   cwd: string,
-): Promise<{ stdout: string; stderr: string; code: number } | undefined> {
+  callerPid: number = Deno.ppid,
+): Promise<RelayOutcome> {
   const socket = frontSocket(env);
-  if (!socketFolderIsOurs(socket)) return undefined;
+  if (!socketFolderIsOurs(socket)) return { ranNothing: "no front", startFront: false };
   let conn: Deno.Conn;
   try {
     conn = await Deno.connect({ transport: "unix", path: socket });
   } catch {
-    return undefined;
+    return { ranNothing: "no front", startFront: true };
   }
-  const request: RelayedCommand = { version: VERSION, argv, cwd, env, callerPid: Deno.ppid };
+  const request: RelayedCommand = { version: VERSION, argv, cwd, env, callerPid };
   let text: string | undefined;
   try {
-    await writeAll(conn, JSON.stringify(request));
-    await (conn as Deno.UnixConn).closeWrite();
+    await writeAll(conn, requestLine(request));
     text = await readAll(conn, MAX_ANSWER_BYTES);
+  } catch {
+    text = undefined;
   } finally {
     conn.close();
   }
@@ -82,7 +85,7 @@ export async function relay(
         `it may have run, and was not run again`,
     );
   }
-  return "refused" in answer ? undefined : answer;
+  return "refused" in answer ? { ranNothing: answer.refused, startFront: !answer.local } : answer;
 }
 
 /** The checkout this module is in, ending in `/`. */
@@ -104,7 +107,7 @@ function startFront(env: Record<string, string>): void {
   } catch { /* the command still runs; the next one tries again */ }
 }
 
-/** Runs `argv` as `mcpx` does (the bundle, this process's terminal), answering its exit code. */
+/** Runs `argv` as `mcpx` does (the bundle, this process's streams), answering its exit code. */
 async function runAsMcpx(argv: string[]): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}cli/mcpx.bundle.js`, ...argv],
@@ -112,7 +115,7 @@ async function runAsMcpx(argv: string[]): Promise<number> {
     stdout: "inherit",
     stderr: "inherit",
   }).spawn();
-  // The child has the terminal: an interrupt reaches it, and its exit code is ours.
+  // The child has the same streams: an interrupt reaches it, and its exit code is ours.
   Deno.addSignalListener("SIGINT", () => {});
   return (await child.status).code;
 }
@@ -123,14 +126,21 @@ if (import.meta.main) {
   const terminal = Deno.stdin.isTerminal() || Deno.stdout.isTerminal() ||
     Deno.stderr.isTerminal();
   if (relayable(argv, terminal)) {
-    const answer = await relay(argv, env, Deno.cwd());
-    if (answer) {
-      const encoder = new TextEncoder();
-      await Deno.stdout.write(encoder.encode(answer.stdout));
-      await Deno.stderr.write(encoder.encode(answer.stderr));
-      Deno.exit(answer.code);
+    let outcome: RelayOutcome;
+    try {
+      outcome = await relay(argv, env, Deno.cwd());
+    } catch (error) {
+      console.error(`error: ${(error as Error).message}`);
+      Deno.exit(1);
     }
-    startFront(env);
+    if (!("ranNothing" in outcome)) {
+      const encoder = new TextEncoder();
+      await Deno.stdout.write(encoder.encode(outcome.stdout));
+      await Deno.stderr.write(encoder.encode(outcome.stderr));
+      Deno.exit(outcome.code);
+    }
+    // None answered, or it was stale and now goes: a current one serves the next command.
+    if (outcome.startFront) startFront(env);
   }
   Deno.exit(await runAsMcpx(argv));
 }
