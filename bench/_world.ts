@@ -18,7 +18,7 @@ import { type Peer, PEER_DIR } from "./peer.ts";
 import { log } from "./_cli.ts";
 import { ROOT } from "./_paths.ts";
 import { markedProcesses, MARKER_VAR, onInterrupt, terminate } from "./_processes.ts";
-import { mcpxArgv } from "../dev/mcpx_argv.ts";
+import { launcherArgv } from "../dev/mcpx_argv.ts";
 
 export const SERVER_PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31";
 export const CALL_ARGS = '{"message":"hi"}';
@@ -38,8 +38,12 @@ export const WORLD_FLAGS = {
 
 // ---------------------------------------------------------------- environment and argv
 
-/** argv of an mcpx command, run from source the way `deno task` runs it. */
-export const mcpx = (...args: string[]): string[] => mcpxArgv(args, ROOT);
+/**
+ * argv of an mcpx command as users run it: the launcher (cli/mcpx, decision
+ * 0068), which relays a warm command off a terminal to the front process.
+ * `MCPX_RELAY=0` in the environment runs the whole process instead.
+ */
+export const mcpx = (...args: string[]): string[] => launcherArgv(args, ROOT);
 
 /**
  * The caller's environment without mcpx's or mcporter's own variables, plus

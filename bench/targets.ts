@@ -104,7 +104,7 @@ const job = (label: string, args: string[], expect: RegExp): Contender => ({
   expect,
 });
 
-/** The warm jobs, each with what a correct run prints: run whole, and through the thin client. */
+/** The warm jobs, each with what a correct run prints. */
 const WARM_JOBS: [string, string[], RegExp][] = [
   ["`mcpx ls`", ["ls"], LS_OK],
   ["`mcpx search echo`", ["search", "echo"], SEARCH_OK],
@@ -113,30 +113,19 @@ const WARM_JOBS: [string, string[], RegExp][] = [
   ["`mcpx call everything.echo …`", ["call", "everything.echo", CALL_ARGS], CALL_OK],
   ["`mcpx catalog`", ["catalog"], /everything/],
 ];
+/** As users run them: `mcpx`, off a terminal, relayed to the front (decision 0068). */
 const WARM: [Contender, number][] = WARM_JOBS.map((
   [name, args, expect],
 ) => [job(`warm ${name}`, args, expect), 1.3]);
+/** The same in a whole process of their own, as on a terminal or with `MCPX_RELAY=0`. */
+const wholeEnv = { ...env, MCPX_RELAY: "0" };
+const WHOLE: [Contender, number][] = WARM_JOBS.map((
+  [name, args, expect],
+) => [{ ...job(`whole process ${name}`, args, expect), env: wholeEnv }, 1.3]);
 const SCRIPTS: [Contender, number][] = [
   [job("`mcpx run ./ret.ts`", ["run", "./ret.ts"], /42/), 2.2],
   [job("`mcpx exec '1+1'`", ["exec", "1+1"], /^2\s*$/), 2.2],
 ];
-
-/**
- * The same warm jobs through the thin client (cli/relay/thin.ts, decision
- * 0067), an opt-in entry while issue 26 builds it: relayed to the front
- * process, which a first run starts.
- */
-const THIN_ENTRY = new URL("../cli/relay/thin.ts", import.meta.url).pathname;
-const thinJob = (label: string, args: string[], expect: RegExp): Contender => ({
-  label,
-  argv: [deno, "run", "-A", "--no-config", THIN_ENTRY, ...args],
-  env,
-  cwd: tmp,
-  expect,
-});
-const THIN: [Contender, number][] = WARM_JOBS.map((
-  [name, args, expect],
-) => [thinJob(`thin ${name}`, args, expect), 1.3]);
 
 /** Concurrent calls, against as many concurrent floors: the rate target of issue 26. */
 const CONCURRENT = 8;
@@ -145,27 +134,20 @@ const floorBatch: Contender = {
   label: `floor: ${CONCURRENT} concurrent deno run -A empty.ts`,
   concurrency: CONCURRENT,
 };
-const CALLS: [Contender, number][] = [[
-  {
-    ...thinJob(
-      `${CONCURRENT} concurrent thin \`mcpx call\` processes`,
-      ["call", "everything.echo", CALL_ARGS],
-      CALL_OK,
-    ),
+const concurrentCall = job(
+  `${CONCURRENT} concurrent \`mcpx call\` processes`,
+  ["call", "everything.echo", CALL_ARGS],
+  CALL_OK,
+);
+const CALLS: [Contender, number][] = [
+  [{ ...concurrentCall, concurrency: CONCURRENT }, 0.8],
+  [{
+    ...concurrentCall,
+    label: `${CONCURRENT} concurrent whole-process \`mcpx call\` processes`,
+    env: wholeEnv,
     concurrency: CONCURRENT,
-  },
-  0.8,
-], [
-  {
-    ...job(
-      `${CONCURRENT} concurrent \`mcpx call\` processes`,
-      ["call", "everything.echo", CALL_ARGS],
-      CALL_OK,
-    ),
-    concurrency: CONCURRENT,
-  },
-  0.8,
-]];
+  }, 0.8],
+];
 
 /** The rows not measured here, and where they are measured today. */
 const ELSEWHERE: [string, string, string][] = [
@@ -181,12 +163,9 @@ const verdicts: (string | undefined)[] = [];
 let failure: unknown;
 try {
   await world.prime();
-  log("setup: a first `mcpx call` lists the server through a new daemon and warms it");
+  log("setup: a first `mcpx call` starts the daemon and the front process, and warms both");
   const first = await world.exec(mcpx("call", "everything.echo", CALL_ARGS), env, 120_000);
   if (first.code !== 0) throw new RunFailed("setup", first.stderr.trim() || first.stdout);
-
-  log("setup: a first thin-client run starts the front process");
-  await world.exec(thinJob("thin", ["ls"], LS_OK).argv, env, 120_000);
   const front = frontSocket(env);
   for (let i = 0; i < 100 && !existsSync(front); i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -194,7 +173,7 @@ try {
   if (!existsSync(front)) throw new RunFailed("setup", `no front process listens on ${front}`);
   const groups = [
     ["warm jobs", WARM, floor],
-    ["thin client", THIN, floor],
+    ["whole process", WHOLE, floor],
     ["scripts", SCRIPTS, retFloor],
     ["concurrent calls", CALLS, floorBatch],
   ] as const;

@@ -1,11 +1,11 @@
 /**
- * `deno task install`: installs `mcpx` (cli/mcpx.bundle.js, decision 0027)
- * with `deno install -g` and makes sure the shell can run it. Deno puts the command in `$DENO_INSTALL_ROOT/bin`
- * (default `~/.deno/bin`), which is often not on PATH, and its launcher
- * runs `deno` by name, which is not on PATH either when Deno came from
- * `npx -y deno@…`. So, after installing:
+ * `deno task install`: installs `mcpx` and makes sure the shell can run it.
+ * The command is the launcher (cli/mcpx, decision 0068) with this checkout
+ * and this Deno's full path written in (Deno may have come from
+ * `npx -y deno@…`, with no `deno` on PATH), put where `deno install -g`
+ * puts commands: `$DENO_INSTALL_ROOT/bin` (default `~/.deno/bin`), which is
+ * often not on PATH. So, after installing:
  *
- * - the launcher names this Deno by its full path when `deno` is not on PATH;
  * - when the bin folder is on PATH, nothing else is needed;
  * - else, when `~/.local/bin` exists and is on PATH, `mcpx` is linked there;
  * - else the one line to add to the shell's startup file is printed.
@@ -54,14 +54,26 @@ function onPath(dir: string, path: string | undefined): boolean {
   return (path ?? "").split(delimiter).filter(Boolean).some((p) => real(p) === want);
 }
 
-function which(command: string, path: string | undefined): string | undefined {
-  for (const dir of (path ?? "").split(delimiter).filter(Boolean)) {
-    try {
-      const info = Deno.statSync(`${dir}/${command}`);
-      if (info.isFile && (info.mode ?? 0o111) & 0o111) return `${dir}/${command}`;
-    } catch { /* not here */ }
+/**
+ * The launcher as installed: cli/mcpx with `root=` (the checkout, no
+ * trailing `/`) and `deno=` (an executable's full path) filled in.
+ *
+ * @throws {Error} When cli/mcpx has no `root=` or `deno=` line to fill.
+ *
+ * @example
+ * ```ts
+ * import { installedLauncher } from "./install.ts";
+ * const text = installedLauncher("root=\ndeno=deno\nexec x\n", "/opt/it's", "/bin/deno");
+ * if (text !== "root='/opt/it'\\''s'\ndeno='/bin/deno'\nexec x\n") throw new Error(text);
+ * ```
+ */
+export function installedLauncher(template: string, root: string, deno: string): string {
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  if (!/^root=$/m.test(template) || !/^deno=deno$/m.test(template)) {
+    throw new Error("cli/mcpx has no `root=` and `deno=deno` lines to fill in");
   }
-  return undefined;
+  return template.replace(/^root=$/m, () => `root=${quote(root)}`)
+    .replace(/^deno=deno$/m, () => `deno=${quote(deno)}`);
 }
 
 /**
@@ -69,19 +81,13 @@ function which(command: string, path: string | undefined): string | undefined {
  *
  * @param bin The folder holding the installed `mcpx` launcher.
  * @param env The environment the user's shell has (PATH, HOME, SHELL).
- * @param deno This Deno's executable, written into the launcher when `deno` is not on PATH.
  * @returns What was done about PATH.
  */
 export function putOnPath(
   bin: string,
   env: Record<string, string | undefined>,
-  deno: string,
 ): PathOutcome {
   const launcher = `${bin}/mcpx`;
-  if (!which("deno", env.PATH)) {
-    const text = Deno.readTextFileSync(launcher);
-    Deno.writeTextFileSync(launcher, text.replace(/^exec deno /m, `exec '${deno}' `));
-  }
   if (onPath(bin, env.PATH)) return { kind: "on-path" };
   const local = `${env.HOME ?? ""}/.local/bin`;
   if (env.HOME && onPath(local, env.PATH)) {
@@ -104,28 +110,10 @@ export function putOnPath(
 if (import.meta.main) {
   const root = fromFileUrl(new URL("..", import.meta.url));
   const env = Deno.env.toObject();
-  const installed = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "install",
-      "-g",
-      "-A",
-      "-f",
-      "-q",
-      "-n",
-      "mcpx",
-      "--config",
-      `${root}deno.json`,
-      // The warm commands in one prebuilt module, which hands the others to cli/main.ts
-      // (decision 0027).
-      `${root}cli/mcpx.bundle.js`,
-    ],
-    stdout: "inherit",
-    stderr: "inherit",
-  }).output();
-  if (installed.code !== 0) Deno.exit(installed.code);
-  // The bundles import nothing at install, so fetch now what the other commands (cli/main.ts
-  // and each command's module) and the daemon (daemon/daemon.bundle.js, built from daemon/main.ts) import, as installing
-  // cli/main.ts itself did: no first command downloads.
+  const bin = installBinDir(env);
+  // Fetch now what the commands (cli/main.ts and each command's module, the bundle's packages)
+  // and the daemon (daemon/daemon.bundle.js, built from daemon/main.ts) import: no first command
+  // downloads.
   const cached = await new Deno.Command(Deno.execPath(), {
     args: [
       "install",
@@ -142,9 +130,16 @@ if (import.meta.main) {
     stderr: "inherit",
   }).output();
   if (cached.code !== 0) Deno.exit(cached.code);
-  const bin = installBinDir(env);
-  const outcome = putOnPath(bin, env, Deno.execPath());
-  console.log(`installed ${bin}/mcpx`);
+  const template = await Deno.readTextFile(`${root}cli/mcpx`);
+  await Deno.mkdir(bin, { recursive: true });
+  const launcher = `${bin}/mcpx`;
+  await Deno.writeTextFile(
+    launcher,
+    installedLauncher(template, root.replace(/\/$/, ""), Deno.execPath()),
+  );
+  await Deno.chmod(launcher, 0o755);
+  const outcome = putOnPath(bin, env);
+  console.log(`installed ${launcher}`);
   if (outcome.kind === "on-path") console.log(`${bin} is on PATH: run \`mcpx --version\``);
   else if (outcome.kind === "linked") {
     console.log(`linked ${outcome.link} (on PATH): run \`mcpx --version\``);

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { dirname } from "node:path";
-import { launcherArgv, mcpxArgv } from "../dev/mcpx_argv.ts";
+import { mcpxArgv, ROOT } from "../dev/mcpx_argv.ts";
+import { installedLauncher } from "../cli/install.ts";
 import { fixtureServer } from "../dev/fixture_servers.ts";
 import { SERVERS } from "../dev/real_servers.ts";
 
@@ -81,8 +81,6 @@ export async function world(options: WorldOptions = {}): Promise<World> {
     XDG_CACHE_HOME: `${dir}/.cache`,
     XDG_CONFIG_HOME: `${dir}/.config`,
     MCPX_TEST_MARK: mark,
-    // The launcher (cli/mcpx) runs `deno` by name: this one.
-    PATH: `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? ""}`,
     // Servers from npm share the machine's npx cache, not the fake HOME.
     npm_config_cache: Deno.env.get("npm_config_cache") ?? `${Deno.env.get("HOME")}/.npm`,
     // Deno's own cache lives under XDG_CACHE_HOME too: keep the machine's, or
@@ -101,6 +99,19 @@ export async function world(options: WorldOptions = {}): Promise<World> {
   // The world's `.mcp.json` is a project file found upward: trusted here unless a test asks.
   if ((options.trust ?? "always") === "always") env.MCPX_SECURITY_TRUST_PROJECT_CONFIGS = "always";
   else delete env.MCPX_SECURITY_TRUST_PROJECT_CONFIGS;
+  // `mcpx` as `deno task install` writes it: this checkout and this Deno filled in, so a test
+  // that gives the command another PATH still runs it.
+  const launcher = `${dir}/.bin/mcpx`;
+  await Deno.mkdir(`${dir}/.bin`);
+  await Deno.writeTextFile(
+    launcher,
+    installedLauncher(
+      await Deno.readTextFile(`${ROOT}cli/mcpx`),
+      ROOT.slice(0, -1),
+      Deno.execPath(),
+    ),
+  );
+  await Deno.chmod(launcher, 0o755);
   const self: World = {
     dir,
     env,
@@ -117,7 +128,7 @@ export async function world(options: WorldOptions = {}): Promise<World> {
       // A bounded command is killed, and the test fails, when it outlives its limit.
       const limit = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
       // As users run it (the launcher, which relays warm commands), unless deno's own flags are given.
-      let [command, ...commandArgs] = launcherArgv(args);
+      let [command, ...commandArgs] = [launcher, ...args];
       if (options.denoFlags) {
         const [deno, run, ...denoArgs] = mcpxArgv(args);
         [command, ...commandArgs] = [deno, run, ...options.denoFlags, ...denoArgs];
