@@ -178,6 +178,9 @@ export class SettingsContext {
     return this.#load();
   }
 
+  /** What this command's configuration searches found at each candidate (config/discover.ts). */
+  #probed = new Map<string, boolean>();
+
   #load(): Promise<LoadedConfig> {
     return this.#loaded ??= loadConfig({
       cwd: this.cwd,
@@ -185,6 +188,7 @@ export class SettingsContext {
       path: this.#options.configPath,
       compiledCacheDir: this.paths().cacheDir,
       places: this.#configPlaces(),
+      probed: this.#probed,
     });
   }
 
@@ -237,7 +241,12 @@ export class SettingsContext {
   async shadowedConfigs(): Promise<ShadowedConfig[]> {
     if (this.#options.configPath !== undefined) return [];
     const { path } = await this.#load();
-    return shadowedConfigs(path, { cwd: this.cwd, env: this.env, places: this.#configPlaces() });
+    return shadowedConfigs(path, {
+      cwd: this.cwd,
+      env: this.env,
+      places: this.#configPlaces(),
+      probed: this.#probed,
+    });
   }
 
   /**
@@ -262,7 +271,12 @@ export class SettingsContext {
       // The nearest file is already parsed; only farther layers (rare) are read here.
       const files = (this.#options.configPath && !this.#options.direct) || this.env.MCPX_CONFIG
         ? []
-        : findConfigLayers({ cwd: this.cwd, env: this.env, places: this.#configPlaces() })
+        : findConfigLayers({
+          cwd: this.cwd,
+          env: this.env,
+          places: this.#configPlaces(),
+          probed: this.#probed,
+        })
           .filter((f) => f !== config.path);
       // A project's file cannot set what decides whether it is trusted (`userOnly` settings).
       const project = (file: string) => this.origin(file) === "project";

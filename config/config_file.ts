@@ -20,22 +20,26 @@ import { entryKind, readAllBounded } from "../core/bounded_read.ts";
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /**
- * Why `path` cannot be a configuration file, or undefined when it is a
- * regular file or does not exist at all (nothing, not even a link, is there).
+ * What is at a candidate configuration path: nothing (not even a link), a
+ * regular file (symbolic links followed), or something that cannot be one,
+ * with the sentence saying what it is and the fix. One `lstat` when nothing
+ * is there, which is most of a search's candidates.
  *
  * @param path The candidate.
  * @param named True for a path the user named (`--config`, `MCPX_CONFIG`),
  *   false for one the search looked at: the fix differs for a directory.
- * @returns A sentence: what is there and the fix.
  * @throws the file system's error when `path` cannot be inspected (permission denied).
  */
-export function notAConfigFile(path: string, named = true): string | undefined {
+export function configPathState(
+  path: string,
+  named = true,
+): { state: "absent" } | { state: "file" } | { state: "problem"; problem: string } {
   let link: Deno.FileInfo;
   try {
     link = Deno.lstatSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return undefined;
+      return { state: "absent" };
     }
     throw error;
   }
@@ -49,19 +53,42 @@ export function notAConfigFile(path: string, named = true): string | undefined {
       try {
         target = ` to ${Deno.readLinkSync(path)}`;
       } catch { /* gone meanwhile */ }
-      return `is a symbolic link${target}, which does not exist; fix the link or remove it`;
+      const problem =
+        `is a symbolic link${target}, which does not exist; fix the link or remove it`;
+      return { state: "problem", problem };
     }
   }
-  if (info.isFile) return undefined;
+  if (info.isFile) return { state: "file" };
   const kind = `is ${entryKind(info)}, not a configuration file`;
   if (info.isDirectory) {
-    return named
-      ? `${kind}; name a file such as ${path.replace(/\/$/, "")}/.mcp.json`
-      : `${kind}, and mcpx looks for a file of that name here; rename or remove the directory`;
+    return {
+      state: "problem",
+      problem: named
+        ? `${kind}; name a file such as ${path.replace(/\/$/, "")}/.mcp.json`
+        : `${kind}, and mcpx looks for a file of that name here; rename or remove the directory`,
+    };
   }
-  return `${kind}; mcpx reads configuration only from regular files${
-    named ? ": name one, such as .mcp.json" : ": replace it with one, or remove it"
-  }`;
+  return {
+    state: "problem",
+    problem: `${kind}; mcpx reads configuration only from regular files${
+      named ? ": name one, such as .mcp.json" : ": replace it with one, or remove it"
+    }`,
+  };
+}
+
+/**
+ * Why `path` cannot be a configuration file, or undefined when it is a
+ * regular file or does not exist at all (nothing, not even a link, is there).
+ *
+ * @param path The candidate.
+ * @param named True for a path the user named (`--config`, `MCPX_CONFIG`),
+ *   false for one the search looked at: the fix differs for a directory.
+ * @returns A sentence: what is there and the fix.
+ * @throws the file system's error when `path` cannot be inspected (permission denied).
+ */
+export function notAConfigFile(path: string, named = true): string | undefined {
+  const found = configPathState(path, named);
+  return found.state === "problem" ? found.problem : undefined;
 }
 
 /**

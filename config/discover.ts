@@ -24,8 +24,7 @@
 import { basename, dirname, join, resolve } from "../core/posix_path.ts";
 import { ConfigError } from "../core/errors.ts";
 import { mcpxPaths, SPEC_002_CONFIG_NAMES } from "./paths.ts";
-import { notAConfigFile } from "./config_file.ts";
-import { existsSync } from "../core/exists.ts";
+import { configPathState } from "./config_file.ts";
 
 /** The file names looked for in each directory of the upward search, in order. */
 export const PROJECT_CONFIG_NAMES: readonly string[] = [
@@ -49,6 +48,13 @@ export interface FindConfigOptions {
    * Absent: the built-in search alone.
    */
   places?: readonly (string | null)[];
+  /**
+   * What earlier searches of the same command found at each candidate (true:
+   * a configuration file): one command searches for its file, its settings'
+   * layers and the files it shadows, and looks at each candidate once.
+   * Filled in as the search goes.
+   */
+  probed?: Map<string, boolean>;
 }
 
 /** The result of {@link findConfig}. */
@@ -189,7 +195,9 @@ export function findConfig(options: FindConfigOptions): FoundConfig {
   const searched: string[] = [];
   for (const candidate of configCandidates(options)) {
     searched.push(candidate);
-    if (isFile(candidate, Boolean(options.env.MCPX_CONFIG))) return { path: candidate, searched };
+    if (isFile(candidate, Boolean(options.env.MCPX_CONFIG), options.probed)) {
+      return { path: candidate, searched };
+    }
   }
   if (options.env.MCPX_CONFIG) {
     throw new ConfigError(
@@ -218,7 +226,7 @@ export function findConfig(options: FindConfigOptions): FoundConfig {
  */
 export function findConfigLayers(options: FindConfigOptions): string[] {
   if (options.env.MCPX_CONFIG) return [findConfig(options).path!];
-  return configCandidates(options).filter((path) => isFile(path)).reverse();
+  return configCandidates(options).filter((path) => isFile(path, false, options.probed)).reverse();
 }
 
 /**
@@ -294,12 +302,15 @@ function isDirectory(path: string): boolean {
  * otherwise a `.mcp.json` directory would read as "no configuration found"
  * (config/config_file.ts).
  *
+ * @param probed The command's earlier answers ({@link FindConfigOptions.probed}).
  * @throws {ConfigError} naming the path, what is there, and the fix.
  */
-function isFile(path: string, named = false): boolean {
-  let problem: string | undefined;
+function isFile(path: string, named = false, probed?: Map<string, boolean>): boolean {
+  const known = probed?.get(path);
+  if (known !== undefined) return known;
+  let found: ReturnType<typeof configPathState>;
   try {
-    problem = notAConfigFile(path, named);
+    found = configPathState(path, named);
   } catch (error) {
     throw new ConfigError(
       path,
@@ -309,6 +320,8 @@ function isFile(path: string, named = false): boolean {
       { cause: error },
     );
   }
-  if (problem) throw new ConfigError(path, "", problem);
-  return existsSync(path);
+  if (found.state === "problem") throw new ConfigError(path, "", found.problem);
+  const file = found.state === "file";
+  probed?.set(path, file);
+  return file;
 }

@@ -60,6 +60,8 @@ export interface LoadConfigOptions {
    * search); absent: the built-in search (config/discover.ts).
    */
   places?: readonly (string | null)[];
+  /** The command's earlier probes of candidates (config/discover.ts `FindConfigOptions.probed`). */
+  probed?: Map<string, boolean>;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function loadConfig(
       cwd: options.cwd,
       env: options.env,
       places: options.places,
+      probed: options.probed,
     }));
   }
   if (path === null) {
@@ -155,7 +158,12 @@ export async function readConfigLayers(
   options.signal?.throwIfAborted();
   const files = options.path !== undefined
     ? [isAbsolute(options.path) ? options.path : resolve(options.cwd, options.path)]
-    : findConfigLayers({ cwd: options.cwd, env: options.env, places: options.places });
+    : findConfigLayers({
+      cwd: options.cwd,
+      env: options.env,
+      places: options.places,
+      probed: options.probed,
+    });
   const layers: SettingsLayer[] = [];
   for (const file of files) {
     const { bytes, realPath } = await readFile(file, options.env, options.signal, options.path);

@@ -17,7 +17,12 @@
  * ```
  */
 export function settingEnvName(name: string): string {
-  return `MCPX_${splitWords(name).join("_").toUpperCase()}`;
+  let spelled = envNames.get(name);
+  if (spelled === undefined) {
+    spelled = `MCPX_${splitWords(name).join("_").toUpperCase()}`;
+    envNames.set(name, spelled);
+  }
+  return spelled;
 }
 
 /**
@@ -32,8 +37,18 @@ export function settingEnvName(name: string): string {
  * ```
  */
 export function settingFlagName(name: string): string {
-  return `--${splitWords(name).join("-").toLowerCase()}`;
+  let spelled = flagNames.get(name);
+  if (spelled === undefined) {
+    spelled = `--${splitWords(name).join("-").toLowerCase()}`;
+    flagNames.set(name, spelled);
+  }
+  return spelled;
 }
+
+// Every command spells every setting's names while it parses and resolves settings, and a warm
+// process (the front, the daemon) runs many commands: each spelling is worked out once.
+const envNames = new Map<string, string>();
+const flagNames = new Map<string, string>();
 
 function splitWords(name: string): string[] {
   return name.split(".").flatMap((seg) => seg.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(" "));

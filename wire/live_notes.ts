@@ -16,6 +16,9 @@
 
 const NOTE_PREFIX = new TextEncoder().encode('{"note":');
 
+/** CR LF CR LF: where an HTTP head ends. */
+const HEAD_END = [13, 10, 13, 10];
+
 /**
  * Reads a raw HTTP/1.1 response as its bytes arrive and calls `onNote` with
  * each note line of a chunked body, in order. It stops looking at the first
@@ -40,8 +43,12 @@ const NOTE_PREFIX = new TextEncoder().encode('{"note":');
 export class LiveNotes {
   #onNote: (text: string) => void;
   #state: "head" | "size" | "data" | "crlf" | "off" = "head";
-  /** The head so far, or the chunk-size line so far. */
+  /** The chunk-size line so far, or the CRLF after a chunk. */
   #text = "";
+  /** The head's bytes so far. */
+  #head: number[] = [];
+  /** How many bytes of CR LF CR LF (the head's end) the head ends with so far. */
+  #endRun = 0;
   /** Bytes left in the current chunk. */
   #left = 0;
   /** The current line's bytes so far. */
@@ -60,10 +67,13 @@ export class LiveNotes {
       const byte = bytes[i];
       switch (this.#state) {
         case "head":
-          this.#text += String.fromCharCode(byte);
-          if (this.#text.endsWith("\r\n\r\n")) {
-            this.#state = /^transfer-encoding:\s*chunked\s*$/im.test(this.#text) ? "size" : "off";
-            this.#text = "";
+          // Byte by byte, no string grows: every answer to a live caller passes through here.
+          this.#head.push(byte);
+          this.#endRun = byte === HEAD_END[this.#endRun] ? this.#endRun + 1 : byte === 13 ? 1 : 0;
+          if (this.#endRun === HEAD_END.length) {
+            const head = String.fromCharCode(...this.#head);
+            this.#state = /^transfer-encoding:\s*chunked\s*$/im.test(head) ? "size" : "off";
+            this.#head = [];
           }
           break;
         case "size":
