@@ -15,10 +15,10 @@
 import { FIELD_SCORES, matchTerm, type SearchField } from "./search.ts";
 import { countTokens } from "./tokens.ts";
 import { fold } from "./words.ts";
-import { parsedDeclarations, shareNamespace } from "./typescript.ts";
+import { entryDeclaration, parsedDeclarations, shareNamespace } from "./typescript.ts";
 import type { NamespaceEntry, ToolEntry } from "./types.ts";
 import { jsdoc } from "./_ts_text.ts";
-import { copyDeclaration, type Declaration, printDeclaration } from "./_ts_model.ts";
+import { copyDeclaration, type Declaration } from "./_ts_model.ts";
 
 /** Options of {@link buildCatalog}. */
 export interface CatalogOptions {
@@ -58,7 +58,8 @@ const DESCRIPTION_CHARS = 60;
 interface Candidate {
   entry: ToolEntry;
   ns: number;
-  decl: Declaration;
+  /** Its declaration parsed: only once it is chosen (parsing all of them grew with the config). */
+  decl?: Declaration;
   /** Its declaration alone, at one indentation level: what it costs at most. */
   text: string;
   tokens: number;
@@ -135,21 +136,22 @@ export async function buildCatalog(
   const nsBias = namespaces.map((ns) =>
     ns.tools.reduce((m, t) => Math.max(m, biasScore(t, words)), 0)
   );
-  const declarations = await parsedDeclarations(namespaces.flatMap((ns) => ns.tools));
+  // Each declaration's size is its printed text's (the schema cache holds it printed); only the
+  // declarations chosen are parsed, so the work grows with what the block shows.
+  const sources = await Promise.all(namespaces.flatMap((ns) => ns.tools).map(entryDeclaration));
   const candidates: Candidate[] = [];
   let k = 0;
   namespaces.forEach((ns, i) => {
     for (const entry of ns.tools) {
-      const decl = declarations[k++];
-      const text = printDeclaration(decl).replace(/^(?=.)/gm, "  ");
+      const text = sources[k++].replace(/^(?=.)/gm, "  ");
       const tokens = lineTokens(text) + lineTokens("");
-      candidates.push({ entry, ns: i, decl, text, tokens, bias: biasScore(entry, words) });
+      candidates.push({ entry, ns: i, text, tokens, bias: biasScore(entry, words) });
     }
   });
   const input: LayoutInput = { namespaces, total, budget, nsBias, candidates };
   // Full wording, or terse wording when that leaves room for more; never over budget.
-  const full = layout(input, false);
-  const terse = layout(input, true);
+  const full = await layout(input, false);
+  const terse = await layout(input, true);
   // More signatures wins; on a tie full wording wins unless it lists no namespace.
   const better = (a: Layout, b: Layout) =>
     a.shown !== b.shown
@@ -179,8 +181,15 @@ interface Layout {
   listed: number;
 }
 
+/** Parses the declarations of `chosen` not parsed yet (a cached one that does not parse is generated). */
+async function parse(chosen: Candidate[]): Promise<void> {
+  const unparsed = chosen.filter((c) => c.decl === undefined);
+  const declarations = await parsedDeclarations(unparsed.map((c) => c.entry));
+  unparsed.forEach((c, i) => c.decl = declarations[i]);
+}
+
 /** One catalog in full or terse wording, trimmed until it fits (or nothing is left to trim). */
-function layout(input: LayoutInput, terse: boolean): Layout {
+async function layout(input: LayoutInput, terse: boolean): Promise<Layout> {
   const { namespaces, total, budget, nsBias, candidates } = input;
   const header = terse
     ? `// mcpx: ${namespaces.length} namespaces, ${total} tools.`
@@ -262,7 +271,7 @@ function layout(input: LayoutInput, terse: boolean): Layout {
     for (const ns of new Set(inOrder.map((c) => c.ns))) {
       const group = inOrder.filter((c) => c.ns === ns);
       const shared = shareNamespace(
-        group.map((c) => copyDeclaration(c.decl)),
+        group.map((c) => copyDeclaration(c.decl!)),
         group.map((c) => c.entry),
       );
       lines.push("", `${jsdoc(shared.doc)}declare namespace ${namespaces[ns].namespace} {`);
@@ -273,6 +282,7 @@ function layout(input: LayoutInput, terse: boolean): Layout {
     if (last) lines.push(last);
     return lines.join("\n") + "\n";
   };
+  await parse(chosen);
   let text = assemble(chosen, listed);
   while (countTokens(text) > budget && (chosen.length > 0 || listed.length > 0)) {
     if (chosen.length > 0) chosen.pop();
