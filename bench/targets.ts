@@ -9,11 +9,11 @@
  * `deno.json` anywhere above it: the cost of starting Deno at all. For
  * `run` and `exec` it is `deno run -A ret.ts` of the same one-line script.
  *
- * The rows this run does not measure (100 servers, 1,000 tools, concurrent
- * calls, `serve --http`, cold calls and idle memory against mcporter) are
- * listed with the bench that measures them today.
+ * The rows this run does not measure (`serve --http`, cold calls and idle
+ * memory against mcporter) are listed with the bench that measures them.
  *
- * Flags: --runs N (default 30), --warmup N (default 3), --quick (10 runs).
+ * Flags: --runs N (default 30), --warmup N (default 3), --quick (10 runs),
+ * --no-scale (skip the 100-server and 1,000-tool groups).
  * Exits 0 whatever it measured, 1 when a run failed its check, 2 on a usage
  * error, 130 when interrupted.
  *
@@ -27,6 +27,12 @@ import { counter, helpAndExit, log } from "./_cli.ts";
 import { CALL_OK, LS_OK, SEARCH_OK, TYPES_OK } from "./_latency_rows.ts";
 import { loadNote, machineAndCommit, writeResults } from "./_report.ts";
 import { CALL_ARGS, createWorld, mcpx } from "./_world.ts";
+import {
+  type Configuration,
+  manyToolsConfiguration,
+  scaleConfiguration,
+  warmMcpx,
+} from "./_scale_world.ts";
 import { markdownTable, ms } from "./stats.ts";
 import {
   type Against,
@@ -38,11 +44,12 @@ import {
   RunFailed,
 } from "./interleaved.ts";
 
-const USAGE = `usage: deno task bench [--runs N] [--warmup N] [--quick]
+const USAGE = `usage: deno task bench [--runs N] [--warmup N] [--quick] [--no-scale]
 
   --runs N     timed rounds per group (default 30)
   --warmup N   untimed rounds first (default 3)
-  --quick      --runs 10`;
+  --quick      --runs 10
+  --no-scale   skip the 100-server and 1,000-tool groups (which start 100 servers)`;
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -50,6 +57,7 @@ const { values: flags } = parseArgs({
     runs: { type: "string" },
     warmup: { type: "string" },
     quick: { type: "boolean" },
+    "no-scale": { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -149,9 +157,30 @@ const CALLS: [Contender, number][] = [
   }, 0.8],
 ];
 
+/** The warm jobs on 100 servers (one real server under 100 names; bench/_scale_world.ts). */
+const hundredJobs = (c: Configuration): [Contender, number][] =>
+  WARM_JOBS.map(([name, args, expect]) => [
+    { ...job(`100 servers: warm ${name}`, args, expect), env: c.env },
+    1.35,
+  ]);
+/** The warm jobs the issue names at 1,000 tools (one server of 1,000 made-up tools). */
+const MANY_TOOL = "github_create_issue";
+const thousandJobs = (c: Configuration): [Contender, number][] =>
+  ([
+    ["`mcpx search create issue`", ["search", "create", "issue"], /many\.\w+_issue\b/],
+    [
+      `\`mcpx types many.${MANY_TOOL}\``,
+      ["types", `many.${MANY_TOOL}`],
+      /function github_create_issue/,
+    ],
+    ["`mcpx catalog`", ["catalog"], /declare namespace many/],
+  ] as [string, string[], RegExp][]).map(([name, args, expect]) => [
+    { ...job(`1,000 tools: warm ${name}`, args, expect), env: c.env },
+    1.4,
+  ]);
+
 /** The rows not measured here, and where they are measured today. */
 const ELSEWHERE: [string, string, string][] = [
-  ["the warm jobs, 100 servers / 1,000 tools", "≤ 1.35× / ≤ 1.4×", "`deno task bench:scale`"],
   ["`serve --http` calls/s, 1 and 8 clients", "≥ 1.0× mcporter's", "`deno task bench:throughput`"],
   ["cold `mcpx call` (no daemon)", "≤ 0.5× mcporter's", "`deno task bench:latency`"],
   ["idle daemon RSS, 3 servers, settled 60 s", "≤ mcporter's", "`deno task bench:memory`"],
@@ -171,12 +200,23 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   if (!existsSync(front)) throw new RunFailed("setup", `no front process listens on ${front}`);
-  const groups = [
+  const groups: [string, [Contender, number][], Contender][] = [
     ["warm jobs", WARM, floor],
     ["whole process", WHOLE, floor],
     ["scripts", SCRIPTS, retFloor],
     ["concurrent calls", CALLS, floorBatch],
-  ] as const;
+  ];
+  if (!flags["no-scale"]) {
+    log("setup: 100 servers and 1,000 tools: each listed once through its own daemon");
+    const hundred = await scaleConfiguration(world, 100);
+    const thousand = await manyToolsConfiguration(world, 1000);
+    for (const [c, tools] of [[hundred, 1], [thousand, 1000]] as const) {
+      const problem = await warmMcpx(world, c, tools);
+      if (problem) throw new RunFailed("setup", `${c.label}: ${problem}`);
+    }
+    groups.push(["100 servers", hundredJobs(hundred), floor]);
+    groups.push(["1,000 tools", thousandJobs(thousand), floor]);
+  }
   for (const [name, group, base] of groups) {
     log(`${name}: ${runs} rounds of ${group.length + 1} commands, interleaved`);
     const contenders = [base, ...group.map(([c]) => c)];
