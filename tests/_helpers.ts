@@ -8,6 +8,7 @@
 
 import { mcpxArgv, ROOT } from "../dev/mcpx_argv.ts";
 import { installedLauncher } from "../cli/install.ts";
+import { frontSocket } from "../cli/relay/front_socket.ts";
 import { fixtureServer } from "../dev/fixture_servers.ts";
 import { SERVERS } from "../dev/real_servers.ts";
 
@@ -184,6 +185,8 @@ export async function world(options: WorldOptions = {}): Promise<World> {
           Deno.kill(pid, "SIGKILL");
         } catch { /* gone */ }
       }
+      // The front's socket is outside the world's folder (wire/locate.ts `socketFallbackDirs`).
+      await Deno.remove(frontSocket(env)).catch(() => {});
       const allowed = new Set(options.badFramesFrom ?? []);
       const wire = (await Deno.readTextFile(env.MCPX_WIRE_CHECK).catch(() => ""))
         .split("\n").filter((line) => {

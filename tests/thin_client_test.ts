@@ -6,7 +6,7 @@
  * caller's configuration found from its own directory.
  */
 import assert from "node:assert/strict";
-import { eventually, fixtureServer, world } from "./_helpers.ts";
+import { eventually, fixtureServer, STACK_LINE, world } from "./_helpers.ts";
 import { ROOT } from "../dev/mcpx_argv.ts";
 import { frontSocket } from "../cli/relay/front_socket.ts";
 import { relay } from "../cli/relay/thin.ts";
@@ -76,4 +76,35 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
   // The thin entry as a process, the front running: the same answer.
   const second = await thin(["ls"]);
   assert.deepEqual(second, { code: 0, stdout: direct.stdout, stderr: direct.stderr });
+});
+
+Deno.test("a relayed command into a closed pipe ends quietly, with its exit code", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { fx: fixtureServer() } });
+  const first = await w.mcpx(["ls"]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.ok(await eventually(() => existsSync(frontSocket(w.env)), 30_000), "no front started");
+  await Deno.writeTextFile(`${w.dir}/big.json`, JSON.stringify({ text: "x".repeat(2_000_000) }));
+  const out = await new Deno.Command("bash", {
+    args: [
+      "-c",
+      '"$@" | head -c 10; exit "${PIPESTATUS[0]}"',
+      "bash",
+      `${ROOT}cli/mcpx`,
+      "call",
+      "fx.echo",
+      "@big.json",
+    ],
+    env: w.env,
+    clearEnv: true,
+    cwd: w.dir,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(new TextDecoder().decode(out.stdout), "xxxxxxxxxx");
+  assert.equal(out.code, 0, stderr);
+  assert.doesNotMatch(stderr, /BrokenPipe|EPIPE|Broken pipe/);
+  assert.doesNotMatch(stderr, STACK_LINE);
 });

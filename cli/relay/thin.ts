@@ -120,23 +120,45 @@ async function runAsMcpx(argv: string[]): Promise<number> {
   return (await child.status).code;
 }
 
+/**
+ * Writes all of `text` to `stream`; a reader that went away (`mcpx … | head`)
+ * ends the writing quietly, as it does for a whole `mcpx` (decision 0013).
+ */
+async function writeOut(stream: typeof Deno.stdout, text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  try {
+    for (let written = 0; written < bytes.length;) {
+      written += await stream.write(bytes.subarray(written));
+    }
+  } catch { /* the reader is gone: nothing more to write */ }
+}
+
+/** The working directory, or undefined when it is gone (the whole process says why). */
+function cwdOrNothing(): string | undefined {
+  try {
+    return Deno.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
 if (import.meta.main) {
   const argv = Deno.args;
   const env = Deno.env.toObject();
   const terminal = Deno.stdin.isTerminal() || Deno.stdout.isTerminal() ||
     Deno.stderr.isTerminal();
-  if (relayable(argv, terminal)) {
+  const cwd = cwdOrNothing();
+  if (cwd !== undefined && relayable(argv, terminal)) {
     let outcome: RelayOutcome;
     try {
-      outcome = await relay(argv, env, Deno.cwd());
+      outcome = await relay(argv, env, cwd);
     } catch (error) {
-      console.error(`error: ${(error as Error).message}`);
+      await writeOut(Deno.stderr, `error: ${(error as Error).message}\n`);
       Deno.exit(1);
     }
     if (!("ranNothing" in outcome)) {
-      const encoder = new TextEncoder();
-      await Deno.stdout.write(encoder.encode(outcome.stdout));
-      await Deno.stderr.write(encoder.encode(outcome.stderr));
+      await writeOut(Deno.stdout, outcome.stdout);
+      await writeOut(Deno.stderr, outcome.stderr);
       Deno.exit(outcome.code);
     }
     // None answered, or it was stale and now goes: a current one serves the next command.
