@@ -4,8 +4,8 @@
  * command line to the front process (cli/relay/front.ts) and writes what
  * comes back; when no front answers, or the front refuses, it runs the
  * command as the launcher's other branch does (the bundle, in a child with
- * this process's streams) and, when none answered, starts a front for the
- * next command.
+ * this process's streams) and, when none answered, then starts a front for
+ * the next command.
  *
  * This module imports only the front's socket name, the folder check and the
  * wire (cli/relay/relay_wire.ts), and runs with `--no-config`: a
@@ -148,6 +148,7 @@ if (import.meta.main) {
   const terminal = Deno.stdin.isTerminal() || Deno.stdout.isTerminal() ||
     Deno.stderr.isTerminal();
   const cwd = cwdOrNothing();
+  let front = false;
   if (cwd !== undefined && relayable(argv, terminal)) {
     let outcome: RelayOutcome;
     try {
@@ -162,7 +163,11 @@ if (import.meta.main) {
       Deno.exit(outcome.code);
     }
     // None answered, or it was stale and now goes: a current one serves the next command.
-    if (outcome.startFront) startFront(env);
+    front = outcome.startFront;
   }
-  Deno.exit(await runAsMcpx(argv));
+  const code = await runAsMcpx(argv);
+  // Started once the command is done, so that its start-up does not compete with the command's
+  // (a cold command starts the daemon and its servers too).
+  if (front) startFront(env);
+  Deno.exit(code);
 }
