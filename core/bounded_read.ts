@@ -43,7 +43,7 @@ export function entryKind(info: Deno.FileInfo): string {
   if (info.isBlockDevice) return "a block device";
   if (info.isSocket) return "a socket";
   if (info.isSymlink) return "a symbolic link";
-  return "not a regular file";
+  return "of an unknown kind";
 }
 
 /** `67108864` → `64 MiB`; `1500` → `1500 bytes`. */

@@ -14,6 +14,7 @@ import {
   fixtureArgv,
   fixtureServer,
   launcherArgv,
+  processesMarked,
   type RunResult,
   STACK_LINE,
   type World,
@@ -201,6 +202,49 @@ Deno.test("call: an interrupted relayed call (SIGINT to `mcpx`, the front runnin
   assert.ok(await eventually(() => hung() !== undefined, 30_000), server.process.output());
   child.kill("SIGINT");
   assert.notEqual((await child.status).code, 0);
+  const id = hung();
+  assert.ok(
+    await eventually(
+      () => events(server.process).some((e) => e.event === "aborted" && e.id === id),
+      10_000,
+    ),
+    `the interrupted call's request ${id} stays open at the server:\n${server.process.output()}`,
+  );
+});
+
+Deno.test("call: with no front running, SIGINT to `mcpx` reaches the command it runs, and the server sees the request end", async () => {
+  await using w = await world();
+  const server = await hangingHttp(w);
+  await using _server = server.process;
+  await w.writeConfig({ mcpServers: { remote: { url: server.url, transport: "http" } } });
+  // The daemon is warm; no front runs, so the thin client runs the command in a child.
+  const warm = await mcpx(w, ["call", "remote.echo", '{"text":"warm"}'], RUN_LIMIT_MS);
+  assert.equal(warm.code, 0, warm.stderr);
+  for (const pid of processesMarked(w.mark, { front: true })) {
+    if (!w.processes().includes(pid)) Deno.kill(pid, "SIGKILL");
+  }
+  await Deno.remove(frontSocket(w.env)).catch(() => {});
+
+  const [launcher, ...args] = launcherArgv(["call", "remote.hang", "{}"]);
+  const child = new Deno.Command(launcher, {
+    args,
+    env: w.env,
+    clearEnv: true,
+    cwd: w.dir,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const hung = () => events(server.process).find((e) => e.event === "hang")?.id;
+  assert.ok(await eventually(() => hung() !== undefined, 30_000), server.process.output());
+  // To the thin client alone, as `kill -INT <pid>` sends it: not to its process group.
+  child.kill("SIGINT");
+  const status = await Promise.race([
+    child.status,
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000)),
+  ]);
+  assert.ok(status, "mcpx went on running after SIGINT");
+  assert.notEqual(status.code, 0);
   const id = hung();
   assert.ok(
     await eventually(

@@ -42,13 +42,16 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
     "no front started",
   );
 
+  // What a relayed command printed, without the order of its writes.
+  const printed = (o: Awaited<ReturnType<typeof relay>>) =>
+    "ranNothing" in o ? o : { stdout: o.stdout, stderr: o.stderr, code: o.code };
   // Relayed: the front runs the same command line and answers its output and its exit code.
-  const relayed = await relay(["ls"], w.env, w.dir);
+  const relayed = printed(await relay(["ls"], w.env, w.dir));
   assert.ok(relayed, "the front did not answer");
   assert.deepEqual(relayed, { stdout: direct.stdout, stderr: direct.stderr, code: 0 });
   const local = await relay(["run", "./x.ts"], w.env, w.dir);
   assert.deepEqual(local, { ranNothing: "`run` runs in the caller's process", startFront: false });
-  const call = await relay(["call", "fx.echo", '{"text":"hi"}'], w.env, w.dir);
+  const call = printed(await relay(["call", "fx.echo", '{"text":"hi"}'], w.env, w.dir));
   assert.deepEqual(call, { stdout: "hi\n", stderr: "", code: 0 });
   const missing = await relay(["types", "nosuch"], w.env, w.dir);
   assert.ok("code" in missing && missing.code === 1);
@@ -66,12 +69,15 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
     relay(["ls"], { ...w.env, MCPX_OUTPUT_JSON: "true" }, other),
     relay(["ls"], w.env, w.dir),
   ]);
-  const printed = (o: Awaited<ReturnType<typeof relay>>) => "stdout" in o ? o.stdout : "";
-  const names = JSON.parse(printed(there)).namespaces.map((n: { namespace: string }) =>
-    n.namespace
-  );
+  const names = JSON.parse("stdout" in there ? there.stdout : "").namespaces.map((
+    n: { namespace: string },
+  ) => n.namespace);
   assert.deepEqual(names, ["elsewhere"]);
-  assert.deepEqual(here, relayed, "and the first is unchanged");
+  assert.deepEqual(printed(here), relayed, "and the first is unchanged");
+
+  // A request larger than the front reads is not sent: the command runs in the caller's process.
+  const huge = await relay(["ls"], { ...w.env, BIG: "x".repeat(600 * 1024) }, w.dir);
+  assert.deepEqual(huge, { ranNothing: "the request is over 524288 bytes", startFront: false });
 
   // The thin entry as a process, the front running: the same answer.
   const second = await thin(["ls"]);

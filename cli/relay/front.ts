@@ -32,12 +32,13 @@ import { ensurePrivateDir } from "../../core/private_fs.ts";
 import { SOCKET_DIR_WHAT } from "../../wire/locate.ts";
 import { VERSION } from "../../core/version.ts";
 import { frontSocket } from "./front_socket.ts";
-import { RELAYED_COMMANDS } from "./relayed.ts";
+import { callerOnly, RELAYED_COMMANDS } from "./relayed.ts";
 import {
   isRelayedCommand,
   MAX_REQUEST_BYTES,
   readRequestLine,
   type RelayedAnswer,
+  type RelayedOutput,
   untilClosed,
   writeAll,
 } from "./relay_wire.ts";
@@ -77,15 +78,18 @@ export interface FrontHooks {
 
 /**
  * Why the front may not run `argv`, or undefined when it may: the parser's
- * command must be one of the relayed ones (cli/relay/relayed.ts), and no
- * argument may be `-` (stdin is the caller's). A command line the parser
- * refuses runs here: its usage error is the same in any process.
+ * command must be one of the relayed ones (cli/relay/relayed.ts), no
+ * argument may be `-` (stdin is the caller's), and no path only the caller
+ * can open (`@/dev/fd/9`, `MCPX_CONFIG=/proc/self/…`). A command line the
+ * parser refuses runs here: its usage error is the same in any process.
  */
 export function notForTheFront(
   argv: string[],
   commandNameOf: FrontHooks["commandNameOf"],
+  env: Record<string, string> = {},
 ): string | undefined {
   if (argv.includes("-")) return "it reads stdin";
+  if (callerOnly(argv, env)) return "it names a file only the caller's process can open";
   let name: string | undefined;
   try {
     name = commandNameOf(argv);
@@ -96,6 +100,35 @@ export function notForTheFront(
     return `\`${name ?? "mcpx"}\` runs in the caller's process`;
   }
   return undefined;
+}
+
+/**
+ * An Io that keeps what a command writes, and in which order it wrote to
+ * stdout and stderr ({@link RelayedOutput.order}).
+ */
+export function recordingIo(): Io & { output(code: number): RelayedOutput } {
+  const io = memoryIo("");
+  const order: [1 | 2, number][] = [];
+  const heard = (fd: 1 | 2, write: () => void) => {
+    const before = fd === 1 ? io.stdout.length : io.stderr.length;
+    write();
+    const grown = (fd === 1 ? io.stdout.length : io.stderr.length) - before;
+    if (grown === 0) return;
+    const last = order.at(-1);
+    if (last && last[0] === fd) last[1] += grown;
+    else order.push([fd, grown]);
+  };
+  return {
+    ...io,
+    out: (text) => heard(1, () => io.out(text)),
+    err: (text) => heard(2, () => io.err(text)),
+    errRaw: (text) => heard(2, () => io.errRaw!(text)),
+    outBytes: (bytes) => {
+      heard(1, () => io.outBytes!(bytes));
+      return Promise.resolve();
+    },
+    output: (code) => ({ stdout: io.stdout, stderr: io.stderr, code, order }),
+  };
 }
 
 /**
@@ -129,12 +162,12 @@ export function frontAnswerer(
       return { refused: stale };
     }
     const { argv, cwd, env, callerPid } = body;
-    const local = notForTheFront(argv, hooks.commandNameOf);
+    const local = notForTheFront(argv, hooks.commandNameOf, env);
     if (local) return { refused: local, local: true };
     hooks.onCommand?.();
-    const io = memoryIo("");
+    const io = recordingIo();
     const code = await run(argv, io, env, cwd, { callerPid, ...(signal ? { signal } : {}) });
-    return { stdout: io.stdout, stderr: io.stderr, code };
+    return io.output(code);
   };
 }
 
@@ -171,6 +204,37 @@ export async function serveFront(
   await Promise.allSettled(running);
 }
 
+/**
+ * Listens on `socket` unless a front already answers there, in which case it
+ * answers undefined. Fronts started at once (several cold commands) take
+ * turns under a lock beside the socket, so only the first listens; without
+ * it, two could each find none answering and both listen, and the one whose
+ * file was replaced would remove the other's on closing (closing a unix
+ * listener unlinks its path). A socket file no front answers on is left from
+ * one that died: it is replaced.
+ *
+ * @param socket The front's socket (cli/relay/front_socket.ts), in a private folder.
+ * @returns The listener (the socket 0600), or undefined.
+ */
+export async function listenOnce(socket: string): Promise<Deno.Listener | undefined> {
+  const lock = await Deno.open(`${socket}.lock`, { create: true, write: true, mode: 0o600 });
+  try {
+    await lock.lock(true);
+    try {
+      (await Deno.connect({ transport: "unix", path: socket })).close();
+      return undefined;
+    } catch { /* none answers */ }
+    try {
+      await Deno.remove(socket);
+    } catch { /* none */ }
+    const listener = Deno.listen({ transport: "unix", path: socket });
+    await Deno.chmod(socket, 0o600);
+    return listener;
+  } finally {
+    lock.close();
+  }
+}
+
 /** What identifies the code this front runs: the installed bundle's size and time, if any. */
 function codeStamp(): string {
   try {
@@ -193,17 +257,8 @@ function inodeOf(path: string): number | null | undefined {
 if (import.meta.main) {
   const socket = frontSocket(Deno.env.toObject());
   ensurePrivateDir(dirname(socket), SOCKET_DIR_WHAT);
-  // Another front already answers (two thin clients started one each): leave it the socket.
-  try {
-    (await Deno.connect({ transport: "unix", path: socket })).close();
-    Deno.exit(0);
-  } catch { /* none answers */ }
-  // A socket file no front answers on is left from one that died: listen in its place.
-  try {
-    await Deno.remove(socket);
-  } catch { /* none */ }
-  const listener = Deno.listen({ transport: "unix", path: socket });
-  await Deno.chmod(socket, 0o600);
+  const listener = await listenOnce(socket);
+  if (!listener) Deno.exit(0); // another front answers
   const ours = inodeOf(socket);
   const stamp = codeStamp();
   // The code `mcpx` runs, loaded once: the bundle of the warm commands (decision 0027).
@@ -215,6 +270,7 @@ if (import.meta.main) {
     ...rest: Parameters<RunCommandLine> extends [unknown, ...infer R] ? R : never
   ) => Promise<number>;
   const warm = bundle.WARM_COMMANDS as Record<string, () => Promise<unknown>>;
+  let running = 0;
   let idle: ReturnType<typeof setTimeout> | undefined;
   const stop = () => {
     clearInterval(check);
@@ -225,15 +281,24 @@ if (import.meta.main) {
     clearTimeout(idle);
     idle = setTimeout(stop, IDLE_MS);
   };
-  // Its folder removed (a test's world cleaned up), a newer front in its place, the code rebuilt.
   const check = setInterval(() => {
-    if (inodeOf(socket) !== ours || codeStamp() !== stamp) stop();
+    if (codeStamp() !== stamp) stop();
+    // Its folder removed (a test's world cleaned up) or its name taken: it must not close the
+    // listener, which would remove whatever file now has that name. It ends once idle.
+    else if (inodeOf(socket) !== ours && running === 0) Deno.exit(0);
   }, CHECK_MS);
   rearm();
   await serveFront(
     listener,
     frontAnswerer({
-      run: (argv, ...rest) => runWarm(argv, (name) => warm[name](), ...rest),
+      run: async (argv, ...rest) => {
+        running++;
+        try {
+          return await runWarm(argv, (name) => warm[name](), ...rest);
+        } finally {
+          running--;
+        }
+      },
       commandNameOf,
       onCommand: rearm,
       onOtherVersion: () => queueMicrotask(stop),
@@ -241,11 +306,5 @@ if (import.meta.main) {
         codeStamp() === stamp ? undefined : "this front's mcpx was rebuilt since it began",
     }),
   ).catch(() => {});
-  // Removed only while it is still this front's: a newer one may listen there already.
-  if (inodeOf(socket) === ours) {
-    try {
-      await Deno.remove(socket);
-    } catch { /* gone */ }
-  }
   Deno.exit(0);
 }

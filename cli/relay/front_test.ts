@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { frontAnswerer, notForTheFront, serveFront } from "./front.ts";
+import { frontAnswerer, listenOnce, notForTheFront, serveFront } from "./front.ts";
 import { relayable, RELAYED_COMMANDS } from "./relayed.ts";
-import { requestLine } from "./relay_wire.ts";
+import { inOrder, type RelayedOutput, requestLine } from "./relay_wire.ts";
 import { VERSION } from "../../core/version.ts";
 import type { Io } from "../../core/io.ts";
 import { commandNameOf } from "../command_line.ts";
@@ -36,8 +36,13 @@ Deno.test("the front runs relayed command lines side by side, each with its call
   ]);
   assert.equal(most, 2, "a slow command does not hold up another caller's");
   assert.deepEqual(answers, [
-    { stdout: "out ls /w\n", stderr: "err ls /h\n", code: 0 },
-    { stdout: "out types /other\n", stderr: "err types /h2\n", code: 1 },
+    { stdout: "out ls /w\n", stderr: "err ls /h\n", code: 0, order: [[1, 10], [2, 10]] },
+    {
+      stdout: "out types /other\n",
+      stderr: "err types /h2\n",
+      code: 1,
+      order: [[1, 17], [2, 14]],
+    },
   ]);
   assert.deepEqual(seen, [[["ls"], "/w", "/h", 42], [["types", "x"], "/other", "/h2", 42]]);
 });
@@ -68,7 +73,34 @@ Deno.test("the front refuses, running nothing: another version, rebuilt code, a 
   assert.equal(ran, 0);
 });
 
+Deno.test("what a command writes comes back in the order it wrote it", async () => {
+  const answer = frontAnswerer({
+    commandNameOf,
+    run: (_argv, io) => {
+      io.err("note: first\n");
+      io.out("a\n");
+      io.out("b\n");
+      io.err("note: last\n");
+      return Promise.resolve(0);
+    },
+  });
+  const output = await answer(request(["ls"])) as RelayedOutput;
+  assert.deepEqual(inOrder(output), [
+    [2, "note: first\n"],
+    [1, "a\nb\n"],
+    [2, "note: last\n"],
+  ]);
+});
+
 Deno.test("notForTheFront(): the parser's command, not the first word", () => {
+  assert.match(
+    notForTheFront(["call", "a.b", "@/dev/fd/9"], commandNameOf) ?? "",
+    /only the caller's process can open/,
+  );
+  assert.match(
+    notForTheFront(["ls"], commandNameOf, { MCPX_CONFIG: "/dev/stdin" }) ?? "",
+    /only the caller's process/,
+  );
   assert.equal(notForTheFront(["ls"], commandNameOf), undefined);
   assert.equal(notForTheFront(["--json", "call", "a.b", "{}"], commandNameOf), undefined);
   assert.equal(
@@ -129,6 +161,10 @@ Deno.test("relayable(): the warm commands, off a terminal, not reading stdin", (
   assert.equal(relayable(["--json", "call", "a.b", "{}"], false), true);
   assert.equal(relayable(["ls"], true), false, "a terminal gets progress and questions here");
   assert.equal(relayable(["call", "a.b", "-"], false), false, "stdin is this process's");
+  assert.equal(relayable(["call", "a.b", "@/dev/fd/3"], false), false, "its descriptors too");
+  assert.equal(relayable(["--config=/proc/self/fd/3", "ls"], false), false);
+  assert.equal(relayable(["ls"], false, { MCPX_CONFIG: "/dev/fd/4" }), false);
+  assert.equal(relayable(["call", "a.b", "@./args.json"], false), true);
   assert.equal(relayable(["run", "./s.ts"], false), false);
   assert.equal(relayable(["--version"], false), false);
   assert.equal(relayable([], false), false);
@@ -138,4 +174,19 @@ Deno.test("the launcher (cli/mcpx) relays exactly the relayed commands", async (
   const launcher = await Deno.readTextFile(new URL("../mcpx", import.meta.url));
   const words = launcher.match(/^\s*((?:[a-z]+ \| )*[a-z]+)\)$/m)?.[1].split(" | ");
   assert.deepEqual(words, [...RELAYED_COMMANDS]);
+});
+
+Deno.test("listenOnce(): of fronts starting at once, one listens and the others leave it the socket", async () => {
+  const dir = await Deno.makeTempDir();
+  const socket = `${dir}/front.sock`;
+  // A file left where a front that died listened is replaced.
+  await Deno.writeTextFile(socket, "");
+  const started = await Promise.all([listenOnce(socket), listenOnce(socket), listenOnce(socket)]);
+  const listening = started.filter((l): l is Deno.Listener => l !== undefined);
+  assert.equal(listening.length, 1, "exactly one listens");
+  assert.equal(Deno.statSync(socket).mode! & 0o777, 0o600);
+  (await Deno.connect({ transport: "unix", path: socket })).close();
+  assert.equal(await listenOnce(socket), undefined, "a later one finds it answering");
+  listening[0].close();
+  await Deno.remove(dir, { recursive: true });
 });

@@ -35,9 +35,46 @@ export interface RelayedCommand {
  * stays); without it the front was the wrong one (another version, rebuilt
  * code) or the request malformed.
  */
-export type RelayedAnswer =
-  | { stdout: string; stderr: string; code: number }
-  | { refused: string; local?: true };
+export type RelayedAnswer = RelayedOutput | { refused: string; local?: true };
+
+/**
+ * A command's output as the front heard it: all of stdout, all of stderr,
+ * and the order they were written in (`[1, n]`: the next n characters of
+ * stdout; `[2, n]`: of stderr), so a caller that merges them (`2>&1`) sees
+ * them as a whole process would have written them.
+ */
+export interface RelayedOutput {
+  stdout: string;
+  stderr: string;
+  code: number;
+  order?: [1 | 2, number][];
+}
+
+/**
+ * The pieces of `output` in the order they were written: `[1, text]` for
+ * stdout, `[2, text]` for stderr. Without an order, stdout then stderr.
+ *
+ * @example
+ * ```ts
+ * import { inOrder } from "./relay_wire.ts";
+ * const parts = inOrder({ stdout: "ab", stderr: "E", code: 0, order: [[1, 1], [2, 1], [1, 1]] });
+ * if (JSON.stringify(parts) !== '[[1,"a"],[2,"E"],[1,"b"]]') throw new Error();
+ * ```
+ */
+export function inOrder(output: RelayedOutput): [1 | 2, string][] {
+  const order = output.order ?? [[1, output.stdout.length], [2, output.stderr.length]];
+  const at = { 1: 0, 2: 0 };
+  const parts: [1 | 2, string][] = [];
+  for (const [fd, length] of order) {
+    const text = fd === 1 ? output.stdout : output.stderr;
+    parts.push([fd, text.slice(at[fd], at[fd] + length)]);
+    at[fd] += length;
+  }
+  // Whatever the order does not cover (it should cover everything) comes last, not lost.
+  if (at[1] < output.stdout.length) parts.push([1, output.stdout.slice(at[1])]);
+  if (at[2] < output.stderr.length) parts.push([2, output.stderr.slice(at[2])]);
+  return parts.filter(([, text]) => text !== "");
+}
 
 /** Whether `value` is a {@link RelayedCommand}. */
 export function isRelayedCommand(value: unknown): value is RelayedCommand {

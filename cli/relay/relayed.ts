@@ -17,14 +17,44 @@ export const RELAYED_COMMANDS: readonly string[] = ["ls", "search", "types", "ca
 /**
  * Whether `argv` may run in the front, judged by its first word that is not a
  * flag (the front checks again with the real parser, and refuses what it may
- * not run): one of {@link RELAYED_COMMANDS}, no argument `-`, and no stream a
- * terminal.
+ * not run): one of {@link RELAYED_COMMANDS}, no argument `-`, no path only
+ * the caller can open ({@link callerOnly}), and no stream a terminal.
  *
  * @param argv Arguments after `mcpx`.
  * @param terminal Whether stdin, stdout or stderr is a terminal.
+ * @param env The caller's environment (`MCPX_CONFIG`).
  */
-export function relayable(argv: string[], terminal: boolean): boolean {
-  if (terminal || argv.includes("-")) return false;
+export function relayable(
+  argv: string[],
+  terminal: boolean,
+  env: Record<string, string | undefined> = {},
+): boolean {
+  if (terminal || argv.includes("-") || callerOnly(argv, env)) return false;
   const command = argv.find((word) => !word.startsWith("-"));
   return command !== undefined && RELAYED_COMMANDS.includes(command);
+}
+
+/**
+ * A path that names something of the calling process itself, which another
+ * process opening the same path would not find: its file descriptors
+ * (`/dev/fd/3`, `/dev/stdin`, a shell's `<(…)`), or anything under
+ * `/proc/self`.
+ */
+const CALLER_PATH = /(^|[@=])\/(dev\/(fd\/|std(in|out|err)\b)|proc\/(self|thread-self)\b)/;
+
+/**
+ * Whether `argv` (an `@file`, `--config /dev/fd/3`) or `MCPX_CONFIG` names a
+ * path only the calling process can open ({@link CALLER_PATH}): such a
+ * command line runs in the caller's process.
+ *
+ * @example
+ * ```ts
+ * import { callerOnly } from "./relayed.ts";
+ * if (!callerOnly(["call", "a.b", "@/dev/fd/9"], {})) throw new Error();
+ * if (!callerOnly(["ls"], { MCPX_CONFIG: "/proc/self/cwd/.mcp.json" })) throw new Error();
+ * if (callerOnly(["call", "a.b", "@args.json"], {})) throw new Error();
+ * ```
+ */
+export function callerOnly(argv: string[], env: Record<string, string | undefined>): boolean {
+  return argv.some((word) => CALLER_PATH.test(word)) || CALLER_PATH.test(env.MCPX_CONFIG ?? "");
 }

@@ -20,9 +20,12 @@ import { frontSocket } from "./front_socket.ts";
 import { relayable } from "./relayed.ts";
 import { VERSION } from "../../core/version.ts";
 import {
+  inOrder,
+  MAX_REQUEST_BYTES,
   readAll,
   type RelayedAnswer,
   type RelayedCommand,
+  type RelayedOutput,
   requestLine,
   socketFolderIsOurs,
   writeAll,
@@ -38,9 +41,7 @@ const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
  * front, why, and whether a (current) front should be started for the next
  * command.
  */
-export type RelayOutcome =
-  | { stdout: string; stderr: string; code: number }
-  | { ranNothing: string; startFront: boolean };
+export type RelayOutcome = RelayedOutput | { ranNothing: string; startFront: boolean };
 
 /**
  * Runs `argv` in the front.
@@ -58,6 +59,12 @@ export async function relay(
   cwd: string,
   callerPid: number = Deno.ppid,
 ): Promise<RelayOutcome> {
+  const request: RelayedCommand = { version: VERSION, argv, cwd, env, callerPid };
+  const line = requestLine(request);
+  // The front reads no more than this; a larger environment runs here, as it would have.
+  if (new TextEncoder().encode(line).length > MAX_REQUEST_BYTES) {
+    return { ranNothing: `the request is over ${MAX_REQUEST_BYTES} bytes`, startFront: false };
+  }
   const socket = frontSocket(env);
   if (!socketFolderIsOurs(socket)) return { ranNothing: "no front", startFront: false };
   let conn: Deno.Conn;
@@ -66,13 +73,15 @@ export async function relay(
   } catch {
     return { ranNothing: "no front", startFront: true };
   }
-  const request: RelayedCommand = { version: VERSION, argv, cwd, env, callerPid };
   let text: string | undefined;
   try {
-    await writeAll(conn, requestLine(request));
-    text = await readAll(conn, MAX_ANSWER_BYTES);
-  } catch {
-    text = undefined;
+    try {
+      await writeAll(conn, line);
+    } catch {
+      // The front runs a command only once it has the whole line: this one ran nothing.
+      return { ranNothing: "the front closed before it had the request", startFront: true };
+    }
+    text = await readAll(conn, MAX_ANSWER_BYTES).catch(() => undefined);
   } finally {
     conn.close();
   }
@@ -107,6 +116,9 @@ function startFront(env: Record<string, string>): void {
   } catch { /* the command still runs; the next one tries again */ }
 }
 
+/** The signals passed on to the child: what ends `mcpx` ends the command. */
+const FORWARDED: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
 /** Runs `argv` as `mcpx` does (the bundle, this process's streams), answering its exit code. */
 async function runAsMcpx(argv: string[]): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), {
@@ -115,8 +127,15 @@ async function runAsMcpx(argv: string[]): Promise<number> {
     stdout: "inherit",
     stderr: "inherit",
   }).spawn();
-  // The child has the same streams: an interrupt reaches it, and its exit code is ours.
-  Deno.addSignalListener("SIGINT", () => {});
+  // A signal sent to this process alone (`kill -INT <pid>`) reaches the child too, which ends
+  // the command as a whole `mcpx` would; its exit code is ours.
+  for (const signal of FORWARDED) {
+    Deno.addSignalListener(signal, () => {
+      try {
+        child.kill(signal);
+      } catch { /* it has ended */ }
+    });
+  }
   return (await child.status).code;
 }
 
@@ -149,7 +168,7 @@ if (import.meta.main) {
     Deno.stderr.isTerminal();
   const cwd = cwdOrNothing();
   let front = false;
-  if (cwd !== undefined && relayable(argv, terminal)) {
+  if (cwd !== undefined && relayable(argv, terminal, env)) {
     let outcome: RelayOutcome;
     try {
       outcome = await relay(argv, env, cwd);
@@ -158,8 +177,10 @@ if (import.meta.main) {
       Deno.exit(1);
     }
     if (!("ranNothing" in outcome)) {
-      await writeOut(Deno.stdout, outcome.stdout);
-      await writeOut(Deno.stderr, outcome.stderr);
+      // In the order the command wrote them, so `2>&1` reads as a whole process's output.
+      for (const [fd, text] of inOrder(outcome)) {
+        await writeOut(fd === 1 ? Deno.stdout : Deno.stderr, text);
+      }
       Deno.exit(outcome.code);
     }
     // None answered, or it was stale and now goes: a current one serves the next command.
