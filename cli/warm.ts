@@ -26,6 +26,9 @@ export { WARM_COMMANDS } from "./_warm.gen.ts";
 /** How the front process (cli/relay/front.ts) runs a relayed command line with the bundle's code. */
 export { commandNameOf, runCommandLine } from "./command_line.ts";
 
+/** How the front keeps the schema cache files it has read, while they are unchanged. */
+export { keepReads } from "../engine/kept_reads.ts";
+
 /**
  * Whether the bundle runs `argv` itself: a warm command, no command (`mcpx`,
  * `--version`, `--help`), or a word that is no command (its usage error).

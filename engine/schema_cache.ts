@@ -46,6 +46,7 @@ import { fnv1a64 } from "../core/fnv1a64.ts";
 import { VERSION } from "../core/version.ts";
 import type { Redactor } from "../core/redact.ts";
 import { own, setOwn } from "../core/own.ts";
+import { keptRead } from "./kept_reads.ts";
 
 /** The index's path for a configuration fingerprint. */
 export function schemaCachePath(cacheDir: string, fingerprint: string): string {
@@ -86,6 +87,12 @@ const ENTRY_FILE = /^s-[0-9a-f]{16}\.json$/;
  * @returns The index, or null.
  */
 export function readSchemaIndex(path: string): SchemaIndex | null {
+  const index = keptRead(path, () => readSchemaIndexNow(path));
+  // The index's map of servers is the caller's to change (loadEntries does); its entries are not.
+  return index && { ...index, servers: { ...index.servers } };
+}
+
+function readSchemaIndexNow(path: string): SchemaIndex | null {
   const value = readJson(path);
   if (!isObject(value) || value.version !== 2) return null;
   // Entries another listing layout stored are not entries: their servers are listed again.
@@ -125,10 +132,17 @@ export function readSchemaIndex(path: string): SchemaIndex | null {
  * treated as never listed). Declarations another mcpx version, or another
  * layout of them, generated are dropped: `mcpx types` generates them afresh.
  *
+ * In a process that keeps what it reads (engine/kept_reads.ts: the front),
+ * the entry is shared and frozen.
+ *
  * @param file The entry's path (`IndexedServer.file`).
  * @returns The entry, or undefined.
  */
 export function readServerEntry(file: string): CachedServer | undefined {
+  return keptRead(file, () => readServerEntryNow(file));
+}
+
+function readServerEntryNow(file: string): CachedServer | undefined {
   const value = readJson(file);
   if (!isObject(value) || value.version !== 2 || value.listingFormat !== LISTING_FORMAT) {
     return undefined;

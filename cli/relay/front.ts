@@ -270,6 +270,9 @@ if (import.meta.main) {
     ...rest: Parameters<RunCommandLine> extends [unknown, ...infer R] ? R : never
   ) => Promise<number>;
   const warm = bundle.WARM_COMMANDS as Record<string, () => Promise<unknown>>;
+  // Each command reads the schema cache; the front keeps the files it read while they are
+  // unchanged (engine/kept_reads.ts), so `types` and `catalog` do not parse them again.
+  (bundle.keepReads as () => void)();
   let running = 0;
   let idle: ReturnType<typeof setTimeout> | undefined;
   const stop = () => {
