@@ -19,9 +19,13 @@ Deno.test("keptRead(): reads every time until keeping is on; then reuses a value
   const again = keptRead(path, read);
   assert.equal(reads, 3);
   assert.equal(again, first, "the same file: the kept value");
-  assert.throws(() => {
-    first.tools[0].name = "changed";
-  }, TypeError, "a kept value is frozen through and through");
+  assert.throws(
+    () => {
+      first.tools[0].name = "changed";
+    },
+    TypeError,
+    "a kept value is frozen through and through",
+  );
 
   // Written as the cache is written: a new file renamed into place (a new inode).
   await Deno.writeTextFile(`${dir}/next.json`, '{"tools":[{"name":"b"}]}');
