@@ -60,8 +60,7 @@ interface Candidate {
   ns: number;
   /** Its declaration parsed: only once it is chosen (parsing all of them grew with the config). */
   decl?: Declaration;
-  /** Its declaration alone, at one indentation level: what it costs at most. */
-  text: string;
+  /** What its declaration alone costs at one indentation level, at most ({@link declarationTokens}). */
   tokens: number;
   bias: number;
 }
@@ -73,6 +72,7 @@ interface Candidate {
  * whole `browser` namespace.
  */
 function biasScore(entry: ToolEntry, words: string[]): number {
+  if (words.length === 0) return 0;
   const namespaces = [entry.namespace, entry.server].map(fold);
   const names = namespaces.flatMap((ns) => [ns, `${ns}.${entry.fn}`, `${ns}.${entry.tool}`]);
   let score = 0;
@@ -94,6 +94,25 @@ function truncate(text: string, max: number): string {
 
 /** Tokens of a line with its newline, counted alone (≥ its share of the whole). */
 const lineTokens = (line: string) => countTokens(`${line}\n`);
+
+/** {@link declarationTokens}' answers, by declaration text (bounded: cleared when full). */
+const sizes = new Map<string, number>();
+
+/**
+ * What a declaration costs in the block, at most: its text at one indentation
+ * level and a blank line. Remembered by text, so a process that builds many
+ * catalogs (the front, decision 0068) sizes each declaration once: the texts
+ * come from the cache it keeps, the same strings each time.
+ */
+function declarationTokens(source: string): number {
+  let tokens = sizes.get(source);
+  if (tokens === undefined) {
+    tokens = lineTokens(source.replace(/^(?=.)/gm, "  ")) + lineTokens("");
+    if (sizes.size >= 50_000) sizes.clear();
+    sizes.set(source, tokens);
+  }
+  return tokens;
+}
 
 /**
  * Builds the catalog: a header line; every namespace as a `//` line (name,
@@ -133,19 +152,17 @@ export async function buildCatalog(
   const words = (opts.bias ?? []).flatMap((w) => w.split(/\s+/)).filter((w) => w.length > 0);
   const total = namespaces.reduce((n, ns) => n + ns.tools.length, 0);
 
-  const nsBias = namespaces.map((ns) =>
-    ns.tools.reduce((m, t) => Math.max(m, biasScore(t, words)), 0)
-  );
   // Each declaration's size is its printed text's (the schema cache holds it printed); only the
   // declarations chosen are parsed, so the work grows with what the block shows.
   const sources = await Promise.all(namespaces.flatMap((ns) => ns.tools).map(entryDeclaration));
   const candidates: Candidate[] = [];
+  const nsBias = namespaces.map(() => 0);
   let k = 0;
   namespaces.forEach((ns, i) => {
     for (const entry of ns.tools) {
-      const text = sources[k++].replace(/^(?=.)/gm, "  ");
-      const tokens = lineTokens(text) + lineTokens("");
-      candidates.push({ entry, ns: i, text, tokens, bias: biasScore(entry, words) });
+      const bias = biasScore(entry, words);
+      nsBias[i] = Math.max(nsBias[i], bias);
+      candidates.push({ entry, ns: i, tokens: declarationTokens(sources[k++]), bias });
     }
   });
   const input: LayoutInput = { namespaces, total, budget, nsBias, candidates };
