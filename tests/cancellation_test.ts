@@ -177,17 +177,19 @@ Deno.test("call: callTimeout sends notifications/cancelled to a hung stdio serve
   assert.ok(await eventually(() => w.processes().length === 0), `left: ${w.processes()}`);
 });
 
-Deno.test("call: an interrupted relayed call (SIGINT to `mcpx`, the front running) is cancelled at the server", async () => {
-  await using w = await world();
-  const server = await hangingHttp(w);
-  await using _server = server.process;
-  await w.writeConfig({ mcpServers: { remote: { url: server.url, transport: "http" } } });
-  // The first command starts the daemon, and the front that the next one is relayed to.
-  const warm = await mcpx(w, ["call", "remote.echo", '{"text":"warm"}']);
-  assert.equal(warm.code, 0, warm.stderr);
-  const front = frontSocket(w.env);
-  assert.ok(await eventually(() => existsSync(front), 30_000), "no front started");
-
+/**
+ * Starts `mcpx call remote.hang {}` through the launcher (off a terminal, as
+ * an agent's shell runs it), waits until the call reached the server, and
+ * sends SIGINT to the `mcpx` process alone (as `kill -INT <pid>` does, not to
+ * its process group).
+ *
+ * @returns The exit status, or undefined when `mcpx` still ran 10 s later;
+ *   and whether the server then saw the call's request end.
+ */
+async function interruptHungCall(
+  w: World,
+  server: { process: Background },
+): Promise<{ status?: Deno.CommandStatus; ended: boolean; output: string }> {
   const [launcher, ...args] = launcherArgv(["call", "remote.hang", "{}"]);
   const child = new Deno.Command(launcher, {
     args,
@@ -201,15 +203,37 @@ Deno.test("call: an interrupted relayed call (SIGINT to `mcpx`, the front runnin
   const hung = () => events(server.process).find((e) => e.event === "hang")?.id;
   assert.ok(await eventually(() => hung() !== undefined, 30_000), server.process.output());
   child.kill("SIGINT");
-  assert.notEqual((await child.status).code, 0);
+  const status = await Promise.race([
+    child.status,
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000)),
+  ]);
+  if (!status) {
+    child.kill("SIGKILL");
+    await child.status;
+  }
   const id = hung();
-  assert.ok(
-    await eventually(
-      () => events(server.process).some((e) => e.event === "aborted" && e.id === id),
-      10_000,
-    ),
-    `the interrupted call's request ${id} stays open at the server:\n${server.process.output()}`,
+  const ended = await eventually(
+    () => events(server.process).some((e) => e.event === "aborted" && e.id === id),
+    10_000,
   );
+  return { ...(status ? { status } : {}), ended, output: server.process.output() };
+}
+
+Deno.test("call: an interrupted relayed call (SIGINT to `mcpx`, the front running) is cancelled at the server", async () => {
+  await using w = await world();
+  const server = await hangingHttp(w);
+  await using _server = server.process;
+  await w.writeConfig({ mcpServers: { remote: { url: server.url, transport: "http" } } });
+  // The first command starts the daemon, and the front that the next one is relayed to.
+  const warm = await mcpx(w, ["call", "remote.echo", '{"text":"warm"}']);
+  assert.equal(warm.code, 0, warm.stderr);
+  const front = frontSocket(w.env);
+  assert.ok(await eventually(() => existsSync(front), 30_000), "no front started");
+
+  const { status, ended, output } = await interruptHungCall(w, server);
+  assert.ok(status, "mcpx went on running after SIGINT");
+  assert.notEqual(status.code, 0);
+  assert.ok(ended, `the interrupted call's request stays open at the server:\n${output}`);
 });
 
 Deno.test("call: with no front running, SIGINT to `mcpx` reaches the command it runs, and the server sees the request end", async () => {
@@ -225,32 +249,8 @@ Deno.test("call: with no front running, SIGINT to `mcpx` reaches the command it 
   }
   await Deno.remove(frontSocket(w.env)).catch(() => {});
 
-  const [launcher, ...args] = launcherArgv(["call", "remote.hang", "{}"]);
-  const child = new Deno.Command(launcher, {
-    args,
-    env: w.env,
-    clearEnv: true,
-    cwd: w.dir,
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const hung = () => events(server.process).find((e) => e.event === "hang")?.id;
-  assert.ok(await eventually(() => hung() !== undefined, 30_000), server.process.output());
-  // To the thin client alone, as `kill -INT <pid>` sends it: not to its process group.
-  child.kill("SIGINT");
-  const status = await Promise.race([
-    child.status,
-    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000)),
-  ]);
+  const { status, ended, output } = await interruptHungCall(w, server);
   assert.ok(status, "mcpx went on running after SIGINT");
   assert.notEqual(status.code, 0);
-  const id = hung();
-  assert.ok(
-    await eventually(
-      () => events(server.process).some((e) => e.event === "aborted" && e.id === id),
-      10_000,
-    ),
-    `the interrupted call's request ${id} stays open at the server:\n${server.process.output()}`,
-  );
+  assert.ok(ended, `the interrupted call's request stays open at the server:\n${output}`);
 });
