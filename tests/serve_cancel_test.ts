@@ -63,9 +63,11 @@ Deno.test("mcpx serve: a cancelled mcpx_call ends the upstream request, a cancel
         },
       }, { signal: cancel.signal, timeout: 120_000 });
       run.catch(() => {});
+      // The script writes its pid while this reads: an empty or partial file is no pid yet.
       const pid = () => {
         try {
-          return Number(Deno.readTextFileSync(pidFile));
+          const text = Deno.readTextFileSync(pidFile);
+          return /^[1-9]\d*$/.test(text) ? Number(text) : undefined;
         } catch {
           return undefined;
         }
