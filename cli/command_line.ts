@@ -25,6 +25,7 @@ import {
   exitCodeOf,
   McpxError,
   NotFoundError,
+  RunInCallerError,
   ServerError,
   storageProblem,
   UsageError,
@@ -74,7 +75,7 @@ export async function runCommandLine(
   io: Io = processIo,
   env: Record<string, string> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
-  caller: Pick<ContextOptions, "callerPid" | "signal"> = {},
+  caller: Pick<ContextOptions, "callerPid" | "signal" | "shared"> = {},
 ): Promise<number> {
   let command: Command | undefined;
   let ctx: CliContext | undefined;
@@ -128,6 +129,8 @@ export async function runCommandLine(
       printPosted(io);
     }
   } catch (error) {
+    // Not the command's failure: the process it runs in (the front) must hand it back.
+    if (error instanceof RunInCallerError) throw error;
     printPosted(io);
     const json = await jsonOutput(ctx, { io, env, cwd, flags: flags ?? flagsOf(argv) });
     const redactor = await redactorOf(ctx);

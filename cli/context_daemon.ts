@@ -23,7 +23,12 @@ import {
   processStart,
   sweepOrphanGroups,
 } from "../engine/process_groups.ts";
-import { DaemonLostError, DaemonUnavailableError, McpxError } from "../core/errors.ts";
+import {
+  DaemonLostError,
+  DaemonUnavailableError,
+  McpxError,
+  RunInCallerError,
+} from "../core/errors.ts";
 import { VERSION } from "../core/version.ts";
 import { withStartProgress } from "./discovery/start_progress.ts";
 import type { StartingRow } from "../engine/starting.ts";
@@ -46,6 +51,7 @@ export type DaemonLinkSource = Pick<
   | "trustChecked"
   | "traceIds"
   | "callerPid"
+  | "shared"
 >;
 
 /**
@@ -355,6 +361,10 @@ export class DaemonLink {
    */
   async #inlineSocket(): Promise<string | undefined> {
     if (!(await this.#inlineOn())) return undefined;
+    if (this.#source.shared) {
+      // Its log, ledger and question desk are the process's: not a process others share.
+      throw new RunInCallerError("daemon.inline runs the daemon in the caller's own process");
+    }
     this.#inline ??= (async () => {
       const config = await this.#source.config();
       // Computed: the daemon's modules (zod, the MCP SDK, LogTape) stay off every other

@@ -75,10 +75,16 @@ export interface ContextOptions {
   /**
    * The process the caller's requests are scoped by (the `pid` scope:
    * engine/scope_key.ts): default this process's parent, the shell that ran
-   * `mcpx`. A command relayed to the front process (cli/front.ts) runs in
-   * another process, so its client sends its own parent's.
+   * `mcpx`. A command relayed to the front process (cli/relay/front.ts) runs
+   * in another process, so its client sends its own parent's.
    */
   callerPid?: number;
+  /**
+   * True when the command runs in a process other commands share (the front,
+   * cli/relay/front.ts): what needs a process of its own (`daemon.inline`)
+   * throws `RunInCallerError` (core/errors.ts) before it starts.
+   */
+  shared?: boolean;
 }
 
 /**
@@ -101,6 +107,8 @@ export class SettingsContext {
   readonly scriptStdin?: "inherit" | "null";
   /** {@link ContextOptions.callerPid}. */
   readonly callerPid?: number;
+  /** {@link ContextOptions.shared}. */
+  readonly shared?: boolean;
   #options: ContextOptions;
   /** The configuration as loaded, before {@link config} marks untrusted servers. */
   #loaded?: Promise<LoadedConfig>;
@@ -119,6 +127,7 @@ export class SettingsContext {
     this.signal = options.signal;
     this.scriptStdin = options.scriptStdin;
     if (options.callerPid !== undefined) this.callerPid = options.callerPid;
+    if (options.shared) this.shared = true;
     this.#options = options;
   }
 

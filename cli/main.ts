@@ -23,7 +23,9 @@ export { errorDocument, help } from "./command_line.ts";
  * @param env The environment (default: the process's).
  * @param cwd The working directory (default: the process's).
  * @param caller What a relayed command line says of its caller (cli/relay/front.ts): its
- *   `callerPid`, and the `signal` that aborts the command when the caller goes away.
+ *   `callerPid`, the `signal` that aborts the command when the caller goes away, and
+ *   `shared` (the process runs other commands too).
+ * @throws {RunInCallerError} Only when `shared`: the command needs a process of its own.
  * @returns The exit code (0 ok, 1 failure, 2 usage; core/errors.ts `EXIT`).
  */
 export function main(
@@ -31,7 +33,7 @@ export function main(
   io: Io = processIo,
   env: Record<string, string> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
-  caller: Pick<ContextOptions, "callerPid" | "signal"> = {},
+  caller: Pick<ContextOptions, "callerPid" | "signal" | "shared"> = {},
 ): Promise<number> {
   return runCommandLine(argv, loadCommand, io, env, cwd, caller);
 }

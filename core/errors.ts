@@ -17,6 +17,19 @@ export class McpxError extends Error {
   }
 }
 
+/**
+ * The command needs a process of its own, and runs in one other commands
+ * share (the front, decision 0068): an inline daemon sets process-wide state
+ * (its log, its ledger). Thrown before anything ran; the front then tells the
+ * caller to run the command itself. Code `run-in-caller`; never shown to a user.
+ */
+export class RunInCallerError extends McpxError {
+  constructor(message: string) {
+    super("run-in-caller", message);
+    this.name = "RunInCallerError";
+  }
+}
+
 /** A command line that cannot be run as written. Exit code 2; help is shown. */
 export class UsageError extends McpxError {
   constructor(message: string, options?: ErrorOptions) {

@@ -97,7 +97,7 @@ export async function startInlineDaemon(options: InlineDaemonOptions): Promise<I
     rate: settings["logging.serverRate"] as number,
     maxBytes: settings["logging.serverRecordBytes"] as number,
   });
-  const files = daemonFiles(paths.stateDir, config.fingerprint);
+  const files = daemonFiles(paths.stateDir, config.fingerprint, (name) => options.env[name]);
   openGroupLedger(files.groups, { redact: (text) => redactor.text(text) });
   openQuestionDesk(questionsPath(logDir), config.fingerprint, settings);
   const daemon = await daemonFor(config, settings, {
@@ -108,7 +108,11 @@ export async function startInlineDaemon(options: InlineDaemonOptions): Promise<I
     stateDir: paths.stateDir,
     cacheDir: paths.cacheDir,
   });
-  const socket = daemonFiles(paths.stateDir, `${config.fingerprint}-inline-${Deno.pid}`).socket;
+  const socket = daemonFiles(
+    paths.stateDir,
+    `${config.fingerprint}-inline-${Deno.pid}`,
+    (name) => options.env[name],
+  ).socket;
   try {
     await Deno.remove(socket);
   } catch { /* none left by an earlier process of this pid */ }

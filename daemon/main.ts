@@ -20,6 +20,7 @@ import { glibcTrim, HeapTrimmer } from "./heap_trim.ts";
 import {
   daemonFiles,
   type DaemonRecord,
+  processEnv,
   readDaemonRecords,
   SOCKET_DIR_WHAT,
 } from "../wire/locate.ts";
@@ -131,7 +132,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   }
   // A port beyond loopback without a token is refused before anything starts (decision 0046).
   const tcpAsk = tcpListenOptions(settings, options.mode);
-  const files = daemonFiles(paths.stateDir, config.fingerprint);
+  const files = daemonFiles(paths.stateDir, config.fingerprint, processEnv);
   // Every directory it keeps state or its socket in is the user's alone, or it does not start.
   // One a full disk keeps it from making costs only what it would hold: the record is
   // written once the disk allows (writeRecord), a schema cache write is logged.

@@ -53,6 +53,14 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
   assert.deepEqual(local, { ranNothing: "`run` runs in the caller's process", startFront: false });
   const call = printed(await relay(["call", "fx.echo", '{"text":"hi"}'], w.env, w.dir));
   assert.deepEqual(call, { stdout: "hi\n", stderr: "", code: 0 });
+  // An inline daemon needs a process of its own: the front hands the command back, run nothing.
+  const inline = await relay(["call", "--inline", "fx.echo", '{"text":"in"}'], w.env, w.dir);
+  assert.deepEqual(inline, {
+    ranNothing: "daemon.inline runs the daemon in the caller's own process",
+    startFront: false,
+  });
+  const inlineHere = await thin(["call", "--inline", "fx.echo", '{"text":"in"}']);
+  assert.deepEqual(inlineHere, { code: 0, stdout: "in\n", stderr: "" });
   const missing = await relay(["types", "nosuch"], w.env, w.dir);
   assert.ok("code" in missing && missing.code === 1);
   assert.match(missing.stderr, /unknown namespace "nosuch"/);

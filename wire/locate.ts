@@ -49,10 +49,15 @@ export interface DaemonRecord {
   startedAt: string;
 }
 
-/** Reads one environment variable (the process's own by default). */
+/** Reads one environment variable. */
 export type EnvLookup = (name: string) => string | undefined;
 
-const processEnv: EnvLookup = (name) => Deno.env.get(name);
+/**
+ * This process's own environment, as an {@link EnvLookup}: for a process
+ * that serves itself (the daemon). A command reads its caller's, which in
+ * the front (decision 0068) is not the process's: it is never a default.
+ */
+export const processEnv: EnvLookup = (name) => Deno.env.get(name);
 
 /**
  * The paths for the daemon of `fingerprint`.
@@ -64,12 +69,13 @@ const processEnv: EnvLookup = (name) => Deno.env.get(name);
  *
  * @param stateDir e.g. `~/.local/state/mcpx`.
  * @param fingerprint 16 hex chars from config/fingerprint.ts.
- * @param env Where `XDG_RUNTIME_DIR` and `TMPDIR` are read (default: this process's environment).
+ * @param env Where `XDG_RUNTIME_DIR` and `TMPDIR` are read: the caller's environment
+ *   ({@link processEnv} in the daemon).
  */
 export function daemonFiles(
   stateDir: string,
   fingerprint: string,
-  env: EnvLookup = processEnv,
+  env: EnvLookup,
 ): DaemonFiles {
   let socket = join(stateDir, "sockets", `${fingerprint}.sock`);
   if (byteLength(socket) > MAX_SOCKET_PATH_BYTES) {
@@ -100,7 +106,7 @@ export function daemonFiles(
  * @param env Where `XDG_RUNTIME_DIR`, `TMPDIR`, `TMP` and `TEMP` are read.
  * @returns Absolute directories, deduplicated.
  */
-export function socketFallbackDirs(env: EnvLookup = processEnv): string[] {
+export function socketFallbackDirs(env: EnvLookup): string[] {
   const dirs: string[] = [];
   const runtime = env("XDG_RUNTIME_DIR")?.replace(/(.)\/+$/, "$1");
   if (runtime?.startsWith("/")) dirs.push(join(runtime, "mcpx"));
@@ -147,7 +153,8 @@ export function groupLedgers(stateDir: string): string[] {
 export function recordedDaemonPid(stateDir: string, fingerprint: string): number | undefined {
   try {
     const record = JSON.parse(
-      Deno.readTextFileSync(daemonFiles(stateDir, fingerprint).record),
+      // The record's path is under the state directory: no variable changes it.
+      Deno.readTextFileSync(daemonFiles(stateDir, fingerprint, processEnv).record),
     ) as Partial<DaemonRecord>;
     return typeof record.pid === "number" ? record.pid : undefined;
   } catch {

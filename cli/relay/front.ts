@@ -32,7 +32,7 @@ import { ensurePrivateDir } from "../../core/private_fs.ts";
 import { SOCKET_DIR_WHAT } from "../../wire/locate.ts";
 import { VERSION } from "../../core/version.ts";
 import { frontSocket } from "./front_socket.ts";
-import { callerOnly, RELAYED_COMMANDS } from "./relayed.ts";
+import { needsCaller, RELAYED_COMMANDS } from "./relayed.ts";
 import {
   isRelayedCommand,
   MAX_REQUEST_BYTES,
@@ -55,7 +55,7 @@ export type RunCommandLine = (
   io: Io,
   env: Record<string, string>,
   cwd: string,
-  caller: Pick<ContextOptions, "callerPid" | "signal">,
+  caller: Pick<ContextOptions, "callerPid" | "signal" | "shared">,
 ) => Promise<number>;
 
 /** What the front does with a request, apart from its connection. */
@@ -88,8 +88,8 @@ export function notForTheFront(
   commandNameOf: FrontHooks["commandNameOf"],
   env: Record<string, string> = {},
 ): string | undefined {
-  if (argv.includes("-")) return "it reads stdin";
-  if (callerOnly(argv, env)) return "it names a file only the caller's process can open";
+  const reason = needsCaller(argv, env);
+  if (reason) return reason;
   let name: string | undefined;
   try {
     name = commandNameOf(argv);
@@ -166,8 +166,21 @@ export function frontAnswerer(
     if (local) return { refused: local, local: true };
     hooks.onCommand?.();
     const io = recordingIo();
-    const code = await run(argv, io, env, cwd, { callerPid, ...(signal ? { signal } : {}) });
-    return io.output(code);
+    try {
+      const code = await run(argv, io, env, cwd, {
+        callerPid,
+        shared: true,
+        ...(signal ? { signal } : {}),
+      });
+      return io.output(code);
+    } catch (error) {
+      // It needs a process of its own (core/errors.ts RunInCallerError; the bundle's own class,
+      // so known by its code), and nothing ran yet.
+      if ((error as { code?: unknown })?.code === "run-in-caller") {
+        return { refused: (error as Error).message, local: true };
+      }
+      throw error;
+    }
   };
 }
 

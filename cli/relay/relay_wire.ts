@@ -169,9 +169,9 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return all;
 }
 
-/** Writes all of `text` to `conn`. */
-export async function writeAll(conn: Deno.Conn, text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
+/** Writes all of `text` (or its bytes, when already encoded) to `conn`. */
+export async function writeAll(conn: Deno.Conn, text: string | Uint8Array): Promise<void> {
+  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
   for (let written = 0; written < bytes.length;) {
     written += await conn.write(bytes.subarray(written));
   }

@@ -29,9 +29,23 @@ export function relayable(
   terminal: boolean,
   env: Record<string, string | undefined> = {},
 ): boolean {
-  if (terminal || argv.includes("-") || callerOnly(argv, env)) return false;
+  if (terminal || needsCaller(argv, env)) return false;
   const command = argv.find((word) => !word.startsWith("-"));
   return command !== undefined && RELAYED_COMMANDS.includes(command);
+}
+
+/**
+ * Why `argv` must run in the caller's own process whatever its command, or
+ * undefined: an argument `-` (stdin is the caller's), or a path only the
+ * caller can open ({@link callerOnly}). The thin client and the front both ask.
+ */
+export function needsCaller(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (argv.includes("-")) return "it reads stdin";
+  if (callerOnly(argv, env)) return "it names a file only the caller's process can open";
+  return undefined;
 }
 
 /**

@@ -60,9 +60,9 @@ export async function relay(
   callerPid: number = Deno.ppid,
 ): Promise<RelayOutcome> {
   const request: RelayedCommand = { version: VERSION, argv, cwd, env, callerPid };
-  const line = requestLine(request);
+  const line = new TextEncoder().encode(requestLine(request));
   // The front reads no more than this; a larger environment runs here, as it would have.
-  if (new TextEncoder().encode(line).length > MAX_REQUEST_BYTES) {
+  if (line.length > MAX_REQUEST_BYTES) {
     return { ranNothing: `the request is over ${MAX_REQUEST_BYTES} bytes`, startFront: false };
   }
   const socket = frontSocket(env);
