@@ -75,7 +75,7 @@ export async function runCommandLine(
   io: Io = processIo,
   env: Record<string, string> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
-  caller: Pick<ContextOptions, "callerPid" | "signal" | "shared"> = {},
+  caller: Pick<ContextOptions, "callerPid" | "signal" | "shared" | "spawner"> = {},
 ): Promise<number> {
   let command: Command | undefined;
   let ctx: CliContext | undefined;

@@ -34,6 +34,7 @@ import { ConfigError, McpxError } from "../core/errors.ts";
 import { jsonWithoutFiles } from "./output_mode.ts";
 import { type ShadowedConfig, shadowedConfigs } from "../config/shadowed.ts";
 import { parseTraceIds, TRACE_IDS_VARIABLE, type TraceIds } from "../logs/trace_ids.ts";
+import type { ScriptSpawner } from "../runner/host.ts";
 
 /** Inputs of a CLI run. */
 export interface ContextOptions {
@@ -85,6 +86,12 @@ export interface ContextOptions {
    * throws `RunInCallerError` (core/errors.ts) before it starts.
    */
   shared?: boolean;
+  /**
+   * Who starts a script's runtime when not this process (runner/host.ts
+   * `RunnerHost.spawner`): a run relayed to the front has its thin client
+   * start it, with the caller's streams.
+   */
+  spawner?: ScriptSpawner;
 }
 
 /**
@@ -109,6 +116,8 @@ export class SettingsContext {
   readonly callerPid?: number;
   /** {@link ContextOptions.shared}. */
   readonly shared?: boolean;
+  /** {@link ContextOptions.spawner}. */
+  readonly spawner?: ScriptSpawner;
   #options: ContextOptions;
   /** The configuration as loaded, before {@link config} marks untrusted servers. */
   #loaded?: Promise<LoadedConfig>;
@@ -128,6 +137,7 @@ export class SettingsContext {
     this.scriptStdin = options.scriptStdin;
     if (options.callerPid !== undefined) this.callerPid = options.callerPid;
     if (options.shared) this.shared = true;
+    if (options.spawner) this.spawner = options.spawner;
     this.#options = options;
   }
 

@@ -33,7 +33,7 @@ export function main(
   io: Io = processIo,
   env: Record<string, string> = Deno.env.toObject(),
   cwd: string = Deno.cwd(),
-  caller: Pick<ContextOptions, "callerPid" | "signal" | "shared"> = {},
+  caller: Pick<ContextOptions, "callerPid" | "signal" | "shared" | "spawner"> = {},
 ): Promise<number> {
   return runCommandLine(argv, loadCommand, io, env, cwd, caller);
 }

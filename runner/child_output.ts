@@ -14,6 +14,7 @@ import { StderrDemux } from "./stderr_demux.ts";
 import { endedByUnsettledReport, RuntimeReportHold } from "./runtime_report.ts";
 import { UNSETTLED_MESSAGE, unsettledErrorAttrs } from "../client/unsettled_await.ts";
 import type { RuntimeName } from "./runtime.ts";
+import type { ScriptProcess } from "./host.ts";
 
 /** What becomes of the script's stdout. */
 export type StdoutMode =
@@ -24,14 +25,15 @@ export type StdoutMode =
 /**
  * Starts reading a child's piped streams.
  *
- * @param child The runtime (stderr piped; stdout piped unless `inherit`).
+ * @param child The runtime (stderr piped; stdout piped unless `inherit`), here or
+ *   started by another process (runner/host.ts `ScriptSpawner`).
  * @param output Where records and stderr text go.
  * @param runtime The runtime, whose own reports are recognised.
  * @returns `finish(status)`: once the child has exited, reads to the end and
  *   resolves to the collected stdout (empty unless `collect`).
  */
 export function readChildOutput(
-  child: Deno.ChildProcess,
+  child: Pick<ScriptProcess, "stdout" | "stderr">,
   output: RecordOutput,
   runtime: RuntimeName,
   stdout: StdoutMode,

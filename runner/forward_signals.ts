@@ -16,14 +16,32 @@ export const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 export type ForwardedSignal = typeof FORWARDED_SIGNALS[number];
 
 /**
+ * Where the signals to pass on come from: this process's own (default), or
+ * another's that started the runtime (runner/host.ts `ScriptSpawner.onSignal`).
+ * Returns the function that stops listening.
+ */
+export type SignalSource = (listener: (signal: Deno.Signal) => void) => () => void;
+
+/** This process's {@link FORWARDED_SIGNALS}. */
+const processSignals: SignalSource = (listener) => {
+  const handlers = FORWARDED_SIGNALS.map((s) => [s, () => listener(s)] as const);
+  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
+  return () => {
+    for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
+  };
+};
+
+/**
  * Listens for {@link FORWARDED_SIGNALS} and sends each to `targets()` (the
  * runtime, or the runtime inside the sandbox) until disposed.
  *
  * @param targets The pids to signal, asked at each signal (they may change as a sandbox starts).
- * @returns `send(signal)` signals the targets now (`--timeout` uses it); dispose removes the listeners.
+ * @param source Where the signals come from (default: this process's).
+ * @returns `send(signal)` signals the targets now (`--timeout` uses it); dispose stops listening.
  */
 export function forwardSignals(
   targets: () => number[],
+  source: SignalSource = processSignals,
 ): { send(signal: Deno.Signal): void } & Disposable {
   const send = (signal: Deno.Signal) => {
     for (const pid of targets()) {
@@ -32,14 +50,8 @@ export function forwardSignals(
       } catch { /* gone */ }
     }
   };
-  const handlers = FORWARDED_SIGNALS.map((s) => [s, () => send(s)] as const);
-  for (const [s, h] of handlers) Deno.addSignalListener(s, h);
-  return {
-    send,
-    [Symbol.dispose]() {
-      for (const [s, h] of handlers) Deno.removeSignalListener(s, h);
-    },
-  };
+  const stop = source(send);
+  return { send, [Symbol.dispose]: stop };
 }
 
 /** A signal's number on Linux and macOS (1 when unknown), for the exit code 128 + n. */

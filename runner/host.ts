@@ -35,6 +35,12 @@ export interface RunnerHost {
   readonly signal?: AbortSignal;
   /** The script's stdin: the caller's (default) or none (`mcpx serve` over stdio). */
   readonly scriptStdin?: "inherit" | "null";
+  /**
+   * Who starts the script's runtime, when not this process: the thin client
+   * of a run relayed to the front (cli/relay/front_spawn.ts), so the runtime
+   * has the caller's streams and ends with the caller. Absent: this process.
+   */
+  readonly spawner?: ScriptSpawner;
 
   /** Every setting, resolved from defaults, files, environment and flags. @throws {ConfigError}, {UsageError}. */
   settings(): Promise<ResolvedSettings>;
@@ -69,6 +75,49 @@ export interface RunnerHost {
    * parameters and the caller context. @throws {McpxError} the daemon's errors, by `code`.
    */
   request<T = unknown>(operation: string, params?: Record<string, unknown>): Promise<T>;
+}
+
+/** How a script's runtime is started: `Deno.Command`'s options, as plain data. */
+export interface ScriptSpawnOptions {
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  clearEnv: boolean;
+  stdin: "inherit" | "null";
+  stdout: "inherit" | "piped";
+  stderr: "inherit" | "piped";
+  detached: boolean;
+}
+
+/** A started runtime, as the runner reads it: the part of `Deno.ChildProcess` it uses. */
+export interface ScriptProcess {
+  readonly pid: number;
+  readonly status: Promise<Deno.CommandStatus>;
+  /** Its stdout, when piped. */
+  readonly stdout: ReadableStream<Uint8Array>;
+  /** Its stderr, when piped. */
+  readonly stderr: ReadableStream<Uint8Array>;
+}
+
+/**
+ * A process other than this one that starts a run's runtime as its own
+ * child ({@link RunnerHost.spawner}).
+ */
+export interface ScriptSpawner {
+  /** That process's pid: the `mcpx` process the script sees as its starter (`MCPX_PID`). */
+  readonly pid: number;
+  /**
+   * Starts `path` with `options`.
+   *
+   * @throws {Error} When it could not be started (the message says why), or the starter is gone.
+   */
+  spawn(path: string, options: ScriptSpawnOptions): Promise<ScriptProcess>;
+  /**
+   * Calls `listener` with each signal the starter was sent while a runtime
+   * runs (what `mcpx` passes on to the script, runner/forward_signals.ts);
+   * returns the function that stops listening.
+   */
+  onSignal(listener: (signal: Deno.Signal) => void): () => void;
 }
 
 /**

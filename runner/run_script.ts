@@ -9,7 +9,7 @@
  */
 
 import { configRedactor } from "../config/secrets.ts";
-import type { RunnerHost, ScriptFlags } from "./host.ts";
+import type { RunnerHost, ScriptFlags, ScriptProcess, ScriptSpawnOptions } from "./host.ts";
 import { envOverrides } from "./env_pairs.ts";
 import { findRuntime, type Runtime } from "./runtime.ts";
 import {
@@ -285,12 +285,19 @@ export async function runScript(
         `import ${JSON.stringify(toFileUrl(script.path))};\n`,
       { private: true },
     );
-    const check = await new Deno.Command(rt.path, {
+    const checkOptions: ScriptSpawnOptions = {
       args: ["check", "--quiet", checkPath],
       cwd: ctx.cwd,
+      env: ctx.env,
+      clearEnv: true,
+      stdin: "null",
       stdout: "inherit",
       stderr: "inherit",
-    }).output();
+      detached: false,
+    };
+    const check = ctx.spawner
+      ? await (await ctx.spawner.spawn(rt.path, checkOptions)).status
+      : await new Deno.Command(rt.path, checkOptions).output();
     if (!check.success) {
       throw new McpxError(
         "typecheck-failed",
@@ -315,7 +322,7 @@ export async function runScript(
       socket,
       ...(ctx.daemonPid === undefined ? {} : { daemonPid: ctx.daemonPid }),
       cwd: ctx.cwd,
-      pid: Deno.pid,
+      pid: ctx.spawner?.pid ?? Deno.pid,
       entry,
       client: noLauncher ? clientPath : client.cachedPath,
       configPath: (await ctx.config()).path,
@@ -390,7 +397,7 @@ export async function runScript(
     socket,
   }, { args: script.args, cwd: ctx.cwd, env });
   const started = performance.now();
-  const child = new Deno.Command(command.path, {
+  const spawnOptions: ScriptSpawnOptions = {
     args: command.args,
     cwd: ctx.cwd,
     env,
@@ -399,8 +406,16 @@ export async function runScript(
     stdout: json || passStdout ? "piped" : "inherit",
     stderr: "piped",
     detached: command.detached,
-  }).spawn();
-  const signals = forwardSignals(() => signalTargets(command, child.pid));
+  };
+  const child: ScriptProcess = ctx.spawner
+    ? await ctx.spawner.spawn(command.path, spawnOptions)
+    : new Deno.Command(command.path, spawnOptions).spawn();
+  // The process that started the runtime hears the signals meant for it (a relayed run's
+  // thin client tells the front of them); mcpx signals the runtime, or the sandbox's.
+  const signals = forwardSignals(
+    () => signalTargets(command, child.pid),
+    ctx.spawner && ((listener) => ctx.spawner!.onSignal(listener)),
+  );
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (timeoutMs !== undefined) {
     timer = setTimeout(() => {

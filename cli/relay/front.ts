@@ -26,22 +26,25 @@
  */
 
 import { dirname } from "node:path";
-import { type Io, memoryIo } from "../../core/io.ts";
+import type { Io } from "../../core/io.ts";
 import type { ContextOptions } from "../context_settings.ts";
 import { ensurePrivateDir } from "../../core/private_fs.ts";
 import { SOCKET_DIR_WHAT } from "../../wire/locate.ts";
 import { VERSION } from "../../core/version.ts";
 import { frontSocket } from "./front_socket.ts";
-import { needsCaller, RELAYED_COMMANDS } from "./relayed.ts";
+import { needsCaller, RELAYED_COMMANDS, SPAWNING_COMMANDS } from "./relayed.ts";
 import {
+  FRAME,
+  FrameReader,
+  FrameWriter,
   isRelayedCommand,
   MAX_REQUEST_BYTES,
   readRequestLine,
   type RelayedAnswer,
-  type RelayedOutput,
-  untilClosed,
-  writeAll,
 } from "./relay_wire.ts";
+import { FrontSpawner } from "./front_spawn.ts";
+import type { ScriptSpawner } from "../../runner/host.ts";
+import { terminalText } from "../../core/terminal_text.ts";
 
 /** How long the front waits for a command before it exits, in ms. */
 export const IDLE_MS = 10 * 60_000;
@@ -55,7 +58,7 @@ export type RunCommandLine = (
   io: Io,
   env: Record<string, string>,
   cwd: string,
-  caller: Pick<ContextOptions, "callerPid" | "signal" | "shared">,
+  caller: Pick<ContextOptions, "callerPid" | "signal" | "shared" | "spawner">,
 ) => Promise<number>;
 
 /** What the front does with a request, apart from its connection. */
@@ -82,11 +85,13 @@ export interface FrontHooks {
  * argument may be `-` (stdin is the caller's), and no path only the caller
  * can open (`@/dev/fd/9`, `MCPX_CONFIG=/proc/self/…`). A command line the
  * parser refuses runs here: its usage error is the same in any process.
+ * `run` and `exec` need `spawns`: a client that starts their runtime.
  */
 export function notForTheFront(
   argv: string[],
   commandNameOf: FrontHooks["commandNameOf"],
   env: Record<string, string> = {},
+  spawns = true,
 ): string | undefined {
   const reason = needsCaller(argv, env);
   if (reason) return reason;
@@ -99,49 +104,91 @@ export function notForTheFront(
   if (name === undefined || !RELAYED_COMMANDS.includes(name)) {
     return `\`${name ?? "mcpx"}\` runs in the caller's process`;
   }
+  if (!spawns && SPAWNING_COMMANDS.includes(name)) {
+    return `\`${name}\` needs a client that starts its runtime`;
+  }
   return undefined;
 }
 
 /**
- * An Io that keeps what a command writes, and in which order it wrote to
- * stdout and stderr ({@link RelayedOutput.order}).
+ * An Io that sends what a command writes to its caller as it writes it
+ * ({@link FRAME}.out / err), in the order written: writes made in one turn of
+ * the event loop to the same stream go as one frame. Text is made safe for a
+ * terminal as the process's own Io does (core/io.ts); stdin is the caller's
+ * and cannot be read here (`-` never reaches the front).
+ *
+ * @param writer The command's connection.
+ * @returns The Io, and `flushed()`: resolves once everything written so far is sent.
  */
-export function recordingIo(): Io & { output(code: number): RelayedOutput } {
-  const io = memoryIo("");
-  const order: [1 | 2, number][] = [];
-  const heard = (fd: 1 | 2, write: () => void) => {
-    const before = fd === 1 ? io.stdout.length : io.stderr.length;
-    write();
-    const grown = (fd === 1 ? io.stdout.length : io.stderr.length) - before;
-    if (grown === 0) return;
-    const last = order.at(-1);
-    if (last && last[0] === fd) last[1] += grown;
-    else order.push([fd, grown]);
+export function streamingIo(writer: FrameWriter): Io & { flushed(): Promise<void> } {
+  const encoder = new TextEncoder();
+  let kind = 0;
+  let parts: Uint8Array[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (parts.length === 0) return;
+    const size = parts.reduce((n, p) => n + p.length, 0);
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    writer.send(kind, bytes).catch(() => {/* the caller went away: its signal aborts */});
+    parts = [];
+  };
+  const write = (to: number, bytes: Uint8Array) => {
+    if (bytes.length === 0) return;
+    if (to !== kind) flush();
+    kind = to;
+    parts.push(bytes);
+    if (!scheduled) {
+      scheduled = true;
+      queueMicrotask(flush);
+    }
   };
   return {
-    ...io,
-    out: (text) => heard(1, () => io.out(text)),
-    err: (text) => heard(2, () => io.err(text)),
-    errRaw: (text) => heard(2, () => io.errRaw!(text)),
+    out: (text) => write(FRAME.out, encoder.encode(terminalText(text))),
+    err: (text) => write(FRAME.err, encoder.encode(terminalText(text))),
+    errRaw: (text) => write(FRAME.err, encoder.encode(text)),
     outBytes: (bytes) => {
-      heard(1, () => io.outBytes!(bytes));
+      write(FRAME.out, bytes.slice());
       return Promise.resolve();
     },
-    output: (code) => ({ stdout: io.stdout, stderr: io.stderr, code, order }),
+    readStdin: () => Promise.reject(new Error("stdin is the caller's; the front cannot read it")),
+    // A runtime the caller starts passes its stdout through itself (cli/relay/thin_spawn.ts).
+    passChildStdout: () => false,
+    errIsTerminal: () => false,
+    flushed: () => {
+      flush();
+      return writer.flushed();
+    },
   };
+}
+
+/** What a request runs with, besides its text: where its output goes and who starts a runtime. */
+export interface FrontLink {
+  /** Where the command writes. */
+  io: Io;
+  /** Aborted when the caller goes away. */
+  signal?: AbortSignal;
+  /** Starts a run's runtime in the caller's process (cli/relay/front_spawn.ts). */
+  spawner?: (clientPid: number) => ScriptSpawner;
 }
 
 /**
  * The front's answers.
  *
  * @returns A function from a request's text (undefined: over the size limit)
- *   and the signal that aborts it (its caller went away) to its answer.
+ *   and its link (its output, the signal that aborts it when its caller goes
+ *   away) to its answer; the command writes its output through the link's io.
  */
 export function frontAnswerer(
   hooks: FrontHooks,
-): (text: string | undefined, signal?: AbortSignal) => Promise<RelayedAnswer> {
+): (text: string | undefined, link: FrontLink) => Promise<RelayedAnswer> {
   const { run } = hooks;
-  return async (text, signal) => {
+  return async (text, link) => {
     if (text === undefined) {
       return {
         refused: `the command line and its environment are over ${MAX_REQUEST_BYTES} bytes`,
@@ -161,18 +208,18 @@ export function frontAnswerer(
       hooks.onOtherVersion?.();
       return { refused: stale };
     }
-    const { argv, cwd, env, callerPid } = body;
-    const local = notForTheFront(argv, hooks.commandNameOf, env);
+    const { argv, cwd, env, callerPid, clientPid } = body;
+    const local = notForTheFront(argv, hooks.commandNameOf, env, clientPid !== undefined);
     if (local) return { refused: local, local: true };
     hooks.onCommand?.();
-    const io = recordingIo();
     try {
-      const code = await run(argv, io, env, cwd, {
+      const code = await run(argv, link.io, env, cwd, {
         callerPid,
         shared: true,
-        ...(signal ? { signal } : {}),
+        ...(link.signal ? { signal: link.signal } : {}),
+        ...(link.spawner && clientPid !== undefined ? { spawner: link.spawner(clientPid) } : {}),
       });
-      return io.output(code);
+      return { code };
     } catch (error) {
       // It needs a process of its own (core/errors.ts RunInCallerError; the bundle's own class,
       // so known by its code), and nothing ran yet.
@@ -186,22 +233,42 @@ export function frontAnswerer(
 
 /**
  * Serves `listener` until it closes, then waits for the commands still
- * running: each connection one request line, one answer. A connection that
- * closes before its answer aborts the command.
+ * running: each connection one request line, then frames both ways
+ * (cli/relay/relay_wire.ts). A connection that closes before its answer
+ * aborts the command.
  */
 export async function serveFront(
   listener: Deno.Listener,
-  answer: (text: string | undefined, signal?: AbortSignal) => Promise<RelayedAnswer>,
+  answer: (text: string | undefined, link: FrontLink) => Promise<RelayedAnswer>,
 ): Promise<void> {
   const running = new Set<Promise<void>>();
   for await (const conn of listener) {
     const one = (async () => {
       const gone = new AbortController();
+      const writer = new FrameWriter(conn);
+      let spawner: FrontSpawner | undefined;
       try {
-        const text = await readRequestLine(conn, MAX_REQUEST_BYTES);
-        untilClosed(conn).then(() => gone.abort());
-        const reply = await answer(text, gone.signal);
-        if (!gone.signal.aborted) await writeAll(conn, JSON.stringify(reply));
+        const { line, rest } = await readRequestLine(conn, MAX_REQUEST_BYTES);
+        // The client's frames (a runtime's streams) until it closes, which aborts the command.
+        (async () => {
+          const reader = new FrameReader(conn, rest);
+          try {
+            for (let frame; (frame = await reader.next());) {
+              if (!spawner) throw new Error("the client spoke out of turn");
+              spawner.receive(frame.kind, frame.payload);
+            }
+          } catch { /* closed under us, or garbage: the same */ }
+          spawner?.gone();
+          gone.abort();
+        })();
+        const io = streamingIo(writer);
+        const reply = await answer(line, {
+          io,
+          signal: gone.signal,
+          spawner: (clientPid) => spawner = new FrontSpawner(writer, clientPid),
+        });
+        await io.flushed();
+        if (!gone.signal.aborted) await writer.send(FRAME.answer, JSON.stringify(reply));
       } catch {
         /* the client went away: nothing to tell it */
       } finally {

@@ -1,13 +1,16 @@
 import assert from "node:assert/strict";
-import { frontAnswerer, listenOnce, notForTheFront, serveFront } from "./front.ts";
+import { frontAnswerer, listenOnce, notForTheFront, serveFront, streamingIo } from "./front.ts";
 import { relayable, RELAYED_COMMANDS } from "./relayed.ts";
-import { inOrder, type RelayedOutput, requestLine } from "./relay_wire.ts";
+import { FRAME, FrameWriter, requestLine } from "./relay_wire.ts";
 import { VERSION } from "../../core/version.ts";
-import type { Io } from "../../core/io.ts";
+import { type Io, memoryIo } from "../../core/io.ts";
 import { commandNameOf } from "../command_line.ts";
 
 const request = (argv: string[], cwd = "/w", version = VERSION, home = "/h") =>
-  JSON.stringify({ version, argv, cwd, env: { HOME: home }, callerPid: 42 });
+  JSON.stringify({ version, argv, cwd, env: { HOME: home }, callerPid: 42, clientPid: 43 });
+
+/** A link whose io keeps what the command wrote. */
+const link = () => ({ io: memoryIo() });
 
 Deno.test("the front runs relayed command lines side by side, each with its caller's directory, environment and pid", async () => {
   const seen: unknown[] = [];
@@ -30,19 +33,16 @@ Deno.test("the front runs relayed command lines side by side, each with its call
     return argv[0] === "types" ? 1 : 0;
   };
   const answer = frontAnswerer({ run, commandNameOf });
+  const links = [link(), link()];
   const answers = await Promise.all([
-    answer(request(["ls"])),
-    answer(request(["types", "x"], "/other", VERSION, "/h2")),
+    answer(request(["ls"]), links[0]),
+    answer(request(["types", "x"], "/other", VERSION, "/h2"), links[1]),
   ]);
   assert.equal(most, 2, "a slow command does not hold up another caller's");
-  assert.deepEqual(answers, [
-    { stdout: "out ls /w\n", stderr: "err ls /h\n", code: 0, order: [[1, 10], [2, 10]] },
-    {
-      stdout: "out types /other\n",
-      stderr: "err types /h2\n",
-      code: 1,
-      order: [[1, 17], [2, 14]],
-    },
+  assert.deepEqual(answers, [{ code: 0 }, { code: 1 }]);
+  assert.deepEqual(links.map((l) => [l.io.stdout, l.io.stderr]), [
+    ["out ls /w\n", "err ls /h\n"],
+    ["out types /other\n", "err types /h2\n"],
   ]);
   assert.deepEqual(seen, [[["ls"], "/w", "/h", 42], [["types", "x"], "/other", "/h2", 42]]);
 });
@@ -57,39 +57,61 @@ Deno.test("the front refuses, running nothing: another version, rebuilt code, a 
     onOtherVersion: () => stale++,
     stale: () => rebuilt,
   });
-  const other = await answer(request(["ls"], "/w", "0.0.0-other")) as { refused?: string };
+  const other = await answer(request(["ls"], "/w", "0.0.0-other"), link()) as {
+    refused?: string;
+  };
   assert.match(other.refused ?? "", /this front is mcpx .*, the client 0\.0\.0-other/);
   assert.equal(stale, 1, "a stale front is told to go");
   rebuilt = "rebuilt";
-  assert.deepEqual(await answer(request(["ls"])), { refused: "rebuilt" });
+  assert.deepEqual(await answer(request(["ls"]), link()), { refused: "rebuilt" });
   assert.equal(stale, 2);
   rebuilt = undefined;
-  assert.ok("refused" in await answer("{not json"));
-  assert.ok("refused" in await answer(JSON.stringify({ version: VERSION, argv: "ls" })));
-  assert.ok("refused" in await answer(undefined), "over the size limit");
-  const run = await answer(request(["run", "./s.ts"]));
-  assert.deepEqual(run, { refused: "`run` runs in the caller's process", local: true });
-  assert.ok("local" in await answer(request(["call", "a.b", "-"])), "stdin is the caller's");
+  assert.ok("refused" in await answer("{not json", link()));
+  assert.ok("refused" in await answer(JSON.stringify({ version: VERSION, argv: "ls" }), link()));
+  assert.ok("refused" in await answer(undefined, link()), "over the size limit");
+  const serve = await answer(request(["serve"]), link());
+  assert.deepEqual(serve, { refused: "`serve` runs in the caller's process", local: true });
+  assert.ok(
+    "local" in await answer(request(["call", "a.b", "-"]), link()),
+    "stdin is the caller's",
+  );
+  const noSpawner = JSON.stringify({
+    version: VERSION,
+    argv: ["run", "./s.ts"],
+    cwd: "/w",
+    env: {},
+    callerPid: 42,
+  });
+  assert.deepEqual(await answer(noSpawner, link()), {
+    refused: "`run` needs a client that starts its runtime",
+    local: true,
+  });
   assert.equal(ran, 0);
 });
 
-Deno.test("what a command writes comes back in the order it wrote it", async () => {
-  const answer = frontAnswerer({
-    commandNameOf,
-    run: (_argv, io) => {
-      io.err("note: first\n");
-      io.out("a\n");
-      io.out("b\n");
-      io.err("note: last\n");
-      return Promise.resolve(0);
+Deno.test("streamingIo(): what a command writes goes out in the order it wrote it, a turn's writes to one stream as one frame", async () => {
+  const frames: [number, string][] = [];
+  const writer = new FrameWriter({
+    write: (bytes: Uint8Array) => {
+      frames.push([bytes[0], new TextDecoder().decode(bytes.subarray(5))]);
+      return Promise.resolve(bytes.length);
     },
   });
-  const output = await answer(request(["ls"])) as RelayedOutput;
-  assert.deepEqual(inOrder(output), [
-    [2, "note: first\n"],
-    [1, "a\nb\n"],
-    [2, "note: last\n"],
+  const io = streamingIo(writer);
+  io.err("note: first\n");
+  io.out("a\n");
+  io.out("b\x1b[2J\n");
+  io.err("note: last\n");
+  await io.flushed();
+  io.errRaw!("raw\x1b[0m\n");
+  await io.flushed();
+  assert.deepEqual(frames, [
+    [FRAME.err, "note: first\n"],
+    [FRAME.out, "a\nb\\u001b[2J\n"],
+    [FRAME.err, "note: last\n"],
+    [FRAME.err, "raw\x1b[0m\n"],
   ]);
+  await assert.rejects(io.readStdin("x", { maxBytes: 1, setting: "x" } as never), /caller's/);
 });
 
 Deno.test("notForTheFront(): the parser's command, not the first word", () => {
@@ -110,8 +132,8 @@ Deno.test("notForTheFront(): the parser's command, not the first word", () => {
   );
   // A flag's value that happens to be a relayed word: the launcher relays it, the front does not run it.
   assert.match(
-    notForTheFront(["--session", "ls", "run", "x.ts"], commandNameOf) ?? "",
-    /`run` runs in/,
+    notForTheFront(["--session", "ls", "serve"], commandNameOf) ?? "",
+    /`serve` runs in/,
   );
   assert.match(notForTheFront(["--version"], commandNameOf) ?? "", /`mcpx` runs in/);
 });
@@ -165,7 +187,12 @@ Deno.test("relayable(): the warm commands, off a terminal, not reading stdin", (
   assert.equal(relayable(["--config=/proc/self/fd/3", "ls"], false), false);
   assert.equal(relayable(["ls"], false, { MCPX_CONFIG: "/dev/fd/4" }), false);
   assert.equal(relayable(["call", "a.b", "@./args.json"], false), true);
-  assert.equal(relayable(["run", "./s.ts"], false), false);
+  assert.equal(
+    relayable(["run", "./s.ts"], false),
+    true,
+    "the front prepares, the client starts it",
+  );
+  assert.equal(relayable(["serve"], false), false);
   assert.equal(relayable(["--version"], false), false);
   assert.equal(relayable([], false), false);
 });

@@ -1,8 +1,9 @@
 /**
  * Which command lines the thin client relays to the front (decisions 0067,
  * 0068): the warm commands an agent runs many times per task, off a
- * terminal, reading nothing from stdin. Everything else runs in the caller's
- * own process: `run`/`exec` (a local script runtime), `serve`, `auth login`
+ * terminal, reading nothing from stdin, and `run`/`exec`, whose runtime the
+ * thin client starts once the front has prepared it (decision 0069).
+ * Everything else runs in the caller's own process: `serve`, `auth login`
  * (a browser), the daemon's own commands, anything on a terminal (progress
  * lines and questions asked inline need it) and an argument `-` (stdin is the
  * caller's). The launcher (cli/mcpx) holds the same words; a test keeps the
@@ -12,7 +13,22 @@
  */
 
 /** The command words relayed. */
-export const RELAYED_COMMANDS: readonly string[] = ["ls", "search", "types", "call", "catalog"];
+export const RELAYED_COMMANDS: readonly string[] = [
+  "ls",
+  "search",
+  "types",
+  "call",
+  "catalog",
+  "run",
+  "exec",
+];
+
+/**
+ * The relayed commands that start a script's runtime: the front prepares the
+ * run, and the thin client starts the runtime as its own child, with the
+ * caller's streams (decision 0069).
+ */
+export const SPAWNING_COMMANDS: readonly string[] = ["run", "exec"];
 
 /**
  * Whether `argv` may run in the front, judged by its first word that is not a

@@ -7,11 +7,13 @@
  * this process's streams) and, when none answered, then starts a front for
  * the next command.
  *
- * This module imports only the front's socket name, the folder check and the
- * wire (cli/relay/relay_wire.ts), and runs with `--no-config`: a
- * `deno.json` (the project's, or mcpx's own) costs its start-up a tenth of
- * the floor. An interrupt (SIGINT) ends this process; its connection closes,
- * and the front aborts the command.
+ * This module imports only the front's socket name, the folder check, the
+ * wire (cli/relay/relay_wire.ts) and the runtime starter of a relayed run
+ * (cli/relay/thin_spawn.ts), and runs with `--no-config`: a `deno.json` (the
+ * project's, or mcpx's own) costs its start-up a tenth of the floor. An
+ * interrupt (SIGINT) ends this process; its connection closes, and the front
+ * aborts the command. While a run's runtime runs, the signals this process
+ * is sent go to the script instead, as a whole `mcpx run` passes them on.
  *
  * @module
  */
@@ -20,36 +22,45 @@ import { frontSocket } from "./front_socket.ts";
 import { relayable } from "./relayed.ts";
 import { VERSION } from "../../core/version.ts";
 import {
-  inOrder,
+  FRAME,
+  FrameReader,
+  FrameWriter,
   MAX_REQUEST_BYTES,
-  readAll,
   type RelayedAnswer,
   type RelayedCommand,
-  type RelayedOutput,
   requestLine,
   socketFolderIsOurs,
   writeAll,
 } from "./relay_wire.ts";
+import { spawnForFront } from "./thin_spawn.ts";
 
 export { relayable } from "./relayed.ts";
 
-/** Most bytes of an answer the client reads (a tool's large result included). */
-const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+/** Most bytes of a legacy answer the client reads (a front from before frames). */
+const MAX_LEGACY_BYTES = 1024 * 1024;
 
 /**
- * What {@link relay} got: the command's output, or that nothing ran in the
- * front, why, and whether a (current) front should be started for the next
- * command.
+ * What {@link relay} got: the command's exit code (its output already
+ * written), or that nothing ran in the front, why, and whether a (current)
+ * front should be started for the next command.
  */
-export type RelayOutcome = RelayedOutput | { ranNothing: string; startFront: boolean };
+export type RelayOutcome = { code: number } | { ranNothing: string; startFront: boolean };
+
+/** Where a relayed command's output goes: this process's stdout and stderr by default. */
+export interface RelayOutput {
+  out(bytes: Uint8Array): Promise<void>;
+  err(bytes: Uint8Array): Promise<void>;
+}
 
 /**
- * Runs `argv` in the front.
+ * Runs `argv` in the front, writing its output as it comes, in the order the
+ * command wrote it (so `2>&1` reads as a whole process's output); a `run` or
+ * `exec` has its runtime started here (cli/relay/thin_spawn.ts).
  *
- * @returns The command's output and exit code; or `ranNothing`: `no front`
- *   when none answers or its folder is not this user's alone (nothing is
- *   sent), else the front's refusal (another version or rebuilt code, which
- *   goes away: start another; or a command line it may not run).
+ * @returns The command's exit code; or `ranNothing`: `no front` when none
+ *   answers or its folder is not this user's alone (nothing is sent), else
+ *   the front's refusal (another version or rebuilt code, which goes away:
+ *   start another; or a command line it may not run).
  * @throws {Error} When the request was sent and the answer lost: the command
  *   may have run, and is not run again.
  */
@@ -58,8 +69,16 @@ export async function relay(
   env: Record<string, string>,
   cwd: string,
   callerPid: number = Deno.ppid,
+  output: RelayOutput = { out: writeOut(Deno.stdout), err: writeOut(Deno.stderr) },
 ): Promise<RelayOutcome> {
-  const request: RelayedCommand = { version: VERSION, argv, cwd, env, callerPid };
+  const request: RelayedCommand = {
+    version: VERSION,
+    argv,
+    cwd,
+    env,
+    callerPid,
+    clientPid: Deno.pid,
+  };
   const line = new TextEncoder().encode(requestLine(request));
   // The front reads no more than this; a larger environment runs here, as it would have.
   if (line.length > MAX_REQUEST_BYTES) {
@@ -73,7 +92,11 @@ export async function relay(
   } catch {
     return { ranNothing: "no front", startFront: true };
   }
-  let text: string | undefined;
+  const lost = () =>
+    new Error(
+      `the mcpx front process on ${socket} lost the answer to \`mcpx ${argv.join(" ")}\`; ` +
+        `it may have run, and was not run again`,
+    );
   try {
     try {
       await writeAll(conn, line);
@@ -81,21 +104,41 @@ export async function relay(
       // The front runs a command only once it has the whole line: this one ran nothing.
       return { ranNothing: "the front closed before it had the request", startFront: true };
     }
-    text = await readAll(conn, MAX_ANSWER_BYTES).catch(() => undefined);
+    const reader = new FrameReader(conn);
+    const writer = new FrameWriter(conn);
+    // A front from before frames answers one JSON text: only its refusal can reach us (its code
+    // is older than ours, so it refuses to run anything).
+    if (await reader.peek().catch(() => undefined) === LEGACY) {
+      const legacy = JSON.parse(await reader.rest(MAX_LEGACY_BYTES) ?? "{}");
+      if (typeof legacy.refused === "string") {
+        return { ranNothing: legacy.refused, startFront: true };
+      }
+      throw lost();
+    }
+    const spawned: Promise<void>[] = [];
+    while (true) {
+      const frame = await reader.next().catch(() => null);
+      if (frame === null) throw lost();
+      if (frame.kind === FRAME.out) await output.out(frame.payload);
+      else if (frame.kind === FRAME.err) await output.err(frame.payload);
+      else if (frame.kind === FRAME.spawn) {
+        const request = JSON.parse(new TextDecoder().decode(frame.payload));
+        spawned.push(spawnForFront(request, writer));
+      } else if (frame.kind === FRAME.answer) {
+        await Promise.allSettled(spawned);
+        const answer: RelayedAnswer = JSON.parse(new TextDecoder().decode(frame.payload));
+        return "refused" in answer
+          ? { ranNothing: answer.refused, startFront: !answer.local }
+          : { code: answer.code };
+      } else throw lost();
+    }
   } finally {
     conn.close();
   }
-  let answer: RelayedAnswer;
-  try {
-    answer = JSON.parse(text ?? "");
-  } catch {
-    throw new Error(
-      `the mcpx front process on ${socket} lost the answer to \`mcpx ${argv.join(" ")}\`; ` +
-        `it may have run, and was not run again`,
-    );
-  }
-  return "refused" in answer ? { ranNothing: answer.refused, startFront: !answer.local } : answer;
 }
+
+/** A `{`: how a front from before frames began its answer. */
+const LEGACY = 0x7b;
 
 /** The checkout this module is in, ending in `/`. */
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -140,16 +183,20 @@ async function runAsMcpx(argv: string[]): Promise<number> {
 }
 
 /**
- * Writes all of `text` to `stream`; a reader that went away (`mcpx … | head`)
- * ends the writing quietly, as it does for a whole `mcpx` (decision 0013).
+ * A writer to `stream`; a reader that went away (`mcpx … | head`) ends the
+ * writing quietly, as it does for a whole `mcpx` (decision 0013).
  */
-async function writeOut(stream: typeof Deno.stdout, text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  try {
-    for (let written = 0; written < bytes.length;) {
-      written += await stream.write(bytes.subarray(written));
+function writeOut(stream: typeof Deno.stdout): (bytes: Uint8Array) => Promise<void> {
+  let gone = false;
+  return async (bytes) => {
+    try {
+      for (let written = 0; !gone && written < bytes.length;) {
+        written += await stream.write(bytes.subarray(written));
+      }
+    } catch {
+      gone = true;
     }
-  } catch { /* the reader is gone: nothing more to write */ }
+  };
 }
 
 /** The working directory, or undefined when it is gone (the whole process says why). */
@@ -173,16 +220,10 @@ if (import.meta.main) {
     try {
       outcome = await relay(argv, env, cwd);
     } catch (error) {
-      await writeOut(Deno.stderr, `error: ${(error as Error).message}\n`);
+      await writeOut(Deno.stderr)(new TextEncoder().encode(`error: ${(error as Error).message}\n`));
       Deno.exit(1);
     }
-    if (!("ranNothing" in outcome)) {
-      // In the order the command wrote them, so `2>&1` reads as a whole process's output.
-      for (const [fd, text] of inOrder(outcome)) {
-        await writeOut(fd === 1 ? Deno.stdout : Deno.stderr, text);
-      }
-      Deno.exit(outcome.code);
-    }
+    if (!("ranNothing" in outcome)) Deno.exit(outcome.code);
     // None answered, or it was stale and now goes: a current one serves the next command.
     front = outcome.startFront;
   }
