@@ -31,6 +31,15 @@ export const RELAYED_COMMANDS: readonly string[] = [
 export const SPAWNING_COMMANDS: readonly string[] = ["run", "exec"];
 
 /**
+ * Whether `argv`'s first word that is not a flag is one of
+ * {@link SPAWNING_COMMANDS}: the thin client will likely start a runtime.
+ */
+export function startsRuntime(argv: string[]): boolean {
+  const command = argv.find((word) => !word.startsWith("-"));
+  return command !== undefined && SPAWNING_COMMANDS.includes(command);
+}
+
+/**
  * Whether `argv` may run in the front, judged by its first word that is not a
  * flag (the front checks again with the real parser, and refuses what it may
  * not run): one of {@link RELAYED_COMMANDS}, no argument `-`, no path only

@@ -19,7 +19,7 @@
  */
 
 import { frontSocket } from "./front_socket.ts";
-import { relayable } from "./relayed.ts";
+import { relayable, startsRuntime } from "./relayed.ts";
 import { VERSION } from "../../core/version.ts";
 import {
   FRAME,
@@ -104,6 +104,9 @@ export async function relay(
       // The front runs a command only once it has the whole line: this one ran nothing.
       return { ranNothing: "the front closed before it had the request", startFront: true };
     }
+    // Deno loads its process API when first touched (about 2 ms): for a run, whose runtime starts
+    // here once the front has prepared it, that happens while the front works, not after.
+    if (startsRuntime(argv)) void Deno.Command;
     const reader = new FrameReader(conn);
     const writer = new FrameWriter(conn);
     // A front from before frames answers one JSON text: only its refusal can reach us (its code
