@@ -26,7 +26,7 @@ import { paginate } from "./pagination.ts";
 import type { StartAllowance, StartingInstances } from "./starting.ts";
 import { failureCode, startFailure, startTimeoutText } from "./start_failure.ts";
 import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
-import { connectInEra } from "./protocol_era.ts";
+import { connectInEra, learnedModern } from "./protocol_era.ts";
 import { requestFailure } from "./request_failure.ts";
 import { credentialsFor, makeTransport, NO_CREDENTIALS } from "./server_transport.ts";
 import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
@@ -271,7 +271,9 @@ export class Instance implements AsyncDisposable {
         const exitedEarly = first.exited.then((status) => {
           // An exit the connect caused (the SDK stops a server it refused) is not the reason,
           // nor, under preferModern, one on server/discover, which starts it again (protocol_era.ts).
-          if (first.stopRequested || mode === "preferModern") return new Promise<never>(() => {});
+          const probesModern = mode === "preferModern" ||
+            (mode === "auto" && learnedModern.has(spec.name));
+          if (first.stopRequested || probesModern) return new Promise<never>(() => {});
           throw new Error(
             `exited with ${
               status.signal ? `signal ${status.signal}` : `code ${status.code}`

@@ -5,9 +5,18 @@
  * | mode           | how                                                                                     |
  * | -------------- | --------------------------------------------------------------------------------------- |
  * | `legacy`       | `initialize` only (the SDK's plain connect)                                             |
- * | `auto`         | `initialize`; when the server refuses it with -32022 naming 2026-07-28, 2026-07-28      |
+ * | `auto`         | `initialize`; when the answer is one only a 2026-07-28 server gives, 2026-07-28         |
  * | `preferModern` | `server/discover` first, `initialize` when the server is not modern (SDK `mode: auto`)  |
  * | `modern`       | `server/discover` at 2026-07-28 only (SDK `{ pin }`), never `initialize`                |
+ *
+ * The answers to `initialize` that only a 2026-07-28 server gives
+ * ({@link modernOnlyAnswer}): UnsupportedProtocolVersion (-32022) naming a
+ * 2026-07-28 revision; over HTTP a 400 whose JSON-RPC error is -32020 (a
+ * request without the `MCP-Protocol-Version` header, which a 2025-era client
+ * sends only after `initialize`); and -32601 (no method `initialize`, which
+ * every 2025-era server has). Once a server was reached in 2026-07-28 that
+ * way, `auto` tries that era first for it for the rest of the daemon's life
+ * ({@link learnedModern}), as `preferModern` does, falling back as it does.
  *
  * `auto`'s second attempt reuses what the first reached: the same stdio
  * process (a 2026-07-28-only server keeps its pipe open after refusing
@@ -108,7 +117,9 @@ export interface EraConnection {
  *   throws otherwise (the caller words it: engine/start_failure.ts).
  */
 export async function connectInEra(options: EraConnectOptions): Promise<EraConnection> {
-  const { mode, server } = options;
+  const { server } = options;
+  // A server this daemon already found to be of the 2026-07-28 era is asked in that era first.
+  const mode = options.mode === "auto" && learnedModern.has(server) ? "preferModern" : options.mode;
   const offeredLegacy = [SUPPORTED_PROTOCOL_VERSIONS[0]];
   if (mode === "legacy" || mode === "auto") {
     const first = options.transport;
@@ -122,7 +133,30 @@ export async function connectInEra(options: EraConnectOptions): Promise<EraConne
       return connected(client, first);
     } catch (error) {
       const refusal = unsupportedVersionOf(error);
-      if (!refusal) throw error;
+      if (!refusal) {
+        if (mode === "legacy" || !modernOnlyAnswer(error)) throw error;
+        // It does not speak initialize the 2025 way: speak 2026-07-28, or say why both failed.
+        const second = first instanceof ProcessGroupStdioTransport
+          ? first
+          : options.freshTransport();
+        const wire2 = second instanceof ProcessGroupStdioTransport
+          ? new TransportLease(second)
+          : second;
+        try {
+          const era = await connectModern(options, { pin: MODERN_REVISIONS[0] }, wire2, second);
+          learnedModern.add(server);
+          return era;
+        } catch (modernError) {
+          if (modernError instanceof ProtocolMismatchError) throw modernError;
+          throw new McpxError(
+            "protocol-era",
+            `server "${server}" answered initialize as only a 2026-07-28 server does ` +
+              `(${describeAnswer(error)}), and then failed at 2026-07-28 too: ` +
+              `${(modernError as Error).message}`,
+            { cause: modernError },
+          );
+        }
+      }
       const modern = refusal.supported.filter(isModernRevision);
       const mutual = MODERN_REVISIONS.find((r) => modern.includes(r));
       if (mode === "legacy" || mutual === undefined) {
@@ -136,7 +170,9 @@ export async function connectInEra(options: EraConnectOptions): Promise<EraConne
       const wire2 = second instanceof ProcessGroupStdioTransport
         ? new TransportLease(second)
         : second;
-      return await connectModern(options, { pin: mutual }, wire2, second);
+      const era = await connectModern(options, { pin: mutual }, wire2, second);
+      learnedModern.add(server);
+      return era;
     }
   }
   const negotiation: VersionNegotiationOptions["mode"] = mode === "modern"
@@ -197,6 +233,65 @@ async function connectModern(
   return connected(client, transport);
 }
 
+/**
+ * The servers (by name) this process has reached in the 2026-07-28 era after
+ * `initialize` said they are of it: `auto` asks them in that era first from
+ * then on. One daemon serves one configuration, so a name is one server.
+ */
+export const learnedModern: Set<string> = new Set();
+
+/** The JSON-RPC code a 2026-07-28 server gives a request without a valid `MCP-Protocol-Version` header. */
+export const HEADER_MISMATCH = -32020;
+
+/** JSON-RPC "Method not found". */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * Whether `error`, the answer to a 2025-era `initialize`, is one that only a
+ * server of the 2026-07-28 era gives (see the module's notes): a -32020 in
+ * the body of an HTTP 400, or a -32601 (every 2025-era server has
+ * `initialize`). UnsupportedProtocolVersion is read apart
+ * ({@link unsupportedVersionOf}), since the revisions it names decide more.
+ *
+ * @example
+ * ```ts
+ * import { modernOnlyAnswer } from "./protocol_era.ts";
+ * if (!modernOnlyAnswer({ code: -32601, message: "Method not found" })) throw new Error();
+ * if (modernOnlyAnswer({ code: -32603, message: "Internal error" })) throw new Error();
+ * ```
+ */
+export function modernOnlyAnswer(error: unknown): boolean {
+  const { code } = jsonRpcErrorOf(error) ?? {};
+  if (error instanceof SdkHttpError) return error.status === 400 && code === HEADER_MISMATCH;
+  return code === METHOD_NOT_FOUND;
+}
+
+/** `error`'s JSON-RPC error: its own code, or the one in an HTTP answer's body. */
+function jsonRpcErrorOf(error: unknown): { code?: unknown; data?: unknown } | undefined {
+  if (error instanceof SdkHttpError) {
+    const text = (error.data as { text?: unknown } | undefined)?.text;
+    if (typeof text !== "string") return undefined;
+    try {
+      return JSON.parse(text)?.error ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (error !== null && typeof error === "object") {
+    const { code, data } = error as { code?: unknown; data?: unknown };
+    return { code, data };
+  }
+  return undefined;
+}
+
+/** An answer to `initialize` as a message says it: `HTTP 400, -32020 "…"`. */
+function describeAnswer(error: unknown): string {
+  const body = jsonRpcErrorOf(error) as { code?: unknown; message?: unknown } | undefined;
+  const status = error instanceof SdkHttpError ? `HTTP ${error.status}, ` : "";
+  const message = typeof body?.message === "string" ? ` "${body.message}"` : "";
+  return `${status}${String(body?.code)}${message}`;
+}
+
 function connected(client: Client, transport: Transport): EraConnection {
   const revision = client.getNegotiatedProtocolVersion() ?? "unknown";
   return { client, transport, revision, era: client.getProtocolEra() ?? "legacy" };
@@ -210,19 +305,7 @@ function connected(client: Client, transport: Transport): EraConnection {
 export function unsupportedVersionOf(
   error: unknown,
 ): { supported: string[]; requested?: string } | undefined {
-  let code: unknown, data: unknown;
-  if (error instanceof SdkHttpError) {
-    const text = (error.data as { text?: unknown } | undefined)?.text;
-    if (typeof text !== "string") return undefined;
-    try {
-      const body = JSON.parse(text);
-      ({ code, data } = body?.error ?? {});
-    } catch {
-      return undefined;
-    }
-  } else if (error !== null && typeof error === "object") {
-    ({ code, data } = error as { code?: unknown; data?: unknown });
-  }
+  const { code, data } = jsonRpcErrorOf(error) ?? {};
   if (code !== UNSUPPORTED_PROTOCOL_VERSION || data === null || typeof data !== "object") {
     return undefined;
   }

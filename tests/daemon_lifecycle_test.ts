@@ -74,9 +74,12 @@ Deno.test("status, refresh, restart, daemons and stop on a warm daemon", async (
     const refreshed = await w.json(["refresh"]);
     assert.ok(refreshed.servers.everything.tools > 0, JSON.stringify(refreshed));
     const after = JSON.parse(Deno.readTextFileSync(`${w.dir}/.cache/mcpx/${cache}`));
+    assert.equal(refreshed.servers.everything.error, undefined, JSON.stringify(refreshed));
     assert.ok(
       after.servers.everything.listedAt > before.servers.everything.listedAt,
-      "listedAt moved forward",
+      `listedAt moved forward: ${before.servers.everything.listedAt} → ${
+        after.servers.everything.listedAt
+      } (${JSON.stringify(refreshed)})`,
     );
     const unknown = await w.mcpx(["refresh", "everythin"]);
     assert.equal(unknown.code, 1);

@@ -6,7 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { fixtureServer, stdioServer, world } from "./_helpers.ts";
+import { background, eventually, fixtureServer, freePort, stdioServer, world } from "./_helpers.ts";
+import { fixtureArgv } from "../dev/fixture_servers.ts";
 
 const modernOnly = (protocol?: string) =>
   fixtureServer({ fixture: "modern_only", ...(protocol ? { mcpx: { protocol } } : {}) });
@@ -110,4 +111,35 @@ Deno.test("server-everything (legacy) works under auto and preferModern and is r
   const call = await w.mcpx(["call", "e_prefer.echo", '{"message":"hi"}']);
   assert.equal(call.code, 0, call.stderr);
   assert.match(call.stdout, /Echo: hi/);
+});
+
+Deno.test("under the default mode, a 2026-07-28 server that answers initialize with HTTP 400 -32020 is reached in its era, at once and by URL", async () => {
+  const [deno, ...args] = fixtureArgv("modern_only", [
+    "--http",
+    String(freePort()),
+    "--no-header-initialize",
+  ]);
+  const http = background(deno, args, { env: Deno.env.toObject() });
+  await using _http = http;
+  await eventually(() => /listening on/.test(http.output()) || http.exited(), 30_000);
+  const port = /listening on (\d+)/.exec(http.output())?.[1];
+  assert.ok(port, http.output());
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { strict: { url } } });
+  const rows = await lsRows(w);
+  assert.equal(rows.strict.state, "ready", JSON.stringify(rows.strict));
+  assert.equal(rows.strict.protocol, "2026-07-28");
+  const call = await w.mcpx(["call", "strict.revision", "{}"]);
+  assert.equal(call.code, 0, call.stderr);
+  assert.equal(call.stdout.trim(), "2026-07-28");
+  // A URL given on the command line, with no configuration: the same.
+  const direct = await w.mcpx(["call", url, "echo", '{"text":"by url"}']);
+  assert.equal(direct.code, 0, direct.stderr);
+  assert.equal(direct.stdout.trim(), "by url");
+  // Under legacy, the refusal is said as the server said it.
+  await w.writeConfig({ mcpServers: { strict: { url, mcpx: { protocol: "legacy" } } } });
+  const legacy = await w.mcpx(["call", "strict.echo", '{"text":"x"}']);
+  assert.equal(legacy.code, 1);
+  assert.match(legacy.stderr, /400/, legacy.stderr);
 });

@@ -76,6 +76,12 @@ Deno.test("the daemon stores a real server's declarations without loading json-s
     throw new Error(`${error}\n${daemon.output()}`);
   });
   await inspector.send("Debugger.enable");
+  // The inspector answers once the isolate exists, before the daemon listens: wait for its socket.
+  const listening = await eventually(
+    async () => (await w.json(["daemons"])).daemons.length === 1,
+    30_000,
+  );
+  assert.ok(listening, `the foreground daemon never answered:\n${daemon.output()}`);
 
   // A cold cache: ls lists the server through the daemon in the foreground.
   const ls = await w.json(["ls"]);
