@@ -77,9 +77,9 @@ Deno.test("status, refresh, restart, daemons and stop on a warm daemon", async (
     assert.equal(refreshed.servers.everything.error, undefined, JSON.stringify(refreshed));
     assert.ok(
       after.servers.everything.listedAt > before.servers.everything.listedAt,
-      `listedAt moved forward: ${before.servers.everything.listedAt} → ${
-        after.servers.everything.listedAt
-      } (${JSON.stringify(refreshed)})`,
+      `listedAt moved forward: ${before.servers.everything.listedAt} → ${after.servers.everything.listedAt} (${
+        JSON.stringify(refreshed)
+      })`,
     );
     const unknown = await w.mcpx(["refresh", "everythin"]);
     assert.equal(unknown.code, 1);
