@@ -26,7 +26,8 @@ import { paginate } from "./pagination.ts";
 import type { StartAllowance, StartingInstances } from "./starting.ts";
 import { failureCode, startFailure, startTimeoutText } from "./start_failure.ts";
 import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
-import { connectInEra, learnedModern } from "./protocol_era.ts";
+import { connectInEra, isModernRevision, learnedModern } from "./protocol_era.ts";
+import { invalidParamHeaders } from "./param_headers.ts";
 import { requestFailure } from "./request_failure.ts";
 import { credentialsFor, makeTransport, NO_CREDENTIALS } from "./server_transport.ts";
 import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
@@ -339,7 +340,21 @@ export class Instance implements AsyncDisposable {
           return { items: read.tools, nextCursor: read.nextCursor };
         },
       );
-      return { tools, skipped };
+      if (!this.#mirrorsParamHeaders()) return { tools, skipped };
+      // A client must not call a tool whose Mcp-Param-* declarations are invalid (SEP-2243).
+      const usable: CachedTool[] = [];
+      for (const tool of tools) {
+        const fault = invalidParamHeaders(tool.inputSchema);
+        if (fault === undefined) usable.push(tool);
+        else {
+          skipped.push({
+            name: tool.name,
+            reason: `its x-mcp-header declaration is invalid (MCP 2026-07-28, SEP-2243), so ` +
+              `no client may call it: ${fault}`,
+          });
+        }
+      }
+      return { tools: usable, skipped };
     } catch (error) {
       if (error instanceof ServerError) throw error; // a pagination bound, already worded
       const message = error instanceof Error ? error.message : String(error);
@@ -349,6 +364,16 @@ export class Instance implements AsyncDisposable {
         { cause: error, stderrTail: this.stderrTail, code: failureCode(error) },
       );
     }
+  }
+
+  /**
+   * Whether calls to this server mirror `x-mcp-header` arguments into
+   * `Mcp-Param-*` headers: a 2026-07-28 connection over Streamable HTTP
+   * (stdio carries no headers).
+   */
+  #mirrorsParamHeaders(): boolean {
+    return this.protocolRevision !== undefined && isModernRevision(this.protocolRevision) &&
+      !(this.#transport instanceof ProcessGroupStdioTransport);
   }
 
   /**

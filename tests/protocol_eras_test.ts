@@ -118,6 +118,7 @@ Deno.test("under the default mode, a 2026-07-28 server that answers initialize w
     "--http",
     String(freePort()),
     "--no-header-initialize",
+    "--header-tools",
   ]);
   const http = background(deno, args, { env: Deno.env.toObject() });
   await using _http = http;
@@ -133,6 +134,16 @@ Deno.test("under the default mode, a 2026-07-28 server that answers initialize w
   const call = await w.mcpx(["call", "strict.revision", "{}"]);
   assert.equal(call.code, 0, call.stderr);
   assert.equal(call.stdout.trim(), "2026-07-28");
+  // SEP-2243: a tool whose x-mcp-header declaration is invalid is left out, with the reason, and
+  // its call refused before anything is sent; a valid one is called with its header.
+  assert.equal(rows.strict.tools, 3, JSON.stringify(rows.strict));
+  const ok = await w.mcpx(["call", "strict.header_ok", '{"region":"eu"}']);
+  assert.equal(ok.stdout.trim(), "region=eu", ok.stderr);
+  const bad = await w.mcpx(["call", "strict.header_bad", '{"region":"eu"}']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /header_bad.*x-mcp-header declaration is invalid.*non-empty/s);
+  const types = await w.mcpx(["types", "strict"]);
+  assert.doesNotMatch(types.stdout, /header_bad\(/);
   // A URL given on the command line, with no configuration: the same.
   const direct = await w.mcpx(["call", url, "echo", '{"text":"by url"}']);
   assert.equal(direct.code, 0, direct.stderr);
