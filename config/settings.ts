@@ -273,7 +273,7 @@ const DECLARED = [
     values: ["legacy", "auto", "preferModern", "modern"],
     default: "auto",
     help:
-      "Protocol era of a server whose entry sets no mcpx.protocol: legacy (initialize only), auto (initialize, then 2026-07-28 for a modern-only server), preferModern (2026-07-28 first), modern (2026-07-28 only)",
+      "Protocol era of a server whose entry sets no mcpx.protocol: legacy (initialize only), auto (over stdio initialize, then 2026-07-28 for a modern-only server; over HTTP as preferModern), preferModern (2026-07-28 first), modern (2026-07-28 only)",
   },
   {
     name: "tasks.ttl",

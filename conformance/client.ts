@@ -3,8 +3,11 @@
  * `deno run -A conformance/client.ts <url>`, with `MCP_CONFORMANCE_SCENARIO`
  * naming the scenario (and `MCP_CONFORMANCE_CONTEXT` its data, when it has
  * some). Each scenario is exercised the way a user would, through `mcpx`
- * commands on a direct target (`mcpx ls <url>`, `mcpx call <url> <tool> …`;
- * decision 0033); nothing here speaks MCP itself.
+ * commands on a direct target under default settings: list the server
+ * (`mcpx ls <url>`), read its tools (`mcpx --json types <url>`) and call
+ * every one (`mcpx call <url> <tool> …`) with the arguments its schema
+ * implies, answering a question with its defaults; nothing here speaks MCP
+ * itself, and nothing depends on the scenario's name (decision 0033).
  *
  * @module
  */
@@ -12,111 +15,184 @@
 /** The `mcpx` a user runs: the bundle beside the sources. */
 const MCPX = new URL("../cli/mcpx.bundle.js", import.meta.url).pathname;
 
+/** What one `mcpx` command printed and how it ended. */
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
 /**
  * One `mcpx` command; its output is passed through for the runner's log.
  * `tty`: run it on a pseudo-terminal (util-linux `script`), standing in for
  * the person a question routed to a person needs (decision 0040).
  */
-async function mcpx(args: string[], tty = false): Promise<{ code: number; stdout: string }> {
+async function mcpx(args: string[], tty = false): Promise<Ran> {
   const argv = [Deno.execPath(), "run", "-A", MCPX, ...args];
   const quoted = argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
   const out = await new Deno.Command(tty ? "script" : argv[0], {
     args: tty ? ["-qec", quoted, "/dev/null"] : argv.slice(1),
     stdin: "null",
     stdout: "piped",
-    stderr: "inherit",
+    stderr: "piped",
   }).output();
   const stdout = new TextDecoder().decode(out.stdout);
+  const stderr = new TextDecoder().decode(out.stderr);
   console.log(`$ mcpx ${args.join(" ")} → exit ${out.code}\n${stdout}`);
-  return { code: out.code, stdout };
+  if (stderr) console.error(stderr);
+  return { code: out.code, stdout, stderr };
+}
+
+/** Whether a failed command says to run `mcpx auth` (the server wants a login, or more scope). */
+const wantsLogin = (ran: Ran) => ran.code !== 0 && /mcpx auth/.test(ran.stderr);
+
+/** A tool as `mcpx --json types <url>` shows it: its real name and input schema. */
+interface ListedTool {
+  tool: string;
+  inputSchema: Record<string, unknown>;
 }
 
 /**
- * The client ID metadata document the suite's authorization servers expect
- * as the client id where they accept one (auth/basic-cimd), given as a user
- * gives the URL where mcpx's own document is published (setting
- * `oauth.clientMetadataUrl`); servers that do not accept one get a
- * dynamically registered client as before.
+ * Arguments a user would give a tool knowing only its schema: for each
+ * required property its default, else its first `enum` value or its `const`,
+ * else a plain value of its type (`"test"`, `1`, `true`, `[]`, an object
+ * built the same way).
+ *
+ * @example
+ * ```ts
+ * import { exampleArguments } from "./client.ts";
+ * const args = exampleArguments({
+ *   type: "object",
+ *   properties: { a: { type: "number" }, b: { type: "string", default: "x" }, c: { type: "string" } },
+ *   required: ["a", "b"],
+ * });
+ * if (JSON.stringify(args) !== '{"a":1,"b":"x"}') throw new Error(JSON.stringify(args));
+ * ```
  */
-const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+export function exampleArguments(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = Array.isArray(schema.required) ? schema.required as string[] : [];
+  return Object.fromEntries(
+    required.filter((name) => name in properties).map((name) => [name, valueFor(properties[name])]),
+  );
+}
 
-/** The calls a scenario needs beyond listing: `[tool, arguments]`. */
-type Calls = [string, Record<string, unknown>][];
+function valueFor(schema: Record<string, unknown>): unknown {
+  if ("default" in schema) return schema.default;
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  if ("const" in schema) return schema.const;
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case "integer":
+    case "number":
+      return typeof schema.minimum === "number" ? schema.minimum : 1;
+    case "boolean":
+      return true;
+    case "array":
+      return [];
+    case "object":
+      return exampleArguments(schema);
+    case "null":
+      return null;
+    default:
+      return "test";
+  }
+}
 
-/** What each scenario's server waits for, beyond `mcpx ls` (initialize, tools/list). */
-const SCENARIO_CALLS: Record<string, Calls> = {
-  initialize: [],
-  tools_call: [["add_numbers", { a: 5, b: 3 }]],
-  "sse-retry": [["test_reconnection", {}]],
-  "request-metadata": [],
-  "sep-2322-client-request-state": [
-    ["test_mrtr_echo_state", {}],
-    ["test_mrtr_no_state", {}],
-    ["test_mrtr_unrelated", {}],
-    ["test_mrtr_no_result_type", {}],
-  ],
-  "http-standard-headers": [],
-  "http-invalid-tool-headers": [["valid_tool", {}]],
-  "json-schema-ref-no-deref": [],
-  "elicitation-sep1034-client-defaults": [["test_client_elicitation_defaults", {}]],
-};
+/** The tools `mcpx --json types <url>` shows (none when it fails): what a user reads before calling. */
+async function listedTools(url: string): Promise<ListedTool[]> {
+  const { code, stdout } = await mcpx(["--json", "types", url]);
+  if (code !== 0) return [];
+  try {
+    const doc = JSON.parse(stdout) as { namespaces: { tools: ListedTool[] }[] };
+    return doc.namespaces.flatMap((n) => n.tools);
+  } catch {
+    return [];
+  }
+}
 
 /**
  * One tool call as an agent makes it: a call that exits 75 with a server's
  * question is answered through `mcpx elicit answer <id> --wait` with no
  * fields, so the requested schema's defaults fill the answer (SEP-1034).
  */
-async function call(url: string, tool: string, args: Record<string, unknown>): Promise<number> {
+async function call(url: string, tool: string, args: Record<string, unknown>): Promise<Ran> {
   const first = await mcpx(["--json", "call", url, tool, JSON.stringify(args)]);
-  if (first.code !== 75) return first.code;
+  if (first.code !== 75) return first;
   const { question } = JSON.parse(first.stdout) as { question: { id: string; route: string } };
-  const answer = await mcpx(
+  return await mcpx(
     ["--json", "elicit", "answer", question.id, "--wait"],
     question.route === "person",
   );
-  return answer.code;
+}
+
+/**
+ * What a user does with a server: list it, read its tools, call each one.
+ * The runner may say which arguments a scenario's tools expect (its
+ * context's `toolCalls`); otherwise they come from the schema.
+ *
+ * @returns Whether anything failed, and whether a failure asked for `mcpx auth`.
+ */
+async function work(
+  url: string,
+  context: Record<string, unknown>,
+): Promise<{ failed: boolean; login: boolean }> {
+  const ls = await mcpx(["ls", url]);
+  if (ls.code !== 0) return { failed: true, login: wantsLogin(ls) };
+  const given = new Map<string, Record<string, unknown>>(
+    ((context.toolCalls ?? []) as { name: string; arguments?: Record<string, unknown> }[])
+      .map((c) => [c.name, c.arguments ?? {}]),
+  );
+  const tools = await listedTools(url);
+  let failed = false;
+  for (const { tool, inputSchema } of tools) {
+    let args = given.get(tool) ?? exampleArguments(inputSchema);
+    if (tool === "json_schema_echo") {
+      // This server checks the schema mcpx keeps for another tool, which a client can show
+      // only by handing it back: the one listed for json_schema_2020_12_tool.
+      const kept = tools.find((t) => t.tool === "json_schema_2020_12_tool");
+      args = { ...args, schema: kept?.inputSchema ?? {} };
+    }
+    const ran = await call(url, tool, args);
+    if (wantsLogin(ran)) return { failed: true, login: true };
+    failed = ran.code !== 0 || failed;
+  }
+  return { failed, login: false };
 }
 
 async function main(): Promise<number> {
   const url = Deno.args.at(-1);
-  const scenario = Deno.env.get("MCP_CONFORMANCE_SCENARIO") ?? "";
   if (!url) {
     console.error("usage: client.ts <server url> (with MCP_CONFORMANCE_SCENARIO set)");
     return 2;
   }
   const context = JSON.parse(Deno.env.get("MCP_CONFORMANCE_CONTEXT") ?? "{}");
-  if (scenario.startsWith("auth/")) return await authScenario(url, context);
-  let failed = (await mcpx(["ls", url])).code !== 0;
-  const calls: Calls = context.toolCalls
-    ? context.toolCalls.map((
-      c: { name: string; arguments?: Record<string, unknown> },
-    ) => [c.name, c.arguments ?? {}])
-    : SCENARIO_CALLS[scenario] ?? [];
-  if (scenario === "json-schema-2020-12-preservation") {
-    // Hand the server back the inputSchema mcpx kept for its tool, as listed.
-    const schema = await listedSchema(url, "json_schema_2020_12_tool");
-    calls.push(["json_schema_echo", { schema }]);
-  }
-  for (const [tool, args] of calls) {
-    failed = (await call(url, tool, args)) !== 0 || failed;
+  // As a person meets a server that wants a login: a command fails naming `mcpx auth`, the
+  // person authorizes and runs the commands again; a failure asking for more scope (a 403) is
+  // authorized once more.
+  let result = await work(url, context);
+  for (let logins = 0; result.login && logins < 2; logins++) {
+    if (!await authorize(url, context)) break;
+    result = await work(url, context);
   }
   // The scenario's server lives as long as this client: the target's daemon (which would
   // otherwise keep its connections open for its idle timeout) ends with it. The leg runs every
   // scenario in a state directory of its own, so --all stops only the leg's daemons.
   await mcpx(["stop", "--all"]);
-  return failed ? 1 : 0;
+  return result.failed ? 1 : 0;
 }
 
 /**
- * An `auth/*` scenario, with this script as the person and the browser:
- * `mcpx auth <url> --no-browser --json` (with a pre-registered client from
- * the scenario's context), the authorization URL fetched without following
- * its redirect, the code, state and iss of that redirect handed to
- * `mcpx auth <url> --code … --state … [--iss …]`; then the calls the server
- * waits for. A call that fails naming `mcpx auth` (the server asked for more
- * scope) is authorized again once, as a person following the hint would.
+ * `mcpx auth <url>` with this script as the person and the browser:
+ * `--no-browser --json` (with a client the server's operator gave, when the
+ * scenario's context names one: `--client-id`, `--client-secret`), the
+ * authorization URL fetched without following its redirect, the code, state
+ * and iss of that redirect handed to `mcpx auth <url> --code … --state …
+ * [--iss …]`.
+ *
+ * @returns Whether the login completed.
  */
-async function authScenario(url: string, context: Record<string, unknown>): Promise<number> {
+async function authorize(url: string, context: Record<string, unknown>): Promise<boolean> {
   const client = typeof context.client_id === "string"
     ? [
       "--client-id",
@@ -126,72 +202,28 @@ async function authScenario(url: string, context: Record<string, unknown>): Prom
         : []),
     ]
     : [];
-  const authorize = async (): Promise<boolean> => {
-    const started = await mcpx([
-      "auth",
-      url,
-      "--no-browser",
-      "--json",
-      "--oauth-client-metadata-url",
-      CLIENT_METADATA_URL,
-      ...client,
-    ]);
-    if (started.code !== 0) return false;
-    const { authorizationUrl } = JSON.parse(started.stdout);
-    const answer = await fetch(authorizationUrl, { redirect: "manual" });
-    await answer.body?.cancel();
-    const location = answer.headers.get("location");
-    if (!location) {
-      console.log(`the authorization URL answered ${answer.status} without a redirect`);
-      return false;
-    }
-    const back = new URL(location, authorizationUrl).searchParams;
-    const iss = back.get("iss");
-    const done = await mcpx([
-      "auth",
-      url,
-      "--code",
-      back.get("code") ?? "",
-      "--state",
-      back.get("state") ?? "",
-      ...(iss !== null ? ["--iss", iss] : []),
-    ]);
-    return done.code === 0;
-  };
-  const work = async () =>
-    (await mcpx(["ls", url])).code === 0 &&
-    (await mcpx(["call", url, "test-tool", "{}"])).code === 0;
-  // As a person meets it: the first command fails naming `mcpx auth` (and mcpx keeps the scope
-  // the server's challenge asked for), the person authorizes, the commands work; a command that
-  // fails again (a 403 asking for more scope) is authorized once more.
-  let failed = false;
-  if (!await work()) {
-    failed = !(await authorize() && (await work() || (await authorize() && await work())));
+  const started = await mcpx(["auth", url, "--no-browser", "--json", ...client]);
+  if (started.code !== 0) return false;
+  const { authorizationUrl } = JSON.parse(started.stdout);
+  const answer = await fetch(authorizationUrl, { redirect: "manual" });
+  await answer.body?.cancel();
+  const location = answer.headers.get("location");
+  if (!location) {
+    console.log(`the authorization URL answered ${answer.status} without a redirect`);
+    return false;
   }
-  await mcpx(["stop", "--all"]);
-  return failed ? 1 : 0;
-}
-
-/** The inputSchema of `tool` as mcpx's schema cache holds it (`mcpx --json types`). */
-async function listedSchema(url: string, tool: string): Promise<unknown> {
-  const { stdout } = await mcpx(["--json", "types", url, tool]);
-  try {
-    const doc = JSON.parse(stdout);
-    const found = JSON.stringify(doc).includes('"inputSchema"') ? findKey(doc, "inputSchema") : doc;
-    return found ?? {};
-  } catch {
-    return {};
-  }
-}
-
-function findKey(value: unknown, key: string): unknown {
-  if (typeof value !== "object" || value === null) return undefined;
-  if (key in value) return (value as Record<string, unknown>)[key];
-  for (const v of Object.values(value)) {
-    const hit = findKey(v, key);
-    if (hit !== undefined) return hit;
-  }
-  return undefined;
+  const back = new URL(location, authorizationUrl).searchParams;
+  const iss = back.get("iss");
+  const done = await mcpx([
+    "auth",
+    url,
+    "--code",
+    back.get("code") ?? "",
+    "--state",
+    back.get("state") ?? "",
+    ...(iss !== null ? ["--iss", iss] : []),
+  ]);
+  return done.code === 0;
 }
 
 if (import.meta.main) Deno.exit(await main());

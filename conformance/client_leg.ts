@@ -38,17 +38,6 @@ const DOC = join(ROOT, "docs", "conformance.md");
  */
 export const KNOWN_CAUSES: Record<string, string[]> = {};
 
-/**
- * The `protocol.default` each revision's runs use (decision 0031): a 2025-11-25
- * run is a legacy server reached as by default (`auto`); a 2026-07-28 run is
- * a server a user knows to be modern (`preferModern`), since the legacy-first
- * probe of `auto` is itself an `initialize` the modern checks count against.
- */
-export const PROTOCOL_OF: Record<string, string> = {
-  "2025-11-25": "auto",
-  "2026-07-28": "preferModern",
-};
-
 /** One scenario as `list --client` names it, with the revisions it belongs to. */
 export interface Scenario {
   name: string;
@@ -191,10 +180,11 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
     "",
     `mcpx as the client of the official suite (\`${runner}\`): every client scenario of spec`,
     "revisions 2025-11-25 and 2026-07-28 but the auth ones (their own section below) and the",
-    "extensions. conformance/client.ts runs the `mcpx` commands each scenario needs on the",
-    "scenario server's URL as a direct target (`mcpx ls <url>`, `mcpx call <url> <tool> …`).",
-    "The 2025-11-25 runs use the default `protocol.default=auto`; the 2026-07-28 runs use",
-    "`preferModern`, as a user who knows the server is modern would (decision 0031).",
+    "extensions. conformance/client.ts does with each scenario server's URL what a user does,",
+    "under default settings (no setting is given, whatever the revision): `mcpx ls <url>`,",
+    "`mcpx --json types <url>`, then `mcpx call <url> <tool> …` for every tool listed, with the",
+    "arguments its schema implies (or the ones the runner names), answering a question with its",
+    "defaults.",
     "",
     `${passed} of ${results.length} runs pass; ${checks} of ${total} checks.`,
     "",
@@ -220,8 +210,9 @@ export function renderAuthSection(results: ScenarioResult[]): string {
     "Every `auth/*` client scenario of 2025-11-25 and 2026-07-28, with conformance/client.ts as the",
     "person and the browser: `mcpx auth <url> --no-browser --json` (with the scenario's",
     "pre-registered client, when it gives one, as `--client-id`/`--client-secret`), the authorization",
-    "URL fetched without following its redirect, `mcpx auth <url> --code … --state … [--iss …]`, then",
-    "`mcpx ls <url>` and `mcpx call <url> test-tool`.",
+    "URL fetched without following its redirect, `mcpx auth <url> --code … --state … [--iss …]`,",
+    "when a command fails naming `mcpx auth`; then the same commands as the leg above. No",
+    "`oauth.clientMetadataUrl` is given: a user must host that document themselves.",
     "",
     `${passed} of ${results.length} runs pass.`,
     "",
@@ -299,7 +290,7 @@ async function runScenario(
     run.revision,
     "-o",
     dir,
-  ], { ...env, MCPX_PROTOCOL_DEFAULT: PROTOCOL_OF[run.revision] ?? "auto" });
+  ], env);
   const result = resultOf(run, await readChecks(dir), r.ok, r.text);
   console.log(
     `${result.passed ? "pass" : "FAIL"} ${run.scenario} @${run.revision} ` +

@@ -69,7 +69,7 @@ Deno.test("renderDocument() writes one row per run, with every failure's reason"
   assert.match(doc, /\| tools_call \| 2025-11-25 \| pass \| 2\/2 \| {2}\|/);
   assert.match(doc, /\| tools_call \| 2026-07-28 \| fail \| 1\/2 \| X: a\\\|b \|/);
   assert.match(doc, /1 of 2 runs pass; 3 of 4 checks/);
-  assert.match(doc, /2026-07-28 runs use\s+`preferModern`/);
+  assert.match(doc, /under default settings \(no setting is given, whatever the revision\)/);
 });
 
 Deno.test("the client leg does not import the server leg, which imports it: a cycle under its top-level await never resolves", async () => {

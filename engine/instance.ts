@@ -26,7 +26,7 @@ import { paginate } from "./pagination.ts";
 import type { StartAllowance, StartingInstances } from "./starting.ts";
 import { failureCode, startFailure, startTimeoutText } from "./start_failure.ts";
 import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
-import { connectInEra, isModernRevision, learnedModern } from "./protocol_era.ts";
+import { connectInEra, effectiveMode, isModernRevision } from "./protocol_era.ts";
 import { invalidParamHeaders } from "./param_headers.ts";
 import { requestFailure } from "./request_failure.ts";
 import { credentialsFor, makeTransport, NO_CREDENTIALS } from "./server_transport.ts";
@@ -199,6 +199,8 @@ export class Instance implements AsyncDisposable {
     const allowance = options.allowance ??
       { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
     const mode = spec.protocol ?? options.protocolDefault ?? "auto";
+    // What `auto` means for this server's transport, and for one already found modern.
+    const asked = effectiveMode(mode, spec.transport, spec.name);
     // Capabilities and the handlers that serve them, both before connect (spec 000).
     const heard = serverNotifications(options.notifications, (): Instance => instance);
     const newClient = (negotiation?: VersionNegotiationOptions): Client =>
@@ -240,7 +242,7 @@ export class Instance implements AsyncDisposable {
     try {
       const connected = connectInEra({
         server: spec.name,
-        mode,
+        mode: asked,
         // The instance holds the client and transport of the attempt under way, to close them.
         client: (negotiation) => instance.#client = newClient(negotiation),
         transport: first,
@@ -272,9 +274,7 @@ export class Instance implements AsyncDisposable {
         const exitedEarly = first.exited.then((status) => {
           // An exit the connect caused (the SDK stops a server it refused) is not the reason,
           // nor, under preferModern, one on server/discover, which starts it again (protocol_era.ts).
-          const probesModern = mode === "preferModern" ||
-            (mode === "auto" && learnedModern.has(spec.name));
-          if (first.stopRequested || probesModern) return new Promise<never>(() => {});
+          if (first.stopRequested || asked === "preferModern") return new Promise<never>(() => {});
           throw new Error(
             `exited with ${
               status.signal ? `signal ${status.signal}` : `code ${status.code}`

@@ -16,7 +16,8 @@
  * sends only after `initialize`); and -32601 (no method `initialize`, which
  * every 2025-era server has). Once a server was reached in 2026-07-28 that
  * way, `auto` tries that era first for it for the rest of the daemon's life
- * ({@link learnedModern}), as `preferModern` does, falling back as it does.
+ * ({@link learnedModern}), as `preferModern` does, falling back as it does;
+ * over Streamable HTTP `auto` always does ({@link effectiveMode}).
  *
  * `auto`'s second attempt reuses what the first reached: the same stdio
  * process (a 2026-07-28-only server keeps its pipe open after refusing
@@ -38,7 +39,7 @@ import {
   type Transport,
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
-import type { ProtocolMode } from "../config/types.ts";
+import type { ProtocolMode, TransportKind } from "../config/types.ts";
 import { McpxError } from "../core/errors.ts";
 import { settlesWithin } from "../core/deadline.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
@@ -117,9 +118,7 @@ export interface EraConnection {
  *   throws otherwise (the caller words it: engine/start_failure.ts).
  */
 export async function connectInEra(options: EraConnectOptions): Promise<EraConnection> {
-  const { server } = options;
-  // A server this daemon already found to be of the 2026-07-28 era is asked in that era first.
-  const mode = options.mode === "auto" && learnedModern.has(server) ? "preferModern" : options.mode;
+  const { server, mode } = options;
   const offeredLegacy = [SUPPORTED_PROTOCOL_VERSIONS[0]];
   if (mode === "legacy" || mode === "auto") {
     const first = options.transport;
@@ -193,8 +192,25 @@ export async function connectInEra(options: EraConnectOptions): Promise<EraConne
       await client.connect(fresh, options.connect);
       return connected(client, fresh);
     }
-    throw error;
+    throw probeCause(error);
   }
+}
+
+/**
+ * What made a 2026-07-28 probe fail when the probe itself is not the reason:
+ * the SDK wraps a failure to reach the server at all (connection refused, a
+ * DNS error, a TLS failure) in EraNegotiationFailed, whose message would then
+ * hide it ("Version negotiation probe failed: fetch failed"); that failure is
+ * what the start is reported with (engine/start_failure.ts words it).
+ */
+function probeCause(error: unknown): unknown {
+  if (
+    error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed &&
+    error.cause instanceof Error && !(error.cause instanceof SdkError)
+  ) {
+    return error.cause;
+  }
+  return error;
 }
 
 async function connectModern(
@@ -231,6 +247,35 @@ async function connectModern(
     throw error;
   }
   return connected(client, transport);
+}
+
+/**
+ * How a server is asked, given its configured mode and transport: `auto`
+ * (the default) is `preferModern` over Streamable HTTP, and for a server
+ * this daemon already reached in the 2026-07-28 era ({@link learnedModern});
+ * anything else as configured. Over HTTP a 2026-07-28 probe costs a legacy
+ * server one refused request when its instance starts and never a second
+ * start, while a legacy-first probe is itself a request a 2026-07-28 server
+ * counts against the client (its `initialize` carries none of the
+ * 2026-07-28 headers and `_meta`); over stdio nearly every server is legacy,
+ * and one that exits on an unknown request would be started twice
+ * (decision 0072, amending 0031).
+ *
+ * @example
+ * ```ts
+ * import { effectiveMode } from "./protocol_era.ts";
+ * if (effectiveMode("auto", "http", "s") !== "preferModern") throw new Error();
+ * if (effectiveMode("auto", "stdio", "s") !== "auto") throw new Error();
+ * if (effectiveMode("legacy", "http", "s") !== "legacy") throw new Error();
+ * ```
+ */
+export function effectiveMode(
+  mode: ProtocolMode,
+  transport: TransportKind,
+  server: string,
+): ProtocolMode {
+  if (mode !== "auto") return mode;
+  return transport === "http" || learnedModern.has(server) ? "preferModern" : "auto";
 }
 
 /**

@@ -154,3 +154,24 @@ Deno.test("under the default mode, a 2026-07-28 server that answers initialize w
   assert.equal(legacy.code, 1);
   assert.match(legacy.stderr, /400/, legacy.stderr);
 });
+
+Deno.test("under the default mode, a dual-era server over Streamable HTTP is spoken to in 2026-07-28, over stdio in 2025", async () => {
+  const [deno, ...args] = fixtureArgv("dual", ["--http", String(freePort())]);
+  const http = background(deno, args, { env: Deno.env.toObject() });
+  await using _http = http;
+  await eventually(() => /listening on/.test(http.output()) || http.exited(), 30_000);
+  const port = /listening on (\d+)/.exec(http.output())?.[1];
+  assert.ok(port, http.output());
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: {
+      over_http: { url: `http://127.0.0.1:${port}/mcp` },
+      over_stdio: fixtureServer({ fixture: "dual" }),
+    },
+  });
+  const rows = await lsRows(w);
+  assert.equal(rows.over_http.protocol, "2026-07-28", JSON.stringify(rows.over_http));
+  assert.equal(rows.over_stdio.protocol, "2025-11-25", JSON.stringify(rows.over_stdio));
+  const call = await w.mcpx(["call", "over_http.revision", "{}"]);
+  assert.equal(call.stdout.trim(), "2026-07-28", call.stderr);
+});

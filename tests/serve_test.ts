@@ -59,7 +59,7 @@ async function exercise(c: Client, t: Deno.TestContext, era: Era) {
     const { tools } = await c.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), serveTools().map((tool) => tool.name));
     const call = tools.find((tool) => tool.name === "mcpx_call")!;
-    assert.equal(call.annotations?.readOnlyHint, false);
+    assert.equal(call.annotations?.readOnlyHint ?? false, false);
     assert.equal(tools.find((tool) => tool.name === "mcpx_ls")!.annotations?.readOnlyHint, true);
     assert.equal((call.inputSchema.properties as any).arguments.type, "object");
     if (era === "legacy") assert.equal(c.getServerCapabilities()?.tools?.listChanged, false);

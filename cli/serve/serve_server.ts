@@ -115,7 +115,6 @@ function registerTools(
       {
         description: tool.description,
         inputSchema: tool.input,
-        ...(tool.output ? { outputSchema: tool.output as never } : {}),
         annotations: tool.annotations,
       },
       async (args: Record<string, unknown>, ctx) => {
@@ -133,6 +132,19 @@ function registerTools(
       },
     );
   }
+}
+
+/**
+ * A serve tool as listed without its input schema's `$schema`: the SDK
+ * writes the draft's URL into every schema it makes from zod, 61 bytes a tool
+ * that tell a client nothing (MCP 2025-11-25 takes a schema without one as
+ * JSON Schema 2020-12).
+ */
+function withoutDialect<T extends { name: string }>(tool: T): T {
+  const schema = (tool as { inputSchema?: Record<string, unknown> }).inputSchema;
+  if (!schema || !("$schema" in schema)) return tool;
+  const { $schema: _dialect, ...rest } = schema;
+  return { ...tool, inputSchema: rest };
 }
 
 /** The lists serve answers a page at a time, and the member each one's entries are under. */
@@ -179,8 +191,13 @@ function withToolHandlersWrapped(
         return {
           ...listed,
           [key]: page.items.map((t) =>
-            key === "tools" && legacy && TASK_TOOLS.has(t.name)
-              ? { ...t, execution: { taskSupport: "optional" } }
+            key === "tools"
+              ? {
+                ...withoutDialect(t),
+                ...(legacy && TASK_TOOLS.has(t.name)
+                  ? { execution: { taskSupport: "optional" } }
+                  : {}),
+              }
               : t
           ),
           ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),

@@ -2,8 +2,12 @@
  * The tools `mcpx serve` offers, generated from the op table: one tool
  * `mcpx_<op>` per op marked `serve` (ops/op.ts `ServeSpec`), its input the
  * op's own zod input narrowed to the fields a tool takes, its output schema
- * the op's output when that is an object, and its annotations the op's hints
- * (MCP 2025-06-18, "Tool annotations"). Upstream tools are never listed one
+ * and its annotations the op's hints (MCP 2025-06-18, "Tool annotations"),
+ * only those that differ from the protocol's defaults. No tool declares an
+ * output schema: each answers its JSON as text and as `structuredContent`,
+ * and the schemas were two thirds of the list's bytes, read by no client we
+ * know (decision 0071; the list stays within 1,500 tokens, a test holds it).
+ * Upstream tools are never listed one
  * by one: reaching them is what `mcpx_search`, `mcpx_types`, `mcpx_call` and
  * `mcpx_exec` are for (spec 000, "mcpx speaks MCP"; decision 0044).
  *
@@ -29,14 +33,17 @@ export interface ServeTool {
   description: string;
   /** What the tool takes: the op's input narrowed to `serve.fields`. */
   input: z.ZodObject;
-  /** The op's output when it is an object (MCP requires an object `outputSchema`); else absent. */
-  output?: z.ZodType;
-  /** MCP tool annotations from the op's hints. */
+  /**
+   * MCP tool annotations from the op's hints, each only when it differs from
+   * its default (readOnly false, destructive true, idempotent false, openWorld
+   * true; MCP 2025-06-18 `ToolAnnotations`), and destructive and idempotent
+   * only for a tool that is not read-only, the only one they mean anything for.
+   */
   annotations: {
-    readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
-    openWorldHint: boolean;
+    readOnlyHint?: true;
+    destructiveHint?: false;
+    idempotentHint?: true;
+    openWorldHint?: false;
   };
 }
 
@@ -135,19 +142,18 @@ export function serveTools(
         ? schema.describe(toolFieldHelp(schema.description, syntax))
         : schema;
     }
-    const outputSchema = z.toJSONSchema(op.output, { io: "input", unrepresentable: "any" });
+    const { readOnly, destructive, idempotent } = op.hints;
     return {
       name: `${SERVE_TOOL_PREFIX}${op.name.replaceAll("-", "_")}`,
       op,
       description: spec.description ?? op.description,
       input: z.object(kept),
-      ...(outputSchema.type === "object" ? { output: op.output } : {}),
       annotations: {
-        readOnlyHint: op.hints.readOnly,
-        destructiveHint: op.hints.destructive,
-        idempotentHint: op.hints.idempotent,
+        ...(readOnly ? { readOnlyHint: true as const } : {}),
+        ...(!readOnly && !destructive ? { destructiveHint: false as const } : {}),
+        ...(!readOnly && idempotent ? { idempotentHint: true as const } : {}),
         // Every tool but the listing ones reaches servers mcpx does not control.
-        openWorldHint: !op.hints.readOnly,
+        ...(readOnly ? { openWorldHint: false as const } : {}),
       },
     };
   });

@@ -41,15 +41,16 @@ Deno.test("serveTools() is the core ops (marked serve, not core: false), in tabl
   assert.deepEqual(tools.map((t) => t.name), marked.map((op) => SERVE_TOOL_PREFIX + op.name));
   for (const [i, tool] of tools.entries()) {
     const hints = marked[i].hints;
-    assert.deepEqual(
-      [
-        tool.annotations.readOnlyHint,
-        tool.annotations.destructiveHint,
-        tool.annotations.idempotentHint,
-      ],
-      [hints.readOnly, hints.destructive, hints.idempotent],
-      tool.name,
-    );
+    // Read with the protocol's defaults for what is left out (MCP 2025-06-18 ToolAnnotations).
+    const a = tool.annotations;
+    assert.equal(a.readOnlyHint ?? false, hints.readOnly, tool.name);
+    if (!hints.readOnly) {
+      assert.deepEqual(
+        [a.destructiveHint ?? true, a.idempotentHint ?? false, a.openWorldHint ?? true],
+        [hints.destructive, hints.idempotent, true],
+        tool.name,
+      );
+    } else assert.deepEqual(a, { readOnlyHint: true, openWorldHint: false }, tool.name);
   }
   // The tools an agent needs to reach every server without its schemas.
   for (const name of ["ls", "search", "types", "catalog", "call", "exec", "status", "restart"]) {
@@ -71,13 +72,13 @@ Deno.test("serve's tools/list: object input schemas with the op's wording, and i
     "arguments",
     "timeout",
   ]);
+  // What a client pays to learn mcpx's tools: at most 1,500 tokens (bytes / 4; issue 27).
   const bytes = new TextEncoder().encode(JSON.stringify({ tools })).length;
-  console.log(
-    `serve tools/list: ${tools.length} tools, ${bytes} bytes, ~${Math.round(bytes / 4)} tokens`,
-  );
+  const sizes = tools.map((t) => `${t.name} ${JSON.stringify(t).length}`).join(", ");
+  assert.ok(bytes <= 6_000, `serve's tools/list is ${bytes} bytes (${sizes})`);
   for (const tool of tools) {
-    const b = new TextEncoder().encode(JSON.stringify(tool)).length;
-    console.log(`  ${tool.name}: ${b} bytes`);
+    assert.equal(tool.outputSchema, undefined, `${tool.name}: no output schema (decision 0071)`);
+    assert.equal((tool.inputSchema as { $schema?: string }).$schema, undefined, tool.name);
   }
 });
 
