@@ -78,12 +78,14 @@ export async function runCommandLine(
   caller: Pick<ContextOptions, "callerPid" | "signal" | "shared" | "spawner"> = {},
 ): Promise<number> {
   let command: Command | undefined;
+  // A word after `help` that names no command: the help topic asked for.
+  let topic: string | undefined;
   let ctx: CliContext | undefined;
   // The setting flags as parsed; until parsing succeeds, only a `--json` before any operand.
   let flags: Record<string, string | boolean> | undefined;
   try {
     let helpWord: boolean;
-    ({ command, help: helpWord } = findCommand(argv));
+    ({ command, help: helpWord, topic } = findCommand(argv));
     const { values, positionals, settingValues, flagSpellings } = await parse(argv, command);
     flags = settingValues;
     if (values.version) {
@@ -91,7 +93,7 @@ export async function runCommandLine(
       return 0;
     }
     if (!command || values.help || helpWord) {
-      io.out(help(command));
+      io.out(command ? help(command) : await guideHelp(topic));
       return 0;
     }
     const options = {
@@ -135,7 +137,7 @@ export async function runCommandLine(
     const json = await jsonOutput(ctx, { io, env, cwd, flags: flags ?? flagsOf(argv) });
     const redactor = await redactorOf(ctx);
     if (json) io.out(JSON.stringify({ ok: false, error: errorDocument(error, redactor) }) + "\n");
-    const code = report(io, error, command, redactor);
+    const code = report(io, error, command, redactor, topic !== undefined);
     // A namespace the configuration in use does not have may be in a file it shadows.
     if (ctx && error instanceof NotFoundError && error.namespace !== undefined) {
       const { noteShadowed } = await import("./discovery/shadow_note.ts");
@@ -188,9 +190,11 @@ async function redactorOf(ctx: CliContext | undefined): Promise<Redactor> {
 
 /**
  * The command argv names, and whether it came after `help` (`mcpx help call`
- * asks for that command's help). @throws {UsageError} For an unknown command.
+ * asks for that command's help); a word after `help` that is no command is
+ * the `topic` asked for (`mcpx help slow-tools`; cli/help_topics.ts says
+ * whether there is one). @throws {UsageError} For an unknown command.
  */
-function findCommand(argv: string[]): { command?: Command; help: boolean } {
+function findCommand(argv: string[]): { command?: Command; help: boolean; topic?: string } {
   let help = false;
   const valued = new Set(
     [...Object.entries(GLOBAL_OPTIONS)]
@@ -211,6 +215,7 @@ function findCommand(argv: string[]): { command?: Command; help: boolean } {
       help = true;
       continue;
     }
+    if (help) return { help, topic: arg };
     const near = nearest(arg, COMMANDS.filter((c) => !c.cli.hidden).map((c) => c.cli.command));
     throw new UsageError(
       `unknown command "${arg}"${near.length ? `; did you mean ${near.join(" or ")}?` : ""}`,
@@ -377,12 +382,26 @@ export function help(command?: Command): string {
       "global options:",
       ...optionLines(GLOBAL_OPTIONS),
       "",
-      "`mcpx help <command>` shows one command's options.",
+      "`mcpx help <command>` shows one command's options; `mcpx help <topic>` prints a topic.",
       "Every setting is also a flag (`mcpx config --schema` lists them).",
       "Start with `mcpx ls`, then `mcpx search <words>`, then `mcpx types <namespace>`.",
     );
   }
   return lines.join("\n") + "\n";
+}
+
+/**
+ * `mcpx help` with no command: every command, then the guide's topics; or,
+ * given a topic, its text. The topics' module and text are loaded only here
+ * (cli/help_topics.ts; decision 0070).
+ *
+ * @throws {UsageError} When `topic` is neither a topic nor a command.
+ */
+async function guideHelp(topic: string | undefined): Promise<string> {
+  const { topicText, topicsSection } = await import("./help_topics.ts");
+  if (topic === undefined) return help() + await topicsSection();
+  const commands = COMMANDS.filter((c) => !c.cli.hidden).map((c) => c.cli.command);
+  return await topicText(topic, commands);
 }
 
 /**
@@ -411,12 +430,16 @@ function report(
   error: unknown,
   command: Command | undefined,
   redactor: Pick<Redactor, "text">,
+  helpTopic = false,
 ): number {
   // What an error says may hold a server's echo of a secret: shown as its reference.
   const say = (text: string) => io.err(redactor.text(text));
   if (error instanceof UsageError) {
     // The usage line, not the whole help: an agent pays for every line printed.
-    say(command ? `usage: ${command.cli.usage}\n` : "usage: mcpx <command> [options]\n");
+    let usage = "mcpx <command> [options]";
+    if (command) usage = command.cli.usage;
+    else if (helpTopic) usage = "mcpx help [<command> | <topic>]";
+    say(`usage: ${usage}\n`);
     say(`error: ${error.message}\n`);
     say(`(\`mcpx ${command ? `${command.cli.command} ` : ""}--help\` shows every option)\n`);
     return exitCodeOf(error);

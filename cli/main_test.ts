@@ -19,7 +19,7 @@ Deno.test("main() prints one command's help for mcpx help <command>", async () =
   assert.match((await run(["help"])).stdout, /commands:\n\s+ls\s/);
   const typo = await run(["help", "sarch"]);
   assert.equal(typo.code, 2);
-  assert.match(typo.stderr, /unknown command "sarch"; did you mean search\?/);
+  assert.match(typo.stderr, /"sarch" is neither a command nor a help topic; did you mean search\?/);
 });
 
 Deno.test("main() refuses an unknown command with a suggestion and exit 2", async () => {

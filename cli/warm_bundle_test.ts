@@ -48,6 +48,9 @@ Deno.test("runsWarm() keeps warm commands in the bundle and hands the others to 
     [["bogus"], true],
     [["trust"], false],
     [["help", "config"], false],
+    // A help topic: its text is read from docs/topics/ by the bundle (decision 0070).
+    [["help", "slow-tools"], true],
+    [["help"], true],
     [["--json", "stats", "calls"], false],
     [["daemon", "--mode", "auto"], false],
   ];

@@ -2,7 +2,7 @@
  * What the client writes: records, one line each on stderr (U+001E, then the
  * JSON of a {@link LogRecord}; decision 0004, "Records and control messages
  * share stderr"), and values on stdout as JSON, binary content described
- * rather than printed (AGENTS.md, "Reading results"). `emit` is here: it is
+ * rather than printed (`mcpx help results`, docs/topics/results.md). `emit` is here: it is
  * one of the two.
  *
  * @module
@@ -76,8 +76,8 @@ export const PRINTED_DATA_HINT = "not printed; the value in the script holds the
 
 /**
  * JSON for a value that reaches stdout (the entry's result, an `emit`), with
- * binary content blocks described, never their base64 (AGENTS.md, "Reading
- * results"); the script's own value keeps the data.
+ * binary content blocks described, never their base64 (`mcpx help results`,
+ * docs/topics/results.md); the script's own value keeps the data.
  */
 export function printedJson(value: unknown, indent?: number): string {
   return rtStringify(

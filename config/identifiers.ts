@@ -1,7 +1,7 @@
 /**
  * Turning server and tool names into valid JavaScript identifiers.
  *
- * Spec 000, the AGENTS.md "Do not" list: `fancy-name` becomes `fancy_name`.
+ * Spec 000, and `mcpx help results` (docs/topics/results.md): `fancy-name` becomes `fancy_name`.
  *
  * @module
  */

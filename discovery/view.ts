@@ -6,7 +6,7 @@
  * cache, never start a server), "Configuration" (`tools`/`excludeTools`,
  * `namespace`), "Search" (`tags`, `toolTags`), "Profiles and aliases" (which
  * servers a command sees; an alias shows its target's tools through its own
- * filter) and the AGENTS.md "Do not" list (`fancy-name` becomes `fancy_name`).
+ * filter) and `mcpx help results` (docs/topics/results.md: `fancy-name` becomes `fancy_name`).
  *
  * @module
  */

@@ -2206,7 +2206,7 @@ function rawOf(value: unknown): unknown {
  * What the client writes: records, one line each on stderr (U+001E, then the
  * JSON of a {@link LogRecord}; decision 0004, "Records and control messages
  * share stderr"), and values on stdout as JSON, binary content described
- * rather than printed (AGENTS.md, "Reading results"). `emit` is here: it is
+ * rather than printed (`mcpx help results`, docs/topics/results.md). `emit` is here: it is
  * one of the two.
  *
  * @module
@@ -2273,8 +2273,8 @@ const PRINTED_DATA_HINT = "not printed; the value in the script holds the data (
 
 /**
  * JSON for a value that reaches stdout (the entry's result, an `emit`), with
- * binary content blocks described, never their base64 (AGENTS.md, "Reading
- * results"); the script's own value keeps the data.
+ * binary content blocks described, never their base64 (`mcpx help results`,
+ * docs/topics/results.md); the script's own value keeps the data.
  */
 function printedJson(value: unknown, indent?: number): string {
   return rtStringify(
@@ -3345,7 +3345,7 @@ function stemmedWords(text: string): string[] {
 /**
  * Turning server and tool names into valid JavaScript identifiers.
  *
- * Spec 000, the AGENTS.md "Do not" list: `fancy-name` becomes `fancy_name`.
+ * Spec 000, and `mcpx help results` (docs/topics/results.md): `fancy-name` becomes `fancy_name`.
  *
  * @module
  */
