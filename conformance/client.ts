@@ -43,6 +43,21 @@ async function mcpx(args: string[], tty = false): Promise<Ran> {
   return { code: out.code, stdout, stderr };
 }
 
+/**
+ * Whether a failed call failed on the server's side, mcpx having done its
+ * part: the tool's own error result (`isError`), or the server's error
+ * answer or exit (`--json` error code `server`). A scenario server may list
+ * tools it never meant to be called; the client is at fault only for the rest.
+ */
+function serverSaidNo(ran: Ran): boolean {
+  try {
+    const out = JSON.parse(ran.stdout) as { isError?: boolean; error?: { code?: string } };
+    return out.isError === true || out.error?.code === "server";
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a failed command says to run `mcpx auth` (the server wants a login, or more scope). */
 const wantsLogin = (ran: Ran) => ran.code !== 0 && /mcpx auth/.test(ran.stderr);
 
@@ -155,7 +170,7 @@ async function work(
     }
     const ran = await call(url, tool, args);
     if (wantsLogin(ran)) return { failed: true, login: true };
-    failed = ran.code !== 0 || failed;
+    failed = (ran.code !== 0 && !serverSaidNo(ran)) || failed;
   }
   return { failed, login: false };
 }

@@ -195,7 +195,11 @@ export function renderDocument(results: ScenarioResult[], runner: string): strin
 }
 
 /** Why an `auth/*` scenario fails, where its checks alone do not say it. */
-export const AUTH_KNOWN_CAUSES: Record<string, string> = {};
+export const AUTH_KNOWN_CAUSES: Record<string, string> = {
+  "auth/basic-cimd": "CIMD: a client id that is a URL needs a client ID metadata document the " +
+    "user hosts at that URL (the setting `oauth.clientMetadataUrl`, `mcpx help login`); with " +
+    "none set, as here, mcpx registers dynamically, which the check for CIMD counts as a fail",
+};
 
 /** The auth leg's heading in docs/conformance.md. */
 const AUTH_HEADING = "## Client leg: authorization (auth/*)";

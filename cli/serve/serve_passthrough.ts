@@ -19,6 +19,7 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import { mapNames, type NameMap } from "./passthrough_names.ts";
 import { ListedSchemas, passthroughMcpServer } from "./passthrough_headers.ts";
 import { withCallNotices } from "./passthrough_notices.ts";
 import { passthroughSubscriptions, subscriptionsSettled } from "./passthrough_subscriptions.ts";
@@ -197,11 +198,22 @@ function passthroughServer(
     server.onclose = () => void subscriptions.close();
   }
 
-  server.setRequestHandler("tools/list", async () => {
-    const tools = await toolsOf(ctx, upstream);
+  // The names a strict client gets (cli/serve/passthrough_names.ts), from the last listing.
+  let names: NameMap | undefined;
+  let warned = new Set<string>();
+  const listTools = async () => {
+    const upstreamTools = await toolsOf(ctx, upstream);
+    names = mapNames(upstreamTools.map((t) => t.name));
+    for (const warning of names.hidden) {
+      if (!warned.has(warning)) ctx.io.err(`warning: ${ns}: ${warning}\n`);
+    }
+    warned = new Set(names.hidden);
+    const byName = new Map(upstreamTools.map((t) => [t.name, t]));
+    const tools = [...names.listed].map(([listed, own]) => ({ ...byName.get(own)!, name: listed }));
     schemas.update(tools);
-    return { tools: tools as never };
-  });
+    return tools;
+  };
+  server.setRequestHandler("tools/list", async () => ({ tools: await listTools() as never }));
 
   // One round of a request whose upstream may ask the client first (cli/serve/passthrough_input.ts):
   // a stored question's answer, or the request relayed with the client's answers.
@@ -235,7 +247,10 @@ function passthroughServer(
   };
 
   server.setRequestHandler("tools/call", async (request, sctx) => {
-    const { name, arguments: args } = request.params;
+    const { name: asked, arguments: args } = request.params;
+    // A client that calls before it lists still calls by the listed names.
+    if (!names) await listTools();
+    const name = names?.listed.get(asked) ?? asked;
     const answer = await withCallNotices(
       ctx,
       sctx,
