@@ -198,6 +198,10 @@ export function latencyRows(world: World): LatencyRows {
     job,
     peerSide,
     fillPeer() {
+      // The peer's floor runs the node the peer runs on (bench/peer.ts: perhaps npm's node 24).
+      for (const floor of [floorNode, floorNodeCa]) {
+        if (floor?.peer && "argv" in floor.peer) floor.peer.argv[0] = world.peer!.node;
+      }
       peerSide("ls-warm").argv = mcporter("list");
       peerSide("types-warm").argv = mcporter("list", "everything", "--all-parameters");
       peerSide("call-warm").argv = mcporter("call", "everything.echo", "message=hi");

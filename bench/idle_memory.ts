@@ -22,8 +22,14 @@
  * The sides run one after the other, never together, so their servers share
  * no pages with each other.
  *
+ * `--real` measures issue 26's row instead: three real servers from npm
+ * (server-everything, server-filesystem, server-memory; bench/_idle_real.ts),
+ * the same three entries on both sides, each warmed by one call, then left
+ * idle 60 s before sampling. mcpx's front process (cli/relay/front.ts, which
+ * the warm calls start off a terminal) is reported as a row of its own.
+ *
  * Usage: `deno run -A bench/idle_memory.ts [--instances 20] [--rounds 3]
- * [--samples 3] [--interval 1000] [--mcpx-layout sessions|servers]
+ * [--samples 3] [--interval 1000] [--mcpx-layout sessions|servers] [--real]
  * [--skip-peer] [--json]`. See bench/README.md, "Idle memory".
  *
  * @module
@@ -36,8 +42,17 @@ import { markdownTable, median, ratio } from "./stats.ts";
 import { counter, helpAndExit, log } from "./_cli.ts";
 import { add, type Mem, memoryKiB, ZERO } from "./_memory.ts";
 import { ROOT } from "./_paths.ts";
-import { MARKER_VAR, onInterrupt, serverTrees, sleep, trackProcesses } from "./_processes.ts";
+import { loadNote, machineAndCommit, writeResults } from "./_report.ts";
+import {
+  markedProcesses,
+  MARKER_VAR,
+  onInterrupt,
+  serverTrees,
+  sleep,
+  trackProcesses,
+} from "./_processes.ts";
 import { mcpx as mcpxArgv, output, strippedEnv, xdgHomes } from "./_world.ts";
+import { peerCallArgs, primeRealEntries, realEntries, type RealEntry } from "./_idle_real.ts";
 
 const USAGE = `usage: deno run -A bench/idle_memory.ts [options]
 
@@ -46,10 +61,14 @@ const USAGE = `usage: deno run -A bench/idle_memory.ts [options]
   --samples N            memory samples per round once idle (default 3)
   --interval MS          between samples (default 1000)
   --settle MS            idle time after the last call before the first sample
-                         (default 2000; V8 and Node shrink an idle heap some 30 s
-                         after the last work, so 40000 measures a settled daemon)
+                         (default 2000, 60000 with --real; V8 and Node shrink an
+                         idle heap some 30 s after the last work, so 40000
+                         measures a settled daemon)
   --mcpx-layout L        sessions (default: one server, N session keys) or
                          servers (N entries, as the peer is configured)
+  --real                 3 real servers from npm (everything, filesystem, memory),
+                         the same 3 entries on both sides, settled 60 s, 1 round
+                         by default (issue 26); not with --instances or --mcpx-layout
   --skip-peer            mcpx only (no node/npm needed)
   --json                 print the result as JSON
 `;
@@ -61,7 +80,8 @@ const { values } = parseArgs({
     samples: { type: "string" },
     interval: { type: "string" },
     settle: { type: "string" },
-    "mcpx-layout": { type: "string", default: "sessions" },
+    "mcpx-layout": { type: "string" },
+    real: { type: "boolean" },
     "skip-peer": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
@@ -69,23 +89,35 @@ const { values } = parseArgs({
 });
 helpAndExit(values.help, USAGE);
 const int = counter(USAGE);
-const count = int("instances", values.instances, 20);
-const rounds = int("rounds", values.rounds, 3);
+const real = !!values.real;
+if (real && (values.instances !== undefined || values["mcpx-layout"] !== undefined)) {
+  console.error(`error: --real holds 3 entries on both sides: no --instances or --mcpx-layout
+
+${USAGE}`);
+  Deno.exit(2);
+}
+const rounds = int("rounds", values.rounds, real ? 1 : 3);
 const samples = int("samples", values.samples, 3);
 const interval = int("interval", values.interval, 1000, 0);
-const settle = int("settle", values.settle, 2000, 0);
-const layout = values["mcpx-layout"];
+const settle = int("settle", values.settle, real ? 60_000 : 2000, 0);
+const layout = real ? "servers" : values["mcpx-layout"] ?? "sessions";
 if (layout !== "sessions" && layout !== "servers") {
   console.error(`error: --mcpx-layout is sessions or servers, got "${layout}"\n\n${USAGE}`);
   Deno.exit(2);
 }
+const loadStart = Deno.loadavg();
 const tmp = await Deno.makeTempDir({ prefix: "mcpx-bench-memory-" });
+/** With --real, the three real servers (their files in `tmp`), else none. */
+const realServers: RealEntry[] = real ? realEntries(tmp) : [];
+const count = real ? realServers.length : int("instances", values.instances, 20);
 const marker = crypto.randomUUID();
 const SERVER = {
   command: Deno.execPath(),
   args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}tests/fixtures/servers/stateful.ts`],
 };
-const names = Array.from({ length: count }, (_, i) => `state${i}`);
+const names = real
+  ? realServers.map((e) => e.name)
+  : Array.from({ length: count }, (_, i) => `state${i}`);
 /**
  * Entry i of a config with one entry per server. mcpx runs identical entries
  * (same command, arguments and environment) as one shared process, so each
@@ -93,8 +125,13 @@ const names = Array.from({ length: count }, (_, i) => `state${i}`);
  */
 const entry = (i: number) => ({ ...SERVER, env: { BENCH_INSTANCE: String(i) } });
 
-/** The caller's environment without mcpx's or mcporter's own variables, and the run marker. */
-const base = { ...strippedEnv(), [MARKER_VAR]: marker }; // inherited by both daemons; see sweep()
+/**
+ * The caller's environment without mcpx's or mcporter's own variables, and
+ * the run marker; with --real, npm offline too (the packages are put in its
+ * cache first, see the run below), so servers start from the cache.
+ */
+const base: Record<string, string> = { ...strippedEnv(), [MARKER_VAR]: marker }; // see sweep()
+const offline = { npm_config_offline: "true", npm_config_update_notifier: "false" };
 
 /** Every process this run started: the marked ones and those seen under a daemon. */
 const { remember, sweep } = trackProcesses(marker);
@@ -116,18 +153,39 @@ async function run(
 interface Sample {
   manager: Mem;
   servers: Mem;
+  /** mcpx's front process (cli/relay/front.ts), when one runs: {@link ZERO} for the peer. */
+  front: Mem;
   trees: number;
   processes: number;
 }
-function sample(manager: number): Sample {
+function sample(manager: number, front?: number): Sample {
   const trees = serverTrees(manager);
   remember(trees.flat());
   return {
     manager: memoryKiB(manager),
     servers: trees.flat().map(memoryKiB).reduce(add, ZERO),
+    front: front ? memoryKiB(front) : ZERO,
     trees: trees.length,
     processes: trees.flat().length,
   };
+}
+
+/**
+ * The front process (cli/relay/front.ts) this run's warm `mcpx` commands
+ * started off a terminal (decision 0068): a process carrying the run marker
+ * whose command line names `relay/front`, and whose environment is the
+ * round's (`MCPX_STATE_DIR=stateDir`: a front serves one state folder).
+ */
+function findFront(stateDir: string): number | undefined {
+  return markedProcesses(marker).find((pid) => {
+    try {
+      const cmd = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+      const environ = Deno.readTextFileSync(`/proc/${pid}/environ`).split("\0");
+      return /relay\/front/.test(cmd) && environ.includes(`MCPX_STATE_DIR=${stateDir}`);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** What one round of one side measured. */
@@ -139,12 +197,12 @@ interface Round {
   problems: string[];
 }
 
-async function idleSamples(manager: number): Promise<Sample[]> {
+async function idleSamples(manager: number, front?: number): Promise<Sample[]> {
   await sleep(settle); // let them settle idle
   const out: Sample[] = [];
   for (let i = 0; i < samples; i++) {
     if (i) await sleep(interval);
-    out.push(sample(manager));
+    out.push(sample(manager, front));
   }
   return out;
 }
@@ -153,7 +211,9 @@ async function mcpxRound(n: number): Promise<Round> {
   const dir = `${tmp}/mcpx-${n}`;
   await Deno.mkdir(dir, { recursive: true });
   const env = { ...base, MCPX_STATE_DIR: `${dir}/state`, MCPX_CACHE_DIR: `${dir}/cache` };
-  const servers = layout === "sessions"
+  const servers = real
+    ? Object.fromEntries(realServers.map((e) => [e.name, e.config]))
+    : layout === "sessions"
     ? { state: { ...SERVER, mcpx: { scope: "session", max: count, idleTimeout: "1h" } } }
     : Object.fromEntries(
       names.map((name, i) => [name, { ...entry(i), mcpx: { idleTimeout: "1h" } }]),
@@ -168,14 +228,24 @@ async function mcpxRound(n: number): Promise<Round> {
     if (!out.ok) throw new Error(`mcpx ${args.join(" ")}: ${out.stderr}`);
     return out.stdout;
   };
+  /** A real server's warm-up call, as users run it (the launcher), its answer checked. */
+  const realCall = async (e: RealEntry) => {
+    const out = await mcpx("call", `${e.name}.${e.tool}`, JSON.stringify(e.arguments));
+    if (!e.expect.test(out)) {
+      throw new Error(`mcpx call ${e.name}.${e.tool}: unexpected answer ${out.slice(0, 200)}`);
+    }
+  };
   try {
     const first = target(0);
-    await mcpx(
-      "call",
-      `${first.namespace}.whoami`,
-      "{}",
-      ...(first.session ? ["--session", first.session] : []),
-    );
+    if (real) await realCall(realServers[0]);
+    else {
+      await mcpx(
+        "call",
+        `${first.namespace}.whoami`,
+        "{}",
+        ...(first.session ? ["--session", first.session] : []),
+      );
+    }
     const { daemons } = JSON.parse(await mcpx("daemons", "--json")) as {
       daemons: { pid: number; socket: string }[];
     };
@@ -183,6 +253,10 @@ async function mcpxRound(n: number): Promise<Round> {
     remember([daemon.pid]);
     const firstOnly = memoryKiB(daemon.pid);
     for (let i = 1; i < count; i++) {
+      if (real) {
+        await realCall(realServers[i]);
+        continue;
+      }
       const t = target(i);
       await requestDaemon(daemon.socket, "call", {
         target: `${t.namespace}.whoami`,
@@ -190,10 +264,13 @@ async function mcpxRound(n: number): Promise<Round> {
         ...(t.session ? { session: t.session } : {}),
       });
     }
-    const got = await idleSamples(daemon.pid);
+    const front = findFront(env.MCPX_STATE_DIR);
+    if (front) remember([front]);
+    const got = await idleSamples(daemon.pid, front);
     const problems = got[0].trees === count
       ? []
       : [`mcpx daemon had ${got[0].trees} child processes, expected ${count}`];
+    if (!front) problems.push("no front process (cli/relay/front.ts) was found for the round");
     return { firstOnly, samples: got, problems };
   } finally {
     await run(mcpxArgv("stop"), env, dir).catch(() => undefined);
@@ -209,7 +286,9 @@ async function peerRound(peer: Peer, n: number): Promise<Round> {
   await Deno.writeTextFile(
     config,
     JSON.stringify({
-      mcpServers: Object.fromEntries(names.map((name, i) => [name, entry(i)])),
+      mcpServers: real
+        ? Object.fromEntries(realServers.map((e) => [e.name, e.config]))
+        : Object.fromEntries(names.map((name, i) => [name, entry(i)])),
       imports: [],
     }),
   );
@@ -235,7 +314,15 @@ async function peerRound(peer: Peer, n: number): Promise<Round> {
     remember([pid]);
     const problems: string[] = [];
     let firstOnly = ZERO;
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < count && real; i++) {
+      const e = realServers[i];
+      const out = await mcporter("call", ...peerCallArgs(e));
+      if (!out.ok || !e.expect.test(out.stdout)) {
+        throw new Error(describe(`mcporter call ${peerCallArgs(e).join(" ")}`, out));
+      }
+      if (i === 0) firstOnly = memoryKiB(pid);
+    }
+    for (let i = 0; i < count && !real; i++) {
       const out = await mcporter("call", `${names[i]}.whoami`);
       const served = Number(out.stdout.trim());
       if (!out.ok || !serverTrees(pid).some((t) => t.includes(served))) {
@@ -282,6 +369,11 @@ try {
   const note = peer &&
     enginesNote(peer, "Its daemon held the servers and answered every call here.");
   if (note) notes.push(note);
+  if (real) {
+    log("setup: putting the 3 servers' packages in npm's cache (network allowed, once)");
+    await primeRealEntries(realServers, base, tmp);
+    Object.assign(base, offline); // every round's servers then start from the cache
+  }
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? ["mcpx", "peer"] : ["peer", "mcpx"];
     for (const side of order) {
@@ -315,7 +407,8 @@ function med(rs: Round[], metric: Metric): { rssMiB: number; pssMiB: number } | 
   };
 }
 const trees = (rs: Round[]) => rs[0]?.samples[0]?.trees ?? 0;
-const rows: [string, string, Metric][] = [
+/** key, label, metric, and whether only mcpx has the process (the peer's cell is then "—"). */
+const rows: [string, string, Metric, boolean?][] = [
   ["manager", "daemon process", (_, s) => s.manager],
   ["managerFirstOnly", "daemon with its first server only", (r) => r.firstOnly],
   ["servers", "server process trees, total", (_, s) => s.servers],
@@ -325,9 +418,17 @@ const rows: [string, string, Metric][] = [
     (_, s) => ({ rss: s.servers.rss / (s.trees || 1), pss: s.servers.pss / (s.trees || 1) }),
   ],
   ["total", "daemon + server trees", (_, s) => add(s.manager, s.servers)],
+  ["front", "mcpx front process (cli/relay/front.ts)", (_, s) => s.front, true],
+  [
+    "totalWithFront",
+    "daemon + server trees + front (all that stays resident)",
+    (_, s) => add(add(s.manager, s.servers), s.front),
+  ],
 ];
 const result = {
   instances: count,
+  servers: real ? realServers.map((e) => e.config.args.join(" ")) : "stateful fixture",
+  settleMs: settle,
   rounds,
   samplesPerRound: samples,
   mcpxLayout: layout,
@@ -345,7 +446,9 @@ const result = {
       mcporter: {
         serverTrees: trees(peerRounds),
         processes: peerRounds[0]?.samples[0]?.processes ?? 0,
-        ...Object.fromEntries(rows.map(([key, , m]) => [key, med(peerRounds, m)])),
+        ...Object.fromEntries(
+          rows.filter((row) => !row[3]).map(([key, , m]) => [key, med(peerRounds, m)]),
+        ),
         problems: peerRounds.flatMap((r) => r.problems),
       },
     }
@@ -359,9 +462,12 @@ if (values.json) console.log(JSON.stringify(result, null, 2));
 else {
   const out: string[] = [];
   const n = mcpxRounds.length * samples;
+  const what = real
+    ? `${count} idle real servers per side (${names.join(", ")}, from npm)`
+    : `${count} idle stateful-fixture servers per side`;
   out.push(
-    `Idle memory, MiB: ${count} idle stateful-fixture servers per side, each warmed by one ` +
-      `call; medians over ${n} samples (${mcpxRounds.length} rounds × ${samples}); ` +
+    `Idle memory, MiB: ${what}, each warmed by one call, then ${settle / 1000} s idle; ` +
+      `medians over ${n} samples (${mcpxRounds.length} rounds × ${samples}); ` +
       `deno ${Deno.version.deno}` + (peer ? `, node ${peer.nodeVersion}` : ""),
     "",
   );
@@ -383,9 +489,9 @@ else {
     ];
     out.push(markdownTable(
       header,
-      rows.map(([, l, metric]) => {
+      rows.map(([, l, metric, mcpxOnly]) => {
         const a = med(mcpxRounds, metric);
-        const b = med(peerRounds, metric);
+        const b = mcpxOnly ? undefined : med(peerRounds, metric);
         return [
           label(l),
           fmt(a?.rssMiB),
@@ -417,11 +523,33 @@ else {
   if (peer) {
     out.push(
       `peer: mcporter ${peer.version} keep-alive daemon, ${count} entries (MCPORTER_KEEPALIVE=` +
-        `state0,…,state${
-          count - 1
-        }), \`mcporter daemon start\` then \`mcporter call stateN.whoami\` ` +
-        `each; ${result.mcporter?.processes ?? 0} processes in its server trees.`,
+        (real ? names.join(",") : `state0,…,state${count - 1}`) +
+        `), \`mcporter daemon start\` then \`mcporter call ` +
+        (real ? "<entry>.<tool>" : "stateN.whoami") +
+        `\` each; ${result.mcporter?.processes ?? 0} processes in its server trees.`,
     );
+  }
+  if (real) {
+    out.push(
+      `Calls: ${
+        realServers.map((e) => `\`${e.name}.${e.tool} ${JSON.stringify(e.arguments)}\``).join(", ")
+      }, each answer checked. mcpx's front process is started by its first warm command run ` +
+        "off a terminal (decision 0068) and stays for 10 minutes after the last; it is counted " +
+        "only in the last row, which the peer's daemon + server trees are compared with.",
+    );
+    const a = med(mcpxRounds, (_, s) => s.manager);
+    const b = med(peerRounds, (_, s) => s.manager);
+    const af = med(mcpxRounds, (_, s) => add(s.manager, s.front));
+    if (a && b && af) {
+      const verdict = (x: number) => x <= b.rssMiB ? "PASS" : "MISS";
+      out.push(
+        "",
+        `- ${verdict(a.rssMiB)} — idle daemon RSS ≤ mcporter's daemon (issue 26): ` +
+          `${fmt(a.rssMiB)} MiB against ${fmt(b.rssMiB)} MiB (${ratio(a.rssMiB, b.rssMiB)})`,
+        `- ${verdict(af.rssMiB)} — the same with mcpx's front process counted: ` +
+          `${fmt(af.rssMiB)} MiB against ${fmt(b.rssMiB)} MiB (${ratio(af.rssMiB, b.rssMiB)})`,
+      );
+    }
   }
   const problems = [...result.mcpx.problems, ...(result.mcporter?.problems ?? [])];
   const all = [
@@ -429,8 +557,22 @@ else {
     ...(failure ? [`The bench stopped early: ${result.failure}`] : []),
     ...problems,
     ...notes,
+    loadNote(loadStart, Deno.loadavg()),
   ];
   if (all.length) out.push("", ...all.map((l) => `- ${l}`));
   console.log(out.join("\n"));
+  const path = await writeResults(
+    real ? "idle_memory_real" : "idle_memory",
+    out.join("\n") + "\n",
+    {
+      date: new Date().toISOString(),
+      ...result,
+      ...await machineAndCommit(loadStart, Deno.loadavg(), peer).then(({ machine, mcpx }) => ({
+        machine,
+        commit: mcpx,
+      })),
+    },
+  );
+  log(`results: ${path} (and .json)`);
 }
 Deno.exit(failure ? 1 : 0);

@@ -181,7 +181,11 @@ const thousandJobs = (c: Configuration): [Contender, number][] =>
 
 /** The rows not measured here: what measures something near them today, or that nothing does. */
 const ELSEWHERE: [string, string, string][] = [
-  ["`serve --http` calls/s, 1 and 8 clients", "≥ 1.0× mcporter's", "not measured yet"],
+  [
+    "`serve --http` calls/s, 1 and 8 clients",
+    "≥ 1.0× mcporter's",
+    "`deno task bench:serve` (interleaved bursts against `mcporter serve --http`)",
+  ],
   [
     "cold `mcpx call` (no daemon)",
     "≤ 0.5× mcporter's",
@@ -190,7 +194,7 @@ const ELSEWHERE: [string, string, string][] = [
   [
     "idle daemon RSS, 3 servers, settled 60 s",
     "≤ mcporter's",
-    "`deno task bench:memory` (20 idle fixture instances)",
+    "`deno task bench:memory --real` (3 real servers, settled 60 s, front process shown)",
   ],
 ];
 

@@ -242,6 +242,7 @@ try {
   }));
   if (peer) {
     world.peer = peer;
+    floorNode.argv[0] = peer.node; // the node the peer runs on (bench/peer.ts)
     const note = enginesNote(peer, "Every call's output was checked.");
     if (note) notes.push(note);
   }
