@@ -42,26 +42,37 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
     "no front started",
   );
 
-  // What a relayed command printed, without the order of its writes.
-  const printed = (o: Awaited<ReturnType<typeof relay>>) =>
-    "ranNothing" in o ? o : { stdout: o.stdout, stderr: o.stderr, code: o.code };
+  // A command relayed from this process: what it printed on each stream, and its exit code.
+  const relayed_ = async (argv: string[], env = w.env, cwd = w.dir) => {
+    let stdout = "";
+    let stderr = "";
+    const decoder = new TextDecoder();
+    const outcome = await relay(argv, env, cwd, Deno.ppid, {
+      out: (bytes) => Promise.resolve(void (stdout += decoder.decode(bytes))),
+      err: (bytes) => Promise.resolve(void (stderr += decoder.decode(bytes))),
+    });
+    return "ranNothing" in outcome ? outcome : { stdout, stderr, code: outcome.code };
+  };
   // Relayed: the front runs the same command line and answers its output and its exit code.
-  const relayed = printed(await relay(["ls"], w.env, w.dir));
+  const relayed = await relayed_(["ls"]);
   assert.ok(relayed, "the front did not answer");
   assert.deepEqual(relayed, { stdout: direct.stdout, stderr: direct.stderr, code: 0 });
-  const local = await relay(["run", "./x.ts"], w.env, w.dir);
-  assert.deepEqual(local, { ranNothing: "`run` runs in the caller's process", startFront: false });
-  const call = printed(await relay(["call", "fx.echo", '{"text":"hi"}'], w.env, w.dir));
+  const local = await relayed_(["serve"]);
+  assert.deepEqual(local, {
+    ranNothing: "`serve` runs in the caller's process",
+    startFront: false,
+  });
+  const call = await relayed_(["call", "fx.echo", '{"text":"hi"}']);
   assert.deepEqual(call, { stdout: "hi\n", stderr: "", code: 0 });
   // An inline daemon needs a process of its own: the front hands the command back, run nothing.
-  const inline = await relay(["call", "--inline", "fx.echo", '{"text":"in"}'], w.env, w.dir);
+  const inline = await relayed_(["call", "--inline", "fx.echo", '{"text":"in"}']);
   assert.deepEqual(inline, {
     ranNothing: "daemon.inline runs the daemon in the caller's own process",
     startFront: false,
   });
   const inlineHere = await thin(["call", "--inline", "fx.echo", '{"text":"in"}']);
   assert.deepEqual(inlineHere, { code: 0, stdout: "in\n", stderr: "" });
-  const missing = await relay(["types", "nosuch"], w.env, w.dir);
+  const missing = await relayed_(["types", "nosuch"]);
   assert.ok("code" in missing && missing.code === 1);
   assert.match(missing.stderr, /unknown namespace "nosuch"/);
 
@@ -74,17 +85,17 @@ Deno.test("the thin client answers as mcpx does, through a front process once on
   );
   // Both at once, with another environment for one of them: nothing crosses.
   const [there, here] = await Promise.all([
-    relay(["ls"], { ...w.env, MCPX_OUTPUT_JSON: "true" }, other),
-    relay(["ls"], w.env, w.dir),
+    relayed_(["ls"], { ...w.env, MCPX_OUTPUT_JSON: "true" }, other),
+    relayed_(["ls"]),
   ]);
   const names = JSON.parse("stdout" in there ? there.stdout : "").namespaces.map((
     n: { namespace: string },
   ) => n.namespace);
   assert.deepEqual(names, ["elsewhere"]);
-  assert.deepEqual(printed(here), relayed, "and the first is unchanged");
+  assert.deepEqual(here, relayed, "and the first is unchanged");
 
   // A request larger than the front reads is not sent: the command runs in the caller's process.
-  const huge = await relay(["ls"], { ...w.env, BIG: "x".repeat(600 * 1024) }, w.dir);
+  const huge = await relayed_(["ls"], { ...w.env, BIG: "x".repeat(600 * 1024) });
   assert.deepEqual(huge, { ranNothing: "the request is over 524288 bytes", startFront: false });
 
   // The thin entry as a process, the front running: the same answer.
