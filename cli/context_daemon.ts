@@ -267,7 +267,7 @@ export class DaemonLink {
     operation: string,
     params: Record<string, unknown>,
     start = true,
-    { beforeStart, onExtra }: DaemonRequestOptions = {},
+    { beforeStart, onExtra, signal: own }: DaemonRequestOptions = {},
   ): Promise<T> {
     const source = this.#source;
     const { env, io } = source;
@@ -301,7 +301,13 @@ export class DaemonLink {
     const remote = await this.endpoint();
     const options: RequestOptions = {
       version: VERSION,
-      ...(source.signal ? { signal: source.signal } : {}),
+      ...(source.signal || own
+        ? {
+          signal: own && source.signal
+            ? AbortSignal.any([own, source.signal])
+            : own ?? source.signal,
+        }
+        : {}),
       // A remote daemon's pid is on another machine: neither a record here nor a local process.
       ...(remote ? {} : { daemonPid: await this.#lostDaemonPid() }),
       onTrace: (t) => io.err(traceLine(t) + "\n"),
@@ -462,4 +468,6 @@ export interface DaemonRequestOptions {
   beforeStart?: () => Promise<unknown>;
   /** Told what a person's rendering of the result adds (wire/wire.ts `WireAnswer.extra`). */
   onExtra?: (extra: Record<string, unknown>) => void;
+  /** Aborts this request alone (the command's own signal aborts it too). */
+  signal?: AbortSignal;
 }

@@ -39,13 +39,14 @@ type CallNotice =
 export type NoticeSource = Pick<CliContext, "request">;
 
 /**
- * Whether the request's client hears log messages: always on a 2025-era
- * connection (the SDK filters by the level it set, if any), only when the
- * request names a log level in `_meta` on a 2026-07-28 one.
+ * Whether the request's client hears log messages: on a 2025-era
+ * connection when `legacyLogs` (default true: always, the SDK filtering by
+ * the level the client set, if any), only when the request names a log
+ * level in `_meta` on a 2026-07-28 one.
  */
-export function wantsLogMessages(sctx: ServerContext): boolean {
+export function wantsLogMessages(sctx: ServerContext, legacyLogs = true): boolean {
   const envelope = sctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return envelope === undefined || envelope[LOG_LEVEL_META_KEY] !== undefined;
+  return envelope === undefined ? legacyLogs : envelope[LOG_LEVEL_META_KEY] !== undefined;
 }
 
 /**
@@ -54,10 +55,14 @@ export function wantsLogMessages(sctx: ServerContext): boolean {
  * names a level, SEP-2577) sends what this client hears: the request's own
  * `_meta` level on a 2026-07-28 connection, `debug` on a 2025-era one (the
  * SDK drops what is below the level the client set with `logging/setLevel`
- * on the way out). Undefined when the client hears no log messages.
+ * on the way out). Undefined when the client hears no log messages
+ * ({@link wantsLogMessages}, with `legacyLogs`).
  */
-export function upstreamLogLevel(sctx: ServerContext): LoggingLevel | undefined {
-  if (!wantsLogMessages(sctx)) return undefined;
+export function upstreamLogLevel(
+  sctx: ServerContext,
+  legacyLogs = true,
+): LoggingLevel | undefined {
+  if (!wantsLogMessages(sctx, legacyLogs)) return undefined;
   const envelope = sctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return (envelope?.[LOG_LEVEL_META_KEY] as LoggingLevel | undefined) ?? "debug";
 }
@@ -71,15 +76,19 @@ export function upstreamLogLevel(sctx: ServerContext): LoggingLevel | undefined 
  *
  * @param send The daemon's `call`, given the notify token to carry and the
  *   level to ask the upstream for log messages at ({@link upstreamLogLevel}).
+ * @param options `legacyLogs`: whether a 2025-era client hears log messages
+ *   (default true, the passthrough's; plain serve passes them on only once
+ *   the client set a level with `logging/setLevel`, decision 0073).
  * @returns What `send` answers; what it throws is thrown after the relay ends.
  */
 export async function withCallNotices<T>(
   ctx: NoticeSource,
   sctx: ServerContext,
   send: (notify: string | undefined, logLevel?: LoggingLevel) => Promise<T>,
+  options: { legacyLogs?: boolean } = {},
 ): Promise<T> {
   const progressToken = sctx.mcpReq._meta?.progressToken;
-  const logLevel = upstreamLogLevel(sctx);
+  const logLevel = upstreamLogLevel(sctx, options.legacyLogs);
   const logs = logLevel !== undefined;
   if (progressToken === undefined && !logs) return await send(undefined);
   const notify = crypto.randomUUID();
@@ -123,11 +132,17 @@ function relayNotices(
 ): () => Promise<void> {
   let after = 0;
   let stopped = false;
+  // The long poll under way: stopping cuts its hold short. A call that stopped with a question
+  // has not ended, so the daemon would hold the poll to its end (a second before the client
+  // got the question's answer round).
+  let holding: AbortController | undefined;
   const poll = async (holdMs: number): Promise<boolean> => {
+    const hold = holding = new AbortController();
     const answer = await ctx.request<{ messages: CallNotice[]; ended: boolean }>(
       "callMessages",
       { token, after, holdMs },
-    ).catch(() => ({ messages: [], ended: true }));
+      { signal: hold.signal },
+    ).catch(() => ({ messages: [], ended: !hold.signal.aborted }));
     for (const notice of answer.messages) {
       if (notice.seq <= after) continue;
       after = notice.seq;
@@ -144,6 +159,7 @@ function relayNotices(
   })();
   return async () => {
     stopped = true;
+    holding?.abort();
     await relay;
   };
 }

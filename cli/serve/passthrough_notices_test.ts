@@ -108,3 +108,38 @@ Deno.test("withCallNotices() hands send the level to ask the upstream for log me
   }
   assert.deepEqual(levels, ["debug", "warning", undefined]);
 });
+
+Deno.test("withCallNotices() cuts the notices' long poll short when the call answers before its token ends (a question)", async () => {
+  let held = 0;
+  let cut = 0;
+  const ctx = {
+    request<T>(
+      operation: string,
+      params: Record<string, unknown> = {},
+      options: { signal?: AbortSignal } = {},
+    ): Promise<T> {
+      assert.equal(operation, "callMessages");
+      if ((params.holdMs as number) === 0) {
+        return Promise.resolve({ messages: [], ended: false } as T);
+      }
+      held++;
+      // Held as the daemon holds it while the call runs (it waits on the question's answer),
+      // to the end of its hold unless cut short.
+      return new Promise<T>((resolve, reject) => {
+        const end = setTimeout(() => resolve({ messages: [], ended: true } as T), 2_000);
+        options.signal?.addEventListener("abort", () => {
+          cut++;
+          clearTimeout(end);
+          reject(options.signal!.reason);
+        }, { once: true });
+      });
+    },
+  };
+  const sctx = {
+    mcpReq: { _meta: { progressToken: "p" }, notify: () => Promise.resolve() },
+  } as unknown as ServerContext;
+  const answer = await withCallNotices(ctx, sctx, () => Promise.resolve({ question: "q" }));
+  assert.deepEqual(answer, { question: "q" });
+  assert.equal(held, 1, "a poll was held while the call ran");
+  assert.equal(cut, 1, "and cut short once the call answered, not held to its end");
+});
