@@ -58,6 +58,12 @@ export interface ContextOptions {
    * named no session is a caller of its own (decision 0059).
    */
   owner?: string;
+  /**
+   * The notify token a tool call this command makes carries (the `call`
+   * route's `notify`): `mcpx serve` passes on what the daemon keeps under it
+   * (the call's progress and log messages) to its client (decision 0073).
+   */
+  notify?: string;
   /** Setting values from flags, keyed by dotted name. */
   flags: Record<string, string | boolean>;
   /**
@@ -108,6 +114,8 @@ export class SettingsContext {
   readonly sessionFlag?: string;
   /** {@link ContextOptions.owner}. */
   readonly owner?: string;
+  /** {@link ContextOptions.notify}. */
+  readonly notify?: string;
   /** {@link ContextOptions.signal}. */
   readonly signal?: AbortSignal;
   /** {@link ContextOptions.scriptStdin}. */
@@ -133,6 +141,7 @@ export class SettingsContext {
     this.sessionFlag = options.session;
     this.session = options.session ?? (options.env.MCPX_SESSION_ID || undefined);
     this.owner = options.owner;
+    if (options.notify !== undefined) this.notify = options.notify;
     this.signal = options.signal;
     this.scriptStdin = options.scriptStdin;
     if (options.callerPid !== undefined) this.callerPid = options.callerPid;

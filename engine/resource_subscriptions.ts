@@ -13,6 +13,10 @@
  * 0048). An upstream's `notifications/resources/updated` (engine/server_records.ts) is
  * queued for every subscriber of that URI on that instance, and each
  * subscriber long-polls its queue (the `resourceUpdates` route). A
+ * subscriber may also watch the lists (a poll with `lists`): a server's
+ * `notifications/{tools,prompts,resources}/list_changed` is queued for every
+ * watcher, naming the namespace and the list, so `mcpx serve` can tell its
+ * client that a merged list changed (decision 0073). A
  * subscription ends with its instance (no resubscription on a new one), and
  * a subscriber that has not polled for {@link SUBSCRIBER_IDLE_MS} while no
  * poll of its is waiting is dropped as gone (its caller died without
@@ -24,6 +28,7 @@
 import type { Client, McpSubscription } from "@modelcontextprotocol/client";
 import { McpxError } from "../core/errors.ts";
 import type { CallerContext } from "./scope_key.ts";
+import type { ChangedList } from "./server_notifications.ts";
 import { type RequestSource, serverRequest } from "./server_request.ts";
 
 /** What the table needs of an instance (engine/instance.ts `Instance`). */
@@ -44,11 +49,14 @@ export interface SubscribeOptions {
   signal?: AbortSignal;
 }
 
-/** An update as `resourceUpdates` answers it; `seq` increases with each one of the table. */
-export interface ResourceUpdate {
-  seq: number;
-  uri: string;
-}
+/**
+ * An update as `resourceUpdates` answers it: a resource of `namespace`
+ * changed (`uri`), or one of its lists did (`list`, for a subscriber that
+ * watches the lists); `seq` increases with each one of the table.
+ */
+export type ResourceUpdate =
+  | { seq: number; namespace: string; uri: string }
+  | { seq: number; namespace: string; list: ChangedList };
 
 /** The most updates kept for a subscriber that does not poll; the oldest go first. */
 export const UPDATES_KEPT = 100;
@@ -63,6 +71,8 @@ interface Subscriber<I> {
   updates: ResourceUpdate[];
   waiters: Set<() => void>;
   lastPoll: number;
+  /** Hears every namespace's list changes (a poll asked with `lists`). */
+  watchesLists: boolean;
 }
 
 /** The table of subscriptions and each subscriber's queue of updates. */
@@ -136,37 +146,62 @@ export class ResourceSubscriptions<I extends SubscribedInstance = SubscribedInst
     return keys.length;
   }
 
-  /** The upstream of `instance` said `uri` changed: queued for its subscribers there. */
+  /**
+   * The upstream of `instance` said `uri` changed: queued for its subscribers
+   * there, once for each namespace a subscriber holds it under.
+   */
   updated(instance: I, uri: string): void {
     this.#sweep();
     for (const subscriber of this.#byInstance.get(instance)?.get(uri) ?? []) {
       const s = this.#subscribers.get(subscriber);
       if (!s) continue;
-      s.updates.push({ seq: ++this.#seq, uri });
-      if (s.updates.length > UPDATES_KEPT) s.updates.shift();
-      for (const wake of [...s.waiters]) wake();
+      for (const held of s.held.values()) {
+        if (held.instance !== instance || held.uri !== uri) continue;
+        this.#queue(s, { seq: ++this.#seq, namespace: held.namespace, uri });
+      }
     }
+  }
+
+  /** A server of `namespace` said its `list` changed: queued for every subscriber watching lists. */
+  listChanged(namespace: string, list: ChangedList): void {
+    this.#sweep();
+    for (const s of this.#subscribers.values()) {
+      if (s.watchesLists) this.#queue(s, { seq: ++this.#seq, namespace, list });
+    }
+  }
+
+  #queue(s: Subscriber<I>, update: ResourceUpdate): void {
+    s.updates.push(update);
+    if (s.updates.length > UPDATES_KEPT) s.updates.shift();
+    for (const wake of [...s.waiters]) wake();
   }
 
   /**
    * `subscriber`'s updates after `after`: at once when there are some, else
    * when one comes or the subscriber ends, or none once `holdMs` (at most
    * {@link UPDATES_HOLD_MAX_MS}) passes or `signal` aborts. `held` is how
-   * many subscriptions it still holds (0: poll no more). Updates up to
-   * `after` are forgotten: the caller has them.
+   * many subscriptions it still holds, the watch of the lists counting as
+   * one (0: poll no more). Updates up to `after` are forgotten: the caller
+   * has them.
+   *
+   * @param lists Watch every namespace's list changes from now on (a
+   *   subscriber is made for it if there is none): the watch lasts while
+   *   the subscriber polls, and ends with it.
    */
   async poll(
     subscriber: string,
     after: number,
     holdMs: number,
     signal?: AbortSignal,
+    lists = false,
   ): Promise<{ updates: ResourceUpdate[]; held: number }> {
+    if (lists) this.#subscriber(subscriber).watchesLists = true;
     const read = () => {
       const s = this.#subscribers.get(subscriber);
       if (!s) return { updates: [], held: 0 };
       s.lastPoll = this.#now();
       s.updates = s.updates.filter((u) => u.seq > after);
-      return { updates: [...s.updates], held: s.held.size };
+      return { updates: [...s.updates], held: s.held.size + (s.watchesLists ? 1 : 0) };
     };
     const now = read();
     const s = this.#subscribers.get(subscriber);
@@ -240,7 +275,13 @@ export class ResourceSubscriptions<I extends SubscribedInstance = SubscribedInst
     if (!s) {
       this.#subscribers.set(
         id,
-        s = { held: new Map(), updates: [], waiters: new Set(), lastPoll: this.#now() },
+        s = {
+          held: new Map(),
+          updates: [],
+          waiters: new Set(),
+          lastPoll: this.#now(),
+          watchesLists: false,
+        },
       );
     }
     return s;

@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
 import {
   ResourceSubscriptions,
+  type ResourceUpdate,
   type SubscribedInstance,
   SUBSCRIBER_IDLE_MS,
 } from "./resource_subscriptions.ts";
+
+/** The URI of a resource update (a list change has none). */
+const uriOf = (u: ResourceUpdate) => "uri" in u ? u.uri : undefined;
 
 /** An instance that records the requests it is sent. */
 function instance(refuse?: string): SubscribedInstance & { sent: string[]; closed: boolean } {
@@ -32,10 +36,10 @@ Deno.test("ResourceSubscriptions holds one upstream subscription per (instance, 
   table.updated(a, "test://w");
   table.updated(a, "test://other");
   const first = await waiting;
-  assert.deepEqual(first.updates.map((u) => u.uri), ["test://w"]);
+  assert.deepEqual(first.updates.map(uriOf), ["test://w"]);
   assert.equal(first.held, 1);
   const two = await table.poll("two", 0, 0);
-  assert.deepEqual(two.updates.map((u) => u.uri), ["test://w"]);
+  assert.deepEqual(two.updates.map(uriOf), ["test://w"]);
   assert.deepEqual(
     (await table.poll("one", first.updates[0].seq, 0)).updates,
     [],
@@ -117,7 +121,7 @@ Deno.test("ResourceSubscriptions holds a 2026-07-28 instance's subscription as o
   await table.subscribe(a, "ns", "test://v", "two");
   assert.deepEqual(a.sent, ["listen test://w", "listen test://v"]);
   table.updated(a, "test://w");
-  assert.deepEqual((await table.poll("one", 0, 0)).updates.map((u) => u.uri), ["test://w"]);
+  assert.deepEqual((await table.poll("one", 0, 0)).updates.map(uriOf), ["test://w"]);
 
   await table.unsubscribe("one", "ns", "test://w");
   assert.deepEqual(a.sent, ["listen test://w", "listen test://v"], "two still holds test://w");
@@ -129,4 +133,29 @@ Deno.test("ResourceSubscriptions holds a 2026-07-28 instance's subscription as o
   await assert.rejects(table.subscribe(refusing, "ns", "test://w", "s"), /did not take/);
   assert.deepEqual(refusing.sent, ["listen test://w", "close test://w"]);
   assert.equal(table.heldOn(refusing), 0);
+});
+
+Deno.test("ResourceSubscriptions names each update's namespace, and queues list changes for a subscriber that polls with lists", async () => {
+  const table = new ResourceSubscriptions();
+  const a = instance();
+  await table.subscribe(a, "ns", "test://w", "s");
+  // Not watching yet: a list change is not queued.
+  table.listChanged("ns", "prompts");
+  assert.deepEqual(await table.poll("s", 0, 0), { updates: [], held: 1 });
+
+  assert.deepEqual(await table.poll("s", 0, 0, undefined, true), { updates: [], held: 2 });
+  table.updated(a, "test://w");
+  table.listChanged("other", "resources");
+  const { updates } = await table.poll("s", 0, 0);
+  assert.deepEqual(updates.map(({ seq: _, ...u }) => u), [
+    { namespace: "ns", uri: "test://w" },
+    { namespace: "other", list: "resources" },
+  ]);
+
+  // A watcher that holds no subscription is made by its first poll, and kept while it polls.
+  const waiting = table.poll("watcher", 0, 60_000, undefined, true);
+  table.listChanged("ns", "tools");
+  assert.deepEqual((await waiting).updates.map((u) => "list" in u && u.list), ["tools"]);
+  assert.equal(await table.unsubscribe("watcher"), 0, "no subscription held, the watch ends");
+  assert.deepEqual(await table.poll("watcher", 0, 0), { updates: [], held: 0 });
 });

@@ -3,8 +3,9 @@
  * (engine/server_notifications.ts): each log message a server sends is a
  * `server.message` record, an inbound cancellation a `server.cancelled`
  * one, and a list change is handed to the schema cache to list the server
- * again (engine/listings.ts `relist`, which writes `catalog.changed`); a
- * resource update goes to its subscribers (engine/resource_subscriptions.ts).
+ * again (engine/listings.ts `relist`, which writes `catalog.changed`) and
+ * told to the subscribers watching the lists; a resource update goes to its
+ * subscribers (engine/resource_subscriptions.ts).
  *
  * A log message is recorded in the span of the call it arrived during when
  * exactly one tool call or request is in flight on its instance, else in the
@@ -59,7 +60,11 @@ export interface ServerRecordsOptions {
 export function serverRecords(options: ServerRecordsOptions): NotificationHooks<Instance> {
   return {
     message: (instance, message) => recordMessage(instance, message, options.span(instance)),
-    listChanged: (instance, list) => options.relist(instance, list),
+    listChanged(instance, list) {
+      options.relist(instance, list);
+      // Whoever watches the lists hears it too (`mcpx serve`'s merged lists, decision 0073).
+      resourceSubscriptions.listChanged(instance.spec.namespace, list);
+    },
     // Its subscribers hear it (decision 0048); the log does not: an update carries only a URI.
     resourceUpdated: (instance, uri) => resourceSubscriptions.updated(instance, uri),
     cancelled(instance, cancelled) {

@@ -26,5 +26,5 @@ export const SUBSCRIPTION_HANDLERS: { [K in keyof Routes]: RouteHandler<Routes[K
     ended: await resourceSubscriptions.unsubscribe(p.subscriber, p.namespace, p.uri),
   }),
   resourceUpdates: (_d, p, signal) =>
-    resourceSubscriptions.poll(p.subscriber, p.after, p.holdMs, signal),
+    resourceSubscriptions.poll(p.subscriber, p.after, p.holdMs, signal, p.lists),
 };

@@ -54,9 +54,10 @@ export const resourceUnsubscribe = defineOp({
 /** `POST /v1/resourceUpdates`. */
 export const resourceUpdates = defineOp({
   name: "resourceUpdates",
-  description: "Long-poll: the resources a subscriber's subscriptions say changed, answered as " +
-    "soon as there are newer ones, else none after holdMs; held is how many subscriptions it " +
-    "still holds (0: poll no more).",
+  description: "Long-poll: the resources a subscriber's subscriptions say changed (and, once " +
+    "it asked with lists, the namespaces' lists that changed), answered as soon as there are " +
+    "newer ones, else none after holdMs; held is how many subscriptions it still holds, the " +
+    "watch of the lists counting as one (0: poll no more).",
   where: "daemon",
   hints: { readOnly: true, destructive: false, idempotent: true },
   input: z.object({
@@ -65,10 +66,20 @@ export const resourceUpdates = defineOp({
     holdMs: z.number().int().min(0).default(20_000).describe(
       "how long to hold the request, ms (at most 60 s)",
     ),
+    lists: z.boolean().default(false).describe(
+      "also watch every namespace's list changes (tools, prompts, resources) from now on",
+    ),
     ...CALLER_SHAPE,
   }),
   output: z.object({
-    updates: z.array(z.object({ seq: z.number().int(), uri: z.string() })),
+    updates: z.array(z.union([
+      z.object({ seq: z.number().int(), namespace: z.string(), uri: z.string() }),
+      z.object({
+        seq: z.number().int(),
+        namespace: z.string(),
+        list: z.enum(["tools", "prompts", "resources"]),
+      }),
+    ])),
     held: z.number().int(),
   }),
 });

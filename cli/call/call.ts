@@ -53,7 +53,8 @@ export async function handle(
   }
   // On a terminal, a line shows the progress the server reports (cli/call/call_progress.ts).
   const showProgress = ctx.io.errIsTerminal?.() ? new AbortController() : undefined;
-  const notify = showProgress ? crypto.randomUUID() : undefined;
+  // Else the context's own token (`mcpx serve` passes on what the call's server says).
+  const notify = showProgress ? crypto.randomUUID() : ctx.notify;
   let progressShown: Promise<void> | undefined;
   if (showProgress) {
     const { watchCallProgress } = await import("./call_progress.ts");

@@ -23,6 +23,7 @@ import { serveToolChoice, serveTools } from "./serve_tools.ts";
 import { OPS } from "../../ops/table.ts";
 import { DEFAULT_SERVE_PORT, serveListen } from "./serve_listen.ts";
 import { exited, type Streamed } from "../../ops/outcome.ts";
+import { subscriptionsSettled } from "./subscription_relay.ts";
 
 /**
  * Serves MCP until the client leaves (stdio) or the process is stopped (`--http`).
@@ -90,7 +91,7 @@ async function serveOverStdio(ctx: CliContext, shared: ServeShared): Promise<num
     }
   }
   const handle = serveStdio(
-    () => serveServer(base, ({ meta }) => metaSession(meta) ?? session, shared),
+    ({ era }) => serveServer(base, ({ meta }) => metaSession(meta) ?? session, shared, era),
     {
       transport: new Transport(),
       onerror: (error) => ctx.io.err(`mcpx serve: ${error.message}\n`),
@@ -98,6 +99,8 @@ async function serveOverStdio(ctx: CliContext, shared: ServeShared): Promise<num
   );
   await closed;
   await handle.close();
+  // The connection's subscriptions are ended with the daemon before the process goes.
+  await subscriptionsSettled();
   // The connection's session-scoped instances end with it.
   try {
     await ctx.requestRunning("endSession", { session });

@@ -41,6 +41,12 @@ export interface ServeCaller {
    * client can answer becomes `input_required`, and a retry resumes the call.
    */
   input?: InputRound;
+  /**
+   * The notify token an upstream tool call carries, under which the daemon
+   * keeps what its server says while it runs (its progress and log
+   * messages), for serve to pass on (decision 0073).
+   */
+  notify?: string;
 }
 
 /** An MCP `CallToolResult`, as the SDK's tool callback returns it. */
@@ -60,7 +66,7 @@ export interface ToolAnswer {
  */
 export function serveContext(
   base: ContextOptions,
-  caller: { session?: string; owner?: string; signal: AbortSignal },
+  caller: { session?: string; owner?: string; signal: AbortSignal; notify?: string },
   json: boolean,
 ): { ctx: CliContext; io: ReturnType<typeof memoryIo>; env: Record<string, string> } {
   const io = memoryIo();
@@ -72,6 +78,7 @@ export function serveContext(
     env,
     session: caller.session,
     ...(caller.owner ? { owner: caller.owner } : {}),
+    ...(caller.notify ? { notify: caller.notify } : {}),
     flags: { ...base.flags, "output.json": json },
     signal: caller.signal,
     // serve's stdin is its client's messages (stdio), or nothing a script should read.

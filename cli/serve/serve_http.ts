@@ -23,6 +23,7 @@ const keyOf = (id: string) => `serve-${id}`;
 import type { CliContext } from "../context.ts";
 import type { ContextOptions } from "../context_settings.ts";
 import { metaSession, serveServer, type ServeShared } from "./serve_server.ts";
+import { subscriptionsSettled } from "./subscription_relay.ts";
 
 /**
  * Serves until the process is stopped (SIGINT, SIGTERM); the exit code.
@@ -38,20 +39,25 @@ export async function serveHttp(
   let saidOwnCaller = false;
   const modern = createMcpHandler(
     () =>
-      serveServer(base, ({ meta }) => {
-        const named = metaSession(meta);
-        if (named === undefined && !saidOwnCaller) {
-          saidOwnCaller = true;
-          ctx.io.err(
-            `mcpx serve: a 2026-07-28 request named no session (_meta "mcpx/session"), so each ` +
-              "such request is a caller of its own; name one to keep session-scoped servers\n",
-          );
-        }
-        return named;
-      }, shared),
+      serveServer(
+        base,
+        ({ meta }) => {
+          const named = metaSession(meta);
+          if (named === undefined && !saidOwnCaller) {
+            saidOwnCaller = true;
+            ctx.io.err(
+              `mcpx serve: a 2026-07-28 request named no session (_meta "mcpx/session"), so each ` +
+                "such request is a caller of its own; name one to keep session-scoped servers\n",
+            );
+          }
+          return named;
+        },
+        shared,
+        "modern",
+      ),
     { legacy: "reject", onerror: (error) => ctx.io.err(`mcpx serve: ${error.message}\n`) },
   );
-  return await listenMcp(
+  const code = await listenMcp(
     listen,
     {
       // 2025-era clients: a session of their own each, leasing as `serve-<Mcp-Session-Id>`.
@@ -62,6 +68,7 @@ export async function serveHttp(
             ({ sessionId, meta }) =>
               metaSession(meta) ?? (sessionId !== undefined ? keyOf(sessionId) : undefined),
             shared,
+            "legacy",
           ),
         {
           ...listen.sessions,
@@ -76,4 +83,7 @@ export async function serveHttp(
     },
     (url) => ctx.io.err(`mcpx serve: listening on ${url}\n`),
   );
+  // The sessions' subscriptions are ended with the daemon before the process goes.
+  await subscriptionsSettled();
+  return code;
 }

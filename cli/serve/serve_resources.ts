@@ -1,25 +1,28 @@
 /**
- * What `mcpx serve` offers as resources: the TypeScript signatures mcpx holds
- * for each namespace, and for each tool, as two resource templates
- * (`mcpx://types/{namespace}`, `mcpx://types/{namespace}/{tool}`), so a host
- * that lets its user attach resources can attach a server's signatures the
- * way `mcpx_types` answers them. `resources/list` names one resource a
- * namespace; `completion/complete` completes both variables from the schema
- * cache (namespaces, and the tools of the namespace already chosen), reading
- * files only, as shell completion does (cli/completion/completion_candidates.ts): nothing is
- * started to answer it (decision 0050).
+ * What `mcpx serve` offers as resources of its own: the TypeScript
+ * signatures mcpx holds for each namespace, and for each tool, as two
+ * resource templates (`mcpx://types/{namespace}`,
+ * `mcpx://types/{namespace}/{tool}`), so a host that lets its user attach
+ * resources can attach a server's signatures the way `mcpx_types` answers
+ * them. `resources/list` names one resource a namespace; `completion/complete`
+ * completes both variables from the schema cache (namespaces, and the tools
+ * of the namespace already chosen), reading files only, as shell completion
+ * does (cli/completion/completion_candidates.ts): nothing is started to
+ * answer it (decision 0050).
  *
- * Upstream servers' own prompts and resources are not passed through here
- * (that is `--passthrough`'s, one namespace at a time).
+ * The upstream servers' own resources sit beside these under
+ * `mcpx://<namespace>/…` (cli/serve/serve_names.ts, decision 0073);
+ * cli/serve/serve_content.ts routes each request to one or the other.
  *
  * @module
  */
 
 import {
-  type McpServer,
   ProtocolError,
   ProtocolErrorCode,
-  ResourceTemplate,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplateType,
 } from "@modelcontextprotocol/server";
 import type { ContextOptions } from "../context_settings.ts";
 import { serveContext } from "./serve_call.ts";
@@ -27,95 +30,101 @@ import { wordsOf } from "../completion/completion_candidates.ts";
 import { loadCommand } from "../commands.ts";
 import { types } from "../../ops/discovery_ops.ts";
 import { errorToJson } from "../../core/errors.ts";
+import { SERVE_SCHEME, TYPES_AUTHORITY } from "./serve_names.ts";
+import type { ContentCaller } from "./serve_daemon.ts";
 
 /** The URI scheme and path of serve's signature resources. */
-export const TYPES_URI = "mcpx://types/";
+export const TYPES_URI = `${SERVE_SCHEME}${TYPES_AUTHORITY}/`;
 
-/** How a resource read finds its session: the request's, as a tool call does. */
-export type SessionOf = (meta: Record<string, unknown> | undefined, sessionId?: string) =>
-  | string
-  | undefined;
+const MIME = "text/x-typescript";
+
+/** The two signature templates, as `resources/templates/list` lists them. */
+export const TYPES_TEMPLATES: readonly ResourceTemplateType[] = [
+  {
+    name: "types",
+    uriTemplate: `${TYPES_URI}{namespace}`,
+    title: "Tool signatures of a namespace",
+    description: "The TypeScript signatures of every tool of one namespace, as mcpx_types answers",
+    mimeType: MIME,
+  },
+  {
+    name: "tool-types",
+    uriTemplate: `${TYPES_URI}{namespace}/{tool}`,
+    title: "Signature of one tool",
+    description: "The TypeScript signature of one tool (namespace, then the tool's function name)",
+    mimeType: MIME,
+  },
+];
+
+/** serve's signature resources, answered from the schema cache and the types command. */
+export interface TypesResources {
+  /** One resource a namespace (`mcpx://types/<namespace>`). */
+  list(): Promise<Resource[]>;
+  /**
+   * Reads `mcpx://types/<path>`: `<namespace>` or `<namespace>/<tool>`, each percent-encoded.
+   * @throws {ProtocolError} invalid params naming the problem (an unknown
+   *   namespace or tool, a path of another shape, a configuration that cannot be read).
+   */
+  read(path: string, caller: ContentCaller): Promise<ReadResourceResult>;
+  /**
+   * The values of `argument` of the template at `path` (`{namespace}` or
+   * `{namespace}/{tool}`) that start with its value; none for another template.
+   */
+  complete(
+    path: string,
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+  ): Promise<string[]>;
+}
 
 /**
- * Registers the two signature templates on `server`.
+ * The signature resources of `base`'s configuration.
  *
  * @param base The serve command's context options.
  */
-export function registerTypesResources(
-  server: McpServer,
-  base: ContextOptions,
-  sessionOf: SessionOf,
-): void {
+export function typesResources(base: ContextOptions): TypesResources {
   const words = (kind: "namespace" | "tool") =>
     wordsOf(serveContext(base, { signal: new AbortController().signal }, true).ctx, kind)
       .catch(() => [] as string[]);
-  const namespaces = async (prefix: string) =>
-    (await words("namespace")).filter((n) => n.startsWith(prefix));
-  const read = async (
-    uri: URL,
-    target: string,
-    ctx: { sessionId?: string; mcpReq: { _meta?: unknown; signal: AbortSignal } },
-  ) => ({
-    contents: [{
-      uri: uri.href,
-      mimeType: "text/x-typescript",
-      text: await signatures(base, target, {
-        session: sessionOf(ctx.mcpReq._meta as Record<string, unknown> | undefined, ctx.sessionId),
-        signal: ctx.mcpReq.signal,
-      }),
-    }],
-  });
-
-  server.registerResource(
-    "types",
-    new ResourceTemplate(`${TYPES_URI}{namespace}`, {
-      list: async () => ({
-        resources: (await words("namespace")).map((ns) => ({
-          uri: `${TYPES_URI}${encodeURIComponent(ns)}`,
-          name: ns,
-          title: `${ns}: tool signatures`,
-          mimeType: "text/x-typescript",
-        })),
-      }),
-      complete: { namespace: namespaces },
-    }),
-    {
-      title: "Tool signatures of a namespace",
-      description:
-        "The TypeScript signatures of every tool of one namespace, as mcpx_types answers",
-      mimeType: "text/x-typescript",
+  return {
+    list: async () =>
+      (await words("namespace")).map((ns) => ({
+        uri: `${TYPES_URI}${encodeURIComponent(ns)}`,
+        name: ns,
+        title: `${ns}: tool signatures`,
+        mimeType: MIME,
+      })),
+    async read(path, caller) {
+      const uri = `${TYPES_URI}${path}`;
+      let target: string;
+      try {
+        const parts = path.split("/").map(decodeURIComponent);
+        if (parts.length > 2 || parts.some((p) => p === "")) throw new URIError("no such shape");
+        target = parts.join(".");
+      } catch {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `${uri} is not ${TYPES_URI}<namespace> or ${TYPES_URI}<namespace>/<tool>`,
+          { uri },
+        );
+      }
+      return {
+        contents: [{ uri, mimeType: MIME, text: await signatures(base, target, uri, caller) }],
+      };
     },
-    (uri, { namespace }, ctx) => read(uri, decodeURIComponent(String(namespace)), ctx),
-  );
-  server.registerResource(
-    "tool-types",
-    new ResourceTemplate(`${TYPES_URI}{namespace}/{tool}`, {
-      list: undefined,
-      complete: {
-        namespace: namespaces,
-        tool: async (prefix, context) => {
-          const ns = context?.arguments?.namespace;
-          const tools = await words("tool");
-          return tools
-            .filter((t) => ns === undefined || t.startsWith(`${ns}.`))
-            .map((t) => t.slice(t.indexOf(".") + 1))
-            .filter((t) => t.startsWith(prefix));
-        },
-      },
-    }),
-    {
-      title: "Signature of one tool",
-      description:
-        "The TypeScript signature of one tool (namespace, then the tool's function name)",
-      mimeType: "text/x-typescript",
+    async complete(path, argument, context) {
+      const template = TYPES_TEMPLATES.find((t) => t.uriTemplate === `${TYPES_URI}${path}`);
+      if (!template || !template.uriTemplate.includes(`{${argument.name}}`)) return [];
+      if (argument.name === "namespace") {
+        return (await words("namespace")).filter((n) => n.startsWith(argument.value));
+      }
+      const ns = context?.namespace;
+      return (await words("tool"))
+        .filter((t) => ns === undefined || t.startsWith(`${ns}.`))
+        .map((t) => t.slice(t.indexOf(".") + 1))
+        .filter((t) => t.startsWith(argument.value));
     },
-    (uri, { namespace, tool }, ctx) =>
-      read(
-        uri,
-        `${decodeURIComponent(String(namespace))}.${decodeURIComponent(String(tool))}`,
-        ctx,
-      ),
-  );
+  };
 }
 
 /**
@@ -128,7 +137,8 @@ export function registerTypesResources(
 async function signatures(
   base: ContextOptions,
   target: string,
-  caller: { session?: string; signal: AbortSignal },
+  uri: string,
+  caller: ContentCaller,
 ): Promise<string> {
   const { ctx } = serveContext(base, caller, false);
   const input = types.input.parse({ targets: [target] });
@@ -156,8 +166,6 @@ async function signatures(
     } catch {
       document = errorToJson(error);
     }
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, String(document.message), {
-      uri: `${TYPES_URI}${target}`,
-    });
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, String(document.message), { uri });
   }
 }

@@ -1,9 +1,13 @@
 /**
  * The MCP server instance behind `mcpx serve`: the serve tools
  * (cli/serve/serve_tools.ts) registered on the SDK's `McpServer`, each call run by
- * cli/serve/serve_call.ts under the caller's mcpx session. One factory serves both
+ * cli/serve/serve_call.ts under the caller's mcpx session, and the configured
+ * servers' prompts and resources, namespaced, beside serve's own signature
+ * resources (cli/serve/serve_content.ts, decision 0073). One factory serves both
  * protocol eras (the SDK's `serveStdio` and `createMcpHandler` pick the era);
- * only the way a request's session is found differs (decision 0044).
+ * only the way a request's session is found differs (decision 0044), and a
+ * 2025-era connection, which has a channel for notifications, also gets
+ * resource subscriptions and `list_changed`.
  *
  * @module
  */
@@ -13,13 +17,17 @@ import { VERSION } from "../../core/version.ts";
 import type { ContextOptions } from "../context_settings.ts";
 import { runServeTool } from "./serve_call.ts";
 import { type ServeTool, serveTools } from "./serve_tools.ts";
-import type { AskClient } from "./serve_questions.ts";
+import { askOf, taskAskOf } from "./serve_questions.ts";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { inputRound, type QuestionSeal } from "./serve_input.ts";
 import { CursorError, pageOf } from "./serve_pages.ts";
-import { registerTypesResources } from "./serve_resources.ts";
+import { typesResources } from "./serve_resources.ts";
+import { registerContent } from "./serve_content.ts";
+import { type ServeDaemon, serveDaemon } from "./serve_daemon.ts";
+import { subscriptionRelay } from "./subscription_relay.ts";
+import { namespacedUri } from "./serve_names.ts";
+import { withCallNotices } from "./passthrough_notices.ts";
 import {
-  RELATED_TASK,
   ServeTaskStore,
   TASK_ID_PARAMS,
   TASK_LIST_PARAMS,
@@ -50,6 +58,8 @@ export interface ServeShared {
   taskTtlMs: number;
   /** The tools listed (`serve --tools`; default the core set: cli/serve/serve_tools.ts). */
   tools?: ServeTool[];
+  /** Where prompts, resources and subscriptions come from (default: the daemon; tests pass their own). */
+  daemon?: ServeDaemon;
 }
 
 /** The serve tools a client may run as a task: the two that can take long (decision 0050). */
@@ -66,11 +76,14 @@ const IN_TASK = Symbol("mcpx serve task");
  * @param sessionOf The mcpx session a request leases under, from its source;
  *   undefined: the request is its own caller.
  * @param shared The process's seal and task TTL.
+ * @param era The protocol era the instance serves (the SDK's factory says):
+ *   a 2026-07-28 instance has no subscriptions and no `list_changed`.
  */
 export function serveServer(
   base: ContextOptions,
   sessionOf: (source: SessionSource) => string | undefined,
   shared: ServeShared,
+  era: "legacy" | "modern" = "legacy",
 ): McpServer {
   const server = new McpServer(
     { name: "mcpx", version: VERSION },
@@ -88,26 +101,86 @@ export function serveServer(
     },
   );
   const tasks = new ServeTaskStore(shared.taskTtlMs);
-  server.server.onclose = () => tasks.close();
-  // The tool list never changes while serve runs: no list_changed is promised.
-  server.server.registerCapabilities({ tools: { listChanged: false } });
-  // Namespaces come and go with the configuration, but serve does not watch it.
-  server.server.registerCapabilities({ resources: { listChanged: false } });
-  withToolHandlersWrapped(server, tasks, () => {
-    registerTools(server, base, sessionOf, shared, tasks);
-    registerTypesResources(server, base, (meta, sessionId) => sessionOf({ sessionId, meta }));
+  const daemon = shared.daemon ?? serveDaemon(base);
+  // A 2025-era connection hears what changed upstream (decision 0073); a 2026-07-28 one has
+  // no channel serve can send it on.
+  const low = server.server;
+  const relay = era === "legacy"
+    ? subscriptionRelay(daemon, {
+      resourceUpdated: (namespace, uri) =>
+        low.sendResourceUpdated({ uri: namespacedUri(namespace, uri) }),
+      listChanged: (_namespace, list) =>
+        list === "prompts"
+          ? low.sendPromptListChanged()
+          : list === "resources"
+          ? low.sendResourceListChanged()
+          : Promise.resolve(),
+    })
+    : undefined;
+  low.onclose = () => {
+    tasks.close();
+    void relay?.close();
+  };
+  const listChanged = era === "legacy";
+  low.registerCapabilities({
+    // serve's own tools never change while it runs: no list_changed is promised for them.
+    tools: { listChanged: false },
+    // The merged lists change when an upstream's do; the configuration is not watched.
+    prompts: { listChanged },
+    resources: listChanged ? { subscribe: true, listChanged } : { listChanged },
+    completions: {},
   });
+  // The level a 2025-era client set applies to the log messages serve passes on (decision 0073).
+  const heard = { logLevelSet: false };
+  withToolHandlersWrapped(server, tasks, () => {
+    low.registerCapabilities({ logging: {} });
+    registerTools(server, base, sessionOf, shared, tasks, { daemon, heard });
+    registerContent(server, {
+      daemon,
+      types: typesResources(base),
+      callerOf: (sctx) => ({
+        session: sessionAnswering(() =>
+          sessionOf({
+            sessionId: sctx.sessionId,
+            meta: sctx.mcpReq._meta as Record<string, unknown> | undefined,
+          })
+        ),
+        signal: sctx.mcpReq.signal,
+      }),
+      note: (line) => base.io.err(`mcpx serve: ${line}\n`),
+      ...(relay ? { relay } : {}),
+    });
+  }, () => void (heard.logLevelSet = true));
   serveTaskRequests(server, tasks);
   return server;
 }
 
-/** Registers the serve tools, each call run by cli/serve/serve_call.ts. */
+/** What `session` answers; a `_meta` session that is not a name is the request's invalid params. */
+function sessionAnswering(session: () => string | undefined): string | undefined {
+  try {
+    return session();
+  } catch (error) {
+    if (error instanceof TypeError) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Registers the serve tools, each call run by cli/serve/serve_call.ts. A
+ * plain `mcpx_call` passes on what its upstream says while it runs (its
+ * progress, when the client asked with a progress token; its log messages,
+ * once a 2025-era client set a level, or at the level a 2026-07-28 request
+ * names), through the passthrough's relay (cli/serve/passthrough_notices.ts).
+ */
 function registerTools(
   server: McpServer,
   base: ContextOptions,
   sessionOf: (source: SessionSource) => string | undefined,
   shared: ServeShared,
   tasks: ServeTaskStore,
+  notices: { daemon: ServeDaemon; heard: { logLevelSet: boolean } },
 ): void {
   for (const tool of shared.tools ?? serveTools()) {
     server.registerTool(
@@ -120,15 +193,24 @@ function registerTools(
       async (args: Record<string, unknown>, ctx) => {
         const taskId = (ctx as { [IN_TASK]?: string })[IN_TASK];
         const input = taskId !== undefined ? undefined : await inputRound(ctx, shared.seal);
-        return await runServeTool(base, tool, args, {
-          session: sessionOf({
-            sessionId: ctx.sessionId,
-            meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
-          }),
-          signal: ctx.mcpReq.signal,
-          ...(taskId !== undefined ? taskAskOf(server, tasks, taskId) : askOf(server, ctx)),
-          ...(input ? { input } : {}),
-        }) as never;
+        const run = (notify?: string) =>
+          runServeTool(base, tool, args, {
+            session: sessionOf({
+              sessionId: ctx.sessionId,
+              meta: ctx.mcpReq._meta as Record<string, unknown> | undefined,
+            }),
+            signal: ctx.mcpReq.signal,
+            ...(taskId !== undefined ? taskAskOf(server, tasks, taskId) : askOf(server, ctx)),
+            ...(input ? { input } : {}),
+            ...(notify ? { notify } : {}),
+          });
+        if (tool.name !== "mcpx_call" || taskId !== undefined) return await run() as never;
+        return await withCallNotices(
+          notices.daemon,
+          ctx,
+          (notify) => run(notify),
+          { legacyLogs: notices.heard.logLevelSet },
+        ) as never;
       },
     );
   }
@@ -150,6 +232,7 @@ function withoutDialect<T extends { name: string }>(tool: T): T {
 /** The lists serve answers a page at a time, and the member each one's entries are under. */
 const LISTS: Record<string, string> = {
   "tools/list": "tools",
+  "prompts/list": "prompts",
   "resources/list": "resources",
   "resources/templates/list": "resourceTemplates",
 };
@@ -163,13 +246,16 @@ type RawHandler = (request: any, ctx: ServerContext) => Promise<any>;
  * `resources/templates/list` answered a page at a time (cli/serve/serve_pages.ts),
  * task-capable tools marked `execution.taskSupport:
  * "optional"` for a 2025-era client; `tools/call` with `task` params on a
- * task-capable tool started as a task. McpServer has no seam for either, so
- * its `setRequestHandler` calls are intercepted for the one registration.
+ * task-capable tool started as a task; `logging/setLevel` told to `onLevel`
+ * before the SDK's own handler keeps the level. McpServer has no seam for
+ * any of these, so its `setRequestHandler` calls are intercepted for the one
+ * registration.
  */
 function withToolHandlersWrapped(
   server: McpServer,
   tasks: ServeTaskStore,
   register: () => void,
+  onLevel: () => void = () => {},
 ): void {
   const low = server.server;
   const set = low.setRequestHandler.bind(low) as (method: string, handler: RawHandler) => void;
@@ -220,6 +306,11 @@ function withToolHandlersWrapped(
         // lets the CreateTaskResult through (its schema is open to further members).
         return Promise.resolve({ content: [], task: view });
       }
+      : method === "logging/setLevel"
+      ? (request, sctx) => {
+        onLevel();
+        return handler(request, sctx);
+      }
       : handler;
   low.setRequestHandler =
     ((method: string, handler: RawHandler) =>
@@ -265,57 +356,6 @@ function serveTaskRequests(server: McpServer, tasks: ServeTaskStore): void {
     { params: TASK_LIST_PARAMS },
     (p) => answer(() => tasks.list(p.cursor)),
   );
-}
-
-/**
- * How a request's client is asked a server's question: over a 2025-era
- * connection whose client declared elicitation (or sampling), as a request
- * of its own on the call's stream. A 2026-07-28 request has no such channel
- * (its answer would be `input_required`, not done yet): no `ask`.
- */
-function askOf(server: McpServer, ctx: ServerContext): { ask?: AskClient } {
-  if (ctx.mcpReq.envelope !== undefined) return {};
-  const declared = server.server.getClientCapabilities();
-  if (!declared?.elicitation && !declared?.sampling) return {};
-  return {
-    ask: async (question) => {
-      if (question.kind === "sampling") {
-        if (!declared.sampling) return "decline";
-        return await ctx.mcpReq.requestSampling(question.request as never) as never;
-      }
-      if (!declared.elicitation) return "decline";
-      const result = await ctx.mcpReq.elicitInput(question.request as never);
-      return result.action === "accept" ? result.content ?? {} : "decline";
-    },
-  };
-}
-
-/**
- * How a task's call asks its 2025-era client (MCP 2025-11-25, "Input Required
- * Status"): the task shows `input_required` until the client waits on
- * `tasks/result`, and the question goes out on that request, tied to the
- * task in `_meta`. No `ask` when the client declared neither capability.
- */
-function taskAskOf(
-  server: McpServer,
-  tasks: ServeTaskStore,
-  taskId: string,
-): { ask?: AskClient } {
-  const declared = server.server.getClientCapabilities();
-  if (!declared?.elicitation && !declared?.sampling) return {};
-  return {
-    ask: (question) =>
-      tasks.ask(taskId, async (channel) => {
-        const request = question.request as Record<string, unknown>;
-        const meta = (request._meta ?? {}) as Record<string, unknown>;
-        const tied = {
-          ...question,
-          request: { ...request, _meta: { ...meta, [RELATED_TASK]: { taskId } } },
-        };
-        const { ask } = askOf(server, channel as ServerContext);
-        return ask ? await ask(tied) : "decline";
-      }),
-  };
 }
 
 /**

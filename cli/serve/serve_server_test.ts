@@ -6,6 +6,7 @@ import { memoryIo } from "../../core/io.ts";
 import { serveServer, TASK_TOOLS } from "./serve_server.ts";
 import { questionSeal } from "./serve_input.ts";
 import { RELATED_TASK } from "./serve_tasks.ts";
+import { fakeDaemon } from "./_fake_daemon.ts";
 
 const ANY = z.looseObject({});
 
@@ -22,7 +23,8 @@ async function connected(): Promise<Client & AsyncDisposable> {
     // No configuration anywhere: every call fails fast, before any daemon.
     { io: memoryIo(), env: {}, cwd: "/nonexistent-mcpx-serve-test", flags: {} },
     () => undefined,
-    { seal: questionSeal(60_000), taskTtlMs: 60_000 },
+    // No server behind the daemon: the upstream lists are empty.
+    { seal: questionSeal(60_000), taskTtlMs: 60_000, daemon: fakeDaemon({}) },
   );
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
@@ -36,19 +38,20 @@ async function connected(): Promise<Client & AsyncDisposable> {
   });
 }
 
-Deno.test("serve declares tasks, resources and completions; marks mcpx_call and mcpx_exec task-capable; refuses a cursor it did not make", async () => {
+Deno.test("serve declares tasks, prompts, resources, completions and logging; marks mcpx_call and mcpx_exec task-capable; refuses a cursor it did not make", async () => {
   await using c = await connected();
   const caps = c.getServerCapabilities() as Record<string, unknown>;
   assert.deepEqual(caps.tasks, { list: {}, cancel: {}, requests: { tools: { call: {} } } });
   assert.deepEqual(caps.completions, {});
-  assert.deepEqual(caps.resources, { listChanged: false });
-  assert.equal(caps.prompts, undefined, "serve offers no prompts");
+  assert.deepEqual(caps.resources, { subscribe: true, listChanged: true });
+  assert.deepEqual(caps.prompts, { listChanged: true });
+  assert.deepEqual(caps.logging, {});
   const { tools } = await c.listTools();
   for (const tool of tools) {
     const support = (tool as { execution?: { taskSupport?: string } }).execution?.taskSupport;
     assert.equal(support, TASK_TOOLS.has(tool.name) ? "optional" : undefined, tool.name);
   }
-  for (const list of ["tools/list", "resources/list", "resources/templates/list"]) {
+  for (const list of ["tools/list", "prompts/list", "resources/list", "resources/templates/list"]) {
     await assert.rejects(
       send(c, list, { cursor: "bogus" }),
       /cursor "bogus" is not one this list handed out/,
