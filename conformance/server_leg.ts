@@ -97,11 +97,13 @@ export function renderServerSection(direct: ServerRun[], through: ServerRun[]): 
     "",
     `The suite's server scenarios (\`${RUNNER} server --suite all --spec-version <rev>\`) against`,
     "our conformance fixture (tests/fixtures/servers/conformance_fixture.ts, built with the SDK),",
-    "directly over its own Streamable HTTP, and through mcpx: the fixture as a stdio upstream",
-    "served by `mcpx serve --passthrough` over Streamable HTTP (cli/serve/serve_passthrough.ts). The",
-    'fixture\'s entry sets `mcpx: { protocol: "preferModern" }`, so the daemon speaks 2026-07-28',
-    "to it under both revisions: what relays a 2026-07-28 upstream's `input_required` as written",
-    "(decision 0049); log messages and subscriptions then take that era's forms (decision 0048).",
+    "directly over its own Streamable HTTP, and through mcpx: another instance of the fixture,",
+    "configured by its URL alone (no protocol setting), served by `mcpx serve --passthrough` over",
+    "Streamable HTTP (cli/serve/serve_passthrough.ts). mcpx's default asks an HTTP server in the",
+    "2026-07-28 era first (decision 0072), so the fixture's `input_required` results are relayed",
+    "as written (decision 0049). A stdio upstream is asked in the 2025 era first: its questions",
+    "then reach a 2026-07-28 client as mcpx's own `input_required`, keyed by mcpx, and the five",
+    "input-required scenarios that check the fixture's own keys fail that way (35/40).",
     "",
     "| revision | direct | through mcpx |",
     "| --- | --- | --- |",
@@ -213,24 +215,20 @@ export async function main(): Promise<number> {
     join(ROOT, "deno.json"),
     join(ROOT, "tests", "fixtures", "servers", "conformance_fixture.ts"),
   ];
-  await Deno.writeTextFile(
-    join(tmp, ".mcp.json"),
-    // mcpx speaks 2026-07-28 to the fixture, so its input_required results reach the
-    // passthrough's client as it wrote them (decision 0049); under `auto` it speaks 2025.
-    JSON.stringify({
-      mcpServers: {
-        fixture: {
-          command: fixture[0],
-          args: fixture.slice(1),
-          mcpx: { protocol: "preferModern" },
-        },
-      },
-    }),
-  );
   const children: Deno.ChildProcess[] = [];
   try {
     const direct = await startServing([...fixture, "--http", "0"], env, /^listening (\S+)/, tmp);
     children.push(direct.child);
+    // The upstream mcpx serves: another instance of the fixture over Streamable HTTP, configured
+    // as a user configures a remote server, by its URL alone. No protocol setting: mcpx's default
+    // asks an HTTP server in the 2026-07-28 era first (decision 0072), so the fixture's
+    // input_required results reach the passthrough's client as it wrote them (decision 0049).
+    const upstream = await startServing([...fixture, "--http", "0"], env, /^listening (\S+)/, tmp);
+    children.push(upstream.child);
+    await Deno.writeTextFile(
+      join(tmp, ".mcp.json"),
+      JSON.stringify({ mcpServers: { fixture: { url: upstream.url } } }),
+    );
     const through = await startServing(
       [...PASSTHROUGH, "fixture", "--http", "--port", "0"],
       env,
