@@ -107,8 +107,8 @@ export async function directCommand(
   } else if (command === "auth") {
     // `<url> [--code …]`: the flags carry the rest.
     rewritten = [ns, ...rest];
-  } else if (command === "resources") {
-    // `<url>` lists; `<url> <uri> key=value…` reads.
+  } else if (command === "resources" || command === "skills") {
+    // `<url>` lists; `<url> <uri> key=value…` reads (`skills`: `<url> <uri> [--verify]` gets one).
     rewritten = [ns, ...rest];
   } else {
     if (rest.length === 0) {

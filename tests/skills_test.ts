@@ -30,6 +30,22 @@ Deno.test("mcpx skills lists, gets and verifies skills; resources lists director
     assert.match(human.stdout, /demo\s+skill:\/\/demo\/SKILL\.md\s+A demonstration skill/);
   });
 
+  await t.step(
+    "a server given on the command line (a direct target) lists and gets its skills",
+    async () => {
+      const { command, args } = fixtureServer({ fixture: "skills" });
+      const stdio = [command, ...args].join(" ");
+      const listed = await w.json(["skills", "--stdio", stdio]);
+      const uris = listed.result.pages.flatMap((p: { skills: { uri: string }[] }) =>
+        p.skills.map((s) => s.uri)
+      );
+      assert.deepEqual(uris, ["skill://demo/SKILL.md", "skill://tampered/SKILL.md"]);
+      const ok = await w.mcpx(["skills", "--stdio", stdio, "skill://demo/SKILL.md", "--verify"]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.match(ok.stdout, /^verified skill:\/\/demo\/SKILL\.md/);
+    },
+  );
+
   await t.step("a listing longer than listing.maxPages stops with an error naming it", async () => {
     const r = await w.mcpx(["skills", "sk"], { env: { MCPX_LISTING_MAX_PAGES: "1" } });
     assert.notEqual(r.code, 0);
