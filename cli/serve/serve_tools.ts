@@ -168,8 +168,7 @@ export function serveTools(
 export function opInputOf(tool: ServeTool, args: Record<string, unknown>): unknown {
   const input: Record<string, unknown> = { ...args };
   // A field the command line reads as a word (`--limit 5`) takes a number or a boolean as its text.
-  const properties = (z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" })
-    .properties ?? {}) as Record<string, { type?: unknown }>;
+  const properties = propertiesOf(tool);
   for (const [field, value] of Object.entries(input)) {
     if (
       properties[field]?.type === "string" &&
@@ -182,4 +181,17 @@ export function opInputOf(tool: ServeTool, args: Record<string, unknown>): unkno
   const refused = tool.op.serve?.refuse?.(parsed);
   if (refused) throw new UsageError(`${tool.name}: ${refused}`);
   return parsed;
+}
+
+/** Each tool's input properties as JSON Schema, made once per tool (not on every call). */
+const PROPERTIES = new WeakMap<z.ZodObject, Record<string, { type?: unknown }>>();
+
+function propertiesOf(tool: ServeTool): Record<string, { type?: unknown }> {
+  let properties = PROPERTIES.get(tool.input);
+  if (!properties) {
+    properties = (z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" })
+      .properties ?? {}) as Record<string, { type?: unknown }>;
+    PROPERTIES.set(tool.input, properties);
+  }
+  return properties;
 }
