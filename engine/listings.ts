@@ -170,10 +170,27 @@ export class Listings {
     const promise = this.#listNow(spec, via).finally(() => {
       this.#listing.delete(name);
       this.#listingSince.delete(name);
+      this.#listingOnWord.delete(name);
     });
     this.#listing.set(name, promise);
     this.#listingSince.set(name, Date.now());
+    if (via) this.#listingOnWord.add(name);
     return promise;
+  }
+
+  /** The listings in progress that are on a server's word (through `via`), by listing name. */
+  #listingOnWord = new Set<string>();
+
+  /**
+   * Lists `spec` for `mcpx refresh`: a listing in progress is joined, but
+   * one on the server's word (a `list_changed`) stores nothing when the tools
+   * are the same, or when it fails: once it ends, the server is listed again,
+   * so a refresh always stores a listing of its own.
+   */
+  async #listForRefresh(spec: ServerSpec): Promise<CachedServer> {
+    const onWord = this.#listingOnWord.has(listingOf(spec).name);
+    const entry = await this.list(spec);
+    return onWord ? await this.list(spec) : entry;
   }
 
   /** A start of `spec` under way, or its listing waiting for one (`status`, discovery; decision 0010). */
@@ -223,7 +240,7 @@ export class Listings {
     const results = await Promise.all(todo.map((spec) => {
       // The grace counts from the listing's start, whoever started it; a joiner may ask for more.
       const age = Date.now() - (this.listingSince(spec) ?? Date.now());
-      const listing = this.list(spec);
+      const listing = this.#listForRefresh(spec);
       return wait ? settledWithin(listing, Math.max(wait.joinedMs, wait.startedMs - age)) : listing;
     }));
     await this.#write;

@@ -11,6 +11,8 @@ import type { DeclarationRequest } from "../discovery/declarations_wire.ts";
 import type { PoolSettings } from "../config/types.ts";
 import { DEFAULT_SELECTION } from "../config/profiles.ts";
 import { toolTerms } from "../discovery/search.ts";
+import { Listings } from "./listings.ts";
+import { Redactor } from "../core/redact.ts";
 
 /**
  * A daemon whose one server, `remote`, is a remote fixture, its durable log in
@@ -221,4 +223,54 @@ Deno.test("Daemon.view() carries each tool's search words, worked out once per c
   }
   // The same view, and so the same words, until the cache changes.
   assert.equal(w.daemon.view(DEFAULT_SELECTION).namespaces[0].tools[0], tools[0]);
+});
+
+Deno.test("a refresh that meets a listing on the server's word with nothing different lists again and stores it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "mcpx-refresh-" });
+  const spec = remoteSpec("http://127.0.0.1:9/mcp");
+  let gate: Promise<void> | undefined;
+  let listed = 0;
+  const tool = { name: "echo", description: "echo", inputSchema: { type: "object" } };
+  // One running instance of the server, as a pool holds it; listing through it can be held.
+  const instance = {
+    startedAt: 0,
+    scopeKey: { kind: "global" },
+    protocolRevision: "2025-11-25",
+    client: {
+      getServerVersion: () => ({ name: "remote", version: "1" }),
+      getInstructions: () => undefined,
+      getServerCapabilities: () => ({}),
+    },
+    async listTools() {
+      listed++;
+      await gate;
+      return { tools: [tool], skipped: [] };
+    },
+  };
+  const listings = new Listings({
+    config: { path: null, realPath: null, fingerprint: "0", servers: [spec], document: {} },
+    cachePath: `${dir}/schemas.json`,
+    redactor: new Redactor([]),
+    pool: () => ({ lease: () => Promise.resolve({ instance, release() {} }) }) as never,
+    span: () => "span",
+  });
+  try {
+    await listings.refresh([spec], () => undefined, false);
+    const first = listings.entry(spec)!.listedAt!;
+    // The server says its tools changed; while that listing runs, the user asks for a refresh.
+    let release!: () => void;
+    gate = new Promise((resolve) => release = resolve);
+    const onWord = listings.list(spec, instance as never);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const refreshed = listings.refresh([spec], () => undefined, false);
+    release();
+    gate = undefined;
+    await onWord;
+    await refreshed;
+    assert.equal(listed, 3, "the refresh listed after the listing on the server's word");
+    assert.ok(listings.entry(spec)!.listedAt! > first, "and stored its own listing");
+  } finally {
+    await listings.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
