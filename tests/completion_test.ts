@@ -115,7 +115,11 @@ Deno.test("mcpx completion: bash, zsh and fish complete commands, flags, values 
 
   await t.step("zsh", async () => {
     const script = `${w.dir}/mcpx.zsh`;
-    await Deno.writeTextFile(script, (await w.mcpx(["completion", "zsh"])).stdout);
+    // An empty script would leave zsh completing nothing, which reads as every line failing.
+    const generated = await w.mcpx(["completion", "zsh"]);
+    assert.equal(generated.code, 0, `mcpx completion zsh failed:\n${generated.stderr}`);
+    assert.match(generated.stdout, /^#compdef mcpx/, `no zsh script:\n${generated.stderr}`);
+    await Deno.writeTextFile(script, generated.stdout);
     const out = await run("zsh", [
       "-f",
       ZSH_DRIVER,
