@@ -12,7 +12,8 @@
  */
 
 import assert from "node:assert/strict";
-import { ROOT, stdioServer, world } from "./_helpers.ts";
+import { eventually, ROOT, stdioServer, world } from "./_helpers.ts";
+import { readSchemaCache } from "../engine/schema_cache.ts";
 
 const TRAP = `${ROOT}tests/fixtures/process_trap.js`;
 
@@ -21,6 +22,16 @@ Deno.test("warm commands do not load the Node compatibility layer", async () => 
   await w.writeConfig({ mcpServers: { everything: stdioServer("everything") } });
   const warm = await w.mcpx(["call", "everything.echo", '{"message":"warm"}']);
   assert.equal(warm.code, 0, warm.stderr);
+  // The declarations follow the listing into the cache (decision 0029); until they are there,
+  // `types` makes them itself, with json-schema-to-typescript, which is Node code. The warm path
+  // is the one with them cached: wait for it.
+  const [cacheFile] = [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
+    .filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name)).map((e) => e.name);
+  const declared = await eventually(() => {
+    const tools = readSchemaCache(`${w.dir}/.cache/mcpx/${cacheFile}`)?.servers.everything?.tools;
+    return (tools?.length ?? 0) > 0 && tools!.every((t) => typeof t.declaration === "string");
+  }, 60_000);
+  assert.ok(declared, "the daemon never stored the declarations");
   // The trap works: a script that reads process is reported.
   const probe = `${w.dir}/reads_process.ts`;
   await Deno.writeTextFile(probe, "globalThis.process;\n");
@@ -42,6 +53,6 @@ Deno.test("warm commands do not load the Node compatibility layer", async () => 
   ) {
     const out = await w.mcpx(args, { denoFlags: ["--preload", TRAP] });
     assert.equal(out.code, 0, `mcpx ${args.join(" ")}: ${out.stderr}`);
-    assert.doesNotMatch(out.stderr, /MCPX-PROCESS-TRAP/, `mcpx ${args.join(" ")}`);
+    assert.doesNotMatch(out.stderr, /MCPX-PROCESS-TRAP/, `mcpx ${args.join(" ")}:\n${out.stderr}`);
   }
 });
