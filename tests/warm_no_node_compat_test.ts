@@ -25,12 +25,23 @@ Deno.test("warm commands do not load the Node compatibility layer", async () => 
   // The declarations follow the listing into the cache (decision 0029); until they are there,
   // `types` makes them itself, with json-schema-to-typescript, which is Node code. The warm path
   // is the one with them cached: wait for it.
-  const [cacheFile] = [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
-    .filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name)).map((e) => e.name);
+  // A call does not wait for the listing; `ls --wait` does, then the declarations follow it.
+  const listed = await w.mcpx(["ls", "--wait"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  const cacheFiles = () => {
+    try {
+      return [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
+        .filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name)).map((e) => e.name);
+    } catch {
+      return [];
+    }
+  };
   const declared = await eventually(() => {
+    const [cacheFile] = cacheFiles();
+    if (cacheFile === undefined) return false;
     const tools = readSchemaCache(`${w.dir}/.cache/mcpx/${cacheFile}`)?.servers.everything?.tools;
     return (tools?.length ?? 0) > 0 && tools!.every((t) => typeof t.declaration === "string");
-  }, 60_000);
+  }, 90_000);
   assert.ok(declared, "the daemon never stored the declarations");
   // The trap works: a script that reads process is reported.
   const probe = `${w.dir}/reads_process.ts`;
