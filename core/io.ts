@@ -25,6 +25,7 @@
 
 import { terminalText } from "./terminal_text.ts";
 import { type InputLimit, readBoundedStream } from "./bounded_read.ts";
+import { stdoutIsPipe } from "./stdout_pipe.ts";
 
 /** Where a command writes. */
 export interface Io {
@@ -89,20 +90,6 @@ function writeAll(name: "stdout" | "stderr", text: string): void {
       if (error instanceof Deno.errors.BrokenPipe) return gone[name].abort();
       throw error;
     }
-  }
-}
-
-/**
- * Whether the process's stdout is a pipe or a socket. Read through
- * `/dev/stdout` (Deno has no fstat of a standard stream); false when that
- * cannot be read.
- */
-function stdoutIsPipe(): boolean {
-  try {
-    const info = Deno.statSync("/dev/stdout");
-    return info.isFifo === true || info.isSocket === true;
-  } catch {
-    return false;
   }
 }
 

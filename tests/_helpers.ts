@@ -430,3 +430,16 @@ export function alive(pid: number): boolean {
 
 /** A stack-trace line ("    at foo (file.ts:1:2)"), which no CLI output may contain. */
 export const STACK_LINE = /^\s+at .+[:(]/m;
+
+/**
+ * The schema cache's index files in `dir` (a world's `.cache/mcpx`), not a
+ * write's temporary file; none when the folder is not there yet.
+ */
+export function schemaCacheFiles(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)]
+      .filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name)).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}

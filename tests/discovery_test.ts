@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { eventually, stdioServer, world } from "./_helpers.ts";
+import { eventually, schemaCacheFiles, stdioServer, world } from "./_helpers.ts";
 import { readSchemaCache } from "../engine/schema_cache.ts";
 
 interface LsJson {
@@ -53,14 +53,7 @@ Deno.test("discovery verbs list a cold cache once, then answer without any serve
   });
   // The index files, not a write's temporary file: the daemon writes the cache again when the
   // type generator adds the declarations, which on a cold Deno cache can be while `ls` returns.
-  const cacheFiles = () => {
-    try {
-      return [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
-        .filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name)).map((e) => e.name);
-    } catch {
-      return [];
-    }
-  };
+  const cacheFiles = () => schemaCacheFiles(`${w.dir}/.cache/mcpx`);
 
   await t.step("ls on a cold cache lists every server once and caches the result", async () => {
     assert.deepEqual(cacheFiles(), []);

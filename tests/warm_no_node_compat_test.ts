@@ -12,7 +12,7 @@
  */
 
 import assert from "node:assert/strict";
-import { eventually, ROOT, stdioServer, world } from "./_helpers.ts";
+import { eventually, ROOT, schemaCacheFiles, stdioServer, world } from "./_helpers.ts";
 import { readSchemaCache } from "../engine/schema_cache.ts";
 
 const TRAP = `${ROOT}tests/fixtures/process_trap.js`;
@@ -28,16 +28,8 @@ Deno.test("warm commands do not load the Node compatibility layer", async () => 
   // A call does not wait for the listing; `ls --wait` does, then the declarations follow it.
   const listed = await w.mcpx(["ls", "--wait"]);
   assert.equal(listed.code, 0, listed.stderr);
-  const cacheFiles = () => {
-    try {
-      return [...Deno.readDirSync(`${w.dir}/.cache/mcpx`)]
-        .filter((e) => e.isFile && /^schemas-[0-9a-f]+\.json$/.test(e.name)).map((e) => e.name);
-    } catch {
-      return [];
-    }
-  };
   const declared = await eventually(() => {
-    const [cacheFile] = cacheFiles();
+    const [cacheFile] = schemaCacheFiles(`${w.dir}/.cache/mcpx`);
     if (cacheFile === undefined) return false;
     const tools = readSchemaCache(`${w.dir}/.cache/mcpx/${cacheFile}`)?.servers.everything?.tools;
     return (tools?.length ?? 0) > 0 && tools!.every((t) => typeof t.declaration === "string");

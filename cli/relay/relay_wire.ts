@@ -16,6 +16,7 @@
 
 import { judgePrivateDir, stickySocketIsOurs } from "../../core/private_dir_rule.ts";
 import { pathFacts } from "../../core/path_facts.ts";
+import type { ScriptSpawnOptions } from "../../runner/host.ts";
 
 /** Most bytes of one relayed request: argv, the directory and the whole environment. */
 export const MAX_REQUEST_BYTES = 512 * 1024;
@@ -76,17 +77,7 @@ export interface Frame {
  * client: a pipe or socket it passes through itself (its reader may leave,
  * decision 0013), anything else the runtime inherits.
  */
-export interface SpawnRequest {
-  path: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  clearEnv: boolean;
-  stdin: "inherit" | "null";
-  stdout: "inherit" | "piped";
-  stderr: "inherit" | "piped";
-  detached: boolean;
-}
+export type SpawnRequest = ScriptSpawnOptions & { path: string };
 
 /** A frame as bytes: its kind, its payload's length (4 bytes, big-endian), the payload. */
 export function frameBytes(

@@ -32,7 +32,8 @@ import {
   socketFolderIsOurs,
   writeAll,
 } from "./relay_wire.ts";
-import { spawnForFront } from "./thin_spawn.ts";
+import { quietWriter, spawnForFront } from "./thin_spawn.ts";
+import { FORWARDED_SIGNALS } from "../../runner/forward_signals.ts";
 
 export { relayable } from "./relayed.ts";
 
@@ -69,7 +70,7 @@ export async function relay(
   env: Record<string, string>,
   cwd: string,
   callerPid: number = Deno.ppid,
-  output: RelayOutput = { out: writeOut(Deno.stdout), err: writeOut(Deno.stderr) },
+  output: RelayOutput = { out: quietWriter(Deno.stdout), err: quietWriter(Deno.stderr) },
 ): Promise<RelayOutcome> {
   const request: RelayedCommand = {
     version: VERSION,
@@ -162,9 +163,6 @@ function startFront(env: Record<string, string>): void {
   } catch { /* the command still runs; the next one tries again */ }
 }
 
-/** The signals passed on to the child: what ends `mcpx` ends the command. */
-const FORWARDED: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-
 /** Runs `argv` as `mcpx` does (the bundle, this process's streams), answering its exit code. */
 async function runAsMcpx(argv: string[]): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), {
@@ -175,7 +173,7 @@ async function runAsMcpx(argv: string[]): Promise<number> {
   }).spawn();
   // A signal sent to this process alone (`kill -INT <pid>`) reaches the child too, which ends
   // the command as a whole `mcpx` would; its exit code is ours.
-  for (const signal of FORWARDED) {
+  for (const signal of FORWARDED_SIGNALS) {
     Deno.addSignalListener(signal, () => {
       try {
         child.kill(signal);
@@ -183,23 +181,6 @@ async function runAsMcpx(argv: string[]): Promise<number> {
     });
   }
   return (await child.status).code;
-}
-
-/**
- * A writer to `stream`; a reader that went away (`mcpx … | head`) ends the
- * writing quietly, as it does for a whole `mcpx` (decision 0013).
- */
-function writeOut(stream: typeof Deno.stdout): (bytes: Uint8Array) => Promise<void> {
-  let gone = false;
-  return async (bytes) => {
-    try {
-      for (let written = 0; !gone && written < bytes.length;) {
-        written += await stream.write(bytes.subarray(written));
-      }
-    } catch {
-      gone = true;
-    }
-  };
 }
 
 /** The working directory, or undefined when it is gone (the whole process says why). */
@@ -223,7 +204,9 @@ if (import.meta.main) {
     try {
       outcome = await relay(argv, env, cwd);
     } catch (error) {
-      await writeOut(Deno.stderr)(new TextEncoder().encode(`error: ${(error as Error).message}\n`));
+      await quietWriter(Deno.stderr)(
+        new TextEncoder().encode(`error: ${(error as Error).message}\n`),
+      );
       Deno.exit(1);
     }
     if (!("ranNothing" in outcome)) Deno.exit(outcome.code);

@@ -9,19 +9,8 @@
  */
 
 import { FRAME, type FrameWriter, type SpawnRequest } from "./relay_wire.ts";
-
-/** The signals passed on while a runtime runs: what ends `mcpx` ends the script. */
-const FORWARDED: Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-
-/** Whether this process's stdout is a pipe or a socket (a reader that can go away). */
-function stdoutIsPipe(): boolean {
-  try {
-    const info = Deno.statSync("/dev/stdout");
-    return info.isFifo === true || info.isSocket === true;
-  } catch {
-    return false;
-  }
-}
+import { stdoutIsPipe } from "../../core/stdout_pipe.ts";
+import { FORWARDED_SIGNALS } from "../../runner/forward_signals.ts";
 
 /** Copies `stream` to `write` chunk by chunk, then an empty frame's worth: the end. */
 async function pump(
@@ -32,16 +21,16 @@ async function pump(
 }
 
 /**
- * Writes to this process's stdout; a reader that went away ends the writing
- * quietly, and the rest is read and dropped so the script never blocks on a
- * full pipe (decision 0013).
+ * A writer to `stream`; a reader that went away (`mcpx … | head`) ends the
+ * writing quietly, and what follows is dropped, so a writer (a script) never
+ * blocks on a full pipe (decision 0013).
  */
-function stdoutWriter(): (bytes: Uint8Array) => Promise<void> {
+export function quietWriter(stream: typeof Deno.stdout): (bytes: Uint8Array) => Promise<void> {
   let gone = false;
   return async (bytes) => {
     try {
       for (let written = 0; !gone && written < bytes.length;) {
-        written += await Deno.stdout.write(bytes.subarray(written));
+        written += await stream.write(bytes.subarray(written));
       }
     } catch {
       gone = true;
@@ -73,14 +62,14 @@ export async function spawnForFront(request: SpawnRequest, writer: FrameWriter):
     return;
   }
   // The front signals the runtime (or its sandbox) itself, as a whole `mcpx` would.
-  const handlers = FORWARDED.map((signal) =>
+  const handlers = FORWARDED_SIGNALS.map((signal) =>
     [signal, () => writer.send(FRAME.signal, JSON.stringify({ signal })).catch(() => {})] as const
   );
   for (const [signal, handler] of handlers) Deno.addSignalListener(signal, handler);
   try {
     await writer.send(FRAME.spawned, JSON.stringify({ pid: child.pid }));
     const streams: Promise<void>[] = [];
-    if (pass) streams.push(pump(child.stdout, stdoutWriter()));
+    if (pass) streams.push(pump(child.stdout, quietWriter(Deno.stdout)));
     else if (request.stdout === "piped") {
       streams.push(
         pump(child.stdout, (bytes) => writer.send(FRAME.out, bytes))
