@@ -3,9 +3,10 @@
  * Resources"; SEP-2640; decision 0038): a skill entry's manifest bounds, then
  * its root `SKILL.md` against the entry: raw byte length, SHA-256 digest
  * (`sha256:<64 lowercase hex>`), UTF-8, and that its YAML frontmatter parses
- * (within a depth, visit and size bound) into a mapping equal to the entry's
- * `frontmatter`. Only the root `SKILL.md` is read. Passing means the bytes
- * agree with the same server's unsigned entry; it says nothing of trust.
+ * (within a depth, visit and size bound) into a mapping equal, field by
+ * field, to the entry's `frontmatter`. Only the root `SKILL.md` is read.
+ * Passing means the bytes agree with the same server's unsigned entry; it
+ * says nothing of trust.
  *
  * @module
  */
@@ -155,18 +156,46 @@ function frontmatterOf(text: string): string | undefined {
   return end === -1 ? undefined : lines.slice(1, end).join("\n");
 }
 
-/** Deep equality of JSON values, key order ignored. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length &&
-      a.every((x, i) => sameJson(x, b[i]));
+/** A JSON value as a difference shows it, cut at 80 characters. */
+function shown(value: unknown): string {
+  const text = value === undefined ? "nothing" : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/**
+ * The fields where the entry's frontmatter and the one parsed from `SKILL.md`
+ * differ, compared field by field (SEP-2640): every key both ways, objects in
+ * any key order, arrays in order, no type coercion. Each difference names its
+ * path (`metadata.team`, `tags[1]`) and both values.
+ *
+ * @example
+ * ```ts
+ * import { frontmatterDifferences } from "./skill_verify.ts";
+ * const d = frontmatterDifferences({ name: "a", description: "x" }, { name: "a", description: "y" });
+ * if (d[0] !== 'description: the entry has "x", SKILL.md has "y"') throw new Error(d[0]);
+ * ```
+ */
+export function frontmatterDifferences(entry: unknown, parsed: unknown, path = ""): string[] {
+  const label = path === "" ? "the frontmatter" : path;
+  if (Array.isArray(entry) && Array.isArray(parsed)) {
+    if (entry.length !== parsed.length) {
+      return [`${label}: the entry has ${entry.length} items, SKILL.md has ${parsed.length}`];
+    }
+    return entry.flatMap((x, i) => frontmatterDifferences(x, parsed[i], `${path}[${i}]`));
   }
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length &&
-      ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+  if (isObject(entry) && isObject(parsed)) {
+    const keys = [...new Set([...Object.keys(entry), ...Object.keys(parsed)])].sort();
+    return keys.flatMap((k) =>
+      frontmatterDifferences(
+        Object.hasOwn(entry, k) ? entry[k] : undefined,
+        Object.hasOwn(parsed, k) ? parsed[k] : undefined,
+        path === "" ? k : `${path}.${k}`,
+      )
+    );
   }
-  return a === b;
+  return entry === parsed
+    ? []
+    : [`${label}: the entry has ${shown(entry)}, SKILL.md has ${shown(parsed)}`];
 }
 
 /**
@@ -227,8 +256,11 @@ export async function checkSkillFile(
     return done(resource);
   }
   if (!isObject(parsed)) problems.push("SKILL.md's frontmatter is not a YAML mapping");
-  else if (!sameJson(parsed, entry.frontmatter)) {
-    problems.push("SKILL.md's frontmatter differs from the entry's frontmatter");
+  else {
+    const differences = frontmatterDifferences(entry.frontmatter, parsed);
+    if (differences.length) {
+      problems.push(`SKILL.md's frontmatter differs from the entry's: ${differences.join("; ")}`);
+    }
   }
   return done(resource);
 }

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { boundedJson, checkSkillFile, digestOf, manifestProblems } from "./skill_verify.ts";
+import {
+  boundedJson,
+  checkSkillFile,
+  digestOf,
+  frontmatterDifferences,
+  manifestProblems,
+} from "./skill_verify.ts";
 
 const TEXT = "---\nname: a\ndescription: b\n---\nbody\n";
 
@@ -31,4 +37,22 @@ Deno.test("boundedJson refuses depth past 128", () => {
   let deep: unknown = 1;
   for (let i = 0; i < 130; i++) deep = [deep];
   assert.throws(() => boundedJson(deep), /deeper than 128/);
+});
+
+Deno.test("frontmatterDifferences() names each differing field with both values, key order ignored", () => {
+  assert.deepEqual(
+    frontmatterDifferences(
+      { name: "a", metadata: { team: "x", n: 1 }, tags: ["p", "q"] },
+      { tags: ["p", "r"], metadata: { n: 1, team: "y" }, name: "a", extra: true },
+    ),
+    [
+      "extra: the entry has nothing, SKILL.md has true",
+      'metadata.team: the entry has "x", SKILL.md has "y"',
+      'tags[1]: the entry has "q", SKILL.md has "r"',
+    ],
+  );
+  assert.deepEqual(frontmatterDifferences({ n: 1 }, { n: "1" }), [
+    'n: the entry has 1, SKILL.md has "1"',
+  ]);
+  assert.deepEqual(frontmatterDifferences({ a: [1] }, { a: [1] }), []);
 });

@@ -5,7 +5,9 @@
  *
  * - {@link listSkills}: every page of `skills/list` (engine/pagination.ts's
  *   bounds), each page kept whole, unknown fields included;
- * - {@link getSkill}: one entry by its `SKILL.md` URI (`skills/get`), listed or not;
+ * - {@link getSkill}: one entry by its `SKILL.md` URI (`skills/get`), listed or
+ *   not; when the server's `skills/get` gives no entry, the one its
+ *   `skills/list` gives for that URI (decision 0074, {@link entryOn});
  * - {@link verifySkill}: that entry, then its root `SKILL.md` read and checked
  *   against it (engine/skill_verify.ts);
  * - {@link readDirectory}: `resources/directory/read` when the server declares
@@ -31,6 +33,41 @@ export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 /** JSON-RPC invalid params: what a server answers a directory read of a non-directory. */
 const INVALID_PARAMS = -32602;
 
+/** JSON-RPC method not found: what a server without `skills/get` answers it. */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * What the skills requests need of an instance (engine/instance.ts `Instance`
+ * has it): its names, the capabilities its server declared, and its requests.
+ */
+export interface SkillsPeer {
+  readonly spec: { readonly name: string; readonly namespace: string };
+  readonly client: { getServerCapabilities(): unknown };
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<unknown>;
+}
+
+/** Where the entry of a skill mcpx shows or verifies came from (decision 0074). */
+export type EntrySource = "skills/get" | "skills/list";
+
+/** One skill's entry as `mcpx skills <ns> <uri>` answers it. */
+export interface HeldEntry {
+  /**
+   * The `GetSkillResult` as the server sent it; or, when its `skills/get`
+   * gave no entry, `{ skill }` with the entry its `skills/list` gave (unknown
+   * fields kept either way).
+   */
+  result: Record<string, unknown> & { skill: Record<string, unknown> };
+  /** `skills/get`, or `skills/list` when the entry is the listed one. */
+  entryFrom: EntrySource;
+}
+
+/** What `--verify` answers: the checks, and where the entry checked against came from. */
+export type HeldVerification = SkillVerification & { entryFrom: EntrySource };
+
 /** A server's skills: whether it offers the extension, and each `skills/list` page as sent. */
 export interface SkillsListing {
   namespace: string;
@@ -48,7 +85,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The extension's capability object the server declared, if any. */
-function skillsCapability(instance: Instance): Record<string, unknown> | undefined {
+function skillsCapability(instance: SkillsPeer): Record<string, unknown> | undefined {
   const caps = instance.client.getServerCapabilities() as
     | { extensions?: Record<string, unknown> }
     | undefined;
@@ -71,7 +108,7 @@ export function hasCode(error: unknown, code: number): boolean {
 
 /** Every page of `method` on `instance`, each kept whole; `first` sees the first page's failure. */
 function allPages(
-  instance: Instance,
+  instance: SkillsPeer,
   method: string,
   params: Record<string, unknown>,
   key: string,
@@ -117,13 +154,29 @@ export function listSkills(
   }, options);
 }
 
-/** `skills/get` of `uri` on `instance`: the whole result, its `skill` checked to be that entry. */
-async function getOn(
-  instance: Instance,
+/**
+ * The entry of the skill whose `SKILL.md` is `uri`, as a host holds it
+ * (SEP-2640; decision 0074): the server's `skills/get` answer when it is that
+ * entry; when the answer carries no entry (`{}`), or the server does not know
+ * the method (-32601), the entry its `skills/list` pages give for `uri`.
+ * Nothing is read: a skill's files are requested only when it is loaded.
+ *
+ * @param instance The instance the requests go to.
+ * @param uri The skill's `SKILL.md` URI, sent as given.
+ * @param run The requests' time limit (ms) and the caller's signal.
+ * @param limits The bounds on a response's size and a listing's pages.
+ * @returns The entry, with the answer it came in and where from.
+ * @throws {ServerError} for a server without the extension; a `skills/get`
+ *   answer that is another skill's entry; a URI that neither `skills/get`
+ *   nor `skills/list` gives an entry for (or the listing gives twice); a
+ *   failed request (another JSON-RPC error, a timeout, a lost connection).
+ */
+export async function entryOn(
+  instance: SkillsPeer,
   uri: string,
   run: { timeoutMs: number; signal?: AbortSignal },
   limits: PageLimits,
-): Promise<Record<string, unknown>> {
+): Promise<HeldEntry> {
   const server = instance.spec.name;
   if (!skillsCapability(instance)) {
     throw new ServerError(
@@ -132,22 +185,42 @@ async function getOn(
         `extension)`,
     );
   }
-  const result = await instance.request("skills/get", { uri }, run);
-  checkResponseSize({ server, method: "skills/get" }, result, limits);
-  if (!isObject(result) || !isObject(result.skill) || result.skill.uri !== uri) {
-    throw new ServerError(
-      server,
-      `server "${server}": the answer to skills/get ${uri} is not that skill's entry: ` +
-        JSON.stringify(result).slice(0, 200),
-    );
+  let answered: string;
+  try {
+    const result = await instance.request("skills/get", { uri }, run);
+    checkResponseSize({ server, method: "skills/get" }, result, limits);
+    if (isObject(result) && isObject(result.skill)) {
+      if (result.skill.uri !== uri) {
+        throw new ServerError(
+          server,
+          `server "${server}": the answer to skills/get ${uri} is not that skill's entry: ` +
+            JSON.stringify(result).slice(0, 200),
+        );
+      }
+      return { result: result as HeldEntry["result"], entryFrom: "skills/get" };
+    }
+    answered = `answered ${JSON.stringify(result).slice(0, 200)}, no entry`;
+  } catch (error) {
+    if (!hasCode(error, METHOD_NOT_FOUND)) throw error;
+    answered = "is not a method this server knows (-32601)";
   }
-  return result;
+  const pages = await allPages(instance, "skills/list", {}, "skills", run, limits);
+  const listed = pages.flatMap((p) => p.skills as unknown[])
+    .filter((s): s is Record<string, unknown> => isObject(s) && s.uri === uri);
+  if (listed.length === 1) return { result: { skill: listed[0] }, entryFrom: "skills/list" };
+  throw new ServerError(
+    server,
+    `server "${server}": skills/get ${uri} ${answered}, and skills/list ` +
+      (listed.length === 0
+        ? "does not list it either: check the URI against the skills it lists"
+        : `lists it ${listed.length} times, so which entry holds is not known`),
+  );
 }
 
 /**
- * One skill entry by its `SKILL.md` URI: the server's `GetSkillResult` as sent.
- * @throws {ServerError} for a server without the extension, a failed get, or
- *   an answer that is not the entry of `uri`; what {@link serverRequest} throws.
+ * One skill entry by its `SKILL.md` URI: the server's `GetSkillResult` as
+ * sent, or the listed entry when `skills/get` gives none ({@link entryOn}).
+ * @throws what {@link entryOn} and {@link serverRequest} throw.
  */
 export function getSkill(
   source: RequestSource,
@@ -155,22 +228,23 @@ export function getSkill(
   uri: string,
   ctx: CallerContext,
   options: ContentOptions = {},
-): Promise<Record<string, unknown>> {
+): Promise<HeldEntry> {
   const limits = options.limits ?? DEFAULT_PAGE_LIMITS;
   return serverRequest(
     source,
     namespace,
     ctx,
     { method: "skills/get", target: uri },
-    (instance, run) => getOn(instance, uri, run, limits),
+    (instance, run) => entryOn(instance, uri, run, limits),
     options,
   );
 }
 
 /**
- * Gets the entry of `uri`, then reads only its root `SKILL.md` on the same
- * instance and checks it against the entry (engine/skill_verify.ts). A failed
- * check is a result (`verified: false` with its problems), not an error.
+ * Gets the entry of `uri` ({@link entryOn}), then reads only its root
+ * `SKILL.md` on the same instance and checks it against the entry
+ * ({@link verifyOn}). A failed check is a result (`verified: false` with its
+ * problems), not an error.
  * @throws what {@link getSkill} throws; {ServerError} when the read fails.
  */
 export function verifySkill(
@@ -179,24 +253,38 @@ export function verifySkill(
   uri: string,
   ctx: CallerContext,
   options: ContentOptions = {},
-): Promise<SkillVerification> {
+): Promise<HeldVerification> {
   const limits = options.limits ?? DEFAULT_PAGE_LIMITS;
   return serverRequest(
     source,
     namespace,
     ctx,
     { method: "skills/get", target: uri },
-    async (instance, run) => {
-      const got = await getOn(instance, uri, run, limits);
-      const entry = got.skill as Record<string, unknown>;
-      return await checkSkillFile(uri, entry, async () => {
-        const result = await instance.request("resources/read", { uri }, run);
-        checkResponseSize({ server: instance.spec.name, method: "resources/read" }, result, limits);
-        return result;
-      });
-    },
+    (instance, run) => verifyOn(instance, uri, run, limits),
     options,
   );
+}
+
+/**
+ * On `instance`: the entry of `uri` ({@link entryOn}), then its root
+ * `SKILL.md` alone read and checked against that entry
+ * (engine/skill_verify.ts). No other file of the skill is read, whatever
+ * the checks find.
+ * @throws what {@link entryOn} throws; {ServerError} when the read fails.
+ */
+export async function verifyOn(
+  instance: SkillsPeer,
+  uri: string,
+  run: { timeoutMs: number; signal?: AbortSignal },
+  limits: PageLimits,
+): Promise<HeldVerification> {
+  const held = await entryOn(instance, uri, run, limits);
+  const checked = await checkSkillFile(uri, held.result.skill, async () => {
+    const result = await instance.request("resources/read", { uri }, run);
+    checkResponseSize({ server: instance.spec.name, method: "resources/read" }, result, limits);
+    return result;
+  });
+  return { ...checked, entryFrom: held.entryFrom };
 }
 
 /**

@@ -187,8 +187,10 @@ export const skills = defineOp({
 /** `POST /v1/skillGet`. */
 export const skillGet = defineOp({
   name: "skillGet",
-  description: "`skills/get` of one SKILL.md URI (the GetSkillResult unchanged), or with " +
-    "`verify` its root SKILL.md read and checked against the entry.",
+  description: "The entry of one SKILL.md URI: `{result, entryFrom}`, the `skills/get` " +
+    "GetSkillResult unchanged, or `{skill}` with the entry `skills/list` gives when `skills/get` " +
+    "gives none (entryFrom `skills/list`); with `verify` its root SKILL.md read and checked " +
+    "against that entry.",
   where: "daemon",
   hints: { readOnly: true, destructive: false, idempotent: true },
   input: withCaller({
@@ -197,7 +199,7 @@ export const skillGet = defineOp({
     verify: VERIFY.optional(),
     ...CONTENT_FIELDS,
   }),
-  output: z.unknown().describe("the GetSkillResult, or the verification"),
+  output: z.unknown().describe("{result, entryFrom}, or the verification with entryFrom"),
   serverData: true,
 });
 

@@ -1,8 +1,9 @@
 /**
  * `mcpx skills`: the Skills extension of a server (SEP-2640, on MCP
  * 2026-07-28; spec 002, "Skills and Resources"): every skill entry it lists,
- * one entry by its `SKILL.md` URI, or that entry verified against its root
- * `SKILL.md` (`--verify`, decision 0038). Runs in the CLI and asks the daemon
+ * one entry by its `SKILL.md` URI (the listed one when the server's
+ * `skills/get` gives none, decision 0074), or that entry verified against its
+ * root `SKILL.md` (`--verify`, decision 0038). Runs in the CLI and asks the daemon
  * (routes `skills`, `skillGet` in ops/routes.ts).
  *
  * @module
@@ -13,11 +14,21 @@ import * as z from "zod";
 import { defineOp } from "./op.ts";
 import { DIRECT_FIELDS, DIRECT_FLAGS } from "./direct_flags.ts";
 
+/** Where one entry came from: `skills/list` when `skills/get` gave none (decision 0074). */
+const ENTRY_FROM = z.enum(["skills/get", "skills/list"]).describe(
+  "skills/get, or skills/list when the server's skills/get gave no entry and the listed one " +
+    "was used",
+);
+
 /** What `--json` prints: who was asked (`config:sha256:…` or `url:sha256:…`) and the answer. */
 export const SkillsOutput = z.union([
   z.object({
     origin: z.string(),
-    result: z.unknown().describe("{pages} of skills/list, or the GetSkillResult"),
+    result: z.unknown().describe(
+      "{pages} of skills/list, or the GetSkillResult ({skill} with the listed entry when " +
+        "entryFrom is skills/list)",
+    ),
+    entryFrom: ENTRY_FROM.optional().describe("with a URI: where the entry came from"),
   }),
   z.object({
     origin: z.string(),
@@ -25,6 +36,7 @@ export const SkillsOutput = z.union([
     verified: z.boolean(),
     problems: z.array(z.string()),
     entry: z.unknown(),
+    entryFrom: ENTRY_FROM,
     resource: z.unknown().optional().describe("the ReadResourceResult of SKILL.md"),
   }),
 ]);

@@ -40,6 +40,12 @@ Deno.test("mcpx skills lists, gets and verifies skills; resources lists director
         p.skills.map((s) => s.uri)
       );
       assert.deepEqual(uris, ["skill://demo/SKILL.md", "skill://tampered/SKILL.md"]);
+      const human = await w.mcpx(["skills", "--stdio", stdio]);
+      assert.match(
+        human.stdout,
+        /get one: mcpx skills --stdio '.+' <uri>/,
+        "the next command names the server as this one did, not by its generated namespace",
+      );
       const ok = await w.mcpx(["skills", "--stdio", stdio, "skill://demo/SKILL.md", "--verify"]);
       assert.equal(ok.code, 0, ok.stderr);
       assert.match(ok.stdout, /^verified skill:\/\/demo\/SKILL\.md/);
@@ -59,6 +65,7 @@ Deno.test("mcpx skills lists, gets and verifies skills; resources lists director
   await t.step("get keeps frontmatter, manifest and unknown fields", async () => {
     const out = await w.json(["skills", "sk", "skill://tampered/SKILL.md"]);
     assert.deepEqual(out.result.skill["x-fixture"], { note: "kept as sent" });
+    assert.equal(out.entryFrom, "skills/get");
     const demo = await w.json(["skills", "sk", "skill://demo/SKILL.md"]);
     assert.deepEqual(demo.result.skill.frontmatter.metadata, { team: "tools" });
     assert.equal(demo.result.skill.resources.length, 2);
@@ -73,6 +80,7 @@ Deno.test("mcpx skills lists, gets and verifies skills; resources lists director
     const out = JSON.parse(bad.stdout);
     assert.deepEqual(Object.keys(out).sort(), [
       "entry",
+      "entryFrom",
       "origin",
       "problems",
       "resource",
@@ -80,6 +88,7 @@ Deno.test("mcpx skills lists, gets and verifies skills; resources lists director
       "verified",
     ]);
     assert.equal(out.verified, false);
+    assert.equal(out.entryFrom, "skills/get", "this server's skills/get gives the entry");
     assert.match(out.problems[0], /^digest mismatch: the entry declares sha256:0{64}/);
     const usage = await w.mcpx(["skills", "sk", "--verify"]);
     assert.equal(usage.code, 2);

@@ -10,8 +10,11 @@
  * server: `config:sha256:<hex>` of the configuration file's path and the
  * server's name, or for a URL target `url:sha256:<hex>` of the URL without
  * its credentials. `--json` prints `{origin, result}` (a listing's result is
- * `{pages}`, each page as the server sent it), or for `--verify`
- * `{origin, skillUri, verified, problems, entry, resource}`.
+ * `{pages}`, each page as the server sent it), for one entry
+ * `{origin, result, entryFrom}`, or for `--verify`
+ * `{origin, skillUri, verified, problems, entry, entryFrom, resource}`.
+ * `entryFrom` is `skills/list` when the server's `skills/get` gave no entry
+ * and the one its listing gives was used (decision 0074), else `skills/get`.
  *
  * @module
  */
@@ -24,8 +27,13 @@ import { contentFields } from "./content_request.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { InputOf } from "../../ops/op.ts";
 import type { skills } from "../../ops/skills_ops.ts";
-import type { SkillsListing } from "../../engine/skills.ts";
-import type { SkillVerification } from "../../engine/skill_verify.ts";
+import type {
+  EntrySource,
+  HeldEntry,
+  HeldVerification,
+  SkillsListing,
+} from "../../engine/skills.ts";
+import { directSpelling } from "../../config/direct_target.ts";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -65,14 +73,18 @@ export interface SkillsListed {
   result: { supported: boolean; pages: Record<string, unknown>[] };
 }
 
-/** One entry's document: the origin and the server's `skills/get` answer. */
+/**
+ * One entry's document: the origin, the server's `skills/get` answer (or
+ * `{ skill }` with the listed entry), and where the entry came from.
+ */
 export interface SkillGot {
   origin: string;
   result: Record<string, unknown>;
+  entryFrom: EntrySource;
 }
 
 /** `--verify`'s document: the origin and the checks (engine/skill_verify.ts). */
-export type SkillVerified = { origin: string } & SkillVerification;
+export type SkillVerified = { origin: string } & HeldVerification;
 
 /**
  * Runs `mcpx skills`: lists a server's skills, gets one entry, or verifies
@@ -98,17 +110,21 @@ export async function handle(
   const origin = await originOf(ctx, namespace);
   if (uri === undefined) {
     const listed = await ctx.request<SkillsListing>("skills", { namespace, ...fields });
-    // The namespace the daemon resolved, which the text names (never in the document).
+    // The namespace the daemon resolved, and how the next command names the server (a URL
+    // target by its URL): the text names them, the document never does.
     return {
       ...ok<SkillsListed>({
         origin,
         result: { supported: listed.supported, pages: listed.pages },
       }),
-      extra: { namespace: listed.namespace },
+      extra: {
+        namespace: listed.namespace,
+        target: ctx.direct ? directSpelling(ctx.direct) : listed.namespace,
+      },
     };
   }
   if (input.verify) {
-    const checked = await ctx.request<SkillVerification>("skillGet", {
+    const checked = await ctx.request<HeldVerification>("skillGet", {
       namespace,
       uri,
       verify: true,
@@ -116,8 +132,8 @@ export async function handle(
     });
     return (checked.verified ? ok : failed)<SkillVerified>({ origin, ...checked });
   }
-  const got = await ctx.request<Record<string, unknown>>("skillGet", { namespace, uri, ...fields });
-  return ok<SkillGot>({ origin, result: got });
+  const got = await ctx.request<HeldEntry>("skillGet", { namespace, uri, ...fields });
+  return ok<SkillGot>({ origin, result: got.result, entryFrom: got.entryFrom });
 }
 
 /**
@@ -130,9 +146,9 @@ export function text(value: SkillsListed | SkillGot | SkillVerified, view: TextV
   const { origin } = value;
   if (input.uri === undefined) {
     const { result } = value as SkillsListed;
-    const namespace = (view.extra as { namespace?: string } | undefined)?.namespace ??
-      input.namespace;
-    return listingText(origin, namespace, result);
+    const extra = view.extra as { namespace?: string; target?: string } | undefined;
+    const namespace = extra?.namespace ?? input.namespace;
+    return listingText(origin, namespace, extra?.target ?? namespace, result);
   }
   const uri = input.uri;
   if (input.verify) {
@@ -141,13 +157,16 @@ export function text(value: SkillsListed | SkillGot | SkillVerified, view: TextV
       const root = (checked.entry.resources as Record<string, unknown>[])
         .find((r) => r.uri === uri)!;
       return `verified ${uri} (origin ${origin}): ${root.size} bytes, ${root.digest}, UTF-8, ` +
-        `frontmatter matches the entry\n`;
+        `frontmatter matches the entry${listedNote(checked.entryFrom)}\n`;
     }
-    return `NOT verified ${uri} (origin ${origin}):\n` +
+    return `NOT verified ${uri} (origin ${origin}${listedNote(checked.entryFrom)}):\n` +
       checked.problems.map((p) => `  - ${p}\n`).join("");
   }
-  const skill = (value as SkillGot).result.skill as Record<string, unknown>;
-  let out = `origin: ${origin}\nuri: ${skill.uri}\nfrontmatter:\n`;
+  const got = value as SkillGot;
+  const skill = got.result.skill as Record<string, unknown>;
+  let out = `origin: ${origin}\nuri: ${skill.uri}\n`;
+  if (got.entryFrom === "skills/list") out += `entry: as listed (skills/get gave none)\n`;
+  out += `frontmatter:\n`;
   out += indent(JSON.stringify(skill.frontmatter, null, 2));
   if (Array.isArray(skill.resources)) {
     out += `files (${skill.resources.length}):\n`;
@@ -163,9 +182,19 @@ export function text(value: SkillsListed | SkillGot | SkillVerified, view: TextV
   return out;
 }
 
+/** What a verdict adds when the entry checked against is the listed one. */
+function listedNote(from: EntrySource): string {
+  return from === "skills/list" ? "; the entry as listed (skills/get gave none)" : "";
+}
+
+/**
+ * A listing's text. `target` is how the next command names the server: the
+ * namespace, or for a direct target its URL (or `--stdio …`).
+ */
 function listingText(
   origin: string,
   namespace: string,
+  target: string,
   listed: SkillsListed["result"],
 ): string {
   if (!listed.supported) {
@@ -183,7 +212,7 @@ function listingText(
     ];
   });
   return `origin: ${origin}\n` + renderTable(["NAME", "URI", "DESCRIPTION"], rows) +
-    `get one: mcpx skills ${namespace} <uri>; check it: add --verify\n`;
+    `get one: mcpx skills ${target} <uri>; check it: add --verify\n`;
 }
 
 function indent(text: string): string {
