@@ -6,8 +6,12 @@
  * commands on a direct target under default settings: list the server
  * (`mcpx ls <url>`), read its tools (`mcpx --json types <url>`) and call
  * every one (`mcpx call <url> <tool> …`) with the arguments its schema
- * implies, answering a question with its defaults; nothing here speaks MCP
- * itself, and nothing depends on the scenario's name (decision 0033).
+ * implies, answering a question with its defaults; then list its skills
+ * (`mcpx --json skills <url>`, which asks nothing of a server without the
+ * Skills extension) and load each one as a user does, verified against its
+ * entry (`mcpx --json skills <url> <uri> --verify`; decision 0074). Nothing
+ * here speaks MCP itself, and nothing depends on the scenario's name
+ * (decision 0033).
  *
  * @module
  */
@@ -142,9 +146,59 @@ async function call(url: string, tool: string, args: Record<string, unknown>): P
 }
 
 /**
- * What a user does with a server: list it, read its tools, call each one.
- * The runner may say which arguments a scenario's tools expect (its
- * context's `toolCalls`); otherwise they come from the schema.
+ * The skills `mcpx --json skills <url>` lists (none when the server offers
+ * none, or the command fails): the `uri` of every entry on every page.
+ */
+function listedSkills(ran: Ran): string[] {
+  if (ran.code !== 0) return [];
+  try {
+    const doc = JSON.parse(ran.stdout) as { result: { pages: { skills?: { uri?: unknown }[] }[] } };
+    return doc.result.pages.flatMap((p) => p.skills ?? [])
+      .map((s) => s.uri)
+      .filter((uri): uri is string => typeof uri === "string");
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether a skill command failed as a command: mcpx refusing a skill whose
+ * `SKILL.md` does not match its entry (`verified: false`, exit 1) did its
+ * part, and is not a failure of the client.
+ */
+function skillCommandFailed(ran: Ran): boolean {
+  if (ran.code === 0) return false;
+  try {
+    return (JSON.parse(ran.stdout) as { verified?: unknown }).verified !== false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * What a user does with a server's skills: list them, then load each one,
+ * verified against the entry the server gave for it. A server without the
+ * Skills extension lists none, and nothing more is asked of it.
+ *
+ * @returns Whether a command failed, and whether a failure asked for `mcpx auth`.
+ */
+async function skills(url: string): Promise<{ failed: boolean; login: boolean }> {
+  const listed = await mcpx(["--json", "skills", url]);
+  if (wantsLogin(listed)) return { failed: true, login: true };
+  let failed = listed.code !== 0;
+  for (const uri of listedSkills(listed)) {
+    const loaded = await mcpx(["--json", "skills", url, uri, "--verify"]);
+    if (wantsLogin(loaded)) return { failed: true, login: true };
+    failed = skillCommandFailed(loaded) || failed;
+  }
+  return { failed, login: false };
+}
+
+/**
+ * What a user does with a server: list it, read its tools, call each one,
+ * then list its skills and load each one. The runner may say which
+ * arguments a scenario's tools expect (its context's `toolCalls`);
+ * otherwise they come from the schema.
  *
  * @returns Whether anything failed, and whether a failure asked for `mcpx auth`.
  */
@@ -172,7 +226,8 @@ async function work(
     if (wantsLogin(ran)) return { failed: true, login: true };
     failed = (ran.code !== 0 && !serverSaidNo(ran)) || failed;
   }
-  return { failed, login: false };
+  const loaded = await skills(url);
+  return { failed: loaded.failed || failed, login: loaded.login };
 }
 
 async function main(): Promise<number> {

@@ -1,18 +1,23 @@
 /**
- * The official conformance suite's client leg, with mcpx as the client:
- * every client scenario of spec revisions 2025-11-25 and 2026-07-28 the
- * runner offers but the extensions, each run with conformance/client.ts as
- * the client command, the auth ones in a section of their own; the results
- * are written to docs/conformance.md.
+ * The official conformance suite's client leg, with mcpx as the client, under
+ * two runner versions: {@link RUNNER} (0.2.0-alpha.12) runs every client
+ * scenario of spec revisions 2025-11-25 and 2026-07-28, the 2025-03-26 auth
+ * back-compatibility ones, and the extension scenarios that are not auth
+ * (the Skills extension's); {@link RUNNER_0_1} (0.1.16, the last 0.1 release)
+ * runs every client scenario it knows but its extensions. Each run has
+ * conformance/client.ts as the client command; the auth ones go in a section
+ * of their own. The results are written to docs/conformance.md
+ * (conformance/client_doc.ts renders it).
  *
- * `deno task conformance` (also a step of .ci/run, outside the test suite).
- * Scenarios that fail do not fail the script: the document records them.
- * It exits non-zero only when it could not measure (the runner would not
+ * `deno task conformance` (also a step of .ci/run, outside the test suite);
+ * `--auth-only` runs the auth scenarios alone and keeps the rest of the
+ * document. Scenarios that fail do not fail the script: the document records
+ * them. It exits non-zero only when it could not measure (a runner would not
  * start, or gave no results). The server leg (conformance/server_leg.ts)
  * writes its own section of the same document, which this script keeps.
  *
- * The runner (`@modelcontextprotocol/conformance`, pinned below) needs Node
- * 22 or newer; it runs under Deno instead (`npm:` specifier, no
+ * The runners (`@modelcontextprotocol/conformance`, pinned below) need Node
+ * 22 or newer; they run under Deno instead (`npm:` specifier, no
  * node_modules), which measured the same and needs no second runtime.
  * Every daemon the scenarios start lives in a temporary state directory,
  * stopped and removed at the end.
@@ -21,27 +26,61 @@
  */
 
 import { join } from "node:path";
-import { keepServerSection, type ScenarioRow, scenarioTable } from "./doc_sections.ts";
+import { keepServerSection, type ScenarioRow } from "./doc_sections.ts";
+import { readChecks, resultOf } from "./run_checks.ts";
+import {
+  AUTH_HEADING,
+  renderAuthSection,
+  renderDocument,
+  type RunnerResults,
+} from "./client_doc.ts";
 
 /** The runner, pinned: 0.2.0-alpha.12 is the first to carry the 2026-07-28 scenarios. */
 export const RUNNER = "npm:@modelcontextprotocol/conformance@0.2.0-alpha.12";
 
+/**
+ * The 0.1 runner, pinned: 0.1.16, the last release before the 2026-07-28
+ * scenarios; it knows 2025-03-26, 2025-06-18, 2025-11-25 and a draft. It is
+ * not in deno.lock and runs with `--no-lock`: resolving it there moves the
+ * hono that mcpx's own MCP SDK uses to a newer release, and a test tool must
+ * not change what mcpx is built with.
+ */
+export const RUNNER_0_1 = "npm:@modelcontextprotocol/conformance@0.1.16";
+
 /** The spec revisions measured. */
 export const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const DOC = join(ROOT, "docs", "conformance.md");
+/** The revision {@link RUNNER}'s `auth/*` back-compatibility scenarios run at, besides {@link REVISIONS}. */
+export const AUTH_BACKCOMPAT_REVISION = "2025-03-26";
 
 /**
- * Why a scenario fails, where the checks alone do not say it: what mcpx lacks
- * and which issue brings it. Said first in the scenario's row while it fails.
+ * The revision an extension scenario runs at: the runner skips one at any
+ * `--spec-version` unless given `--force`; the Skills extension (SEP-2640)
+ * is defined on 2026-07-28, the era mcpx asks an HTTP server in first
+ * (decision 0072).
  */
-export const KNOWN_CAUSES: Record<string, string[]> = {};
+export const EXTENSION_REVISION = "2026-07-28";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DOC = join(ROOT, "docs", "conformance.md");
 
 /** One scenario as `list --client` names it, with the revisions it belongs to. */
 export interface Scenario {
   name: string;
   tags: string[];
+}
+
+/**
+ * One run of a scenario: the row's revision, and the runner's flags that
+ * select it (`--spec-version <rev>`, `--force` for an extension scenario;
+ * none for {@link RUNNER_0_1}, which runs one scenario the same whatever
+ * `--spec-version` says).
+ */
+export interface Run {
+  scenario: string;
+  /** The revision the row names; for 0.1.16, the revisions the runner tags the scenario with. */
+  revision: string;
+  flags: string[];
 }
 
 /** One scenario run at one revision (conformance/doc_sections.ts). */
@@ -66,185 +105,89 @@ export function parseScenarioList(text: string): Scenario[] {
   return out;
 }
 
+/** The elicitation scenario a client under default settings is measured by; the others need a person. */
+const ELICITATION_KEPT = "elicitation-sep1034-client-defaults";
+
+/** Whether `s` is a plain client scenario: not auth, and of elicitation only the client-defaults one. */
+const plain = (s: Scenario) =>
+  !s.name.startsWith("auth/") && (!s.name.includes("elicitation") || s.name === ELICITATION_KEPT);
+
+/** `scenario` at `revision`, selected with `--spec-version`. */
+const at = (scenario: string, revision: string): Run => ({
+  scenario,
+  revision,
+  flags: ["--spec-version", revision],
+});
+
 /**
- * The runs of this leg: each scenario at each of {@link REVISIONS} it
- * belongs to, without auth and extension scenarios; of elicitation, the client-defaults one.
+ * {@link RUNNER}'s plain runs: each scenario at each of {@link REVISIONS} it
+ * belongs to, without auth and of elicitation the client-defaults one; then
+ * each extension scenario that is not auth at {@link EXTENSION_REVISION},
+ * with `--force`.
  */
-export function runsOf(scenarios: Scenario[]): { scenario: string; revision: string }[] {
-  return scenarios
-    .filter((s) =>
-      !s.name.startsWith("auth/") &&
-      (!s.name.includes("elicitation") || s.name === "elicitation-sep1034-client-defaults")
-    )
-    .flatMap((s) =>
-      REVISIONS.filter((r) => s.tags.includes(r)).map((revision) => ({
-        scenario: s.name,
-        revision,
-      }))
-    );
+export function runsOf(scenarios: Scenario[]): Run[] {
+  const tagged = scenarios.filter(plain).flatMap((s) =>
+    REVISIONS.filter((r) => s.tags.includes(r)).map((revision) => at(s.name, revision))
+  );
+  const extensions = scenarios
+    .filter((s) => plain(s) && s.tags.includes("extension"))
+    .map((s) => {
+      const run = at(s.name, EXTENSION_REVISION);
+      return { ...run, flags: [...run.flags, "--force"] };
+    });
+  return [...tagged, ...extensions];
 }
 
 /**
- * The auth leg's runs (issue 13, "OAuth 2.1"): every `auth/*` scenario at
- * each of {@link REVISIONS} it belongs to; extension scenarios (DPoP,
- * client credentials, workload identity, enterprise-managed) are not run
- * and are listed in {@link AUTH_NOT_SUPPORTED} instead.
+ * {@link RUNNER}'s auth runs (issue 13, "OAuth 2.1"): every `auth/*` scenario
+ * at each of {@link REVISIONS} and {@link AUTH_BACKCOMPAT_REVISION} it
+ * belongs to; extension scenarios (DPoP, client credentials, workload
+ * identity, enterprise-managed) are not run and are listed in
+ * conformance/client_doc.ts `AUTH_NOT_SUPPORTED` instead.
  */
-export function authRunsOf(scenarios: Scenario[]): { scenario: string; revision: string }[] {
+export function authRunsOf(scenarios: Scenario[]): Run[] {
+  const revisions: string[] = [AUTH_BACKCOMPAT_REVISION, ...REVISIONS];
   return scenarios
     .filter((s) => s.name.startsWith("auth/"))
-    .flatMap((s) =>
-      REVISIONS.filter((r) => s.tags.includes(r)).map((revision) => ({
-        scenario: s.name,
-        revision,
-      }))
-    );
+    .flatMap((s) => revisions.filter((r) => s.tags.includes(r)).map((r) => at(s.name, r)));
 }
 
 /**
- * The `auth/*` extension scenarios mcpx does not run, and why: each needs a
- * grant or proof with no person in it, which `mcpx auth` (a person
- * authorizing in a browser) does not offer yet.
+ * {@link RUNNER_0_1}'s runs, plain and auth: each scenario once (0.1.16 runs
+ * one scenario the same whatever `--spec-version` says), its row naming the
+ * revisions the runner tags it with; extension scenarios are not run.
  */
-export const AUTH_NOT_SUPPORTED: Record<string, string> = {
-  "auth/client-credentials-jwt":
-    "client credentials with a private-key JWT: no configuration carries a signing key yet",
-  "auth/client-credentials-basic":
-    "client credentials (no user): mcpx authorizes as a person with the authorization-code flow",
-  "auth/enterprise-managed-authorization":
-    "an identity provider's ID token exchanged for a grant (SEP-990): not configurable yet",
-  "auth/dpop": "DPoP-bound tokens: the SDK has a DpopSession, mcpx's store keeps no DPoP key yet",
-  "auth/dpop-nonce":
-    "DPoP-bound tokens: the SDK has a DpopSession, mcpx's store keeps no DPoP key yet",
-  "auth/wif-jwt-bearer":
-    "workload identity federation (a JWT bearer grant): no workload token source yet",
-};
-
-/** A check as the runner writes it in `checks.json`. */
-interface Check {
-  name?: string;
-  id?: string;
-  status?: string;
-  description?: string;
-  errorMessage?: string;
-}
-
-/**
- * One result from a run's checks: INFO and SKIPPED checks are not counted;
- * a scenario passes when no check failed and the runner said so.
- */
-export function resultOf(
-  run: { scenario: string; revision: string },
-  checks: Check[] | undefined,
-  runnerOk: boolean,
-  runnerSaid: string,
-): ScenarioResult {
-  if (!checks) {
-    return {
-      ...run,
-      passed: false,
-      checksPassed: 0,
-      checksTotal: 0,
-      failures: [
-        `the runner gave no checks: ${runnerSaid.trim().split("\n").slice(-3).join(" / ")}`,
-      ],
-    };
-  }
-  const counted = checks.filter((c) => c.status !== "INFO" && c.status !== "SKIPPED");
-  const failed = counted.filter((c) => c.status === "FAILURE");
+export function runsOf01(scenarios: Scenario[]): { plain: Run[]; auth: Run[] } {
+  const runs = (list: Scenario[]) =>
+    list
+      .filter((s) => !s.tags.includes("extension"))
+      .map((s) => ({ scenario: s.name, revision: s.tags.join(", "), flags: [] }));
   return {
-    ...run,
-    passed: runnerOk && failed.length === 0,
-    checksPassed: counted.filter((c) => c.status === "SUCCESS").length,
-    checksTotal: counted.length,
-    // One line per distinct reason: a scenario may fail the same way once per header or call.
-    failures: [
-      ...new Set(
-        failed.map((c) => `${c.name ?? c.id}: ${c.errorMessage ?? c.description ?? "failed"}`),
-      ),
-    ],
+    plain: runs(scenarios.filter(plain)),
+    auth: runs(scenarios.filter((s) => s.name.startsWith("auth/"))),
   };
-}
-
-/** docs/conformance.md from the results. */
-export function renderDocument(results: ScenarioResult[], runner: string): string {
-  const passed = results.filter((r) => r.passed).length;
-  const checks = results.reduce((n, r) => n + r.checksPassed, 0);
-  const total = results.reduce((n, r) => n + r.checksTotal, 0);
-  const lines = [
-    "# Conformance",
-    "",
-    "Generated by `deno task conformance` (conformance/client_leg.ts); do not edit by hand.",
-    "",
-    "## Client leg",
-    "",
-    `mcpx as the client of the official suite (\`${runner}\`): every client scenario of spec`,
-    "revisions 2025-11-25 and 2026-07-28 but the auth ones (their own section below) and the",
-    "extensions. conformance/client.ts does with each scenario server's URL what a user does,",
-    "under default settings (no setting is given, whatever the revision): `mcpx ls <url>`,",
-    "`mcpx --json types <url>`, then `mcpx call <url> <tool> …` for every tool listed, with the",
-    "arguments its schema implies (or the ones the runner names), answering a question with its",
-    "defaults.",
-    "",
-    `${passed} of ${results.length} runs pass; ${checks} of ${total} checks.`,
-    "",
-    ...scenarioTable(results, (scenario) => KNOWN_CAUSES[scenario] ?? []),
-    "",
-  ];
-  return lines.join("\n");
-}
-
-/** Why an `auth/*` scenario fails, where its checks alone do not say it. */
-export const AUTH_KNOWN_CAUSES: Record<string, string> = {
-  "auth/basic-cimd": "CIMD: a client id that is a URL needs a client ID metadata document the " +
-    "user hosts at that URL (the setting `oauth.clientMetadataUrl`, `mcpx help login`); with " +
-    "none set, as here, mcpx registers dynamically, which the check for CIMD counts as a fail",
-};
-
-/** The auth leg's heading in docs/conformance.md. */
-const AUTH_HEADING = "## Client leg: authorization (auth/*)";
-
-/** The auth leg's section of docs/conformance.md, from its results. */
-export function renderAuthSection(results: ScenarioResult[]): string {
-  // The heading {@link AUTH_HEADING} finds again.
-  const passed = results.filter((r) => r.passed).length;
-  return [
-    AUTH_HEADING,
-    "",
-    "Every `auth/*` client scenario of 2025-11-25 and 2026-07-28, with conformance/client.ts as the",
-    "person and the browser: `mcpx auth <url> --no-browser --json` (with the scenario's",
-    "pre-registered client, when it gives one, as `--client-id`/`--client-secret`), the authorization",
-    "URL fetched without following its redirect, `mcpx auth <url> --code … --state … [--iss …]`,",
-    "when a command fails naming `mcpx auth`; then the same commands as the leg above. No",
-    "`oauth.clientMetadataUrl` is given: a user must host that document themselves.",
-    "",
-    `${passed} of ${results.length} runs pass.`,
-    "",
-    ...scenarioTable(results, (scenario) => [AUTH_KNOWN_CAUSES[scenario] ?? ""]),
-    "",
-    "Not run (extensions, no flow for them in mcpx yet):",
-    "",
-    ...Object.entries(AUTH_NOT_SUPPORTED).map(([name, why]) => `- ${name}: ${why}`),
-    "",
-  ].join("\n");
 }
 
 /** The most one runner process may take (a scenario's own timeout is 30 s). */
 const RUN_LIMIT_MS = 180_000;
 
-/** What the 2026-07-28 rows say, from the rows themselves. */
 /**
  * The runner with `args`, under Deno from npm, stopped after `limitMs`: whether it succeeded and
  * what it printed (stdout, then stderr). Both legs run it through this.
+ *
+ * @param specifier Which runner: {@link RUNNER} (locked in deno.lock) or {@link RUNNER_0_1}
+ *   (run with `--no-lock`).
  */
 export async function runner(
   args: string[],
   env: Record<string, string>,
   limitMs = RUN_LIMIT_MS,
+  specifier: string = RUNNER,
 ): Promise<{ ok: boolean; text: string }> {
   const limit = AbortSignal.timeout(limitMs);
+  const lock = specifier === RUNNER ? [] : ["--no-lock"];
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--node-modules-dir=none", RUNNER, ...args],
+    args: ["run", "-A", "--node-modules-dir=none", ...lock, specifier, ...args],
     env,
     stdin: "null",
     stdout: "piped",
@@ -259,49 +202,69 @@ export async function runner(
   };
 }
 
-/**
- * The checks.json the runner wrote under `dir` (one run per directory), or
- * undefined; an `auth/*` scenario's lies one folder deeper (`auth/<name>-<time>/`).
- */
-async function readChecks(dir: string, depth = 2): Promise<Check[] | undefined> {
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      if (!entry.isDirectory) continue;
-      const text = await Deno.readTextFile(join(dir, entry.name, "checks.json")).catch(() => "");
-      if (text) return JSON.parse(text);
-      const deeper = depth > 1 ? await readChecks(join(dir, entry.name), depth - 1) : undefined;
-      if (deeper) return deeper;
-    }
-  } catch { /* no results */ }
-  return undefined;
-}
-
-/** One scenario at one revision, run with conformance/client.ts as the client. */
+/** One run of a scenario under `specifier`, with conformance/client.ts as the client. */
 async function runScenario(
-  run: { scenario: string; revision: string },
+  run: Run,
+  specifier: string,
   env: Record<string, string>,
   tmp: string,
 ): Promise<ScenarioResult> {
   const client = `${Deno.execPath()} run -A ${join(ROOT, "conformance", "client.ts")}`;
-  const dir = join(tmp, "results", `${run.scenario.replaceAll("/", "_")}@${run.revision}`);
-  const r = await runner([
-    "client",
-    "--command",
-    client,
-    "--scenario",
-    run.scenario,
-    "--spec-version",
-    run.revision,
-    "-o",
-    dir,
-  ], env);
+  const version = specifier.slice(specifier.lastIndexOf("@") + 1);
+  const dir = join(
+    tmp,
+    "results",
+    version,
+    `${run.scenario.replaceAll("/", "_")}@${run.revision.replaceAll(", ", "+")}`,
+  );
+  const r = await runner(
+    ["client", "--command", client, "--scenario", run.scenario, ...run.flags, "-o", dir],
+    env,
+    RUN_LIMIT_MS,
+    specifier,
+  );
   const result = resultOf(run, await readChecks(dir), r.ok, r.text);
   console.log(
-    `${result.passed ? "pass" : "FAIL"} ${run.scenario} @${run.revision} ` +
+    `${result.passed ? "pass" : "FAIL"} ${version} ${run.scenario} @${run.revision} ` +
       `${result.checksPassed}/${result.checksTotal}`,
   );
   return result;
 }
+
+/** Every run of `runs` under `specifier`, one after another. */
+async function runAll(
+  runs: Run[],
+  specifier: string,
+  env: Record<string, string>,
+  tmp: string,
+): Promise<ScenarioResult[]> {
+  const out: ScenarioResult[] = [];
+  for (const run of runs) out.push(await runScenario(run, specifier, env, tmp));
+  return out;
+}
+
+/** The client scenarios `specifier` lists. */
+async function scenariosOf(specifier: string, env: Record<string, string>): Promise<Scenario[]> {
+  const list = await runner(["list", "--client"], env, RUN_LIMIT_MS, specifier);
+  const scenarios = parseScenarioList(list.text);
+  if (scenarios.length === 0) {
+    throw new Error(`${specifier} listed no client scenarios:\n${list.text}`);
+  }
+  return scenarios;
+}
+
+/** What the reader is told each runner runs, and how. */
+const ABOUT: Record<string, string> = {
+  [RUNNER]: "each scenario at each of the revisions 2025-11-25 and 2026-07-28 it belongs to " +
+    "(`--spec-version <rev>`; the auth back-compatibility ones at 2025-03-26), and the " +
+    "extension scenarios that are not auth (the Skills extension, SEP-2640) at 2026-07-28 " +
+    "(`--spec-version 2026-07-28 --force`: the runner skips an extension scenario at any " +
+    "revision without it).",
+  [RUNNER_0_1]: "every client scenario it knows but its extensions, each once (`--scenario` " +
+    "alone: this version runs one scenario the same whatever `--spec-version` says); the " +
+    "revision column gives the revisions the runner tags it with. It has no 2026-07-28 " +
+    "scenarios and no Skills ones.",
+};
 
 async function main(): Promise<number> {
   const tmp = await Deno.makeTempDir({ prefix: "mcpx-conformance-" });
@@ -315,41 +278,42 @@ async function main(): Promise<number> {
   };
   delete env.MCPX_CONFIG;
   try {
-    const list = await runner(["list", "--client"], env);
-    const scenarios = parseScenarioList(list.text);
     // `--auth-only`: the auth leg alone, its section of the document replaced.
     const authOnly = Deno.args.includes("--auth-only");
-    const runs = authOnly ? [] : runsOf(scenarios);
-    const authRuns = authRunsOf(scenarios);
-    if (runs.length + authRuns.length === 0) {
-      console.error(`error: the runner listed no client scenarios:\n${list.text}`);
-      return 1;
+    const results: RunnerResults[] = [];
+    for (const specifier of [RUNNER, RUNNER_0_1]) {
+      const scenarios = await scenariosOf(specifier, env);
+      const runs = specifier === RUNNER
+        ? { plain: runsOf(scenarios), auth: authRunsOf(scenarios) }
+        : runsOf01(scenarios);
+      results.push({
+        runner: specifier,
+        about: ABOUT[specifier],
+        plain: authOnly ? [] : await runAll(runs.plain, specifier, env, tmp),
+        auth: await runAll(runs.auth, specifier, env, tmp),
+      });
     }
-    const results: ScenarioResult[] = [];
-    for (const run of runs) results.push(await runScenario(run, env, tmp));
-    const authResults: ScenarioResult[] = [];
-    for (const run of authRuns) authResults.push(await runScenario(run, env, tmp));
-    if ([...results, ...authResults].every((r) => r.checksTotal === 0)) {
+    const all = results.flatMap((r) => [...r.plain, ...r.auth]);
+    if (all.every((r) => r.checksTotal === 0)) {
       console.error("error: no scenario gave any checks; the runner or the client is broken");
       return 1;
     }
-    const kept = authOnly
-      ? (await Deno.readTextFile(DOC).catch(() => "")).split(AUTH_HEADING)[0]
-      : "";
-    const main = authOnly ? kept.trimEnd() + "\n" : renderDocument(results, RUNNER);
+    const previous = await Deno.readTextFile(DOC).catch(() => "");
+    const main = authOnly
+      ? previous.split(AUTH_HEADING)[0].trimEnd() + "\n"
+      : renderDocument(results);
     // The server leg's section (conformance/server_leg.ts) is kept as it was.
     await Deno.writeTextFile(
       DOC,
-      keepServerSection(
-        `${main}\n${renderAuthSection(authResults)}`,
-        await Deno.readTextFile(DOC).catch(() => ""),
-      ),
+      keepServerSection(`${main}\n${renderAuthSection(results)}`, previous),
     );
     // Laid out as `deno task check` wants it, so a regenerated document is always clean.
     await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", DOC], cwd: ROOT }).output();
-    const all = [...results, ...authResults];
     console.log(`wrote ${DOC}: ${all.filter((r) => r.passed).length}/${all.length} pass`);
     return 0;
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
+    return 1;
   } finally {
     // Every daemon a scenario started, then the directory they lived in.
     await new Deno.Command(Deno.execPath(), {
