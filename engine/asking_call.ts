@@ -1,7 +1,7 @@
 /**
  * Which call to tell of a question the connection did not tie to one
  * (decision 0059, "When the wire does not say which call asked"; decision
- * 0074): over stdio a server's `elicitation/create` names no request, so the
+ * 0075): over stdio a server's `elicitation/create` names no request, so the
  * asker is one of the calls that were in flight on the instance when it
  * asked. Pure, so the rule reads apart from the desk (engine/questions.ts).
  *

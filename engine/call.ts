@@ -90,7 +90,7 @@ export function callOnce(
     const off = pending ? questionDesk.during(instance.id, pending) : undefined;
     const reset = pool.spec.pool.resetTimeoutOnProgress && own === undefined;
     const unhear = options.onmessage ? hearMessages(span, options.onmessage) : undefined;
-    // What the server asks on this call's own response stream is this call's (decision 0074).
+    // What the server asks on this call's own response stream is this call's (decision 0075).
     const send = <T>(work: () => Promise<T>) => pending ? sendingFor(pending, work) : work();
     try {
       return await send(() =>

@@ -1,6 +1,6 @@
 /**
  * Which tool call a server's question belongs to, when the connection says
- * (decision 0074, amending 0059's "When the wire does not say which call
+ * (decision 0075, amending 0059's "When the wire does not say which call
  * asked").
  *
  * Over Streamable HTTP it does: a server's request tied to a call goes out on

@@ -14,7 +14,7 @@
  * that caller's requests list, show, answer or decline it, and only that
  * caller attaches to its call's result. Where the connection says which call
  * asked (its request's own response stream: engine/question_tie.ts, decision
- * 0074), the question is that call's alone. Where it cannot say (stdio, with
+ * 0075), the question is that call's alone. Where it cannot say (stdio, with
  * several calls in flight on one instance), it is offered to the callers with
  * calls there, and told to a call once the calls in flight leave one that can
  * have asked it. Another caller acts on it only by naming it
@@ -168,7 +168,7 @@ export class QuestionDesk {
     if (!store) return Promise.resolve({ action: "cancel" });
     const { route, reason } = routeOf(kind, params);
     const inFlight = this.#calls.get(asker.instanceId);
-    // Where the connection says which call asked (decision 0074), the question is that call's
+    // Where the connection says which call asked (decision 0075), the question is that call's
     // alone, whatever else is in flight; a call no longer in flight waits for nothing.
     const tied = asker.call;
     const running = tied ? (inFlight?.has(tied) ? [tied] : []) : [...inFlight ?? []];

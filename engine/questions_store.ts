@@ -277,7 +277,7 @@ export class QuestionStore implements Disposable {
 
   /**
    * Names the call open question `id` was asked in, when that is learnt after
-   * it was stored (engine/questions.ts; decision 0074).
+   * it was stored (engine/questions.ts; decision 0075).
    */
   attribute(id: string, call: string): void {
     this.#sql((db) =>

@@ -56,7 +56,7 @@ Deno.test("QuestionStore.settle() moves an open question once, with its answer",
   }
 });
 
-Deno.test("QuestionStore.attribute() names the call of an open question, and of no settled one (decision 0074)", async () => {
+Deno.test("QuestionStore.attribute() names the call of an open question, and of no settled one (decision 0075)", async () => {
   const dir = await Deno.makeTempDir();
   try {
     using store = new QuestionStore(`${dir}/questions.db`);

@@ -139,7 +139,7 @@ export function remoteTransport(spec: ServerSpec, oauth?: OAuthTarget): Transpor
  *
  * A request's POST is sent so that a question the server asks on its
  * response stream names the call that sent it (engine/question_tie.ts;
- * decision 0074).
+ * decision 0075).
  */
 export class CancellableHTTPClientTransport extends StreamableHTTPClientTransport {
   /** Requests of ours awaiting their response, by JSON-RPC id. */

@@ -1,7 +1,7 @@
 /**
  * Through `mcpx serve --passthrough`, a question reaches the client whose call
  * raised it when several calls are in flight on one upstream instance
- * (decisions 0059, 0074). The upstream is our `asks` fixture: its `ask_for`
+ * (decisions 0059, 0075). The upstream is our `asks` fixture: its `ask_for`
  * calls wait for each other, so every call is in flight before any asks, then
  * each asks for a value naming its own argument.
  *
@@ -90,7 +90,7 @@ async function httpAsks(w: World): Promise<Background & { url: string }> {
 
 Deno.test("servePassthrough: over Streamable HTTP each call's question reaches its own client, with several calls in flight", async () => {
   await using w = await world();
-  // Before decision 0074 such a question reached no client and expired: fail in seconds, not 10 min.
+  // Before decision 0075 such a question reached no client and expired: fail in seconds, not 10 min.
   w.env.MCPX_ELICIT_TIMEOUT = "10s";
   await using upstream = await httpAsks(w);
   await w.writeConfig({
