@@ -24,6 +24,7 @@ import { ProgressLog } from "./progress_log.ts";
 import { log } from "./log.ts";
 import { questionDesk } from "./questions.ts";
 import { questionClock } from "./question_clock.ts";
+import { sendingFor } from "./question_tie.ts";
 
 /** The SDK's timeout when mcpx keeps the clock itself: the longest `setTimeout` takes, ms. */
 const UNBOUNDED_MS = 2_147_483_647;
@@ -89,27 +90,31 @@ export function callOnce(
     const off = pending ? questionDesk.during(instance.id, pending) : undefined;
     const reset = pool.spec.pool.resetTimeoutOnProgress && own === undefined;
     const unhear = options.onmessage ? hearMessages(span, options.onmessage) : undefined;
+    // What the server asks on this call's own response stream is this call's (decision 0075).
+    const send = <T>(work: () => Promise<T>) => pending ? sendingFor(pending, work) : work();
     try {
-      return await instance.callTool(tool, args, {
-        timeoutMs: clock ? UNBOUNDED_MS : ms,
-        signal: clock && options.signal
-          ? AbortSignal.any([options.signal, clock.signal])
-          : clock?.signal ?? options.signal,
-        onprogress: (p) => {
-          progress.note(p);
-          if (reset) timer?.reset();
-          options.onprogress?.(p);
-        },
-        // The caller's own limit stays a hard bound however long progress goes on.
-        ...(pool.spec.pool.resetTimeoutOnProgress && !clock
-          ? {
-            resetTimeoutOnProgress: true,
-            ...(own !== undefined ? { maxTotalTimeoutMs: ms } : {}),
-          }
-          : {}),
-        ...(target.inputSchema ? { inputSchema: target.inputSchema } : {}),
-        ...(options.relay ? { relay: options.relay } : {}),
-      });
+      return await send(() =>
+        instance.callTool(tool, args, {
+          timeoutMs: clock ? UNBOUNDED_MS : ms,
+          signal: clock && options.signal
+            ? AbortSignal.any([options.signal, clock.signal])
+            : clock?.signal ?? options.signal,
+          onprogress: (p) => {
+            progress.note(p);
+            if (reset) timer?.reset();
+            options.onprogress?.(p);
+          },
+          // The caller's own limit stays a hard bound however long progress goes on.
+          ...(pool.spec.pool.resetTimeoutOnProgress && !clock
+            ? {
+              resetTimeoutOnProgress: true,
+              ...(own !== undefined ? { maxTotalTimeoutMs: ms } : {}),
+            }
+            : {}),
+          ...(target.inputSchema ? { inputSchema: target.inputSchema } : {}),
+          ...(options.relay ? { relay: options.relay } : {}),
+        })
+      );
     } catch (error) {
       if (clock?.signal.aborted && !options.signal?.aborted) {
         throw new TimeoutError(

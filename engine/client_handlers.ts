@@ -41,6 +41,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { toFileUrl } from "../core/file_url.ts";
 import { type Asker, questionDesk } from "./questions.ts";
+import { tiedCall } from "./question_tie.ts";
 import { basename } from "../core/posix_path.ts";
 
 /** One question a server asked, and what mcpx answered. */
@@ -119,9 +120,11 @@ export function installClientHandlers(
     });
   }
   if (asker && questionDesk.isOpen) {
+    // The call the connection says asked, when it says (engine/question_tie.ts).
+    const who = (): Asker => ({ ...asker(), ...tie() });
     client.setRequestHandler("elicitation/create", (request, ctx) =>
       questionDesk.ask(
-        asker(),
+        who(),
         "elicitation",
         (request.params ?? {}) as Record<string, unknown>,
         ctx.mcpReq.signal,
@@ -129,7 +132,7 @@ export function installClientHandlers(
       ) as any);
     client.setRequestHandler("sampling/createMessage", (request, ctx) =>
       questionDesk.ask(
-        asker(),
+        who(),
         "sampling",
         (request.params ?? {}) as Record<string, unknown>,
         ctx.mcpReq.signal,
@@ -150,6 +153,12 @@ export function installClientHandlers(
     return Promise.reject(new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found"));
   };
   return client;
+}
+
+/** The asker's tie to a call, as {@link Asker} `call`: absent when the connection does not say. */
+function tie(): Pick<Asker, "call"> {
+  const call = tiedCall();
+  return call ? { call } : {};
 }
 
 function textOf(value: unknown): string | undefined {

@@ -12,9 +12,12 @@
  *
  * A question belongs to the caller whose call raised it (decision 0059): only
  * that caller's requests list, show, answer or decline it, and only that
- * caller attaches to its call's result. Where the wire cannot say which call
- * asked (several calls in flight on one instance), it is offered to the
- * callers with calls there. Another caller acts on it only by naming it
+ * caller attaches to its call's result. Where the connection says which call
+ * asked (its request's own response stream: engine/question_tie.ts, decision
+ * 0075), the question is that call's alone. Where it cannot say (stdio, with
+ * several calls in flight on one instance), it is offered to the callers with
+ * calls there, and told to a call once the calls in flight leave one that can
+ * have asked it. Another caller acts on it only by naming it
  * ({@link QuestionCaller.anySession}, `mcpx elicit --any-session`), and even
  * then never receives the call's result.
  *
@@ -35,6 +38,7 @@ import { commandOf, type QuestionView, viewOf } from "./question_view.ts";
 import type { PendingCall } from "./pending_call.ts";
 import type { TimerId } from "../core/deadline.ts";
 import { log } from "./log.ts";
+import { askingCall } from "./asking_call.ts";
 import { checkOwner, notYourCall, type QuestionCaller } from "./question_owner.ts";
 import { checkAnswer, routeOf, samplingResult } from "./question_form.ts";
 import {
@@ -55,17 +59,27 @@ export type { QuestionView } from "./question_view.ts";
 export { type CallWait, PendingCall } from "./pending_call.ts";
 export { NOT_YOURS, ownerKey, type QuestionCaller } from "./question_owner.ts";
 
-/** Who asked: the instance's id and its server. */
+/** Who asked: the instance's id and its server, and the call when the connection says. */
 export interface Asker {
   instanceId: string;
   server: string;
   namespace: string;
+  /**
+   * The call the question was asked in, when the connection says (it came on
+   * that call's own response stream: engine/question_tie.ts); absent otherwise.
+   */
+  call?: PendingCall;
 }
 
 interface Waiting {
   row: QuestionRow;
   respond: (state: Exclude<QuestionState, "open">, answer?: Record<string, unknown>) => void;
+  /** The call told of the question; absent while none is (it cannot yet be tied to one). */
   call?: PendingCall;
+  /** The instance that asked. */
+  instanceId: string;
+  /** The calls in flight there when it asked: one of them asked it. */
+  candidates: readonly PendingCall[];
   timer: TimerId;
 }
 
@@ -131,6 +145,8 @@ export class QuestionDesk {
     return () => {
       set.delete(call);
       if (!set.size) this.#calls.delete(instanceId);
+      // A call leaving may leave one call that can have asked an untold question.
+      this.#retell(instanceId);
     };
   }
 
@@ -151,19 +167,15 @@ export class QuestionDesk {
     const store = this.#store;
     if (!store) return Promise.resolve({ action: "cancel" });
     const { route, reason } = routeOf(kind, params);
-    const running = [...this.#calls.get(asker.instanceId) ?? []];
-    // The wire does not say which request a server's question belongs to (decision 0059). The
-    // only call in flight is the asker, and the question is its caller's. With several, a call
-    // already waiting on a question of its own is not asking another, so when exactly one is not,
-    // its wait ends with the question (otherwise its caller would hang on a question nobody told
-    // it of). It is still only a guess, so the question is offered to every caller with a call in
-    // flight here: if it was another call's (a server asking two at once within one call), that
-    // caller sees and answers it too. With no such call, none is told (telling each would end
-    // every wait with a question not its own): the callers with calls here list and answer it
-    // (`mcpx elicit list`), or it expires.
-    const waiting = new Set([...this.#waiting.values()].map((w) => w.call));
-    const free = running.filter((call) => !waiting.has(call));
-    const calls = running.length === 1 ? running : free.length === 1 ? free : [];
+    const inFlight = this.#calls.get(asker.instanceId);
+    // Where the connection says which call asked (decision 0075), the question is that call's
+    // alone, whatever else is in flight; a call no longer in flight waits for nothing.
+    const tied = asker.call;
+    const running = tied ? (inFlight?.has(tied) ? [tied] : []) : [...inFlight ?? []];
+    // Where it does not (decision 0059), one of the calls in flight asked it: it is offered to
+    // every caller with a call here, and told to a call by engine/asking_call.ts's rule.
+    const told = tied ? tied : this.#pick(asker.instanceId, running);
+    const calls = told && running.length ? [told] : [];
     const owners = [...new Set(running.map((call) => call.owner))];
     const whose = owners.map((owner) => owner || "(no session)").join(", ");
     const now = Date.now();
@@ -210,15 +222,17 @@ export class QuestionDesk {
         message: row.message.slice(0, 200),
         call: row.call,
         owners: whose,
+        tied: tied !== undefined,
       },
     );
     if (!calls.length) {
       log(
         "warn",
         "question.unattributed",
-        "{namespace} asked {id} with {calls} calls in flight on one instance; none is told, " +
-          "since the question cannot be tied to one: it is offered to their sessions " +
-          "({owners}), who answer it with `mcpx elicit answer {id}`",
+        "{namespace} asked {id} with {calls} calls in flight on one instance; none is told " +
+          "until those that can have asked it narrow to one, since the connection does not " +
+          "say which asked: it is offered to their sessions ({owners}), who answer it with " +
+          "`mcpx elicit answer {id}`",
         { ...about, calls: running.length, owners: whose },
       );
     }
@@ -232,14 +246,63 @@ export class QuestionDesk {
         } else resolve({ action: state === "declined" ? "decline" : "cancel" });
       };
       const timer = setTimeout(() => this.#settle(row.id, "expired"), this.#timeoutMs);
-      this.#waiting.set(row.id, { row, respond, call: calls[0], timer });
-      const view = this.#view(row);
-      for (const call of calls) {
-        this.#callOf.set(row.id, call);
-        call.asked(view);
+      const waiting: Waiting = {
+        row,
+        respond,
+        instanceId: asker.instanceId,
+        candidates: running,
+        timer,
+      };
+      this.#waiting.set(row.id, waiting);
+      if (calls[0]) {
+        this.#tell(row.id, waiting, calls[0]);
+        // A call now waiting on this question is not asking an untold one.
+        this.#retell(asker.instanceId);
       }
       signal?.addEventListener("abort", () => this.#settle(row.id, "cancelled"), { once: true });
     });
+  }
+
+  /** The call to tell of an untied question asked on `instanceId` (engine/asking_call.ts). */
+  #pick(instanceId: string, candidates: readonly PendingCall[]): PendingCall | undefined {
+    const waiting = new Set([...this.#waiting.values()].map((w) => w.call));
+    return askingCall(candidates, this.#calls.get(instanceId), waiting);
+  }
+
+  /**
+   * Tells the calls of instance `instanceId` of the untold questions that can
+   * now be tied to one (#pick), after a call left or was told of a question.
+   */
+  #retell(instanceId: string): void {
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const [id, waiting] of this.#waiting) {
+        if (waiting.call || waiting.instanceId !== instanceId) continue;
+        const call = this.#pick(instanceId, waiting.candidates);
+        if (!call) continue;
+        this.#tell(id, waiting, call);
+        log("info", "question.told", "{namespace} question {id} is told to {call}: {reason}", {
+          id,
+          namespace: waiting.row.namespace,
+          call: call.label,
+          reason: "the calls in flight that can have asked it narrowed to one",
+        });
+        changed = true;
+        break;
+      }
+    }
+  }
+
+  /** Tells `call` of question `id`, as the call it was asked in. */
+  #tell(id: string, waiting: Waiting, call: PendingCall): void {
+    if (waiting.row.call === undefined) {
+      // Stored before it could be tied to a call: the store learns the call now.
+      waiting.row = { ...waiting.row, call: call.label };
+      this.#store?.attribute(id, call.label);
+    }
+    waiting.call = call;
+    this.#callOf.set(id, call);
+    call.asked(this.#view(waiting.row));
   }
 
   /**

@@ -275,6 +275,16 @@ export class QuestionStore implements Disposable {
     return Number(changed.changes) > 0;
   }
 
+  /**
+   * Names the call open question `id` was asked in, when that is learnt after
+   * it was stored (engine/questions.ts; decision 0075).
+   */
+  attribute(id: string, call: string): void {
+    this.#sql((db) =>
+      db.prepare("UPDATE questions SET call = ? WHERE id = ? AND state = 'open'").run(call, id)
+    );
+  }
+
   /** Marks open questions past their deadline `expired` (one, or all). */
   #expire(now: number, id?: string): void {
     this.#sql((db) =>

@@ -56,6 +56,24 @@ Deno.test("QuestionStore.settle() moves an open question once, with its answer",
   }
 });
 
+Deno.test("QuestionStore.attribute() names the call of an open question, and of no settled one (decision 0075)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    using store = new QuestionStore(`${dir}/questions.db`);
+    const open = row({ deadline: Number.MAX_SAFE_INTEGER });
+    const settled = row({ deadline: Number.MAX_SAFE_INTEGER });
+    store.add(open);
+    store.add(settled);
+    store.settle(settled.id, "declined");
+    store.attribute(open.id, "s.ask");
+    store.attribute(settled.id, "s.ask");
+    assert.equal(store.get(open.id)?.call, "s.ask");
+    assert.equal(store.get(settled.id)?.call, undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("QuestionStore.list() with an owner keeps only that caller's questions (decision 0059)", async () => {
   const dir = await Deno.makeTempDir();
   try {

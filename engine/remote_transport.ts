@@ -29,6 +29,7 @@ import { remoteEndpoint } from "../config/url_credentials.ts";
 import { authHeaders, authUrl } from "../config/auth.ts";
 import { authorizationFailure, bearerRecordingFetch, oauthAuthProvider } from "./oauth_session.ts";
 import type { OAuthTarget } from "./oauth_target.ts";
+import { onOwnStream } from "./question_tie.ts";
 
 /**
  * The HTTP statuses that answer a request carrying an `Mcp-Session-Id` the
@@ -135,6 +136,10 @@ export function remoteTransport(spec: ServerSpec, oauth?: OAuthTarget): Transpor
  *
  * A POST that carried the session id and was answered as in
  * {@linkcode SESSION_NOT_FOUND_STATUSES} fails with {@linkcode SessionNotFoundError}.
+ *
+ * A request's POST is sent so that a question the server asks on its
+ * response stream names the call that sent it (engine/question_tie.ts;
+ * decision 0075).
  */
 export class CancellableHTTPClientTransport extends StreamableHTTPClientTransport {
   /** Requests of ours awaiting their response, by JSON-RPC id. */
@@ -156,7 +161,7 @@ export class CancellableHTTPClientTransport extends StreamableHTTPClientTranspor
     // The SDK sends the session id on every POST but `initialize` (which starts one).
     const sessionId = isInitializeRequest(message) ? undefined : this.sessionId;
     try {
-      return await this.#send(message, options);
+      return await onOwnStream(isJSONRPCRequest(message), () => this.#send(message, options));
     } catch (error) {
       if (
         sessionId !== undefined && error instanceof SdkHttpError &&

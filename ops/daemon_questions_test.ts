@@ -29,16 +29,24 @@ async function withDesk(body: () => Promise<void>): Promise<void> {
 /**
  * A call on instance `instanceId` by `owner` whose server asks one question
  * once `asks` resolves, and answers with what it got: the `call` route's part.
+ * With `tied`, the connection says the question is the call's (it came on the
+ * call's own response stream, engine/question_tie.ts).
  */
-function askingCall(owner: string, instanceId: string, asks: Promise<void> = Promise.resolve()) {
+function askingCall(
+  owner: string,
+  instanceId: string,
+  asks: Promise<void> = Promise.resolve(),
+  tied = false,
+) {
   const signal = new AbortController().signal;
   return callAnswering("s.ask", owner, signal, (_signal, pending) => {
     const off = questionDesk.during(instanceId, pending!);
     return (async () => {
       try {
         await asks;
-        const got = await questionDesk.ask(asker(instanceId), "elicitation", {
-          message: "which name?",
+        const who = tied ? { ...asker(instanceId), call: pending } : asker(instanceId);
+        const got = await questionDesk.ask(who, "elicitation", {
+          message: `which name for ${owner}?`,
           requestedSchema: SCHEMA,
         });
         return { content: [{ type: "text", text: JSON.stringify(got) }] };
@@ -189,5 +197,68 @@ Deno.test("questions routes: a question the wire cannot tie wakes the one free c
     } finally {
       off();
     }
+  });
+});
+
+Deno.test("questions routes: a question the connection ties to its call is that call's alone, whatever else is in flight", async () => {
+  await withDesk(async () => {
+    let ask!: () => void;
+    const asks = new Promise<void>((resolve) => ask = resolve);
+    // Both calls in flight on one instance before either asks, each on its own stream.
+    const alice = askingCall("alice", "i1", asks, true);
+    const bob = askingCall("bob", "i1", asks, true);
+    ask();
+    const [a, b] = await Promise.all([alice, bob]) as { question: QuestionView }[];
+    assert.equal(a.question.message, "which name for alice?");
+    assert.deepEqual(a.question.owners, ["alice"]);
+    assert.equal(b.question.message, "which name for bob?");
+    assert.deepEqual(b.question.owners, ["bob"]);
+    assert.deepEqual(await list({ session: "alice" }), [a.question.id]);
+    assert.deepEqual(await list({ session: "bob" }), [b.question.id]);
+    const answered = await QUESTION_HANDLERS.questionAnswer(
+      { id: a.question.id, session: "alice", answer: { name: "Alice" }, wait: true },
+      never,
+    );
+    assert.match(JSON.stringify(answered), /accept.*Alice/);
+    await assert.rejects(
+      QUESTION_HANDLERS.questionAnswer(
+        { id: b.question.id, session: "alice", decline: true },
+        never,
+      ),
+      NOT_YOURS,
+    );
+    await QUESTION_HANDLERS.questionAnswer(
+      { id: b.question.id, session: "bob", decline: true },
+      never,
+    );
+  });
+});
+
+Deno.test("questions routes: a question the wire cannot tie is told to its call once the other calls in flight leave", async () => {
+  await withDesk(async () => {
+    let ask!: () => void;
+    const asks = new Promise<void>((resolve) => ask = resolve);
+    const bob = new PendingCall("s.other", "bob");
+    const off = questionDesk.during("i1", bob);
+    const alice = askingCall("alice", "i1", asks);
+    ask();
+    let open: string[] = [];
+    for (let i = 0; i < 100 && !open.length; i++) {
+      open = await list({ session: "alice" });
+      if (!open.length) await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(open.length, 1);
+    assert.deepEqual(bob.open, [], "bob's call is not told a question that may not be his");
+    // Bob's call ends: only alice's call can have asked it.
+    off();
+    const told = await alice as { question: QuestionView };
+    assert.equal(told.question.id, open[0]);
+    assert.equal(told.question.call, "s.ask");
+    assert.equal(
+      questionDesk.show(open[0], { owner: "alice" }).call,
+      "s.ask",
+      "the store learnt it",
+    );
+    await QUESTION_HANDLERS.questionAnswer({ id: open[0], session: "alice", decline: true }, never);
   });
 });
