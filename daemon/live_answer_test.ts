@@ -4,6 +4,7 @@ import { serveDaemon } from "./http.ts";
 import { requestDaemon } from "../wire/daemon_request.ts";
 import type { CallOptions } from "../engine/engine.ts";
 import { McpxError } from "../core/errors.ts";
+import type { WireNotification } from "../wire/wire.ts";
 
 /** A daemon whose `call` says `notes` and then waits for `gate` before answering. */
 async function withNotingDaemon(
@@ -99,5 +100,66 @@ Deno.test("a live call with nothing to say is answered as one JSON body", async 
       encodeRequest("call", JSON.stringify({ target: "fs.read", live: true })),
     );
     assert.deepEqual(JSON.parse(response.body), { ok: true, result: { content: [] } });
+  });
+});
+
+/**
+ * A daemon whose `call` hears its server send two progress updates and a log
+ * message between them, and answers in the same tick, as a server that
+ * reports 100% and answers does.
+ */
+async function withNotifyingDaemon(run: (socket: string) => Promise<void>): Promise<void> {
+  const { daemon, dir } = await emptyDaemon();
+  daemon.call = (_ns, _tool, _args, _caller, options?: CallOptions) => {
+    options?.onprogress?.({ progress: 1, total: 2 });
+    options?.onmessage?.({ level: "info", data: "half" });
+    options?.onprogress?.({ progress: 2, total: 2, message: "done" });
+    return Promise.resolve({ content: [{ type: "text", text: "done" }] }) as ReturnType<
+      typeof daemon.call
+    >;
+  };
+  const socket = `${dir}/d.sock`;
+  const server = await serveDaemon(daemon, socket, () => {});
+  try {
+    await run(socket);
+  } finally {
+    await server.shutdown();
+    await daemon.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const HEARD = [
+  "notifications/progress 1/2",
+  "notifications/message half",
+  "notifications/progress 2/2",
+];
+
+/** Each notification as one line of {@link HEARD}. */
+function line(n: WireNotification): string {
+  return n.method === "notifications/progress"
+    ? `${n.method} ${n.params.progress}/${n.params.total}`
+    : `${n.method} ${n.params.data}`;
+}
+
+Deno.test("a call that carries a notify token tells its caller every notification of its server, in order, before the answer, live or not", async () => {
+  await withNotifyingDaemon(async (socket) => {
+    for (const live of [true, false]) {
+      const heard: string[] = [];
+      const result = await requestDaemon<{ content: unknown[] }>(
+        socket,
+        "call",
+        { target: "fs.read", notify: "t", live },
+        { onNotification: (n) => heard.push(line(n)) },
+      );
+      // Told before the request resolved: nothing is left to arrive after the answer.
+      assert.deepEqual(heard, HEARD, `live: ${live}`);
+      assert.deepEqual(result.content, [{ type: "text", text: "done" }]);
+    }
+    const quiet: string[] = [];
+    await requestDaemon(socket, "call", { target: "fs.read", live: true }, {
+      onNotification: (n) => quiet.push(line(n)),
+    });
+    assert.deepEqual(quiet, [], "a call without a notify token is told nothing");
   });
 });

@@ -2,7 +2,8 @@
  * A tool call's notifications reach the client of `mcpx serve` before the
  * call's result, every one, in the order the server sent them (issue 27;
  * decision 0074): through `mcpx serve --passthrough` to a 2025-era and a
- * 2026-07-28 client, and through plain `mcpx serve`'s `mcpx_call`.
+ * 2026-07-28 client, through plain `mcpx serve`'s `mcpx_call`, and to
+ * `mcpx call`'s progress line on a terminal.
  *
  * The upstream is tests/fixtures/servers/notices.ts: `burst` sends a
  * progress update and a log message five times over and answers in the
@@ -80,7 +81,7 @@ async function rounds(
   return wrong;
 }
 
-Deno.test("a call's progress and log messages reach serve's client before its result, in order, every one", async (t) => {
+Deno.test("a tool call's progress and log messages reach its caller before its result, in order, every one", async (t) => {
   await using w = await world();
   await w.writeConfig({ mcpServers: { burst: fixtureServer({ fixture: "notices" }) } });
 
@@ -104,6 +105,33 @@ Deno.test("a call's progress and log messages reach serve's client before its re
       }
     });
   }
+
+  await t.step(
+    "mcpx call on a terminal shows every update, in order, then the result",
+    async () => {
+      // `script` gives the command a terminal and copies what it wrote to stdout.
+      const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+      const argv = mcpxArgv(["call", "burst.burst", JSON.stringify({ count: COUNT })]);
+      const ERASE = "\r\x1b[K";
+      const lines = Array.from(
+        { length: COUNT },
+        (_, i) => `${ERASE}burst.burst: ${i + 1}/${COUNT} (${Math.floor((i + 1) / COUNT * 100)}%)`,
+      );
+      for (let round = 0; round < 3; round++) {
+        const out = await new Deno.Command("script", {
+          args: ["-qec", argv.map(quote).join(" "), "/dev/null"],
+          env: w.env,
+          clearEnv: true,
+          cwd: w.dir,
+          stdin: "null",
+        }).output();
+        const text = new TextDecoder().decode(out.stdout);
+        assert.equal(out.code, 0, text);
+        const at = [...lines, `${ERASE}sent ${COUNT}`].map((line) => text.indexOf(line));
+        assert.ok(at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1])), JSON.stringify(text));
+      }
+    },
+  );
 
   await t.step("serve's mcpx_call, a legacy client", async () => {
     const { client, seen } = await servedClient(w, [], "legacy");
