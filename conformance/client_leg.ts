@@ -235,16 +235,18 @@ const RUN_LIMIT_MS = 180_000;
 /** What the 2026-07-28 rows say, from the rows themselves. */
 /**
  * The runner with `args`, under Deno from npm, stopped after `limitMs`: whether it succeeded and
- * what it printed (stdout, then stderr). Both legs run it through this.
+ * what it printed (stdout, then stderr). Both legs run it through this; `spec` is the runner's
+ * npm specifier ({@link RUNNER} unless the server leg names another version).
  */
 export async function runner(
   args: string[],
   env: Record<string, string>,
   limitMs = RUN_LIMIT_MS,
+  spec = RUNNER,
 ): Promise<{ ok: boolean; text: string }> {
   const limit = AbortSignal.timeout(limitMs);
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--node-modules-dir=none", RUNNER, ...args],
+    args: ["run", "-A", "--node-modules-dir=none", spec, ...args],
     env,
     stdin: "null",
     stdout: "piped",
