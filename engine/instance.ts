@@ -311,7 +311,8 @@ export class Instance implements AsyncDisposable {
       sdkOnClose?.();
       instance.#closed("crash");
     };
-    // What a server says with its result reaches the call first, in order (engine/notification_order.ts).
+    // What a server sends with its result reaches the call first, in order
+    // (engine/notification_order.ts).
     notificationsBeforeResponse(transport);
     return instance;
   }

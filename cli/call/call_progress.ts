@@ -61,7 +61,8 @@ export interface ProgressLine {
  * const line = progressLine("ns.job", (text) => shown += text, 79);
  * line.onNotification({ method: "notifications/progress", params: { progress: 1, total: 2 } });
  * line.erase();
- * if (!shown.includes(callProgressLine("ns.job", { progress: 1, total: 2 }, 79))) throw new Error();
+ * const drawn = callProgressLine("ns.job", { progress: 1, total: 2 }, 79);
+ * if (!shown.includes(drawn)) throw new Error(JSON.stringify(shown));
  * if (!shown.endsWith("\r\x1b[K")) throw new Error(JSON.stringify(shown));
  * ```
  */
