@@ -6,17 +6,14 @@ import type { CallOptions } from "../engine/engine.ts";
 import { McpxError } from "../core/errors.ts";
 import type { WireNotification } from "../wire/wire.ts";
 
-/** A daemon whose `call` says `notes` and then waits for `gate` before answering. */
-async function withNotingDaemon(
-  notes: string[],
-  answer: () => Promise<unknown>,
+/** A daemon whose `call` is `call`, served on a socket for `run`. */
+async function withCallingDaemon(
+  call: (options?: CallOptions) => Promise<unknown>,
   run: (socket: string) => Promise<void>,
 ): Promise<void> {
   const { daemon, dir } = await emptyDaemon();
-  daemon.call = (_ns, _tool, _args, _caller, options?: CallOptions) => {
-    for (const note of notes) options?.onNote?.(note);
-    return answer() as ReturnType<typeof daemon.call>;
-  };
+  daemon.call = (_ns, _tool, _args, _caller, options?: CallOptions) =>
+    call(options) as ReturnType<typeof daemon.call>;
   const socket = `${dir}/d.sock`;
   const server = await serveDaemon(daemon, socket, () => {});
   try {
@@ -26,6 +23,18 @@ async function withNotingDaemon(
     await daemon.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** A daemon whose `call` says `notes` and then answers what `answer` does. */
+function withNotingDaemon(
+  notes: string[],
+  answer: () => Promise<unknown>,
+  run: (socket: string) => Promise<void>,
+): Promise<void> {
+  return withCallingDaemon((options) => {
+    for (const note of notes) options?.onNote?.(note);
+    return answer();
+  }, run);
 }
 
 Deno.test("a live caller hears a call's note while the call still runs, then its answer", async () => {
@@ -108,25 +117,13 @@ Deno.test("a live call with nothing to say is answered as one JSON body", async 
  * message between them, and answers in the same tick, as a server that
  * reports 100% and answers does.
  */
-async function withNotifyingDaemon(run: (socket: string) => Promise<void>): Promise<void> {
-  const { daemon, dir } = await emptyDaemon();
-  daemon.call = (_ns, _tool, _args, _caller, options?: CallOptions) => {
+function withNotifyingDaemon(run: (socket: string) => Promise<void>): Promise<void> {
+  return withCallingDaemon((options) => {
     options?.onprogress?.({ progress: 1, total: 2 });
     options?.onmessage?.({ level: "info", data: "half" });
     options?.onprogress?.({ progress: 2, total: 2, message: "done" });
-    return Promise.resolve({ content: [{ type: "text", text: "done" }] }) as ReturnType<
-      typeof daemon.call
-    >;
-  };
-  const socket = `${dir}/d.sock`;
-  const server = await serveDaemon(daemon, socket, () => {});
-  try {
-    await run(socket);
-  } finally {
-    await server.shutdown();
-    await daemon.shutdown();
-    await Deno.remove(dir, { recursive: true });
-  }
+    return Promise.resolve({ content: [{ type: "text", text: "done" }] });
+  }, run);
 }
 
 const HEARD = [

@@ -18,7 +18,7 @@
 import assert from "node:assert/strict";
 import { Client, type JSONRPCMessage, LOG_LEVEL_META_KEY } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { fixtureServer, mcpxArgv, type World, world } from "./_helpers.ts";
+import { fixtureServer, mcpxArgv, onTerminal, type World, world } from "./_helpers.ts";
 
 /** Progress updates (and log messages) per call. */
 const COUNT = 5;
@@ -109,24 +109,18 @@ Deno.test("a tool call's progress and log messages reach its caller before its r
   await t.step(
     "mcpx call on a terminal shows every update, in order, then the result",
     async () => {
-      // `script` gives the command a terminal and copies what it wrote to stdout.
-      const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-      const argv = mcpxArgv(["call", "burst.burst", JSON.stringify({ count: COUNT })]);
       const ERASE = "\r\x1b[K";
       const lines = Array.from(
         { length: COUNT },
         (_, i) => `${ERASE}burst.burst: ${i + 1}/${COUNT} (${Math.floor((i + 1) / COUNT * 100)}%)`,
       );
       for (let round = 0; round < 3; round++) {
-        const out = await new Deno.Command("script", {
-          args: ["-qec", argv.map(quote).join(" "), "/dev/null"],
-          env: w.env,
-          clearEnv: true,
-          cwd: w.dir,
-          stdin: "null",
-        }).output();
-        const text = new TextDecoder().decode(out.stdout);
-        assert.equal(out.code, 0, text);
+        const { code, text } = await onTerminal(w, [
+          "call",
+          "burst.burst",
+          JSON.stringify({ count: COUNT }),
+        ]);
+        assert.equal(code, 0, text);
         const at = [...lines, `${ERASE}sent ${COUNT}`].map((line) => text.indexOf(line));
         assert.ok(at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1])), JSON.stringify(text));
       }
