@@ -14,7 +14,7 @@ import { selectionFromSettings } from "../config/profiles.ts";
 import { settingOf } from "../config/settings.ts";
 import { connectDaemon, type DaemonHealth } from "./daemon_connect.ts";
 import { endpointUnavailable, requestDaemon, type RequestOptions } from "../wire/daemon_request.ts";
-import { traceLine } from "../wire/wire.ts";
+import { traceLine, type WireNotification } from "../wire/wire.ts";
 import { wireEndpoint } from "../wire/endpoint.ts";
 import { daemonFiles, recordedDaemonPid } from "../wire/locate.ts";
 import {
@@ -267,7 +267,7 @@ export class DaemonLink {
     operation: string,
     params: Record<string, unknown>,
     start = true,
-    { beforeStart, onExtra, signal: own }: DaemonRequestOptions = {},
+    { beforeStart, onExtra, onNotification, signal: own }: DaemonRequestOptions = {},
   ): Promise<T> {
     const source = this.#source;
     const { env, io } = source;
@@ -295,6 +295,8 @@ export class DaemonLink {
         live: true,
         // The daemon refuses a call outside the caller's profiles (decision 0015).
         selection: selectionFromSettings((await source.settings()).values),
+        // A caller that hears a call's notifications carries a token: the daemon says them then.
+        ...(onNotification ? { notify: crypto.randomUUID() } : {}),
       }),
       ...params,
     };
@@ -313,6 +315,7 @@ export class DaemonLink {
       onTrace: (t) => io.err(traceLine(t) + "\n"),
       onNote: (text) => io.err(`note: ${text}\n`),
       ...(onExtra ? { onExtra } : {}),
+      ...(onNotification ? { onNotification } : {}),
       onNotices: (notices) => {
         for (const notice of notices) io.err(`warning: ${notice.message}\n`);
       },
@@ -468,6 +471,13 @@ export interface DaemonRequestOptions {
   beforeStart?: () => Promise<unknown>;
   /** Told what a person's rendering of the result adds (wire/wire.ts `WireAnswer.extra`). */
   onExtra?: (extra: Record<string, unknown>) => void;
+  /**
+   * Told each notification of a call's server (its progress and log
+   * messages), in order and before the request resolves: the call carries a
+   * `notify` token (one is made unless `params` names one), and the daemon
+   * says them on the request's own connection (decision 0078).
+   */
+  onNotification?: (notification: WireNotification) => void;
   /** Aborts this request alone (the command's own signal aborts it too). */
   signal?: AbortSignal;
 }

@@ -28,7 +28,7 @@ import type { LoadedConfig } from "../config/types.ts";
 import type { DirectTarget } from "../config/direct_target.ts";
 import type { SchemaIndex } from "../discovery/types.ts";
 import { readSchemaIndex, schemaCachePath } from "../engine/schema_cache.ts";
-import { switchOn } from "../wire/wire.ts";
+import { switchOn, type WireNotification } from "../wire/wire.ts";
 import type { Io } from "../core/io.ts";
 import { ConfigError, McpxError } from "../core/errors.ts";
 import { jsonWithoutFiles } from "./output_mode.ts";
@@ -59,11 +59,11 @@ export interface ContextOptions {
    */
   owner?: string;
   /**
-   * The notify token a tool call this command makes carries (the `call`
-   * route's `notify`): `mcpx serve` passes on what the daemon keeps under it
-   * (the call's progress and log messages) to its client (decision 0073).
+   * Told each notification of the server of a tool call this command makes
+   * (its progress and log messages), in order and before the call's answer:
+   * `mcpx serve` passes them on to its client (decisions 0073, 0078).
    */
-  notify?: string;
+  onNotification?: (notification: WireNotification) => void;
   /** Setting values from flags, keyed by dotted name. */
   flags: Record<string, string | boolean>;
   /**
@@ -114,8 +114,8 @@ export class SettingsContext {
   readonly sessionFlag?: string;
   /** {@link ContextOptions.owner}. */
   readonly owner?: string;
-  /** {@link ContextOptions.notify}. */
-  readonly notify?: string;
+  /** {@link ContextOptions.onNotification}. */
+  readonly onNotification?: (notification: WireNotification) => void;
   /** {@link ContextOptions.signal}. */
   readonly signal?: AbortSignal;
   /** {@link ContextOptions.scriptStdin}. */
@@ -141,7 +141,7 @@ export class SettingsContext {
     this.sessionFlag = options.session;
     this.session = options.session ?? (options.env.MCPX_SESSION_ID || undefined);
     this.owner = options.owner;
-    if (options.notify !== undefined) this.notify = options.notify;
+    if (options.onNotification) this.onNotification = options.onNotification;
     this.signal = options.signal;
     this.scriptStdin = options.scriptStdin;
     if (options.callerPid !== undefined) this.callerPid = options.callerPid;

@@ -20,6 +20,7 @@
  */
 
 import type { CliContext } from "./context.ts";
+import type { DaemonRequestOptions } from "./context_daemon.ts";
 import type { OpRow } from "../ops/gen.ts";
 import { OP_ROWS } from "../ops/_table.gen.ts";
 import { splitTarget } from "../ops/tool_target.ts";
@@ -77,7 +78,9 @@ async function checkNames(
 /**
  * Sends op `name` to the daemon (started on demand) with {@link opBody}.
  *
- * @param extra Fields of the caller's own beside the input (`notify`).
+ * @param extra Fields of the caller's own beside the input.
+ * @param options `onNotification`: told each notification of a call's server, in order
+ *   (cli/context_daemon.ts `DaemonRequestOptions`).
  * @returns The route's result.
  * @throws What {@link checkNames} throws, before a daemon would be started;
  *   the daemon's own errors; those of `CliContext.request`.
@@ -87,9 +90,11 @@ export async function requestOp<T>(
   name: string,
   input: Record<string, unknown>,
   extra: Record<string, unknown> = {},
+  options: Pick<DaemonRequestOptions, "onNotification"> = {},
 ): Promise<T> {
   return await ctx.request<T>(name, { ...await opBody(ctx, name, input), ...extra }, {
     beforeStart: () => checkNames(ctx, name, input),
+    ...options,
   });
 }
 

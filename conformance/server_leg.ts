@@ -1,13 +1,16 @@
 /**
- * The official conformance suite's server leg: every server scenario of spec
- * revisions 2025-11-25 and 2026-07-28 (the runner's `--suite all` at each
- * `--spec-version`, which leaves out the extensions), run against our
- * conformance fixture (tests/fixtures/servers/conformance_fixture.ts)
- * twice: directly, over its own Streamable HTTP, and through mcpx, with the
- * fixture as a stdio upstream served by `servePassthrough()`
- * (cli/serve/serve_passthrough.ts; `mcpx serve --passthrough`). The results are
- * written as the "Server leg" section of docs/conformance.md, after the
- * client leg's sections (conformance/client_leg.ts keeps this one).
+ * The official conformance suite's server leg: every server scenario the
+ * runner's `--suite all` gives at each `--spec-version` (which leaves out
+ * the extensions), with two versions of the runner ({@link SERVER_RUNNERS}:
+ * 0.2.x at revisions 2025-11-25 and 2026-07-28, 0.1.x at 2025-11-25, the
+ * newest it knows), run against our conformance fixture
+ * (tests/fixtures/servers/conformance_fixture.ts) twice: directly, over its
+ * own Streamable HTTP, and through mcpx, with another instance of the
+ * fixture as the upstream served by `servePassthrough()`
+ * (cli/serve/serve_passthrough.ts; `mcpx serve --passthrough`). The results
+ * are written as the "Server leg" section of docs/conformance.md, a table
+ * per runner, after the client leg's sections (conformance/client_leg.ts
+ * keeps this one).
  *
  * `deno task conformance:server` (its own step of .ci/run). Failing scenarios
  * do not fail the script; it exits non-zero only when it could not measure.
@@ -16,7 +19,7 @@
  */
 
 import { join } from "node:path";
-import { REVISIONS, RUNNER, runner } from "./client_leg.ts";
+import { REVISIONS, RUNNER, runner, RUNNER_0_1 } from "./client_leg.ts";
 import { cell, type ScenarioRow, SERVER_HEADING, withServerSection } from "./doc_sections.ts";
 
 export { keepServerSection, SERVER_HEADING, withServerSection } from "./doc_sections.ts";
@@ -42,6 +45,45 @@ export const THROUGH_MCPX_CAUSES: Record<string, string> = {};
 
 /** One scenario at one revision against one target (conformance/doc_sections.ts). */
 export type ServerRun = ScenarioRow;
+
+/** A version of the suite's runner the leg measures with, and the revisions it is run at. */
+export interface ServerRunner {
+  /** Its npm specifier, as `deno run` takes it. */
+  spec: string;
+  /** The revisions given as `--spec-version`, each a run of its own. */
+  revisions: readonly string[];
+  /** What its table says first: what this version does not measure, and why. */
+  note?: string;
+}
+
+/**
+ * The runners of this leg: the client leg's (0.2.x, the first to carry the
+ * 2026-07-28 scenarios) and 0.1.16, npm's `latest`, which is what a user who
+ * installs the suite without a version runs. Its `--spec-version` takes
+ * 2025-03-26, 2025-06-18 and 2025-11-25, cumulatively: at 2025-11-25 it runs
+ * the 2025-06-18 scenarios too.
+ */
+export const SERVER_RUNNERS: readonly ServerRunner[] = [
+  { spec: RUNNER, revisions: REVISIONS },
+  {
+    spec: RUNNER_0_1,
+    revisions: ["2025-11-25"],
+    note: "0.1.x has no 2026-07-28 scenarios (its `--spec-version` names none): it is run at " +
+      "2025-11-25, which takes in its 2025-06-18 scenarios.",
+  },
+];
+
+/** The version an npm specifier names (`npm:@scope/name@1.2.3` → `1.2.3`). */
+export function versionOf(spec: string): string {
+  return spec.slice(spec.lastIndexOf("@") + 1);
+}
+
+/** What one runner measured: each run directly and through mcpx. */
+export interface RunnerResults {
+  runner: ServerRunner;
+  direct: ServerRun[];
+  through: ServerRun[];
+}
 
 /** A check as the runner writes it in `checks.json`. */
 interface Check {
@@ -82,8 +124,28 @@ export async function readRuns(dir: string, revision: string): Promise<ServerRun
   return out.sort((a, b) => a.scenario.localeCompare(b.scenario));
 }
 
-/** The "Server leg" section of docs/conformance.md. */
-export function renderServerSection(direct: ServerRun[], through: ServerRun[]): string {
+/** The "Server leg" section of docs/conformance.md: what was measured, then a table per runner. */
+export function renderServerSection(measured: RunnerResults[]): string {
+  return [
+    SERVER_HEADING,
+    "",
+    "The suite's server scenarios (`server --suite all --spec-version <rev>`), with two versions of",
+    "its runner, against our conformance fixture (tests/fixtures/servers/conformance_fixture.ts,",
+    "built with the SDK), directly over its own Streamable HTTP, and through mcpx: another instance",
+    "of the fixture, configured by its URL alone (no protocol setting), served by",
+    "`mcpx serve --passthrough` over Streamable HTTP (cli/serve/serve_passthrough.ts). mcpx's default",
+    "asks an HTTP server in the 2026-07-28 era first (decision 0072), so the fixture's",
+    "`input_required` results are relayed as written (decision 0049). A stdio upstream is asked in",
+    "the 2025 era first: its questions then reach a 2026-07-28 client as mcpx's own",
+    "`input_required`, keyed by mcpx, and the five input-required scenarios that check the",
+    "fixture's own keys fail that way (35/40).",
+    "",
+    ...measured.flatMap(runnerSection),
+  ].join("\n");
+}
+
+/** One runner's subsection: counts per revision, then a row per scenario with its reason. */
+function runnerSection({ runner, direct, through }: RunnerResults): string[] {
   const key = (r: ServerRun) => `${r.scenario}@${r.revision}`;
   const viaMcpx = new Map(through.map((r) => [key(r), r]));
   const count = (runs: ServerRun[], revision: string) => {
@@ -93,21 +155,13 @@ export function renderServerSection(direct: ServerRun[], through: ServerRun[]): 
   const result = (r: ServerRun | undefined) =>
     r ? `${r.passed ? "pass" : "fail"} ${r.checksPassed}/${r.checksTotal}` : "not run";
   return [
-    SERVER_HEADING,
+    `### Runner ${versionOf(runner.spec)}`,
     "",
-    `The suite's server scenarios (\`${RUNNER} server --suite all --spec-version <rev>\`) against`,
-    "our conformance fixture (tests/fixtures/servers/conformance_fixture.ts, built with the SDK),",
-    "directly over its own Streamable HTTP, and through mcpx: another instance of the fixture,",
-    "configured by its URL alone (no protocol setting), served by `mcpx serve --passthrough` over",
-    "Streamable HTTP (cli/serve/serve_passthrough.ts). mcpx's default asks an HTTP server in the",
-    "2026-07-28 era first (decision 0072), so the fixture's `input_required` results are relayed",
-    "as written (decision 0049). A stdio upstream is asked in the 2025 era first: its questions",
-    "then reach a 2026-07-28 client as mcpx's own `input_required`, keyed by mcpx, and the five",
-    "input-required scenarios that check the fixture's own keys fail that way (35/40).",
+    `\`${runner.spec}\`.${runner.note ? ` ${runner.note}` : ""}`,
     "",
     "| revision | direct | through mcpx |",
     "| --- | --- | --- |",
-    ...REVISIONS.map((rev) => `| ${rev} | ${count(direct, rev)} | ${count(through, rev)} |`),
+    ...runner.revisions.map((rev) => `| ${rev} | ${count(direct, rev)} | ${count(through, rev)} |`),
     "",
     "| scenario | revision | direct | through mcpx | why it fails |",
     "| --- | --- | --- | --- | --- |",
@@ -120,7 +174,7 @@ export function renderServerSection(direct: ServerRun[], through: ServerRun[]): 
       return `| ${d.scenario} | ${d.revision} | ${result(d)} | ${result(t)} | ${cell(why)} |`;
     }),
     "",
-  ].join("\n");
+  ];
 }
 
 /** A process whose first line matching `pattern` (on stdout or stderr) is its URL. */
@@ -177,23 +231,32 @@ function lines(): TransformStream<string, string> {
   });
 }
 
-/** One revision's server scenarios against `url`, results in `dir`. */
-async function runSuite(url: string, revision: string, dir: string, env: Record<string, string>) {
+/** One revision's server scenarios against `url` with runner `spec`, results in `dir`. */
+async function runSuite(
+  spec: string,
+  url: string,
+  revision: string,
+  dir: string,
+  env: Record<string, string>,
+) {
   const out = await runner(
     ["server", "--url", url, "--suite", "all", "--spec-version", revision, "-o", dir],
     env,
     900_000,
+    spec,
   );
   const runs = await readRuns(dir, revision);
   console.log(
-    `${url} @${revision}: ${runs.filter((r) => r.passed).length}/${runs.length} scenarios pass`,
+    `${versionOf(spec)} ${url} @${revision}: ` +
+      `${runs.filter((r) => r.passed).length}/${runs.length} scenarios pass`,
   );
   if (runs.length === 0) console.error(out.text.slice(-2000));
   return runs;
 }
 
-/** Measures both targets at both revisions and writes the section; the exit code. */
+/** Measures both targets with each runner at its revisions and writes the section; the exit code. */
 export async function main(): Promise<number> {
+  const started = performance.now();
   const tmp = await Deno.makeTempDir({ prefix: "mcpx-conformance-server-" });
   const env: Record<string, string> = {
     ...Deno.env.toObject(),
@@ -236,23 +299,25 @@ export async function main(): Promise<number> {
       tmp,
     );
     children.push(through.child);
-    const directRuns: ServerRun[] = [];
-    const throughRuns: ServerRun[] = [];
-    for (const revision of REVISIONS) {
-      directRuns.push(...await runSuite(direct.url, revision, join(tmp, `d-${revision}`), env));
-      throughRuns.push(...await runSuite(through.url, revision, join(tmp, `t-${revision}`), env));
-    }
-    if (directRuns.length === 0) {
-      console.error("error: the runner gave no results against the fixture");
-      return 1;
+    const measured: RunnerResults[] = [];
+    for (const used of SERVER_RUNNERS) {
+      const results: RunnerResults = { runner: used, direct: [], through: [] };
+      const version = versionOf(used.spec);
+      for (const revision of used.revisions) {
+        const at = (side: string) => join(tmp, `${side}-${version}-${revision}`);
+        results.direct.push(...await runSuite(used.spec, direct.url, revision, at("d"), env));
+        results.through.push(...await runSuite(used.spec, through.url, revision, at("t"), env));
+      }
+      if (results.direct.length === 0) {
+        console.error(`error: runner ${version} gave no results against the fixture`);
+        return 1;
+      }
+      measured.push(results);
     }
     const doc = await Deno.readTextFile(DOC).catch(() => "# Conformance\n");
-    await Deno.writeTextFile(
-      DOC,
-      withServerSection(doc, renderServerSection(directRuns, throughRuns)),
-    );
+    await Deno.writeTextFile(DOC, withServerSection(doc, renderServerSection(measured)));
     await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", DOC], cwd: ROOT }).output();
-    console.log(`wrote ${DOC}`);
+    console.log(`wrote ${DOC} in ${Math.round((performance.now() - started) / 1000)} s`);
     return 0;
   } finally {
     for (const child of children) {

@@ -5,7 +5,9 @@ import {
   readRuns,
   renderServerSection,
   SERVER_HEADING,
+  SERVER_RUNNERS,
   THROUGH_MCPX_CAUSES,
+  versionOf,
   withServerSection,
 } from "./server_leg.ts";
 
@@ -36,7 +38,7 @@ Deno.test("readRuns() reads one run per scenario folder, counting warnings as pa
   }
 });
 
-Deno.test("renderServerSection() gives counts per revision and a row per scenario with its reason", () => {
+Deno.test("renderServerSection() gives each runner its table: counts per revision and a row per scenario with its reason", () => {
   const run = (scenario: string, revision: string, passed: boolean) => ({
     scenario,
     revision,
@@ -47,14 +49,33 @@ Deno.test("renderServerSection() gives counts per revision and a row per scenari
   });
   // A scenario the cause table names, when it names any (the table shrinks as scenarios pass).
   const [named, cause] = Object.entries(THROUGH_MCPX_CAUSES)[0] ?? ["logging-set-level", ""];
-  const text = renderServerSection(
-    [run("ping", "2025-11-25", true), run(named, "2025-11-25", true)],
-    [run("ping", "2025-11-25", true), run(named, "2025-11-25", false)],
+  const [newer, older] = SERVER_RUNNERS;
+  const text = renderServerSection([
+    {
+      runner: newer,
+      direct: [run("ping", "2025-11-25", true), run(named, "2025-11-25", true)],
+      through: [run("ping", "2025-11-25", true), run(named, "2025-11-25", false)],
+    },
+    {
+      runner: older,
+      direct: [run("ping", "2025-11-25", true)],
+      through: [run("ping", "2025-11-25", true)],
+    },
+  ]);
+  const sections = text.split(/^### /m).slice(1);
+  assert.deepEqual(
+    sections.map((s) => s.split("\n")[0]),
+    [`Runner ${versionOf(newer.spec)}`, `Runner ${versionOf(older.spec)}`],
   );
-  assert.match(text, /\| 2025-11-25 \| 2\/2 \| 1\/2 \|/);
-  const row = text.split("\n").find((line) => line.startsWith(`| ${named} `)) ?? "";
+  assert.match(sections[0], /\| 2025-11-25 \| 2\/2 \| 1\/2 \|/);
+  assert.match(sections[0], /\| 2026-07-28 \| 0\/0 \| 0\/0 \|/);
+  const row = sections[0].split("\n").find((line) => line.startsWith(`| ${named} `)) ?? "";
   assert.match(row, /\| 2025-11-25 \| pass 2\/2 \| fail 1\/2 \| /);
   assert.ok(row.includes(`${cause ? `${cause}; ` : ""}x: failed`), row);
+  // The older runner's table has its one revision, and says why it has no other.
+  assert.match(sections[1], /\| 2025-11-25 \| 1\/1 \| 1\/1 \|/);
+  assert.doesNotMatch(sections[1], /\| 2026-07-28 \|/);
+  assert.ok(sections[1].includes(older.note!), sections[1]);
 });
 
 Deno.test("withServerSection() replaces the server section; keepServerSection() carries it over", () => {

@@ -7,9 +7,10 @@
  * instance, with `"notices": […]` when the caller sent `notices: true`
  * and the daemon has something to tell it (engine/notices.ts; wire/wire.ts
  * has the client side), and with `"notes": […]` when the handler said
- * something about the request (a lease wait). A caller that sent `live: true`
- * hears a note said before the answer is ready at once: the answer then
- * streams as lines, notes first (daemon/live_answer.ts).
+ * something about the request (a lease wait), `"notifications": […]` when a
+ * call's server sent progress or log messages (decision 0078). A caller that
+ * sent `live: true` hears what is said before the answer is ready at once:
+ * the answer then streams as lines, what was said first (daemon/live_answer.ts).
  *
  * Every body is read up to `input.maxBytes` plus an envelope
  * (wire/body_limit.ts): past it, `body-too-large` (HTTP 413) before it is
@@ -36,7 +37,7 @@ import type { OpSpec } from "../ops/op.ts";
 import { Redactor } from "../core/redact.ts";
 import { jsonResponse } from "./json_response.ts";
 import { LiveAnswer } from "./live_answer.ts";
-import { VERSION_HEADER, type WireErrorBody } from "../wire/wire.ts";
+import { VERSION_HEADER, type WireErrorBody, type WireNotification } from "../wire/wire.ts";
 import type { RequestCaller } from "../wire/caller.ts";
 import { withCallerIds } from "../engine/log.ts";
 import { takeNotices } from "../engine/notices.ts";
@@ -75,7 +76,10 @@ export function toWireError(error: unknown, redactor = new Redactor()): WireErro
 export function okBody(
   route: Pick<OpSpec, "serverData">,
   result: unknown,
-  reply: Omit<Reply, "note"> & { notes?: string[] },
+  reply: Omit<Reply, "note" | "notification"> & {
+    notes?: string[];
+    notifications?: WireNotification[];
+  },
   redactor: Redactor,
 ): Record<string, unknown> {
   const data = route.serverData &&
@@ -230,7 +234,11 @@ export function daemonHandler(
     daemon.inFlight++;
     daemon.lastActivityAt = Date.now();
     const live = new LiveAnswer();
-    const reply: Reply = { note: (text) => live.note(text) };
+    const reply: Reply = {
+      note: (text) => live.note(text),
+      // A server's log message is told as everything but its own answer is: redacted (decision 0017).
+      notification: (notification) => live.notification(daemon.redactor.json(notification)),
+    };
     let wantsNotices = false;
     // What rides on the answer besides its result: the trace, the notes not yet sent, and what
     // the daemon has to tell the person at the shell (to `mcpx`, which asks for it).
@@ -241,6 +249,7 @@ export function daemonHandler(
         ...(reply.extra ? { extra: reply.extra } : {}),
         ...(notices.length ? { notices } : {}),
         ...(live.notes.length ? { notes: live.notes } : {}),
+        ...(live.notifications.length ? { notifications: live.notifications } : {}),
       };
     };
     const failure = (error: unknown) => ({

@@ -23,7 +23,8 @@ export type Fixture =
   | "asks"
   | "changing"
   | "skills"
-  | "guarded";
+  | "guarded"
+  | "notices";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)

@@ -17,7 +17,7 @@ import {
 import type { ProtocolMode, ServerSpec } from "../config/types.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
-import { progressBeforeResponse } from "./progress_order.ts";
+import { notificationsBeforeResponse } from "./notification_order.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { VERSION } from "../core/version.ts";
 import { settlesWithin, type TimerId } from "../core/deadline.ts";
@@ -311,8 +311,9 @@ export class Instance implements AsyncDisposable {
       sdkOnClose?.();
       instance.#closed("crash");
     };
-    // A last progress update read with its result reaches the call (engine/progress_order.ts).
-    progressBeforeResponse(instance.client, transport);
+    // What a server sends with its result reaches the call first, in order
+    // (engine/notification_order.ts).
+    notificationsBeforeResponse(transport);
     return instance;
   }
 

@@ -422,7 +422,7 @@ export function wireChecked<T extends Transport>(
     return send(message, options);
   };
   let handler = transport.onmessage;
-  // A handler set later may wrap the one read back (engine/progress_order.ts does), which is
+  // A handler set later may wrap the one read back (engine/notification_order.ts does), which is
   // already checked: each frame is checked once, however many wrappers it passes through.
   const checked = new WeakSet<object>();
   Object.defineProperty(transport, "onmessage", {

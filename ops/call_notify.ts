@@ -1,52 +1,52 @@
 /**
- * What a call's notify token hears, in the daemon: one place that wires a
- * call's progress and log messages to the boards a caller polls, used by
- * every route that runs a tool call (`call`, and `relay` for the
+ * What a call's notify token hears, in the daemon: one place that turns a
+ * call's progress notifications and log messages into what its caller is
+ * told before the answer (ops/route_handler.ts `Reply.notification`), used
+ * by every route that runs a tool call (`call`, and `relay` for the
  * passthrough), so a call through either is heard the same way.
  *
- * The progress board keeps a call's latest update (what `mcpx call`'s
- * progress line polls, `progress` route); the message board keeps every
- * update and log message in order (what the passthrough polls,
- * `callMessages` route; decision 0048).
+ * Told on the request's own connection (daemon/live_answer.ts): a caller
+ * that sent `live: true` hears each one as a line the moment its server
+ * sends it, and every one before the result, in the server's order
+ * (decision 0078).
  *
  * @module
  */
 
-import { progressBoard } from "../engine/progress_board.ts";
-import { messageBoard } from "../engine/message_board.ts";
+import type { Reply } from "./route_handler.ts";
 import type { ServerMessage } from "../engine/server_notifications.ts";
 import type { Progress } from "../engine/progress_log.ts";
 
-/** The call options that post to the boards, and the end of the call's entries. */
+/** The engine's call options that say a call's notifications to its caller. */
 export interface CallNotify {
-  /** Spread into the engine's call options; empty without a token. */
-  options: {
-    onprogress?: (update: Progress) => void;
-    onmessage?: (message: ServerMessage) => void;
-  };
-  /** Ends the token's entries on both boards (they are kept for a last read). */
-  end(): void;
+  onprogress?: (update: Progress) => void;
+  onmessage?: (message: ServerMessage) => void;
 }
 
 /**
- * The board wiring for a call that carries `notify`.
+ * The options for a call that carries `notify`, saying its notifications
+ * through `reply`.
  *
- * @param notify The caller's notify token; undefined: nothing is posted.
- * @returns Options to spread into the call and `end()` for its `finally`.
+ * @param notify The caller's notify token; undefined: nothing is said.
+ * @returns Options to spread into the engine's call options; empty without a token.
  */
-export function callNotify(notify: string | undefined): CallNotify {
-  if (!notify) return { options: {}, end: () => {} };
+export function callNotify(notify: string | undefined, reply: Reply): CallNotify {
+  const say = reply.notification;
+  if (!notify || !say) return {};
   return {
-    options: {
-      onprogress: (update) => {
-        progressBoard.post(notify, update);
-        messageBoard.post(notify, { progress: update });
-      },
-      onmessage: (message) => messageBoard.post(notify, message),
-    },
-    end: () => {
-      progressBoard.end(notify);
-      messageBoard.end(notify);
-    },
+    onprogress: ({ progress, total, message }) =>
+      say({
+        method: "notifications/progress",
+        params: {
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        },
+      }),
+    onmessage: ({ level, logger, data }) =>
+      say({
+        method: "notifications/message",
+        params: { level, ...(logger !== undefined ? { logger } : {}), data },
+      }),
   };
 }

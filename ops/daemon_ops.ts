@@ -10,8 +10,6 @@
 import type { WireTrace } from "../wire/wire.ts";
 import type { Daemon } from "../engine/engine.ts";
 import { droppedRecords } from "../engine/log.ts";
-import { progressBoard } from "../engine/progress_board.ts";
-import { messageBoard } from "../engine/message_board.ts";
 import { callNotify } from "./call_notify.ts";
 import type { InputOf, OpSpec, OutputOf } from "./op.ts";
 import type { Reply, RouteHandler } from "./route_handler.ts";
@@ -113,10 +111,6 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   waits: async (d, p, signal) => ({
     waits: await d.leases.poll(p.token, p.after, Math.min(Math.max(0, p.holdMs), 60_000), signal),
   }),
-  progress: async (_d, p, signal) => ({
-    progress: await progressBoard.poll(p.token, p.after, p.holdMs, signal) ?? null,
-  }),
-  callMessages: (_d, p, signal) => messageBoard.poll(p.token, p.after, p.holdMs, signal),
   list: (d, p) => d.list(p.servers, p.missingOnly, p.wait),
   // The op's output is the result; what a person's rendering adds rides beside it.
   search: async (d, p, _signal, reply) => {
@@ -169,7 +163,6 @@ function answerCall(
   signal: AbortSignal,
   reply: Reply,
 ): Promise<unknown> {
-  const notify = callNotify(p.notify);
   return callAnswering(
     p.target,
     caller.owner,
@@ -184,7 +177,7 @@ function answerCall(
         ...(p.task === true ? { asTask: true } : {}),
         ...(p.taskTtlMs !== undefined ? { taskTtlMs: p.taskTtlMs } : {}),
         ...(reply.note ? { onNote: reply.note } : {}),
-        ...notify.options,
+        ...callNotify(p.notify, reply),
       }),
-  ).finally(notify.end);
+  );
 }

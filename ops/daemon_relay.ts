@@ -16,6 +16,7 @@ import type { InputRelay } from "../engine/input_relay.ts";
 import { getPrompt, readResource } from "../engine/content.ts";
 import { callNotify } from "./call_notify.ts";
 import type { InputOf } from "./op.ts";
+import type { Reply } from "./route_handler.ts";
 import type { relay } from "./question_routes.ts";
 import { callerOf } from "./caller_schema.ts";
 import { contentOptions } from "./daemon_content.ts";
@@ -43,9 +44,10 @@ export async function relayRequest(
   d: Daemon,
   p: InputOf<typeof relay>,
   signal: AbortSignal,
+  reply: Reply,
 ): Promise<unknown> {
   try {
-    return await send(d, p, signal);
+    return await send(d, p, signal, reply);
   } catch (error) {
     const answered = error instanceof ServerError ? error.cause : undefined;
     if (!(answered instanceof ProtocolError)) throw error;
@@ -59,7 +61,12 @@ export async function relayRequest(
   }
 }
 
-function send(d: Daemon, p: InputOf<typeof relay>, signal: AbortSignal): Promise<unknown> {
+function send(
+  d: Daemon,
+  p: InputOf<typeof relay>,
+  signal: AbortSignal,
+  reply: Reply,
+): Promise<unknown> {
   const input: InputRelay = {
     ...(p.inputResponses ? { inputResponses: p.inputResponses } : {}),
     ...(p.requestState !== undefined ? { requestState: p.requestState } : {}),
@@ -71,7 +78,6 @@ function send(d: Daemon, p: InputOf<typeof relay>, signal: AbortSignal): Promise
   switch (p.method) {
     case "tools/call": {
       const tool = required(p.name, "name", p.method);
-      const notify = callNotify(p.notify);
       return callAnswering(
         `${p.namespace}.${tool}`,
         ownerKey(p),
@@ -82,9 +88,9 @@ function send(d: Daemon, p: InputOf<typeof relay>, signal: AbortSignal): Promise
             signal,
             ...(pending ? { pending } : {}),
             relay: input,
-            ...notify.options,
+            ...callNotify(p.notify, reply),
           }),
-      ).finally(notify.end);
+      );
     }
     case "prompts/get":
       return getPrompt(

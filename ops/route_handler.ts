@@ -7,7 +7,7 @@
  */
 
 import type { Daemon } from "../engine/engine.ts";
-import type { WireTrace } from "../wire/wire.ts";
+import type { WireNotification, WireTrace } from "../wire/wire.ts";
 import type { InputOf, OpSpec, OutputOf } from "./op.ts";
 
 /**
@@ -24,6 +24,15 @@ export interface Reply {
    * sets it for every request.
    */
   note?: (text: string) => void;
+  /**
+   * Says one notification of a call's server (a progress update or a log
+   * message) to the caller, before the answer and in the order said: at
+   * once, as a line, to a caller that sent `live: true`, else with the
+   * answer (`notifications`). daemon/http.ts sets it for every request; the
+   * call routes say them for a call that carries a `notify` token
+   * (ops/call_notify.ts, decision 0078).
+   */
+  notification?: (notification: WireNotification) => void;
   /**
    * What a person's rendering of the answer adds and its document leaves
    * out (a search's whole descriptions): sent beside the result as `extra`

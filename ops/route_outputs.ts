@@ -136,14 +136,6 @@ const Holder = z.object({
 });
 
 /** wire/lease_waits.ts `LeaseWait`: one caller waiting for an instance others hold. */
-/** A call's latest progress (engine/progress_board.ts `ProgressUpdate`). */
-export const ProgressUpdate = z.object({
-  seq: z.number().int(),
-  progress: z.number(),
-  total: z.number().optional(),
-  message: z.string().optional(),
-});
-
 export const LeaseWait = z.object({
   id: z.number().int(),
   token: z.string().optional(),

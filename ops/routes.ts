@@ -30,7 +30,6 @@ import { ListingWait } from "./output_shapes.ts";
 import { Completion, PromptsOf, ResourcesOf } from "./content_outputs.ts";
 import { TASK_ROUTES } from "./task_routes.ts";
 import { QUESTION_ROUTES } from "./question_routes.ts";
-import { CALL_NOTICE_ROUTES } from "./call_notice_routes.ts";
 import { SUBSCRIPTION_ROUTES } from "./subscription_routes.ts";
 import { VIEW_ROUTES } from "./view_routes.ts";
 
@@ -402,7 +401,6 @@ export const ROUTE_SPECS = {
   complete,
   endRun,
   waits,
-  ...CALL_NOTICE_ROUTES,
   list,
   search,
   lsNamespaces,

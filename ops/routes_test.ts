@@ -153,8 +153,6 @@ function minimalBody(route: string): Record<string, unknown> {
     case "endRun":
       return { run: "r" };
     case "waits":
-    case "progress":
-    case "callMessages":
       return { token: "t" };
     case "restart":
       return { namespace: "n" };

@@ -253,6 +253,26 @@ export async function eventually(
   return await check();
 }
 
+/**
+ * Runs `mcpx <args>` in `w` on a terminal, as a user's shell would: `script`
+ * gives it a pseudo-terminal and copies what it wrote (stdout and stderr
+ * alike) to `text`.
+ */
+export async function onTerminal(
+  w: Pick<World, "dir" | "env">,
+  args: string[],
+): Promise<{ code: number; text: string }> {
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  const out = await new Deno.Command("script", {
+    args: ["-qec", mcpxArgv(args).map(quote).join(" "), "/dev/null"],
+    env: w.env,
+    clearEnv: true,
+    cwd: w.dir,
+    stdin: "null",
+  }).output();
+  return { code: out.code, text: new TextDecoder().decode(out.stdout) };
+}
+
 /** A free TCP port on loopback. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

@@ -13,7 +13,14 @@
  */
 
 import assert from "node:assert/strict";
-import { backgroundMcpx, eventually, fixtureServer, mcpxArgv, SERVERS, world } from "./_helpers.ts";
+import {
+  backgroundMcpx,
+  eventually,
+  fixtureServer,
+  onTerminal,
+  SERVERS,
+  world,
+} from "./_helpers.ts";
 
 type Rec = { event: string; span: string; parent?: string; attrs: Record<string, any> };
 
@@ -109,22 +116,12 @@ Deno.test("mcpx hears a real server's log messages, progress and list changes", 
   );
 
   await t.step("on a terminal, mcpx call shows the progress line and erases it", async () => {
-    // `script` gives the command a terminal and copies what it wrote to stdout.
-    const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-    const argv = mcpxArgv([
+    const { code, text } = await onTerminal(w, [
       "call",
       "everything.trigger_long_running_operation",
       '{"duration":2,"steps":4}',
     ]);
-    const out = await new Deno.Command("script", {
-      args: ["-qec", argv.map(quote).join(" "), "/dev/null"],
-      env: w.env,
-      clearEnv: true,
-      cwd: w.dir,
-      stdin: "null",
-    }).output();
-    const text = new TextDecoder().decode(out.stdout);
-    assert.equal(out.code, 0, text);
+    assert.equal(code, 0, text);
     const ERASE = "\r\x1b[K";
     assert.ok(text.includes(`${ERASE}everything.trigger_long_running_operation: 1/4 (25%)`), text);
     assert.doesNotMatch(text, /\\u001b/, "mcpx's own terminal control is written as is");

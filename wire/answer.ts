@@ -11,7 +11,14 @@
  * @module
  */
 
-import type { WireAnswer, WireErrorBody, WireNotice, WireTimeoutBound, WireTrace } from "./wire.ts";
+import type {
+  WireAnswer,
+  WireErrorBody,
+  WireNotice,
+  WireNotification,
+  WireTimeoutBound,
+  WireTrace,
+} from "./wire.ts";
 
 /**
  * Error codes of a request the daemon refused before running anything
@@ -70,6 +77,38 @@ export function decodeErrorBody(
 }
 
 /**
+ * `value` as a {@link WireNotification} when it is one (a known `method`, an
+ * object `params` whose `progress` is a number or whose `level` is a
+ * string), else undefined: what a caller is told of a call's server is
+ * checked before it is passed on.
+ *
+ * @example
+ * ```ts
+ * import { wireNotificationOf } from "./answer.ts";
+ * const n = wireNotificationOf({ method: "notifications/progress", params: { progress: 1 } });
+ * if (n?.method !== "notifications/progress") throw new Error();
+ * if (wireNotificationOf({ method: "notifications/progress", params: {} })) throw new Error();
+ * ```
+ */
+export function wireNotificationOf(value: unknown): WireNotification | undefined {
+  const v = (typeof value === "object" && value !== null ? value : {}) as {
+    method?: unknown;
+    params?: Record<string, unknown>;
+  };
+  const params = typeof v.params === "object" && v.params !== null ? v.params : undefined;
+  if (v.method === "notifications/progress" && typeof params?.progress === "number") {
+    return v as WireNotification;
+  }
+  if (v.method === "notifications/message" && typeof params?.level === "string") {
+    return v as WireNotification;
+  }
+  return undefined;
+}
+
+/** How a line the daemon streams ahead of an answer begins: a note, or a call's notification. */
+export const LIVE_LINE_PREFIXES: readonly string[] = ['{"note":', '{"notification":'];
+
+/**
  * The answer in a response body, or undefined when the body is not one (not
  * JSON, or not an object with a boolean `ok`): the caller reports that as
  * `daemon-protocol`. A failed answer always has an `error`
@@ -85,17 +124,20 @@ export function decodeErrorBody(
  * ```
  */
 export function readAnswer(body: string): WireAnswer | undefined {
-  // A streamed answer (wire/live_notes.ts): its note lines first, the answer last.
+  // A streamed answer (wire/live_notes.ts): its note and notification lines first, the answer last.
   const notes: string[] = [];
+  const notifications: WireNotification[] = [];
   let text = body;
-  if (body.startsWith('{"note":')) {
+  if (LIVE_LINE_PREFIXES.some((prefix) => body.startsWith(prefix))) {
     const lines = body.trimEnd().split("\n");
     text = lines.pop()!;
     for (const line of lines) {
       try {
-        const note = (JSON.parse(line) as { note?: unknown }).note;
-        if (typeof note === "string") notes.push(note);
-      } catch { /* not a note line: the answer below says what is wrong */ }
+        const said = JSON.parse(line) as { note?: unknown; notification?: unknown };
+        if (typeof said.note === "string") notes.push(said.note);
+        const notification = wireNotificationOf(said.notification);
+        if (notification) notifications.push(notification);
+      } catch { /* not a line of either kind: the answer below says what is wrong */ }
     }
   }
   let value: unknown;
@@ -126,5 +168,12 @@ export function readAnswer(body: string): WireAnswer | undefined {
     notes.push(...raw.notes.filter((n): n is string => typeof n === "string"));
   }
   if (notes.length) answer.notes = notes;
+  if (Array.isArray(raw.notifications)) {
+    for (const n of raw.notifications) {
+      const notification = wireNotificationOf(n);
+      if (notification) notifications.push(notification);
+    }
+  }
+  if (notifications.length) answer.notifications = notifications;
   return answer;
 }

@@ -94,3 +94,25 @@ Deno.test("readAnswer() reads a streamed answer: its note lines, then the answer
   assert.equal(answer?.result, 1);
   assert.deepEqual(answer?.notes, ["waiting: a", "waiting: b", "c"]);
 });
+
+Deno.test("readAnswer() reads a streamed answer's notification lines among its notes, and a body's notifications, keeping only well-formed ones", () => {
+  const lines = [
+    { notification: { method: "notifications/progress", params: { progress: 1 } } },
+    { note: "waiting" },
+    { notification: { method: "notifications/message", params: { level: "info", data: "x" } } },
+    { notification: { method: "notifications/progress", params: {} } },
+    {
+      ok: true,
+      result: 1,
+      notifications: [{ method: "notifications/progress", params: { progress: 2 } }],
+    },
+  ];
+  const answer = readAnswer(lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  assert.equal(answer?.result, 1);
+  assert.deepEqual(answer?.notes, ["waiting"]);
+  assert.deepEqual(answer?.notifications, [
+    { method: "notifications/progress", params: { progress: 1 } },
+    { method: "notifications/message", params: { level: "info", data: "x" } },
+    { method: "notifications/progress", params: { progress: 2 } },
+  ]);
+});

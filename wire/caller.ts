@@ -50,8 +50,10 @@ export interface CallerContext {
    */
   run?: string;
   /**
-   * A token chosen by a caller outside a run (`mcpx call`) under which its
-   * lease waits are reported to the `waits` operation; not a key.
+   * A token chosen by a caller outside a run under which its lease waits are
+   * reported to the `waits` operation; a call that carries one has its
+   * server's progress and log messages said to it before the answer, in
+   * order (`notifications`, decision 0078). Not a key.
    */
   notify?: string;
   /**
@@ -159,7 +161,9 @@ export const CALLER_FIELDS = {
   },
   notify: {
     type: "string",
-    description: "a token under which this call's lease waits are reported (see waits)",
+    description: "a token under which this call's lease waits are reported (see waits); " +
+      "a call that carries one is told its server's progress and log messages before the " +
+      "answer, in order (notification lines to a live caller, else notifications)",
     readBy: "engine",
     emptyIsAbsent: true,
   },

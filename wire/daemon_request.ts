@@ -27,6 +27,7 @@ import {
   UnsafeSocketDirectory,
   type WireErrorBody,
   type WireNotice,
+  type WireNotification,
   type WireTrace,
 } from "./wire.ts";
 import { readAnswer } from "./answer.ts";
@@ -55,6 +56,14 @@ export interface RequestOptions {
    * `live: true` (wire/live_notes.ts), else with the answer.
    */
   onNote?: (text: string) => void;
+  /**
+   * Called with each notification of the call's server (its progress and
+   * log messages, for a call that carries a `notify` token), in the order
+   * the server sent them and before this request resolves: while the
+   * request is open when `params` has `live: true`, else with the answer
+   * (decision 0078).
+   */
+  onNotification?: (notification: WireNotification) => void;
   /** Called with what a person's rendering of the result adds, when the daemon sent any. */
   onExtra?: (extra: Record<string, unknown>) => void;
   /** Called with what the daemon tells a caller that sent `notices: true` in `params`. */
@@ -98,7 +107,9 @@ export async function requestDaemon<T = unknown>(
     endpoint: socket,
     token: options.token,
   });
-  const live = options.onNote && params.live === true ? new LiveNotes(options.onNote) : undefined;
+  const live = (options.onNote || options.onNotification) && params.live === true
+    ? new LiveNotes(options.onNote ?? (() => {}), options.onNotification)
+    : undefined;
   let response: { status: number; body: string };
   try {
     response = await exchangeRequest(
@@ -138,6 +149,9 @@ export async function requestDaemon<T = unknown>(
   }
   // The notes not heard while the answer streamed (all of them, when it did not).
   for (const note of body.notes?.slice(live?.heard ?? 0) ?? []) options.onNote?.(note);
+  for (const n of body.notifications?.slice(live?.notificationsHeard ?? 0) ?? []) {
+    options.onNotification?.(n);
+  }
   if (body.trace) options.onTrace?.(body.trace);
   if (body.extra) options.onExtra?.(body.extra);
   if (body.notices?.length) options.onNotices?.(body.notices);

@@ -1,29 +1,48 @@
 /**
- * Notes the daemon sends ahead of an answer, heard as they arrive.
+ * What the daemon says ahead of an answer, heard as it arrives: notes about
+ * the request, and the notifications of a call's server.
  *
  * A caller that sends `live: true` (wire/caller.ts) may get its answer as a
  * stream of lines (`application/x-ndjson`, chunked): zero or more
  * `{"note":"…"}` lines, each sent when the daemon has something to say
- * while the request runs (a wait for an instance others hold), then the
- * answer itself, `{"ok":…}`, as its last line (daemon/http.ts). When nothing
- * was said before the answer was ready, the answer is one ordinary JSON body
- * and its notes ride on it (`notes`). Either way wire/answer.ts `readAnswer`
- * reads the notes and the answer from the whole body; this module lets the
- * caller print each note while the request is still open.
+ * while the request runs (a wait for an instance others hold), and
+ * `{"notification":{…}}` lines, each a progress update or log message the
+ * call's server sent (decision 0078, when the call carries a `notify`
+ * token), in the order said, then the answer itself, `{"ok":…}`, as its
+ * last line (daemon/http.ts). When nothing was said before the answer was
+ * ready, the answer is one ordinary JSON body and what was said rides on it
+ * (`notes`, `notifications`). Either way wire/answer.ts `readAnswer` reads
+ * them and the answer from the whole body; this module lets the caller act
+ * on each while the request is still open.
  *
  * @module
  */
 
-const NOTE_PREFIX = new TextEncoder().encode('{"note":');
+import { LIVE_LINE_PREFIXES, wireNotificationOf } from "./answer.ts";
+import type { WireNotification } from "./wire.ts";
+
+const PREFIXES = LIVE_LINE_PREFIXES.map((prefix) => new TextEncoder().encode(prefix));
+/** How many bytes of a line are looked at to tell its kind. */
+const LONGEST = Math.max(...PREFIXES.map((prefix) => prefix.length));
+
+/** Whether `line` followed by `byte` begins as one of the kinds of line sent ahead of an answer. */
+function beginsLive(line: number[], byte: number): boolean {
+  const at = line.length;
+  return PREFIXES.some((prefix) => {
+    for (let i = 0; i < Math.min(at, prefix.length); i++) if (line[i] !== prefix[i]) return false;
+    return at >= prefix.length || prefix[at] === byte;
+  });
+}
 
 /** CR LF CR LF: where an HTTP head ends. */
 const HEAD_END = [13, 10, 13, 10];
 
 /**
  * Reads a raw HTTP/1.1 response as its bytes arrive and calls `onNote` with
- * each note line of a chunked body, in order. It stops looking at the first
- * line that is not a note (the answer, however large, is not buffered here)
- * and on a body that is not chunked.
+ * each note line of a chunked body and `onNotification` with each
+ * notification line, in order. It stops looking at the first line that is
+ * neither (the answer, however large, is not buffered here) and on a body
+ * that is not chunked.
  *
  * @example
  * ```ts
@@ -42,6 +61,7 @@ const HEAD_END = [13, 10, 13, 10];
  */
 export class LiveNotes {
   #onNote: (text: string) => void;
+  #onNotification: (notification: WireNotification) => void;
   #state: "head" | "size" | "data" | "crlf" | "off" = "head";
   /** The chunk-size line so far, or the CRLF after a chunk. */
   #text = "";
@@ -55,10 +75,20 @@ export class LiveNotes {
   #line: number[] = [];
   /** How many notes were told. */
   heard = 0;
+  /** How many notifications were told. */
+  notificationsHeard = 0;
 
-  /** @param onNote Told each note's text, once, in the order sent. */
-  constructor(onNote: (text: string) => void) {
+  /**
+   * @param onNote Told each note's text, once, in the order sent.
+   * @param onNotification Told each notification, once, in the order sent
+   *   (among the notes too).
+   */
+  constructor(
+    onNote: (text: string) => void,
+    onNotification: (notification: WireNotification) => void = () => {},
+  ) {
     this.#onNote = onNote;
+    this.#onNotification = onNotification;
   }
 
   /** Takes the next bytes of the response, as read. */
@@ -99,28 +129,36 @@ export class LiveNotes {
     }
   }
 
-  /** One byte of the body: a line ends at a newline; a line that is no note ends the looking. */
+  /**
+   * One byte of the body: a line ends at a newline; a line that begins as
+   * neither a note nor a notification ends the looking.
+   */
   #byte(byte: number): void {
     if (byte !== 10) {
-      const at = this.#line.length;
-      if (at < NOTE_PREFIX.length && byte !== NOTE_PREFIX[at]) {
+      if (this.#line.length < LONGEST && !beginsLive(this.#line, byte)) {
         this.#state = "off";
         return;
       }
       this.#line.push(byte);
       return;
     }
-    const line = new TextDecoder().decode(new Uint8Array(this.#line));
+    const text = new TextDecoder().decode(new Uint8Array(this.#line));
     this.#line = [];
-    let note: unknown;
+    let said: { note?: unknown; notification?: unknown };
     try {
-      note = (JSON.parse(line) as { note?: unknown }).note;
+      said = JSON.parse(text);
     } catch {
       this.#state = "off";
       return;
     }
-    if (typeof note !== "string") return;
-    this.heard++;
-    this.#onNote(note);
+    if (typeof said.note === "string") {
+      this.heard++;
+      this.#onNote(said.note);
+      return;
+    }
+    const notification = wireNotificationOf(said.notification);
+    if (!notification) return;
+    this.notificationsHeard++;
+    this.#onNotification(notification);
   }
 }

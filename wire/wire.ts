@@ -108,6 +108,25 @@ export interface WireNotice {
   message: string;
 }
 
+/**
+ * A notification the server of a call sent while the call ran, said to the
+ * call's caller before the answer, in the order the server sent it
+ * (decision 0078): MCP `notifications/progress` (its params less the
+ * progress token, which is mcpx's own on the upstream request) or
+ * `notifications/message` (a log message; MCP 2025-11-25 "Progress",
+ * "Logging"). Only a call that carries a `notify` token (wire/caller.ts) has
+ * them said.
+ */
+export type WireNotification =
+  | {
+    method: "notifications/progress";
+    params: { progress: number; total?: number; message?: string };
+  }
+  | {
+    method: "notifications/message";
+    params: { level: string; logger?: string; data: unknown };
+  };
+
 /** The JSON body of every answer. */
 export interface WireAnswer {
   ok: boolean;
@@ -123,6 +142,13 @@ export interface WireAnswer {
    * answer was ready.
    */
   notes?: string[];
+  /**
+   * What the call's server sent while the call ran, in order (decision
+   * 0078): to a caller that sent `live: true`, notification lines ahead of
+   * the answer (wire/live_notes.ts); as this member when the answer did not
+   * stream (a caller that did not send `live`: at most the last 500).
+   */
+  notifications?: WireNotification[];
   /** What a person's rendering of the result adds (ops/route_handler.ts `Reply.extra`). */
   extra?: Record<string, unknown>;
 }

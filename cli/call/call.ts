@@ -25,7 +25,6 @@ import { type CallResult, renderResult } from "./render_result.ts";
 import { UsageError } from "../../core/errors.ts";
 import { requestOp } from "../op_request.ts";
 import { REBUILT_META, type RebuiltNote } from "../../engine/rebuilt_note.ts";
-import { VERSION } from "../../core/version.ts";
 import type { InputOf } from "../../ops/op.ts";
 import type { call } from "../../ops/engine_ops.ts";
 import { shellWord } from "../../config/shell_word.ts";
@@ -51,35 +50,29 @@ export async function handle(
       `one JSON argument is expected, got ${options.extra.length + 1}; quote the JSON as one word`,
     );
   }
-  // On a terminal, a line shows the progress the server reports (cli/call/call_progress.ts).
-  const showProgress = ctx.io.errIsTerminal?.() ? new AbortController() : undefined;
-  // Else the context's own token (`mcpx serve` passes on what the call's server says).
-  const notify = showProgress ? crypto.randomUUID() : ctx.notify;
-  let progressShown: Promise<void> | undefined;
-  if (showProgress) {
-    const { watchCallProgress } = await import("./call_progress.ts");
-    progressShown = watchCallProgress(
-      await ctx.existingDaemonSocket(),
-      notify!,
+  // On a terminal, a line shows the progress the server reports (cli/call/call_progress.ts);
+  // else the context's own listener hears it (`mcpx serve` passes on what the call's server says).
+  const line = ctx.io.errIsTerminal?.()
+    ? (await import("./call_progress.ts")).progressLine(
       options.target,
       (text) => ctx.io.errRaw ? ctx.io.errRaw(text) : ctx.io.err(text),
-      { signal: showProgress.signal, version: VERSION, token: await ctx.endpointToken() },
-    );
-  }
+    )
+    : undefined;
+  const onNotification = line?.onNotification ?? ctx.onNotification;
   let answer: CallResult | TaskHandle;
   try {
     // Sent as given: the daemon splits and resolves the name, reads the timeout, and says what
-    // the call waits for as it waits (a note line).
+    // the call waits for as it waits (a note line), and what its server says (decision 0078).
     answer = await requestOp<CallResult | TaskHandle>(
       ctx,
       "call",
       options,
-      notify ? { notify } : {},
+      {},
+      onNotification ? { onNotification } : {},
     );
   } finally {
     // Erased before anything else is printed on the terminal.
-    showProgress?.abort();
-    await progressShown;
+    line?.erase();
   }
   if ("task" in answer && answer.task) return ok(withFollow(answer as TaskHandle));
   // A server's question: answered with the command that answers it, exit 75 (decision 0040).

@@ -4,7 +4,6 @@ import { callProgressLine } from "./call_progress.ts";
 Deno.test("callProgressLine() shows the amount, the share of a total and the message, bounded", () => {
   const line = (progress: number, total?: number, message?: string, columns = 79) =>
     callProgressLine("ns.job", {
-      seq: 1,
       progress,
       ...(total !== undefined ? { total } : {}),
       ...(message !== undefined ? { message } : {}),

@@ -142,8 +142,6 @@ export function fakeDaemon(namespaces: Record<string, FakeNamespace>): FakeDaemo
             undefined,
             p.lists,
           ) as Promise<T>;
-        case "callMessages":
-          return Promise.resolve({ messages: [], ended: true } as T);
       }
       return Promise.reject(new Error(`the fake daemon has no ${operation}`));
     },

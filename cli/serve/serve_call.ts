@@ -21,6 +21,7 @@ import { type AskClient, followWithClient } from "./serve_questions.ts";
 import type { InputRound } from "./serve_input.ts";
 import { questionOf } from "../call/question.ts";
 import { exitCodeOf, ok, type Outcome } from "../../ops/outcome.ts";
+import type { WireNotification } from "../../wire/wire.ts";
 import * as z from "zod";
 
 /** Who a tool call runs for. */
@@ -42,11 +43,11 @@ export interface ServeCaller {
    */
   input?: InputRound;
   /**
-   * The notify token an upstream tool call carries, under which the daemon
-   * keeps what its server says while it runs (its progress and log
-   * messages), for serve to pass on (decision 0073).
+   * Told each notification an upstream tool call's server sends while it
+   * runs (its progress and log messages), in order and before the call's
+   * answer, for serve to pass on (decisions 0073, 0078).
    */
-  notify?: string;
+  onNotification?: (notification: WireNotification) => void;
 }
 
 /** An MCP `CallToolResult`, as the SDK's tool callback returns it. */
@@ -66,7 +67,7 @@ export interface ToolAnswer {
  */
 export function serveContext(
   base: ContextOptions,
-  caller: { session?: string; owner?: string; signal: AbortSignal; notify?: string },
+  caller: Pick<ServeCaller, "session" | "owner" | "signal" | "onNotification">,
   json: boolean,
 ): { ctx: CliContext; io: ReturnType<typeof memoryIo>; env: Record<string, string> } {
   const io = memoryIo();
@@ -78,7 +79,7 @@ export function serveContext(
     env,
     session: caller.session,
     ...(caller.owner ? { owner: caller.owner } : {}),
-    ...(caller.notify ? { notify: caller.notify } : {}),
+    ...(caller.onNotification ? { onNotification: caller.onNotification } : {}),
     flags: { ...base.flags, "output.json": json },
     signal: caller.signal,
     // serve's stdin is its client's messages (stdio), or nothing a script should read.

@@ -21,7 +21,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { mapNames, type NameMap } from "./passthrough_names.ts";
 import { ListedSchemas, passthroughMcpServer } from "./passthrough_headers.ts";
-import { withCallNotices } from "./passthrough_notices.ts";
+import { type HearNotification, withCallNotices } from "./passthrough_notices.ts";
 import { passthroughSubscriptions, subscriptionsSettled } from "./passthrough_subscriptions.ts";
 import type { CliContext } from "../context.ts";
 import type { ServeListen } from "./serve_listen.ts";
@@ -220,7 +220,7 @@ function passthroughServer(
   const round = async (
     sctx: ServerContext,
     request: Record<string, unknown>,
-    notify?: string,
+    hear?: HearNotification,
     logLevel?: string,
   ): Promise<unknown> => {
     const r = await roundOf(sctx);
@@ -241,9 +241,8 @@ function passthroughServer(
       ...request,
       ...r.relay,
       ...(capabilities ? { clientCapabilities: capabilities } : {}),
-      ...(notify ? { notify } : {}),
       ...(logLevel ? { logLevel } : {}),
-    });
+    }, hear ? { onNotification: hear } : {});
   };
 
   server.setRequestHandler("tools/call", async (request, sctx) => {
@@ -252,10 +251,9 @@ function passthroughServer(
     if (!names) await listTools();
     const name = names?.listed.get(asked) ?? asked;
     const answer = await withCallNotices(
-      ctx,
       sctx,
-      (notify, logLevel) =>
-        round(sctx, { method: "tools/call", name, arguments: args ?? {} }, notify, logLevel),
+      (hear, logLevel) =>
+        round(sctx, { method: "tools/call", name, arguments: args ?? {} }, hear, logLevel),
     );
     return await passOn(answer, codec) as never;
   });

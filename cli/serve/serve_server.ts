@@ -26,7 +26,7 @@ import { registerContent } from "./serve_content.ts";
 import { type ServeDaemon, serveDaemon } from "./serve_daemon.ts";
 import { subscriptionRelay } from "./subscription_relay.ts";
 import { namespacedUri } from "./serve_names.ts";
-import { withCallNotices } from "./passthrough_notices.ts";
+import { type HearNotification, withCallNotices } from "./passthrough_notices.ts";
 import {
   ServeTaskStore,
   TASK_ID_PARAMS,
@@ -134,7 +134,7 @@ export function serveServer(
   const heard = { logLevelSet: false };
   withToolHandlersWrapped(server, tasks, () => {
     low.registerCapabilities({ logging: {} });
-    registerTools(server, base, sessionOf, shared, tasks, { daemon, heard });
+    registerTools(server, base, sessionOf, shared, tasks, heard);
     registerContent(server, {
       daemon,
       types: typesResources(base),
@@ -172,7 +172,8 @@ function sessionAnswering(session: () => string | undefined): string | undefined
  * plain `mcpx_call` passes on what its upstream says while it runs (its
  * progress, when the client asked with a progress token; its log messages,
  * once a 2025-era client set a level, or at the level a 2026-07-28 request
- * names), through the passthrough's relay (cli/serve/passthrough_notices.ts).
+ * names), as the passthrough does (cli/serve/passthrough_notices.ts); `heard`
+ * says whether the client set a level.
  */
 function registerTools(
   server: McpServer,
@@ -180,7 +181,7 @@ function registerTools(
   sessionOf: (source: SessionSource) => string | undefined,
   shared: ServeShared,
   tasks: ServeTaskStore,
-  notices: { daemon: ServeDaemon; heard: { logLevelSet: boolean } },
+  heard: { logLevelSet: boolean },
 ): void {
   for (const tool of shared.tools ?? serveTools()) {
     server.registerTool(
@@ -193,7 +194,7 @@ function registerTools(
       async (args: Record<string, unknown>, ctx) => {
         const taskId = (ctx as { [IN_TASK]?: string })[IN_TASK];
         const input = taskId !== undefined ? undefined : await inputRound(ctx, shared.seal);
-        const run = (notify?: string) =>
+        const run = (hear?: HearNotification) =>
           runServeTool(base, tool, args, {
             session: sessionOf({
               sessionId: ctx.sessionId,
@@ -202,14 +203,13 @@ function registerTools(
             signal: ctx.mcpReq.signal,
             ...(taskId !== undefined ? taskAskOf(server, tasks, taskId) : askOf(server, ctx)),
             ...(input ? { input } : {}),
-            ...(notify ? { notify } : {}),
+            ...(hear ? { onNotification: hear } : {}),
           });
         if (tool.name !== "mcpx_call" || taskId !== undefined) return await run() as never;
         return await withCallNotices(
-          notices.daemon,
           ctx,
-          (notify) => run(notify),
-          { legacyLogs: notices.heard.logLevelSet },
+          (hear) => run(hear),
+          { legacyLogs: heard.logLevelSet },
         ) as never;
       },
     );

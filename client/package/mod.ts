@@ -764,6 +764,25 @@ interface WireNotice {
   message: string;
 }
 
+/**
+ * A notification the server of a call sent while the call ran, said to the
+ * call's caller before the answer, in the order the server sent it
+ * (decision 0078): MCP `notifications/progress` (its params less the
+ * progress token, which is mcpx's own on the upstream request) or
+ * `notifications/message` (a log message; MCP 2025-11-25 "Progress",
+ * "Logging"). Only a call that carries a `notify` token (wire/caller.ts) has
+ * them said.
+ */
+type WireNotification =
+  | {
+    method: "notifications/progress";
+    params: { progress: number; total?: number; message?: string };
+  }
+  | {
+    method: "notifications/message";
+    params: { level: string; logger?: string; data: unknown };
+  };
+
 /** The JSON body of every answer. */
 interface WireAnswer {
   ok: boolean;
@@ -779,6 +798,13 @@ interface WireAnswer {
    * answer was ready.
    */
   notes?: string[];
+  /**
+   * What the call's server sent while the call ran, in order (decision
+   * 0078): to a caller that sent `live: true`, notification lines ahead of
+   * the answer (wire/live_notes.ts); as this member when the answer did not
+   * stream (a caller that did not send `live`: at most the last 500).
+   */
+  notifications?: WireNotification[];
   /** What a person's rendering of the result adds (ops/route_handler.ts `Reply.extra`). */
   extra?: Record<string, unknown>;
 }
@@ -1229,8 +1255,10 @@ interface CallerContext {
    */
   run?: string;
   /**
-   * A token chosen by a caller outside a run (`mcpx call`) under which its
-   * lease waits are reported to the `waits` operation; not a key.
+   * A token chosen by a caller outside a run under which its lease waits are
+   * reported to the `waits` operation; a call that carries one has its
+   * server's progress and log messages said to it before the answer, in
+   * order (`notifications`, decision 0078). Not a key.
    */
   notify?: string;
   /**
@@ -1338,7 +1366,9 @@ const CALLER_FIELDS = {
   },
   notify: {
     type: "string",
-    description: "a token under which this call's lease waits are reported (see waits)",
+    description: "a token under which this call's lease waits are reported (see waits); " +
+      "a call that carries one is told its server's progress and log messages before the " +
+      "answer, in order (notification lines to a live caller, else notifications)",
     readBy: "engine",
     emptyIsAbsent: true,
   },
@@ -2417,6 +2447,38 @@ function decodeErrorBody(
 }
 
 /**
+ * `value` as a {@link WireNotification} when it is one (a known `method`, an
+ * object `params` whose `progress` is a number or whose `level` is a
+ * string), else undefined: what a caller is told of a call's server is
+ * checked before it is passed on.
+ *
+ * @example
+ * ```ts
+ * import { wireNotificationOf } from "./answer.ts";
+ * const n = wireNotificationOf({ method: "notifications/progress", params: { progress: 1 } });
+ * if (n?.method !== "notifications/progress") throw new Error();
+ * if (wireNotificationOf({ method: "notifications/progress", params: {} })) throw new Error();
+ * ```
+ */
+function wireNotificationOf(value: unknown): WireNotification | undefined {
+  const v = (typeof value === "object" && value !== null ? value : {}) as {
+    method?: unknown;
+    params?: Record<string, unknown>;
+  };
+  const params = typeof v.params === "object" && v.params !== null ? v.params : undefined;
+  if (v.method === "notifications/progress" && typeof params?.progress === "number") {
+    return v as WireNotification;
+  }
+  if (v.method === "notifications/message" && typeof params?.level === "string") {
+    return v as WireNotification;
+  }
+  return undefined;
+}
+
+/** How a line the daemon streams ahead of an answer begins: a note, or a call's notification. */
+const LIVE_LINE_PREFIXES: readonly string[] = ['{"note":', '{"notification":'];
+
+/**
  * The answer in a response body, or undefined when the body is not one (not
  * JSON, or not an object with a boolean `ok`): the caller reports that as
  * `daemon-protocol`. A failed answer always has an `error`
@@ -2432,17 +2494,20 @@ function decodeErrorBody(
  * ```
  */
 function readAnswer(body: string): WireAnswer | undefined {
-  // A streamed answer (wire/live_notes.ts): its note lines first, the answer last.
+  // A streamed answer (wire/live_notes.ts): its note and notification lines first, the answer last.
   const notes: string[] = [];
+  const notifications: WireNotification[] = [];
   let text = body;
-  if (body.startsWith('{"note":')) {
+  if (LIVE_LINE_PREFIXES.some((prefix) => body.startsWith(prefix))) {
     const lines = body.trimEnd().split("\n");
     text = lines.pop()!;
     for (const line of lines) {
       try {
-        const note = (JSON.parse(line) as { note?: unknown }).note;
-        if (typeof note === "string") notes.push(note);
-      } catch { /* not a note line: the answer below says what is wrong */ }
+        const said = JSON.parse(line) as { note?: unknown; notification?: unknown };
+        if (typeof said.note === "string") notes.push(said.note);
+        const notification = wireNotificationOf(said.notification);
+        if (notification) notifications.push(notification);
+      } catch { /* not a line of either kind: the answer below says what is wrong */ }
     }
   }
   let value: unknown;
@@ -2473,6 +2538,13 @@ function readAnswer(body: string): WireAnswer | undefined {
     notes.push(...raw.notes.filter((n): n is string => typeof n === "string"));
   }
   if (notes.length) answer.notes = notes;
+  if (Array.isArray(raw.notifications)) {
+    for (const n of raw.notifications) {
+      const notification = wireNotificationOf(n);
+      if (notification) notifications.push(notification);
+    }
+  }
+  if (notifications.length) answer.notifications = notifications;
   return answer;
 }
 

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { Client, InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/client";
-import { progressBeforeResponse } from "./progress_order.ts";
+import { notificationsBeforeResponse } from "./notification_order.ts";
 
 /**
  * A client connected to a scripted 2025-era server that answers `tools/call`
- * with three progress notifications and its result in one burst.
+ * with three progress notifications, each followed by a log message, and its
+ * result, in one burst; `heard` records what reached the client, in order.
  */
 async function connected(ordered: boolean) {
   const [near, far] = InMemoryTransport.createLinkedPair();
@@ -16,7 +17,7 @@ async function connected(ordered: boolean) {
         id: m.id!,
         result: {
           protocolVersion: "2025-11-25",
-          capabilities: { tools: {} },
+          capabilities: { tools: {}, logging: {} },
           serverInfo: { name: "burst", version: "1" },
         },
       });
@@ -29,27 +30,47 @@ async function connected(ordered: boolean) {
           method: "notifications/progress",
           params: { progressToken: token, progress, total: 100 },
         });
+        void far.send({
+          jsonrpc: "2.0",
+          method: "notifications/message",
+          params: { level: "info", data: `at ${progress}` },
+        });
       }
       void far.send({ jsonrpc: "2.0", id: m.id!, result: { content: [] } });
     }
   };
   const client = new Client({ name: "t", version: "1" });
   client.onerror = () => {};
+  const heard: string[] = [];
+  client.setNotificationHandler("notifications/message", (n) => {
+    heard.push(`log ${n.params.data}`);
+  });
   await client.connect(near);
-  if (ordered) progressBeforeResponse(client, near);
-  return client;
+  if (ordered) notificationsBeforeResponse(near);
+  return { client, heard };
 }
 
-Deno.test("progressBeforeResponse() keeps the progress that arrives with a result, which the SDK alone drops", async () => {
+Deno.test("notificationsBeforeResponse() hands every notification read with a result to its handler first, in order, which the SDK alone does not", async () => {
   for (const ordered of [false, true]) {
-    const client = await connected(ordered);
-    const heard: number[] = [];
+    const { client, heard } = await connected(ordered);
     await client.callTool({ name: "t", arguments: {} }, {
-      onprogress: (p) => heard.push(p.progress),
+      onprogress: (p) => heard.push(`progress ${p.progress}`),
     });
+    const atResult = [...heard];
     await client.close();
-    if (ordered) assert.deepEqual(heard, [0, 50, 100]);
-    // The SDK's own path, which this module works around: if it stops dropping, the module can go.
-    else assert.ok(heard.length < 3, `the SDK alone heard ${heard.join(", ")}`);
+    if (ordered) {
+      assert.deepEqual(atResult, [
+        "progress 0",
+        "log at 0",
+        "progress 50",
+        "log at 50",
+        "progress 100",
+        "log at 100",
+      ]);
+    } else {
+      // The SDK's own path, which this module works around: if it stops dropping, the module can go.
+      const progress = atResult.filter((h) => h.startsWith("progress"));
+      assert.ok(progress.length < 3, `the SDK alone heard ${atResult.join(", ")}`);
+    }
   }
 });
