@@ -269,22 +269,15 @@ const firstText = (r: { content?: unknown }): string | undefined => {
 };
 
 /**
- * mcpx's `mcpx_call` result: not an error, and the upstream result (its
- * `structuredContent`, the document `mcpx --json call` prints, else that
- * document as the first text block) is server-everything's `Echo: hi`.
+ * mcpx's `mcpx_call` result: not an error, and, as the tool's own result is
+ * answered as is (decision 0076), server-everything's `Echo: hi` as its first
+ * text block.
  */
 export function checkMcpxCall(r: CallToolResult): string | undefined {
   if (r.isError) return `isError: ${firstText(r)?.slice(0, 300)}`;
-  let upstream = r.structuredContent as { content?: unknown } | undefined;
-  if (!upstream) {
-    try {
-      upstream = JSON.parse(firstText(r) ?? "");
-    } catch {
-      return `no structuredContent and no JSON text: ${JSON.stringify(r).slice(0, 300)}`;
-    }
-  }
-  const text = upstream && firstText(upstream);
-  return text === "Echo: hi" ? undefined : `wrong answer: ${JSON.stringify(r).slice(0, 300)}`;
+  return firstText(r) === "Echo: hi"
+    ? undefined
+    : `wrong answer: ${JSON.stringify(r).slice(0, 300)}`;
 }
 
 /** mcporter's bridged `everything__echo` result: not an error, and `Echo: hi`. */

@@ -114,3 +114,12 @@ Deno.test("fingerprintFile() behaviour", async (t) => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("fingerprintOf() remembers recent inputs by their bytes: one byte changed in place is a new hash", async () => {
+  const bytes = new TextEncoder().encode('{"mcpServers":{"a":{"command":"x"}}}');
+  const first = await fingerprintOf("/p/.mcp.json", bytes, {});
+  assert.equal(await fingerprintOf("/p/.mcp.json", bytes, {}), first);
+  // The same array edited in place: the remembered input is a copy, so it cannot match.
+  bytes[bytes.length - 3] = "y".charCodeAt(0);
+  assert.notEqual(await fingerprintOf("/p/.mcp.json", bytes, {}), first);
+});

@@ -118,7 +118,7 @@ Deno.test("daemon: a 100 MB body is refused with 413 before it is read whole, on
   assert.equal(health.status, 200);
 });
 
-Deno.test("daemon over TCP: a connection that sends half a request head and stalls is closed after transport.headerTimeout", async () => {
+Deno.test("daemon over TCP: a connection whose head (its first or a later one) stalls, or that idles after its answers, is closed after transport.headerTimeout", async () => {
   await using d = await daemonOnBoth();
   const conn = await rawConnect({ port: d.port });
   try {
@@ -129,20 +129,40 @@ Deno.test("daemon over TCP: a connection that sends half a request head and stal
   } finally {
     conn.close();
   }
-  // A whole request on another connection is answered, and its connection then ends: a second
-  // head on it could not arrive untimed.
-  const whole = await rawConnect({ port: d.port });
+  // A connection carries one request after another (decision 0077), each head timed: two whole
+  // requests are answered on it; a third head sent by half is closed unanswered.
+  const health = `POST /v1/health HTTP/1.1\r\nhost: 127.0.0.1:${d.port}\r\n` +
+    "content-type: application/json\r\ncontent-length: 2\r\n\r\n{}";
+  const kept = await rawConnect({ port: d.port });
   try {
-    await whole.write(
-      new TextEncoder().encode(
-        `POST /v1/health HTTP/1.1\r\nhost: 127.0.0.1:${d.port}\r\n` +
-          "content-type: application/json\r\ncontent-length: 2\r\n\r\n{}",
-      ),
-    );
-    const read = await readToEnd(whole, 20_000);
-    assert.equal(statusOf(read.text), 200, read.text);
-    assert.equal(read.ended, true, "the connection stayed open after its answer");
+    // Two at once (pipelined), then a half-sent third.
+    await kept.write(new TextEncoder().encode(health + health + "POST /v1/health HTTP/1.1\r\nHo"));
+    const read = await readToEnd(kept, 20_000);
+    assert.equal(read.text.match(/HTTP\/1\.1 200/g)?.length, 2, read.text);
+    assert.equal(read.ended, true, "the half-sent third head held its connection");
   } finally {
-    whole.close();
+    kept.close();
+  }
+  // An answered connection that sends nothing more is closed after the timeout too.
+  const idle = await rawConnect({ port: d.port });
+  try {
+    await idle.write(new TextEncoder().encode(health));
+    const read = await readToEnd(idle, 20_000);
+    assert.equal(statusOf(read.text), 200, read.text);
+    assert.equal(read.ended, true, "the idle connection stayed open after its answer");
+  } finally {
+    idle.close();
+  }
+  // A request that asks to close is the connection's last: answered, then ended at once.
+  const closing = await rawConnect({ port: d.port });
+  try {
+    await closing.write(
+      new TextEncoder().encode(health.replace("\r\n\r\n", "\r\nconnection: close\r\n\r\n")),
+    );
+    const read = await readToEnd(closing, 20_000);
+    assert.match(read.text, /connection: close/i);
+    assert.equal(read.ended, true);
+  } finally {
+    closing.close();
   }
 });

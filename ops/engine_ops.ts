@@ -50,6 +50,7 @@ export const call = defineOp({
       "Call one tool of a configured server (target: `namespace.tool`) with its arguments as an " +
       "object (mcpx_types shows them); answers the tool's own result. For more than one call, " +
       "use mcpx_exec.",
+    answer: "tool-result",
   },
   input: withCaller({
     target: z.string().min(1).describe(

@@ -168,6 +168,14 @@ export interface ServeSpec {
    */
   core?: false;
   /**
+   * `"tool-result"`: the op's value is a server's MCP `CallToolResult`, and
+   * the tool answers with it as the server sent it (its content items, its
+   * `structuredContent`, its `isError`), the op's notes added as text, rather
+   * than with the value as JSON text (decision 0076). Any other value (a
+   * task's handle, a question) is answered as every op's is.
+   */
+  answer?: "tool-result";
+  /**
    * Why a call with this input cannot be a tool call — it would stream until
    * interrupted (`log --follow`, `adapter serve`) — or undefined when it can.
    * The tool answers the refusal as an error result; the command line is

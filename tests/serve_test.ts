@@ -45,13 +45,16 @@ async function stdioClient(
   return Object.assign(c, { [Symbol.asyncDispose]: () => c.close() });
 }
 
-/** The text of what the upstream tool answered, from mcpx_call's structured result. */
-const upstream = (r: unknown) =>
-  ((r as { structuredContent: { content: { text?: string }[] } }).structuredContent.content[0]
-    ?.text) ?? "";
-
 const text = (r: unknown) =>
   ((r as { content: { type: string; text?: string }[] }).content[0]?.text) ?? "";
+
+/** The text of what the upstream tool answered: mcpx_call answers with its result as is. */
+const upstream = text;
+
+/** Every text item of a result, one per line: a tool may answer in several. */
+const texts = (r: unknown) =>
+  (r as { content: { type: string; text?: string }[] }).content.map((c) => c.text ?? "")
+    .join("\n");
 
 async function exercise(c: Client, t: Deno.TestContext, era: Era) {
   await t.step(`${era}: tools/list is the op table's serve tools`, async () => {
@@ -70,8 +73,9 @@ async function exercise(c: Client, t: Deno.TestContext, era: Era) {
       arguments: { target: "everything.echo", arguments: { message: `hi ${era}` } },
     });
     assert.notEqual(r.isError, true, JSON.stringify(r));
-    assert.match(text(r), new RegExp(`hi ${era}`));
-    assert.match(JSON.stringify(r.structuredContent), new RegExp(`hi ${era}`));
+    // The tool's own result, not mcpx's JSON of it (decision 0076).
+    assert.deepEqual(r.content, [{ type: "text", text: `Echo: hi ${era}` }]);
+    assert.equal(r.structuredContent, undefined);
   });
   await t.step(`${era}: mcpx_exec runs a script that calls server-everything`, async () => {
     const r = await c.callTool({
@@ -396,7 +400,7 @@ Deno.test("mcpx serve: questions reach a client of either era that declared them
         arguments: { target: "everything.trigger_elicitation_request", arguments: {} },
       });
       assert.notEqual(elicited.isError, true, JSON.stringify(elicited));
-      assert.match(text(elicited), /Ada Lovelace/);
+      assert.match(texts(elicited), /Ada Lovelace/);
       const sampled = await c.callTool({
         name: "mcpx_call",
         arguments: {
@@ -405,7 +409,7 @@ Deno.test("mcpx serve: questions reach a client of either era that declared them
         },
       });
       assert.notEqual(sampled.isError, true, JSON.stringify(sampled));
-      assert.match(text(sampled), /hello from the host/);
+      assert.match(texts(sampled), /hello from the host/);
       if (era === "legacy") {
         // The same call as a task: a handle at once, then tasks/get and tasks/result.
         const send = (method: string, params: Record<string, unknown>) =>
@@ -418,7 +422,7 @@ Deno.test("mcpx serve: questions reach a client of either era that declared them
         });
         assert.equal(made.task.status, "working", JSON.stringify(made));
         const result = await send("tasks/result", { taskId: made.task.taskId });
-        assert.match(text(result), /as a task/);
+        assert.match(texts(result), /as a task/);
         assert.equal((await send("tasks/get", { taskId: made.task.taskId })).status, "completed");
         // A question inside a task goes out on the client's tasks/result.
         const asking = await send("tools/call", {
@@ -427,7 +431,7 @@ Deno.test("mcpx serve: questions reach a client of either era that declared them
           task: { ttl: 60_000 },
         });
         const answered = await send("tasks/result", { taskId: asking.task.taskId });
-        assert.match(text(answered), /Ada Lovelace/, JSON.stringify(answered));
+        assert.match(texts(answered), /Ada Lovelace/, JSON.stringify(answered));
       }
     } finally {
       await c.close();
@@ -453,7 +457,7 @@ Deno.test("mcpx serve: questions reach a client of either era that declared them
     arguments: { action: "answer", id, words: ["name=Grace Hopper", "check=true"], wait: true },
   });
   assert.notEqual(answered.isError, true, JSON.stringify(answered));
-  assert.match(text(answered), /Grace Hopper/);
+  assert.match(texts(answered), /Grace Hopper/);
 });
 
 Deno.test("mcpx serve --http on a port in use, or an address that is no address, says which", async () => {

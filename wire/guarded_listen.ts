@@ -13,12 +13,20 @@
  * So this module accepts the TCP connections itself, reads each one's head
  * under the timeout, then relays the connection byte for byte to a
  * `Deno.serve` on a unix socket in a fresh 0700 directory, which parses and
- * answers it. Every response carries `Connection: close`: one request per
- * connection, so every request's head is timed (no keep-alive request can
- * arrive unwatched).
+ * answers it. A connection carries one request after another (HTTP/1.1
+ * persistent connections), each head timed: the first from the connection,
+ * a later one from its first byte, or from the moment the answers before it
+ * were delivered, whichever is first, so no request arrives unwatched and no
+ * idle connection is held past the timeout. The relay frames each request by
+ * its `content-length` (wire/request_framing.ts); one it does not frame (a
+ * chunked body, `connection: close`, HTTP/1.0) is the connection's last, and
+ * its answer carries `Connection: close` (decision 0077).
  *
  * @module
  */
+
+import { requestFraming } from "./request_framing.ts";
+import { closeQuietly, copy, forwardBody, HeadClock, readHead, writeAll } from "./relay_io.ts";
 
 /** How a guarded TCP listener is bound. */
 export interface GuardedListenOptions {
@@ -45,129 +53,91 @@ export interface GuardedServer {
   shutdown(): Promise<void>;
 }
 
-/** The end of a request head. */
-const HEAD_END = [13, 10, 13, 10];
-/** Past this many bytes without the end of a head, the inner server judges it (431). */
-const HEAD_SCAN_LIMIT = 64 * 1024;
 /** How long, at most, a refused body's remaining bytes are read before the connection closes. */
 const LINGER_MS = 2000;
 
-/** Index just past the head's end in `bytes`, from `from`; -1 when not there yet. */
-function headEnd(bytes: Uint8Array, length: number): number {
-  outer: for (let i = 0; i + 4 <= length; i++) {
-    for (let j = 0; j < 4; j++) if (bytes[i + j] !== HEAD_END[j]) continue outer;
-    return i + 4;
-  }
-  return -1;
+/** What the inner server's handler learns of a relayed request by its tag. */
+interface Relayed {
+  /** Called once its answer has been delivered (or produced whole). */
+  done: () => void;
+  /** True: the connection goes on after it; false: its answer says `Connection: close`. */
+  keep: boolean;
 }
 
 /**
- * Reads `conn` until its request head is whole, or the timeout passes, or
- * it ends.
- *
- * @returns The bytes read (the head and whatever followed it), or undefined
- *   when the connection is to be closed unanswered.
+ * One connection: each request head under the timeout, then the request
+ * relayed to the inner server on one connection of its own, while the
+ * answers flow back.
  */
-async function readHead(conn: Deno.Conn, timeoutMs: number): Promise<Uint8Array | undefined> {
-  // Small first: most heads fit in 2 KiB, and every connection pays for its buffer.
-  let buffer = new Uint8Array(2048);
-  let length = 0;
-  let expired = false;
-  const timer = timeoutMs > 0
-    ? setTimeout(() => {
-      expired = true;
-      try {
-        conn.close();
-      } catch { /* closed already */ }
-    }, timeoutMs)
-    : undefined;
-  try {
-    for (;;) {
-      if (length === buffer.length) {
-        const grown = new Uint8Array(buffer.length * 2);
-        grown.set(buffer);
-        buffer = grown;
-      }
-      const n = await conn.read(buffer.subarray(length));
-      if (n === null) return undefined;
-      length += n;
-      if (headEnd(buffer, length) >= 0 || length >= HEAD_SCAN_LIMIT) {
-        return expired ? undefined : buffer.subarray(0, length);
-      }
-    }
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
-}
-
-/**
- * Buffers of {@link copy}, reused: a connection takes two for its life, and
- * thousands of short connections allocating their own leave hundreds of MB
- * of ArrayBuffers awaiting collection (measured: serve's RSS grew ~35 MB per
- * 1,000 refused requests before this pool).
- */
-const POOL: Uint8Array[] = [];
-const POOL_MAX = 64;
-const COPY_BYTES = 16 * 1024;
-
-/**
- * Copies `from` to `to` until `from` ends. Once `to` refuses a write (the
- * inner server answered and closed, say on a 413), what `from` still sends
- * is read and dropped, so its sender reads the answer rather than a reset.
- */
-async function copy(from: Deno.Conn, to: Deno.Conn): Promise<void> {
-  const buffer = POOL.pop() ?? new Uint8Array(COPY_BYTES);
-  let open = true;
-  try {
-    for (;;) {
-      const n = await from.read(buffer);
-      if (n === null) return;
-      if (!open) continue;
-      try {
-        await writeAll(to, buffer.subarray(0, n));
-      } catch {
-        open = false;
-      }
-    }
-  } finally {
-    if (POOL.length < POOL_MAX) POOL.push(buffer);
-  }
-}
-
-/** One connection: its head under the timeout, then relayed to the inner server. */
 async function relay(
   conn: Deno.Conn,
   innerPath: string,
   timeoutMs: number,
-  relays: Map<string, () => void>,
+  relays: Map<string, Relayed>,
 ): Promise<void> {
   let upstream: Deno.UnixConn | undefined;
-  const id = crypto.randomUUID();
+  /** The tags of this connection's requests whose answers are still due. */
+  const open = new Set<string>();
+  let count = 0;
+  const connId = crypto.randomUUID();
+  const clock = new HeadClock(timeoutMs, () => closeQuietly(conn));
+  let outstanding = 0;
+  let waitingForHead = false;
+  let ending = false;
   try {
-    const head = await readHead(conn, timeoutMs);
-    if (!head) return;
-    upstream = await Deno.connect({ path: innerPath, transport: "unix" });
-    const inner = upstream;
-    // The inner server closes its side only once it sees the client's end: on the client's
-    // end, or once the answer has been produced whole (`closing`), whichever is first.
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      inner.closeWrite().catch(() => {});
-    };
-    relays.set(id, end);
-    await writeAll(upstream, tagged(head, id));
-    // The client's further bytes (its body) go in, until it closes; the answer comes out.
-    const inbound = copy(conn, inner).then(end, end);
-    await copy(upstream, conn);
+    let pending: Uint8Array = new Uint8Array(0);
+    let outbound: Promise<void> | undefined;
+    let last = false;
+    while (!last) {
+      waitingForHead = true;
+      // The first head is timed from the connection, a later one once the answers before it
+      // are delivered (or from its own first byte, in readHead).
+      if (outstanding === 0) clock.arm();
+      const read = await readHead(conn, pending, clock);
+      waitingForHead = false;
+      if (!read) break;
+      const framing = read.whole
+        ? requestFraming(new TextDecoder().decode(read.head.subarray(0, read.head.length - 4)))
+        : { keep: false, bodyBytes: 0 };
+      last = !framing.keep;
+      if (!upstream) {
+        upstream = await Deno.connect({ path: innerPath, transport: "unix" });
+        // The answers, for the connection's life; when the inner server ends it, so does this.
+        outbound = copy(upstream, conn).catch(() => {}).then(() => {
+          if (!ending) closeQuietly(conn);
+        });
+      }
+      const inner = upstream;
+      const id = `${connId}-${count++}`;
+      open.add(id);
+      outstanding++;
+      relays.set(id, {
+        keep: framing.keep,
+        done: () => {
+          if (!open.delete(id)) return;
+          relays.delete(id);
+          outstanding--;
+          if (outstanding === 0 && waitingForHead) clock.arm();
+          // The last request's answer is whole: the inner server closes once it sees our end.
+          if (!framing.keep) inner.closeWrite().catch(() => {});
+        },
+      });
+      await writeAll(inner, tagged(read.head, id));
+      if (last) {
+        // Not framed here: what follows goes in as it comes, until the client's end.
+        await writeAll(inner, read.rest).catch(() => {});
+        pending = new Uint8Array(0);
+        break;
+      }
+      pending = await forwardBody(conn, inner, read.rest, framing.bodyBytes);
+    }
+    // No request follows: the answers still due go out, then the connection ends.
+    ending = true;
+    if (clock.expired || !upstream) return;
+    const inbound = last ? copy(conn, upstream).catch(() => {}) : Promise.resolve();
+    inbound.then(() => upstream?.closeWrite().catch(() => {}));
+    if (!last) await upstream.closeWrite().catch(() => {});
+    await outbound;
     // Answered: say so, and give the client a moment to stop sending and read it.
     await conn.closeWrite().catch(() => {});
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -176,12 +146,11 @@ async function relay(
   } catch {
     /* either side went away: nothing to answer */
   } finally {
-    relays.delete(id);
-    for (const c of [upstream, conn]) {
-      try {
-        c?.close();
-      } catch { /* closed already */ }
-    }
+    ending = true;
+    clock.disarm();
+    for (const id of open) relays.delete(id);
+    closeQuietly(upstream);
+    closeQuietly(conn);
   }
 }
 
@@ -204,8 +173,8 @@ function tagged(head: Uint8Array, id: string): Uint8Array {
  * `response`, with `Connection: close`, and `done` called once its body has
  * been produced whole (at once when it has none). The inner server does not
  * close a connection after such an answer until the client's side ends
- * (measured), so the relay ends that side on `done`: one request per
- * connection, each head timed, nothing held after the answer.
+ * (measured), so the relay ends that side on `done`: nothing is held after
+ * the connection's last answer.
  */
 function closing(response: Response, done: (() => void) | undefined): Response {
   const headers = new Headers(response.headers);
@@ -216,20 +185,33 @@ function closing(response: Response, done: (() => void) | undefined): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** `response`, with `done` called once its body has been produced whole (at once without one). */
+function noticed(response: Response, done: () => void): Response {
+  if (!response.body) {
+    queueMicrotask(done);
+    return response;
+  }
+  const body = response.body.pipeThrough(new TransformStream({ flush: () => done() }));
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
 /**
- * The `done` of the relay `request` names, the header removed where the
- * request lets it be (a server request's headers may be immutable: then it
- * stays, and nothing reads it).
+ * What the relay `request` names, the header removed where the request lets
+ * it be (a server request's headers may be immutable: then it stays, and
+ * nothing reads it).
  */
-function relayOf(request: Request, relays: Map<string, () => void>): (() => void) | undefined {
+function relayOf(request: Request, relays: Map<string, Relayed>): Relayed | undefined {
   const id = request.headers.get(RELAY_HEADER);
   if (id === null) return undefined;
-  const done = relays.get(id);
-  relays.delete(id);
+  const relayed = relays.get(id);
   try {
     request.headers.delete(RELAY_HEADER);
   } catch { /* immutable */ }
-  return done;
+  return relayed;
 }
 
 /**
@@ -248,7 +230,7 @@ export function serveGuardedTcp(
   Deno.chmodSync(dir, 0o700);
   const innerPath = `${dir}/http.sock`;
   const stop = new AbortController();
-  const relays = new Map<string, () => void>();
+  const relays = new Map<string, Relayed>();
   const inner = Deno.serve({
     path: innerPath,
     transport: "unix",
@@ -256,12 +238,15 @@ export function serveGuardedTcp(
     onListen() {},
     ...(options.onError ? { onError: options.onError } : {}),
   }, async (request, info) => {
-    const done = relayOf(request, relays);
+    const relayed = relayOf(request, relays);
+    const done = relayed?.done;
     // Deno resolves `completed` once the answer has been delivered (not in its types yet).
     const completed = (info as { completed?: Promise<unknown> }).completed;
     completed?.then(done, done);
     try {
-      return closing(await handler(request), completed ? undefined : done);
+      const response = await handler(request);
+      if (relayed?.keep) return completed || !done ? response : noticed(response, done);
+      return closing(response, completed ? undefined : done);
     } catch (error) {
       done?.();
       throw error;
@@ -272,6 +257,11 @@ export function serveGuardedTcp(
     try {
       for await (const conn of listener) {
         conns.add(conn);
+        // An answer goes out in several writes (head, then body); Nagle's algorithm would hold
+        // the later ones until the client acknowledges, which it delays (~40 ms a request).
+        try {
+          (conn as Deno.TcpConn).setNoDelay(true);
+        } catch { /* closed already */ }
         relay(conn, innerPath, options.headerTimeoutMs, relays).finally(() => conns.delete(conn));
       }
     } catch { /* the listener closed */ }

@@ -37,6 +37,7 @@ import {
   type WireEndpoint,
   wireEndpoint,
 } from "./endpoint.ts";
+import { parkIdle, ResponseFrame, takeIdle } from "./keep_alive.ts";
 
 /**
  * The request header naming the caller's mcpx version; a daemon of another
@@ -286,7 +287,10 @@ export function encodeRequest(
     `POST /v1/${operation} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\n` +
       (version ? `${VERSION_HEADER}: ${version}\r\n` : "") +
       (target?.kind === "tcp" && to?.token ? `authorization: Bearer ${to.token}\r\n` : "") +
-      `content-length: ${payload.length}\r\nconnection: close\r\n\r\n`,
+      // Deno keeps the connection for the next request (wire/keep_alive.ts); node:net does not.
+      `content-length: ${payload.length}\r\n${
+        keepsConnections() ? "" : "connection: close\r\n"
+      }\r\n`,
   );
   const request = new Uint8Array(head.length + payload.length);
   request.set(head);
@@ -354,31 +358,71 @@ async function exchangeDeno(
   progress: { sent: boolean },
   onBytes?: (bytes: Uint8Array) => void,
 ): Promise<Uint8Array> {
-  const conn = await deno.connect(denoConnectOptions(endpoint));
+  const key = endpointKey(endpoint);
+  let kept = takeIdle(key);
+  let conn: Deno.Conn = kept?.conn ?? await deno.connect(denoConnectOptions(endpoint));
+  let parked = false;
   const close = () => {
+    if (parked) return;
     try {
       conn.close();
     } catch { /* already closed */ }
   };
   signal?.addEventListener("abort", close, { once: true });
   try {
-    for (let written = 0; written < request.length;) {
-      written += await conn.write(request.subarray(written));
-      progress.sent = written > 0;
+    try {
+      await writeRequest(conn, request, progress);
+    } catch (error) {
+      // A kept connection the daemon closed took none of it: a fresh one is tried once.
+      if (!kept || progress.sent) throw error;
+      close();
+      kept = undefined;
+      conn = await deno.connect(denoConnectOptions(endpoint));
+      await writeRequest(conn, request, progress);
     }
-    const chunks: Uint8Array[] = [];
-    const buffer = new Uint8Array(64 * 1024);
+    const frame = new ResponseFrame();
+    const buffer = kept?.buffer ?? new Uint8Array(64 * 1024);
+    let pending: Promise<number | null> | undefined = kept?.first;
     while (true) {
-      const n = await conn.read(buffer);
+      const n = await (pending ?? conn.read(buffer));
+      pending = undefined;
       if (n === null) break;
-      chunks.push(buffer.slice(0, n));
-      onBytes?.(chunks[chunks.length - 1]);
+      const chunk = buffer.subarray(0, n);
+      // The buffer is read into again: a listener keeps a copy (the frame copies its own).
+      onBytes?.(chunk.slice());
+      if (frame.push(chunk)) break;
     }
-    return concatBytes(chunks, true);
+    if (frame.reusable && !signal?.aborted) {
+      parkIdle(key, conn, buffer);
+      parked = true;
+    }
+    return frame.bytes;
   } finally {
     signal?.removeEventListener("abort", close);
     close();
   }
+}
+
+/** Writes all of `request`, `progress.sent` true once a byte is written. */
+async function writeRequest(
+  conn: Deno.Conn,
+  request: Uint8Array,
+  progress: { sent: boolean },
+): Promise<void> {
+  for (let written = 0; written < request.length;) {
+    written += await conn.write(request.subarray(written));
+    progress.sent = written > 0;
+  }
+}
+
+/** Whether this runtime keeps connections between requests (Deno: wire/keep_alive.ts). */
+function keepsConnections(): boolean {
+  return typeof (globalThis as WireLoose).Deno?.connect === "function";
+}
+
+/** The key kept connections to `endpoint` are found under. */
+function endpointKey(endpoint: WireEndpoint): string {
+  return endpoint.kind === "unix" ? `unix:${endpoint.path}` : `tcp:${endpoint.host}`;
 }
 
 let wireNet: Promise<WireLoose> | undefined;

@@ -53,7 +53,8 @@ export interface ServeCaller {
 /** An MCP `CallToolResult`, as the SDK's tool callback returns it. */
 export interface ToolAnswer {
   [key: string]: unknown;
-  content: { type: "text"; text: string }[];
+  /** Text items, or any MCP content item a server's own result holds ({@link serverResult}). */
+  content: { type: string; text?: string; [key: string]: unknown }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -153,7 +154,42 @@ export async function runServeTool(
     }
     return failure(document, io.stderr);
   }
-  return toolAnswer(outcome, io.stderr);
+  const asIs = tool.op.serve?.answer === "tool-result"
+    ? serverResult(outcome, io.stderr)
+    : undefined;
+  return asIs ?? toolAnswer(outcome, io.stderr);
+}
+
+/**
+ * A server's `CallToolResult` as the tool's own answer (an op declaring
+ * `serve.answer: "tool-result"`; decision 0076): its content items,
+ * `structuredContent` and `isError` as the server sent them, then the op's
+ * warnings, notes and stderr as further text items. Undefined when the
+ * outcome's value is not such a result (a task's handle, a question, an exit).
+ */
+export function serverResult(outcome: Outcome, stderr = ""): ToolAnswer | undefined {
+  if (outcome.kind !== "ok" && outcome.kind !== "failed") return undefined;
+  const value = outcome.value as Record<string, unknown> | undefined;
+  if (typeof value !== "object" || value === null || !Array.isArray(value.content)) {
+    return undefined;
+  }
+  if ("task" in value || "question" in value) return undefined;
+  const notes = [
+    ...(outcome.warnings ?? []).map((w) => `warning: ${w}`),
+    ...(outcome.notes ?? []).map((n) => `note: ${n}`),
+    ...(stderr.trim() ? [stderr.trim()] : []),
+  ];
+  const structured = value.structuredContent;
+  return {
+    content: [
+      ...value.content as ToolAnswer["content"],
+      ...notes.map((text) => ({ type: "text" as const, text })),
+    ],
+    ...(typeof structured === "object" && structured !== null && !Array.isArray(structured)
+      ? { structuredContent: structured as Record<string, unknown> }
+      : {}),
+    ...(value.isError === true || outcome.kind === "failed" ? { isError: true } : {}),
+  };
 }
 
 /**

@@ -69,8 +69,8 @@ Deno.test("runServeTool() answers a call's question with the question, not a fai
     ?.question;
   assert.equal(question?.id, QUESTION.id, JSON.stringify(r));
   assert.equal(question?.kind, "elicitation");
-  assert.equal(JSON.parse(r.content[0].text).question.id, QUESTION.id);
-  assert.doesNotMatch(r.content[0].text, /"ok":\s*false/);
+  assert.equal(JSON.parse(r.content[0].text!).question.id, QUESTION.id);
+  assert.doesNotMatch(r.content[0].text!, /"ok":\s*false/);
   // A session's call is that session's: no key of its own.
   assert.deepEqual(seen, [{ owner: undefined, session: "s1" }]);
 });
@@ -93,4 +93,39 @@ Deno.test("runServeTool() puts a 2026-07-28 client's question as input_required,
   // A request that named no session is a caller of its own, and its retry answers as it.
   assert.match(asked[0].owner ?? "", /^serve-/);
   assert.deepEqual(seen, [{ owner: asked[0].owner, session: undefined }]);
+});
+
+Deno.test("mcpx_call answers with the server's result as sent: its items, structuredContent and isError, notes after (decision 0076)", async () => {
+  const { failed, ok } = await import("../../ops/outcome.ts");
+  const tool = serveTools().find((t) => t.name === "mcpx_call")!;
+  const image = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" };
+  const answered = (outcome: ReturnType<typeof ok>, stderr = "") =>
+    runServeTool(
+      { io: memoryIo(), env: {}, cwd: "/", flags: {} },
+      tool,
+      { target: "s.t", arguments: {} },
+      { signal: new AbortController().signal },
+      () =>
+        Promise.resolve({
+          handle: (ctx: { io: { err(t: string): void } }) => {
+            if (stderr) ctx.io.err(stderr);
+            return Promise.resolve(outcome);
+          },
+        } as unknown as CommandModule),
+    );
+  const result = {
+    content: [{ type: "text", text: "Echo: hi" }, image],
+    structuredContent: { n: 1 },
+  };
+  assert.deepEqual(await answered(ok(result, ["a note"])), {
+    content: [{ type: "text", text: "Echo: hi" }, image, { type: "text", text: "note: a note" }],
+    structuredContent: { n: 1 },
+  });
+  const bad = { content: [{ type: "text", text: "no such file" }], isError: true };
+  assert.deepEqual(await answered(failed(bad)), { ...bad, isError: true });
+  // Not a tool's result (a task's handle): answered as every op's value is, as JSON text.
+  const handle = { task: { taskId: "t1", status: "working" }, content: [] };
+  const r = await answered(ok(handle));
+  assert.deepEqual(r.structuredContent, handle);
+  assert.equal(JSON.parse(r.content[0].text!).task.taskId, "t1");
 });
