@@ -164,6 +164,7 @@ export const RUNTIME_INPUTS: readonly string[] = [
   "./unsettled_await.ts",
   "../wire/wire.ts",
   "../wire/endpoint.ts",
+  "../wire/keep_alive.ts",
   "../wire/caller.ts",
   "../wire/answer.ts",
   "../config/identifiers.ts",

@@ -347,7 +347,8 @@ Deno.test("callTool() sends one POST /v1/call with the caller's context and unwr
   const [{ url, headers, body }] = daemon.seen;
   deepEqual(url, "/v1/call");
   deepEqual(headers.get("x-mcpx-version"), "9.9.9-test");
-  deepEqual(headers.get("connection"), "close");
+  // Under Deno the wire keeps the connection for the script's next call (decision 0077).
+  deepEqual(headers.get("connection"), null);
   deepEqual(body, {
     target: "everything.add",
     arguments: { a: 1, b: 2 },
