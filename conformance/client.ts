@@ -9,7 +9,7 @@
  * implies, answering a question with its defaults; then list its skills
  * (`mcpx --json skills <url>`, which asks nothing of a server without the
  * Skills extension) and load each one as a user does, verified against its
- * entry (`mcpx --json skills <url> <uri> --verify`; decision 0078). Nothing
+ * entry (`mcpx --json skills <url> <uri> --verify`; decision 0074). Nothing
  * here speaks MCP itself, and nothing depends on the scenario's name
  * (decision 0033).
  *

@@ -37,7 +37,7 @@ export const KNOWN_CAUSES: Record<string, string> = {
   "sep-2640-client-no-prefetch": "the shim loads every skill it lists (`mcpx skills <url> <uri> " +
     "--verify`, which the three verify scenarios need), and this scenario counts any read as a " +
     "prefetch: the one read counted is that verification's SKILL.md, listing read nothing " +
-    "(decision 0078). The four skills servers declare the same capabilities and list the same " +
+    "(decision 0074). The four skills servers declare the same capabilities and list the same " +
     "entry: only a client that knows the scenario's name can pass all four, and the shim does " +
     "not look (decision 0033)",
   "auth/basic-cimd": "CIMD: a client id that is a URL needs a client ID metadata document the " +
