@@ -320,7 +320,9 @@ export const stop = defineOp({
   where: "cli",
   hints: { readOnly: false, destructive: true, idempotent: true },
   input: z.object({
-    all: z.boolean().optional().describe("stop every daemon that uses this state directory"),
+    all: z.boolean().optional().describe(
+      "stop every daemon that uses this state directory, and the front process",
+    ),
   }),
   output: StopOutput,
   cli: {

@@ -196,4 +196,7 @@ export const DaemonsOutput = z.strictObject({ daemons: z.array(DaemonRecord) });
 export const StopOutput = z.strictObject({
   stopped: z.number().int().describe("daemons stopped"),
   orphans: z.number().int().optional().describe("servers ended that a dead daemon left"),
+  front: z.literal(true).optional().describe(
+    "with --all: the front process (what warm commands are relayed to) was asked to end",
+  ),
 });

@@ -15,6 +15,7 @@ import {
   eventually,
   fixtureServer,
   MCPX_ENTRY,
+  processesMarked,
   ROOT,
   stdioServer,
   world,
@@ -98,8 +99,16 @@ Deno.test("an edited config gets a new daemon and the old one is not used for it
     "only the daemon of the current config is left",
   );
   assert.ok(await eventually(() => !alive(old.pid)), "the old daemon exited");
-  assert.deepEqual(await w.json(["stop", "--all"]), { stopped: 1 });
+  // The warm commands above went through the front (decision 0068): --all ends it too.
+  const others = () => new Set(w.processes());
+  const fronts = () => processesMarked(w.mark, { front: true }).filter((p) => !others().has(p));
+  assert.equal(fronts().length, 1, "one front ran them");
+  assert.deepEqual(await w.json(["stop", "--all"]), { stopped: 1, front: true });
   assert.ok(await eventually(() => w.processes().length === 0), `left: ${w.processes()}`);
+  assert.ok(
+    await eventually(() => fronts().length === 0),
+    "the front outlived mcpx stop --all",
+  );
 });
 
 Deno.test("a daemon whose socket is removed exits with its servers", async () => {

@@ -17,6 +17,7 @@ import { sweepOrphanGroups } from "../../engine/process_groups.ts";
 import type { InputOf, OutputOf } from "../../ops/op.ts";
 import type { stop } from "../../ops/engine_ops.ts";
 import { type Answered, ok } from "../../ops/outcome.ts";
+import { endFront } from "../relay/front_stop.ts";
 
 /**
  * True while `pid` runs. A zombie has finished: once a CLI that started the
@@ -87,19 +88,22 @@ export async function handle(
     ? groupLedgers(stateDir)
     : [daemonFiles(stateDir, (await ctx.config()).fingerprint, (name) => ctx.env[name]).groups];
   const orphans = (await sweepOrphanGroups(ledgers)).filter((g) => g.killed).length;
-  return ok({ stopped, ...(orphans ? { orphans } : {}) });
+  // The front the warm commands are relayed to is the state folder's too (decision 0068).
+  const front = options.all && await endFront(ctx.env);
+  return ok({ stopped, ...(orphans ? { orphans } : {}), ...(front ? { front } : {}) });
 }
 
 /** `--json` prints the acknowledgement on one line. */
 export const jsonLine = true;
 
-/** `stopped 1 daemon; ended 2 servers left by a daemon that died`. */
-export function text({ stopped, orphans }: OutputOf<typeof stop>): string {
+/** `stopped 1 daemon; ended 2 servers left by a daemon that died; ended the front process`. */
+export function text({ stopped, orphans, front }: OutputOf<typeof stop>): string {
   return (stopped
     ? `stopped ${stopped} daemon${stopped === 1 ? "" : "s"}`
     : "no daemon was running") +
     (orphans
       ? `; ended ${orphans} server${orphans === 1 ? "" : "s"} left by a daemon that died`
       : "") +
+    (front ? "; ended the front process" : "") +
     "\n";
 }

@@ -71,6 +71,8 @@ export interface FrontHooks {
   onCommand?: () => void;
   /** Told when a client of another version came: this front should go. */
   onOtherVersion?: () => void;
+  /** Told when a client asked this front to end (`mcpx stop --all`). */
+  onStop?: () => void;
   /**
    * Why this front's code is no longer what `mcpx` runs (rebuilt or
    * reinstalled since it started), or undefined: a stale front refuses, and
@@ -207,6 +209,10 @@ export function frontAnswerer(
     if (stale) {
       hooks.onOtherVersion?.();
       return { refused: stale };
+    }
+    if (body.stop === true) {
+      hooks.onStop?.();
+      return { code: 0 };
     }
     const { argv, cwd, env, callerPid, clientPid } = body;
     const local = notForTheFront(argv, hooks.commandNameOf, env, clientPid !== undefined);
@@ -385,6 +391,7 @@ if (import.meta.main) {
       commandNameOf,
       onCommand: rearm,
       onOtherVersion: () => queueMicrotask(stop),
+      onStop: () => queueMicrotask(stop),
       stale: () =>
         codeStamp() === stamp ? undefined : "this front's mcpx was rebuilt since it began",
     }),

@@ -217,3 +217,24 @@ Deno.test("listenOnce(): of fronts starting at once, one listens and the others 
   listening[0].close();
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("a stop request runs nothing and tells the front to end (mcpx stop --all)", async () => {
+  let ran = 0;
+  let stops = 0;
+  const answer = frontAnswerer({
+    run: () => Promise.resolve(ran++),
+    commandNameOf,
+    onStop: () => stops++,
+  });
+  const stop = JSON.stringify({
+    version: VERSION,
+    argv: [],
+    cwd: "/",
+    env: {},
+    callerPid: 1,
+    stop: true,
+  });
+  assert.deepEqual(await answer(stop, link()), { code: 0 });
+  assert.equal(stops, 1);
+  assert.equal(ran, 0);
+});

@@ -35,6 +35,11 @@ export interface RelayedCommand {
   callerPid: number;
   /** The thin client's own pid: the parent of a script runtime it starts (`MCPX_PID`). */
   clientPid?: number;
+  /**
+   * Runs nothing: the front ends once the commands it is running are done
+   * (`mcpx stop --all`), answering `{ code: 0 }`.
+   */
+  stop?: true;
 }
 
 /**
