@@ -167,8 +167,15 @@ async function boundedRequest(request: Request, maxBytes: number): Promise<Reque
       signal: request.signal,
     });
   } catch (error) {
-    if ((error as McpxError).code !== "body-too-large") throw error;
-    return jsonRpcRefusal(413, (error as McpxError).message);
+    if ((error as McpxError).code === "body-too-large") {
+      return jsonRpcRefusal(413, (error as McpxError).message);
+    }
+    // The client went away in the middle of its body: nobody reads an answer, and it is not
+    // serve's failure to print.
+    if (request.signal.aborted || error instanceof Deno.errors.BadResource) {
+      return new Response(null, { status: 400 });
+    }
+    throw error;
   }
 }
 
