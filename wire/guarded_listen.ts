@@ -19,8 +19,9 @@
  * were delivered, whichever is first, so no request arrives unwatched and no
  * idle connection is held past the timeout. The relay frames each request by
  * its `content-length` (wire/request_framing.ts); one it does not frame (a
- * chunked body, `connection: close`, HTTP/1.0) is the connection's last, and
- * its answer carries `Connection: close` (decision 0077).
+ * chunked body, `connection: close`, HTTP/1.0) is the last it times: it and
+ * what follows go in as they come, and its answer carries `Connection: close`
+ * (decision 0077).
  *
  * @module
  */
