@@ -1,9 +1,12 @@
 /**
  * `mcpx serve --http` as a process, at the edges of its HTTP listener: a
  * client that leaves in the middle of its body costs serve nothing it prints
- * (Deno prints a handler's uncaught error, with its stack, on stderr itself).
+ * (Deno prints a handler's uncaught error, with its stack, on stderr itself);
+ * a body past the SDK's own 4 MiB default but within `input.maxBytes` is
+ * taken, in both eras.
  */
 import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { backgroundMcpx, eventually, freePort, world } from "./_helpers.ts";
 import { rawConnect } from "./_raw_http.ts";
 
@@ -41,4 +44,33 @@ Deno.test("mcpx serve --http: a client that leaves in the middle of its body pri
   await answered.body?.cancel();
   assert.equal(answered.status, 200);
   assert.doesNotMatch(serve.output(), /BadResource|\n\s+at /, serve.output());
+});
+
+Deno.test("mcpx serve --http takes an 8 MB mcpx_call, past the SDK's 4 MiB default, in both eras", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+  const port = freePort();
+  await using serve = backgroundMcpx(w, ["serve", "--http", "--port", String(port)]);
+  assert.ok(await eventually(() => /listening on/.test(serve.output()), 60_000), serve.output());
+  const message = "x".repeat(8_000_000);
+  for (const modern of [false, true]) {
+    const client = new Client({ name: "big", version: "0" }, {
+      ...(modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)),
+    );
+    try {
+      // No such namespace: the answer is mcpx's own error result, which it can give only once the
+      // body was taken whole (a 413 throws instead).
+      const r = await client.callTool({
+        name: "mcpx_call",
+        arguments: { target: "nope.echo", arguments: { message } },
+      });
+      assert.equal(r.isError, true);
+      assert.match(JSON.stringify(r.content), /nope/);
+    } finally {
+      await client.close();
+    }
+  }
 });

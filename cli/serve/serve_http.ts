@@ -16,7 +16,7 @@
  */
 
 import { createMcpHandler } from "@modelcontextprotocol/server";
-import { legacySessions, listenMcp, type ServeListen } from "./serve_listen.ts";
+import { legacySessions, listenMcp, serveBodyBytes, type ServeListen } from "./serve_listen.ts";
 
 /** The mcpx session a 2025-era HTTP client's `Mcp-Session-Id` leases as. */
 const keyOf = (id: string) => `serve-${id}`;
@@ -55,7 +55,11 @@ export async function serveHttp(
         shared,
         "modern",
       ),
-    { legacy: "reject", onerror: (error) => ctx.io.err(`mcpx serve: ${error.message}\n`) },
+    {
+      legacy: "reject",
+      maxRequestBodySize: serveBodyBytes(listen),
+      onerror: (error) => ctx.io.err(`mcpx serve: ${error.message}\n`),
+    },
   );
   const code = await listenMcp(
     listen,
@@ -72,6 +76,7 @@ export async function serveHttp(
           ),
         {
           ...listen.sessions,
+          maxBodyBytes: serveBodyBytes(listen),
           onEnded: async (id) => {
             try {
               await ctx.requestRunning("endSession", { session: keyOf(id) });

@@ -107,6 +107,16 @@ export async function serveListen(
   };
 }
 
+/**
+ * The most bytes a request body may hold (`input.maxBytes` plus the
+ * envelope): the listener's bound, which the SDK's handlers are given as
+ * their `maxRequestBodySize` too, so their own default (4 MiB) does not
+ * refuse what the listener took.
+ */
+export function serveBodyBytes(listen: ServeListen): number {
+  return listen.maxBodyBytes ?? bodyLimit(DEFAULT_INPUT_MAX_BYTES);
+}
+
 /** What serve's listener requires of a request (wire/listener_guard.ts). */
 export function serveGuard(listen: ServeListen, port: number): ListenerGuard {
   const hosts: ListenerHosts = {
@@ -119,7 +129,7 @@ export function serveGuard(listen: ServeListen, port: number): ListenerGuard {
     hosts,
     token: listen.token,
     what: "mcpx serve",
-    maxBodyBytes: listen.maxBodyBytes ?? bodyLimit(DEFAULT_INPUT_MAX_BYTES),
+    maxBodyBytes: serveBodyBytes(listen),
   };
 }
 
@@ -237,7 +247,7 @@ export async function listenMcp(
     }
     const bounded = await boundedRequest(request, guard.maxBodyBytes!);
     if (bounded instanceof Response) return bounded;
-    return await isLegacyRequest(bounded)
+    return await isLegacyRequest(bounded, undefined, { maxRequestBodySize: guard.maxBodyBytes })
       ? await eras.legacy.handle(bounded)
       : await eras.modern.handle(bounded);
   };

@@ -17,7 +17,7 @@ import {
   type McpServer,
   type Server,
 } from "@modelcontextprotocol/server";
-import { legacySessions, listenMcp, type ServeListen } from "./serve_listen.ts";
+import { legacySessions, listenMcp, serveBodyBytes, type ServeListen } from "./serve_listen.ts";
 
 /** A session's streams, kept so a client that lost one can resume it (SEP-1699). */
 export class MemoryEventStore implements EventStore {
@@ -66,9 +66,14 @@ export async function servePassthroughHttp(
   listen: ServeListen,
   onListen: (url: string) => void,
 ): Promise<number> {
-  const modern = createMcpHandler(() => build(), { legacy: "reject" });
+  const maxBodyBytes = serveBodyBytes(listen);
+  const modern = createMcpHandler(() => build(), {
+    legacy: "reject",
+    maxRequestBodySize: maxBodyBytes,
+  });
   const legacy = await legacySessions(build, {
     ...listen.sessions,
+    maxBodyBytes,
     eventStore: () => new MemoryEventStore(),
     retryInterval: 100,
   });

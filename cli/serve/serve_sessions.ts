@@ -64,6 +64,8 @@ export async function legacySessions(
     eventStore?: () => unknown;
     retryInterval?: number;
     onEnded?: (id: string) => Promise<void>;
+    /** The most bytes a request body may hold (the SDK's own default is 4 MiB). */
+    maxBodyBytes?: number;
   } & SessionLimits = {},
 ): Promise<EraHandler> {
   const { WebStandardStreamableHTTPServerTransport } = await import(
@@ -124,6 +126,7 @@ export async function legacySessions(
       try {
         const transport: Transport = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: () => crypto.randomUUID(),
+          ...(options.maxBodyBytes ? { maxRequestBodySize: options.maxBodyBytes } : {}),
           // deno-lint-ignore no-explicit-any
           ...(options.eventStore ? { eventStore: options.eventStore() as any } : {}),
           ...(options.retryInterval !== undefined ? { retryInterval: options.retryInterval } : {}),
