@@ -174,11 +174,7 @@ export function serverResult(outcome: Outcome, stderr = ""): ToolAnswer | undefi
     return undefined;
   }
   if ("task" in value || "question" in value) return undefined;
-  const notes = [
-    ...(outcome.warnings ?? []).map((w) => `warning: ${w}`),
-    ...(outcome.notes ?? []).map((n) => `note: ${n}`),
-    ...(stderr.trim() ? [stderr.trim()] : []),
-  ];
+  const notes = noteLines(outcome, stderr);
   const structured = value.structuredContent;
   return {
     content: [
@@ -201,11 +197,7 @@ export function serverResult(outcome: Outcome, stderr = ""): ToolAnswer | undefi
 export function toolAnswer(outcome: Outcome, stderr = ""): ToolAnswer {
   const value = outcome.kind === "exit" ? undefined : outcome.value;
   const text = value === undefined ? "" : JSON.stringify(value, null, 2);
-  const notes = [
-    ...(outcome.kind === "exit" ? [] : outcome.warnings ?? []).map((w) => `warning: ${w}`),
-    ...(outcome.kind === "exit" ? [] : outcome.notes ?? []).map((n) => `note: ${n}`),
-    ...(stderr.trim() ? [stderr.trim()] : []),
-  ];
+  const notes = noteLines(outcome, stderr);
   const structured = typeof value === "object" && value !== null && !Array.isArray(value)
     ? value as Record<string, unknown>
     : undefined;
@@ -218,6 +210,15 @@ export function toolAnswer(outcome: Outcome, stderr = ""): ToolAnswer {
     ...(structured ? { structuredContent: structured } : {}),
     ...(code !== 0 ? { isError: true } : {}),
   };
+}
+
+/** What a tool result adds as text after its document: warnings, notes, then what the op wrote on stderr. */
+function noteLines(outcome: Outcome, stderr: string): string[] {
+  return [
+    ...(outcome.kind === "exit" ? [] : outcome.warnings ?? []).map((w) => `warning: ${w}`),
+    ...(outcome.kind === "exit" ? [] : outcome.notes ?? []).map((n) => `note: ${n}`),
+    ...(stderr.trim() ? [stderr.trim()] : []),
+  ];
 }
 
 function failure(error: Record<string, unknown>, notes = ""): ToolAnswer {
