@@ -82,7 +82,6 @@ async function relay(
   let count = 0;
   const connId = crypto.randomUUID();
   const clock = new HeadClock(timeoutMs, () => closeQuietly(conn));
-  let outstanding = 0;
   let waitingForHead = false;
   let ending = false;
   try {
@@ -93,7 +92,7 @@ async function relay(
       waitingForHead = true;
       // The first head is timed from the connection, a later one once the answers before it
       // are delivered (or from its own first byte, in readHead).
-      if (outstanding === 0) clock.arm();
+      if (open.size === 0) clock.arm();
       const read = await readHead(conn, pending, clock);
       waitingForHead = false;
       if (!read) break;
@@ -111,14 +110,12 @@ async function relay(
       const inner = upstream;
       const id = `${connId}-${count++}`;
       open.add(id);
-      outstanding++;
       relays.set(id, {
         keep: framing.keep,
         done: () => {
           if (!open.delete(id)) return;
           relays.delete(id);
-          outstanding--;
-          if (outstanding === 0 && waitingForHead) clock.arm();
+          if (open.size === 0 && waitingForHead) clock.arm();
           // The last request's answer is whole: the inner server closes once it sees our end.
           if (!framing.keep) inner.closeWrite().catch(() => {});
         },
@@ -127,7 +124,6 @@ async function relay(
       if (last) {
         // Not framed here: what follows goes in as it comes, until the client's end.
         await writeAll(inner, read.rest).catch(() => {});
-        pending = new Uint8Array(0);
         break;
       }
       pending = await forwardBody(conn, inner, read.rest, framing.bodyBytes);

@@ -135,6 +135,18 @@ export class ResponseFrame {
     return this.#bytes.subarray(0, this.#length);
   }
 
+  /**
+   * The bytes as a buffer of their own, exactly as long, so its memory can be
+   * given back whole once read (wire/wire.ts `wireRelease`); the frame is not
+   * used after.
+   */
+  take(): Uint8Array {
+    const buffer = this.#bytes.buffer as ArrayBuffer & { transfer?(length: number): ArrayBuffer };
+    return typeof buffer.transfer === "function"
+      ? new Uint8Array(buffer.transfer(this.#length))
+      : this.#bytes.slice(0, this.#length);
+  }
+
   /** True once the response is whole and the connection may carry another request. */
   get reusable(): boolean {
     return this.#whole && this.#keep;

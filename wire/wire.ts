@@ -327,7 +327,7 @@ export async function exchangeRequest(
   const progress = { sent: false };
   let bytes: Uint8Array;
   try {
-    bytes = deno?.connect
+    bytes = keepsConnections()
       ? await exchangeDeno(deno, endpoint, request, signal, progress, onBytes)
       : await exchangeNode(endpoint, request, signal, progress, onBytes);
   } catch (error) {
@@ -338,7 +338,7 @@ export async function exchangeRequest(
   }
   const response = decodeResponse(bytes);
   // The text is decoded: a large answer's bytes (ours, from exchangeDeno) go back now.
-  if (response && deno?.connect) wireRelease(bytes);
+  if (response && keepsConnections()) wireRelease(bytes);
   if (!response) {
     throw new ExchangeFailure(
       true,
@@ -396,7 +396,7 @@ async function exchangeDeno(
       parkIdle(key, conn, buffer);
       parked = true;
     }
-    return frame.bytes;
+    return frame.take();
   } finally {
     signal?.removeEventListener("abort", close);
     close();
@@ -467,12 +467,8 @@ async function exchangeNode(
   });
 }
 
-/**
- * The chunks as one buffer, copied once. With `release`, each chunk's memory
- * is given back as soon as it is copied (the caller owns them), so joining a
- * large answer holds it once, not twice.
- */
-function concatBytes(chunks: Uint8Array[], release = false): Uint8Array {
+/** The chunks as one buffer, copied once. */
+function concatBytes(chunks: Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0];
   let total = 0;
   for (const c of chunks) total += c.length;
@@ -481,7 +477,6 @@ function concatBytes(chunks: Uint8Array[], release = false): Uint8Array {
   for (const c of chunks) {
     out.set(c, offset);
     offset += c.length;
-    if (release) wireRelease(c);
   }
   return out;
 }

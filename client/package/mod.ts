@@ -804,6 +804,18 @@ class ResponseFrame {
     return this.#bytes.subarray(0, this.#length);
   }
 
+  /**
+   * The bytes as a buffer of their own, exactly as long, so its memory can be
+   * given back whole once read (wire/wire.ts `wireRelease`); the frame is not
+   * used after.
+   */
+  take(): Uint8Array {
+    const buffer = this.#bytes.buffer as ArrayBuffer & { transfer?(length: number): ArrayBuffer };
+    return typeof buffer.transfer === "function"
+      ? new Uint8Array(buffer.transfer(this.#length))
+      : this.#bytes.slice(0, this.#length);
+  }
+
   /** True once the response is whole and the connection may carry another request. */
   get reusable(): boolean {
     return this.#whole && this.#keep;
@@ -1194,7 +1206,7 @@ async function exchangeRequest(
   const progress = { sent: false };
   let bytes: Uint8Array;
   try {
-    bytes = deno?.connect
+    bytes = keepsConnections()
       ? await exchangeDeno(deno, endpoint, request, signal, progress, onBytes)
       : await exchangeNode(endpoint, request, signal, progress, onBytes);
   } catch (error) {
@@ -1205,7 +1217,7 @@ async function exchangeRequest(
   }
   const response = decodeResponse(bytes);
   // The text is decoded: a large answer's bytes (ours, from exchangeDeno) go back now.
-  if (response && deno?.connect) wireRelease(bytes);
+  if (response && keepsConnections()) wireRelease(bytes);
   if (!response) {
     throw new ExchangeFailure(
       true,
@@ -1263,7 +1275,7 @@ async function exchangeDeno(
       parkIdle(key, conn, buffer);
       parked = true;
     }
-    return frame.bytes;
+    return frame.take();
   } finally {
     signal?.removeEventListener("abort", close);
     close();
@@ -1334,12 +1346,8 @@ async function exchangeNode(
   });
 }
 
-/**
- * The chunks as one buffer, copied once. With `release`, each chunk's memory
- * is given back as soon as it is copied (the caller owns them), so joining a
- * large answer holds it once, not twice.
- */
-function concatBytes(chunks: Uint8Array[], release = false): Uint8Array {
+/** The chunks as one buffer, copied once. */
+function concatBytes(chunks: Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0];
   let total = 0;
   for (const c of chunks) total += c.length;
@@ -1348,7 +1356,6 @@ function concatBytes(chunks: Uint8Array[], release = false): Uint8Array {
   for (const c of chunks) {
     out.set(c, offset);
     offset += c.length;
-    if (release) wireRelease(c);
   }
   return out;
 }
