@@ -275,18 +275,24 @@ export class Instance implements AsyncDisposable {
           // An exit the connect caused (the SDK stops a server it refused) is not the reason,
           // nor, under preferModern, one on server/discover, which starts it again (protocol_era.ts).
           if (first.stopRequested || asked === "preferModern") return new Promise<never>(() => {});
-          throw new Error(
-            `exited with ${
-              status.signal ? `signal ${status.signal}` : `code ${status.code}`
-            } before answering initialize`,
-          );
+          throw new Error(exitedBeforeInitialize(status));
         });
         exitedEarly.catch(() => {}); // a later, ordinary exit is not an error here
         races.push(exitedEarly);
       }
       await Promise.race(races);
-    } catch (error) {
+    } catch (caught) {
       const transport = instance.#transport;
+      let error = caught;
+      // A write that met a server already gone (a broken pipe) can fail before its exit is
+      // seen: the exit, once seen, is the reason to give.
+      if (
+        transport instanceof ProcessGroupStdioTransport && transport.exited &&
+        !transport.stopRequested && brokenPipe(caught) &&
+        await settlesWithin(transport.exited, EXIT_AFTER_BROKEN_PIPE_MS)
+      ) {
+        error = new Error(exitedBeforeInitialize(await transport.exited), { cause: caught });
+      }
       // Stop first, with the long grace, so the SDK's own close (on abort) joins it.
       const stopped = transport instanceof ProcessGroupStdioTransport
         ? transport.stop(START_TERM_GRACE_MS)
@@ -524,4 +530,24 @@ export class Instance implements AsyncDisposable {
     }
     this.#onClose(this);
   }
+}
+
+/** How long a server whose stdin broke is given to be seen exiting, ms. */
+const EXIT_AFTER_BROKEN_PIPE_MS = 500;
+
+/** Why a server's start failed when it exited before answering `initialize`. */
+function exitedBeforeInitialize(status: Deno.CommandStatus): string {
+  return `exited with ${
+    status.signal ? `signal ${status.signal}` : `code ${status.code}`
+  } before answering initialize`;
+}
+
+/** True when `error`, or an error it was caused by, is a write to a closed pipe (EPIPE). */
+function brokenPipe(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if (e instanceof Deno.errors.BrokenPipe || /broken pipe/i.test(String((e as Error).message))) {
+      return true;
+    }
+  }
+  return false;
 }
