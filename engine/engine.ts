@@ -47,6 +47,7 @@ import {
 import type { ListingWait, ListResults } from "./tool_listing.ts";
 import { Listings, type ListingsOptions } from "./listings.ts";
 import { InstanceEvents } from "./instance_events.ts";
+import { EventBus } from "./event_bus.ts";
 import { callOnce } from "./call.ts";
 import { refuseGoneCaller, type RequestSource } from "./server_request.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
@@ -123,6 +124,8 @@ export class Daemon {
   readonly leases = new LeaseBoard();
   /** Named sessions (engine/sessions.ts). */
   readonly sessions: SessionStore;
+  /** The daemon's event bus (engine/event_bus.ts): what its hooks and event readers hear. */
+  readonly events = new EventBus();
   /** The tasks calls made, each with its instance (engine/task_table.ts, engine/tasks.ts). */
   readonly tasks: TaskTable<Instance>;
   /** Server starts in progress (the `starting` operation). */
@@ -146,7 +149,7 @@ export class Daemon {
         sessionsPath(mcpxPaths(options.env).stateDir, options.config.fingerprint),
       options.config.path,
     );
-    const events = this.#events = new InstanceEvents(this.sessions);
+    const events = this.#events = new InstanceEvents(this.sessions, this.events);
     this.#listings = new Listings({
       config: options.config,
       cachePath: options.cachePath,
