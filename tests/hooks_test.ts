@@ -177,3 +177,87 @@ function exists(path: string): boolean {
     return false;
   }
 }
+
+Deno.test("mcpx exec runs its exec hooks around the script with phase, point and error", async (t) => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+  const hooks = (label: string) => [
+    "--hook-pre",
+    recorder(w.dir, `${label}-pre`),
+    "--hook-on-success",
+    recorder(w.dir, `${label}-ok`),
+    "--hook-on-error",
+    recorder(w.dir, `${label}-error`),
+    "--hook-post",
+    recorder(w.dir, `${label}-post`),
+  ];
+
+  await t.step("a script that succeeds: pre, onSuccess, post", async () => {
+    const run = await w.mcpx(["exec", ...hooks("good"), "40 + 2"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "42\n");
+    const pre = recorded(await fileText(`${w.dir}/good-pre.out`, 0));
+    assert.deepEqual(pre.vars, {
+      MCPX_HOOK_ERROR: "",
+      MCPX_HOOK_PHASE: "pre",
+      MCPX_HOOK_POINT: "script",
+    });
+    assert.equal(pre.stdin.point, "script");
+    assert.equal(pre.stdin.phase, "pre");
+    assert.match(pre.stdin.run, /^run-/);
+    assert.equal(pre.stdin.cwd, w.dir);
+    const ok = recorded(await fileText(`${w.dir}/good-ok.out`, 0));
+    assert.equal(ok.vars.MCPX_HOOK_PHASE, "onSuccess");
+    assert.equal(ok.stdin.exitCode, 0);
+    assert.equal(ok.stdin.run, pre.stdin.run, "one run's hooks share its id");
+    const post = recorded(await fileText(`${w.dir}/good-post.out`, 0));
+    assert.equal(post.vars.MCPX_HOOK_PHASE, "post");
+    assert.equal(exists(`${w.dir}/good-error.out`), false);
+  });
+
+  await t.step("a script that throws: onError with the error in one line, then post", async () => {
+    const run = await w.mcpx(["exec", ...hooks("bad"), 'throw new TypeError("bad\\n  thing")']);
+    assert.equal(run.code, 1);
+    const error = recorded(await fileText(`${w.dir}/bad-error.out`, 0));
+    assert.equal(error.vars.MCPX_HOOK_PHASE, "onError");
+    assert.equal(error.vars.MCPX_HOOK_POINT, "script");
+    assert.equal(error.vars.MCPX_HOOK_ERROR, "TypeError: bad thing");
+    assert.equal(error.stdin.exitCode, 1);
+    assert.equal(error.stdin.error, "TypeError: bad\n  thing");
+    const post = recorded(await fileText(`${w.dir}/bad-post.out`, 0));
+    assert.equal(post.vars.MCPX_HOOK_ERROR, "", "only an onError hook is given the error");
+    assert.equal(exists(`${w.dir}/bad-ok.out`), false);
+  });
+
+  await t.step("a failing pre hook stops the run before the script starts", async () => {
+    const marker = `${w.dir}/script-ran`;
+    const run = await w.mcpx([
+      "exec",
+      "--hook-pre",
+      "echo 'not on this branch' >&2; exit 3",
+      "--hook-post",
+      recorder(w.dir, "stopped-post"),
+      `Deno.writeTextFileSync(${JSON.stringify(marker)}, "x")`,
+    ]);
+    assert.equal(run.code, 1);
+    assert.match(
+      run.stderr,
+      /--hook-pre `echo 'not on this branch' >&2; exit 3` failed: it exited with code 3 \(stderr: not on this branch\); the script did not run/,
+    );
+    assert.equal(exists(marker), false, "the script ran after its pre hook failed");
+    assert.equal(exists(`${w.dir}/stopped-post.out`), false);
+  });
+
+  await t.step("a failing post hook is a note; the run's outcome stands", async () => {
+    const run = await w.mcpx(["--json", "exec", "--hook-post", "exit 4", "1"]);
+    assert.equal(run.code, 0, run.stderr);
+    const document = JSON.parse(run.stdout);
+    assert.equal(document.result, 1);
+    assert.ok(
+      document.logs.some((l: { event: string; msg: string }) =>
+        l.event === "run.note" && /--hook-post `exit 4` failed: it exited with code 4/.test(l.msg)
+      ),
+      JSON.stringify(document.logs),
+    );
+  });
+});
