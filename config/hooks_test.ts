@@ -78,7 +78,7 @@ Deno.test("parseConfig() refuses a bad hook naming the file, the hook, the value
     [
       "an empty command",
       `{ "a": { "on": "server", "command": "  " } }`,
-      [/hooks\.observe\.a\.command/, /non-empty string/, /got "  "/],
+      [/hooks\.observe\.a\.command/, /non-empty string/, /got " {2}"/],
     ],
     [
       "a command list that is not strings",
