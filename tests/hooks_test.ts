@@ -6,7 +6,9 @@
  * exec hooks get their phase, point and error.
  */
 import assert from "node:assert/strict";
-import { alive, eventually, fixtureServer, type World, world } from "./_helpers.ts";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { alive, eventually, fixtureServer, mcpxArgv, type World, world } from "./_helpers.ts";
 
 /** A hook command writing its `MCPX_HOOK_*` variables, then its stdin, to `<dir>/<name>.out`. */
 function recorder(dir: string, name: string): string {
@@ -167,6 +169,35 @@ Deno.test("an untrusted project's hooks do not run, and ls says why; once truste
   const { vars, stdin } = recorded(await fileText(`${w.dir}/crash.out`));
   assert.equal(vars.MCPX_HOOK_NAME, "crash-alert");
   assert.equal(stdin.data.exitCode, 6);
+});
+
+Deno.test("mcpx serve's mcpx_exec takes exec hooks as fields of the call", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: {} });
+  const [command, ...args] = mcpxArgv(["serve"]);
+  const client = new Client({ name: "hooks-test", version: "0" });
+  await client.connect(new StdioClientTransport({ command, args, env: w.env, cwd: w.dir }));
+  try {
+    const result = await client.callTool({
+      name: "mcpx_exec",
+      arguments: {
+        code: 'throw new Error("served")',
+        hookOnError: [recorder(w.dir, "served-error")],
+        hookPost: [recorder(w.dir, "served-post")],
+      },
+    });
+    assert.equal(result.isError, true, JSON.stringify(result));
+    const error = recorded(await fileText(`${w.dir}/served-error.out`, 0));
+    assert.equal(error.vars.MCPX_HOOK_PHASE, "onError");
+    assert.equal(error.vars.MCPX_HOOK_POINT, "script");
+    assert.equal(error.vars.MCPX_HOOK_ERROR, "Error: served");
+    assert.equal(
+      recorded(await fileText(`${w.dir}/served-post.out`, 0)).vars.MCPX_HOOK_PHASE,
+      "post",
+    );
+  } finally {
+    await client.close();
+  }
 });
 
 function exists(path: string): boolean {
