@@ -131,6 +131,7 @@ export const HANDLERS: { [K in RouteName]: RouteHandler<Specs[K]> } = {
   sessionList: (d) => Promise.resolve(d.sessionList()),
   sessionEnd: async (d, p) => ({ name: p.name, stopped: await d.sessionEnd(p.name) }),
   retire: (d) => {
+    if (!d.retiring) d.configChanged({ change: "retiring" });
     d.retiring = true;
     return Promise.resolve({ retiring: true as const, inFlight: d.inFlight });
   },
