@@ -78,10 +78,13 @@ export class SseParser {
   /** Feeds `chunk`; returns the messages it completed, in order. */
   push(chunk: string): SseMessage[] {
     const out: SseMessage[] = [];
-    const text = this.#rest + chunk;
+    let text = this.#rest + chunk;
+    // A `\r` at the end may be the first half of `\r\n`: it waits for the next chunk.
+    const held = text.endsWith("\r") ? "\r" : "";
+    if (held) text = text.slice(0, -1);
     const lines = text.split(/\r\n|\r|\n/);
     // The last piece has no line end yet.
-    this.#rest = lines.pop() ?? "";
+    this.#rest = (lines.pop() ?? "") + held;
     for (const line of lines) {
       if (line === "") {
         if (this.#data.length || this.#id !== undefined || this.#event !== undefined) {

@@ -15,6 +15,9 @@ import { wireEndpoint } from "../../wire/endpoint.ts";
 import { SseParser } from "../../wire/sse.ts";
 import { VERSION_HEADER, type WireErrorBody } from "../../wire/wire.ts";
 
+/** The streaming route this reads (ops/event_ops.ts). */
+const ROUTE = "events";
+
 /** What to ask `GET /v1/events` for. */
 export interface EventQuery {
   /** `?since=`: a sequence number or an event id; absent (and no `lastEventId`): live only. */
@@ -50,7 +53,7 @@ export function eventsPath(query: EventQuery): string {
   }
   if (query.follow !== undefined) params.set("follow", String(query.follow));
   const text = params.toString();
-  return `/v1/events${text ? `?${text}` : ""}`;
+  return `/v1/${ROUTE}${text ? `?${text}` : ""}`;
 }
 
 /**
