@@ -12,8 +12,9 @@ import { alive, eventually, fixtureServer, mcpxArgv, type World, world } from ".
 
 /** A hook command writing its `MCPX_HOOK_*` variables, then its stdin, to `<dir>/<name>.out`. */
 function recorder(dir: string, name: string): string {
-  return `{ env | grep '^MCPX_HOOK_' | sort; echo ---; cat; } > ${dir}/${name}.tmp && ` +
-    `mv ${dir}/${name}.tmp ${dir}/${name}.out`;
+  // Each run writes a file of its own, then renames it: a reader never sees a half-written one.
+  return `{ env | grep '^MCPX_HOOK_' | sort; echo ---; cat; } > ${dir}/${name}.$$.tmp && ` +
+    `mv ${dir}/${name}.$$.tmp ${dir}/${name}.out`;
 }
 
 /** A hook command that writes its pid to `<dir>/<name>.pid`, then hangs. */
@@ -100,7 +101,7 @@ Deno.test("a declared hook hears a server crash with its variables and the event
   });
   assert.equal(stdin.kind, "server.crashed");
   assert.equal(stdin.server, "fragile");
-  assert.equal(stdin.data.exitCode, 7);
+  assert.equal(stdin.data.code, 7);
   assert.equal(stdin.data.pid, pid);
   assert.match(stdin.id, new RegExp(`-${stdin.seq}$`));
   assert.equal(exists(`${w.dir}/reload.out`), false);
@@ -149,7 +150,9 @@ Deno.test("an untrusted project's hooks do not run, and ls says why; once truste
   // The servers stay trusted; the hooks added since are not.
   await w.writeConfig({
     mcpServers: servers,
-    hooks: { observe: { "crash-alert": { on: "server", command: recorder(w.dir, "crash") } } },
+    hooks: {
+      observe: { "crash-alert": { on: "server.crashed", command: recorder(w.dir, "crash") } },
+    },
   });
   const ls = await w.json(["ls"]);
   assert.equal(ls.namespaces[0].state, "ready", JSON.stringify(ls));
@@ -168,7 +171,7 @@ Deno.test("an untrusted project's hooks do not run, and ls says why; once truste
   await w.mcpx(["call", "fragile.crash", '{"code":6}']);
   const { vars, stdin } = recorded(await fileText(`${w.dir}/crash.out`));
   assert.equal(vars.MCPX_HOOK_NAME, "crash-alert");
-  assert.equal(stdin.data.exitCode, 6);
+  assert.equal(stdin.data.code, 6);
 });
 
 Deno.test("mcpx serve's mcpx_exec takes exec hooks as fields of the call", async () => {
