@@ -137,16 +137,19 @@ const scriptFields = {
   noCaptureConsole: z.boolean().optional().describe("leave console.* as the runtime has it"),
   timeout: z.string().optional().describe("stop the script after this long"),
   hookPre: list.describe(
-    "shell commands run before the script starts (exec hooks, phase pre); one that fails stops the run",
+    "shell commands run before the script (exec hooks); a failing one stops it",
   ),
-  hookPost: list.describe("shell commands run after the script, whatever its outcome (phase post)"),
+  hookPost: list.describe("shell commands run after the script, whatever its outcome"),
   hookOnError: list.describe(
-    "shell commands run when the script failed (phase onError; MCPX_HOOK_ERROR says why)",
+    "shell commands run when the script failed (MCPX_HOOK_ERROR says why)",
   ),
-  hookOnSuccess: list.describe("shell commands run when the script exited 0 (phase onSuccess)"),
+  hookOnSuccess: list.describe("shell commands run when the script succeeded"),
 };
 
-/** The exec hooks' fields, which `mcpx serve`'s mcpx_run and mcpx_exec take too. */
+/**
+ * The exec hooks' fields, which `mcpx serve`'s mcpx_exec takes too (spec 004 names the exec
+ * service; mcpx_run leaves them out, since every serve tool's schema is paid for by each client).
+ */
 const HOOK_FIELDS = ["hookPre", "hookPost", "hookOnError", "hookOnSuccess"];
 
 const RUNS = { readOnly: false, destructive: true, idempotent: false } as const;
@@ -159,7 +162,7 @@ export const run = defineOp({
   where: "cli",
   hints: RUNS,
   serve: {
-    fields: ["script", "args", "env", "timeout", ...HOOK_FIELDS],
+    fields: ["script", "args", "env", "timeout"],
     description:
       "Run a named script (or a path) with every namespace as a global; answers the script's " +
       "stdout, records and result.",
