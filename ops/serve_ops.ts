@@ -32,7 +32,7 @@ export const serve = defineOp({
     ),
     tools: z.string().optional().describe(
       "which tools to list: core (the default: ls, search, types, call, exec and a few more), " +
-        "all (every operation but serve, daemon and completion-words), or operation names " +
+        "all (every operation but serve, daemon, explore and completion-words), or operation names " +
         "separated by commas",
     ),
   }),

@@ -55,6 +55,8 @@ export const NOT_SERVED: Readonly<Record<string, string>> = {
   serve: "it is the MCP server the client is talking to",
   daemon: "it runs a daemon in the foreground until stopped; every tool already reaches the daemon",
   "completion-words": "plumbing the shell's completion scripts call as they type",
+  explore:
+    "a prompt that reads a person's commands from its own stdin; each of them is a tool here",
 };
 
 /** Whether plain `serve` lists the op: it is marked `serve`, and not `core: false`. */
