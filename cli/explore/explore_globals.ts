@@ -24,10 +24,10 @@ import { settingFlagName } from "../../config/settings.ts";
  * import { globalWords } from "./explore_globals.ts";
  * const words = globalWords({
  *   configPath: "x.json",
- *   flags: { "output.json": true, "profiles.active": ["web", "db"] },
+ *   flags: { "output.json": true, "profiles.active": "web" },
  *   flagSpellings: { "output.json": "--json", "profiles.active": "--profile" },
  * });
- * const expected = "--config x.json --json --profile web --profile db";
+ * const expected = "--config x.json --json --profile web";
  * if (words.join(" ") !== expected) throw new Error(words.join(" "));
  * ```
  */
@@ -43,6 +43,7 @@ export function globalWords(
     const typed = options.flagSpellings?.[setting];
     // A short spelling (`-n`) is a command's own flag, which explore has none of.
     const flag = typed?.startsWith("--") ? typed : settingFlagName(setting);
+    // A repeatable flag (`--profile a --profile b`) arrives as the array parseArgs gives.
     const values: unknown[] = Array.isArray(value) ? value : [value];
     for (const one of values) {
       if (one === true) words.push(flag);

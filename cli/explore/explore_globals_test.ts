@@ -13,3 +13,12 @@ Deno.test("globalWords() repeats the explorer's options as typed, a value like a
     ["--config=-odd.json", "--session", "s1", "--json", "--discovery-wait", "30s"],
   );
 });
+
+Deno.test("globalWords() repeats a repeatable flag once per value", () => {
+  // parseArgs gives a repeatable flag's values as an array, which ContextOptions types as a string.
+  const flags = { "profiles.active": ["web", "db"] } as unknown as Record<string, string>;
+  assert.deepEqual(
+    globalWords({ flags, flagSpellings: { "profiles.active": "--profile" } }),
+    ["--profile", "web", "--profile", "db"],
+  );
+});
