@@ -21,6 +21,7 @@ import { formatPath, Problems } from "./_problems.ts";
 import { MCPX_KEYS, MODE_REPLACED, parseServer } from "./_server.ts";
 import { readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 import { didYouMean } from "./_suggest.ts";
+import { readHooks } from "./hooks.ts";
 import { dirname } from "../core/posix_path.ts";
 
 /** Top-level keys that are not settings sections. */
@@ -163,6 +164,9 @@ export function parseConfig(
         `"mcpx": { "namespace": "…" }`,
     );
   }
+
+  // Checked with the rest of the file; the daemon reads them again to run them (config/hooks.ts).
+  readHooks(document, problems, servers);
 
   problems.throwIfAny();
   return { servers, document, warnings };

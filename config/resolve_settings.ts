@@ -20,6 +20,7 @@ import {
   type SettingValue,
 } from "./setting_value.ts";
 import {
+  SECTION_DECLARATIONS,
   SETTING_SECTIONS,
   settingDeclaration,
   settingEnvName,
@@ -264,6 +265,7 @@ function checkSections(
     const known = SETTINGS.filter((s) => s.name.startsWith(`${section}.`))
       .map((s) => s.name.slice(section.length + 1));
     for (const key of Object.keys(node)) {
+      if (SECTION_DECLARATIONS.includes(`${section}.${key}`)) continue;
       if (!known.includes(key)) {
         warnings.push(
           `config ${layer.file}: ${section}.${key}: unknown setting, ignored${

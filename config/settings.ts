@@ -24,6 +24,7 @@ import { PATH_SETTINGS } from "./settings_paths.ts";
 import { REACH_SETTINGS } from "./settings_reach.ts";
 import { DAEMON_SETTINGS } from "./settings_daemon.ts";
 import { LOG_BOUND_SETTINGS } from "./settings_log_bounds.ts";
+import { HOOK_SETTINGS, HOOKS_BLOCK, HOOKS_SECTION } from "./settings_hooks.ts";
 
 export { settingEnvName, settingFlagName } from "./setting_names.ts";
 
@@ -309,6 +310,7 @@ const DECLARED = [
       "The HTTPS URL of a client ID metadata document describing mcpx, used as its client id by an authorization server that accepts them; empty means register dynamically",
   },
   ...REACH_SETTINGS,
+  ...HOOK_SETTINGS,
   {
     name: "security.trustProjectConfigs",
     type: "enum",
@@ -373,6 +375,13 @@ export function settingOf<N extends SettingName>(
 }
 
 const BY_NAME = new Map(SETTINGS.map((s) => [s.name, s]));
+
+/**
+ * Keys of a settings section that hold declarations rather than a setting
+ * (`hooks.observe`: config/hooks.ts), as dotted paths: read by their own
+ * parsers, not reported as unknown settings, and part of the section for trust.
+ */
+export const SECTION_DECLARATIONS: readonly string[] = [`${HOOKS_SECTION}.${HOOKS_BLOCK}`];
 
 /** The top-level sections settings live under (`catalog`, `daemon`, …). */
 export const SETTING_SECTIONS: readonly string[] = [

@@ -85,7 +85,7 @@ export const DAEMON_SETTINGS = [
     type: "duration",
     default: "10s",
     help:
-      "A TCP listener closes a connection that has not sent a whole request head (request line and headers) this long after it began one (0 = no limit)",
+      "A TCP listener closes a connection that has not sent a whole request head (request line and headers) this long after it began one, or that sends no byte of a request body for this long (0 = no limit)",
   },
   {
     name: "serve.sessionIdleTimeout",

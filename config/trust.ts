@@ -284,6 +284,28 @@ export class TrustGate {
     return [...this.#problems];
   }
 
+  /**
+   * Why the file's settings, its hooks among them (config/hooks.ts), do not
+   * apply: the store's record of the file does not hold `hash`. Read again
+   * when the store changed, so a running daemon sees `mcpx trust`.
+   *
+   * @param hash {@link settingsHash} of the file as the daemon loaded it.
+   * @returns One sentence naming the file and the command that trusts it, or
+   *   undefined when it is trusted with these settings.
+   */
+  settingsProblem(hash: string): string | undefined {
+    const record = this.#current();
+    if (record?.settings === hash) return undefined;
+    const why = !record
+      ? "is a project's configuration not trusted yet"
+      : record.settings === undefined
+      ? "was trusted before mcpx asked about settings"
+      : "changed its settings since it was trusted";
+    return `${this.file} ${why}, so its hooks do not run; review them, then run \`${
+      trustCommand(this.file)
+    }\` (an agent should ask its user to run that, not run it itself)`;
+  }
+
   /** The store's record of this file, read again when the store changed on disk. */
   #current(): TrustRecord | undefined {
     let stamp: string;

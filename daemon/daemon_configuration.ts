@@ -11,7 +11,10 @@
  */
 
 import type { LoadedConfig, ProtocolMode } from "../config/types.ts";
-import { TrustGate } from "../config/trust.ts";
+import { settingsHash, TrustGate } from "../config/trust.ts";
+import { hookDeclarations } from "../config/hooks.ts";
+import { HookRunner } from "../engine/hook_runner.ts";
+import { dirname } from "../core/posix_path.ts";
 import { Daemon, type DaemonMode } from "../engine/engine.ts";
 import { schemaCachePath } from "../engine/schema_cache.ts";
 import { configRedactor } from "../config/secrets.ts";
@@ -55,8 +58,9 @@ export interface DaemonForOptions {
 /**
  * The engine's daemon for `config`, its options read from the settings the
  * same way whichever way it runs: its trust gate (when the file is a
- * project's and `trustCheck` is set), schema cache, version, protocol default
- * and task TTL.
+ * project's and `trustCheck` is set), schema cache, version, protocol default,
+ * task TTL, and the runner of the file's hooks (config/hooks.ts), which under
+ * that gate runs them only while the file is trusted with its settings.
  */
 export async function daemonFor(
   config: LoadedConfig,
@@ -75,6 +79,7 @@ export async function daemonFor(
   return new Daemon({
     config,
     trust,
+    hooks: await hookRunner(config, settings, options, trust),
     cachePath: schemaCachePath(options.cacheDir, config.fingerprint),
     mode: options.mode,
     env: options.env,
@@ -82,5 +87,34 @@ export async function daemonFor(
     redactor: options.redactor,
     protocolDefault: settings["protocol.default"] as ProtocolMode | undefined,
     taskTtlMs: typeof settings["tasks.ttl"] === "number" ? settings["tasks.ttl"] : undefined,
+  });
+}
+
+/**
+ * The runner of `config`'s declared hooks, or undefined when it declares none.
+ * Hooks run in the file's real directory with the daemon's environment; under
+ * a trust gate, only while the store holds the file's settings as loaded.
+ */
+async function hookRunner(
+  config: LoadedConfig,
+  settings: SettingValues,
+  options: DaemonForOptions,
+  trust: TrustGate | undefined,
+): Promise<HookRunner | undefined> {
+  const hooks = hookDeclarations(config.document, config.path, config.servers);
+  if (hooks.length === 0) return undefined;
+  const file = config.realPath ?? config.path;
+  const hash = trust && file
+    ? await settingsHash(config.document, file, options.env.HOME)
+    : undefined;
+  const timeout = settings["hooks.timeout"];
+  const concurrency = settings["hooks.concurrency"];
+  return new HookRunner({
+    hooks,
+    timeoutMs: typeof timeout === "number" && timeout > 0 ? timeout : 10_000,
+    concurrency: typeof concurrency === "number" && concurrency >= 1 ? concurrency : 4,
+    env: options.env,
+    ...(file ? { cwd: dirname(file) } : {}),
+    ...(trust && hash ? { refused: () => trust.settingsProblem(hash) } : {}),
   });
 }

@@ -47,6 +47,8 @@ import {
 import type { ListingWait, ListResults } from "./tool_listing.ts";
 import { Listings, type ListingsOptions } from "./listings.ts";
 import { InstanceEvents } from "./instance_events.ts";
+import { EventBus } from "./event_bus.ts";
+import type { HookRunner } from "./hook_runner.ts";
 import { callOnce } from "./call.ts";
 import { refuseGoneCaller, type RequestSource } from "./server_request.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
@@ -81,6 +83,8 @@ export interface DaemonOptions {
   protocolDefault?: ProtocolMode;
   /** The TTL every task asks for, ms (`tasks.ttl`; engine/task_table.ts); default 5 minutes. */
   taskTtlMs?: number;
+  /** The configuration's declared hooks, run for the events of {@link Daemon.events} (engine/hook_runner.ts). */
+  hooks?: HookRunner;
 }
 
 /** A named session as `sessionList` returns it. */
@@ -123,6 +127,8 @@ export class Daemon {
   readonly leases = new LeaseBoard();
   /** Named sessions (engine/sessions.ts). */
   readonly sessions: SessionStore;
+  /** The daemon's event bus (engine/event_bus.ts): what its hooks and event readers hear. */
+  readonly events = new EventBus();
   /** The tasks calls made, each with its instance (engine/task_table.ts, engine/tasks.ts). */
   readonly tasks: TaskTable<Instance>;
   /** Server starts in progress (the `starting` operation). */
@@ -133,6 +139,8 @@ export class Daemon {
    */
   readonly redactor: Redactor;
   #trust?: TrustGate;
+  /** Runs the configuration's hooks; closed first when the daemon stops. */
+  #hooks?: HookRunner;
 
   constructor(options: DaemonOptions) {
     this.config = options.config;
@@ -140,13 +148,15 @@ export class Daemon {
     this.mode = options.mode;
     this.version = options.version ?? VERSION;
     this.#trust = options.trust;
+    this.#hooks = options.hooks;
+    if (this.#hooks?.declared) this.#hooks.attach(this.events);
     this.tasks = new TaskTable(options.taskTtlMs ?? DEFAULT_TASK_TTL_MS);
     this.sessions = new SessionStore(
       options.sessionsPath ??
         sessionsPath(mcpxPaths(options.env).stateDir, options.config.fingerprint),
       options.config.path,
     );
-    const events = this.#events = new InstanceEvents(this.sessions);
+    const events = this.#events = new InstanceEvents(this.sessions, this.events);
     this.#listings = new Listings({
       config: options.config,
       cachePath: options.cachePath,
@@ -490,6 +500,8 @@ export class Daemon {
 
   /** Flushes the schema cache and stops every instance (process groups included). */
   async shutdown(): Promise<void> {
+    // A hook still running is ended with its process group; one waiting is not started.
+    await this.#hooks?.close();
     this.leases.close();
     await this.#listings.close();
     await this.#listings.flush();

@@ -14,31 +14,10 @@
  * @module
  */
 
-/**
- * Every kind of event the bus carries. A dotted name: `server.crashed`,
- * `call.finished`. A filter on `server` matches every `server.…` kind.
- */
-export const EVENT_KINDS = [
-  "call.started",
-  "call.finished",
-  "server.started",
-  "server.stopped",
-  "server.crashed",
-  "server.restarted",
-  "question.raised",
-  "question.answered",
-  "question.expired",
-  "list.changed",
-  "resource.updated",
-  "session.opened",
-  "session.closed",
-  "log.dropped",
-  "config.reloaded",
-  "gap",
-] as const;
+import { type EventKind, kindMatches } from "../core/event_kinds.ts";
 
-/** One of {@link EVENT_KINDS}. */
-export type EventKind = typeof EVENT_KINDS[number];
+// The list lives below every layer that names a kind (config/hooks.ts reads it too).
+export { EVENT_KINDS, type EventKind } from "../core/event_kinds.ts";
 
 /** The default number of events a bus keeps (the setting `events.retention`). */
 export const DEFAULT_RETENTION = 10_000;
@@ -112,7 +91,7 @@ export function parseEventPosition(text: string): EventPosition | undefined {
 export function eventMatches(event: BusEvent, filter: EventFilter | undefined): boolean {
   if (event.kind === "gap" || filter === undefined) return true;
   const kinds = filter.kinds ?? [];
-  if (kinds.length > 0 && !kinds.some((k) => k === event.kind || event.kind.startsWith(`${k}.`))) {
+  if (kinds.length > 0 && !kinds.some((k) => kindMatches(k, event.kind))) {
     return false;
   }
   const servers = filter.servers ?? [];

@@ -19,6 +19,7 @@ import type { SessionStore } from "./sessions.ts";
 import { daemonSpan, log, newSpan } from "./log.ts";
 import type { NotificationHooks } from "./server_notifications.ts";
 import { serverRecords, type ServerRecordsOptions } from "./server_records.ts";
+import type { EventBus } from "./event_bus.ts";
 
 /** How many non-JSON stdout lines of one instance reach the log (`server.stdout`). */
 export const STRAY_LINES_LOGGED = 20;
@@ -37,10 +38,16 @@ export class InstanceEvents {
   /** `<poolId>\0<key text>` of instances stopped to make room, whose key's next instance is a rebuild. */
   #evictedKeys = new Set<string>();
   #heard?: NotificationHooks<Instance>;
+  /** Where `server.crashed` is published (engine/event_bus.ts); absent: nowhere. */
+  #bus?: EventBus;
 
-  /** @param sessions The named sessions, whose instances are kept and reported as rebuilt. */
-  constructor(sessions: SessionStore) {
+  /**
+   * @param sessions The named sessions, whose instances are kept and reported as rebuilt.
+   * @param bus The daemon's event bus.
+   */
+  constructor(sessions: SessionStore, bus?: EventBus) {
     this.#sessions = sessions;
+    this.#bus = bus;
   }
 
   /** The log span of `instance`, or the daemon's when it has none (not started through a pool). */
@@ -246,6 +253,22 @@ export class InstanceEvents {
         uptimeMs: Date.now() - instance.startedAt,
         calls: instance.calls,
       }, { span });
+      if (why === "crash") {
+        // Published once its exit status is known, so a hook sees the code or signal.
+        this.#bus?.publish("server.crashed", {
+          server: instance.spec.namespace,
+          ...(sessionOf(instance.scopeKey) ? { session: sessionOf(instance.scopeKey) } : {}),
+          data: {
+            name: instance.spec.name,
+            exitCode: exit?.code ?? null,
+            signal: exit?.signal ?? null,
+            reason: why,
+            pid: instance.pid ?? null,
+            key: instance.key,
+            uptimeMs: Date.now() - instance.startedAt,
+          },
+        });
+      }
     }).finally(() => this.#exitRecords.delete(record));
     this.#exitRecords.add(record);
   }

@@ -93,6 +93,26 @@ const SCRIPT_FLAGS: Readonly<Record<string, CliFlag>> = {
     type: "string",
     syntax: "duration",
   },
+  "hook-pre": {
+    field: "hookPre",
+    type: "string",
+    multiple: true,
+  },
+  "hook-post": {
+    field: "hookPost",
+    type: "string",
+    multiple: true,
+  },
+  "hook-on-error": {
+    field: "hookOnError",
+    type: "string",
+    multiple: true,
+  },
+  "hook-on-success": {
+    field: "hookOnSuccess",
+    type: "string",
+    multiple: true,
+  },
 };
 
 const list = z.array(z.string()).optional();
@@ -116,7 +136,18 @@ const scriptFields = {
   onError: list.describe("code run when the script threw"),
   noCaptureConsole: z.boolean().optional().describe("leave console.* as the runtime has it"),
   timeout: z.string().optional().describe("stop the script after this long"),
+  hookPre: list.describe(
+    "shell commands run before the script starts (exec hooks, phase pre); one that fails stops the run",
+  ),
+  hookPost: list.describe("shell commands run after the script, whatever its outcome (phase post)"),
+  hookOnError: list.describe(
+    "shell commands run when the script failed (phase onError; MCPX_HOOK_ERROR says why)",
+  ),
+  hookOnSuccess: list.describe("shell commands run when the script exited 0 (phase onSuccess)"),
 };
+
+/** The exec hooks' fields, which `mcpx serve`'s mcpx_run and mcpx_exec take too. */
+const HOOK_FIELDS = ["hookPre", "hookPost", "hookOnError", "hookOnSuccess"];
 
 const RUNS = { readOnly: false, destructive: true, idempotent: false } as const;
 
@@ -128,7 +159,7 @@ export const run = defineOp({
   where: "cli",
   hints: RUNS,
   serve: {
-    fields: ["script", "args", "env", "timeout"],
+    fields: ["script", "args", "env", "timeout", ...HOOK_FIELDS],
     description:
       "Run a named script (or a path) with every namespace as a global; answers the script's " +
       "stdout, records and result.",
@@ -162,7 +193,7 @@ export const exec = defineOp({
   where: "cli",
   hints: RUNS,
   serve: {
-    fields: ["code", "args", "env", "timeout"],
+    fields: ["code", "args", "env", "timeout", ...HOOK_FIELDS],
     description:
       "Run TypeScript beside the servers: every namespace is a global (`await fs.read_file({ path })`), " +
       "the last expression is the result, and only what it prints or returns comes back, so " +

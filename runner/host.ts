@@ -139,4 +139,9 @@ export interface ScriptFlags {
   "no-capture-console"?: boolean;
   /** A duration (`5m`), checked by config/timeout_flag.ts. */
   timeout?: string;
+  /** Exec hooks: shell commands run around the script (runner/exec_hooks.ts). */
+  "hook-pre"?: string[];
+  "hook-post"?: string[];
+  "hook-on-error"?: string[];
+  "hook-on-success"?: string[];
 }

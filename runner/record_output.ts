@@ -72,6 +72,7 @@ export class RecordOutput {
   #startedAt = new Date().toISOString();
   #decoder = new TextDecoder();
   #redactor: Redactor;
+  #error: string | undefined;
   /** Console lines, one durable record per batch (runner/console_batch.ts). */
   #console = new ConsoleBatch((record) => this.#durable(record));
 
@@ -137,6 +138,7 @@ export class RecordOutput {
       span: this.#o.runId,
       attrs: this.#redactor.attrs(attrs),
     };
+    if (event === "run.error") this.#error ??= record.msg;
     if (!VALUE_EVENTS.has(event)) this.#console.add(record, fromConsole);
     if (attrs.fileOnly === true) return;
     if (LEVEL_RANK[level] < (LEVEL_RANK[this.#o.level as Level] ?? 1)) return;
@@ -155,6 +157,11 @@ export class RecordOutput {
       if (this.#o.io.errRaw) this.#o.io.errRaw(text);
       else this.#o.io.err(text);
     }
+  }
+
+  /** The headline of the script's uncaught error (`TypeError: …`), once it reported one. */
+  get error(): string | undefined {
+    return this.#error;
   }
 
   /** A line from mcpx itself about the run (not the script's). */

@@ -49,6 +49,7 @@ import { dirname, join } from "../core/posix_path.ts";
 import { toFileUrl } from "../core/file_url.ts";
 import { writeClientResolver } from "./client_resolver.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
+import { type ExecHookRun, ExecHooks, scriptError } from "./exec_hooks.ts";
 
 /** What to run. */
 export interface ScriptRun {
@@ -222,6 +223,11 @@ export async function runScript(
       problems.push(error.message);
     }
   }
+  const hooks = new ExecHooks(options, {
+    permissions: value("script.permissions"),
+    timeoutMs: value("hooks.timeout"),
+  });
+  problems.push(...hooks.problems);
   const confinement = checkConfinement(
     value("script.permissions"),
     "problem" in runtime ? null : runtime,
@@ -341,6 +347,11 @@ export async function runScript(
     ...overrides.env,
   };
 
+  // Exec hooks (runner/exec_hooks.ts): a failing `pre` throws, and nothing below starts.
+  const hookRun: ExecHookRun = { run: runId, session, script: { ...script }, cwd: ctx.cwd };
+  const hookPlace = { env: ctx.env, cwd: ctx.cwd, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+  if (hooks.any) await hooks.pre(hookRun, hookPlace);
+
   const output = new RecordOutput({
     io: ctx.io,
     json,
@@ -445,6 +456,11 @@ export async function runScript(
   signals[Symbol.dispose]();
   const exitCode = status.signal ? 128 + signalNumber(status.signal) : status.code;
   const durationMs = Math.round(performance.now() - started);
+  if (hooks.any) {
+    const error = exitCode === 0 ? undefined : scriptError(exitCode, output.error);
+    const outcome = { exitCode, durationMs, ...(error ? { error } : {}) };
+    for (const note of await hooks.after(hookRun, outcome, hookPlace)) output.note(note);
+  }
   if (exitCode === 1) {
     const note = await sandboxNote(command, rt, confined.level);
     if (note) output.note(note);

@@ -1,7 +1,8 @@
 /**
  * The script environment: every variable mcpx adds to the environment of a
- * script it starts, declared once as {@link SCRIPT_ENV}, set by the one
- * function {@link scriptEnv}, and rendered to `docs/script-environment.md` by
+ * script it starts, and of a hook it runs, declared once as {@link SCRIPT_ENV},
+ * set by the one function of each setter ({@link scriptEnv} for a script;
+ * engine/hook_env.ts `observeHookEnv` and `execHookEnv` for hooks), and rendered to `docs/script-environment.md` by
  * {@link renderScriptEnvMarkdown}. `scripts/script_env_test.ts` holds the
  * table, the function, the document and the code that reads the variables to
  * each other.
@@ -20,6 +21,13 @@ import { ROOT_URL } from "../core/root.ts";
 export type EnvSetter =
   /** `mcpx run` / `mcpx exec`, through {@link scriptEnv}. */
   | "runner"
+  /** The daemon's declared-hook runner (engine/hook_runner.ts), through engine/hook_env.ts `observeHookEnv`. */
+  | "hook-runner"
+  /**
+   * A run's exec hooks, for `mcpx run` / `mcpx exec` and `mcpx serve`'s
+   * `mcpx_run` / `mcpx_exec` (runner/exec_hooks.ts), through engine/hook_env.ts `execHookEnv`.
+   */
+  | "exec-hooks"
   /** Whatever started mcpx (an agent harness, an editor plugin, a shell). */
   | "host";
 
@@ -30,7 +38,9 @@ export type EnvReader =
   /** An `mcpx` command run inside the script or a shell it opens (`cli/`). */
   | "mcpx"
   /** The script's own code, and programs it starts. */
-  | "script";
+  | "script"
+  /** The hook's command. */
+  | "hook";
 
 /** One variable of the script environment. */
 export interface ScriptEnvVariable {
@@ -217,6 +227,73 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
       "returned value then go to records on stderr instead of stdout.",
     readBy: ["client"],
   },
+  {
+    name: "MCPX_HOOK_NAME",
+    setBy: ["hook-runner"],
+    when: "always",
+    meaning: "The hook's name: its key under `hooks.observe` in the configuration.",
+    readBy: ["hook"],
+  },
+  {
+    name: "MCPX_HOOK_PHASE",
+    setBy: ["hook-runner", "exec-hooks"],
+    when: "always",
+    meaning: "The hook's phase: `observe` for a hook the configuration declares; `pre`, " +
+      "`onSuccess`, `onError` or `post` for a run's exec hook.",
+    readBy: ["hook"],
+  },
+  {
+    name: "MCPX_HOOK_POINT",
+    setBy: ["exec-hooks"],
+    when: "always",
+    meaning: "What an exec hook is attached to: `script` (the only point so far).",
+    readBy: ["hook"],
+  },
+  {
+    name: "MCPX_HOOK_ERROR",
+    setBy: ["exec-hooks"],
+    when: "always; empty but for an `onError` hook",
+    meaning: "Why the script failed, in one line of at most 1024 bytes: its uncaught error's " +
+      "headline, or how it exited. The whole context (the error as reported, the exit code, " +
+      "the run's id) is JSON on the hook's stdin.",
+    readBy: ["hook"],
+  },
+  {
+    name: "MCPX_HOOK_EVENT_KIND",
+    setBy: ["hook-runner"],
+    when: "always",
+    meaning: "The kind of the event the hook runs for (`server.crashed`); the whole event is " +
+      "JSON on the hook's stdin.",
+    readBy: ["hook"],
+  },
+  {
+    name: "MCPX_HOOK_EVENT_SEQ",
+    setBy: ["hook-runner"],
+    when: "always",
+    meaning: "The event's sequence number on the daemon's event bus.",
+    readBy: ["hook"],
+  },
+  {
+    name: "MCPX_HOOK_EVENT_SERVER",
+    setBy: ["hook-runner"],
+    when: "always; empty when the event names no server",
+    meaning: "The server (namespace) the event is about.",
+    readBy: ["hook"],
+  },
+  {
+    name: "MCPX_HOOK_EVENT_SESSION",
+    setBy: ["hook-runner"],
+    when: "always; empty when the event belongs to no session",
+    meaning: "The session the event belongs to.",
+    readBy: ["hook"],
+  },
+  {
+    name: "MCPX_HOOK_EVENT_URI",
+    setBy: ["hook-runner"],
+    when: "always; empty when the event names no resource",
+    meaning: "The resource URI the event is about (`resource.updated`).",
+    readBy: ["hook"],
+  },
 ];
 
 /** What the runner knows about one run; {@link scriptEnv} turns it into variables. */
@@ -316,6 +393,8 @@ export function scriptEnv(facts: ScriptFacts): Record<string, string> {
 
 const SETTER_LABEL: Record<EnvSetter, string> = {
   runner: "`mcpx run` / `mcpx exec`",
+  "hook-runner": "the daemon, for a hook the configuration declares",
+  "exec-hooks": "`mcpx run` / `mcpx exec` and `mcpx_run` / `mcpx_exec`, for an exec hook",
   host: "the host that started mcpx (agent harness, editor plugin)",
 };
 
@@ -323,6 +402,7 @@ const READER_LABEL: Record<EnvReader, string> = {
   client: "the generated client",
   mcpx: "`mcpx` run inside the script",
   script: "the script itself",
+  hook: "the hook itself",
 };
 
 const INTRO = `# The script environment
@@ -342,6 +422,12 @@ the script reads it as the setting \`logging.level\`.
 
 Every variable the runner sets is always present, empty when there is nothing to
 say, so a run inside a run never sees its parent's values by mistake.
+
+A hook is given variables of its own (the \`MCPX_HOOK_…\` rows), on top of the
+environment of whoever runs it: the daemon's for a hook the configuration declares
+(\`hooks.observe\`, run for events of the daemon's bus), the caller's for a run's exec
+hook (\`--hook-pre\`, \`--hook-on-success\`, \`--hook-on-error\`, \`--hook-post\`). The
+whole event or run context is JSON on the hook's stdin ([configuration.md](configuration.md#hooks)).
 
 The generated client reaches the daemon through \`MCPX_SOCKET\` for everything a
 namespace offers: tool calls, and \`ns.$prompts\` and \`ns.$resources\` (prompts and

@@ -8,6 +8,7 @@ import {
   type ScriptFacts,
 } from "./script_env.ts";
 import { envReads } from "./_env_reads.ts";
+import { execHookEnv, observeHookEnv } from "../engine/hook_env.ts";
 import { settingEnvName, SETTINGS } from "../config/settings.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -99,6 +100,25 @@ Deno.test("SCRIPT_ENV names each variable once, every name MCPX_ in upper snake 
 Deno.test("scriptEnv() sets exactly the variables the table says the runner sets", () => {
   const fromTable = SCRIPT_ENV.filter((v) => v.setBy.includes("runner")).map((v) => v.name).sort();
   deepStrictEqual(Object.keys(scriptEnv(FACTS)).sort(), fromTable);
+});
+
+Deno.test("the hook setters set exactly the variables the table says they set", () => {
+  const rows = (setter: string) =>
+    SCRIPT_ENV.filter((v) => (v.setBy as readonly string[]).includes(setter)).map((v) => v.name)
+      .sort();
+  const event = { id: "e-1", seq: 1, kind: "server.crashed" as const, at: 0, data: {} };
+  deepStrictEqual(Object.keys(observeHookEnv("h", event)).sort(), rows("hook-runner"));
+  for (const phase of ["pre", "onSuccess", "onError", "post"] as const) {
+    deepStrictEqual(Object.keys(execHookEnv(phase, "boom")).sort(), rows("exec-hooks"));
+  }
+});
+
+Deno.test("MCPX_HOOK_ variables are set only by engine/hook_env.ts", () => {
+  const setters = SCANNED.flatMap((d) => sourceFiles(d)).filter((file) =>
+    /\bMCPX_HOOK_[A-Z_]+\s*:/.test(Deno.readTextFileSync(`${ROOT}${file}`)) &&
+    file !== "scripts/script_env.ts" && !file.endsWith(".bundle.js")
+  );
+  deepStrictEqual(setters, ["engine/hook_env.ts"]);
 });
 
 Deno.test("scriptEnv() turns facts into strings, empty where a fact is absent", () => {

@@ -126,7 +126,7 @@ async function relay(
         await writeAll(inner, read.rest).catch(() => {});
         break;
       }
-      pending = await forwardBody(conn, inner, read.rest, framing.bodyBytes);
+      pending = await forwardBody(conn, inner, read.rest, framing.bodyBytes, timeoutMs);
     }
     // No request follows: the answers still due go out, then the connection ends.
     ending = true;

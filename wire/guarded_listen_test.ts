@@ -77,3 +77,34 @@ Deno.test("guarded listener: a body split across writes, with the next request a
     conn.close();
   }
 });
+
+Deno.test("guarded listener: a body that stops arriving is cut after the timeout, and the handler is not left waiting", async () => {
+  let handlerSettled!: () => void;
+  const settled = new Promise<void>((r) => handlerSettled = r);
+  const stop = new AbortController();
+  const server = serveGuardedTcp(
+    { hostname: "127.0.0.1", port: 0, signal: stop.signal, headerTimeoutMs: 300 },
+    async (request) => {
+      try {
+        return new Response(`got ${await request.text()}`);
+      } catch {
+        return new Response("cut", { status: 400 });
+      } finally {
+        handlerSettled();
+      }
+    },
+  );
+  const conn = await rawConnect({ port: server.addr.port });
+  try {
+    // Promises ten bytes, sends three, then nothing.
+    await conn.write(encode("POST /x HTTP/1.1\r\nhost: a\r\ncontent-length: 10\r\n\r\nabc"));
+    const read = await readToEnd(conn, 20_000);
+    assert.equal(read.ended, true, "a stalled body kept its connection open");
+    assert.doesNotMatch(read.text, /got abc/);
+    await settled;
+  } finally {
+    conn.close();
+    stop.abort();
+    await server.finished;
+  }
+});

@@ -136,11 +136,25 @@ export async function copy(from: Deno.Conn, to: Deno.Conn): Promise<void> {
   }
 }
 
+/** Thrown by {@link forwardBody} when a body stops arriving for longer than its bound. */
+export class BodyStalledError extends Error {
+  override name = "BodyStalledError";
+  /** @param ms The bound that passed with no byte, in ms. */
+  constructor(readonly ms: number) {
+    super(`the client sent no byte of its request body for ${ms} ms`);
+  }
+}
+
 /**
  * Sends `bodyBytes` of request body to `inner`: what `rest` holds of it, then
- * from `conn`, never reading past it.
+ * from `conn`, never reading past it. A client that stops sending for
+ * `idleMs` has its connection closed: without a bound a stalled body held
+ * the connection, its buffers and the inner request as long as the client
+ * liked (issue 24's bounds; decision 0077).
  *
+ * @param idleMs The longest wait for a body's next bytes, in ms; 0: no limit.
  * @returns What `rest` held past the body (the next request's first bytes).
+ * @throws {BodyStalledError} When `idleMs` passes with no byte (`conn` is then closed).
  * @throws When `conn` ends before the body does, or `inner` refuses it.
  */
 export async function forwardBody(
@@ -148,20 +162,42 @@ export async function forwardBody(
   inner: Deno.Conn,
   rest: Uint8Array,
   bodyBytes: number,
+  idleMs = 0,
 ): Promise<Uint8Array> {
   const now = rest.subarray(0, Math.min(bodyBytes, rest.length));
   if (now.length) await writeAll(inner, now);
   let left = bodyBytes - now.length;
   if (left > 0) {
     const buffer = POOL.pop() ?? new Uint8Array(COPY_BYTES);
+    let stalled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const watch = () => {
+      if (idleMs <= 0) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        stalled = true;
+        closeQuietly(conn);
+      }, idleMs);
+    };
     try {
       while (left > 0) {
-        const n = await conn.read(buffer.subarray(0, Math.min(left, buffer.length)));
-        if (n === null) throw new Error("the client ended in the middle of a body");
+        watch();
+        const n = await conn.read(buffer.subarray(0, Math.min(left, buffer.length))).catch(
+          (error) => {
+            if (stalled) throw new BodyStalledError(idleMs);
+            throw error;
+          },
+        );
+        if (n === null) {
+          if (stalled) throw new BodyStalledError(idleMs);
+          throw new Error("the client ended in the middle of a body");
+        }
+        clearTimeout(timer);
         await writeAll(inner, buffer.subarray(0, n));
         left -= n;
       }
     } finally {
+      clearTimeout(timer);
       if (POOL.length < POOL_MAX) POOL.push(buffer);
     }
   }

@@ -25,6 +25,10 @@ export function scriptFlags(input: Omit<InputOf<typeof exec>, "code">): ScriptFl
     "on-error": input.onError,
     "no-capture-console": input.noCaptureConsole,
     timeout: input.timeout,
+    "hook-pre": input.hookPre,
+    "hook-post": input.hookPost,
+    "hook-on-error": input.hookOnError,
+    "hook-on-success": input.hookOnSuccess,
   };
   for (const key of Object.keys(flags) as (keyof ScriptFlags)[]) {
     if (flags[key] === undefined) delete flags[key];
