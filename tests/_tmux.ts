@@ -85,7 +85,11 @@ export async function tmuxPane(
     }).output();
     const text = new TextDecoder().decode(out.stdout);
     if (!out.success) {
-      throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(out.stderr)}`);
+      // tmux's server detaches with daemon(3), which refuses a /dev/null that is not a device.
+      const devNull = Deno.statSync("/dev/null").isCharDevice
+        ? ""
+        : " (/dev/null is not a character device here, which tmux needs: mknod -m 666 /dev/null c 1 3)";
+      throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(out.stderr)}${devNull}`);
     }
     return text;
   };

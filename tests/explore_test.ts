@@ -113,7 +113,11 @@ Deno.test("mcpx explore over a pipe and from /dev/null", async (t) => {
     async () => {
       // What the test rests on: /dev/null is a character device, which a file-type test would call
       // interactive.
-      assert.ok(Deno.statSync("/dev/null").isCharDevice, "this machine's /dev/null is a device");
+      assert.ok(
+        Deno.statSync("/dev/null").isCharDevice,
+        "this machine's /dev/null is not a character device (something replaced it with a file); " +
+          "restore it: mknod -m 666 /dev/null c 1 3",
+      );
       const started = Date.now();
       const run = await w.mcpx(["explore"], { timeoutMs: RUN_MS });
       assert.equal(run.code, 0, run.stderr);
