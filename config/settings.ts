@@ -286,6 +286,14 @@ const DECLARED = [
       "How long a task mcpx makes (mcpx call --task, or a task-only tool called plainly) may live: the TTL asked of the server and how long the daemon remembers the task's instance (never unbounded)",
   },
   {
+    name: "events.retention",
+    type: "int",
+    min: 1,
+    default: "10000",
+    help:
+      "How many events the daemon's event bus keeps for replay (GET /v1/events, mcpx events); a reader further behind gets a gap event",
+  },
+  {
     name: "elicit.timeout",
     type: "duration",
     default: "10m",

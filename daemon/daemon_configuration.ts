@@ -59,8 +59,11 @@ export interface DaemonForOptions {
  * The engine's daemon for `config`, its options read from the settings the
  * same way whichever way it runs: its trust gate (when the file is a
  * project's and `trustCheck` is set), schema cache, version, protocol default,
- * task TTL, and the runner of the file's hooks (config/hooks.ts), which under
- * that gate runs them only while the file is trusted with its settings.
+ * task TTL, event retention (`events.retention`), and the runner of the file's
+ * hooks (config/hooks.ts), which under that gate runs them only while the file
+ * is trusted with its settings. The daemon is its process's: the process's
+ * question desk, log and subscription table join its event bus
+ * (engine/process_events.ts).
  */
 export async function daemonFor(
   config: LoadedConfig,
@@ -87,6 +90,10 @@ export async function daemonFor(
     redactor: options.redactor,
     protocolDefault: settings["protocol.default"] as ProtocolMode | undefined,
     taskTtlMs: typeof settings["tasks.ttl"] === "number" ? settings["tasks.ttl"] : undefined,
+    eventRetention: typeof settings["events.retention"] === "number"
+      ? settings["events.retention"]
+      : undefined,
+    processEvents: true,
   });
 }
 

@@ -52,6 +52,7 @@ import {
 import { routeInput } from "../ops/route_input.ts";
 import { OPENAPI_PATH, openApiDocument } from "../ops/openapi.ts";
 import { callPathBody, callPathTarget } from "./call_path.ts";
+import { streamAnswer } from "./stream_route.ts";
 import { bodyLimit, readBodyBounded } from "../wire/body_limit.ts";
 import { DEFAULT_INPUT_MAX_BYTES } from "../core/bounded_read.ts";
 
@@ -121,6 +122,32 @@ function requestIds(params: RequestCaller): Record<string, unknown> {
   );
 }
 
+/**
+ * The refusals that run nothing, whatever the route: `version-mismatch` (the
+ * caller is another mcpx version) and `daemon-stopping` (every route but
+ * `health`); undefined when neither applies.
+ */
+function refusal(daemon: Daemon, request: Request, name: string): Response | undefined {
+  const callerVersion = request.headers.get(VERSION_HEADER);
+  if (callerVersion && callerVersion !== daemon.version) {
+    return refuse(
+      new McpxError(
+        "version-mismatch",
+        `this daemon is mcpx ${daemon.version}, the caller ${callerVersion}; nothing was run`,
+      ),
+    );
+  }
+  if (daemon.stopping && name !== "health") {
+    return refuse(
+      new McpxError(
+        "daemon-stopping",
+        `this daemon (pid ${Deno.pid}) is stopping; nothing was run`,
+      ),
+    );
+  }
+  return undefined;
+}
+
 /** What the daemon's handler reads of a request: `maxBodyBytes` (wire/body_limit.ts `bodyLimit`). */
 export interface HandlerLimits {
   /** The most bytes of a request body; default: `input.maxBytes`'s default plus the envelope. */
@@ -175,8 +202,9 @@ export function daemonErrorResponse(daemon: Daemon): (error: unknown) => Respons
 /**
  * The daemon's request handler, the same on the unix socket and on TCP
  * (daemon/http_tcp.ts puts its Host, Origin and token checks in front):
- * `POST /v1/<route>`, `POST /v1/call/<namespace>/<tool>` (daemon/call_path.ts)
- * and `GET /v1/openapi.json` (ops/openapi.ts).
+ * `POST /v1/<route>`, `GET /v1/<route>` of a streaming route such as
+ * `GET /v1/events` (daemon/stream_route.ts), `POST /v1/call/<namespace>/<tool>`
+ * (daemon/call_path.ts) and `GET /v1/openapi.json` (ops/openapi.ts).
  *
  * @param onStop Called after the `stop` operation has answered.
  * @param limits What a request may carry: a body past `maxBodyBytes` is
@@ -201,29 +229,29 @@ export function daemonHandler(
     }
     const name = target ? "call" : pathname.replace(/^\/v1\//, "");
     const route = routeNamed(name);
+    // A streaming route is GET, its input in the query string (daemon/stream_route.ts).
+    if (route?.stream && request.method === "GET") {
+      const refused = refusal(daemon, request, name);
+      return refused ?? streamAnswer(daemon, route, request);
+    }
+    if (route?.stream) {
+      return refuse(
+        new McpxError(
+          "not-found",
+          `no operation ${request.method} ${pathname}: ${name} is GET ${pathname} ` +
+            `(server-sent events)`,
+        ),
+        405,
+      );
+    }
     if (!route || request.method !== "POST") {
       return refuse(
         new McpxError("not-found", `no operation ${request.method} ${pathname}`),
         404,
       );
     }
-    const callerVersion = request.headers.get(VERSION_HEADER);
-    if (callerVersion && callerVersion !== daemon.version) {
-      return refuse(
-        new McpxError(
-          "version-mismatch",
-          `this daemon is mcpx ${daemon.version}, the caller ${callerVersion}; nothing was run`,
-        ),
-      );
-    }
-    if (daemon.stopping && name !== "health") {
-      return refuse(
-        new McpxError(
-          "daemon-stopping",
-          `this daemon (pid ${Deno.pid}) is stopping; nothing was run`,
-        ),
-      );
-    }
+    const refused = refusal(daemon, request, name);
+    if (refused) return refused;
     let text: string;
     try {
       text = new TextDecoder().decode(await readBodyBounded(request, maxBodyBytes));

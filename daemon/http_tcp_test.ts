@@ -166,3 +166,23 @@ Deno.test("daemon over TCP: a connection whose head (its first or a later one) s
     closing.close();
   }
 });
+
+Deno.test("GET /v1/events on TCP is behind the same guard, streams events, and ends when the daemon stops", async () => {
+  await using d = await daemonOnBoth();
+  const page = await fetch(`http://127.0.0.1:${d.port}/v1/events`, {
+    headers: { origin: "http://localhost:3000" },
+  });
+  assert.equal(page.status, 403, "another origin is refused before the stream starts");
+  assert.equal((await page.json()).error.code, "forbidden-origin");
+  d.daemon.events.publish("call.finished", { server: "fs", data: { tool: "fs.read" } });
+  const response = await fetch(`http://127.0.0.1:${d.port}/v1/events?since=0`);
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get("content-type") ?? "", /^text\/event-stream/);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n\n")) text += (await reader.read()).value ?? "";
+  assert.match(text, new RegExp(`^id: ${d.daemon.events.epoch}-1\nevent: call.finished\ndata: `));
+  // The daemon shutting down ends the stream, so its listeners can close.
+  await d.daemon.shutdown();
+  while (!(await reader.read()).done) { /* the rest, if any */ }
+});

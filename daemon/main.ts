@@ -259,7 +259,10 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     ...(tcp ? { http: `${tcpAsk!.hostname}:${tcp.addr.port}` } : {}),
     trustCheck: daemon.trustCheck,
   }, { span: daemonSpan() });
-  await stopOutdated(paths.stateDir, record);
+  const replaced = await stopOutdated(paths.stateDir, record);
+  if (replaced.length) {
+    daemon.configChanged({ change: "replaced", replaced: replaced.map((r) => r.pid) });
+  }
 
   const onSignal = (["SIGTERM", "SIGINT", "SIGHUP"] as const).map((signal) =>
     [signal, () => void stop(signal)] as const
@@ -415,9 +418,12 @@ const SOCKET_CHECK_MS = 2000;
  * servers (and any state files they write) alive until its idle timeout. A
  * retired daemon stops once its calls in flight have finished.
  * Daemons for the same bytes under other variable values are left alone.
+ *
+ * @returns The records of the daemons retired.
  */
-async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<void> {
-  if (!self.configPath || !self.contentHash) return;
+async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<DaemonRecord[]> {
+  const retired: DaemonRecord[] = [];
+  if (!self.configPath || !self.contentHash) return retired;
   for (const other of readDaemonRecords(stateDir)) {
     if (
       other.fingerprint === self.fingerprint || other.configPath !== self.configPath ||
@@ -426,6 +432,7 @@ async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<void>
     try {
       // Retire, not stop: calls it is serving finish first (it checks every 2 s).
       await requestDaemon(other.socket, "retire", {}, { timeoutMs: 2000 });
+      retired.push(other);
       log(
         "info",
         "daemon.replace",
@@ -437,6 +444,7 @@ async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<void>
       );
     } catch { /* already gone */ }
   }
+  return retired;
 }
 
 /** The daemon answering on `socket` and not stopping, or undefined. */

@@ -18,6 +18,7 @@ import { callTimeoutError, timedOutText } from "./lease_errors.ts";
 import { withRebuiltNote } from "./rebuilt_note.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
 import { leased } from "./leased.ts";
+import { CallEvents } from "./call_events.ts";
 import { hearMessages } from "./call_messages.ts";
 import { runAsTask, taskMode } from "./call_as_task.ts";
 import { ProgressLog } from "./progress_log.ts";
@@ -133,6 +134,12 @@ export function callOnce(
   };
   return leased(pool, ctx, (i) => events.span(i), {
     kind: "call",
+    events: new CallEvents(events.bus, {
+      namespace,
+      tool,
+      ...(ctx.session ? { session: ctx.session } : {}),
+      ...(ctx.run ? { run: ctx.run } : {}),
+    }),
     what: "{namespace}.{tool}",
     verb: "called",
     about,

@@ -49,6 +49,8 @@ import { Listings, type ListingsOptions } from "./listings.ts";
 import { InstanceEvents } from "./instance_events.ts";
 import { EventBus } from "./event_bus.ts";
 import type { HookRunner } from "./hook_runner.ts";
+import { SessionEvents } from "./session_events.ts";
+import { joinProcessEvents } from "./process_events.ts";
 import { callOnce } from "./call.ts";
 import { refuseGoneCaller, type RequestSource } from "./server_request.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
@@ -85,6 +87,14 @@ export interface DaemonOptions {
   taskTtlMs?: number;
   /** The configuration's declared hooks, run for the events of {@link Daemon.events} (engine/hook_runner.ts). */
   hooks?: HookRunner;
+  /** How many events the event bus keeps (`events.retention`; engine/event_bus.ts); default 10,000. */
+  eventRetention?: number;
+  /**
+   * This daemon is its process's (daemon/main.ts, daemon/inline.ts): the
+   * process's question desk, log and subscription table publish on and hear
+   * its bus until it shuts down (engine/process_events.ts).
+   */
+  processEvents?: boolean;
 }
 
 /** A named session as `sessionList` returns it. */
@@ -127,12 +137,24 @@ export class Daemon {
   readonly leases = new LeaseBoard();
   /** Named sessions (engine/sessions.ts). */
   readonly sessions: SessionStore;
-  /** The daemon's event bus (engine/event_bus.ts): what its hooks and event readers hear. */
-  readonly events = new EventBus();
   /** The tasks calls made, each with its instance (engine/task_table.ts, engine/tasks.ts). */
   readonly tasks: TaskTable<Instance>;
   /** Server starts in progress (the `starting` operation). */
   #startingNow = new StartingInstances();
+  /**
+   * The daemon's event bus (engine/event_bus.ts, decisions 0079 and 0080):
+   * calls, servers' lives, questions, list changes, resource updates,
+   * sessions, dropped log records and configuration changes, each published
+   * where it happens; `GET /v1/events`, `mcpx serve`'s notifications and
+   * hooks read it.
+   */
+  readonly events: EventBus;
+  /** Sessions opening and closing, published on {@link events}. */
+  #sessionEvents: SessionEvents;
+  /** Undoes {@link DaemonOptions.processEvents} at shutdown. */
+  #leaveProcess?: () => void;
+  /** Aborted when the daemon shuts down: what outlives a request (an event stream) ends with it. */
+  readonly #down = new AbortController();
   /**
    * Replaces the configuration's secrets with their references in all the
    * daemon writes or answers: the schema cache, wire bodies, records (decision 0017).
@@ -149,13 +171,16 @@ export class Daemon {
     this.version = options.version ?? VERSION;
     this.#trust = options.trust;
     this.#hooks = options.hooks;
-    if (this.#hooks?.declared) this.#hooks.attach(this.events);
     this.tasks = new TaskTable(options.taskTtlMs ?? DEFAULT_TASK_TTL_MS);
     this.sessions = new SessionStore(
       options.sessionsPath ??
         sessionsPath(mcpxPaths(options.env).stateDir, options.config.fingerprint),
       options.config.path,
     );
+    this.events = new EventBus({ retention: options.eventRetention });
+    this.#sessionEvents = new SessionEvents(this.events);
+    if (options.processEvents) this.#leaveProcess = joinProcessEvents(this.events);
+    if (this.#hooks?.declared) this.#hooks.attach(this.events);
     const events = this.#events = new InstanceEvents(this.sessions, this.events);
     this.#listings = new Listings({
       config: options.config,
@@ -191,6 +216,24 @@ export class Daemon {
       evicted: (instance, forKey) => events.evicted(instance, forKey),
       runGone: (instance, run, pid) => events.runGone(instance, run, pid),
     }), this.leases);
+  }
+
+  /** Aborted once the daemon has begun to shut down (an event stream ends with it). */
+  get down(): AbortSignal {
+    return this.#down.signal;
+  }
+
+  /**
+   * Publishes `config.reloaded`: this daemon took a changed configuration
+   * (`change: "replaced"`: it retired the daemons of the file's older bytes),
+   * or a daemon for the edited file took over from it (`change: "retiring"`).
+   *
+   * @param facts The event's data: `change` and what it names.
+   */
+  configChanged(facts: Record<string, unknown>): void {
+    this.events.publish("config.reloaded", {
+      data: { config: this.config.path, fingerprint: this.config.fingerprint, ...facts },
+    });
   }
 
   /**
@@ -262,7 +305,11 @@ export class Daemon {
     const pool = this.poolFor(target.namespace);
     const untrusted = this.#untrusted(pool.spec);
     if (untrusted) throw new McpxError("untrusted-config", untrusted.message);
-    for (const key of [ctx.session, ctx.parentSession]) if (key) this.sessions.touch(key);
+    for (const key of [ctx.session, ctx.parentSession]) {
+      if (!key) continue;
+      this.sessions.touch(key);
+      this.#sessionEvents.seen(key);
+    }
     const events = this.#events;
     const once = () => callOnce(pool, target, args, ctx, { ...options, tasks: this.tasks }, events);
     try {
@@ -386,6 +433,7 @@ export class Daemon {
       count,
       why,
     });
+    this.#sessionEvents.closed(key, why, count);
     return count;
   }
 
@@ -429,6 +477,7 @@ export class Daemon {
       session: session.name,
       ...(ttlMs ? { ttlMs } : {}),
     });
+    this.#sessionEvents.seen(session.name, { named: true, ...(ttlMs ? { ttlMs } : {}) });
     // A new key known in advance: `min` warms its instances.
     void this.warm();
     return { ...session, live: [] };
@@ -502,11 +551,13 @@ export class Daemon {
   async shutdown(): Promise<void> {
     // A hook still running is ended with its process group; one waiting is not started.
     await this.#hooks?.close();
+    this.#down.abort();
     this.leases.close();
     await this.#listings.close();
     await this.#listings.flush();
     await Promise.all(this.#pools.all.map((p) => p.stop("stop")));
     await this.#events.settled();
     await this.sessions.flush();
+    this.#leaveProcess?.();
   }
 }

@@ -6,6 +6,14 @@
  * an instance stopped, and whether a session's new instance replaces an
  * earlier one (engine/rebuilt_note.ts).
  *
+ * The lives are also published on the daemon's event bus (engine/event_bus.ts,
+ * decision 0080), beside their records: `server.started` at each start,
+ * `server.restarted` after it when the instance replaces one of its pool and
+ * key that crashed or was restarted (`why`: the earlier one's end),
+ * `server.stopped` at an exit mcpx chose (`why`: idle, stop, restart,
+ * session-end, evicted, …), and `server.crashed` at an exit it did not choose
+ * (with the code or signal) or a start that failed (`during: "start"`).
+ *
  * @module
  */
 
@@ -38,16 +46,21 @@ export class InstanceEvents {
   /** `<poolId>\0<key text>` of instances stopped to make room, whose key's next instance is a rebuild. */
   #evictedKeys = new Set<string>();
   #heard?: NotificationHooks<Instance>;
-  /** Where `server.crashed` is published (engine/event_bus.ts); absent: nowhere. */
-  #bus?: EventBus;
+  /**
+   * `<poolId>\0<key text>` of instances that crashed or were restarted, with
+   * why: the key's next start is published as `server.restarted`.
+   */
+  #ended = new Map<string, string>();
+  /** The daemon's event bus: every life above is published on it. */
+  readonly bus: EventBus;
 
   /**
    * @param sessions The named sessions, whose instances are kept and reported as rebuilt.
    * @param bus The daemon's event bus.
    */
-  constructor(sessions: SessionStore, bus?: EventBus) {
+  constructor(sessions: SessionStore, bus: EventBus) {
     this.#sessions = sessions;
-    this.#bus = bus;
+    this.bus = bus;
   }
 
   /** The log span of `instance`, or the daemon's when it has none (not started through a pool). */
@@ -79,6 +92,7 @@ export class InstanceEvents {
     this.#heard ??= serverRecords({
       span: (instance) => this.span(instance),
       relist: (instance, list) => listings.relist(instance, list),
+      bus: this.bus,
     });
     return this.#heard;
   }
@@ -113,6 +127,17 @@ export class InstanceEvents {
       startMs: Date.now() - instance.startedAt,
     }, { span, parent: daemonSpan() });
     const named = sessionOf(instance.scopeKey);
+    const about = instanceAbout(instance, span);
+    this.bus.publish("server.started", {
+      ...about,
+      data: { ...about.data, startMs: Date.now() - instance.startedAt },
+    });
+    const endedKey = `${spec.poolId}\0${instance.key}`;
+    const ended = this.#ended.get(endedKey);
+    if (ended !== undefined) {
+      this.#ended.delete(endedKey);
+      this.bus.publish("server.restarted", { ...about, data: { ...about.data, why: ended } });
+    }
     if (this.#evictedKeys.delete(`${spec.poolId}\0${instance.key}`)) {
       // Its earlier instance was stopped to make room for another key (`evicted`).
       this.#rebuilt.set(instance, "evicted");
@@ -131,11 +156,18 @@ export class InstanceEvents {
 
   /** Starting an instance of `spec` for `key` failed, `count` times in a row. */
   failed(spec: ServerSpec, error: ServerError, key: ScopeKey, count: number): void {
-    log("warn", "server.fail", "server {server} failed to start: {error}", {
+    const facts = {
       server: spec.name,
       key: formatScopeKey(key),
       count,
       error: error.message.split("\n")[0],
+    };
+    log("warn", "server.fail", "server {server} failed to start: {error}", facts);
+    const session = sessionOf(key);
+    this.bus.publish("server.crashed", {
+      server: spec.namespace,
+      ...(session ? { session } : {}),
+      data: { ...facts, during: "start" },
     });
   }
 
@@ -242,34 +274,50 @@ export class InstanceEvents {
     const record = instance.exitSettled().then(() => {
       const exit = instance.exit;
       const why = this.#why.get(instance) ?? exit?.reason ?? "crash";
-      log(why === "crash" ? "warn" : "info", "server.exit", "server {server} exited ({why})", {
-        server: instance.spec.name,
-        localId: instance.id,
-        ...(instance.pid ? { pid: instance.pid } : {}),
-        key: instance.key,
+      const facts = {
         why,
         ...(exit?.code !== undefined && exit.code !== null ? { code: exit.code } : {}),
         ...(exit?.signal ? { signal: exit.signal } : {}),
         uptimeMs: Date.now() - instance.startedAt,
         calls: instance.calls,
+      };
+      log(why === "crash" ? "warn" : "info", "server.exit", "server {server} exited ({why})", {
+        server: instance.spec.name,
+        localId: instance.id,
+        ...(instance.pid ? { pid: instance.pid } : {}),
+        key: instance.key,
+        ...facts,
       }, { span });
-      if (why === "crash") {
-        // Published once its exit status is known, so a hook sees the code or signal.
-        this.#bus?.publish("server.crashed", {
-          server: instance.spec.namespace,
-          ...(sessionOf(instance.scopeKey) ? { session: sessionOf(instance.scopeKey) } : {}),
-          data: {
-            name: instance.spec.name,
-            exitCode: exit?.code ?? null,
-            signal: exit?.signal ?? null,
-            reason: why,
-            pid: instance.pid ?? null,
-            key: instance.key,
-            uptimeMs: Date.now() - instance.startedAt,
-          },
-        });
+      // The key's next instance is a restart when this one crashed or was restarted.
+      if ((why === "crash" || why === "restart") && instance.scopeKey.kind !== "call") {
+        this.#ended.set(`${instance.spec.poolId}\0${instance.key}`, why);
       }
+      const about = instanceAbout(instance, span);
+      this.bus.publish(why === "crash" ? "server.crashed" : "server.stopped", {
+        ...about,
+        data: { ...about.data, ...facts },
+      });
     }).finally(() => this.#exitRecords.delete(record));
     this.#exitRecords.add(record);
   }
+}
+
+/** What every `server.*` event of `instance` says: its namespace, session and identity. */
+function instanceAbout(
+  instance: Instance,
+  span: string,
+): { server: string; session?: string; traceIds: string[]; data: Record<string, unknown> } {
+  const session = sessionOf(instance.scopeKey);
+  return {
+    server: instance.spec.namespace,
+    ...(session ? { session } : {}),
+    traceIds: [span],
+    data: {
+      name: instance.spec.name,
+      localId: instance.id,
+      ...(instance.pid ? { pid: instance.pid } : {}),
+      key: instance.key,
+      transport: instance.spec.transport,
+    },
+  };
 }

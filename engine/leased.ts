@@ -3,7 +3,9 @@
  * it: lease an instance of the pool for the caller's scope key, run the work
  * within what the caller's limit leaves, release, and log `<kind>.start` and
  * `<kind>.end` in the work's own span (`cal-…`) under its instance's. A
- * per-call instance (`call` key) stops with its work. `tools/call`
+ * per-call instance (`call` key) stops with its work. A tool call is also
+ * published on the daemon's event bus (`call.started`, `call.finished`:
+ * engine/call_events.ts) beside its records. `tools/call`
  * (engine/call.ts) and the other requests (engine/server_request.ts:
  * prompts, resources) differ only in what they run and say.
  *
@@ -20,11 +22,14 @@ import { daemonSpan, elapsedMs, log, newSpan } from "./log.ts";
 import { boundedText, messageOf } from "./error_text.ts";
 import { enterWork } from "./work_in_flight.ts";
 import { type LeaseWait, waitNotice } from "../wire/lease_waits.ts";
+import type { CallEvents } from "./call_events.ts";
 
 /** What {@link leased} runs and how its records read. */
 export interface LeasedWork<T> {
   /** Names the records: `call.start`/`call.end`, `request.start`/`request.end`. */
   kind: "call" | "request";
+  /** Where a call's `call.started` and `call.finished` are published (engine/call_events.ts). */
+  events?: CallEvents;
   /** The records' subject, a template over `about` (`{namespace}.{tool}`). */
   what: string;
   /** The verb of the start record (`called`, `requested`). */
@@ -94,6 +99,12 @@ export async function leased<T>(
     // No instance: the work hangs off the daemon, and ends here.
     const leaseMs = elapsedMs(asked);
     log("info", `${kind}.start`, `${what} ${work.verb}`, about, { span, parent: daemonSpan() });
+    work.events?.started(span, undefined, leaseMs);
+    work.events?.finished(span, undefined, {
+      outcome: "failed",
+      ms: leaseMs,
+      error: boundedText(messageOf(error)),
+    });
     log("warn", `${kind}.end`, `${what} failed after {ms} ms: {error}`, {
       ...about,
       ms: leaseMs,
@@ -112,6 +123,7 @@ export async function leased<T>(
     pid: lease.instance.pid,
     leaseMs,
   }, { span, parent: instance });
+  work.events?.started(span, lease.instance, leaseMs, instance);
   work.onLeased?.(lease, instance, span);
   const note = oneOffNote(pool, lease.instance.scopeKey);
   if (note) work.onNote?.(note);
@@ -156,6 +168,11 @@ export async function leased<T>(
     } else {
       log("warn", `${kind}.end`, `${what} failed after {ms} ms: {error}`, end, { span });
     }
+    work.events?.finished(span, lease.instance, {
+      outcome: failure !== undefined ? "failed" : error !== undefined ? "tool-error" : "ok",
+      ms: end.ms,
+      ...(error !== undefined ? { error } : {}),
+    }, instance);
     if (lease.instance.scopeKey.kind === "call") await lease.instance.close("stop");
   }
 }

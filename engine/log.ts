@@ -80,7 +80,36 @@ const state: {
   redactor: Redactor;
   mirror?: { kind: "stderr" } | { kind: "file"; file: Deno.FsFile };
   daemonSpan: string;
-} = { level: "info", redactor: new Redactor(), daemonSpan: newSpanId("daemon") };
+  /** Told when records are dropped ({@link onLogDropped}). */
+  dropped?: (facts: LogDropped) => void;
+  /** The durable log is refusing records now (a streak of failed writes is told once). */
+  refusing: boolean;
+} = {
+  level: "info",
+  redactor: new Redactor(),
+  daemonSpan: newSpanId("daemon"),
+  refusing: false,
+};
+
+/**
+ * Records the log dropped, as {@link onLogDropped} tells them: a server over
+ * its allowance in one window (`reason: "server-budget"`: decision 0063,
+ * `logging.serverRate` and `logging.serverRecordBytes`), or the durable log
+ * refusing a write (`reason: "write-failed"`, told at the first record of a
+ * streak; `records` counts every record lost since the daemon started).
+ */
+export type LogDropped =
+  | ({ reason: "server-budget"; count: number } & DroppedWindow)
+  | ({ reason: "write-failed" } & DroppedRecords & { dir: string });
+
+/**
+ * Tells `listener` of every drop from now on (the daemon publishes `log.dropped`
+ * on its event bus: engine/process_events.ts); undefined stops telling.
+ * The listener must not throw.
+ */
+export function onLogDropped(listener: ((facts: LogDropped) => void) | undefined): void {
+  state.dropped = listener;
+}
 
 const logger = getLogger(["mcpx"]);
 /** The `id.<key>` attributes of the request being served (logs/trace_ids.ts). */
@@ -207,13 +236,15 @@ export function setServerRecordLimits(limits: ServerGateLimits): void {
 
 /** The one record a second that says how many of a server's records were dropped. */
 function droppedSummary(dropped: DroppedWindow): void {
+  const count = dropped.overRate + dropped.overSize;
   log(
     "warn",
     "server.dropped",
     "server {server} caused {count} records too many in {windowMs} ms; not written " +
       "(over {rate} a second: {overRate}; over {maxBytes} bytes: {overSize})",
-    { ...dropped, count: dropped.overRate + dropped.overSize },
+    { ...dropped, count },
   );
+  state.dropped?.({ reason: "server-budget", count, ...dropped });
 }
 
 /** About the bytes a record takes as a JSON line, before redaction. */
@@ -270,7 +301,12 @@ function closeMirror(): void {
 
 function emit(record: LogRecord): void {
   // A record the disk refuses is counted (droppedRecords), never the daemon's end.
-  state.writer?.append(encodeRecord(record));
+  const written = state.writer?.append(encodeRecord(record));
+  if (written === false && !state.refusing) {
+    state.refusing = true;
+    const dropped = droppedRecords();
+    if (dropped) state.dropped?.({ reason: "write-failed", ...dropped });
+  } else if (written) state.refusing = false;
   const mirror = state.mirror;
   if (!mirror) return;
   try {

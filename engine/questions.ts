@@ -32,6 +32,7 @@
  * @module
  */
 
+import type { EventBus } from "./event_bus.ts";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
 import { commandOf, type QuestionView, viewOf } from "./question_view.ts";
@@ -90,6 +91,13 @@ export class QuestionDesk {
   #timeoutMs = DEFAULT_QUESTION_MS;
   /** `elicit.inputRounds`: the bound on a 2026-07-28 call's `input_required` rounds. */
   inputRounds = 8;
+  /**
+   * The daemon's event bus (engine/process_events.ts sets it): a question
+   * stored is published as `question.raised`, one answered or declined as
+   * `question.answered`, one expired or cancelled as `question.expired`
+   * (`data.state` says which); undefined: nothing is published.
+   */
+  events?: EventBus;
   readonly #waiting = new Map<string, Waiting>();
   readonly #calls = new Map<string, Set<PendingCall>>();
   /** Every question's call, by question id, while the daemon runs. */
@@ -213,6 +221,7 @@ export class QuestionDesk {
         : Promise.resolve({ action: "cancel" });
     }
     store.add(row);
+    this.#publish("question.raised", row, { message: row.message.slice(0, 200) });
     log(
       "info",
       "question.asked",
@@ -420,6 +429,11 @@ export class QuestionDesk {
     const kept = answer && waiting.row.route === "person" ? { withheld: true } : answer;
     this.#store?.settle(id, state, kept);
     const { row } = waiting;
+    this.#publish(
+      state === "answered" || state === "declined" ? "question.answered" : "question.expired",
+      row,
+      { state },
+    );
     log(
       state === "answered" ? "info" : "warn",
       `question.${state}`,
@@ -428,6 +442,29 @@ export class QuestionDesk {
     );
     waiting.respond(state, answer);
     waiting.call?.settled(id);
+  }
+
+  /** Publishes `kind` about `row` on {@link events}, with `extra` facts. */
+  #publish(
+    kind: "question.raised" | "question.answered" | "question.expired",
+    row: QuestionRow,
+    extra: Record<string, unknown>,
+  ): void {
+    const owners = row.owners.filter(Boolean);
+    const session = owners.length === 1 ? owners[0] : undefined;
+    this.events?.publish(kind, {
+      server: row.namespace,
+      ...(session ? { session } : {}),
+      data: {
+        id: row.id,
+        kind: row.kind,
+        route: row.route,
+        reason: row.reason,
+        ...(row.call ? { call: row.call } : {}),
+        owners: row.owners,
+        ...extra,
+      },
+    });
   }
 
   #view(row: QuestionRow): QuestionView {

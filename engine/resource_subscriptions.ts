@@ -10,8 +10,10 @@
  * `subscriptions/listen` stream for that URI alone (the SDK client's
  * `listen({ resourceSubscriptions: [uri] })`) and the last closes it: one
  * stream per URI, so holding or ending one never touches another's (decision
- * 0048). An upstream's `notifications/resources/updated` (engine/server_records.ts) is
- * queued for every subscriber of that URI on that instance, and each
+ * 0048). An upstream's `notifications/resources/updated` (engine/server_records.ts),
+ * published on the daemon's event bus as `resource.updated`, is heard from the
+ * bus ({@link ResourceSubscriptions.hear}, decision 0080) and queued for every
+ * subscriber of that URI on that instance, and each
  * subscriber long-polls its queue (the `resourceUpdates` route). A
  * subscriber may also watch the lists (a poll with `lists`): a server's
  * `notifications/{tools,prompts,resources}/list_changed` is queued for every
@@ -25,6 +27,7 @@
  * @module
  */
 
+import type { BusEvent } from "./event_bus.ts";
 import type { Client, McpSubscription } from "@modelcontextprotocol/client";
 import { McpxError } from "../core/errors.ts";
 import type { CallerContext } from "./scope_key.ts";
@@ -33,6 +36,8 @@ import { type RequestSource, serverRequest } from "./server_request.ts";
 
 /** What the table needs of an instance (engine/instance.ts `Instance`). */
 export interface SubscribedInstance {
+  /** The instance's local id (engine/instance.ts `id`): what a `resource.updated` event names. */
+  readonly id?: string;
   readonly closed: boolean;
   request(
     method: string,
@@ -158,6 +163,27 @@ export class ResourceSubscriptions<I extends SubscribedInstance = SubscribedInst
       for (const held of s.held.values()) {
         if (held.instance !== instance || held.uri !== uri) continue;
         this.#queue(s, { seq: ++this.#seq, namespace: held.namespace, uri });
+      }
+    }
+  }
+
+  /**
+   * An event of the daemon's bus (engine/event_bus.ts): a `resource.updated`
+   * is {@link updated} on the instance its `data.localId` names, a
+   * `list.changed` {@link listChanged}; every other kind is ignored. What the
+   * MCP view (`mcpx serve`) hears is therefore what `GET /v1/events` shows.
+   */
+  hear(event: BusEvent): void {
+    if (event.kind === "list.changed" && event.server) {
+      const list = event.data.list;
+      if (list === "tools" || list === "prompts" || list === "resources") {
+        this.listChanged(event.server, list);
+      }
+    } else if (event.kind === "resource.updated" && event.uri) {
+      for (const instance of this.#byInstance.keys()) {
+        if (instance.id !== undefined && instance.id === event.data.localId) {
+          this.updated(instance, event.uri);
+        }
       }
     }
   }

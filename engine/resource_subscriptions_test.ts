@@ -159,3 +159,26 @@ Deno.test("ResourceSubscriptions names each update's namespace, and queues list 
   assert.equal(await table.unsubscribe("watcher"), 0, "no subscription held, the watch ends");
   assert.deepEqual(await table.poll("watcher", 0, 0), { updates: [], held: 0 });
 });
+
+Deno.test("ResourceSubscriptions.hear() queues a bus's resource.updated for the instance it names, and its list.changed for list watchers", async () => {
+  const { EventBus } = await import("./event_bus.ts");
+  const bus = new EventBus({ epoch: "e" });
+  const table = new ResourceSubscriptions();
+  const a = { ...instance(), id: "i1" };
+  const b = { ...instance(), id: "i2" };
+  await table.subscribe(a, "ns", "test://w", "one");
+  await table.subscribe(b, "ns", "test://w", "two");
+  const off = bus.listen((event) => table.hear(event));
+  bus.publish("resource.updated", { server: "ns", uri: "test://w", data: { localId: "i1" } });
+  bus.publish("call.finished", { server: "ns", data: {} });
+  assert.deepEqual((await table.poll("one", 0, 0)).updates.map(uriOf), ["test://w"]);
+  assert.deepEqual((await table.poll("two", 0, 0)).updates, [], "another instance's URI");
+  await table.poll("two", 0, 0, undefined, true);
+  bus.publish("list.changed", { server: "ns", data: { list: "prompts", localId: "i2" } });
+  bus.publish("list.changed", { server: "ns", data: { list: "nonsense" } });
+  const lists = (await table.poll("two", 0, 0)).updates;
+  assert.deepEqual(lists.map((u) => "list" in u ? u.list : u.uri), ["prompts"]);
+  off();
+  await table.unsubscribe("one");
+  await table.unsubscribe("two");
+});

@@ -4,8 +4,11 @@
  * `server.message` record, an inbound cancellation a `server.cancelled`
  * one, and a list change is handed to the schema cache to list the server
  * again (engine/listings.ts `relist`, which writes `catalog.changed`) and
- * told to the subscribers watching the lists; a resource update goes to its
- * subscribers (engine/resource_subscriptions.ts).
+ * published on the daemon's event bus as `list.changed`; a resource update is
+ * published as `resource.updated`. The subscribers watching the lists, and a
+ * resource's subscribers (engine/resource_subscriptions.ts), hear both from
+ * the bus, as `GET /v1/events` does, so the MCP view and the SSE view read one
+ * stream (decision 0080).
  *
  * A log message is recorded in the span of the call it arrived during when
  * exactly one tool call or request is in flight on its instance, else in the
@@ -27,7 +30,8 @@ import { log } from "./log.ts";
 import { workInFlight } from "./work_in_flight.ts";
 import { messageOf } from "./error_text.ts";
 import { tellMessage } from "./call_messages.ts";
-import { resourceSubscriptions } from "./resource_subscriptions.ts";
+import type { EventBus } from "./event_bus.ts";
+import { sessionOf } from "./scope_key_format.ts";
 
 /** The longest text of one server log message kept in its record, in characters. */
 export const SERVER_MESSAGE_MAX = 4096;
@@ -50,6 +54,8 @@ export interface ServerRecordsOptions {
   span(instance: Instance): string;
   /** A server said one of its lists changed: list it again (engine/listings.ts). */
   relist(instance: Instance, list: ChangedList): void;
+  /** The daemon's event bus: list changes and resource updates are published on it. */
+  bus: EventBus;
 }
 
 /**
@@ -62,11 +68,16 @@ export function serverRecords(options: ServerRecordsOptions): NotificationHooks<
     message: (instance, message) => recordMessage(instance, message, options.span(instance)),
     listChanged(instance, list) {
       options.relist(instance, list);
-      // Whoever watches the lists hears it too (`mcpx serve`'s merged lists, decision 0073).
-      resourceSubscriptions.listChanged(instance.spec.namespace, list);
+      // Whoever watches the lists hears it from the bus (`mcpx serve`'s merged lists, decision 0073).
+      options.bus.publish("list.changed", {
+        ...published(instance),
+        data: { list, ...ids(instance) },
+      });
     },
-    // Its subscribers hear it (decision 0048); the log does not: an update carries only a URI.
-    resourceUpdated: (instance, uri) => resourceSubscriptions.updated(instance, uri),
+    // Its subscribers hear it from the bus (decisions 0048, 0080); the log does not: an update
+    // carries only a URI.
+    resourceUpdated: (instance, uri) =>
+      options.bus.publish("resource.updated", { ...published(instance), uri, data: ids(instance) }),
     cancelled(instance, cancelled) {
       log(
         "info",
@@ -132,6 +143,17 @@ function recordMessage(instance: Instance, message: ServerMessage, instanceSpan:
   );
   // The call it is attributed to hears it too when it asked to (engine/call_messages.ts).
   if (sole) tellMessage(sole, message);
+}
+
+/** The namespace and session an event about `instance` names. */
+function published(instance: Instance): { server: string; session?: string } {
+  const session = sessionOf(instance.scopeKey);
+  return { server: instance.spec.namespace, ...(session ? { session } : {}) };
+}
+
+/** Which instance an event came from (engine/resource_subscriptions.ts matches on `localId`). */
+function ids(instance: Instance): Record<string, unknown> {
+  return { name: instance.spec.name, localId: instance.id, key: instance.key };
 }
 
 function about(instance: Instance): Record<string, unknown> {

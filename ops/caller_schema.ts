@@ -90,3 +90,15 @@ export function callerOf(input: RequestCaller): CallerContext {
   }
   return out as CallerContext;
 }
+
+/**
+ * The fields a route declares itself, in its order: not the caller's that
+ * {@link withCaller} added (by reference, so a field of a caller's name the
+ * route declares, such as `endSession`'s `session`, is the route's). What a
+ * streaming route takes as query parameters (ops/route_query.ts).
+ */
+export function ownFields(input: z.ZodType): string[] {
+  const shape = (input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  const caller = CALLER_SHAPE as unknown as Record<string, unknown>;
+  return Object.keys(shape).filter((field) => shape[field] !== caller[field]);
+}

@@ -262,3 +262,29 @@ Deno.test("questions routes: a question the wire cannot tie is told to its call 
     await QUESTION_HANDLERS.questionAnswer({ id: open[0], session: "alice", decline: true }, never);
   });
 });
+
+Deno.test("the question desk publishes question.raised and question.answered on the daemon's bus", async () => {
+  const { EventBus } = await import("../engine/event_bus.ts");
+  const bus = new EventBus({ epoch: "e" });
+  questionDesk.events = bus;
+  try {
+    await withDesk(async () => {
+      const first = await askingCall("alice", "i9") as { question: QuestionView };
+      const id = first.question.id;
+      await QUESTION_HANDLERS.questionAnswer(
+        { id, session: "alice", answer: { name: "A" } },
+        never,
+      );
+      const reader = bus.reader({ seq: 0 });
+      const told = [reader.poll(), reader.poll(), reader.poll()];
+      assert.deepEqual(told.map((e) => e && [e.kind, e.server, e.session, e.data.id]), [
+        ["question.raised", "s", "alice", id],
+        ["question.answered", "s", "alice", id],
+        undefined,
+      ]);
+      assert.equal(told[1]!.data.state, "answered");
+    });
+  } finally {
+    questionDesk.events = undefined;
+  }
+});

@@ -205,6 +205,14 @@ export interface OpSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z
   serverData?: true;
   /** Offered by `mcpx serve` as the MCP tool `mcpx_<name>` ({@link ServeSpec}). */
   serve?: ServeSpec;
+  /**
+   * `"sse"`: the route is `GET /v1/<name>` answering server-sent events
+   * (WHATWG HTML, "Server-sent events") rather than `POST` answering one
+   * document: its input is read from the query string (a repeated parameter
+   * or a comma list fills a list field), its handler yields items, and each
+   * item, which fits {@link output}, is one event's `data:` (decision 0080).
+   */
+  stream?: "sse";
 }
 
 /** The typed input of an op. */

@@ -21,6 +21,7 @@ import type { OpSpec } from "./op.ts";
 import { VERSION } from "../core/version.ts";
 import { callerHeaders } from "../wire/caller_headers.ts";
 import { VERSION_HEADER } from "../wire/wire.ts";
+import { ownFields } from "./caller_schema.ts";
 
 /** Where the daemon serves this document. */
 export const OPENAPI_PATH = "/v1/openapi.json";
@@ -124,6 +125,54 @@ function routeOperation(name: string, spec: OpSpec, defs: Json): Json {
           "application/json": {
             schema: answerSchema(schemaOf(spec.output, "output", `${name}_out`, defs)),
           },
+        },
+      },
+      ...ERROR_RESPONSES,
+    },
+  };
+}
+
+/**
+ * A streaming route's `GET /v1/<name>` (ops/op.ts `stream`): its own fields
+ * as query parameters, `Last-Event-ID` as a header, and a `text/event-stream`
+ * answer whose every message's `data` is the route's output.
+ */
+function streamOperation(name: string, spec: OpSpec, defs: Json): Json {
+  const input = schemaOf(spec.input, "input", `${name}_in`, defs);
+  const properties = (input.properties ?? {}) as Record<string, Json>;
+  return {
+    operationId: name,
+    summary: spec.description,
+    ...(spec.cli ? { description: `The daemon's side of \`${spec.cli.usage}\`.` } : {}),
+    tags: [spec.hints.readOnly ? "read" : "act"],
+    parameters: [
+      VERSION_PARAMETER,
+      {
+        name: "Last-Event-ID",
+        in: "header",
+        required: false,
+        description: "Where a reconnecting client resumes (an event id, <epoch>-<seq>); " +
+          "`since` wins when both are given.",
+        schema: { type: "string" },
+      },
+      ...ownFields(spec.input).map((field) => ({
+        name: field,
+        in: "query",
+        required: false,
+        ...(typeof properties[field]?.description === "string"
+          ? { description: properties[field].description }
+          : {}),
+        schema: properties[field]?.type === "boolean" ? { type: "boolean" } : { type: "string" },
+        // A list field takes the parameter repeated or a comma list.
+        ...(properties[field]?.type === "boolean" ? {} : { explode: true }),
+      })),
+    ],
+    responses: {
+      "200": {
+        description: "Server-sent events (WHATWG HTML): each message's `id` is the event's id, " +
+          "`event` its kind, `data` the event as JSON; a comment line is a heartbeat.",
+        content: {
+          "text/event-stream": { schema: schemaOf(spec.output, "output", `${name}_out`, defs) },
         },
       },
       ...ERROR_RESPONSES,
@@ -244,7 +293,9 @@ export function openApiDocument(): Json {
   const defs: Json = {};
   const paths: Json = {};
   for (const [name, spec] of Object.entries(ROUTE_SPECS) as [string, OpSpec][]) {
-    paths[`/v1/${name}`] = { post: routeOperation(name, spec, defs) };
+    paths[`/v1/${name}`] = spec.stream
+      ? { get: streamOperation(name, spec, defs) }
+      : { post: routeOperation(name, spec, defs) };
   }
   paths[CALL_PATH_TEMPLATE] = { post: callPathOperation(defs) };
   paths[OPENAPI_PATH] = {
@@ -266,7 +317,9 @@ export function openApiDocument(): Json {
       title: "mcpx daemon",
       version: VERSION,
       description: "The mcpx daemon's API: every route of the op table as POST /v1/<route> " +
-        "with a JSON body, answered { ok, result } or { ok: false, error }. On its unix socket " +
+        "with a JSON body, answered { ok, result } or { ok: false, error }, but a streaming " +
+        "route (GET /v1/events), whose input is its query string and whose answer is " +
+        "server-sent events. On its unix socket " +
         "(mode 0600) it needs nothing more; on TCP (mcpx daemon --port) the Host and Origin " +
         "headers must name the listener, and beyond loopback every request needs " +
         "Authorization: Bearer <transport.bearerToken>.",

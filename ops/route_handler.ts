@@ -49,3 +49,22 @@ export type RouteHandler<S extends OpSpec> = (
   signal: AbortSignal,
   reply: Reply,
 ) => Promise<OutputOf<S>>;
+
+/** What a streaming route's handler reads of its request besides the query string. */
+export interface StreamHeaders {
+  /** `Last-Event-ID` (WHATWG HTML, "Server-sent events"): where a reconnecting client resumes. */
+  lastEventId?: string;
+}
+
+/**
+ * The handler of a streaming route (ops/op.ts `stream`): its validated input
+ * in, its items out, each fitting the route's declared output, until the
+ * stream ends or `signal` aborts (the client left). A refusal of the input
+ * is thrown before the first item.
+ */
+export type StreamHandler<S extends OpSpec> = (
+  daemon: Daemon,
+  input: InputOf<S>,
+  signal: AbortSignal,
+  headers: StreamHeaders,
+) => AsyncIterable<OutputOf<S>>;

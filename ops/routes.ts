@@ -32,6 +32,7 @@ import { TASK_ROUTES } from "./task_routes.ts";
 import { QUESTION_ROUTES } from "./question_routes.ts";
 import { SUBSCRIPTION_ROUTES } from "./subscription_routes.ts";
 import { VIEW_ROUTES } from "./view_routes.ts";
+import { events } from "./event_ops.ts";
 
 const READ = { readOnly: true, destructive: false, idempotent: true } as const;
 const STOPS = { readOnly: false, destructive: true, idempotent: true } as const;
@@ -405,6 +406,7 @@ export const ROUTE_SPECS = {
   search,
   lsNamespaces,
   ...VIEW_ROUTES,
+  events,
   restart,
   endSession,
   sessionNew,

@@ -25,6 +25,7 @@ import * as adapters from "./adapter_ops.ts";
 import * as reach from "./reach_ops.ts";
 import * as doctor from "./doctor_ops.ts";
 import * as explore from "./explore_ops.ts";
+import * as events from "./event_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -62,6 +63,7 @@ export const OPS: readonly OpSpec[] = [
   engine.daemons,
   engine.stop,
   logs.log,
+  events.events,
   logs.stats,
   meta.completion,
   meta.man,

@@ -57,6 +57,9 @@ export const NOT_SERVED: Readonly<Record<string, string>> = {
   "completion-words": "plumbing the shell's completion scripts call as they type",
   explore:
     "a prompt that reads a person's commands from its own stdin; each of them is a tool here",
+  events: "the MCP view of the event bus is serve's own notifications (list_changed, " +
+    "resources/updated), sent only as the client asked; the rest of the bus is mcpx's, for " +
+    "the shell (mcpx events) and HTTP (GET /v1/events)",
 };
 
 /** Whether plain `serve` lists the op: it is marked `serve`, and not `core: false`. */

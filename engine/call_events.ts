@@ -1,0 +1,91 @@
+/**
+ * A tool call as the daemon's event bus tells it (decision 0080):
+ * `call.started` once it has an instance (or has failed to get one), and
+ * `call.finished` with its outcome and duration, published by engine/leased.ts
+ * beside the call's `call.start` and `call.end` records. Every surface's call
+ * (`mcpx call`, a script's, `mcpx serve`'s, `POST /v1/call/…`) goes through
+ * that one function, so none is missed and none is told twice.
+ *
+ * An event's `traceIds` are the call's log span (`cal-…`) and, once leased,
+ * its instance's (`ins-…`): `mcpx log --chain <id>` shows either.
+ *
+ * @module
+ */
+
+import type { EventBus } from "./event_bus.ts";
+import type { Instance } from "./instance.ts";
+
+/** How a call ended: answered, answered with `isError`, or failed (an error, a timeout). */
+export type CallOutcome = "ok" | "tool-error" | "failed";
+
+/** What a call event names besides its instance. */
+export interface CallAbout {
+  namespace: string;
+  tool: string;
+  /** The session it was leased under, if any. */
+  session?: string;
+  /** The script run it belongs to, if any. */
+  run?: string;
+}
+
+/** The two events of one call. */
+export class CallEvents {
+  #bus: EventBus;
+  #about: CallAbout;
+
+  constructor(bus: EventBus, about: CallAbout) {
+    this.#bus = bus;
+    this.#about = about;
+  }
+
+  /**
+   * Publishes `call.started`.
+   *
+   * @param span The call's log span.
+   * @param instance The instance leased; undefined when none could be.
+   * @param leaseMs How long the lease took, ms.
+   * @param instanceSpan The instance's log span.
+   */
+  started(
+    span: string,
+    instance: Instance | undefined,
+    leaseMs: number,
+    instanceSpan?: string,
+  ): void {
+    this.#bus.publish("call.started", this.#event(span, instance, instanceSpan, { leaseMs }));
+  }
+
+  /**
+   * Publishes `call.finished`.
+   *
+   * @param end `outcome`, `ms` (the call's duration after its lease) and `error` (its text).
+   */
+  finished(
+    span: string,
+    instance: Instance | undefined,
+    end: { outcome: CallOutcome; ms: number; error?: string },
+    instanceSpan?: string,
+  ): void {
+    this.#bus.publish("call.finished", this.#event(span, instance, instanceSpan, { ...end }));
+  }
+
+  #event(
+    span: string,
+    instance: Instance | undefined,
+    instanceSpan: string | undefined,
+    facts: Record<string, unknown>,
+  ) {
+    const { namespace, tool, session, run } = this.#about;
+    return {
+      server: namespace,
+      ...(session ? { session } : {}),
+      traceIds: instanceSpan ? [span, instanceSpan] : [span],
+      data: {
+        tool: `${namespace}.${tool}`,
+        ...(run ? { run } : {}),
+        ...(instance ? { key: instance.key, ...(instance.pid ? { pid: instance.pid } : {}) } : {}),
+        ...facts,
+      },
+    };
+  }
+}
