@@ -32,8 +32,8 @@ export const serve = defineOp({
     ),
     tools: z.string().optional().describe(
       "which tools to list: core (the default: ls, search, types, call, exec and a few more), " +
-        "all (every operation but serve, daemon and completion-words), or operation names " +
-        "separated by commas",
+        "all (every operation but serve, daemon, explore, events and completion-words), or " +
+        "operation names separated by commas",
     ),
   }),
   // Nothing: it serves until its client leaves or it is stopped.

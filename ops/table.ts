@@ -24,6 +24,7 @@ import * as apis from "./api_ops.ts";
 import * as adapters from "./adapter_ops.ts";
 import * as reach from "./reach_ops.ts";
 import * as doctor from "./doctor_ops.ts";
+import * as explore from "./explore_ops.ts";
 import * as events from "./event_ops.ts";
 
 /** Every operation, in help order. */
@@ -33,6 +34,7 @@ export const OPS: readonly OpSpec[] = [
   discovery.types,
   discovery.catalog,
   discovery.schema,
+  explore.explore,
   engine.call,
   task.tasks,
   question.elicit,

@@ -55,6 +55,8 @@ export const NOT_SERVED: Readonly<Record<string, string>> = {
   serve: "it is the MCP server the client is talking to",
   daemon: "it runs a daemon in the foreground until stopped; every tool already reaches the daemon",
   "completion-words": "plumbing the shell's completion scripts call as they type",
+  explore:
+    "a prompt that reads a person's commands from its own stdin; each of them is a tool here",
   events: "the MCP view of the event bus is serve's own notifications (list_changed, " +
     "resources/updated), sent only as the client asked; the rest of the bus is mcpx's, for " +
     "the shell (mcpx events) and HTTP (GET /v1/events)",
