@@ -24,6 +24,7 @@ import * as apis from "./api_ops.ts";
 import * as adapters from "./adapter_ops.ts";
 import * as reach from "./reach_ops.ts";
 import * as doctor from "./doctor_ops.ts";
+import * as tui from "./tui_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -61,6 +62,7 @@ export const OPS: readonly OpSpec[] = [
   engine.stop,
   logs.log,
   logs.stats,
+  tui.tui,
   meta.completion,
   meta.man,
   meta.openapi,
