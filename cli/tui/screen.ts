@@ -196,9 +196,10 @@ function toolsPanes(
       ...tool.signature.split(/\r?\n/).flatMap(wrap).map((text) => ({ text })),
     ]
     : [];
-  const status = (loading: boolean, error: string | undefined, empty: string): Line[] =>
+  const status = (loading: boolean, error: string | undefined, empty: string, width: number) =>
     error
-      ? [{ text: error, color: "red" }]
+      ? error.split(/\r?\n/).flatMap((l) => wrapLine(terminalText(l), width - 2))
+        .map((text): Line => ({ text, color: "red" }))
       : loading
       ? [{ text: "loading…", dim: true }]
       : [{ text: empty, dim: true }];
@@ -209,7 +210,7 @@ function toolsPanes(
       `namespaces${namespaces.filter ? ` /${namespaces.filter}` : ""}`,
       nsLines.length
         ? nsLines.slice(namespaces.offset, namespaces.offset + rows)
-        : status(namespaces.loading, namespaces.error, "no namespaces"),
+        : status(namespaces.loading, namespaces.error, "no namespaces", left.width),
       left,
       height,
       state.focus === "namespaces",
@@ -218,7 +219,7 @@ function toolsPanes(
       `${tools.namespace ?? "tools"}${tools.filter ? ` /${tools.filter}` : ""}`,
       toolLines.length
         ? toolLines.slice(tools.offset, tools.offset + rows)
-        : status(tools.loading, tools.error, tools.namespace ? "no tools" : ""),
+        : status(tools.loading, tools.error, tools.namespace ? "no tools" : "", middle.width),
       middle,
       height,
       state.focus === "tools",
