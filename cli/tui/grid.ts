@@ -162,24 +162,32 @@ export function detailLines(row: Row): string[] {
 }
 
 /**
- * `line` broken into pieces of at most `width` characters, each piece after
- * the first indented as the line is, so a wrapped signature or message still
- * reads as one line continued.
+ * `line` broken into pieces of at most `width` characters, at a space where
+ * there is one, each piece after the first indented as the line is, so a
+ * wrapped signature or message still reads as one line continued.
  *
  * @example
  * ```ts
  * import { wrapLine } from "./grid.ts";
- * if (wrapLine("  abcdef", 6).join("|") !== "  abcd|  ef") throw new Error();
+ * if (wrapLine("  ab cdef", 6).join("|") !== "  ab|  cdef") throw new Error();
+ * if (wrapLine("abcdefgh", 4).join("|") !== "abcd|efgh") throw new Error();
  * ```
  */
 export function wrapLine(line: string, width: number): string[] {
-  const chars = [...line];
+  let chars = [...line];
   if (width <= 0 || chars.length <= width) return [line];
   const indent = Math.min(/^ */.exec(line)![0].length, Math.floor(width / 2));
-  const pieces = [chars.slice(0, width).join("")];
-  for (let i = width; i < chars.length; i += width - indent) {
-    pieces.push(" ".repeat(indent) + chars.slice(i, i + width - indent).join(""));
+  const pieces: string[] = [];
+  let room = width;
+  while (chars.length > room) {
+    // The last space that leaves something on this piece, else a cut mid-word.
+    const space = chars.slice(0, room + 1).lastIndexOf(" ");
+    const cut = space > indent ? space : room;
+    pieces.push(chars.slice(0, cut).join("").trimEnd());
+    chars = [..." ".repeat(indent), ...chars.slice(space > indent ? cut + 1 : cut)];
+    room = width;
   }
+  pieces.push(chars.join(""));
   return pieces;
 }
 

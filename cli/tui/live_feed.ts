@@ -47,6 +47,8 @@ export class SseParser {
     const out: SseMessage[] = [];
     let end: number;
     while ((end = this.#buffer.search(/\r\n|\n|\r/)) >= 0) {
+      // A CR last may be half of a CRLF whose LF has not arrived.
+      if (end === this.#buffer.length - 1 && this.#buffer.endsWith("\r")) break;
       const line = this.#buffer.slice(0, end);
       const breakLength = this.#buffer.startsWith("\r\n", end) ? 2 : 1;
       this.#buffer = this.#buffer.slice(end + breakLength);
