@@ -55,7 +55,8 @@ export const NOT_SERVED: Readonly<Record<string, string>> = {
   serve: "it is the MCP server the client is talking to",
   daemon: "it runs a daemon in the foreground until stopped; every tool already reaches the daemon",
   "completion-words": "plumbing the shell's completion scripts call as they type",
-  tui: "it draws full-screen on the terminal it runs in, for a person; its views read ops that are tools already",
+  tui:
+    "it draws full-screen on the terminal it runs in, for a person; its views read ops that are tools already",
 };
 
 /** Whether plain `serve` lists the op: it is marked `serve`, and not `core: false`. */
