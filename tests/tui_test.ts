@@ -63,7 +63,12 @@ class Tmux implements AsyncDisposable {
       if (/mcpx exited \d+/.test(screen)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    assert.fail(`${what}: the screen never matched ${pattern}:\n${this.last}`);
+    // With its styles, which show where the cursor is (inverse).
+    const styled = await this.run("capture-pane", "-p", "-e", "-t", "walk").catch(() => "");
+    assert.fail(
+      `${what}: the screen never matched ${pattern}:\n${this.last}\nwith styles:\n` +
+        JSON.stringify(styled.split("\n").slice(0, 8)),
+    );
   }
 
   /** Sends keys by tmux's names (`Down`, `Enter`, `Escape`) or, with `literal`, as typed. */
@@ -112,11 +117,12 @@ Deno.test("mcpx on a terminal: the browser's six views, a row opened, a click, a
   assert.equal(call.code, 0, call.stderr);
 
   await using tmux = new Tmux(w);
-  // The server is ready once its socket answers.
+  // The server is ready once its socket is there. Nothing is asked of it before: a tmux client
+  // finding no server starts one of its own, with the test's environment rather than the world's.
   const ready = Date.now() + DEADLINE_MS;
-  while (await tmux.run("start-server").then(() => false, () => true)) {
-    assert.ok(Date.now() < ready, "the tmux server never answered");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  while (!(await Deno.stat(tmux.socket).then((s) => s.isSocket, () => false))) {
+    assert.ok(Date.now() < ready, "the tmux server never made its socket");
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
   // `mcpx` with no command, as a person types it; the line settings are compared after it.
   const script = `cd '${w.dir}'; PATH='${w.dir}/.bin':"$PATH"; before=$(stty -g); mcpx; code=$?; ` +
@@ -172,6 +178,11 @@ Deno.test("mcpx on a terminal: the browser's six views, a row opened, a click, a
 
   await tmux.keys(["]"]);
   await tmux.waitFor(/\[storage\](?=[\s\S]*schema cache)(?=[\s\S]*log index)/, "the storage view");
+  // A terminal made too small says so; made larger again, the view is back.
+  await tmux.run("resize-window", "-t", "walk", "-x", "50", "-y", "10");
+  await tmux.waitFor(/needs a terminal of at least 60×12; this\s+one is 50×10/, "too small");
+  await tmux.run("resize-window", "-t", "walk", "-x", "140", "-y", "40");
+  await tmux.waitFor(/\[storage\]/, "the storage view, resized back");
 
   // A click on `log` in the header (SGR mouse report, cell-motion mode on) shows the log.
   const header = (await tmux.screen()).split("\n")[0];

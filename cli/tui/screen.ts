@@ -68,7 +68,6 @@ export async function drawBrowser(
     alternateScreen: true,
     // The terminal was checked by the command; a CI variable must not turn drawing off.
     interactive: true,
-    incrementalRendering: true,
   });
   await new Promise<void>((resolve) => {
     const stop = browser.subscribe(() => {

@@ -53,8 +53,13 @@ export function cliData(
     namespaces: (signal) =>
       using(signal, async (c) => {
         const { handle } = await import("../discovery/ls.ts");
-        const { value } = await handle(c, {} as never);
-        return (value as LsOutput).namespaces.map((r): NamespaceItem => ({
+        const output = (await handle(c, {} as never)).value as LsOutput;
+        // No configuration: the pane says where mcpx looked and how to make one, as `ls` does.
+        if (output.namespaces.length === 0 && !output.config) {
+          const { noConfigMessage } = await import("../../config/discover.ts");
+          throw new Error(`No servers: ${noConfigMessage(output.searched ?? [], c.cwd)}.`);
+        }
+        return output.namespaces.map((r): NamespaceItem => ({
           namespace: r.namespace,
           tools: r.tools,
           state: r.state,
