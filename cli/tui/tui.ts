@@ -10,6 +10,8 @@
 
 import type { CliContext } from "../context.ts";
 import { McpxError, UsageError } from "../../core/errors.ts";
+import { processIo } from "../../core/io.ts";
+import { onTerminal } from "../command_line.ts";
 import { exited, type Streamed } from "../../ops/outcome.ts";
 import type { InputOf } from "../../ops/op.ts";
 import type { tui } from "../../ops/tui_ops.ts";
@@ -25,7 +27,8 @@ import { MIN_SIZE } from "./layout.ts";
  * @throws {McpxError} `terminal-too-small` for a terminal under {@link MIN_SIZE}.
  */
 export async function handle(ctx: CliContext, input: InputOf<typeof tui>): Promise<Streamed> {
-  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
+  // Only the process's own terminal can be drawn on: not a relayed or captured command's output.
+  if (ctx.io !== processIo || !onTerminal()) {
     throw new UsageError(
       "mcpx tui draws on a terminal, and stdin and stdout are not both one; " +
         "`mcpx ls`, `mcpx types`, `mcpx log`, `mcpx stats` and `mcpx status` print the same as text",
