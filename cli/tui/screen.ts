@@ -18,6 +18,7 @@ import type { Browser } from "./browser.ts";
 import { layoutOf, MIN_SIZE, type PaneBox } from "./layout.ts";
 import { headerOf } from "./layout.ts";
 import { columnWidths, fit, headingLine, rowLine, wrapLine } from "./grid.ts";
+import type { NamespaceItem } from "./tui_data.ts";
 import {
   type BrowserState,
   detailRows,
@@ -176,8 +177,11 @@ function toolsPanes(
   const [left, middle, right] = panes;
   const namespaces = state.namespaces;
   const nsWidth = left.width - 2;
+  // The tool count, or, for a namespace that has none to show, its state in a word.
+  const countOrState = (n: NamespaceItem) =>
+    STATE_COLORS[n.state] && n.state !== "live" ? n.state : n.tools;
   const nsLines: Line[] = visibleNamespaces(state).map((n, i) => ({
-    text: `${fit(n.namespace, nsWidth - 5, true)} ${String(n.tools).padStart(4)}`,
+    text: `${fit(n.namespace, nsWidth - 10, true)} ${String(countOrState(n)).padStart(9)}`,
     selected: i === namespaces.cursor,
     color: STATE_COLORS[n.state],
   }));
