@@ -53,13 +53,26 @@ export type CommandLoader = (name: string) => Promise<CommandModule>;
 
 /**
  * The op name of the command argv names (`mcpx help call`: `call`), or
- * undefined when it names none (`mcpx`, `mcpx --version`).
+ * undefined when it names none (`mcpx` off a terminal, `mcpx --version`).
+ * `mcpx --tui`, and `mcpx` with no command on a terminal, name `tui`
+ * (spec 000, "The browser").
  *
  * @param argv Arguments after `mcpx`.
+ * @param terminal Whether stdin and stdout are terminals ({@link onTerminal}).
  * @throws {UsageError} For an unknown command word.
  */
-export function commandNameOf(argv: string[]): string | undefined {
-  return findCommand(argv).command?.name;
+export function commandNameOf(argv: string[], terminal = false): string | undefined {
+  return findCommand(argv, terminal).command?.name;
+}
+
+/**
+ * Whether this process's stdin and stdout are both terminals: what `mcpx`
+ * with no command needs to open the browser rather than print its usage.
+ * `isTerminal` asks the kernel for the terminal's attributes (isatty), so
+ * stdin from /dev/null, a character device, is not one.
+ */
+export function onTerminal(): boolean {
+  return Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
 }
 
 /**
@@ -85,9 +98,16 @@ export async function runCommandLine(
   let flags: Record<string, string | boolean> | undefined;
   try {
     let helpWord: boolean;
-    ({ command, help: helpWord, topic } = findCommand(argv));
+    // Only the process's own streams can be drawn on: a relayed or captured run never opens it.
+    const terminal = io === processIo && onTerminal();
+    ({ command, help: helpWord, topic } = findCommand(argv, terminal));
     const { values, positionals, settingValues, flagSpellings } = await parse(argv, command);
     flags = settingValues;
+    if (values.tui && command && command.name !== "tui") {
+      throw new UsageError(
+        `--tui opens the browser and takes no command; run \`mcpx tui\` or \`mcpx ${command.cli.command}\``,
+      );
+    }
     if (values.version) {
       io.out(`mcpx ${VERSION}\n`);
       return 0;
@@ -192,9 +212,14 @@ async function redactorOf(ctx: CliContext | undefined): Promise<Redactor> {
  * The command argv names, and whether it came after `help` (`mcpx help call`
  * asks for that command's help); a word after `help` that is no command is
  * the `topic` asked for (`mcpx help slow-tools`; cli/help_topics.ts says
- * whether there is one). @throws {UsageError} For an unknown command.
+ * whether there is one). No command word: `tui` when `--tui` is given, or on
+ * a `terminal` unless help or the version is asked for.
+ * @throws {UsageError} For an unknown command.
  */
-function findCommand(argv: string[]): { command?: Command; help: boolean; topic?: string } {
+function findCommand(
+  argv: string[],
+  terminal = false,
+): { command?: Command; help: boolean; topic?: string } {
   let help = false;
   const valued = new Set(
     [...Object.entries(GLOBAL_OPTIONS)]
@@ -220,6 +245,12 @@ function findCommand(argv: string[]): { command?: Command; help: boolean; topic?
     throw new UsageError(
       `unknown command "${arg}"${near.length ? `; did you mean ${near.join(" or ")}?` : ""}`,
     );
+  }
+  const end = argv.indexOf("--");
+  const flags = end < 0 ? argv : argv.slice(0, end);
+  const asks = ["--help", "-h", "--version", "-V"].some((flag) => flags.includes(flag));
+  if (!help && (flags.includes("--tui") || (terminal && !asks))) {
+    return { command: COMMANDS.find((c) => c.name === "tui"), help };
   }
   return { help };
 }

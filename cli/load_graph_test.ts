@@ -55,11 +55,19 @@ async function packagesBeforeRun(entry: string): Promise<string[]> {
 Deno.test("cli/main.ts reaches no command's packages before the command runs", async () => {
   const packages = await packagesBeforeRun("./main.ts");
   const heavy = packages.filter((p) =>
-    /^npm:(json-schema-to-typescript|@modelcontextprotocol\/|zod|ajv)@?/.test(p)
+    /^npm:(json-schema-to-typescript|@modelcontextprotocol\/|zod|ajv|ink|react)@?/.test(p)
   );
   assert.deepEqual(heavy, [], `cli/main.ts fetches ${packages.join(", ")}`);
 });
 
 Deno.test("mcpx stop fetches no npm package: no type generator, no MCP SDK", async () => {
   assert.deepEqual(await packagesBeforeRun("./stop.ts"), []);
+});
+
+Deno.test("only mcpx tui reaches ink and React, and it does, so `deno task install` fetches them", async () => {
+  const tui = await packagesBeforeRun("./tui/tui.ts");
+  assert.ok(tui.some((p) => p.startsWith("npm:ink@")), tui.join(", "));
+  assert.ok(tui.some((p) => p.startsWith("npm:react@")), tui.join(", "));
+  const ls = await packagesBeforeRun("./discovery/ls.ts");
+  assert.deepEqual(ls.filter((p) => /^npm:(ink|react)@/.test(p)), []);
 });

@@ -14,7 +14,7 @@
  */
 
 import { WARM_COMMANDS } from "./_warm.gen.ts";
-import { commandNameOf, runCommandLine } from "./command_line.ts";
+import { commandNameOf, onTerminal, runCommandLine } from "./command_line.ts";
 
 /**
  * The commands the bundle holds, with their modules: the ops declared `warm`
@@ -30,15 +30,18 @@ export { commandNameOf, runCommandLine } from "./command_line.ts";
 export { keepReads } from "../engine/kept_reads.ts";
 
 /**
- * Whether the bundle runs `argv` itself: a warm command, no command (`mcpx`,
- * `--version`, `--help`), or a word that is no command (its usage error).
+ * Whether the bundle runs `argv` itself: a warm command, no command (`mcpx`
+ * off a terminal, `--version`, `--help`), or a word that is no command (its
+ * usage error). `mcpx` alone on a terminal is the browser (`tui`), which the
+ * bundle does not hold.
  *
  * @param argv Arguments after `mcpx`.
+ * @param terminal Whether stdin and stdout are terminals (default: this process's).
  */
-export function runsWarm(argv: string[]): boolean {
+export function runsWarm(argv: string[], terminal: boolean = onTerminal()): boolean {
   let name: string | undefined;
   try {
-    name = commandNameOf(argv);
+    name = commandNameOf(argv, terminal);
   } catch {
     return true;
   }

@@ -53,6 +53,21 @@ Deno.test("runsWarm() keeps warm commands in the bundle and hands the others to 
     [["help"], true],
     [["--json", "stats", "calls"], false],
     [["daemon", "--mode", "auto"], false],
+    // The browser is not in the bundle: `--tui` goes to the sources on a terminal or off one.
+    [["--tui"], false],
+    [["tui", "log"], false],
   ];
-  for (const [argv, warm] of cases) assert.equal(runsWarm(argv), warm, argv.join(" "));
+  for (const [argv, warm] of cases) assert.equal(runsWarm(argv, false), warm, argv.join(" "));
+  // On a terminal, `mcpx` alone opens the browser; asking for help or the version does not.
+  const onTerminal: [string[], boolean][] = [
+    [[], false],
+    [["--config", "x.json"], false],
+    [["--help"], true],
+    [["--version"], true],
+    [["help"], true],
+    [["ls"], true],
+  ];
+  for (const [argv, warm] of onTerminal) {
+    assert.equal(runsWarm(argv, true), warm, `on a terminal: ${argv.join(" ")}`);
+  }
 });

@@ -11,10 +11,10 @@ Deno.test("each warm command is the command cli/commands.ts runs, from the same 
 
 Deno.test("runsWarm() keeps warm commands, no command and unknown words; hands the rest on", () => {
   for (const argv of [["ls"], ["--json", "search", "x"], [], ["--version"], ["no-such"]]) {
-    assert.equal(runsWarm(argv), true, argv.join(" "));
+    assert.equal(runsWarm(argv, false), true, argv.join(" "));
   }
   for (const argv of [["log"], ["--json", "stats", "calls"], ["trust"]]) {
-    assert.equal(runsWarm(argv), false, argv.join(" "));
+    assert.equal(runsWarm(argv, false), false, argv.join(" "));
   }
 });
 

@@ -41,6 +41,10 @@ export const GLOBAL_FLAGS: Readonly<Record<string, FlagRow>> = {
     help: "see every configured server, whatever its profiles",
     setting: "profiles.all",
   },
+  tui: {
+    type: "boolean",
+    help: "open the full-screen browser (`mcpx tui`; also `mcpx` alone on a terminal)",
+  },
   help: { type: "boolean", short: "h", help: "show help" },
   version: { type: "boolean", short: "V", help: "print the version" },
 };

@@ -26,6 +26,7 @@ import * as reach from "./reach_ops.ts";
 import * as doctor from "./doctor_ops.ts";
 import * as explore from "./explore_ops.ts";
 import * as events from "./event_ops.ts";
+import * as tui from "./tui_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -65,6 +66,7 @@ export const OPS: readonly OpSpec[] = [
   logs.log,
   events.events,
   logs.stats,
+  tui.tui,
   meta.completion,
   meta.man,
   meta.openapi,

@@ -60,6 +60,8 @@ export const NOT_SERVED: Readonly<Record<string, string>> = {
   events: "the MCP view of the event bus is serve's own notifications (list_changed, " +
     "resources/updated), sent only as the client asked; the rest of the bus is mcpx's, for " +
     "the shell (mcpx events) and HTTP (GET /v1/events)",
+  tui:
+    "it draws full-screen on the terminal it runs in, for a person; its views read ops that are tools already",
 };
 
 /** Whether plain `serve` lists the op: it is marked `serve`, and not `core: false`. */
