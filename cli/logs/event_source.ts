@@ -33,6 +33,8 @@ export interface EventQuery {
   token?: string;
   /** Ends the stream (the connection is closed). */
   signal?: AbortSignal;
+  /** Told once the daemon has answered with an event stream (before any event). */
+  onOpen?: () => void;
 }
 
 /**
@@ -105,6 +107,7 @@ export async function readEvents(
         `the daemon at ${address} answered GET /v1/events with HTTP ${response.status}`,
       );
     }
+    query.onOpen?.();
     const parser = new SseParser();
     const decoder = new TextDecoder();
     try {
