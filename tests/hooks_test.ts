@@ -6,6 +6,7 @@
  * exec hooks get their phase, point and error.
  */
 import assert from "node:assert/strict";
+import { existsSync } from "../core/exists.ts";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { alive, eventually, fixtureServer, mcpxArgv, type World, world } from "./_helpers.ts";
@@ -104,7 +105,7 @@ Deno.test("a declared hook hears a server crash with its variables and the event
   assert.equal(stdin.data.code, 7);
   assert.equal(stdin.data.pid, pid);
   assert.match(stdin.id, new RegExp(`-${stdin.seq}$`));
-  assert.equal(exists(`${w.dir}/reload.out`), false);
+  assert.equal(existsSync(`${w.dir}/reload.out`), false);
 });
 
 Deno.test("a hanging hook is killed at its timeout, and calls made meanwhile are not held up", async () => {
@@ -165,7 +166,7 @@ Deno.test("an untrusted project's hooks do not run, and ls says why; once truste
   await w.mcpx(["call", "fragile.crash", '{"code":5}']);
   const refused = await logRecord(w, (r) => r.event === "hook.untrusted");
   assert.match(refused.attrs.reason, /changed its settings since it was trusted/);
-  assert.equal(exists(`${w.dir}/crash.out`), false, "an untrusted hook ran");
+  assert.equal(existsSync(`${w.dir}/crash.out`), false, "an untrusted hook ran");
   // Trusted now: the running daemon reads the store again, and the next crash runs the hook.
   assert.equal((await w.mcpx(["trust"])).code, 0);
   await w.mcpx(["call", "fragile.crash", '{"code":6}']);
@@ -203,15 +204,6 @@ Deno.test("mcpx serve's mcpx_exec takes exec hooks as fields of the call", async
   }
 });
 
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 Deno.test("mcpx exec runs its exec hooks around the script with phase, point and error", async (t) => {
   await using w = await world();
   await w.writeConfig({ mcpServers: {} });
@@ -246,7 +238,7 @@ Deno.test("mcpx exec runs its exec hooks around the script with phase, point and
     assert.equal(ok.stdin.run, pre.stdin.run, "one run's hooks share its id");
     const post = recorded(await fileText(`${w.dir}/good-post.out`, 0));
     assert.equal(post.vars.MCPX_HOOK_PHASE, "post");
-    assert.equal(exists(`${w.dir}/good-error.out`), false);
+    assert.equal(existsSync(`${w.dir}/good-error.out`), false);
   });
 
   await t.step("a script that throws: onError with the error in one line, then post", async () => {
@@ -260,7 +252,7 @@ Deno.test("mcpx exec runs its exec hooks around the script with phase, point and
     assert.equal(error.stdin.error, "TypeError: bad\n  thing");
     const post = recorded(await fileText(`${w.dir}/bad-post.out`, 0));
     assert.equal(post.vars.MCPX_HOOK_ERROR, "", "only an onError hook is given the error");
-    assert.equal(exists(`${w.dir}/bad-ok.out`), false);
+    assert.equal(existsSync(`${w.dir}/bad-ok.out`), false);
   });
 
   await t.step("a failing pre hook stops the run before the script starts", async () => {
@@ -278,8 +270,8 @@ Deno.test("mcpx exec runs its exec hooks around the script with phase, point and
       run.stderr,
       /--hook-pre `echo 'not on this branch' >&2; exit 3` failed: it exited with code 3 \(stderr: not on this branch\); the script did not run/,
     );
-    assert.equal(exists(marker), false, "the script ran after its pre hook failed");
-    assert.equal(exists(`${w.dir}/stopped-post.out`), false);
+    assert.equal(existsSync(marker), false, "the script ran after its pre hook failed");
+    assert.equal(existsSync(`${w.dir}/stopped-post.out`), false);
   });
 
   await t.step("a failing post hook is a note; the run's outcome stands", async () => {

@@ -7,6 +7,7 @@
  */
 
 import assert from "node:assert/strict";
+import { existsSync } from "../core/exists.ts";
 import { background, commandLine, eventually, processesMarked, world } from "./_helpers.ts";
 
 /** Says who started it, what it was given, reads stdin, logs, and exits with its first argument. */
@@ -63,7 +64,7 @@ Deno.test("a relayed run: the caller starts the runtime, with its streams, argum
     const mcpx = background(launcher, ["run", "./waits.ts", started], { env: w.env, cwd: w.dir });
     await using _ = mcpx;
     assert.ok(
-      await eventually(() => exists(started) || mcpx.exited(), 60_000) && !mcpx.exited(),
+      await eventually(() => existsSync(started) || mcpx.exited(), 60_000) && !mcpx.exited(),
       `the script did not start:\n${mcpx.output()}`,
     );
     assert.ok(commandLine(mcpx.pid).some((a) => a.endsWith("thin.bundle.js")), "relayed");
@@ -80,7 +81,7 @@ Deno.test("a relayed run: the caller starts the runtime, with its streams, argum
       const mcpx = background(launcher, ["run", "./waits.ts", started], { env: w.env, cwd: w.dir });
       await using _ = mcpx;
       assert.ok(
-        await eventually(() => exists(started) || mcpx.exited(), 60_000) && !mcpx.exited(),
+        await eventually(() => existsSync(started) || mcpx.exited(), 60_000) && !mcpx.exited(),
         `the script did not start:\n${mcpx.output()}`,
       );
       const launchers = `${w.dir}/.cache/mcpx/launchers/`;
@@ -99,12 +100,3 @@ Deno.test("a relayed run: the caller starts the runtime, with its streams, argum
     },
   );
 });
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
