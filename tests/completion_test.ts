@@ -139,6 +139,9 @@ Deno.test("mcpx completion: bash, zsh and fish complete commands, flags, values 
       `fixture ${tools}`,
       "fixture.echo",
     ]);
+    // compinit's dump path once was /dev/null: zsh wrote a file beside it and renamed it over,
+    // which left the machine without /dev/null (tmux, and every `>/dev/null`, then failed).
+    assert.ok(Deno.statSync("/dev/null").isCharDevice, "driving zsh replaced /dev/null");
   });
 
   await t.step("fish", async () => {
