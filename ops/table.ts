@@ -27,6 +27,7 @@ import * as doctor from "./doctor_ops.ts";
 import * as explore from "./explore_ops.ts";
 import * as events from "./event_ops.ts";
 import * as tui from "./tui_ops.ts";
+import * as service from "./service_ops.ts";
 
 /** Every operation, in help order. */
 export const OPS: readonly OpSpec[] = [
@@ -63,6 +64,7 @@ export const OPS: readonly OpSpec[] = [
   engine.daemon,
   engine.daemons,
   engine.stop,
+  service.service,
   logs.log,
   events.events,
   logs.stats,
