@@ -121,12 +121,15 @@ export const call = defineOp({
 /** `mcpx session`. */
 export const session = defineOp({
   name: "session",
-  description: "Named sessions: lease keys that outlive the process that made them (new, ls, end).",
+  description: "Named sessions: lease keys that outlive the process that made them (new, ls, " +
+    "end); search finds any session by name, servers, tools, time or trace id in the log.",
   where: "cli",
   hints: { readOnly: false, destructive: false, idempotent: false },
   input: z.object({
-    action: z.string().optional().describe("new, ls or end"),
-    rest: z.array(z.string()).default([]).describe("end: the session's name"),
+    action: z.string().optional().describe("new, ls, end or search"),
+    rest: z.array(z.string()).default([]).describe(
+      "end: the session's name; search: the words (names, servers, tools, ISO times, trace ids)",
+    ),
     name: z.string().min(1).optional().describe(
       "the session's name: the one new makes (default: a fresh 8-character one), or the one end " +
         "ends",
@@ -137,11 +140,16 @@ export const session = defineOp({
   cli: {
     command: "session",
     module: "./daemon/session.ts",
-    usage: "mcpx session new [--name N] [--ttl 30m] | ls | end <name>",
+    usage: "mcpx session new [--name N] [--ttl 30m] | ls | end <name> | search <words…>",
     summary: "named sessions: lease keys that outlive the process that made them",
     args: [
-      { field: "action", name: "new|ls|end", optional: true, complete: ["new", "ls", "end"] },
-      { field: "rest", name: "name", variadic: true, optional: true, complete: "session" },
+      {
+        field: "action",
+        name: "new|ls|end|search",
+        optional: true,
+        complete: ["new", "ls", "end", "search"],
+      },
+      { field: "rest", name: "name|words", variadic: true, optional: true, complete: "session" },
     ],
     flags: {
       name: {

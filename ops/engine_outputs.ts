@@ -48,8 +48,31 @@ export const SessionEndOutput = z.strictObject({
   stopped: z.number().int().describe("instances stopped"),
 });
 
-/** `mcpx --json session new|ls|end`: the document of the action. */
-export const SessionOutput = z.union([SessionNewOutput, SessionListOutput, SessionEndOutput]);
+/** One session `mcpx session search` found (logs/session_search.ts `SessionHit`). */
+export const SessionHit = z.strictObject({
+  session: z.string().describe("the session key (a named session's name) or the run id"),
+  kind: z.enum(["named", "session", "run"]).describe(
+    "named: made by session new; session: a key seen in calls; run: a script run",
+  ),
+  servers: z.array(z.string()).describe("namespaces called under it"),
+  tools: z.array(z.string()).describe("namespace.tool called under it"),
+  calls: z.number().int().describe("calls the log index holds under it"),
+  first: z.string().optional().describe("ISO time of its first call or its creation"),
+  last: z.string().optional().describe("ISO time of its last call or use"),
+  ttlMs: z.number().optional().describe("a named session's ttl, ms"),
+  score: z.number().describe("higher ranks first"),
+  matched: z.array(z.string()).describe("each word that scored and where: `fs: server`"),
+});
+/** `mcpx --json session search <words>`: the sessions found, best first. */
+export const SessionSearchOutput = z.strictObject({ hits: z.array(SessionHit) });
+
+/** `mcpx --json session new|ls|end|search|attach`: the document of the action. */
+export const SessionOutput = z.union([
+  SessionNewOutput,
+  SessionListOutput,
+  SessionEndOutput,
+  SessionSearchOutput,
+]);
 
 /** One server's row of `mcpx status` (engine/status_row.ts `StatusRow`). */
 export const StatusRow = z.strictObject({
