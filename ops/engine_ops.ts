@@ -122,7 +122,8 @@ export const call = defineOp({
 export const session = defineOp({
   name: "session",
   description: "Named sessions: lease keys that outlive the process that made them (new, ls, " +
-    "end); search finds any session by name, servers, tools, time or trace id in the log.",
+    "end); search finds any session by name, servers, tools, time or trace id in the log; " +
+    "attach watches one (read-only) or takes it over.",
   where: "cli",
   hints: { readOnly: false, destructive: false, idempotent: false },
   input: z.object({
@@ -135,19 +136,28 @@ export const session = defineOp({
         "ends",
     ),
     ttl: z.string().optional().describe("end the session after this long unused"),
+    readOnly: z.boolean().optional().describe(
+      "attach: watch the session's calls as they happen (the default); calls with this " +
+        "attachment are refused",
+    ),
+    takeOver: z.boolean().optional().describe(
+      "attach: take the session over; the previous holder's next call is refused " +
+        "(session-taken-over)",
+    ),
   }),
   output: SessionOutput,
   cli: {
     command: "session",
     module: "./daemon/session.ts",
-    usage: "mcpx session new [--name N] [--ttl 30m] | ls | end <name> | search <words…>",
+    usage:
+      "mcpx session new [--name N] [--ttl 30m] | ls | end <name> | search <words…> | attach <name> [--read-only | --take-over]",
     summary: "named sessions: lease keys that outlive the process that made them",
     args: [
       {
         field: "action",
-        name: "new|ls|end|search",
+        name: "new|ls|end|search|attach",
         optional: true,
-        complete: ["new", "ls", "end", "search"],
+        complete: ["new", "ls", "end", "search", "attach"],
       },
       { field: "rest", name: "name|words", variadic: true, optional: true, complete: "session" },
     ],
@@ -161,6 +171,8 @@ export const session = defineOp({
         type: "string",
         syntax: "duration",
       },
+      "read-only": { field: "readOnly", type: "boolean" },
+      "take-over": { field: "takeOver", type: "boolean" },
     },
   },
 });

@@ -16,19 +16,22 @@ import type { SessionRow } from "../../engine/engine.ts";
 import { SESSION_NAME, sessionNameProblem } from "../../engine/sessions.ts";
 import type { InputOf } from "../../ops/op.ts";
 import type { session } from "../../ops/engine_ops.ts";
-import { type Answered, ok } from "../../ops/outcome.ts";
+import { ok, type Outcome } from "../../ops/outcome.ts";
 import { postNotice } from "../../core/notice_queue.ts";
 import type { SessionHit } from "../../logs/session_search.ts";
+import { attach, type Attached, takeOverText } from "./session_attach.ts";
 
 const USAGE = "`mcpx session new [--name N] [--ttl 30m]`, `mcpx session ls`, " +
-  "`mcpx session end <name>` or `mcpx session search <words…>`";
+  "`mcpx session end <name>`, `mcpx session search <words…>` or " +
+  "`mcpx session attach <name> [--read-only | --take-over]`";
 
 /** What one `mcpx session` action answers: the session made, the list, the one ended, the hits. */
 type SessionAnswer =
   | SessionRow
   | { sessions: SessionRow[] }
   | { name: string; stopped: number }
-  | { hits: SessionHit[] };
+  | { hits: SessionHit[] }
+  | Attached;
 
 /** `--json` prints `new` and `end` (acknowledgements) on one line and `ls` indented. */
 export function jsonLine(input: InputOf<typeof session>): boolean {
@@ -44,7 +47,7 @@ export function jsonLine(input: InputOf<typeof session>): boolean {
 export async function handle(
   ctx: CliContext,
   options: InputOf<typeof session>,
-): Promise<Answered<SessionAnswer>> {
+): Promise<Outcome<SessionAnswer>> {
   const { action, rest } = options;
   const extra = (max: number) => {
     if (rest.length > max) {
@@ -81,6 +84,14 @@ export async function handle(
       }
       return ok({ hits: await search(ctx, rest) });
     }
+    case "attach": {
+      extra(1);
+      const name = rest[0] ?? options.name;
+      if (!name) {
+        throw new UsageError("name the session: `mcpx session attach <name> [--take-over]`");
+      }
+      return await attach(ctx, name, options);
+    }
     case undefined:
       throw new UsageError(`say what to do: ${USAGE}`);
     default:
@@ -95,6 +106,7 @@ export async function handle(
 export function text(value: SessionAnswer): string {
   if ("sessions" in value) return listText(value.sessions);
   if ("hits" in value) return hitsText(value.hits);
+  if ("token" in value) return takeOverText(value);
   if ("stopped" in value) {
     const { name, stopped } = value;
     return `session ${name} ended; ${stopped} instance${stopped === 1 ? "" : "s"} stopped\n`;
