@@ -73,7 +73,7 @@ export async function attach(
   } finally {
     for (const s of signals) Deno.removeSignalListener(s, onSignal);
     ctx.io.stdoutGone?.removeEventListener("abort", onSignal);
-    await ctx.request("sessionDetach", { token: attached.token }, false).catch(() => {});
+    await ctx.request("sessionDetach", { token: attached.token }).catch(() => {});
   }
   return exited(0);
 }
