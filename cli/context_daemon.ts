@@ -278,6 +278,7 @@ export class DaemonLink {
         session: source.session,
         owner: source.owner,
         parentSession: env.MCPX_PARENT_SESSION_ID,
+        attach: env.MCPX_ATTACH,
         // The caller's git variables, not the daemon's (an autostarted daemon
         // inherits whoever ran mcpx first): spec 000, "Finding the repository
         // without git".

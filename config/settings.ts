@@ -320,6 +320,15 @@ const DECLARED = [
   ...REACH_SETTINGS,
   ...HOOK_SETTINGS,
   {
+    name: "sessions.attach",
+    type: "enum",
+    values: ["same-user", "owner-only", "none"],
+    default: "same-user",
+    userOnly: true,
+    help:
+      "Who may attach to a named session (`mcpx session attach`): same-user, any caller of the daemon (its socket admits only its user); owner-only, callers under the MCPX_PARENT_SESSION_ID that made it; none, nobody (decision 0085)",
+  },
+  {
     name: "security.trustProjectConfigs",
     type: "enum",
     values: ["ask", "always"],

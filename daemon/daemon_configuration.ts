@@ -20,6 +20,7 @@ import { schemaCachePath } from "../engine/schema_cache.ts";
 import { configRedactor } from "../config/secrets.ts";
 import type { Redactor } from "../core/redact.ts";
 import type { SettingValues } from "../engine/daemon_settings.ts";
+import type { AttachPolicy } from "../engine/session_attach.ts";
 
 /**
  * `config` with its declared namespaces, and its redactor.
@@ -94,6 +95,7 @@ export async function daemonFor(
       ? settings["events.retention"]
       : undefined,
     processEvents: true,
+    sessionAttach: settings["sessions.attach"] as AttachPolicy | undefined,
   });
 }
 

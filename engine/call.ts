@@ -18,7 +18,7 @@ import { callTimeoutError, timedOutText } from "./lease_errors.ts";
 import { withRebuiltNote } from "./rebuilt_note.ts";
 import { type CallOptions, traceCall } from "./call_trace.ts";
 import { leased } from "./leased.ts";
-import { CallEvents } from "./call_events.ts";
+import { CallEvents, resultPreview } from "./call_events.ts";
 import { hearMessages } from "./call_messages.ts";
 import { runAsTask, taskMode } from "./call_as_task.ts";
 import { ProgressLog } from "./progress_log.ts";
@@ -171,6 +171,7 @@ export function callOnce(
         )
         : error,
     resultError: toolErrorText,
+    resultPreview,
   });
 }
 

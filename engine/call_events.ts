@@ -28,6 +28,31 @@ export interface CallAbout {
   run?: string;
 }
 
+/** The most characters of a `call.finished` result preview. */
+export const PREVIEW_CHARS = 200;
+
+/**
+ * A tool result's text blocks (else its structured content) on one line, cut
+ * to {@link PREVIEW_CHARS} with `…`; undefined when it has neither.
+ *
+ * @example
+ * ```ts
+ * import { resultPreview } from "./call_events.ts";
+ * const p = resultPreview({ content: [{ type: "text", text: "a\nb" }] });
+ * if (p !== "a b") throw new Error(p);
+ * ```
+ */
+export function resultPreview(result: unknown): string | undefined {
+  const r = result as { content?: { type?: string; text?: string }[]; structuredContent?: unknown };
+  if (!r || typeof r !== "object") return undefined;
+  let text = (Array.isArray(r.content) ? r.content : [])
+    .filter((c) => c?.type === "text" && typeof c.text === "string").map((c) => c.text).join(" ");
+  if (!text && r.structuredContent !== undefined) text = JSON.stringify(r.structuredContent);
+  text = text.replace(/\s+/g, " ").trim();
+  if (!text) return undefined;
+  return text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS - 1) + "…" : text;
+}
+
 /** The two events of one call. */
 export class CallEvents {
   #bus: EventBus;
@@ -58,12 +83,14 @@ export class CallEvents {
   /**
    * Publishes `call.finished`.
    *
-   * @param end `outcome`, `ms` (the call's duration after its lease) and `error` (its text).
+   * @param end `outcome`, `ms` (the call's duration after its lease), `error` (its text) and
+   *   `preview` (the answer's text, at most {@link PREVIEW_CHARS} characters on one line: what
+   *   a session's watcher sees, decision 0085).
    */
   finished(
     span: string,
     instance: Instance | undefined,
-    end: { outcome: CallOutcome; ms: number; error?: string },
+    end: { outcome: CallOutcome; ms: number; error?: string; preview?: string },
     instanceSpan?: string,
   ): void {
     this.#bus.publish("call.finished", this.#event(span, instance, instanceSpan, { ...end }));

@@ -50,6 +50,12 @@ import { InstanceEvents } from "./instance_events.ts";
 import { EventBus } from "./event_bus.ts";
 import type { HookRunner } from "./hook_runner.ts";
 import { SessionEvents } from "./session_events.ts";
+import {
+  type Attacher,
+  type AttachMode,
+  type AttachPolicy,
+  SessionAttachments,
+} from "./session_attach.ts";
 import { joinProcessEvents } from "./process_events.ts";
 import { callOnce } from "./call.ts";
 import { refuseGoneCaller, type RequestSource } from "./server_request.ts";
@@ -87,6 +93,8 @@ export interface DaemonOptions {
   taskTtlMs?: number;
   /** The configuration's declared hooks, run for the events of {@link Daemon.events} (engine/hook_runner.ts). */
   hooks?: HookRunner;
+  /** `sessions.attach`: who may attach to a session (engine/session_attach.ts); default same-user. */
+  sessionAttach?: AttachPolicy;
   /** How many events the event bus keeps (`events.retention`; engine/event_bus.ts); default 10,000. */
   eventRetention?: number;
   /**
@@ -99,6 +107,8 @@ export interface DaemonOptions {
 
 /** A named session as `sessionList` returns it. */
 export interface SessionRow extends NamedSession {
+  /** Who is attached now (engine/session_attach.ts), without their tokens. */
+  attached?: { mode: AttachMode; by: Attacher; since: string }[];
   /** Namespaces with a live instance keyed by this session now. */
   live: string[];
 }
@@ -137,6 +147,8 @@ export class Daemon {
   readonly leases = new LeaseBoard();
   /** Named sessions (engine/sessions.ts). */
   readonly sessions: SessionStore;
+  /** Who is attached to which session (engine/session_attach.ts, decision 0085). */
+  readonly attachments: SessionAttachments;
   /** The tasks calls made, each with its instance (engine/task_table.ts, engine/tasks.ts). */
   readonly tasks: TaskTable<Instance>;
   /** Server starts in progress (the `starting` operation). */
@@ -177,6 +189,7 @@ export class Daemon {
         sessionsPath(mcpxPaths(options.env).stateDir, options.config.fingerprint),
       options.config.path,
     );
+    this.attachments = new SessionAttachments(options.sessionAttach);
     this.events = new EventBus({ retention: options.eventRetention });
     this.#sessionEvents = new SessionEvents(this.events);
     if (options.processEvents) this.#leaveProcess = joinProcessEvents(this.events);
@@ -305,6 +318,7 @@ export class Daemon {
     const pool = this.poolFor(target.namespace);
     const untrusted = this.#untrusted(pool.spec);
     if (untrusted) throw new McpxError("untrusted-config", untrusted.message);
+    this.attachments.check(ctx.session, ctx.attach);
     for (const key of [ctx.session, ctx.parentSession]) {
       if (!key) continue;
       this.sessions.touch(key);
@@ -434,6 +448,7 @@ export class Daemon {
       why,
     });
     this.#sessionEvents.closed(key, why, count);
+    this.attachments.forget(key);
     return count;
   }
 
@@ -463,7 +478,11 @@ export class Daemon {
    * @throws {UsageError} for a malformed name; {McpxError} `session-exists` for a taken one;
    *   {StorageError} when its record cannot be written (engine/sessions.ts `create`).
    */
-  async sessionNew(name: string | undefined, ttlMs?: number): Promise<SessionRow> {
+  async sessionNew(
+    name: string | undefined,
+    ttlMs?: number,
+    owner?: Attacher,
+  ): Promise<SessionRow> {
     const chosen = name ?? freshSessionName();
     if (!SESSION_NAME.test(chosen)) throw new UsageError(sessionNameProblem(chosen));
     if (this.sessions.get(chosen)) {
@@ -472,7 +491,7 @@ export class Daemon {
         `session "${chosen}" already exists; rejoin it with --session ${chosen}, or end it first with \`mcpx session end ${chosen}\``,
       );
     }
-    const session = await this.sessions.create(chosen, ttlMs);
+    const session = await this.sessions.create(chosen, ttlMs, owner);
     log("info", "session.new", "named session {session} made", {
       session: session.name,
       ...(ttlMs ? { ttlMs } : {}),
@@ -488,6 +507,7 @@ export class Daemon {
     return this.sessions.list().map((s) => ({
       ...s,
       live: this.#pools.liveNamespaces(sessionKeys(s.name)),
+      attached: this.attachments.of(s.name).map(({ mode, by, since }) => ({ mode, by, since })),
     }));
   }
 

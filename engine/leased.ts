@@ -60,6 +60,8 @@ export interface LeasedWork<T> {
   failure?(error: unknown, instance: Instance, ms: number): unknown;
   /** What a successful answer reports as an error (a tool's `isError`), for the end record. */
   resultError?(result: T): string | undefined;
+  /** A bounded one-line preview of an answer, for `call.finished` (engine/call_events.ts). */
+  resultPreview?(result: T): string | undefined;
 }
 
 /**
@@ -168,10 +170,12 @@ export async function leased<T>(
     } else {
       log("warn", `${kind}.end`, `${what} failed after {ms} ms: {error}`, end, { span });
     }
+    const preview = result === undefined ? undefined : work.resultPreview?.(result);
     work.events?.finished(span, lease.instance, {
       outcome: failure !== undefined ? "failed" : error !== undefined ? "tool-error" : "ok",
       ms: end.ms,
       ...(error !== undefined ? { error } : {}),
+      ...(preview ? { preview } : {}),
     }, instance);
     if (lease.instance.scopeKey.kind === "call") await lease.instance.close("stop");
   }

@@ -27,6 +27,7 @@ import { postNotice } from "./notices.ts";
 import { keepDamagedCopy, parseSalvaging } from "../core/damaged_json.ts";
 import { ensurePrivateDir, writePrivateFile } from "../core/private_fs.ts";
 import { McpxError, StorageError, storageErrorOf } from "../core/errors.ts";
+import type { Attacher } from "./session_attach.ts";
 
 /** One named session, as stored and as `sessionList` returns it. */
 export interface NamedSession {
@@ -43,6 +44,8 @@ export interface NamedSession {
    * as one (`session.rebuild`).
    */
   namespaces: string[];
+  /** Who made it, for `sessions.attach` `owner-only` (engine/session_attach.ts). */
+  owner?: Attacher;
 }
 
 /** The file's shape. */
@@ -193,7 +196,21 @@ export function sessionEntry(entry: unknown): NamedSession | string {
     lastUsedAt: e.lastUsedAt as string,
     ...(e.ttlMs !== undefined ? { ttlMs: e.ttlMs as number } : {}),
     namespaces: [...namespaces] as string[],
+    ...(ownerEntry(e.owner) ? { owner: ownerEntry(e.owner) } : {}),
   };
+}
+
+/** A record's `owner`, kept only when it is an object of the known fields' types. */
+function ownerEntry(value: unknown): Attacher | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const o = value as Record<string, unknown>;
+  const owner: Attacher = {
+    ...(typeof o.pid === "number" ? { pid: o.pid } : {}),
+    ...(typeof o.user === "string" ? { user: o.user } : {}),
+    ...(typeof o.parentSession === "string" ? { parentSession: o.parentSession } : {}),
+    ...(typeof o.run === "string" ? { run: o.run } : {}),
+  };
+  return Object.keys(owner).length ? owner : undefined;
 }
 
 /** A fresh short name: 8 lowercase base-32 characters (40 random bits). */
@@ -280,7 +297,7 @@ export class SessionStore {
    *   directory is not the user's alone; {McpxError} `state-write` for any
    *   other write failure. No temporary file is left behind either way.
    */
-  async create(name: string, ttlMs?: number): Promise<NamedSession> {
+  async create(name: string, ttlMs?: number, owner?: Attacher): Promise<NamedSession> {
     if (!SESSION_NAME.test(name)) throw new RangeError(sessionNameProblem(name));
     if (this.#sessions.has(name)) {
       throw new RangeError(
@@ -294,6 +311,7 @@ export class SessionStore {
       lastUsedAt: at,
       ...(ttlMs ? { ttlMs } : {}),
       namespaces: [],
+      ...(owner ? { owner } : {}),
     };
     this.#sessions.set(name, session);
     try {

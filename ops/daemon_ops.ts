@@ -33,6 +33,8 @@ import {
 } from "./daemon_questions.ts";
 import { complete } from "../engine/complete.ts";
 import { relayRequest } from "./daemon_relay.ts";
+import { attachSession } from "./daemon_attach.ts";
+import { attacherOf } from "../engine/session_attach.ts";
 
 export { ROUTE_SPECS, type RouteName, ROUTES } from "./routes.ts";
 
@@ -137,9 +139,11 @@ export const HANDLERS:
       >,
     restart: async (d, p) => ({ stopped: await d.restart(p.namespace, p.onlySession) }),
     endSession: async (d, p) => ({ stopped: await d.endSession(p.session) }),
-    sessionNew: (d, p) => d.sessionNew(p.name, p.ttlMs),
+    sessionNew: (d, p) => d.sessionNew(p.name, p.ttlMs, attacherOf(p)),
     sessionList: (d) => Promise.resolve(d.sessionList()),
     sessionEnd: async (d, p) => ({ name: p.name, stopped: await d.sessionEnd(p.name) }),
+    sessionAttach: (d, p) => Promise.resolve(attachSession(d, p.name, p.mode, attacherOf(p))),
+    sessionDetach: (d, p) => Promise.resolve({ detached: d.attachments.detach(p.token) }),
     retire: (d) => {
       if (!d.retiring) d.configChanged({ change: "retiring" });
       d.retiring = true;

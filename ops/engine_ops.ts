@@ -121,27 +121,45 @@ export const call = defineOp({
 /** `mcpx session`. */
 export const session = defineOp({
   name: "session",
-  description: "Named sessions: lease keys that outlive the process that made them (new, ls, end).",
+  description: "Named sessions: lease keys that outlive the process that made them (new, ls, " +
+    "end); search finds any session by name, servers, tools, time or trace id in the log; " +
+    "attach watches one (read-only) or takes it over.",
   where: "cli",
   hints: { readOnly: false, destructive: false, idempotent: false },
   input: z.object({
-    action: z.string().optional().describe("new, ls or end"),
-    rest: z.array(z.string()).default([]).describe("end: the session's name"),
+    action: z.string().optional().describe("new, ls, end or search"),
+    rest: z.array(z.string()).default([]).describe(
+      "end: the session's name; search: the words (names, servers, tools, ISO times, trace ids)",
+    ),
     name: z.string().min(1).optional().describe(
       "the session's name: the one new makes (default: a fresh 8-character one), or the one end " +
         "ends",
     ),
     ttl: z.string().optional().describe("end the session after this long unused"),
+    readOnly: z.boolean().optional().describe(
+      "attach: watch the session's calls as they happen (the default); calls with this " +
+        "attachment are refused",
+    ),
+    takeOver: z.boolean().optional().describe(
+      "attach: take the session over; the previous holder's next call is refused " +
+        "(session-taken-over)",
+    ),
   }),
   output: SessionOutput,
   cli: {
     command: "session",
     module: "./daemon/session.ts",
-    usage: "mcpx session new [--name N] [--ttl 30m] | ls | end <name>",
+    usage:
+      "mcpx session new [--name N] [--ttl 30m] | ls | end <name> | search <words…> | attach <name> [--read-only | --take-over]",
     summary: "named sessions: lease keys that outlive the process that made them",
     args: [
-      { field: "action", name: "new|ls|end", optional: true, complete: ["new", "ls", "end"] },
-      { field: "rest", name: "name", variadic: true, optional: true, complete: "session" },
+      {
+        field: "action",
+        name: "new|ls|end|search|attach",
+        optional: true,
+        complete: ["new", "ls", "end", "search", "attach"],
+      },
+      { field: "rest", name: "name|words", variadic: true, optional: true, complete: "session" },
     ],
     flags: {
       name: {
@@ -153,6 +171,8 @@ export const session = defineOp({
         type: "string",
         syntax: "duration",
       },
+      "read-only": { field: "readOnly", type: "boolean" },
+      "take-over": { field: "takeOver", type: "boolean" },
     },
   },
 });

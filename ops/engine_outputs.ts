@@ -8,6 +8,7 @@
  */
 
 import * as z from "zod";
+import { Attacher } from "./route_outputs.ts";
 import {
   DroppedRecords,
   JsonObject,
@@ -36,6 +37,12 @@ export const SessionRow = z.strictObject({
   ttlMs: z.number().optional().describe("ends after this long without a call, ms"),
   namespaces: z.array(z.string()).describe("namespaces that had an instance for it"),
   live: z.array(z.string()).describe("namespaces with a live instance for it now"),
+  owner: Attacher.optional().describe("who made it: for sessions.attach owner-only"),
+  attached: z.array(z.object({
+    mode: z.enum(["read", "write"]),
+    by: Attacher,
+    since: z.string(),
+  })).optional().describe("who is attached now (session attach): the writer, then watchers"),
 });
 
 /** `mcpx --json session new` (one line): the session made. */
@@ -48,8 +55,41 @@ export const SessionEndOutput = z.strictObject({
   stopped: z.number().int().describe("instances stopped"),
 });
 
-/** `mcpx --json session new|ls|end`: the document of the action. */
-export const SessionOutput = z.union([SessionNewOutput, SessionListOutput, SessionEndOutput]);
+/** One session `mcpx session search` found (logs/session_search.ts `SessionHit`). */
+export const SessionHit = z.strictObject({
+  session: z.string().describe("the session key (a named session's name) or the run id"),
+  kind: z.enum(["named", "session", "run"]).describe(
+    "named: made by session new; session: a key seen in calls; run: a script run",
+  ),
+  servers: z.array(z.string()).describe("namespaces called under it"),
+  tools: z.array(z.string()).describe("namespace.tool called under it"),
+  calls: z.number().int().describe("calls the log index holds under it"),
+  first: z.string().optional().describe("ISO time of its first call or its creation"),
+  last: z.string().optional().describe("ISO time of its last call or use"),
+  ttlMs: z.number().optional().describe("a named session's ttl, ms"),
+  score: z.number().describe("higher ranks first"),
+  matched: z.array(z.string()).describe("each word that scored and where: `fs: server`"),
+});
+/** `mcpx --json session search <words>`: the sessions found, best first. */
+export const SessionSearchOutput = z.strictObject({ hits: z.array(SessionHit) });
+
+/** `mcpx --json session attach <name> --take-over` (one line): the attachment to export. */
+export const SessionAttachOutput = z.strictObject({
+  session: z.string(),
+  mode: z.enum(["read", "write"]),
+  token: z.string().describe("export it as MCPX_ATTACH: calls under the session need it"),
+  since: z.string().describe("ISO time it attached"),
+  previous: Attacher.optional().describe("the writer the take-over replaced"),
+});
+
+/** `mcpx --json session new|ls|end|search|attach`: the document of the action. */
+export const SessionOutput = z.union([
+  SessionNewOutput,
+  SessionListOutput,
+  SessionEndOutput,
+  SessionSearchOutput,
+  SessionAttachOutput,
+]);
 
 /** One server's row of `mcpx status` (engine/status_row.ts `StatusRow`). */
 export const StatusRow = z.strictObject({

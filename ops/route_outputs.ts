@@ -160,6 +160,14 @@ export const ListResult = z.object({
   starting: Starting.optional(),
 });
 
+/** Who made or attached to a session (engine/session_attach.ts `Attacher`). */
+export const Attacher = z.object({
+  pid: z.number().int().optional(),
+  user: z.string().optional(),
+  parentSession: z.string().optional(),
+  run: z.string().optional(),
+});
+
 /** engine/engine.ts `SessionRow`: a named session and where it is live. */
 export const SessionRow = z.object({
   name: z.string(),
@@ -168,6 +176,12 @@ export const SessionRow = z.object({
   ttlMs: z.number().optional(),
   namespaces: z.array(z.string()),
   live: z.array(z.string()),
+  owner: Attacher.optional().describe("who made it: for sessions.attach owner-only"),
+  attached: z.array(z.object({
+    mode: z.enum(["read", "write"]),
+    by: Attacher,
+    since: z.string(),
+  })).optional().describe("who is attached now (session attach): the writer, then watchers"),
 });
 
 /** How many instances an operation stopped (or will stop once released). */

@@ -16,6 +16,7 @@ import { call } from "./engine_ops.ts";
 import { search } from "./discovery_ops.ts";
 import { callerSchema, withCaller } from "./caller_schema.ts";
 import {
+  Attacher,
   HealthOutput,
   LeaseWait,
   ListResult,
@@ -362,6 +363,42 @@ export const sessionEnd = defineOp({
   output: z.object({ name: z.string(), stopped: z.number().int().min(0) }),
 });
 
+const AttachedAnswer = z.object({
+  session: z.string(),
+  mode: z.enum(["read", "write"]),
+  token: z.string().describe(
+    "the attachment: send it as the caller's attach (MCPX_ATTACH) with calls under the session",
+  ),
+  since: z.string().describe("ISO time it attached"),
+  previous: Attacher.optional().describe("the writer a take-over replaced"),
+});
+
+/** `POST /v1/sessionAttach`. */
+export const sessionAttach = defineOp({
+  name: "sessionAttach",
+  description: "Attach to a named session (decision 0085): read, to watch its calls on the " +
+    "event bus (any number; calls with the attachment are refused), or write, to take it " +
+    "over (calls under it without the attachment are then refused, session-taken-over). " +
+    "Who may: setting sessions.attach.",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: false },
+  input: withCaller({
+    name: name.describe("the named session"),
+    mode: z.enum(["read", "write"]).describe("read: watch; write: take over"),
+  }),
+  output: AttachedAnswer,
+});
+
+/** `POST /v1/sessionDetach`. */
+export const sessionDetach = defineOp({
+  name: "sessionDetach",
+  description: "End an attachment (a watcher leaving, a writer giving the session back).",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: true },
+  input: withCaller({ token: name.describe("the attachment") }),
+  output: z.object({ detached: z.boolean().describe("false: no such attachment (any more)") }),
+});
+
 /** `POST /v1/retire`. */
 export const retire = defineOp({
   name: "retire",
@@ -412,6 +449,8 @@ export const ROUTE_SPECS = {
   sessionNew,
   sessionList,
   sessionEnd,
+  sessionAttach,
+  sessionDetach,
   retire,
   stop,
 } as const;

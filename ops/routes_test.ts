@@ -153,7 +153,10 @@ function minimalBody(route: string): Record<string, unknown> {
     case "endRun":
       return { run: "r" };
     case "waits":
+    case "sessionDetach":
       return { token: "t" };
+    case "sessionAttach":
+      return { name: "s", mode: "read" };
     case "restart":
       return { namespace: "n" };
     case "promptGet":

@@ -34,6 +34,12 @@ export interface CallerContext {
   session?: string;
   /** `MCPX_PARENT_SESSION_ID`. */
   parentSession?: string;
+  /**
+   * `MCPX_ATTACH`: the attachment to the session the caller holds
+   * (engine/session_attach.ts, decision 0085). A session taken over runs only
+   * its writer's calls; a read-only attachment's calls are refused. Not a key.
+   */
+  attach?: string;
   /** The caller's working directory (absolute). */
   cwd?: string;
   /** The caller's process id. */
@@ -136,6 +142,13 @@ export const CALLER_FIELDS = {
   parentSession: {
     type: "string",
     description: "MCPX_PARENT_SESSION_ID",
+    readBy: "engine",
+    emptyIsAbsent: true,
+  },
+  attach: {
+    type: "string",
+    description: "MCPX_ATTACH: the caller's attachment to its session (session attach); a " +
+      "session taken over runs only its writer's calls, a read-only attachment's are refused",
     readBy: "engine",
     emptyIsAbsent: true,
   },

@@ -16,18 +16,26 @@ import type { SessionRow } from "../../engine/engine.ts";
 import { SESSION_NAME, sessionNameProblem } from "../../engine/sessions.ts";
 import type { InputOf } from "../../ops/op.ts";
 import type { session } from "../../ops/engine_ops.ts";
-import { type Answered, ok } from "../../ops/outcome.ts";
+import { ok, type Outcome } from "../../ops/outcome.ts";
 import { postNotice } from "../../core/notice_queue.ts";
+import type { SessionHit } from "../../logs/session_search.ts";
+import { attach, type Attached, takeOverText } from "./session_attach.ts";
 
-const USAGE = "`mcpx session new [--name N] [--ttl 30m]`, `mcpx session ls` or " +
-  "`mcpx session end <name>`";
+const USAGE = "`mcpx session new [--name N] [--ttl 30m]`, `mcpx session ls`, " +
+  "`mcpx session end <name>`, `mcpx session search <words…>` or " +
+  "`mcpx session attach <name> [--read-only | --take-over]`";
 
-/** What one `mcpx session` action answers: the session made, the list, or the one ended. */
-type SessionAnswer = SessionRow | { sessions: SessionRow[] } | { name: string; stopped: number };
+/** What one `mcpx session` action answers: the session made, the list, the one ended, the hits. */
+type SessionAnswer =
+  | SessionRow
+  | { sessions: SessionRow[] }
+  | { name: string; stopped: number }
+  | { hits: SessionHit[] }
+  | Attached;
 
 /** `--json` prints `new` and `end` (acknowledgements) on one line and `ls` indented. */
 export function jsonLine(input: InputOf<typeof session>): boolean {
-  return input.action !== "ls" && input.action !== "list";
+  return input.action !== "ls" && input.action !== "list" && input.action !== "search";
 }
 
 /**
@@ -39,7 +47,7 @@ export function jsonLine(input: InputOf<typeof session>): boolean {
 export async function handle(
   ctx: CliContext,
   options: InputOf<typeof session>,
-): Promise<Answered<SessionAnswer>> {
+): Promise<Outcome<SessionAnswer>> {
   const { action, rest } = options;
   const extra = (max: number) => {
     if (rest.length > max) {
@@ -67,6 +75,23 @@ export async function handle(
       const { stopped } = await ctx.request<{ stopped: number }>("sessionEnd", { name });
       return ok({ name, stopped });
     }
+    case "search": {
+      if (rest.length === 0) {
+        throw new UsageError(
+          "say what to look for: `mcpx session search <words…>` (a name, a server, a tool, " +
+            "an ISO date such as 2026-10-01, a trace id)",
+        );
+      }
+      return ok({ hits: await search(ctx, rest) });
+    }
+    case "attach": {
+      extra(1);
+      const name = rest[0] ?? options.name;
+      if (!name) {
+        throw new UsageError("name the session: `mcpx session attach <name> [--take-over]`");
+      }
+      return await attach(ctx, name, options);
+    }
     case undefined:
       throw new UsageError(`say what to do: ${USAGE}`);
     default:
@@ -80,6 +105,8 @@ export async function handle(
  */
 export function text(value: SessionAnswer): string {
   if ("sessions" in value) return listText(value.sessions);
+  if ("hits" in value) return hitsText(value.hits);
+  if ("token" in value) return takeOverText(value);
   if ("stopped" in value) {
     const { name, stopped } = value;
     return `session ${name} ended; ${stopped} instance${stopped === 1 ? "" : "s"} stopped\n`;
@@ -123,6 +150,46 @@ async function list(ctx: CliContext): Promise<SessionRow[]> {
     postNotice({ code: "state-damaged", message: problem });
   }
   return (read?.sessions ?? []).map((s) => ({ ...s, live: [] }));
+}
+
+/**
+ * The sessions matching `words`, best first: the log index's calls (ingested
+ * first, rebuilt once when damaged) merged with the named sessions' records.
+ */
+async function search(ctx: CliContext, words: string[]): Promise<SessionHit[]> {
+  const named = await list(ctx);
+  const { openIngested, rebuildWhenDamaged } = await import("../../logs/ingest.ts");
+  const { rankSessions, sessionDocs, sessionsOfTraceId } = await import(
+    "../../logs/session_search.ts"
+  );
+  const dir = await ctx.logsDir();
+  return await rebuildWhenDamaged(dir, () => {
+    const { db } = openIngested(dir);
+    try {
+      const traces = new Map(words.map((w) => [w, sessionsOfTraceId(db, w)]));
+      return Promise.resolve(rankSessions(sessionDocs(db, named), words, traces));
+    } finally {
+      db.close();
+    }
+  });
+}
+
+function hitsText(hits: SessionHit[]): string {
+  if (hits.length === 0) {
+    return "no session matches; `mcpx session ls` lists the named ones, `mcpx stats sessions` " +
+      "every session the log has calls for\n";
+  }
+  return renderTable(
+    ["SESSION", "KIND", "CALLS", "LAST", "SERVERS", "MATCHED"],
+    hits.map((h) => [
+      h.session,
+      h.kind,
+      String(h.calls),
+      h.last ?? "-",
+      h.servers.join(",") || "-",
+      h.matched.join("; "),
+    ]),
+  );
 }
 
 function listText(rows: SessionRow[]): string {

@@ -276,7 +276,7 @@ export function mcpxSessions(contextFor: (signal: AbortSignal) => CliContext): S
         }
         const { handle: session } = await import("../daemon/session.ts");
         const named = await session(c, { action: "ls", rest: [] } as never)
-          .then((a) => "sessions" in a.value ? a.value.sessions : [])
+          .then((a) => "value" in a && "sessions" in a.value ? a.value.sessions : [])
           .catch(() => []);
         for (const s of named) {
           const id = String(s.name);
