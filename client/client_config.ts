@@ -30,6 +30,8 @@ export interface RuntimeEnv {
    */
   owner: string | undefined;
   parentSession: string | undefined;
+  /** `MCPX_ATTACH`: the caller's attachment to a session it took over (decision 0085). */
+  attach: string | undefined;
   cwd: string | undefined;
   pid: number | undefined;
   gitDir: string | undefined;
@@ -78,6 +80,7 @@ export const rtConfig: ClientConfig = {
     session: undefined,
     owner: undefined,
     parentSession: undefined,
+    attach: undefined,
     cwd: undefined,
     pid: undefined,
     gitDir: undefined,

@@ -240,6 +240,7 @@ export async function daemonRequest(
       session: env.session,
       owner: env.owner,
       parentSession: env.parentSession,
+      attach: env.attach,
       cwd: env.cwd,
       pid: env.pid,
       gitDir: env.gitDir,

@@ -138,6 +138,7 @@ function readRuntimeEnv(): RuntimeEnv {
     session: rtEnv("MCPX_SESSION") || undefined,
     owner: rtEnv("MCPX_EPHEMERAL") === "1" ? "" : undefined,
     parentSession: rtEnv("MCPX_PARENT_SESSION_ID") || undefined,
+    attach: rtEnv("MCPX_ATTACH") || undefined,
     cwd: rtEnv("MCPX_CWD") || undefined,
     pid: rtEnv("MCPX_PID") && Number.isInteger(pid) ? pid : undefined,
     gitDir: rtEnv("GIT_DIR") || undefined,

@@ -85,6 +85,16 @@ export const SCRIPT_ENV: readonly ScriptEnvVariable[] = [
     readBy: ["client", "mcpx"],
   },
   {
+    name: "MCPX_ATTACH",
+    setBy: ["host"],
+    when: "after `mcpx session attach <name> --take-over`, which prints the line that exports " +
+      "it; a run inherits it unchanged",
+    meaning: "The attachment that makes its holder the writer of a session taken over: calls " +
+      "under that session without it are refused (`session-taken-over`), so the script's " +
+      "client sends it with each call (decision 0085).",
+    readBy: ["client", "mcpx"],
+  },
+  {
     name: "MCPX_TRACE_IDS",
     setBy: ["host"],
     when: "when the host has ids to give; the runner hands it on unchanged",

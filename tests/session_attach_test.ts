@@ -91,6 +91,14 @@ Deno.test("session attach --take-over: the attacher's calls reach the same proce
   const json = await w.mcpx(["--json", "call", "--session", "s", "counter.bump", '{"key":"s"}']);
   assert.equal(json.code, 1);
   assert.match(json.stdout + json.stderr, /session-taken-over/);
+
+  // A script's client sends the attachment too (MCPX_ATTACH in its environment).
+  const script = await w.mcpx(
+    ["exec", "--session", "s", '(await counter.bump({ key: "s" })).count'],
+    { env: { MCPX_ATTACH: taken.token } },
+  );
+  assert.equal(script.code, 0, script.stderr);
+  assert.equal(script.stdout.trim(), String(mine.count + 1));
 });
 
 Deno.test("sessions.attach none refuses every attach; owner-only refuses a caller of another tree", async (t) => {

@@ -1738,6 +1738,8 @@ interface RuntimeEnv {
    */
   owner: string | undefined;
   parentSession: string | undefined;
+  /** `MCPX_ATTACH`: the caller's attachment to a session it took over (decision 0085). */
+  attach: string | undefined;
   cwd: string | undefined;
   pid: number | undefined;
   gitDir: string | undefined;
@@ -1786,6 +1788,7 @@ const rtConfig: ClientConfig = {
     session: undefined,
     owner: undefined,
     parentSession: undefined,
+    attach: undefined,
     cwd: undefined,
     pid: undefined,
     gitDir: undefined,
@@ -3052,6 +3055,7 @@ async function daemonRequest(
       session: env.session,
       owner: env.owner,
       parentSession: env.parentSession,
+      attach: env.attach,
       cwd: env.cwd,
       pid: env.pid,
       gitDir: env.gitDir,
@@ -4883,6 +4887,7 @@ function readRuntimeEnv(): RuntimeEnv {
     session: rtEnv("MCPX_SESSION") || undefined,
     owner: rtEnv("MCPX_EPHEMERAL") === "1" ? "" : undefined,
     parentSession: rtEnv("MCPX_PARENT_SESSION_ID") || undefined,
+    attach: rtEnv("MCPX_ATTACH") || undefined,
     cwd: rtEnv("MCPX_CWD") || undefined,
     pid: rtEnv("MCPX_PID") && Number.isInteger(pid) ? pid : undefined,
     gitDir: rtEnv("GIT_DIR") || undefined,
