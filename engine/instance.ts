@@ -18,7 +18,7 @@ import type { ProtocolMode, ServerSpec } from "../config/types.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
 import { notificationsBeforeResponse } from "./notification_order.ts";
-import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
+import { type ExitStatus, ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { VERSION } from "../core/version.ts";
 import { settlesWithin, type TimerId } from "../core/deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
@@ -536,7 +536,7 @@ export class Instance implements AsyncDisposable {
 const EXIT_AFTER_BROKEN_PIPE_MS = 500;
 
 /** Why a server's start failed when it exited before answering `initialize`. */
-function exitedBeforeInitialize(status: Deno.CommandStatus): string {
+function exitedBeforeInitialize(status: ExitStatus): string {
   return `exited with ${
     status.signal ? `signal ${status.signal}` : `code ${status.code}`
   } before answering initialize`;
