@@ -17,6 +17,8 @@ import {
 import type { ProtocolMode, ServerSpec } from "../config/types.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
+import { type Handshake, readHandshake, restoreHandshake } from "./handshake.ts";
+import type { AdoptedServer } from "./stdio_transport.ts";
 import { notificationsBeforeResponse } from "./notification_order.ts";
 import { type ExitStatus, ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { VERSION } from "../core/version.ts";
@@ -29,7 +31,12 @@ import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
 import { connectInEra, effectiveMode, isModernRevision } from "./protocol_era.ts";
 import { invalidParamHeaders } from "./param_headers.ts";
 import { requestFailure } from "./request_failure.ts";
-import { credentialsFor, makeTransport, NO_CREDENTIALS } from "./server_transport.ts";
+import {
+  adoptTransport,
+  credentialsFor,
+  makeTransport,
+  NO_CREDENTIALS,
+} from "./server_transport.ts";
 import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
 import { questionDesk } from "./questions.ts";
 import { type InputRelay, relayed } from "./input_relay.ts";
@@ -201,22 +208,7 @@ export class Instance implements AsyncDisposable {
     const mode = spec.protocol ?? options.protocolDefault ?? "auto";
     // What `auto` means for this server's transport, and for one already found modern.
     const asked = effectiveMode(mode, spec.transport, spec.name);
-    // Capabilities and the handlers that serve them, both before connect (spec 000).
-    const heard = serverNotifications(options.notifications, (): Instance => instance);
-    const newClient = (negotiation?: VersionNegotiationOptions): Client =>
-      heard.install(
-        installClientHandlers(
-          new Client({ name: "mcpx", version: VERSION }, {
-            capabilities: clientCapabilities(spec.roots),
-            inputRequired: { maxRounds: questionDesk.inputRounds },
-            ...heard.options,
-            ...(negotiation ? { versionNegotiation: negotiation } : {}),
-          }),
-          spec.roots,
-          (question) => options.onAsked?.(instance, question),
-          () => ({ instanceId: instance.id, server: spec.name, namespace: spec.namespace }),
-        ),
-      );
+    const newClient = clientMaker(spec, options, (): Instance => instance);
     const first = makeTransport(spec, env, options.configPath);
     const instance: Instance = new Instance(
       spec,
@@ -321,6 +313,73 @@ export class Instance implements AsyncDisposable {
     // (engine/notification_order.ts).
     notificationsBeforeResponse(transport);
     return instance;
+  }
+
+  /**
+   * Takes over a stdio server another daemon started and handed over
+   * (`mcpx daemon upgrade`, engine/handoff.ts) without a new handshake: the
+   * SDK's `Client` connects without `initialize` to a transport with a
+   * `sessionId` (client 2.4.0 `connect`), and what the server answered the
+   * first daemon's handshake is restored from `handshake`.
+   *
+   * @param server The adopted process and its FIFOs (engine/stdio_transport.ts).
+   * @param onClose Called once when the connection ends for any reason.
+   * @throws {Error} when its FIFOs cannot be opened (the server has exited).
+   */
+  static async adopt(
+    spec: ServerSpec,
+    key: ScopeKey,
+    env: Record<string, string>,
+    server: AdoptedServer,
+    handshake: Handshake,
+    onClose: (i: Instance) => void,
+    options: StartOptions = {},
+  ): Promise<Instance> {
+    const mode = spec.protocol ?? options.protocolDefault ?? "auto";
+    const transport = adoptTransport(spec, env, server);
+    const client = clientMaker(spec, options, (): Instance => instance)();
+    restoreHandshake(client, handshake);
+    const allowance = options.allowance ??
+      { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
+    const instance: Instance = new Instance(spec, key, client, transport, onClose, allowance, mode);
+    if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
+      const report = options.onStrayLine;
+      transport.onstrayline = (line, count) => report(instance, line, count);
+    }
+    instance.credentials = credentialsFor(spec, env, options.configPath);
+    instance.protocolRevision = handshake.protocolVersion;
+    await client.connect(transport);
+    const sdkOnClose = transport.onclose;
+    transport.onclose = () => {
+      sdkOnClose?.();
+      instance.#closed("crash");
+    };
+    notificationsBeforeResponse(transport);
+    return instance;
+  }
+
+  /** What the server answered the handshake, for the next daemon ({@link adopt}). */
+  get handshake(): Handshake {
+    return readHandshake(this.#client);
+  }
+
+  /**
+   * Lets go of a stdio server on FIFOs without stopping it, for the next
+   * daemon to {@link adopt}: the instance counts as closed here, and its
+   * `onClose` is not called (the pool released it: engine/pool.ts `release`).
+   *
+   * @returns The server as the next daemon adopts it, or undefined for an
+   *   instance that cannot be handed over (a remote, or a server not on FIFOs),
+   *   which the caller stops as usual.
+   */
+  async detach(): Promise<AdoptedServer | undefined> {
+    const transport = this.#transport;
+    if (!(transport instanceof ProcessGroupStdioTransport) || !transport.fifoDir) return undefined;
+    if (this.closed) return undefined;
+    const server = await transport.detach();
+    this.closed = true;
+    this.exit = { reason: "stop" };
+    return server;
   }
 
   /**
@@ -530,6 +589,32 @@ export class Instance implements AsyncDisposable {
     }
     this.#onClose(this);
   }
+}
+
+/**
+ * Makes the SDK `Client` for an instance of `spec`, with mcpx's capabilities
+ * and the handlers that serve them, both before connect (spec 000).
+ */
+function clientMaker(
+  spec: ServerSpec,
+  options: StartOptions,
+  self: () => Instance,
+): (negotiation?: VersionNegotiationOptions) => Client {
+  const heard = serverNotifications(options.notifications, self);
+  return (negotiation) =>
+    heard.install(
+      installClientHandlers(
+        new Client({ name: "mcpx", version: VERSION }, {
+          capabilities: clientCapabilities(spec.roots),
+          inputRequired: { maxRounds: questionDesk.inputRounds },
+          ...heard.options,
+          ...(negotiation ? { versionNegotiation: negotiation } : {}),
+        }),
+        spec.roots,
+        (question) => options.onAsked?.(self(), question),
+        () => ({ instanceId: self().id, server: spec.name, namespace: spec.namespace }),
+      ),
+    );
 }
 
 /** How long a server whose stdin broke is given to be seen exiting, ms. */

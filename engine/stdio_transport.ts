@@ -25,7 +25,13 @@ import {
 } from "@modelcontextprotocol/client";
 import { STDERR_TAIL_CHARS, TailBuffer } from "../core/tail_buffer.ts";
 import { settlesWithin } from "../core/deadline.ts";
-import { adoptGroup, forgetGroup, processStart, recordGroup, releaseGroup } from "./process_groups.ts";
+import {
+  adoptGroup,
+  forgetGroup,
+  processStart,
+  recordGroup,
+  releaseGroup,
+} from "./process_groups.ts";
 import { LineSplitter, type SplitWork } from "./line_splitter.ts";
 import {
   type FifoEnds,
@@ -256,7 +262,7 @@ export class ProcessGroupStdioTransport implements Transport {
     const fifos = this.#fifos!;
     fifos.ends = await openFifos(fifos.paths, gone);
     this.#attach(
-      fifos.ends.input.writable.getWriter(),
+      writerTo(fifos.ends.input),
       fifos.ends.output.readable,
       fifos.ends.errors.readable,
     );
@@ -455,4 +461,17 @@ function closeQuietly(file: Deno.FsFile | undefined): void {
   try {
     file?.close();
   } catch { /* already closed */ }
+}
+
+/**
+ * A writer that writes each chunk whole with `file.write`. Not `file.writable`:
+ * on a FIFO, Deno 2.9's stream held the bytes back until it was closed (measured:
+ * a server read nothing of a request written through it).
+ */
+function writerTo(file: Deno.FsFile): WritableStreamDefaultWriter<Uint8Array> {
+  return new WritableStream<Uint8Array>({
+    async write(chunk) {
+      for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
+    },
+  }).getWriter();
 }

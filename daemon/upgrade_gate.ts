@@ -1,0 +1,81 @@
+/**
+ * What a daemon being replaced (`mcpx daemon upgrade`, decision 0084) does
+ * with the requests that reach it: while it hands its servers over, each new
+ * request waits here (never refused, so no caller sees an error or starts a
+ * daemon of its own); once the new daemon serves, each is forwarded to it
+ * over the socket, the answer streamed back as it comes. `health` and
+ * `upgrade` itself are never held.
+ *
+ * @module
+ */
+
+/** Routes answered at once while requests are held. */
+const NEVER_HELD = new Set(["/v1/health", "/v1/upgrade"]);
+
+/** Holds, then forwards, the requests of a daemon being replaced. */
+export class UpgradeGate {
+  #held?: PromiseWithResolvers<void>;
+  #target?: { socket: string; client: Deno.HttpClient };
+  /** The longest a request waited here, in ms. */
+  longestWaitMs = 0;
+  /** Requests held so far. */
+  heldCount = 0;
+
+  /** True while requests are held or forwarded. */
+  get engaged(): boolean {
+    return this.#held !== undefined || this.#target !== undefined;
+  }
+
+  /** From now on, every request but `health` and `upgrade` waits. */
+  hold(): void {
+    this.#held ??= Promise.withResolvers<void>();
+  }
+
+  /** Lets the requests held go on here (an upgrade that failed). */
+  open(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    held?.resolve();
+  }
+
+  /** Forwards every request (those held, then every later one) to the daemon on `socket`. */
+  forwardTo(socket: string): void {
+    this.#target = {
+      socket,
+      client: Deno.createHttpClient({ proxy: { transport: "unix", path: socket } }),
+    };
+    this.open();
+  }
+
+  /**
+   * Answers `request` here (`local`), after waiting while requests are held,
+   * or forwards it once a new daemon serves.
+   */
+  async handle(
+    request: Request,
+    local: (request: Request) => Promise<Response>,
+  ): Promise<Response> {
+    const url = new URL(request.url);
+    if (NEVER_HELD.has(url.pathname) && !this.#target) return local(request);
+    const held = this.#held;
+    if (held) {
+      this.heldCount++;
+      const from = performance.now();
+      await held.promise;
+      this.longestWaitMs = Math.max(this.longestWaitMs, performance.now() - from);
+    }
+    const target = this.#target;
+    if (!target) return local(request);
+    const body = request.method === "GET" || request.method === "HEAD"
+      ? undefined
+      : await request.arrayBuffer();
+    const answer = await fetch(`http://daemon${url.pathname}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      client: target.client,
+      signal: request.signal,
+    });
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  }
+}
