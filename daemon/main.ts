@@ -210,6 +210,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   let tcp: GuardedServer | undefined;
   let socketId: number | null = null;
   let stopping: Promise<void> | undefined;
+  const gate = new UpgradeGate();
   const { promise: done, resolve: finish } = Promise.withResolvers<void>();
   const step = async (what: string, work: () => unknown) => {
     try {
@@ -222,14 +223,18 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     }
   };
   // Every step runs whatever an earlier one threw, so a stop always ends the daemon.
-  const stop = (why: string): Promise<void> =>
+  // `handedOver`: the servers went to the daemon that replaced this one (daemon/upgrade.ts),
+  // which now owns the socket's path. Deno removes a unix socket's path when its server shuts
+  // down, so this daemon finishes the requests it forwards and exits with its listener open.
+  const stop = (why: string, handedOver = false): Promise<void> =>
     stopping ??= (async () => {
       daemon.stopping = true;
       clearInterval(timer);
       clearInterval(watch);
       clearTimeout(prune);
       await step("stopping the servers", () => daemon.shutdown());
-      await step("closing the socket", () => server?.shutdown());
+      if (handedOver) await step("finishing forwarded requests", () => gate.drained());
+      else await step("closing the socket", () => server?.shutdown());
       await step("closing the TCP listener", () => tcp?.shutdown());
       await step("removing the socket", () => removeIfOurs(files.socket, socketId));
       await step("removing the record", () => removeRecordIfOurs(files.record));
@@ -241,7 +246,6 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       finish();
     })();
   const adopted = options.adopt ? await daemon.adopt(readHandoff(options.adopt)) : undefined;
-  const gate = new UpgradeGate();
   server = await serveDaemon(daemon, socketPath, () => stop("stop requested"), {
     maxBodyBytes: bodyLimit(Number(settings["input.maxBytes"])),
     gate,
@@ -260,7 +264,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
         trustCheck: options.trustCheck,
         env: options.env,
       },
-      retire: (why) => void stop(why),
+      retire: (why) => void stop(why, true),
     });
   try {
     tcp = tcpAsk && listenTcp(daemon, tcpAsk, () => stop("stop requested"));

@@ -20,6 +20,9 @@ export class UpgradeGate {
   longestWaitMs = 0;
   /** Requests held so far. */
   heldCount = 0;
+  /** Forwarded requests whose answer has not been read to its end. */
+  #forwarding = 0;
+  #idle?: PromiseWithResolvers<void>;
 
   /** True while requests are held or forwarded. */
   get engaged(): boolean {
@@ -69,13 +72,39 @@ export class UpgradeGate {
     const body = request.method === "GET" || request.method === "HEAD"
       ? undefined
       : await request.arrayBuffer();
-    const answer = await fetch(`http://daemon${url.pathname}${url.search}`, {
-      method: request.method,
-      headers: request.headers,
-      body,
-      client: target.client,
-      signal: request.signal,
-    });
-    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    this.#forwarding++;
+    let answer: Response;
+    try {
+      answer = await fetch(`http://daemon${url.pathname}${url.search}`, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        client: target.client,
+        signal: request.signal,
+      });
+    } catch (error) {
+      this.#forwarded();
+      throw error;
+    }
+    const counted = new TransformStream<Uint8Array, Uint8Array>({
+      flush: () => this.#forwarded(),
+      cancel: () => this.#forwarded(),
+    } as Transformer<Uint8Array, Uint8Array>);
+    const stream = answer.body ? answer.body.pipeThrough(counted) : null;
+    if (!answer.body) this.#forwarded();
+    return new Response(stream, { status: answer.status, headers: answer.headers });
+  }
+
+  /** Resolves once no forwarded request's answer is still being read. */
+  drained(): Promise<void> {
+    if (this.#forwarding === 0) return Promise.resolve();
+    this.#idle ??= Promise.withResolvers<void>();
+    return this.#idle.promise;
+  }
+
+  #forwarded(): void {
+    if (--this.#forwarding > 0) return;
+    this.#idle?.resolve();
+    this.#idle = undefined;
   }
 }

@@ -24,7 +24,8 @@ export type Fixture =
   | "changing"
   | "skills"
   | "guarded"
-  | "notices";
+  | "notices"
+  | "counter";
 
 /**
  * argv that runs fixture server `fixture` (tests/fixtures/servers/<fixture>.ts)

@@ -1,0 +1,146 @@
+/**
+ * `mcpx daemon upgrade` with real daemon processes (decision 0084, issue 29):
+ * the servers a daemon holds survive its replacement, calls in flight finish,
+ * calls made meanwhile wait and run once, and an adopted server's crash is
+ * still seen.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { alive, eventually, fixtureServer, type World, world } from "./_helpers.ts";
+
+interface Bumped {
+  count: number;
+  pid: number;
+}
+
+interface Upgraded {
+  oldPid: number;
+  newPid: number;
+  kept: number;
+  longestWaitMs: number;
+  waited: number;
+  tookMs: number;
+}
+
+/** The pid of this world's daemon, from `mcpx daemons`. */
+async function daemonOf(w: World): Promise<{ pid: number; socket: string }> {
+  const listed = await w.json<{ daemons: { pid: number; socket: string }[] }>(["daemons"]);
+  assert.equal(listed.daemons.length, 1, JSON.stringify(listed));
+  return listed.daemons[0];
+}
+
+async function bump(w: World, session: string): Promise<Bumped> {
+  const result = await w.mcpx(["--session", session, "call", "counter.bump", '{"key":"s"}']);
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+async function upgrade(w: World): Promise<Upgraded> {
+  const result = await w.mcpx(["--json", "daemon", "upgrade"]);
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+Deno.test("mcpx daemon upgrade keeps a session's server and its state: 1, 2, upgrade, 3", async () => {
+  await using w = await world();
+  await w.writeConfig({
+    mcpServers: {
+      counter: fixtureServer({ fixture: "counter", mcpx: { scope: "session" } }),
+    },
+  });
+  const one = await bump(w, "s");
+  const two = await bump(w, "s");
+  assert.deepEqual([one.count, two.count], [1, 2]);
+  const before = await daemonOf(w);
+  const upgraded = await upgrade(w);
+  assert.equal(upgraded.oldPid, before.pid);
+  assert.notEqual(upgraded.newPid, before.pid);
+  assert.equal(upgraded.kept, 1);
+  const three = await bump(w, "s");
+  if (three.count !== 3) {
+    console.log(
+      JSON.stringify({ upgraded, one, three }),
+      Deno.readTextFileSync(
+        `${w.dir}/.state/mcpx/daemons/${
+          (await daemonOf(w)).socket.split("/").pop()!.split(".")[0]
+        }.log`,
+      ).slice(-3000),
+    );
+  }
+  assert.equal(three.count, 3);
+  assert.equal(three.pid, one.pid, "the same server process answered");
+  assert.equal((await daemonOf(w)).pid, upgraded.newPid);
+  assert.ok(await eventually(() => !alive(before.pid)), "the old daemon exits");
+  assert.ok(alive(one.pid));
+});
+
+Deno.test("mcpx daemon upgrade: 50 calls in flight and more made meanwhile all run once, none fails", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { slow: fixtureServer({ mcpx: { sharing: "shared" } }) } });
+  const calls = `${w.dir}/calls`;
+  await Deno.mkdir(calls);
+  // Warm the server, so that the calls below are in flight, not waiting for a start.
+  assert.equal((await w.mcpx(["call", "slow.echo", '{"text":"warm"}'])).code, 0);
+  const { socket, pid: oldPid } = await daemonOf(w);
+  const client = Deno.createHttpClient({ proxy: { transport: "unix", path: socket } });
+  const call = async (i: number) => {
+    const from = performance.now();
+    const answer = await fetch("http://daemon/v1/call/slow/count", {
+      method: "POST",
+      body: JSON.stringify({ file: `${calls}/${i}`, ms: 300 }),
+      client,
+    });
+    const body = await answer.json();
+    return { i, ok: body.ok === true, body, ms: performance.now() - from };
+  };
+  const first = Array.from({ length: 50 }, (_, i) => call(i));
+  // The upgrade starts once every one of the 50 is running at the server.
+  assert.ok(
+    await eventually(() => [...Deno.readDirSync(calls)].length === 50, 20_000),
+    "50 calls in flight",
+  );
+  const upgrading = upgrade(w);
+  const during = Array.from({ length: 20 }, (_, i) => call(50 + i));
+  const upgraded = await upgrading;
+  const after = Array.from({ length: 5 }, (_, i) => call(70 + i));
+  const results = await Promise.all([...first, ...during, ...after]);
+  client.close();
+  const failed = results.filter((r) => !r.ok);
+  assert.deepEqual(failed.map((r) => r.body), [], "no call fails");
+  for (let i = 0; i < 75; i++) {
+    const lines = Deno.readTextFileSync(`${calls}/${i}`).trim().split("\n");
+    assert.equal(lines.length, 1, `call ${i} ran ${lines.length} times`);
+  }
+  assert.notEqual(upgraded.newPid, oldPid);
+  assert.equal(upgraded.kept, 1);
+  const longestCall = Math.max(...results.map((r) => r.ms));
+  console.log(
+    `upgrade: took ${upgraded.tookMs} ms; ${upgraded.waited} request(s) waited, the longest ` +
+      `${upgraded.longestWaitMs} ms; the longest call took ${Math.round(longestCall)} ms ` +
+      `(300 ms of it at the server)`,
+  );
+});
+
+Deno.test("mcpx daemon upgrade: an adopted server's crash is seen and reported", async () => {
+  await using w = await world();
+  await w.writeConfig({ mcpServers: { slow: fixtureServer() } });
+  assert.equal((await w.mcpx(["call", "slow.echo", '{"text":"warm"}'])).code, 0);
+  await upgrade(w);
+  const crashed = await w.mcpx(["call", "slow.crash", "{}"]);
+  assert.equal(crashed.code, 1);
+  assert.match(crashed.stderr, /slow/);
+  // The crash is recorded, and the next call starts a fresh server.
+  assert.ok(
+    await eventually(async () => {
+      const status = await w.json<{ servers: { name: string; lastExit?: unknown }[] }>([
+        "status",
+      ]);
+      return JSON.stringify(status).includes("crash");
+    }),
+    "status shows the crash",
+  );
+  const again = await w.mcpx(["call", "slow.echo", '{"text":"again"}']);
+  assert.equal(again.code, 0, again.stderr);
+});
