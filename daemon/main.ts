@@ -184,8 +184,11 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     config.fingerprint,
     settings,
   );
-  // An adopting daemon listens beside the socket its predecessor still serves on.
-  const socketPath = options.adopt ? nextSocket(files.socket) : files.socket;
+  // The daemon listens on a path of its own, renamed over the socket once it listens (atomic:
+  // a caller finds the old socket or the new, never none). Deno removes the path it bound when
+  // its server shuts down: so that is never the socket, which by then may be a successor's
+  // (`mcpx daemon upgrade`). An adopting daemon's predecessor renames its path (daemon/upgrade.ts).
+  const socketPath = options.adopt ? nextSocket(files.socket) : `${files.socket}.${Deno.pid}`;
   try {
     await Deno.remove(socketPath);
   } catch { /* no stale socket */ }
@@ -223,18 +226,16 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     }
   };
   // Every step runs whatever an earlier one threw, so a stop always ends the daemon.
-  // `handedOver`: the servers went to the daemon that replaced this one (daemon/upgrade.ts),
-  // which now owns the socket's path. Deno removes a unix socket's path when its server shuts
-  // down, so this daemon finishes the requests it forwards and exits with its listener open.
-  const stop = (why: string, handedOver = false): Promise<void> =>
+  const stop = (why: string): Promise<void> =>
     stopping ??= (async () => {
       daemon.stopping = true;
       clearInterval(timer);
       clearInterval(watch);
       clearTimeout(prune);
       await step("stopping the servers", () => daemon.shutdown());
-      if (handedOver) await step("finishing forwarded requests", () => gate.drained());
-      else await step("closing the socket", () => server?.shutdown());
+      // Waits for the answers in flight (forwarded ones too, after an upgrade) and closes idle
+      // connections; Deno then removes the path it bound, which was renamed away (below).
+      await step("closing the socket", () => server?.shutdown());
       await step("closing the TCP listener", () => tcp?.shutdown());
       await step("removing the socket", () => removeIfOurs(files.socket, socketId));
       await step("removing the record", () => removeRecordIfOurs(files.record));
@@ -251,6 +252,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     gate,
   });
   socketId = inode(socketPath);
+  if (!options.adopt) Deno.renameSync(socketPath, files.socket);
   daemon.upgrade = () =>
     upgradeDaemon({
       daemon,
@@ -264,7 +266,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
         trustCheck: options.trustCheck,
         env: options.env,
       },
-      retire: (why) => void stop(why, true),
+      retire: (why) => void stop(why),
     });
   try {
     tcp = tcpAsk && listenTcp(daemon, tcpAsk, () => stop("stop requested"));

@@ -23,6 +23,8 @@ export class UpgradeGate {
   /** Forwarded requests whose answer has not been read to its end. */
   #forwarding = 0;
   #idle?: PromiseWithResolvers<void>;
+  /** When the first request held now arrived (`performance.now()`). */
+  #firstHeldAt?: number;
 
   /** True while requests are held or forwarded. */
   get engaged(): boolean {
@@ -38,6 +40,11 @@ export class UpgradeGate {
   open(): void {
     const held = this.#held;
     this.#held = undefined;
+    // Every request held goes on at this moment: the first to arrive waited longest.
+    if (this.#firstHeldAt !== undefined) {
+      this.longestWaitMs = Math.max(this.longestWaitMs, performance.now() - this.#firstHeldAt);
+      this.#firstHeldAt = undefined;
+    }
     held?.resolve();
   }
 
@@ -59,13 +66,15 @@ export class UpgradeGate {
     local: (request: Request) => Promise<Response>,
   ): Promise<Response> {
     const url = new URL(request.url);
-    if (NEVER_HELD.has(url.pathname) && !this.#target) return local(request);
+    if (NEVER_HELD.has(url.pathname) && !this.#target) {
+      // The upgrade's own answer must be read whole before this daemon exits.
+      return url.pathname === "/v1/upgrade" ? this.#counted(await local(request)) : local(request);
+    }
     const held = this.#held;
     if (held) {
       this.heldCount++;
-      const from = performance.now();
+      this.#firstHeldAt ??= performance.now();
       await held.promise;
-      this.longestWaitMs = Math.max(this.longestWaitMs, performance.now() - from);
     }
     const target = this.#target;
     if (!target) return local(request);
@@ -73,26 +82,32 @@ export class UpgradeGate {
       ? undefined
       : await request.arrayBuffer();
     this.#forwarding++;
-    let answer: Response;
     try {
-      answer = await fetch(`http://daemon${url.pathname}${url.search}`, {
+      const answer = await fetch(`http://daemon${url.pathname}${url.search}`, {
         method: request.method,
         headers: request.headers,
         body,
         client: target.client,
         signal: request.signal,
       });
-    } catch (error) {
+      return this.#counted(answer);
+    } finally {
       this.#forwarded();
-      throw error;
     }
+  }
+
+  /** `answer` again, counted in {@link drained} until its body has been read. */
+  #counted(answer: Response): Response {
+    if (!answer.body) return answer;
+    this.#forwarding++;
     const counted = new TransformStream<Uint8Array, Uint8Array>({
       flush: () => this.#forwarded(),
       cancel: () => this.#forwarded(),
     } as Transformer<Uint8Array, Uint8Array>);
-    const stream = answer.body ? answer.body.pipeThrough(counted) : null;
-    if (!answer.body) this.#forwarded();
-    return new Response(stream, { status: answer.status, headers: answer.headers });
+    return new Response(answer.body.pipeThrough(counted), {
+      status: answer.status,
+      headers: answer.headers,
+    });
   }
 
   /** Resolves once no forwarded request's answer is still being read. */
