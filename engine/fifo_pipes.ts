@@ -119,37 +119,35 @@ export function shellOnFifos(
 }
 
 /**
- * Opens the daemon's ends. Each open waits until the server holds its end
- * (at once once the shell has run its redirections); if `gone` settles
- * first (the server died before), the waiting opens are released by opening
- * their other ends, and this throws.
+ * Opens the daemon's ends. Each open waits until the server holds its end:
+ * start it before the server is spawned, so that it completes the moment the
+ * shell runs its redirections, however soon the server exits after (a FIFO's
+ * buffered bytes, a failing server's stderr, are dropped once nobody holds
+ * it). If `gone` settles while an open still waits (the server died before
+ * its shell opened them), each waiting open is released by opening its other
+ * end: the daemon's ends then read end of file at once.
  *
- * @param gone Settles once the server is known to have exited.
- * @throws {Error} naming the directory when the server exited first.
+ * @param gone Settles once the server is known to have exited, or not to have started.
  */
 export async function openFifos(paths: FifoPaths, gone: Promise<unknown>): Promise<FifoEnds> {
-  const opening = [
+  let done = false;
+  const opening = Promise.all([
     Deno.open(paths.in, { write: true }),
     Deno.open(paths.out, { read: true }),
     Deno.open(paths.err, { read: true }),
-  ] as const;
-  let exited = false;
-  const released = gone.then(async () => {
-    exited = true;
-    // An open of a FIFO waits for its other end: give it one, then close both.
+  ]);
+  gone.then(async () => {
+    if (done) return;
+    // An open of a FIFO waits for its other end: give it one, then close it.
     const others = await Promise.allSettled([
       Deno.open(paths.in, { read: true }),
       Deno.open(paths.out, { write: true }),
       Deno.open(paths.err, { write: true }),
     ]);
     for (const other of others) if (other.status === "fulfilled") other.value.close();
-  });
-  released.catch(() => {});
-  const [input, output, errors] = await Promise.all(opening);
-  if (exited) {
-    for (const file of [input, output, errors]) file.close();
-    throw new Error(`the server exited before its pipes in ${paths.dir} were opened`);
-  }
+  }).catch(() => {});
+  const [input, output, errors] = await opening;
+  done = true;
   return { input, output, errors };
 }
 

@@ -227,6 +227,10 @@ export class ProcessGroupStdioTransport implements Transport {
     resolveCommand(command, env, cwd);
     const paths = makeFifos();
     this.#fifos = { paths };
+    // The daemon's opens wait before the spawn, so no byte the server writes is lost to a quick
+    // exit (engine/fifo_pipes.ts `openFifos`).
+    const gone = Promise.withResolvers<unknown>();
+    const opened = this.#openFifos(gone.promise);
     let child: Deno.ChildProcess;
     try {
       const shell = shellOnFifos(paths, command, args);
@@ -241,11 +245,19 @@ export class ProcessGroupStdioTransport implements Transport {
         detached: true,
       }).spawn();
     } catch (error) {
-      removeFifos(paths);
+      gone.resolve(undefined);
+      opened.then(() => this.#finishUnstarted(), () => {});
       throw error;
     }
     this.#spawned(child);
-    return this.#openFifos(this.#exited!);
+    this.#exited!.then(gone.resolve);
+    return opened;
+  }
+
+  /** Closes the ends of a server whose spawn failed, and removes its FIFOs. */
+  #finishUnstarted(): void {
+    for (const file of Object.values(this.#fifos?.ends ?? {})) closeQuietly(file);
+    if (this.#fifos) removeFifos(this.#fifos.paths);
   }
 
   /** Records a spawned child's group and watches its exit. */
