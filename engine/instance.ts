@@ -8,20 +8,19 @@
 
 import {
   type CallToolResult,
-  Client,
+  type Client,
   StreamableHTTPClientTransport,
   type Tool,
   type Transport,
-  type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
 import type { ProtocolMode, ServerSpec } from "../config/types.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
 import { type Handshake, readHandshake, restoreHandshake } from "./handshake.ts";
-import type { AdoptedServer } from "./stdio_transport.ts";
+import { clientMaker } from "./instance_client.ts";
+import { brokenPipe, exitedBeforeInitialize } from "./exit_text.ts";
 import { notificationsBeforeResponse } from "./notification_order.ts";
-import { type ExitStatus, ProcessGroupStdioTransport } from "./stdio_transport.ts";
-import { VERSION } from "../core/version.ts";
+import { type AdoptedServer, ProcessGroupStdioTransport } from "./stdio_transport.ts";
 import { settlesWithin, type TimerId } from "../core/deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 import { paginate } from "./pagination.ts";
@@ -37,15 +36,9 @@ import {
   makeTransport,
   NO_CREDENTIALS,
 } from "./server_transport.ts";
-import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
-import { questionDesk } from "./questions.ts";
+import type { ServerAsked } from "./client_handlers.ts";
 import { type InputRelay, relayed } from "./input_relay.ts";
-import {
-  askForLogMessages,
-  logLevelMeta,
-  type NotificationHooks,
-  serverNotifications,
-} from "./server_notifications.ts";
+import { askForLogMessages, logLevelMeta, type NotificationHooks } from "./server_notifications.ts";
 import type { Progress } from "./progress_log.ts";
 
 export { describe } from "./error_text.ts";
@@ -591,48 +584,5 @@ export class Instance implements AsyncDisposable {
   }
 }
 
-/**
- * Makes the SDK `Client` for an instance of `spec`, with mcpx's capabilities
- * and the handlers that serve them, both before connect (spec 000).
- */
-function clientMaker(
-  spec: ServerSpec,
-  options: StartOptions,
-  self: () => Instance,
-): (negotiation?: VersionNegotiationOptions) => Client {
-  const heard = serverNotifications(options.notifications, self);
-  return (negotiation) =>
-    heard.install(
-      installClientHandlers(
-        new Client({ name: "mcpx", version: VERSION }, {
-          capabilities: clientCapabilities(spec.roots),
-          inputRequired: { maxRounds: questionDesk.inputRounds },
-          ...heard.options,
-          ...(negotiation ? { versionNegotiation: negotiation } : {}),
-        }),
-        spec.roots,
-        (question) => options.onAsked?.(self(), question),
-        () => ({ instanceId: self().id, server: spec.name, namespace: spec.namespace }),
-      ),
-    );
-}
-
 /** How long a server whose stdin broke is given to be seen exiting, ms. */
 const EXIT_AFTER_BROKEN_PIPE_MS = 500;
-
-/** Why a server's start failed when it exited before answering `initialize`. */
-function exitedBeforeInitialize(status: ExitStatus): string {
-  return `exited with ${
-    status.signal ? `signal ${status.signal}` : `code ${status.code}`
-  } before answering initialize`;
-}
-
-/** True when `error`, or an error it was caused by, is a write to a closed pipe (EPIPE). */
-function brokenPipe(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if (e instanceof Deno.errors.BrokenPipe || /broken pipe/i.test(String((e as Error).message))) {
-      return true;
-    }
-  }
-  return false;
-}

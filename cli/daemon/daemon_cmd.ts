@@ -56,15 +56,17 @@ export async function handle(
  * @throws {McpxError} `upgrade-busy` or `upgrade-failed` as the daemon answers them.
  */
 async function upgrade(ctx: CliContext): Promise<OutputOf<typeof daemon>> {
-  const { probeDaemon } = await import("../daemon_connect.ts");
-  const socket = await ctx.existingDaemonSocket();
-  if (!(await probeDaemon(socket))) {
-    throw new DaemonUnavailableError(
-      `no daemon serves this configuration (${socket}): there is nothing to upgrade; ` +
+  const none = () =>
+    new DaemonUnavailableError(
+      `no daemon serves this configuration: there is nothing to upgrade; ` +
         `the next command starts one of the installed version`,
     );
-  }
-  return await ctx.request<OutputOf<typeof daemon>>("upgrade", {}, { timeoutMs: 120_000 });
+  const { probeDaemon } = await import("../daemon_connect.ts");
+  if (!(await probeDaemon(await ctx.existingDaemonSocket()))) throw none();
+  return await ctx.request<OutputOf<typeof daemon>>("upgrade", {}, {
+    // Gone meanwhile: starting a daemon to upgrade it would be pointless.
+    beforeStart: () => Promise.reject(none()),
+  });
 }
 
 /** `--json` prints the document on one line. */
