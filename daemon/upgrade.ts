@@ -37,6 +37,8 @@ import type { UpgradeGate } from "./upgrade_gate.ts";
 
 /** The longest the requests in flight are waited for before the upgrade is given up, in ms. */
 export const QUIESCE_MS = 60_000;
+/** How long a replaced daemon keeps forwarding before it stops, in ms. */
+export const FORWARD_LINGER_MS = 1000;
 /** The longest the new daemon gets to adopt the servers and listen, in ms. */
 export const ADOPT_WAIT_MS = 30_000;
 
@@ -170,7 +172,9 @@ export async function upgradeDaemon(ctx: UpgradeContext): Promise<UpgradeResult>
       ...result,
       failed: result.failed.length,
     });
-    setTimeout(() => ctx.retire(`upgraded: daemon ${line.pid} took over`), 0);
+    // Clients' parked connections to this daemon are used once more (and closed by the answer,
+    // daemon/upgrade_gate.ts) rather than closed under a client that may be writing on one.
+    setTimeout(() => ctx.retire(`upgraded: daemon ${line.pid} took over`), FORWARD_LINGER_MS);
     return result;
   } finally {
     if (!handedOver || !gate.engaged) gate.open();

@@ -96,18 +96,26 @@ export class UpgradeGate {
     }
   }
 
-  /** `answer` again, counted in {@link drained} until its body has been read. */
+  /**
+   * `answer` again, marked `connection: close`, and counted in {@link drained}
+   * until its body has been read.
+   */
   #counted(answer: Response): Response {
-    if (!answer.body) return answer;
+    if (!answer.body) {
+      const headers = new Headers(answer.headers);
+      headers.set("connection", "close");
+      return new Response(null, { status: answer.status, headers });
+    }
     this.#forwarding++;
     const counted = new TransformStream<Uint8Array, Uint8Array>({
       flush: () => this.#forwarded(),
       cancel: () => this.#forwarded(),
     } as Transformer<Uint8Array, Uint8Array>);
-    return new Response(answer.body.pipeThrough(counted), {
-      status: answer.status,
-      headers: answer.headers,
-    });
+    // A connection to this daemon is not kept (RFC 9112 §9.6): its client's next request
+    // opens one to the new daemon, rather than racing this daemon's exit on an idle one.
+    const headers = new Headers(answer.headers);
+    headers.set("connection", "close");
+    return new Response(answer.body.pipeThrough(counted), { status: answer.status, headers });
   }
 
   /** Resolves once no forwarded request's answer is still being read. */
