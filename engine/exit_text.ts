@@ -7,6 +7,9 @@
 
 import type { ExitStatus } from "./stdio_transport.ts";
 
+/** How long a server whose stdin broke is given to be seen exiting, ms. */
+export const EXIT_AFTER_BROKEN_PIPE_MS = 500;
+
 /** Why a server's start failed when it exited before answering `initialize`. */
 export function exitedBeforeInitialize(status: ExitStatus): string {
   return `exited with ${

@@ -15,7 +15,8 @@ import type { ScopeKey } from "./scope_key.ts";
 import type { AdoptedServer } from "./stdio_transport.ts";
 import type { Handshake } from "./handshake.ts";
 import type { Pool } from "./pool.ts";
-import type { Instance } from "./instance.ts";
+import type { Handed, Instance } from "./instance.ts";
+import type { RemoteSession } from "./remote_transport.ts";
 import { describe } from "./error_text.ts";
 import { killGroup } from "./stdio_transport.ts";
 import { processStart } from "./process_groups.ts";
@@ -28,8 +29,10 @@ export interface HandedServer {
   server: string;
   /** The scope key it serves. */
   key: ScopeKey;
-  /** Its process and FIFOs. */
-  process: AdoptedServer;
+  /** A stdio server's process and FIFOs. */
+  process?: AdoptedServer;
+  /** A Streamable HTTP server's session, resumed by its id. */
+  session?: RemoteSession;
   /** What it answered mcpx's handshake. */
   handshake: Handshake;
 }
@@ -47,8 +50,8 @@ export interface HandoffRecord {
 
 /**
  * Lets go of every instance of `pools` that can be handed over (stdio
- * servers on FIFOs, idle), and stops the others (remotes, which the new
- * daemon reconnects to on first use).
+ * servers on FIFOs, Streamable HTTP sessions), and stops the others (SSE
+ * remotes, which the new daemon reconnects to on first use).
  *
  * @returns The servers handed over, and how many instances were stopped instead.
  */
@@ -60,16 +63,16 @@ export async function handOver(
   for (const pool of pools) {
     for (const instance of pool.release()) {
       const handshake = instance.handshake;
-      let process: AdoptedServer | undefined;
+      let handed: Handed | undefined;
       try {
-        process = await instance.detach();
+        handed = await instance.detach();
       } catch { /* exited meanwhile: closed below */ }
-      if (process) {
+      if (handed) {
         servers.push({
           poolId: pool.spec.poolId,
           server: pool.spec.name,
           key: instance.scopeKey,
-          process,
+          ...handed,
           handshake,
         });
       } else {
@@ -84,7 +87,8 @@ export async function handOver(
 /** What {@link adoptAll} did with one server it could not take over. */
 export interface AdoptFailure {
   server: string;
-  pid: number;
+  /** A stdio server's pid; absent for a remote. */
+  pid?: number;
   /** Why, as a sentence. */
   error: string;
 }
@@ -107,11 +111,16 @@ export async function adoptAll(
     const pool = poolOf(handed.poolId);
     try {
       if (!pool) throw new Error(`its configuration entry is gone`);
-      adopted.push(await pool.adopt(handed.key, handed.process, handed.handshake));
+      adopted.push(await pool.adopt(handed.key, handed, handed.handshake));
     } catch (error) {
-      failed.push({ server: handed.server, pid: handed.process.pid, error: describe(error) });
-      if (processStart(handed.process.pid)?.start === handed.process.start) {
-        killGroup(handed.process.pid, "SIGKILL");
+      const process = handed.process;
+      failed.push({
+        server: handed.server,
+        ...(process ? { pid: process.pid } : {}),
+        error: describe(error),
+      });
+      if (process && processStart(process.pid)?.start === process.start) {
+        killGroup(process.pid, "SIGKILL");
       }
     }
   }));

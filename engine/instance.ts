@@ -18,9 +18,12 @@ import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
 import { type Handshake, readHandshake, restoreHandshake } from "./handshake.ts";
 import { clientMaker } from "./instance_client.ts";
-import { brokenPipe, exitedBeforeInitialize } from "./exit_text.ts";
+import { brokenPipe, EXIT_AFTER_BROKEN_PIPE_MS, exitedBeforeInitialize } from "./exit_text.ts";
 import { notificationsBeforeResponse } from "./notification_order.ts";
-import { type AdoptedServer, ProcessGroupStdioTransport } from "./stdio_transport.ts";
+import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
+import type { Handed } from "./handed.ts";
+
+export type { Handed } from "./handed.ts";
 import { settlesWithin, type TimerId } from "../core/deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 import { paginate } from "./pagination.ts";
@@ -212,13 +215,7 @@ export class Instance implements AsyncDisposable {
       allowance,
       mode,
     );
-    const watchStrayLines = (transport: Transport) => {
-      if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
-        const report = options.onStrayLine;
-        transport.onstrayline = (line, count) => report(instance, line, count);
-      }
-    };
-    watchStrayLines(first);
+    watchStrayLines(first, options, instance);
     instance.credentials = credentialsFor(spec, env, options.configPath);
     const timeoutMs = allowance.ms;
     const abort = new AbortController();
@@ -233,7 +230,7 @@ export class Instance implements AsyncDisposable {
         transport: first,
         freshTransport: () => {
           const fresh = instance.#transport = makeTransport(spec, env, options.configPath);
-          watchStrayLines(fresh);
+          watchStrayLines(fresh, options, instance);
           return fresh;
         },
         connect: { signal: abort.signal, timeout: timeoutMs },
@@ -315,7 +312,8 @@ export class Instance implements AsyncDisposable {
    * `sessionId` (client 2.4.0 `connect`), and what the server answered the
    * first daemon's handshake is restored from `handshake`.
    *
-   * @param server The adopted process and its FIFOs (engine/stdio_transport.ts).
+   * @param handed The adopted process and its FIFOs (engine/stdio_transport.ts), or the
+   *   Streamable HTTP session to resume.
    * @param onClose Called once when the connection ends for any reason.
    * @throws {Error} when its FIFOs cannot be opened (the server has exited).
    */
@@ -323,22 +321,19 @@ export class Instance implements AsyncDisposable {
     spec: ServerSpec,
     key: ScopeKey,
     env: Record<string, string>,
-    server: AdoptedServer,
+    handed: Handed,
     handshake: Handshake,
     onClose: (i: Instance) => void,
     options: StartOptions = {},
   ): Promise<Instance> {
     const mode = spec.protocol ?? options.protocolDefault ?? "auto";
-    const transport = adoptTransport(spec, env, server);
+    const transport = adoptTransport(spec, env, handed, options.configPath);
     const client = clientMaker(spec, options, (): Instance => instance)();
     restoreHandshake(client, handshake);
     const allowance = options.allowance ??
       { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
     const instance: Instance = new Instance(spec, key, client, transport, onClose, allowance, mode);
-    if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
-      const report = options.onStrayLine;
-      transport.onstrayline = (line, count) => report(instance, line, count);
-    }
+    watchStrayLines(transport, options, instance);
     instance.credentials = credentialsFor(spec, env, options.configPath);
     instance.protocolRevision = handshake.protocolVersion;
     await client.connect(transport);
@@ -357,22 +352,34 @@ export class Instance implements AsyncDisposable {
   }
 
   /**
-   * Lets go of a stdio server on FIFOs without stopping it, for the next
-   * daemon to {@link adopt}: the instance counts as closed here, and its
-   * `onClose` is not called (the pool released it: engine/pool.ts `release`).
+   * Lets go of the server without stopping it, for the next daemon to
+   * {@link adopt}: a stdio server on FIFOs keeps running, a Streamable HTTP
+   * session is left open (no DELETE). The instance counts as closed here, and
+   * its `onClose` is not called (the pool released it: engine/pool.ts `release`).
    *
-   * @returns The server as the next daemon adopts it, or undefined for an
-   *   instance that cannot be handed over (a remote, or a server not on FIFOs),
-   *   which the caller stops as usual.
+   * @returns What the next daemon adopts, or undefined for an instance that
+   *   cannot be handed over (SSE, a server not on FIFOs, a remote without a
+   *   session), which the caller stops as usual.
    */
-  async detach(): Promise<AdoptedServer | undefined> {
+  async detach(): Promise<Handed | undefined> {
     const transport = this.#transport;
-    if (!(transport instanceof ProcessGroupStdioTransport) || !transport.fifoDir) return undefined;
     if (this.closed) return undefined;
-    const server = await transport.detach();
+    if (transport instanceof ProcessGroupStdioTransport) {
+      if (!transport.fifoDir) return undefined;
+      const process = await transport.detach();
+      this.closed = true;
+      this.exit = { reason: "stop" };
+      return { process };
+    }
+    if (!(transport instanceof StreamableHTTPClientTransport) || !transport.sessionId) {
+      return undefined;
+    }
+    const session = { sessionId: transport.sessionId, protocolVersion: this.protocolRevision };
     this.closed = true;
     this.exit = { reason: "stop" };
-    return server;
+    // Closes the client's streams only: the session stays the server's until the next daemon's use.
+    await this.client.close().catch(() => {});
+    return { session };
   }
 
   /**
@@ -584,5 +591,10 @@ export class Instance implements AsyncDisposable {
   }
 }
 
-/** How long a server whose stdin broke is given to be seen exiting, ms. */
-const EXIT_AFTER_BROKEN_PIPE_MS = 500;
+/** Hands a stdio transport's stray stdout lines to `options.onStrayLine`, for `instance`. */
+function watchStrayLines(transport: Transport, options: StartOptions, instance: Instance): void {
+  const report = options.onStrayLine;
+  if (transport instanceof ProcessGroupStdioTransport && report) {
+    transport.onstrayline = (line, count) => report(instance, line, count);
+  }
+}

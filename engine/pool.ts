@@ -17,9 +17,8 @@
 import { startedIn } from "../config/server_directory.ts";
 import type { ServerSpec } from "../config/types.ts";
 import type { ServerError } from "../core/errors.ts";
-import type { AdoptedServer } from "./stdio_transport.ts";
 import type { Handshake } from "./handshake.ts";
-import { Instance, type StopReason } from "./instance.ts";
+import { type Handed, Instance, type StopReason } from "./instance.ts";
 import type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
 import {
   type CallerContext,
@@ -428,7 +427,7 @@ export class Pool {
    *
    * @throws What `Instance.adopt` throws; the pool is unchanged then.
    */
-  async adopt(key: ScopeKey, server: AdoptedServer, handshake: Handshake): Promise<Instance> {
+  async adopt(key: ScopeKey, server: Handed, handshake: Handshake): Promise<Instance> {
     const instance = await Instance.adopt(
       startedIn(this.spec, key),
       key,

@@ -16,7 +16,7 @@ import {
   ProcessGroupStdioTransport,
   type StdioLaunch,
 } from "./stdio_transport.ts";
-import { remoteTransport } from "./remote_transport.ts";
+import { type RemoteSession, remoteTransport } from "./remote_transport.ts";
 import { WIRE_CHECK_ENV, wireChecked } from "./wire_check.ts";
 import { resultTypeDefaulted } from "./result_type.ts";
 import { credentialsOf, oauthApplies } from "./oauth_session.ts";
@@ -95,16 +95,27 @@ export function makeTransport(
 }
 
 /**
- * The transport of a stdio server another daemon started and handed over
- * (`mcpx daemon upgrade`): {@link makeTransport}'s, adopting rather than spawning.
+ * The transport of a server another daemon handed over (`mcpx daemon upgrade`):
+ * {@link makeTransport}'s, adopting a stdio server rather than spawning it, or
+ * resuming a Streamable HTTP session by its id rather than opening one.
  */
 export function adoptTransport(
   spec: ServerSpec,
   env: Record<string, string>,
-  server: AdoptedServer,
+  handed: { process?: AdoptedServer; session?: RemoteSession },
+  configPath?: string | null,
 ): Transport {
+  if (handed.process) {
+    return resultTypeDefaulted(
+      wireChecked(
+        ProcessGroupStdioTransport.adopt(stdioLaunch(spec, env), handed.process),
+        spec.name,
+      ),
+    );
+  }
+  const oauth = oauthTargetFor(spec, env, configPath);
   return resultTypeDefaulted(
-    wireChecked(ProcessGroupStdioTransport.adopt(stdioLaunch(spec, env), server), spec.name),
+    wireChecked(remoteTransport(spec, oauth, handed.session), spec.name),
   );
 }
 

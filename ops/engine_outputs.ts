@@ -186,7 +186,9 @@ export const DaemonOutput = z.strictObject({
   stopped: z.number().int().min(0).describe(
     "instances that could not be handed over (remotes), stopped; started again on first use",
   ),
-  failed: z.array(z.strictObject({ server: z.string(), pid: z.number().int(), error: z.string() }))
+  failed: z.array(
+    z.strictObject({ server: z.string(), pid: z.number().int().optional(), error: z.string() }),
+  )
     .describe("servers the new daemon could not adopt (their process groups were ended)"),
   longestWaitMs: z.number().min(0).describe("the longest a request waited during the upgrade, ms"),
   waited: z.number().int().min(0).describe("requests that waited"),

@@ -8,7 +8,14 @@
  */
 
 import assert from "node:assert/strict";
-import { alive, eventually, fixtureServer, type World, world } from "./_helpers.ts";
+import {
+  alive,
+  eventually,
+  fixtureServer,
+  remoteEverything,
+  type World,
+  world,
+} from "./_helpers.ts";
 
 interface Bumped {
   count: number;
@@ -135,3 +142,26 @@ Deno.test("mcpx daemon upgrade: an adopted server's crash is seen and reported",
   const again = await w.mcpx(["call", "slow.echo", '{"text":"again"}']);
   assert.equal(again.code, 0, again.stderr);
 });
+
+Deno.test("mcpx daemon upgrade resumes a Streamable HTTP server's session by its id", async () => {
+  await using w = await world();
+  await using http = await remoteEverything(w, "streamableHttp");
+  await w.writeConfig({ mcpServers: { remote: { url: http.url } } });
+  const before = await w.mcpx(["call", "remote.echo", '{"message":"before"}']);
+  assert.equal(before.code, 0, before.stderr);
+  const sessionsBefore = sessionIds(http.process.output());
+  assert.equal(sessionsBefore.length, 1, http.process.output());
+  const upgraded = await upgrade(w);
+  assert.equal(upgraded.kept, 1, JSON.stringify(upgraded));
+  const after = await w.mcpx(["call", "remote.echo", '{"message":"after"}']);
+  assert.equal(after.code, 0, after.stderr);
+  assert.match(after.stdout, /after/);
+  // No `initialize` opened a second session at the server.
+  assert.deepEqual(sessionIds(http.process.output()), sessionsBefore);
+});
+
+/** The session ids server-everything says it initialized, in its output. */
+function sessionIds(output: string): string[] {
+  return [...output.matchAll(/[Ss]ession (?:initialized|created)[^\n]*?([0-9a-f-]{36})/g)]
+    .map((m) => m[1]);
+}

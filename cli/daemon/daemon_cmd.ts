@@ -83,6 +83,8 @@ export function text(result: OutputOf<typeof daemon>): string {
   if (result.stopped) {
     out += `${result.stopped} remote instance(s) stopped; the next call reconnects\n`;
   }
-  for (const f of result.failed) out += `could not adopt ${f.server} (pid ${f.pid}): ${f.error}\n`;
+  for (const f of result.failed) {
+    out += `could not adopt ${f.server}${f.pid ? ` (pid ${f.pid})` : ""}: ${f.error}\n`;
+  }
   return out;
 }
