@@ -6,8 +6,12 @@
  * The SDK's own `StdioClientTransport` spawns the child in the daemon's
  * process group, so stopping it leaves grandchildren (a browser a server
  * started) behind. Here the child is `detached` (setsid), and closing kills
- * the whole group: close stdin, wait, SIGTERM the group, wait, SIGKILL the
- * group — the SDK's teardown order (CONVENTIONS.md, MCP SDK model).
+ * the whole group: SIGTERM the group, wait, SIGKILL the group — the SDK's
+ * teardown order (CONVENTIONS.md, MCP SDK model) without its first step
+ * (close stdin, wait) where the server runs on FIFOs it holds itself
+ * (engine/fifo_pipes.ts, Linux and macOS): its stdin never ends, which is
+ * what lets `mcpx daemon upgrade` hand it to another daemon ({@link
+ * ProcessGroupStdioTransport.detach}, `adopt`; decision 0084).
  *
  * Framing follows MCP 2025-11-25 "Transports: stdio": one JSON-RPC message
  * per line on stdout. A line that is not a JSON-RPC message is not fatal: it
