@@ -55,6 +55,7 @@ import { callPathBody, callPathTarget } from "./call_path.ts";
 import { streamAnswer } from "./stream_route.ts";
 import { bodyLimit, readBodyBounded } from "../wire/body_limit.ts";
 import { DEFAULT_INPUT_MAX_BYTES } from "../core/bounded_read.ts";
+import type { UpgradeGate } from "./upgrade_gate.ts";
 
 /**
  * Turns any thrown value into the wire's error body; never includes a stack,
@@ -160,22 +161,25 @@ export interface HandlerLimits {
  * @param onStop Called after the `stop` operation has answered. Once
  *   `daemon.stopping` is set, every request but `health` is refused with
  *   `daemon-stopping` before anything runs.
- * @param limits What a request may carry (`input.maxBytes` plus the envelope).
+ * @param limits What a request may carry (`input.maxBytes` plus the envelope);
+ *   `gate`: holds or forwards requests while the daemon is replaced (daemon/upgrade_gate.ts).
  * @throws {Deno.errors.AddrInUse} when another process holds the socket.
  */
 export async function serveDaemon(
   daemon: Daemon,
   socketPath: string,
   onStop: () => void,
-  limits: HandlerLimits = {},
+  limits: HandlerLimits & { gate?: UpgradeGate } = {},
 ): Promise<Deno.HttpServer<Deno.UnixAddr>> {
   ensurePrivateDir(dirname(socketPath), SOCKET_DIR_WHAT);
+  const handler = daemonHandler(daemon, onStop, limits);
+  const gate = limits.gate;
   const server = Deno.serve({
     path: socketPath,
     transport: "unix",
     onListen() {},
     onError: daemonErrorResponse(daemon),
-  }, daemonHandler(daemon, onStop, limits));
+  }, gate ? (request) => gate.handle(request, handler) : handler);
   await Deno.chmod(socketPath, 0o600);
   return server;
 }

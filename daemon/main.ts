@@ -11,7 +11,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import { mcpxPaths } from "../config/paths.ts";
 import type { DaemonMode } from "../engine/engine.ts";
@@ -59,6 +59,10 @@ import { pruneCache } from "./prune_cache.ts";
 import { listenTcp, tcpListenOptions } from "./http_tcp.ts";
 import type { GuardedServer } from "../wire/guarded_listen.ts";
 import { bodyLimit } from "../wire/body_limit.ts";
+import { setFifoRoot } from "../engine/fifo_pipes.ts";
+import { UpgradeGate } from "./upgrade_gate.ts";
+import { type AdoptedLine, nextSocket, upgradeDaemon } from "./upgrade.ts";
+import type { HandoffRecord } from "../engine/handoff.ts";
 
 /** Options of one daemon run. */
 export interface RunDaemonOptions {
@@ -87,6 +91,13 @@ export interface RunDaemonOptions {
    * (`--trust-check`). Absent: the file was named or is the user's own.
    */
   trustCheck?: boolean;
+  /**
+   * The handoff record of the daemon this one replaces (`mcpx daemon upgrade`,
+   * daemon/upgrade.ts): its servers are adopted, the socket is
+   * `<socket>.next` until the old daemon renames it, and one JSON line
+   * (`AdoptedLine`) on stdout says it serves.
+   */
+  adopt?: string;
 }
 
 /**
@@ -139,7 +150,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   ensurePrivateDirUnlessFull(dirname(files.record), RECORDS_WHAT, { from: paths.stateDir });
   ensurePrivateDir(dirname(files.socket), SOCKET_DIR_WHAT, { from: paths.stateDir });
   ensurePrivateDirUnlessFull(paths.cacheDir, "mcpx's cache");
-  const other = await answers(files.socket);
+  const other = options.adopt ? undefined : await answers(files.socket);
   if (other) {
     throw new McpxError(
       "daemon-running",
@@ -166,14 +177,20 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     });
   }
   openGroupLedger(files.groups, { redact: (text) => redactor.text(text) });
+  setFifoRoot(join(dirname(files.groups), `${config.fingerprint}.fifos`));
   // Questions servers ask are stored beside the log index (decision 0040).
   openQuestionDesk(
     questionsPath(logsDir(paths.stateDir, String(settings["logging.dir"] ?? ""))),
     config.fingerprint,
     settings,
   );
+  // The daemon listens on a path of its own, renamed over the socket once it listens (atomic:
+  // a caller finds the old socket or the new, never none). Deno removes the path it bound when
+  // its server shuts down: so that is never the socket, which by then may be a successor's
+  // (`mcpx daemon upgrade`). An adopting daemon's predecessor renames its path (daemon/upgrade.ts).
+  const socketPath = options.adopt ? nextSocket(files.socket) : `${files.socket}.${Deno.pid}`;
   try {
-    await Deno.remove(files.socket);
+    await Deno.remove(socketPath);
   } catch { /* no stale socket */ }
 
   const idleTimeoutMs = options.mode === "auto" ? settings["daemon.idleTimeout"] as number : 0;
@@ -196,6 +213,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   let tcp: GuardedServer | undefined;
   let socketId: number | null = null;
   let stopping: Promise<void> | undefined;
+  const gate = new UpgradeGate();
   const { promise: done, resolve: finish } = Promise.withResolvers<void>();
   const step = async (what: string, work: () => unknown) => {
     try {
@@ -215,6 +233,8 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       clearInterval(watch);
       clearTimeout(prune);
       await step("stopping the servers", () => daemon.shutdown());
+      // Waits for the answers in flight (forwarded ones too, after an upgrade) and closes idle
+      // connections; Deno then removes the path it bound, which was renamed away (below).
       await step("closing the socket", () => server?.shutdown());
       await step("closing the TCP listener", () => tcp?.shutdown());
       await step("removing the socket", () => removeIfOurs(files.socket, socketId));
@@ -226,10 +246,28 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
       });
       finish();
     })();
-  server = await serveDaemon(daemon, files.socket, () => stop("stop requested"), {
+  const adopted = options.adopt ? await daemon.adopt(readHandoff(options.adopt)) : undefined;
+  server = await serveDaemon(daemon, socketPath, () => stop("stop requested"), {
     maxBodyBytes: bodyLimit(Number(settings["input.maxBytes"])),
+    gate,
   });
-  socketId = inode(files.socket);
+  socketId = inode(socketPath);
+  if (!options.adopt) Deno.renameSync(socketPath, files.socket);
+  daemon.upgrade = () =>
+    upgradeDaemon({
+      daemon,
+      gate,
+      files,
+      run: {
+        configPath: config.path,
+        fingerprint: config.fingerprint,
+        mode: options.mode,
+        settings,
+        trustCheck: options.trustCheck,
+        env: options.env,
+      },
+      retire: (why) => void stop(why),
+    });
   try {
     tcp = tcpAsk && listenTcp(daemon, tcpAsk, () => stop("stop requested"));
   } catch (error) {
@@ -259,7 +297,14 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     ...(tcp ? { http: `${tcpAsk!.hostname}:${tcp.addr.port}` } : {}),
     trustCheck: daemon.trustCheck,
   }, { span: daemonSpan() });
-  const replaced = await stopOutdated(paths.stateDir, record);
+  if (adopted) {
+    const line: AdoptedLine = { pid: Deno.pid, version: daemon.version, ...adopted };
+    Deno.stdout.writeSync(new TextEncoder().encode(JSON.stringify(line) + "\n"));
+    for (const failed of adopted.failed) {
+      log("warn", "server.orphan", "could not adopt {server} (pid {pid}): {error}", { ...failed });
+    }
+  }
+  const replaced = adopted ? [] : await stopOutdated(paths.stateDir, record);
   if (replaced.length) {
     daemon.configChanged({ change: "replaced", replaced: replaced.map((r) => r.pid) });
   }
@@ -447,6 +492,24 @@ async function stopOutdated(stateDir: string, self: DaemonRecord): Promise<Daemo
   return retired;
 }
 
+/**
+ * Reads a handoff record (engine/handoff.ts).
+ *
+ * @throws {McpxError} `upgrade-failed` naming the file when it cannot be read.
+ */
+function readHandoff(path: string): HandoffRecord {
+  try {
+    const record = JSON.parse(Deno.readTextFileSync(path)) as HandoffRecord;
+    if (record.format !== 1) throw new Error(`format ${record.format}, not 1`);
+    return record;
+  } catch (error) {
+    throw new McpxError(
+      "upgrade-failed",
+      `cannot read the handoff record ${path}: ${(error as Error).message}`,
+    );
+  }
+}
+
 /** The daemon answering on `socket` and not stopping, or undefined. */
 async function answers(socket: string): Promise<{ pid: number } | undefined> {
   try {
@@ -479,6 +542,7 @@ if (import.meta.main) {
         log: { type: "string" },
         settings: { type: "string" },
         "trust-check": { type: "boolean" },
+        adopt: { type: "string" },
       },
     });
     if (values.log) mirrorToFile(values.log);
@@ -491,6 +555,7 @@ if (import.meta.main) {
       cwd: Deno.cwd(),
       ...(values.settings ? { settings: parseSettingValues(values.settings) } : {}),
       trustCheck: values["trust-check"] === true,
+      ...(values.adopt ? { adopt: values.adopt } : {}),
     });
   } catch (error) {
     // The codes of the table (core/errors.ts EXIT): 2 for a bad command line, else 1.

@@ -58,6 +58,13 @@ import {
 } from "./session_attach.ts";
 import { joinProcessEvents } from "./process_events.ts";
 import { callOnce } from "./call.ts";
+import {
+  adoptAll,
+  type AdoptFailure,
+  type HandedServer,
+  type HandoffRecord,
+  handOver,
+} from "./handoff.ts";
 import { refuseGoneCaller, type RequestSource } from "./server_request.ts";
 import type { ProfileSelection } from "../config/profiles.ts";
 import type { NamespaceView } from "../discovery/view.ts";
@@ -126,6 +133,12 @@ export class Daemon {
   lastActivityAt = Date.now();
   /** Requests in flight (the idle exit waits for zero). */
   inFlight = 0;
+  /**
+   * Replaces this daemon by one of the installed version, its servers kept
+   * (`mcpx daemon upgrade`): installed by daemon/main.ts; absent in a daemon
+   * run inline, which has nothing to hand over.
+   */
+  upgrade?: () => Promise<unknown>;
   /**
    * Set when a daemon for a newer version of this configuration took over:
    * this one stops as soon as no request is in flight, so a running call
@@ -565,6 +578,22 @@ export class Daemon {
   async warm(): Promise<void> {
     const named = this.sessions.list().map((s): ScopeKey => ({ kind: "session", value: s.name }));
     await this.#pools.warm(named, (spec) => this.#untrusted(spec) !== undefined);
+  }
+
+  /**
+   * Lets go of every stdio server without stopping it, for the daemon that
+   * replaces this one (`mcpx daemon upgrade`, engine/handoff.ts); other
+   * instances are stopped. Call with nothing in flight.
+   */
+  async handOver(): Promise<{ servers: HandedServer[]; stopped: number }> {
+    return await handOver(this.#pools.all);
+  }
+
+  /** Takes over the servers a previous daemon handed over (engine/handoff.ts `adoptAll`). */
+  async adopt(record: HandoffRecord): Promise<{ adopted: number; failed: AdoptFailure[] }> {
+    const pools = new Map(this.#pools.all.map((p) => [p.spec.poolId, p]));
+    const done = await adoptAll(record, (id) => pools.get(id));
+    return { adopted: done.adopted.length, failed: done.failed };
   }
 
   /** Flushes the schema cache and stops every instance (process groups included). */

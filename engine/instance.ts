@@ -8,18 +8,22 @@
 
 import {
   type CallToolResult,
-  Client,
+  type Client,
   StreamableHTTPClientTransport,
   type Tool,
   type Transport,
-  type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
 import type { ProtocolMode, ServerSpec } from "../config/types.ts";
 import type { CachedTool } from "../discovery/types.ts";
 import { ServerError, TimeoutError } from "../core/errors.ts";
+import { type Handshake, readHandshake, restoreHandshake } from "./handshake.ts";
+import { clientMaker } from "./instance_client.ts";
+import { brokenPipe, EXIT_AFTER_BROKEN_PIPE_MS, exitedBeforeInitialize } from "./exit_text.ts";
 import { notificationsBeforeResponse } from "./notification_order.ts";
 import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
-import { VERSION } from "../core/version.ts";
+import type { Handed } from "./handed.ts";
+
+export type { Handed } from "./handed.ts";
 import { settlesWithin, type TimerId } from "../core/deadline.ts";
 import { ANY_RESULT, readToolsPage, type SkippedTool } from "./tool_listing.ts";
 import { paginate } from "./pagination.ts";
@@ -29,16 +33,15 @@ import { formatScopeKey, type ScopeKey } from "./scope_key.ts";
 import { connectInEra, effectiveMode, isModernRevision } from "./protocol_era.ts";
 import { invalidParamHeaders } from "./param_headers.ts";
 import { requestFailure } from "./request_failure.ts";
-import { credentialsFor, makeTransport, NO_CREDENTIALS } from "./server_transport.ts";
-import { clientCapabilities, installClientHandlers, type ServerAsked } from "./client_handlers.ts";
-import { questionDesk } from "./questions.ts";
-import { type InputRelay, relayed } from "./input_relay.ts";
 import {
-  askForLogMessages,
-  logLevelMeta,
-  type NotificationHooks,
-  serverNotifications,
-} from "./server_notifications.ts";
+  adoptTransport,
+  credentialsFor,
+  makeTransport,
+  NO_CREDENTIALS,
+} from "./server_transport.ts";
+import type { ServerAsked } from "./client_handlers.ts";
+import { type InputRelay, relayed } from "./input_relay.ts";
+import { askForLogMessages, logLevelMeta, type NotificationHooks } from "./server_notifications.ts";
 import type { Progress } from "./progress_log.ts";
 
 export { describe } from "./error_text.ts";
@@ -201,22 +204,7 @@ export class Instance implements AsyncDisposable {
     const mode = spec.protocol ?? options.protocolDefault ?? "auto";
     // What `auto` means for this server's transport, and for one already found modern.
     const asked = effectiveMode(mode, spec.transport, spec.name);
-    // Capabilities and the handlers that serve them, both before connect (spec 000).
-    const heard = serverNotifications(options.notifications, (): Instance => instance);
-    const newClient = (negotiation?: VersionNegotiationOptions): Client =>
-      heard.install(
-        installClientHandlers(
-          new Client({ name: "mcpx", version: VERSION }, {
-            capabilities: clientCapabilities(spec.roots),
-            inputRequired: { maxRounds: questionDesk.inputRounds },
-            ...heard.options,
-            ...(negotiation ? { versionNegotiation: negotiation } : {}),
-          }),
-          spec.roots,
-          (question) => options.onAsked?.(instance, question),
-          () => ({ instanceId: instance.id, server: spec.name, namespace: spec.namespace }),
-        ),
-      );
+    const newClient = clientMaker(spec, options, (): Instance => instance);
     const first = makeTransport(spec, env, options.configPath);
     const instance: Instance = new Instance(
       spec,
@@ -227,13 +215,7 @@ export class Instance implements AsyncDisposable {
       allowance,
       mode,
     );
-    const watchStrayLines = (transport: Transport) => {
-      if (transport instanceof ProcessGroupStdioTransport && options.onStrayLine) {
-        const report = options.onStrayLine;
-        transport.onstrayline = (line, count) => report(instance, line, count);
-      }
-    };
-    watchStrayLines(first);
+    watchStrayLines(first, options, instance);
     instance.credentials = credentialsFor(spec, env, options.configPath);
     const timeoutMs = allowance.ms;
     const abort = new AbortController();
@@ -248,7 +230,7 @@ export class Instance implements AsyncDisposable {
         transport: first,
         freshTransport: () => {
           const fresh = instance.#transport = makeTransport(spec, env, options.configPath);
-          watchStrayLines(fresh);
+          watchStrayLines(fresh, options, instance);
           return fresh;
         },
         connect: { signal: abort.signal, timeout: timeoutMs },
@@ -321,6 +303,83 @@ export class Instance implements AsyncDisposable {
     // (engine/notification_order.ts).
     notificationsBeforeResponse(transport);
     return instance;
+  }
+
+  /**
+   * Takes over a stdio server another daemon started and handed over
+   * (`mcpx daemon upgrade`, engine/handoff.ts) without a new handshake: the
+   * SDK's `Client` connects without `initialize` to a transport with a
+   * `sessionId` (client 2.4.0 `connect`), and what the server answered the
+   * first daemon's handshake is restored from `handshake`.
+   *
+   * @param handed The adopted process and its FIFOs (engine/stdio_transport.ts), or the
+   *   Streamable HTTP session to resume.
+   * @param onClose Called once when the connection ends for any reason.
+   * @throws {Error} when its FIFOs cannot be opened (the server has exited).
+   */
+  static async adopt(
+    spec: ServerSpec,
+    key: ScopeKey,
+    env: Record<string, string>,
+    handed: Handed,
+    handshake: Handshake,
+    onClose: (i: Instance) => void,
+    options: StartOptions = {},
+  ): Promise<Instance> {
+    const mode = spec.protocol ?? options.protocolDefault ?? "auto";
+    const transport = adoptTransport(spec, env, handed, options.configPath);
+    const client = clientMaker(spec, options, (): Instance => instance)();
+    restoreHandshake(client, handshake);
+    const allowance = options.allowance ??
+      { ms: spec.pool.startTimeoutMs, bound: "startTimeout" as const };
+    const instance: Instance = new Instance(spec, key, client, transport, onClose, allowance, mode);
+    watchStrayLines(transport, options, instance);
+    instance.credentials = credentialsFor(spec, env, options.configPath);
+    instance.protocolRevision = handshake.protocolVersion;
+    await client.connect(transport);
+    const sdkOnClose = transport.onclose;
+    transport.onclose = () => {
+      sdkOnClose?.();
+      instance.#closed("crash");
+    };
+    notificationsBeforeResponse(transport);
+    return instance;
+  }
+
+  /** What the server answered the handshake, for the next daemon ({@link adopt}). */
+  get handshake(): Handshake {
+    return readHandshake(this.#client);
+  }
+
+  /**
+   * Lets go of the server without stopping it, for the next daemon to
+   * {@link adopt}: a stdio server on FIFOs keeps running, a Streamable HTTP
+   * session is left open (no DELETE). The instance counts as closed here, and
+   * its `onClose` is not called (the pool released it: engine/pool.ts `release`).
+   *
+   * @returns What the next daemon adopts, or undefined for an instance that
+   *   cannot be handed over (SSE, a server not on FIFOs, a remote without a
+   *   session), which the caller stops as usual.
+   */
+  async detach(): Promise<Handed | undefined> {
+    const transport = this.#transport;
+    if (this.closed) return undefined;
+    if (transport instanceof ProcessGroupStdioTransport) {
+      if (!transport.fifoDir) return undefined;
+      const process = await transport.detach();
+      this.closed = true;
+      this.exit = { reason: "stop" };
+      return { process };
+    }
+    if (!(transport instanceof StreamableHTTPClientTransport) || !transport.sessionId) {
+      return undefined;
+    }
+    const session = { sessionId: transport.sessionId, protocolVersion: this.protocolRevision };
+    this.closed = true;
+    this.exit = { reason: "stop" };
+    // Closes the client's streams only: the session stays the server's until the next daemon's use.
+    await this.client.close().catch(() => {});
+    return { session };
   }
 
   /**
@@ -532,22 +591,10 @@ export class Instance implements AsyncDisposable {
   }
 }
 
-/** How long a server whose stdin broke is given to be seen exiting, ms. */
-const EXIT_AFTER_BROKEN_PIPE_MS = 500;
-
-/** Why a server's start failed when it exited before answering `initialize`. */
-function exitedBeforeInitialize(status: Deno.CommandStatus): string {
-  return `exited with ${
-    status.signal ? `signal ${status.signal}` : `code ${status.code}`
-  } before answering initialize`;
-}
-
-/** True when `error`, or an error it was caused by, is a write to a closed pipe (EPIPE). */
-function brokenPipe(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if (e instanceof Deno.errors.BrokenPipe || /broken pipe/i.test(String((e as Error).message))) {
-      return true;
-    }
+/** Hands a stdio transport's stray stdout lines to `options.onStrayLine`, for `instance`. */
+function watchStrayLines(transport: Transport, options: StartOptions, instance: Instance): void {
+  const report = options.onStrayLine;
+  if (transport instanceof ProcessGroupStdioTransport && report) {
+    transport.onstrayline = (line, count) => report(instance, line, count);
   }
-  return false;
 }

@@ -17,7 +17,8 @@
 import { startedIn } from "../config/server_directory.ts";
 import type { ServerSpec } from "../config/types.ts";
 import type { ServerError } from "../core/errors.ts";
-import { Instance, type StopReason } from "./instance.ts";
+import type { Handshake } from "./handshake.ts";
+import { type Handed, Instance, type StopReason } from "./instance.ts";
 import type { Lease, LeaseOptions, PoolHooks, StartFailure } from "./pool_types.ts";
 import {
   type CallerContext,
@@ -418,6 +419,47 @@ export class Pool {
       release,
       [Symbol.asyncDispose]: () => Promise.resolve(release()),
     };
+  }
+
+  /**
+   * Adds a server another daemon started and handed over
+   * (`mcpx daemon upgrade`, engine/handoff.ts), as if it had started here.
+   *
+   * @throws What `Instance.adopt` throws; the pool is unchanged then.
+   */
+  async adopt(key: ScopeKey, server: Handed, handshake: Handshake): Promise<Instance> {
+    const instance = await Instance.adopt(
+      startedIn(this.spec, key),
+      key,
+      this.#env,
+      server,
+      handshake,
+      (i) => this.#gone(i),
+      this.#hooks.startOptions?.(key),
+    );
+    this.#instances.add(instance);
+    this.#hooks.started?.(instance);
+    this.#pids.update();
+    return instance;
+  }
+
+  /**
+   * Takes every instance out of the pool without stopping any, for the next
+   * daemon to adopt (`mcpx daemon upgrade`); the pool is empty after.
+   * Holds runs had on them are dropped.
+   *
+   * @returns The instances taken, none of them closed.
+   */
+  release(): Instance[] {
+    const all = this.instances.filter((i) => !i.closed);
+    for (const instance of all) {
+      this.#instances.delete(instance);
+      this.#unclaimed.delete(instance);
+      this.#holds.forget(instance);
+      this.#ending.delete(instance);
+    }
+    this.#pids.update();
+    return all;
   }
 
   #start(key: ScopeKey): Promise<Instance> {

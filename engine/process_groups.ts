@@ -261,3 +261,24 @@ function signalGroup(pgid: number, signal: Deno.Signal): void {
     Deno.kill(-pgid, signal);
   } catch { /* the group is gone */ }
 }
+
+/**
+ * Takes a group out of this daemon's ledger without removing its file or
+ * ending it: the group was handed to the next daemon (`mcpx daemon upgrade`),
+ * which rewrites the file as its own ({@link adoptGroup}).
+ */
+export function releaseGroup(pgid: number): void {
+  ledger?.pgids.delete(pgid);
+}
+
+/**
+ * Records a group another daemon started and handed over as this daemon's
+ * (its file rewritten with this daemon as owner), so that this daemon's
+ * death is what ends it from now on.
+ *
+ * @param pgid The leader's pid.
+ * @param command What runs, for the sweeper's log.
+ */
+export function adoptGroup(pgid: number, command: string): void {
+  recordGroup(pgid, command);
+}

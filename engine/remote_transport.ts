@@ -105,7 +105,11 @@ export function isConnectionFailure(error: unknown): boolean {
  * request carries the stored bearer token and a 401 refreshes it or fails
  * naming `mcpx auth <server>` (engine/oauth_session.ts).
  */
-export function remoteTransport(spec: ServerSpec, oauth?: OAuthTarget): Transport {
+export function remoteTransport(
+  spec: ServerSpec,
+  oauth?: OAuthTarget,
+  resume?: RemoteSession,
+): Transport {
   const { url, headers } = remoteEndpoint(authUrl(spec.url!, spec.auth), {
     ...spec.headers,
     ...authHeaders(spec.auth),
@@ -121,9 +125,17 @@ export function remoteTransport(spec: ServerSpec, oauth?: OAuthTarget): Transpor
     requestInit,
     fetch: fetchFn,
     authProvider,
+    // A session a previous daemon opened (`mcpx daemon upgrade`): no new `initialize`.
+    ...(resume ? { sessionId: resume.sessionId, protocolVersion: resume.protocolVersion } : {}),
   });
   transport.oauth = oauth;
   return transport;
+}
+
+/** A Streamable HTTP session to resume: its `Mcp-Session-Id` and the revision agreed. */
+export interface RemoteSession {
+  sessionId: string;
+  protocolVersion?: string;
 }
 
 /**

@@ -11,8 +11,12 @@ import { authEnv } from "../config/auth.ts";
 import type { Transport } from "@modelcontextprotocol/client";
 import type { ServerSpec } from "../config/types.ts";
 import { settingEnvName, SETTINGS } from "../config/settings.ts";
-import { ProcessGroupStdioTransport } from "./stdio_transport.ts";
-import { remoteTransport } from "./remote_transport.ts";
+import {
+  type AdoptedServer,
+  ProcessGroupStdioTransport,
+  type StdioLaunch,
+} from "./stdio_transport.ts";
+import { type RemoteSession, remoteTransport } from "./remote_transport.ts";
 import { WIRE_CHECK_ENV, wireChecked } from "./wire_check.ts";
 import { resultTypeDefaulted } from "./result_type.ts";
 import { credentialsOf, oauthApplies } from "./oauth_session.ts";
@@ -85,14 +89,43 @@ export function makeTransport(
     const oauth = oauthTargetFor(spec, env, configPath);
     return resultTypeDefaulted(wireChecked(remoteTransport(spec, oauth), spec.name));
   }
-  return resultTypeDefaulted(wireChecked(
-    new ProcessGroupStdioTransport({
-      command: spec.command!,
-      args: spec.args,
-      // The `env` kind of `auth` (config/auth.ts); config/_auth.ts refuses a name `env` sets too.
-      env: { ...serverEnvironment(env), ...spec.env, ...authEnv(spec.auth) },
-      cwd: spec.cwd,
-    }),
-    spec.name,
-  ));
+  return resultTypeDefaulted(
+    wireChecked(new ProcessGroupStdioTransport(stdioLaunch(spec, env)), spec.name),
+  );
+}
+
+/**
+ * The transport of a server another daemon handed over (`mcpx daemon upgrade`):
+ * {@link makeTransport}'s, adopting a stdio server rather than spawning it, or
+ * resuming a Streamable HTTP session by its id rather than opening one.
+ */
+export function adoptTransport(
+  spec: ServerSpec,
+  env: Record<string, string>,
+  handed: { process?: AdoptedServer; session?: RemoteSession },
+  configPath?: string | null,
+): Transport {
+  if (handed.process) {
+    return resultTypeDefaulted(
+      wireChecked(
+        ProcessGroupStdioTransport.adopt(stdioLaunch(spec, env), handed.process),
+        spec.name,
+      ),
+    );
+  }
+  const oauth = oauthTargetFor(spec, env, configPath);
+  return resultTypeDefaulted(
+    wireChecked(remoteTransport(spec, oauth, handed.session), spec.name),
+  );
+}
+
+/** How `spec`'s stdio server is started. */
+function stdioLaunch(spec: ServerSpec, env: Record<string, string>): StdioLaunch {
+  return {
+    command: spec.command!,
+    args: spec.args,
+    // The `env` kind of `auth` (config/auth.ts); config/_auth.ts refuses a name `env` sets too.
+    env: { ...serverEnvironment(env), ...spec.env, ...authEnv(spec.auth) },
+    cwd: spec.cwd,
+  };
 }

@@ -6,8 +6,12 @@
  * The SDK's own `StdioClientTransport` spawns the child in the daemon's
  * process group, so stopping it leaves grandchildren (a browser a server
  * started) behind. Here the child is `detached` (setsid), and closing kills
- * the whole group: close stdin, wait, SIGTERM the group, wait, SIGKILL the
- * group — the SDK's teardown order (CONVENTIONS.md, MCP SDK model).
+ * the whole group: SIGTERM the group, wait, SIGKILL the group — the SDK's
+ * teardown order (CONVENTIONS.md, MCP SDK model) without its first step
+ * (close stdin, wait) where the server runs on FIFOs it holds itself
+ * (engine/fifo_pipes.ts, Linux and macOS): its stdin never ends, which is
+ * what lets `mcpx daemon upgrade` hand it to another daemon ({@link
+ * ProcessGroupStdioTransport.detach}, `adopt`; decision 0084).
  *
  * Framing follows MCP 2025-11-25 "Transports: stdio": one JSON-RPC message
  * per line on stdout. A line that is not a JSON-RPC message is not fatal: it
@@ -25,8 +29,25 @@ import {
 } from "@modelcontextprotocol/client";
 import { STDERR_TAIL_CHARS, TailBuffer } from "../core/tail_buffer.ts";
 import { settlesWithin } from "../core/deadline.ts";
-import { forgetGroup, recordGroup } from "./process_groups.ts";
+import {
+  adoptGroup,
+  forgetGroup,
+  processStart,
+  recordGroup,
+  releaseGroup,
+} from "./process_groups.ts";
 import { LineSplitter, type SplitWork } from "./line_splitter.ts";
+import {
+  type FifoEnds,
+  fifosIn,
+  fifosSupported,
+  makeFifos,
+  openFifos,
+  removeFifos,
+  resolveCommand,
+  shellOnFifos,
+  wakeReader,
+} from "./fifo_pipes.ts";
 
 /** How to start a stdio server. */
 export interface StdioLaunch {
@@ -36,6 +57,30 @@ export interface StdioLaunch {
   env: Record<string, string>;
   cwd?: string;
 }
+
+/**
+ * How a server's exit is reported: its code and signal, or null for both when
+ * the server was adopted from another daemon (not this process's child, so its
+ * status cannot be read).
+ */
+export interface ExitStatus {
+  success: boolean;
+  code: number | null;
+  signal: Deno.Signal | null;
+}
+
+/** A server another daemon started, as its handoff record names it (engine/handoff.ts). */
+export interface AdoptedServer {
+  /** The leader's pid (= its process group). */
+  pid: number;
+  /** Its start time (engine/process_groups.ts `processStart`): a reused pid is not it. */
+  start: string;
+  /** The directory of its FIFOs (engine/fifo_pipes.ts). */
+  fifoDir: string;
+}
+
+/** How often an adopted server's pid is checked for its exit, in ms. */
+const ADOPTED_EXIT_POLL_MS = 200;
 
 /** Grace periods of the teardown, in ms. */
 const CLOSE_STDIN_GRACE_MS = 500;
@@ -69,21 +114,57 @@ export class ProcessGroupStdioTransport implements Transport {
   #strayLines = 0;
   #stopping?: Promise<void>;
   #launch: StdioLaunch;
-  #child?: Deno.ChildProcess;
+  #pid?: number;
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
   #closed = false;
   #encoder = new TextEncoder();
-  #exited?: Promise<Deno.CommandStatus>;
+  #exited?: Promise<ExitStatus>;
   #stderrDone?: Promise<void>;
+  #stdoutDone?: Promise<void>;
   #stdoutLines = new LineSplitter();
+  /** The server's FIFOs and this process's ends of them (engine/fifo_pipes.ts), when on FIFOs. */
+  #fifos?: { paths: ReturnType<typeof fifosIn>; ends?: FifoEnds };
+  /** Set by {@link adopt}: the server another daemon started. */
+  #adopted?: AdoptedServer;
+  /** Set by {@link detach}: this process has let go of the server, which keeps running. */
+  #detached = false;
 
   constructor(launch: StdioLaunch) {
     this.#launch = launch;
   }
 
+  /**
+   * A transport for a server another daemon started on FIFOs and handed over
+   * (`mcpx daemon upgrade`): {@link start} opens its FIFOs rather than
+   * spawning, and its exit is seen as its stdout's end of file or its pid
+   * gone (checked every 200 ms), since it is not this process's child.
+   */
+  static adopt(launch: StdioLaunch, server: AdoptedServer): ProcessGroupStdioTransport {
+    const transport = new ProcessGroupStdioTransport(launch);
+    transport.#adopted = server;
+    transport.#pid = server.pid;
+    transport.#fifos = { paths: fifosIn(server.fifoDir) };
+    return transport;
+  }
+
   /** The child's pid, once started. */
   get pid(): number | undefined {
-    return this.#child?.pid;
+    return this.#pid;
+  }
+
+  /** The directory of the server's FIFOs, when it runs on FIFOs (engine/fifo_pipes.ts). */
+  get fifoDir(): string | undefined {
+    return this.#fifos?.paths.dir;
+  }
+
+  /**
+   * Defined only for an adopted server (`adopted:<pid>`): the SDK's `Client`
+   * then connects without `initialize` (client 2.4.0 `connect`, a transport
+   * with a `sessionId` is a session being resumed), the handoff record having
+   * restored what the server answered to it.
+   */
+  get sessionId(): string | undefined {
+    return this.#adopted ? `adopted:${this.#adopted.pid}` : undefined;
   }
 
   /**
@@ -119,31 +200,150 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   /** Resolves with the child's exit status; undefined before `start()`. */
-  get exited(): Promise<Deno.CommandStatus> | undefined {
+  get exited(): Promise<ExitStatus> | undefined {
     return this.#exited;
   }
 
+  /**
+   * Spawns the server (on FIFOs where there are: engine/fifo_pipes.ts), or,
+   * for an {@link adopt}ed one, opens its FIFOs.
+   *
+   * @throws {Deno.errors.NotFound} (synchronously) when the command does not exist.
+   */
   start(): Promise<void> {
+    if (this.#adopted) return this.#startAdopted(this.#adopted);
     const { command, args, env, cwd } = this.#launch;
-    this.#child = new Deno.Command(command, {
-      args,
-      env,
-      clearEnv: true,
-      cwd,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      detached: true,
-    }).spawn();
+    if (!fifosSupported) {
+      const child = new Deno.Command(command, {
+        args,
+        env,
+        clearEnv: true,
+        cwd,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+        detached: true,
+      }).spawn();
+      this.#spawned(child);
+      this.#attach(child.stdin.getWriter(), child.stdout, child.stderr);
+      return Promise.resolve();
+    }
+    resolveCommand(command, env, cwd);
+    const paths = makeFifos();
+    this.#fifos = { paths };
+    // The daemon's opens wait before the spawn, so no byte the server writes is lost to a quick
+    // exit (engine/fifo_pipes.ts `openFifos`).
+    const gone = Promise.withResolvers<unknown>();
+    const opened = this.#openFifos(gone.promise);
+    let child: Deno.ChildProcess;
+    try {
+      const shell = shellOnFifos(paths, command, args);
+      child = new Deno.Command(shell.command, {
+        args: shell.args,
+        env,
+        clearEnv: true,
+        cwd,
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+        detached: true,
+      }).spawn();
+    } catch (error) {
+      gone.resolve(undefined);
+      opened.then(() => this.#finishUnstarted(), () => {});
+      throw error;
+    }
+    this.#spawned(child);
+    this.#exited!.then(gone.resolve);
+    return opened;
+  }
+
+  /** Closes the ends of a server whose spawn failed, and removes its FIFOs. */
+  #finishUnstarted(): void {
+    for (const file of Object.values(this.#fifos?.ends ?? {})) closeQuietly(file);
+    if (this.#fifos) removeFifos(this.#fifos.paths);
+  }
+
+  /** Records a spawned child's group and watches its exit. */
+  #spawned(child: Deno.ChildProcess): void {
+    const { command, args } = this.#launch;
+    const pid = this.#pid = child.pid;
     // Recorded until the leader exits, so a daemon killed meanwhile leaves no orphan (decision 0006).
-    const pid = this.#child.pid;
     recordGroup(pid, [command, ...args].join(" "));
-    this.#writer = this.#child.stdin.getWriter();
-    this.#exited = this.#child.status.finally(() => forgetGroup(pid));
-    this.#pumpStdout(this.#child.stdout);
-    this.#stderrDone = this.#pumpStderr(this.#child.stderr);
+    this.#exited = child.status.finally(() => forgetGroup(pid));
     this.#exited.then(() => this.#finish());
-    return Promise.resolve();
+  }
+
+  async #openFifos(gone: Promise<unknown>): Promise<void> {
+    const fifos = this.#fifos!;
+    fifos.ends = await openFifos(fifos.paths, gone);
+    this.#attach(
+      writerTo(fifos.ends.input),
+      fifos.ends.output.readable,
+      fifos.ends.errors.readable,
+    );
+  }
+
+  #attach(
+    writer: WritableStreamDefaultWriter<Uint8Array>,
+    stdout: ReadableStream<Uint8Array>,
+    stderr: ReadableStream<Uint8Array>,
+  ): void {
+    this.#writer = writer;
+    this.#stdoutDone = this.#pumpStdout(stdout);
+    this.#stderrDone = this.#pumpStderr(stderr);
+  }
+
+  async #startAdopted(server: AdoptedServer): Promise<void> {
+    const { promise, resolve } = Promise.withResolvers<ExitStatus>();
+    this.#exited = promise;
+    const check = () => {
+      const now = processStart(server.pid);
+      if (now === undefined || now.zombie || now.start !== server.start) {
+        forgetGroup(server.pid);
+        resolve({ success: false, code: null, signal: null });
+      } else {
+        Deno.unrefTimer(setTimeout(check, ADOPTED_EXIT_POLL_MS));
+      }
+    };
+    check();
+    this.#exited.then(() => this.#finish());
+    await this.#openFifos(this.#exited);
+    adoptGroup(server.pid, [this.#launch.command, ...this.#launch.args].join(" "));
+  }
+
+  /**
+   * Lets go of the server without stopping it, for another daemon to
+   * {@link adopt} (`mcpx daemon upgrade`): stops reading its stdout and
+   * stderr (each pending read woken with an empty line: engine/fifo_pipes.ts
+   * `wakeReader`), closes this process's ends of its FIFOs, and takes its
+   * group out of this daemon's ledger without ending it. No `onclose` follows.
+   * Call it only with no request in flight: a message the server writes while
+   * its reader is being woken is read here and not handed on.
+   *
+   * @returns What the next daemon needs to adopt it.
+   * @throws {Error} when the server does not run on FIFOs (Windows) or was not started.
+   */
+  async detach(): Promise<AdoptedServer> {
+    const fifos = this.#fifos;
+    const pid = this.#pid;
+    if (!fifos?.ends || pid === undefined) {
+      throw new Error("only a started server on FIFOs can be handed over");
+    }
+    const start = this.#adopted?.start ?? processStart(pid)?.start;
+    if (start === undefined) throw new Error(`server process ${pid} has exited`);
+    this.#detached = true;
+    wakeReader(fifos.paths.out);
+    wakeReader(fifos.paths.err);
+    await Promise.all([this.#stdoutDone, this.#stderrDone]);
+    try {
+      this.#writer?.releaseLock();
+    } catch { /* writing */ }
+    for (const file of [fifos.ends.input, fifos.ends.output, fifos.ends.errors]) {
+      closeQuietly(file);
+    }
+    releaseGroup(pid);
+    return { pid, start, fifoDir: fifos.paths.dir };
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -169,28 +369,36 @@ export class ProcessGroupStdioTransport implements Transport {
    * @param termGraceMs Wait between SIGTERM and SIGKILL, in ms.
    */
   stop(termGraceMs: number): Promise<void> {
-    if (!this.#child) return Promise.resolve();
-    return this.#stopping ??= this.#stop(this.#child, termGraceMs);
+    if (this.#pid === undefined || !this.#exited || this.#detached) return Promise.resolve();
+    return this.#stopping ??= this.#stop(this.#pid, termGraceMs);
   }
 
-  async #stop(child: Deno.ChildProcess, termGraceMs: number): Promise<void> {
+  async #stop(pid: number, termGraceMs: number): Promise<void> {
     const exited = this.#exited!;
     try {
       await this.#writer?.close();
     } catch { /* already closed */ }
-    if (!(await settlesWithin(exited, CLOSE_STDIN_GRACE_MS))) {
-      killGroup(child.pid, "SIGTERM");
-      if (!(await settlesWithin(exited, termGraceMs))) killGroup(child.pid, "SIGKILL");
+    // A server on FIFOs holds its stdin's writer itself, so it never sees end of file:
+    // SIGTERM comes at once (decision 0084).
+    const stdinGrace = this.#fifos ? 0 : CLOSE_STDIN_GRACE_MS;
+    if (!(await settlesWithin(exited, stdinGrace))) {
+      killGroup(pid, "SIGTERM");
+      if (!(await settlesWithin(exited, termGraceMs))) killGroup(pid, "SIGKILL");
     }
     // The leader may exit on stdin EOF while grandchildren linger: clear the group.
-    killGroup(child.pid, "SIGKILL");
+    killGroup(pid, "SIGKILL");
     await exited;
     this.#finish();
   }
 
   #finish(): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#detached) return;
     this.#closed = true;
+    if (this.#fifos) {
+      // Stdout and stderr are read to their end first (their readers close them).
+      closeQuietly(this.#fifos.ends?.input);
+      removeFifos(this.#fifos.paths);
+    }
     this.onclose?.();
   }
 
@@ -209,11 +417,15 @@ export class ProcessGroupStdioTransport implements Transport {
       // about 50 MiB of spent chunks alive in the daemon (measured).
       const reader = stream.getReader({ mode: "byob" });
       let buffer = new Uint8Array(READ_BYTES);
-      while (true) {
+      while (!this.#detached) {
         const { value, done } = await reader.read(buffer);
         if (done || !value) break;
         for (const line of lines.push(value)) handle(line);
         buffer = new Uint8Array(value.buffer);
+      }
+      if (this.#detached) {
+        reader.releaseLock();
+        return;
       }
       // Text after the last newline: a message without its newline, or a stray line.
       const rest = lines.end();
@@ -221,6 +433,7 @@ export class ProcessGroupStdioTransport implements Transport {
     } catch (error) {
       if (!this.#closed) this.onerror?.(error as Error);
     }
+    closeQuietly(this.#fifos?.ends?.output);
   }
 
   #handleLine(line: string): void {
@@ -239,11 +452,16 @@ export class ProcessGroupStdioTransport implements Transport {
 
   async #pumpStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
+    const reader = stream.getReader();
     try {
-      for await (const chunk of stream) {
-        this.stderrTail.append(decoder.decode(chunk, { stream: true }));
+      while (!this.#detached) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        this.stderrTail.append(decoder.decode(value, { stream: true }));
       }
     } catch { /* the process is gone */ }
+    reader.releaseLock();
+    if (!this.#detached) closeQuietly(this.#fifos?.ends?.errors);
   }
 }
 
@@ -252,4 +470,24 @@ export function killGroup(pid: number, signal: Deno.Signal): void {
   try {
     Deno.kill(-pid, signal);
   } catch { /* no such process group */ }
+}
+
+/** Closes `file` unless it is absent or closed already. */
+function closeQuietly(file: Deno.FsFile | undefined): void {
+  try {
+    file?.close();
+  } catch { /* already closed */ }
+}
+
+/**
+ * A writer that writes each chunk whole with `file.write`. Not `file.writable`:
+ * on a FIFO, Deno 2.9's stream held the bytes back until it was closed (measured:
+ * a server read nothing of a request written through it).
+ */
+function writerTo(file: Deno.FsFile): WritableStreamDefaultWriter<Uint8Array> {
+  return new WritableStream<Uint8Array>({
+    async write(chunk) {
+      for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
+    },
+  }).getWriter();
 }

@@ -12,6 +12,7 @@ import type { Daemon } from "../engine/engine.ts";
 import { droppedRecords } from "../engine/log.ts";
 import { callNotify } from "./call_notify.ts";
 import type { InputOf, OpSpec, OutputOf } from "./op.ts";
+import { McpxError } from "../core/errors.ts";
 import type { Reply, RouteHandler, StreamHandler } from "./route_handler.ts";
 import { eventStream } from "./daemon_events.ts";
 import { splitTarget } from "./tool_target.ts";
@@ -150,6 +151,15 @@ export const HANDLERS:
       return Promise.resolve({ retiring: true as const, inFlight: d.inFlight });
     },
     stop: () => Promise.resolve({ stopping: true as const }),
+    upgrade: async (d) => {
+      if (!d.upgrade) {
+        throw new McpxError(
+          "upgrade-failed",
+          "this daemon runs inside another process (inline) and has no servers to hand over",
+        );
+      }
+      return await d.upgrade() as OutputOf<Specs["upgrade"]>;
+    },
   };
 
 /** A route and its handler, as daemon/http.ts serves them. */

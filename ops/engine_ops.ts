@@ -297,13 +297,19 @@ export const daemon = defineOp({
     "its /v1 API over TCP too.",
   where: "cli",
   hints: { readOnly: false, destructive: false, idempotent: false },
-  input: z.object({}),
+  input: z.object({
+    action: z.enum(["upgrade"]).optional().describe(
+      "upgrade: replace the running daemon with the installed version, its servers kept",
+    ),
+  }),
   output: DaemonOutput,
   cli: {
     command: "daemon",
     module: "./daemon/daemon_cmd.ts",
-    usage: "mcpx daemon [--port P] [--address A]",
-    summary: "run this configuration's daemon in the foreground (stays up)",
+    usage: "mcpx daemon [--port P] [--address A] | upgrade",
+    summary: "run this configuration's daemon in the foreground (stays up), or upgrade the " +
+      "running one without stopping its servers",
+    args: [{ field: "action", name: "upgrade", optional: true, complete: ["upgrade"] }],
     flags: {
       port: {
         type: "string",

@@ -214,8 +214,26 @@ export const UntrustOutput = z.strictObject({
   removed: z.literal(true),
 });
 
-/** `mcpx daemon` prints no document: the daemon runs in the foreground until stopped. */
-export const DaemonOutput = z.never();
+/**
+ * `mcpx daemon upgrade`'s document (daemon/upgrade.ts `UpgradeResult`); `mcpx daemon` itself
+ * prints none: the daemon runs in the foreground until stopped.
+ */
+export const DaemonOutput = z.strictObject({
+  oldPid: z.number().int().describe("the daemon replaced"),
+  newPid: z.number().int().describe("the daemon now serving"),
+  version: z.string().describe("the new daemon's mcpx version"),
+  kept: z.number().int().min(0).describe("stdio servers handed over, still the same processes"),
+  stopped: z.number().int().min(0).describe(
+    "instances that could not be handed over (remotes), stopped; started again on first use",
+  ),
+  failed: z.array(
+    z.strictObject({ server: z.string(), pid: z.number().int().optional(), error: z.string() }),
+  )
+    .describe("servers the new daemon could not adopt (their process groups were ended)"),
+  longestWaitMs: z.number().min(0).describe("the longest a request waited during the upgrade, ms"),
+  waited: z.number().int().min(0).describe("requests that waited"),
+  tookMs: z.number().min(0).describe("from the request until the new daemon served, ms"),
+});
 
 /** A live daemon (wire/locate.ts `DaemonRecord`). */
 const DaemonRecord = z.strictObject({

@@ -27,6 +27,7 @@ import {
   Stopped,
 } from "./route_outputs.ts";
 import { LsOutput } from "./discovery_outputs.ts";
+import { DaemonOutput } from "./engine_outputs.ts";
 import { ListingWait } from "./output_shapes.ts";
 import { Completion, PromptsOf, ResourcesOf } from "./content_outputs.ts";
 import { TASK_ROUTES } from "./task_routes.ts";
@@ -420,6 +421,17 @@ export const stop = defineOp({
   output: z.object({ stopping: z.literal(true) }),
 });
 
+/** `POST /v1/upgrade`. */
+export const upgrade = defineOp({
+  name: "upgrade",
+  description: "Replace this daemon with one of the installed version, keeping every stdio " +
+    "server it holds running (decision 0084).",
+  where: "daemon",
+  hints: { readOnly: false, destructive: false, idempotent: false },
+  input: callerSchema,
+  output: DaemonOutput,
+});
+
 /** The routes by name (the route is `POST /v1/<name>`). */
 export const ROUTE_SPECS = {
   health,
@@ -453,6 +465,7 @@ export const ROUTE_SPECS = {
   sessionDetach,
   retire,
   stop,
+  upgrade,
 } as const;
 
 /** A route's name. */
