@@ -19,7 +19,7 @@ import {
   type UntrustedServer,
 } from "../config/types.ts";
 import type { TrustGate } from "../config/trust.ts";
-import { McpxError, NotFoundError, UsageError } from "../core/errors.ts";
+import { McpxError } from "../core/errors.ts";
 import { type StatusRow, statusRow } from "./status_row.ts";
 import { type Instance, SessionLostError } from "./instance.ts";
 import { DEFAULT_TASK_TTL_MS, TaskTable } from "./task_table.ts";
@@ -35,15 +35,8 @@ import type { CallOptions } from "./call_trace.ts";
 import type { Redactor } from "../core/redact.ts";
 import { configRedactor } from "../config/secrets.ts";
 import { mcpxPaths } from "../config/paths.ts";
-import { nearest } from "../core/nearest.ts";
-import {
-  freshSessionName,
-  type NamedSession,
-  SESSION_NAME,
-  sessionNameProblem,
-  sessionsPath,
-  SessionStore,
-} from "./sessions.ts";
+import { type NamedSession, sessionsPath, SessionStore } from "./sessions.ts";
+import { existingSession, newSessionName } from "./session_names.ts";
 import type { ListingWait, ListResults } from "./tool_listing.ts";
 import { Listings, type ListingsOptions } from "./listings.ts";
 import { InstanceEvents } from "./instance_events.ts";
@@ -496,14 +489,7 @@ export class Daemon {
     ttlMs?: number,
     owner?: Attacher,
   ): Promise<SessionRow> {
-    const chosen = name ?? freshSessionName();
-    if (!SESSION_NAME.test(chosen)) throw new UsageError(sessionNameProblem(chosen));
-    if (this.sessions.get(chosen)) {
-      throw new McpxError(
-        "session-exists",
-        `session "${chosen}" already exists; rejoin it with --session ${chosen}, or end it first with \`mcpx session end ${chosen}\``,
-      );
-    }
+    const chosen = newSessionName(this.sessions, name);
     const session = await this.sessions.create(chosen, ttlMs, owner);
     log("info", "session.new", "named session {session} made", {
       session: session.name,
@@ -531,18 +517,7 @@ export class Daemon {
    * @throws {NotFoundError} naming the known sessions, nearest first.
    */
   async sessionEnd(name: string): Promise<number> {
-    if (!this.sessions.get(name)) {
-      const known = this.sessions.list().map((s) => s.name);
-      const near = nearest(name, known);
-      throw new NotFoundError(
-        `unknown session "${name}"; ${
-          known.length
-            ? `named sessions: ${[...near, ...known.filter((k) => !near.includes(k))].join(", ")}`
-            : "there are no named sessions"
-        } (\`mcpx session ls\` lists them)`,
-        near,
-      );
-    }
+    existingSession(this.sessions, name);
     const stopped = await this.endSession(name);
     this.sessions.delete(name);
     await this.sessions.flush();
