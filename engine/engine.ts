@@ -575,12 +575,13 @@ export class Daemon {
   async shutdown(): Promise<void> {
     // A hook still running is ended with its process group; one waiting is not started.
     await this.#hooks?.close();
-    this.#down.abort();
     this.leases.close();
     await this.#listings.close();
     await this.#listings.flush();
     await Promise.all(this.#pools.all.map((p) => p.stop("stop")));
     await this.#events.settled();
+    // Event streams end once the servers' `server.stopped` events are published (and sent).
+    this.#down.abort();
     await this.sessions.flush();
     this.#leaveProcess?.();
   }

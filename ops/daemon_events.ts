@@ -100,6 +100,9 @@ export function eventStream(
         const next = await reader.next(stop);
         if (next) yield next;
       }
+      // The daemon is shutting down: what it published on the way (its servers stopping) still
+      // reaches a reader that is here.
+      if (!signal.aborted) { for (let e = reader.poll(); e; e = reader.poll()) yield e; }
     },
   };
 }

@@ -59,7 +59,7 @@ export const events = defineOp({
   input: withCaller({
     since: z.string().optional().describe(
       "replay what is retained after this position: a sequence number (0: all retained) or an " +
-        "event id <epoch>-<seq> (as Last-Event-ID sends it); none: only what is published from " +
+        "event id <epoch>-<seq> (as Last-Event-ID sends it); absent: only what is published from " +
         "now on (the command line without -f: 0)",
     ),
     kind: list(

@@ -267,7 +267,7 @@ Deno.test("mcpx events prints what is retained, one JSON event per line, and -f 
   assert.match(human.stdout, /call\.finished +fx fx\.echo ok \d+(\.\d+)? ms/);
 
   const child = new Deno.Command(`${w.dir}/.bin/mcpx`, {
-    args: ["events", "-f", "--json", "--kind", "call.finished"],
+    args: ["events", "-f", "--json", "--kind", "call.finished", "--kind", "server.stopped"],
     env: w.env,
     clearEnv: true,
     cwd: w.dir,
@@ -293,6 +293,37 @@ Deno.test("mcpx events prints what is retained, one JSON event per line, and -f 
     const event = JSON.parse(text.split("\n")[0]) as BusEvent;
     assert.equal(event.kind, "call.finished");
     assert.ok(event.seq > lines[0].seq, "-f without --since is live only");
+
+    // `mcpx stop` stays stopped: the follower waits for a daemon rather than starting one.
+    assert.equal((await w.mcpx(["stop"])).code, 0);
+    const errors = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let said = "";
+    // A follower that never says it waits is ended after 30 s, which fails the loop below.
+    const late = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    try {
+      while (!said.includes("waiting for the next one")) {
+        const { value, done } = await errors.read();
+        assert.ok(!done, `the follower ended without waiting for a daemon: ${said}`);
+        said += value;
+      }
+    } finally {
+      clearTimeout(late);
+      errors.releaseLock();
+    }
+    // What the daemon published as it stopped reached the follower before its stream ended.
+    const silent = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    try {
+      while (!text.includes('"server.stopped"')) {
+        const { value, done } = await reader.read();
+        assert.ok(!done, `no server.stopped before the stream ended: ${text}`);
+        text += value;
+      }
+    } finally {
+      clearTimeout(silent);
+    }
+    const daemons = await w.json<{ daemons: unknown[] }>(["daemons"]);
+    assert.deepEqual(daemons.daemons, [], "the follower started a daemon after mcpx stop");
+
     child.kill("SIGINT");
     reader.releaseLock();
     const status = await child.status;

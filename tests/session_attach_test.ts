@@ -66,6 +66,13 @@ Deno.test("session attach --read-only sees another caller's calls and results, a
     "ls",
   ]);
   assert.deepEqual(listed.sessions[0].attached?.map((a) => a.mode), ["read"]);
+
+  // `mcpx stop` ends the watch, and the watcher starts no daemon on its way out.
+  assert.equal((await w.mcpx(["stop"])).code, 0);
+  assert.ok(await eventually(() => watcher.exited()), `still watching: ${watcher.output()}`);
+  assert.match(watcher.output(), /the daemon stopped, so the watch of session s ended/);
+  const daemons = await w.json<{ daemons: unknown[] }>(["daemons"]);
+  assert.deepEqual(daemons.daemons, [], "the watcher started a daemon after mcpx stop");
 });
 
 Deno.test("session attach --take-over: the attacher's calls reach the same process, the old holder's fail naming who", async () => {

@@ -73,8 +73,14 @@ export async function attach(
   } finally {
     for (const s of signals) Deno.removeSignalListener(s, onSignal);
     ctx.io.stdoutGone?.removeEventListener("abort", onSignal);
-    await ctx.request("sessionDetach", { token: attached.token }).catch(() => {});
   }
+  if (!stop.signal.aborted) {
+    // The stream ended with the daemon, and the attachment with it (attachments live in its
+    // memory): detaching would start a daemon, undoing the `mcpx stop` that ended this one.
+    ctx.io.err(`the daemon stopped, so the watch of session ${name} ended\n`);
+    return exited(0);
+  }
+  await ctx.request("sessionDetach", { token: attached.token }).catch(() => {});
   return exited(0);
 }
 

@@ -10,8 +10,10 @@
  *   it says so on stderr and starts none.
  * - With `-f`: from `--since` when given, else live only, until SIGINT,
  *   SIGTERM or stdout's reader leaves. A lost stream (the daemon restarted or
- *   went idle) is resumed with `Last-Event-ID`, so nothing is printed twice;
- *   what a new daemon cannot replay arrives as a `gap` event.
+ *   went idle) is resumed with `Last-Event-ID` once a daemon runs again, so
+ *   nothing is printed twice; what a new daemon cannot replay arrives as a
+ *   `gap` event. A follower starts a daemon only for its first stream: one
+ *   that ended is waited for, so `mcpx stop` stays stopped.
  *
  * It runs in the CLI's own process, never relayed through the front (decision
  * 0080): its answer is a stream it writes itself, so it ends `exited(0)`.
@@ -71,9 +73,23 @@ export async function handle(ctx: CliContext, input: InputOf<typeof events>): Pr
   try {
     let last: string | undefined;
     let wait = RECONNECT_MS;
+    let told = false;
+    const { probeDaemon } = await import("../daemon_connect.ts");
     while (!stop.signal.aborted) {
       try {
-        const socket = await ctx.daemonSocket();
+        // The first stream may start the daemon; a lost one is waited for, never started again:
+        // a follower that restarted the daemon would undo the `mcpx stop` that ended it.
+        const socket = last === undefined
+          ? await ctx.daemonSocket()
+          : await ctx.existingDaemonSocket();
+        if (last !== undefined && !(await ctx.endpoint()) && !(await probeDaemon(socket))) {
+          if (!told) {
+            ctx.io.err("the daemon stopped; waiting for the next one (Ctrl-C ends)\n");
+            told = true;
+          }
+          throw new Error("no daemon yet");
+        }
+        told = false;
         await readEvents(socket, {
           ...query,
           // The first stream starts where asked; a resumed one where the last event left it.
