@@ -19,7 +19,7 @@ import { DaemonUnavailableError } from "../core/errors.ts";
 import { ensurePrivateDir, PRIVATE_FILE_MODE, UnsafeDirectoryError } from "../core/private_fs.ts";
 import type { SettingValue } from "../config/settings.ts";
 import { VERSION } from "../core/version.ts";
-import { DAEMON_MODULE, DAEMON_RUN_FLAGS, withoutSecrets } from "../wire/daemon_process.ts";
+import { DAEMON_MODULE, DAEMON_RUN_FLAGS, withoutSecrets } from "../engine/daemon_process.ts";
 
 /** What the `health` operation answers. */
 export interface DaemonHealth {
@@ -157,7 +157,7 @@ function fromFileUrl(url: URL): string {
   return decodeURIComponent(url.pathname);
 }
 
-export { DAEMON_MODULE, DAEMON_RUN_FLAGS, DAEMON_V8_FLAGS } from "../wire/daemon_process.ts";
+export { DAEMON_MODULE, DAEMON_RUN_FLAGS, DAEMON_V8_FLAGS } from "../engine/daemon_process.ts";
 
 function start(options: ConnectOptions, logPath: string): void {
   const main = new URL(`../${DAEMON_MODULE}`, import.meta.url);

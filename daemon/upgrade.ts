@@ -31,7 +31,7 @@ import type { AdoptFailure, HandoffRecord } from "../engine/handoff.ts";
 import { killGroup } from "../engine/stdio_transport.ts";
 import { log } from "../engine/log.ts";
 import type { DaemonFiles } from "../wire/locate.ts";
-import { DAEMON_RUN_FLAGS, withoutSecrets } from "../wire/daemon_process.ts";
+import { DAEMON_RUN_FLAGS, withoutSecrets } from "../engine/daemon_process.ts";
 import type { SettingValues } from "../engine/daemon_settings.ts";
 import type { UpgradeGate } from "./upgrade_gate.ts";
 

@@ -63,6 +63,19 @@ export function setFifoRoot(dir: string): void {
 }
 
 /**
+ * The `mkfifo` program, by its absolute path where the system keeps it: the
+ * daemon's PATH is whoever started it first, and may hold no coreutils (a
+ * test's PATH of one folder did: every stdio server then failed to start).
+ */
+const MKFIFO = ["/usr/bin/mkfifo", "/bin/mkfifo"].find((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}) ?? "mkfifo";
+
+/**
  * Makes a private directory with three FIFOs (mode 0600) in it.
  *
  * @throws {Error} naming the directory when `mkfifo` fails (a full disk, a
@@ -74,7 +87,7 @@ export function makeFifos(): FifoPaths {
     : Deno.makeTempDirSync({ prefix: "mcpx-fifo-" });
   Deno.chmodSync(dir, 0o700);
   const paths = { dir, in: join(dir, "in"), out: join(dir, "out"), err: join(dir, "err") };
-  const made = new Deno.Command("mkfifo", {
+  const made = new Deno.Command(MKFIFO, {
     args: ["-m", "600", paths.in, paths.out, paths.err],
     stdout: "null",
     stderr: "piped",

@@ -103,7 +103,7 @@ Deno.test("mcpx completion: bash, zsh and fish complete commands, flags, values 
     ]);
     assert.deepEqual(out.split("\n").map((l) => l.trim()).filter((l) => l !== ""), [
       "complete -F _mcpx mcpx",
-      "search serve session",
+      "search serve service session",
       "--explain",
       "--json",
       "bun deno node",
@@ -132,7 +132,7 @@ Deno.test("mcpx completion: bash, zsh and fish complete commands, flags, values 
       "mcpx --json call fixture.e",
     ]);
     assert.deepEqual(out.trimEnd().split("\n"), [
-      "search serve session",
+      "search serve service session",
       "--explain",
       "--json",
       "bun deno node",
@@ -163,7 +163,7 @@ Deno.test("mcpx completion: bash, zsh and fish complete commands, flags, values 
       ].join("\n"),
     ]);
     assert.deepEqual(out.trimEnd().split("\n"), [
-      "search serve session",
+      "search serve service session",
       "--explain",
       "--json",
       "bun deno node",

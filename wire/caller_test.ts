@@ -34,5 +34,5 @@ Deno.test("CALLER_FIELDS says who reads each field", () => {
   const byReader = (who: string) =>
     Object.entries(CALLER_FIELDS).filter(([, f]) => f.readBy === who).map(([n]) => n);
   assert.deepEqual(byReader("http"), ["traceIds", "trustCheck", "notices", "live"]);
-  assert.equal(byReader("engine").length, 10);
+  assert.equal(byReader("engine").length, 11);
 });
