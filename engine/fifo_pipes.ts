@@ -109,7 +109,9 @@ export function fifosIn(dir: string): FifoPaths {
 
 /**
  * The `sh` command line that runs `command args…` on the FIFOs of `paths`:
- * `sh -c 'i=$1 o=$2 e=$3; shift 3; exec "$@" 0<>"$i" 1<>"$o" 2<>"$e"' sh IN OUT ERR command args…`.
+ * `sh -c '…exec 0<>"$i" 1<>"$o" 2<>"$e"; IFS= read -r _; exec "$@"' sh IN OUT ERR command args…`:
+ * the shell takes the FIFOs, reads one line (the daemon's "go", {@link GO_LINE}) and becomes
+ * the server.
  */
 export function shellOnFifos(
   paths: FifoPaths,
@@ -120,7 +122,11 @@ export function shellOnFifos(
     command: "/bin/sh",
     args: [
       "-c",
-      'i=$1 o=$2 e=$3; shift 3; exec "$@" 0<>"$i" 1<>"$o" 2<>"$e"',
+      // The shell takes the FIFOs, then waits for the daemon's "go" line (written once the
+      // daemon holds its ends) before it becomes the server: a server that fails at once
+      // otherwise wrote its stderr into a FIFO the daemon had not opened yet, and the kernel
+      // dropped it with the pipe.
+      'i=$1 o=$2 e=$3; shift 3; exec 0<>"$i" 1<>"$o" 2<>"$e"; IFS= read -r _; exec "$@"',
       "sh",
       paths.in,
       paths.out,
@@ -130,6 +136,9 @@ export function shellOnFifos(
     ],
   };
 }
+
+/** What the daemon writes into a new server's IN once it holds its ends: the shell's cue to exec. */
+export const GO_LINE = new Uint8Array([10]);
 
 /**
  * Opens the daemon's ends. Each open waits until the server holds its end:

@@ -41,6 +41,7 @@ import {
   type FifoEnds,
   fifosIn,
   fifosSupported,
+  GO_LINE,
   makeFifos,
   openFifos,
   removeFifos,
@@ -255,7 +256,8 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     this.#spawned(child);
     this.#exited!.then(gone.resolve);
-    return opened;
+    // The daemon holds its ends: the shell may become the server now.
+    return opened.then(() => writeGo(this.#fifos!.ends!.input));
   }
 
   /** Closes the ends of a server whose spawn failed, and removes its FIFOs. */
@@ -490,4 +492,13 @@ function writerTo(file: Deno.FsFile): WritableStreamDefaultWriter<Uint8Array> {
       for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
     },
   }).getWriter();
+}
+
+/** Writes the "go" line (engine/fifo_pipes.ts {@link GO_LINE}); a server already gone is no error here. */
+async function writeGo(input: Deno.FsFile): Promise<void> {
+  try {
+    await input.write(GO_LINE);
+  } catch {
+    // The shell died before reading it: its exit is reported as any start failure is.
+  }
 }
