@@ -121,11 +121,11 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
       detached: true,
     }).spawn();
   } catch (error) {
-    const why = error instanceof Deno.errors.NotFound
-      ? `${program} was not found${
-        program.includes("/") ? "" : " on PATH"
-      }; give its absolute path or install it`
-      : `${program} could not be started: ${(error as Error).message}`;
+    const why = !(error instanceof Deno.errors.NotFound)
+      ? `${program} could not be started: ${(error as Error).message}`
+      : program.includes("/")
+      ? `${program} does not exist; fix the hook's command`
+      : `${program} was not found on PATH; give its absolute path or install it`;
     return { outcome: "not-found", durationMs: elapsed(), ...tails(), reason: why };
   }
   const pid = child.pid;

@@ -56,7 +56,7 @@ Deno.test("runHookProcess() says a missing program was not found, without starti
   });
   assert.equal(r.outcome, "not-found");
   assert.equal(r.pid, undefined);
-  assert.match(r.reason!, /\/nonexistent\/mcpx-hook was not found; give its absolute path/);
+  assert.match(r.reason!, /\/nonexistent\/mcpx-hook does not exist; fix the hook's command/);
   const shell = await runHookProcess({
     command: "mcpx-no-such-command-xyz",
     env: ENV,

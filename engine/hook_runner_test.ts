@@ -144,7 +144,7 @@ Deno.test("HookRunner logs a failing, a hanging and a missing hook with its name
   assert.equal(attrs("hangs").outcome, "timeout");
   assert.match(String(attrs("hangs").reason), /timeout of 200 ms/);
   assert.equal(attrs("missing").outcome, "not-found");
-  assert.match(String(attrs("missing").reason), /\/nonexistent\/hook was not found/);
+  assert.match(String(attrs("missing").reason), /\/nonexistent\/hook does not exist/);
 });
 
 Deno.test("HookRunner runs no hook while refused, says so once, and runs again once allowed", async () => {

@@ -188,6 +188,11 @@ export function rankSessions(
     .map((s) => ({ ...s.doc, score: s.score, matched: s.matched }));
 }
 
+/** A tool name with `-` read as `_`, so the server's and mcpx's spellings compare equal. */
+function foldToolName(name: string): string {
+  return name.replaceAll("-", "_");
+}
+
 function scoreWord(
   doc: SessionDoc,
   w: string,
@@ -200,9 +205,12 @@ function scoreWord(
   if (doc.servers.some((s) => s.toLowerCase() === w)) {
     return { score: WEIGHTS.server, field: "server" };
   }
+  // A tool is recorded by its server's own name (`get-sum`) and shown by types and call as
+  // mcpx spells it (`get_sum`): either spelling finds it.
+  const spelt = foldToolName(w);
   const tool = doc.tools.find((t) => {
-    const lower = t.toLowerCase();
-    return lower === w || lower.endsWith(`.${w}`) || lower.includes(w);
+    const lower = foldToolName(t.toLowerCase());
+    return lower === spelt || lower.endsWith(`.${spelt}`) || lower.includes(spelt);
   });
   if (tool) return { score: WEIGHTS.tool, field: `tool ${tool}` };
   if (name.includes(w)) return { score: WEIGHTS.nameSubstring, field: "name" };

@@ -52,3 +52,10 @@ Deno.test("timeRange() reads ISO prefixes down to the minute", () => {
   assert.equal(b - a, 60_000);
   assert.equal(timeRange("14:05"), undefined);
 });
+
+Deno.test("rankSessions() finds a tool by its server's spelling and by mcpx's", () => {
+  const docs = [doc("s", { servers: ["everything"], tools: ["everything.get-sum"] })];
+  for (const word of ["everything.get_sum", "get_sum", "get-sum"]) {
+    assert.deepEqual(rankSessions(docs, [word]).map((h) => h.session), ["s"], word);
+  }
+});

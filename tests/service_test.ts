@@ -137,6 +137,33 @@ Deno.test("mcpx service: install, status and uninstall a systemd unit and a laun
   });
 
   await t.step(
+    "uninstall refuses a service the manager has enabled, and keeps its file",
+    async () => {
+      await w.json(["service", "install", "--platform", "linux"]);
+      // A systemctl that says the unit is enabled and running.
+      const bin = `${w.dir}/fake-systemctl`;
+      await Deno.mkdir(bin, { recursive: true });
+      await Deno.writeTextFile(
+        `${bin}/systemctl`,
+        '#!/bin/sh\ncase "$2" in is-enabled) echo enabled ;; is-active) echo active ;; esac\n',
+        { mode: 0o755 },
+      );
+      const env = { PATH: `${bin}:${w.env.PATH ?? "/usr/bin:/bin"}` };
+      const refused = await w.mcpx(["service", "uninstall", "--platform", "linux"], { env });
+      assert.equal(refused.code, 1, refused.stdout);
+      assert.match(
+        refused.stderr,
+        /is enabled\/active: disable it first \(systemctl --user disable/,
+      );
+      assert.equal(
+        (await w.json(["service", "status", "--platform", "linux"])).installed,
+        "current",
+        "the file was removed before the unit was disabled",
+      );
+    },
+  );
+
+  await t.step(
     "uninstall removes the file and says how to disable it; status: absent",
     async () => {
       await w.json(["service", "install", "--platform", "linux"]);

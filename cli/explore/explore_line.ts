@@ -53,6 +53,9 @@ export const EXPLORE_COMMANDS: readonly ExploreCommand[] = [
   { word: "status", args: "", op: "status", argv: same("status") },
 ];
 
+/** `[$ ][mcpx ]call <target> <JSON object or array, unquoted>`: the target and the JSON. */
+const BARE_JSON_CALL = /^(?:\$\s+)?(?:mcpx\s+)?call\s+([^\s'"]+)\s+([[{][\s\S]*)$/;
+
 /** The words that leave the prompt (end of input does too). */
 export const QUIT_WORDS: readonly string[] = ["quit", "exit"];
 
@@ -93,6 +96,10 @@ export async function exploreAction(
   line: string,
   namespaces: () => Promise<readonly string[]>,
 ): Promise<ExploreAction> {
+  // `call ns.tool {"text": "hi there"}`, JSON typed as it is rather than quoted for a shell: the
+  // rest of the line is the one argument (a shell would have split it at its spaces).
+  const bare = BARE_JSON_CALL.exec(line.trim());
+  if (bare) return { kind: "run", argv: ["call", bare[1], bare[2]] };
   let words: string[];
   try {
     words = splitShellWords(line);

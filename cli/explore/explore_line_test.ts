@@ -17,6 +17,9 @@ Deno.test("exploreAction() reads each kind of line as the mcpx command line it s
     ["search read file -n 3", ["search", "read", "file", "-n", "3"]],
     ["types fs.read_file", ["types", "fs.read_file"]],
     [`call fs.read '{"path": "a b"}'`, ["call", "fs.read", `{"path": "a b"}`]],
+    // JSON typed bare, spaces and all, is the one argument it would be if quoted.
+    [`call fs.read {"path": "a b"}`, ["call", "fs.read", `{"path": "a b"}`]],
+    [`$ mcpx call fs.many [1, 2]`, ["call", "fs.many", "[1, 2]"]],
     ["log --since 1h", ["log", "--since", "1h"]],
     ["status", ["status"]],
     ["help chain", ["help", "log"]],

@@ -21,6 +21,10 @@ import { commandLine, exploreAction, exploreHelp } from "./explore_line.ts";
 /** What the prompt shows on a terminal. */
 export const PROMPT = "mcpx> ";
 
+/** The first line on a terminal: what to type first, and how to leave. */
+export const GREETING =
+  "type a namespace to see its tools, `ls`, `search <words>`, or `help`; Ctrl-D leaves\n";
+
 /** Where the loop's lines come from and where its commands go. */
 export interface ExploreSeams {
   /** stdin is a terminal (the kernel was asked: cli/explore/explore.ts). */
@@ -70,6 +74,7 @@ export async function exploreLoop(
     io.err("\n");
     prompt();
   });
+  if (seams.terminal) io.err(GREETING);
   try {
     for (;;) {
       prompt();

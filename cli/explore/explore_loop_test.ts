@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { memoryIo } from "../../core/io.ts";
 import type { Io } from "../../core/io.ts";
 import { InputError } from "../../core/errors.ts";
-import { exploreLoop, type ExploreSeams, PROMPT } from "./explore_loop.ts";
+import { exploreLoop, type ExploreSeams, GREETING, PROMPT } from "./explore_loop.ts";
 
 /** Seams whose lines are `lines` and whose commands print `ran <argv>` and record their argv. */
 function seams(lines: (string | undefined)[], overrides: Partial<ExploreSeams> = {}) {
@@ -72,8 +72,9 @@ Deno.test("exploreLoop() on a terminal prompts on stderr before each line and le
   const io = memoryIo();
   const { fake } = seams(["ls"], { terminal: true });
   assert.equal(await exploreLoop(io, fake), 0);
-  // A prompt, the command's footer and a blank line, a prompt, then end of input's newline.
-  assert.equal(io.stderr, `${PROMPT}${PROMPT}\n`);
+  // The greeting, a prompt, the command's footer and a blank line, a prompt, then end of input's
+  // newline.
+  assert.equal(io.stderr, `${GREETING}${PROMPT}${PROMPT}\n`);
   assert.equal(io.stdout, "ran ls\n$ mcpx ls\n\n");
 });
 
@@ -132,7 +133,7 @@ Deno.test("exploreLoop() on a terminal: Ctrl-C at the prompt gives a new prompt 
   const loop = exploreLoop(io, fake);
   await Promise.resolve();
   interrupt();
-  assert.equal(io.stderr, `${PROMPT}\n${PROMPT}`);
+  assert.equal(io.stderr, `${GREETING}${PROMPT}\n${PROMPT}`);
   typed(undefined);
   assert.equal(await loop, 0);
   assert.equal(reads, 1, "the line being read is still the one read");

@@ -95,6 +95,19 @@ export async function handle(
     return ran.every((r) => r.code === 0) ? ok({ ...answer, ran }) : failed({ ...answer, ran });
   }
   if (state === "absent") return ok({ ...base, installed: state, removed: false });
+  if (!input.now) {
+    // Disabling needs the file: once it is gone, `systemctl --user disable` cannot find the unit
+    // and leaves its links behind. A service the manager knows is disabled first.
+    const manager = await managerState(plan);
+    if (IN_USE.has(manager.enabled) || IN_USE.has(manager.running)) {
+      throw new McpxError(
+        "service-enabled",
+        `${plan.name} is ${manager.enabled}/${manager.running}: disable it first ` +
+          `(${commands.disable.join(" && ")}), then uninstall; or \`mcpx service uninstall ` +
+          `--now\`, which does both`,
+      );
+    }
+  }
   const ran = input.now ? await runCommands(commands.disable) : undefined;
   if (ran && ran.some((r) => r.code !== 0)) {
     return failed({ ...base, installed: state, removed: false, ran });
@@ -102,6 +115,17 @@ export async function handle(
   await Deno.remove(plan.file);
   return ok({ ...base, installed: "absent", removed: true, ...(ran ? { ran } : {}) });
 }
+
+/** What the manager says of a service it has loaded (systemd's and launchd's words). */
+const IN_USE = new Set([
+  "enabled",
+  "enabled-runtime",
+  "linked",
+  "active",
+  "activating",
+  "loaded",
+  "running",
+]);
 
 /** The service for the configuration this command line resolved. */
 async function planHere(ctx: CliContext, platform: Platform): Promise<ServicePlan> {
