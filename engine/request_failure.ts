@@ -73,7 +73,8 @@ export async function requestFailure(
   const http = spec.url ? httpFailureOf(error) : undefined;
   const credentials = instance.credentials ?? credentialsOf(spec);
   const shown = http ? describeHttpFailure(http, spec.name, spec.url, credentials) : message;
-  instance.lastError = shown;
+  // The caller's own cancellation is no fault of the server's: its last error stays as it was.
+  if (!signal?.aborted) instance.lastError = shown;
   // The SDK's own timer passed (the caller's signal fails a request with the same code).
   if (
     error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && !signal?.aborted
