@@ -86,8 +86,10 @@ export async function attach(
 
 /** An event's line, with a finished call's result preview under it. */
 function watchLine(event: BusEvent): string {
-  const preview = event.data.preview;
-  return eventLine(event) + "\n" + (typeof preview === "string" ? `    ${preview}\n` : "");
+  // The answer goes on a line of its own, indented, rather than as a fact of the event's line.
+  const { preview, ...data } = event.data;
+  return eventLine({ ...event, data }) + "\n" +
+    (typeof preview === "string" ? `    ${preview}\n` : "");
 }
 
 /** A take-over's text: what to export, and whom it replaced. */

@@ -3,7 +3,7 @@
  * without `--json`): its time, kind, server and session, then the facts that
  * say what happened, short (`--json` prints the event whole).
  *
- * `12:00:01.234 call.finished   fs [s-1] fs.read_file ok 12 ms`
+ * `12:00:01.234 call.finished     fs [s-1] fs.read_file ok 12 ms`
  *
  * @module
  */
@@ -39,7 +39,7 @@ const VALUE_MAX = 80;
  * import { eventLine } from "./event_line.ts";
  * const line = eventLine({ id: "e-1", seq: 1, kind: "call.finished", at: 0, server: "fs",
  *   data: { tool: "fs.read", outcome: "ok", ms: 3 } });
- * if (!line.endsWith(" call.finished   fs fs.read ok 3 ms")) throw new Error(line);
+ * if (!line.endsWith(" call.finished     fs fs.read ok 3 ms")) throw new Error(line);
  * ```
  */
 export function eventLine(event: BusEvent): string {
@@ -49,7 +49,10 @@ export function eventLine(event: BusEvent): string {
   for (const key of lead) {
     const value = data[key];
     if (value === undefined || value === null) continue;
-    facts.push(key === "ms" ? `${value} ms` : shown(value));
+    // A word reads alone (`crash`, `ok`); a number says what it counts (`code=3 pid=4242`).
+    facts.push(
+      key === "ms" ? `${value} ms` : typeof value === "number" ? `${key}=${value}` : shown(value),
+    );
   }
   for (const [key, value] of Object.entries(data)) {
     if (lead.includes(key) || QUIET.has(key) || value === undefined || value === null) continue;
@@ -57,7 +60,8 @@ export function eventLine(event: BusEvent): string {
   }
   const parts = [
     localTime(new Date(event.at).toISOString(), false),
-    event.kind.padEnd(15),
+    // The longest kind, `question.answered`, is 17 characters.
+    event.kind.padEnd(17),
     event.server ?? "-",
     ...(event.session ? [`[${event.session}]`] : []),
     ...(event.uri ? [event.uri] : []),
