@@ -12,7 +12,7 @@
  * call (from /proc) is reported beside it, the machine's load, and the floor
  * (an empty `deno run` of a file outside any deno.json) for scale.
  *
- * Flags: --rounds N (default 6), --calls N per side per round (default 400),
+ * Flags: --rounds N (default 12), --calls N per side per round (default 3000),
  * --callers N (default 4), --help.
  *
  * @module
@@ -31,8 +31,8 @@ const TARGET_RATIO = 0.95;
 
 const USAGE = `usage: deno task bench:events [--rounds N] [--calls N] [--callers N]
 
-  --rounds N    A/B rounds (default 6)
-  --calls N     calls per side per round (default 400)
+  --rounds N    A/B rounds (default 12)
+  --calls N     calls per side per round (default 3000)
   --callers N   calls in flight at once (default 4)
 `;
 
@@ -47,8 +47,8 @@ const { values: flags } = parseArgs({
 });
 helpAndExit(flags.help, USAGE);
 const count = counter(USAGE);
-const rounds = count("rounds", flags.rounds, 6);
-const callsPerSide = count("calls", flags.calls, 400);
+const rounds = count("rounds", flags.rounds, 12);
+const callsPerSide = count("calls", flags.calls, 3000);
 const callers = count("callers", flags.callers, 4);
 
 const loadStart = Deno.loadavg();
