@@ -46,12 +46,24 @@ export function eventPosition(since: string | undefined): EventPosition | undefi
 /**
  * The filter of a request, each kind checked.
  *
+ * @param namespaces The configuration's namespaces; given, a `server` must be one of them.
  * @throws {UsageError} For a kind that is neither an event kind nor a family,
- *   naming the nearest and every family.
+ *   naming the nearest and every family; for a server that is no namespace.
  */
 export function eventFilter(
   input: Pick<InputOf<typeof events>, "kind" | "server" | "session">,
+  namespaces?: readonly string[],
 ): EventFilter {
+  // A namespace this configuration does not have would filter out everything, silently.
+  for (const server of input.server ?? []) {
+    if (!namespaces || namespaces.includes(server)) continue;
+    const near = nearest(server, [...namespaces]);
+    throw new UsageError(
+      `server ${JSON.stringify(server)} is no namespace of this configuration${
+        near.length ? `; did you mean ${near.join(" or ")}?` : ""
+      } (\`mcpx ls\` lists them)`,
+    );
+  }
   for (const kind of input.kind ?? []) {
     if ((EVENT_KINDS as readonly string[]).includes(kind) || FAMILIES.includes(kind)) continue;
     const near = nearest(kind, [...EVENT_KINDS, ...FAMILIES]);
@@ -84,7 +96,7 @@ export function eventStream(
   lastEventId?: string,
 ): AsyncIterable<BusEvent> {
   const from = eventPosition(input.since ?? lastEventId);
-  const filter = eventFilter(input);
+  const filter = eventFilter(input, daemon.config.servers.map((spec) => spec.namespace));
   const reader = daemon.events.reader(from, filter);
   const stop = AbortSignal.any([signal, daemon.down]);
   const follow = input.follow !== false;

@@ -20,6 +20,11 @@ Deno.test("eventFilter() takes kinds and families and names the nearest for a ty
     () => eventFilter({ kind: ["sever"] }),
     /"sever" is no event kind; did you mean server/,
   );
+  assert.deepEqual(eventFilter({ server: ["fs"] }, ["fs", "git"]), { servers: ["fs"] });
+  assert.throws(
+    () => eventFilter({ server: ["gti"] }, ["fs", "git"]),
+    /"gti" is no namespace of this configuration; did you mean git/,
+  );
 });
 
 /** Everything `stream` yields until it ends. */
@@ -39,7 +44,7 @@ Deno.test("eventStream() replays from a position, follows until its signal abort
     const all = await drain(eventStream(daemon, { since: "0", follow: false }, never));
     assert.deepEqual(all.map((e) => e.seq), [1, 2]);
     const filtered = await drain(
-      eventStream(daemon, { since: "0", follow: false, server: ["b"] }, never),
+      eventStream(daemon, { since: "0", follow: false, kind: ["call.finished"] }, never),
     );
     assert.deepEqual(filtered.map((e) => e.kind), ["call.finished"]);
     assert.deepEqual(await drain(eventStream(daemon, { follow: false }, never)), [], "live only");
