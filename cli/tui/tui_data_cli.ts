@@ -215,8 +215,10 @@ async function serversGrid(c: CliContext): Promise<Grid> {
   const ended = await stats(c, { view: "instances", limit: "100" } as never)
     .then((a) => ("rows" in a.value ? a.value.rows : []) as InstanceRow[])
     .catch(() => [] as InstanceRow[]);
+  // The log is every configuration's: only this one's servers belong in its view.
+  const mine = new Set(status.servers.flatMap((s) => [s.namespace, s.server]));
   for (const i of ended) {
-    if (!i.ended || (i.pid !== undefined && live.has(i.pid))) continue;
+    if (!i.ended || (i.pid !== undefined && live.has(i.pid)) || !mine.has(i.server)) continue;
     rows.push({
       server: i.server,
       pid: i.pid ?? "-",
