@@ -22,6 +22,7 @@ import { MCPX_KEYS, MODE_REPLACED, parseServer } from "./_server.ts";
 import { readToolLists, TOOL_LIST_KEYS, type ToolLists } from "./_tool_lists.ts";
 import { didYouMean } from "./_suggest.ts";
 import { readHooks } from "./hooks.ts";
+import { fileSettingProblems } from "./resolve_settings.ts";
 import { dirname } from "../core/posix_path.ts";
 
 /** Top-level keys that are not settings sections. */
@@ -168,6 +169,13 @@ export function parseConfig(
   // Checked with the rest of the file; the daemon reads them again to run them (config/hooks.ts).
   readHooks(document, problems, servers);
 
+  // A file that fails says what is wrong with its settings too, in the same round (settings are
+  // otherwise checked later, when they are resolved: config/resolve_settings.ts).
+  if (problems.list.length > 0 && file !== null) {
+    for (const error of fileSettingProblems(file, document, env.HOME)) {
+      if (error instanceof ConfigError) problems.list.push(error);
+    }
+  }
   problems.throwIfAny();
   return { servers, document, warnings };
 }

@@ -139,3 +139,25 @@ Deno.test("parseConfig() marks the pool block's own tool patterns as pooled", ()
   assert.deepEqual(spec.toolFilter.pooled, ["delete_*"]);
   assert.deepEqual(visible(text, "a", ["get-env", "delete_x", "read"]), ["read"]);
 });
+
+Deno.test("parseConfig() reports a failing file's bad settings with its other problems, in one round", () => {
+  const text = JSON.stringify({
+    mcpServers: { a: { command: 42 } },
+    hooks: { timeout: "soon", concurrency: -1 },
+  });
+  assert.throws(
+    () => parseConfig(text, "/p/mcpx.json", {}),
+    (error: Error) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /3 problems:/);
+      assert.match(error.message, /mcpServers\.a\.command: must be a non-empty string/);
+      assert.match(error.message, /hooks\.timeout: must be a duration/);
+      assert.match(error.message, /hooks\.concurrency: must be a whole number/);
+      return true;
+    },
+  );
+  // A file with only a bad setting parses; resolveSettings() reports it, as before.
+  assert.doesNotThrow(() =>
+    parseConfig(JSON.stringify({ hooks: { timeout: "soon" } }), "/p/m.json")
+  );
+});

@@ -243,6 +243,39 @@ function lookup(document: Record<string, unknown>, name: string): {
   return { present: true, value: node };
 }
 
+/**
+ * The problems of one file's own setting values, each a {@link ConfigError}
+ * naming the file, the setting, the value and the fix, as
+ * {@link resolveSettings} would report them. config/parse.ts adds them to a
+ * file's other problems when it reports those, so a file's problems come in
+ * one round rather than settings after the rest.
+ *
+ * @param file The file, for the messages.
+ * @param document Its parsed value.
+ * @param home The user's home, for `~` in path settings.
+ */
+export function fileSettingProblems(
+  file: string,
+  document: Record<string, unknown>,
+  home?: string,
+): Error[] {
+  const problems: Error[] = [];
+  checkSections({ file, document }, problems, []);
+  for (const decl of SETTINGS) {
+    // A user-only setting is ignored in a project's file, which this file may be: left to
+    // resolveSettings(), which knows.
+    if (decl.userOnly) continue;
+    const found = lookup(document, decl.name);
+    if (!found.present) continue;
+    try {
+      parseSettingValue(decl, found.value, { baseDir: dirname(file), home });
+    } catch (error) {
+      problems.push(settingError(decl, `file:${file}`, found.value, error as Error));
+    }
+  }
+  return problems;
+}
+
 function checkSections(
   layer: { file: string; document: Record<string, unknown> },
   problems: Error[],
