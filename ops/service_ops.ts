@@ -10,11 +10,9 @@
 import * as z from "zod";
 import { defineOp } from "./op.ts";
 
-/** The service managers `mcpx service` writes for: `linux` (systemd), `macos` (launchd). */
-export const SERVICE_PLATFORMS = ["linux", "macos"] as const;
+import { SERVICE_ACTIONS, SERVICE_PLATFORMS } from "./service_words.ts";
 
-/** The actions of `mcpx service`. */
-export const SERVICE_ACTIONS = ["install", "uninstall", "status"] as const;
+export { SERVICE_ACTIONS, SERVICE_PLATFORMS };
 
 /** What every `mcpx service` action answers. */
 export const ServiceOutput = z.object({

@@ -16,7 +16,7 @@
 
 import { fileURLToPath } from "node:url";
 import { basename, dirname, join } from "node:path";
-import type { SERVICE_PLATFORMS } from "../../ops/service_ops.ts";
+import type { SERVICE_PLATFORMS } from "../../ops/service_words.ts";
 
 /** `linux`: a systemd user unit; `macos`: a launchd agent (ops/service_ops.ts). */
 export type Platform = typeof SERVICE_PLATFORMS[number];
