@@ -118,7 +118,12 @@ export const QUESTION_HANDLERS: { [K in Exclude<keyof Routes, "relay">]: Handler
   questionAnswer: async (p, signal) => {
     const caller = questionCaller(p);
     // The call's result goes only to its own caller: refused before anything is answered.
-    if (p.wait) questionDesk.callOf(p.id, caller);
+    const waited = p.wait ? questionDesk.callOf(p.id, caller) : undefined;
+    if (waited && questionDesk.show(p.id, caller).state !== "open") {
+      // It settled (expired: its server was told cancel) as the answer came: the call goes on,
+      // and what its caller waits for is its outcome, not an error for an answer it cannot give.
+      return answerOf(await waited.wait(new Set([p.id]), signal));
+    }
     const call = p.decline
       ? questionDesk.decline(p.id, caller)
       : questionDesk.answer(p.id, p.answer ?? {}, p.tty === true, caller);

@@ -288,3 +288,26 @@ Deno.test("the question desk publishes question.raised and question.answered on 
     questionDesk.events = undefined;
   }
 });
+
+Deno.test("questions routes: an answer that comes as its question expires gets the call's outcome, not an error", async () => {
+  const dir = await Deno.makeTempDir();
+  questionDesk.open(`${dir}/questions.db`, "d1", { timeoutMs: 50 });
+  try {
+    const first = await askingCall("alice", "i1") as { question: QuestionView };
+    const id = first.question.id;
+    // The desk answers cancel at its timeout; the call goes on with that.
+    const deadline = Date.now() + 10_000;
+    while (questionDesk.show(id, { owner: "alice" } as never).state === "open") {
+      assert.ok(Date.now() < deadline, "the question never expired");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const late = await QUESTION_HANDLERS.questionAnswer(
+      { owner: "alice", id, answer: { name: "x" }, wait: true } as never,
+      never,
+    ) as { content: { text: string }[] };
+    assert.match(late.content[0].text, /cancel/, JSON.stringify(late));
+  } finally {
+    questionDesk.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
