@@ -292,16 +292,7 @@ export class Instance implements AsyncDisposable {
       clearTimeout(timer);
       shown?.();
     }
-    // Chain, never replace: the SDK's own onclose fails the requests in flight.
-    const transport = instance.#transport;
-    const sdkOnClose = transport.onclose;
-    transport.onclose = () => {
-      sdkOnClose?.();
-      instance.#closed("crash");
-    };
-    // What a server sends with its result reaches the call first, in order
-    // (engine/notification_order.ts).
-    notificationsBeforeResponse(transport);
+    instance.#watchTransport();
     return instance;
   }
 
@@ -337,13 +328,21 @@ export class Instance implements AsyncDisposable {
     instance.credentials = credentialsFor(spec, env, options.configPath);
     instance.protocolRevision = handshake.protocolVersion;
     await client.connect(transport);
+    instance.#watchTransport();
+    return instance;
+  }
+
+  /** Once connected (started or adopted): its end closes this instance; notices go before results. */
+  #watchTransport(): void {
+    const transport = this.#transport;
+    // Chain, never replace: the SDK's own onclose fails the requests in flight.
     const sdkOnClose = transport.onclose;
     transport.onclose = () => {
       sdkOnClose?.();
-      instance.#closed("crash");
+      this.#closed("crash");
     };
+    // In the server's order (engine/notification_order.ts).
     notificationsBeforeResponse(transport);
-    return instance;
   }
 
   /** What the server answered the handshake, for the next daemon ({@link adopt}). */

@@ -8,7 +8,7 @@
  */
 
 import * as z from "zod";
-import { Attacher } from "./route_outputs.ts";
+import { Attacher, SESSION_ATTACH_FIELDS } from "./route_outputs.ts";
 import {
   DroppedRecords,
   JsonObject,
@@ -37,12 +37,7 @@ export const SessionRow = z.strictObject({
   ttlMs: z.number().optional().describe("ends after this long without a call, ms"),
   namespaces: z.array(z.string()).describe("namespaces that had an instance for it"),
   live: z.array(z.string()).describe("namespaces with a live instance for it now"),
-  owner: Attacher.optional().describe("who made it: for sessions.attach owner-only"),
-  attached: z.array(z.object({
-    mode: z.enum(["read", "write"]),
-    by: Attacher,
-    since: z.string(),
-  })).optional().describe("who is attached now (session attach): the writer, then watchers"),
+  ...SESSION_ATTACH_FIELDS,
 });
 
 /** `mcpx --json session new` (one line): the session made. */

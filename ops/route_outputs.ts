@@ -168,6 +168,16 @@ export const Attacher = z.object({
   run: z.string().optional(),
 });
 
+/** What a session row says of who made it and who is attached to it (decision 0085). */
+export const SESSION_ATTACH_FIELDS = {
+  owner: Attacher.optional().describe("who made it: for sessions.attach owner-only"),
+  attached: z.array(z.object({
+    mode: z.enum(["read", "write"]),
+    by: Attacher,
+    since: z.string(),
+  })).optional().describe("who is attached now (session attach): the writer, then watchers"),
+};
+
 /** engine/engine.ts `SessionRow`: a named session and where it is live. */
 export const SessionRow = z.object({
   name: z.string(),
@@ -176,12 +186,7 @@ export const SessionRow = z.object({
   ttlMs: z.number().optional(),
   namespaces: z.array(z.string()),
   live: z.array(z.string()),
-  owner: Attacher.optional().describe("who made it: for sessions.attach owner-only"),
-  attached: z.array(z.object({
-    mode: z.enum(["read", "write"]),
-    by: Attacher,
-    since: z.string(),
-  })).optional().describe("who is attached now (session attach): the writer, then watchers"),
+  ...SESSION_ATTACH_FIELDS,
 });
 
 /** How many instances an operation stopped (or will stop once released). */
