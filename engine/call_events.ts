@@ -45,12 +45,38 @@ export const PREVIEW_CHARS = 200;
 export function resultPreview(result: unknown): string | undefined {
   const r = result as { content?: { type?: string; text?: string }[]; structuredContent?: unknown };
   if (!r || typeof r !== "object") return undefined;
-  let text = (Array.isArray(r.content) ? r.content : [])
-    .filter((c) => c?.type === "text" && typeof c.text === "string").map((c) => c.text).join(" ");
-  if (!text && r.structuredContent !== undefined) text = JSON.stringify(r.structuredContent);
-  text = text.replace(/\s+/g, " ").trim();
+  const texts = (Array.isArray(r.content) ? r.content : [])
+    .filter((c) => c?.type === "text" && typeof c.text === "string").map((c) => c.text!);
+  let text = oneLine(texts, PREVIEW_CHARS);
+  if (!text && r.structuredContent !== undefined) {
+    text = oneLine([JSON.stringify(r.structuredContent)], PREVIEW_CHARS);
+  }
   if (!text) return undefined;
   return text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS - 1) + "…" : text;
+}
+
+/**
+ * `pieces` joined by spaces with every run of white space made one space and
+ * none at either end, read only until it is longer than `limit` characters:
+ * a call's preview is taken on every call, and a result may be megabytes.
+ */
+function oneLine(pieces: readonly string[], limit: number): string {
+  let out = "";
+  let space = false;
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0) space = true;
+    for (const ch of piece) {
+      if (/\s/.test(ch)) {
+        space = true;
+        continue;
+      }
+      if (space && out) out += " ";
+      space = false;
+      out += ch;
+      if (out.length > limit) return out;
+    }
+  }
+  return out;
 }
 
 /** The two events of one call. */
