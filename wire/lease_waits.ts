@@ -14,6 +14,7 @@
  * @module
  */
 
+import { pause } from "../core/pause.ts";
 import { requestDaemon } from "./daemon_request.ts";
 import { McpxError } from "../core/errors.ts";
 
@@ -125,20 +126,4 @@ export async function watchLeaseWaits(
     // shortly, not in a tight loop.
     if (waits.length === 0) await pause(250, signal);
   }
-}
-
-/**
- * Resolves after `ms`, or at once when `signal` aborts (the timer is cleared):
- * the breath between two long-polls (this file's lease waits, cli/call/call_progress.ts's progress).
- */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

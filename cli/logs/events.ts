@@ -21,6 +21,7 @@
  * @module
  */
 
+import { pause } from "../../core/pause.ts";
 import type { CliContext } from "../context.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { InputOf } from "../../ops/op.ts";
@@ -117,17 +118,4 @@ export async function handle(ctx: CliContext, input: InputOf<typeof events>): Pr
     ctx.io.stdoutGone?.removeEventListener("abort", onSignal);
   }
   return exited(0);
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { pause } from "../../core/pause.ts";
 import type { BusEvent } from "../../engine/event_bus.ts";
 import { readEvents } from "../logs/event_source.ts";
 import type { LiveEvent, LiveMode } from "./tui_data.ts";
@@ -99,16 +100,4 @@ async function readBus(
   } catch {
     return false;
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }
