@@ -207,7 +207,13 @@ Deno.test("servePassthrough: over stdio two questions asked at once, that nothin
     assert.equal(fromA.met, 2);
     assert.deepEqual(fromA.answers, [{ action: "cancel" }], "expired: elicit.timeout");
     assert.deepEqual(fromB.answers, [{ action: "cancel" }]);
-    assert.deepEqual([...a.asked, ...b.asked], []);
+    // While both calls run, neither question reaches a client. Both expire together; once one
+    // call has ended, the other's question may reach its own client in the moment before it
+    // expires (decision 0075: told to its call once only one call can have asked it). Never
+    // another's, and never both.
+    assert.ok(a.asked.every((m) => m === "Value for a?"), `a was asked ${a.asked}`);
+    assert.ok(b.asked.every((m) => m === "Value for b?"), `b was asked ${b.asked}`);
+    assert.ok(a.asked.length + b.asked.length <= 1, `both were asked: ${a.asked}, ${b.asked}`);
   } finally {
     await a.close();
     await b.close();
